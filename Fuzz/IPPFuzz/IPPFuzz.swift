@@ -1,0 +1,54 @@
+// libFuzzer entry for the IPP decoder; built by tools/fuzz-ipp.sh together with
+// Sources/IPP/*.swift (swiftc -sanitize=fuzzer,address -parse-as-library). Not a SwiftPM target.
+//
+// Invariants checked on every input:
+// - decoding never traps, and every error says something;
+// - when decoding succeeds, encoding gives back exactly the consumed prefix;
+// - decodePrefix agrees with decode (complete / needMoreData for truncation / same error);
+// - reading every value, describing the message and rebuilding it from typed values never trap.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func ippFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let decoder = IPPDecoder()
+    let outcome: Result<(message: IPPMessage, documentOffset: Int), IPPError> =
+        Result { () throws(IPPError) in try decoder.decodeWithDocumentOffset(bytes) }
+    let prefix = Result { () throws(IPPError) in try decoder.decodePrefix(bytes) }
+
+    switch (outcome, prefix) {
+    case (.success(let decoded), .success(.complete(let again, let offset))):
+        precondition(offset == decoded.documentOffset && again == decoded.message, "decodePrefix disagrees with decode")
+        check(decoded.message, consumed: Array(bytes[0..<decoded.documentOffset]))
+    case (.failure(let error), .success(.needMoreData(let atLeast))):
+        precondition(error.kind == .truncated, "needMoreData for a non-truncation error: \(error)")
+        precondition(atLeast > size, "needMoreData asks for \(atLeast) bytes with \(size) available")
+    case (.failure(let error), .failure(let prefixError)):
+        precondition(error.kind != .truncated && error == prefixError, "errors differ: \(error) / \(prefixError)")
+        precondition(!error.message.isEmpty && error.offset >= 0 && error.offset <= size, "imprecise error: \(error)")
+    default:
+        preconditionFailure("decode and decodePrefix disagree: \(outcome) / \(prefix)")
+    }
+    return 0
+}
+
+private func check(_ message: IPPMessage, consumed: [UInt8]) {
+    guard let encoded = try? message.encoded() else { preconditionFailure("a decoded message failed to encode") }
+    precondition(encoded == consumed, "encode(decode(x)) differs from the consumed prefix of x")
+    precondition(message.encodedSize == consumed.count, "encodedSize is wrong")
+
+    _ = message.description
+    _ = message.validateRequest()
+    var rebuilt = IPPMessage(version: message.version, code: message.code, requestID: message.requestID)
+    for group in message.groups {
+        _ = group.firstDuplicateName
+        rebuilt.addGroup(group.tag) { builder in
+            for attribute in group {
+                _ = (attribute.integerValue, attribute.booleanValue, attribute.stringValues, attribute.group)
+                builder.add(attribute.name, values: attribute.values)
+            }
+        }
+    }
+    if let bytes = try? rebuilt.encoded() {
+        _ = try? IPPDecoder().decode(bytes)
+    }
+}

@@ -1,0 +1,80 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Workbench",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "workbench", targets: ["workbench"]),
+        .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "Kernel", targets: ["Kernel"]),
+        .library(name: "IPP", targets: ["IPP"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssh.git", .upToNextMinor(from: "0.15.1")),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+    ],
+    targets: [
+        // The seam between the two wirings: what actors and clients see of a network, a clock and randomness.
+        .target(name: "Wire", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
+        // the URL-scheme bus, fault points and the trace.
+        .target(name: "Kernel", dependencies: [
+            "Wire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Pure IPP codec (RFC 8010/8011): no I/O, no clock.
+        .target(name: "IPP"),
+        // A small demo actor (TCP echo and an HTTP echo) that shows the kernel before real actors exist.
+        .target(name: "EchoServer", dependencies: [
+            "Wire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // A minimal HTTP/1.1 client over a node's network, for scenarios and simple app clients.
+        .target(name: "WireHTTP", dependencies: [
+            "Wire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // The scenario language: parser and runner.
+        .target(name: "Scenario", dependencies: [
+            "Wire", "Kernel", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // Interactive line editing for the console: history, completion, raw terminal.
+        .target(name: "LineEditor"),
+        // The `workbench` command: console, run, serve, bench.
+        .target(name: "Workbench", dependencies: [
+            "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .executableTarget(name: "workbench", dependencies: ["Workbench"]),
+
+        .testTarget(name: "WireTests", dependencies: ["Wire"]),
+        .testTarget(name: "KernelTests", dependencies: [
+            "Kernel", "Wire", "WireHTTP", "EchoServer",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSH", package: "swift-nio-ssh"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "IPPTests", dependencies: ["IPP"]),
+        .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
+    ]
+)

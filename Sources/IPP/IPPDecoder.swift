@@ -1,0 +1,383 @@
+/// Decodes IPP messages (RFC 8010 §3) from bytes, within explicit limits.
+///
+/// The decoder never traps: truncated, overlong, ill-nested or otherwise
+/// malformed input throws an `IPPError` with the byte offset and what was
+/// expected. It reads one pass over the input and keeps values in wire form
+/// (see `IPPMessage`), so it allocates a few arrays per message, not one
+/// object per value.
+///
+/// A server reading from the network can call `decodePrefix(_:)` on the bytes
+/// received so far: it answers `.needMoreData` until the end-of-attributes tag
+/// has arrived, then the message and the offset where the document data begins.
+public struct IPPDecoder: Sendable {
+    /// Upper bounds on what one message may contain; exceeding one throws a `.limitExceeded` error.
+    public struct Limits: Sendable, Hashable {
+        /// Attributes in the whole message (collection members not counted). Large printers send a few hundred.
+        public var maxAttributes: Int
+        /// Collections nested in one another. `media-col` values nest two or three deep.
+        public var maxCollectionDepth: Int
+        /// Bytes in one value. No IPP syntax needs more than 1023 (octetString(MAX) aside), and
+        /// some libraries read lengths as signed 16-bit, so larger values do not interoperate.
+        public var maxValueLength: Int
+        /// Bytes from the start of the message to the end-of-attributes tag, inclusive (document data not counted).
+        public var maxMessageSize: Int
+
+        public init(maxAttributes: Int = 4096, maxCollectionDepth: Int = 16,
+                    maxValueLength: Int = 32767, maxMessageSize: Int = 1 << 20) {
+            self.maxAttributes = maxAttributes
+            self.maxCollectionDepth = maxCollectionDepth
+            self.maxValueLength = maxValueLength
+            self.maxMessageSize = maxMessageSize
+        }
+
+        /// 4096 attributes, depth 16, 32767-byte values, 1 MiB messages.
+        public static let `default` = Limits()
+    }
+
+    /// The outcome of decoding a prefix of a byte stream.
+    public enum Progress: Sendable {
+        /// The message is not complete yet: call again once at least this many bytes are available.
+        case needMoreData(atLeast: Int)
+        /// The message is complete; document data (if any) starts at `documentOffset`.
+        case complete(IPPMessage, documentOffset: Int)
+    }
+
+    /// The limits this decoder enforces.
+    public var limits: Limits
+
+    /// Creates a decoder with the given limits.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes a message; bytes after the end-of-attributes tag (document data) are allowed and not kept.
+    /// - throws: `IPPError` if the input is truncated, malformed or over the limits.
+    public func decode(_ bytes: [UInt8]) throws(IPPError) -> IPPMessage {
+        try decodeWithDocumentOffset(bytes).message
+    }
+
+    /// Decodes a message and tells where the document data after it begins.
+    /// - returns: the message and the offset just after the end-of-attributes tag.
+    /// - throws: `IPPError` if the input is truncated, malformed or over the limits.
+    public func decodeWithDocumentOffset(_ bytes: [UInt8]) throws(IPPError) -> (message: IPPMessage, documentOffset: Int) {
+        let limits = self.limits
+        // withUnsafeBytes is not typed-throws: carry the typed error out in a Result.
+        let parsed = try bytes.withUnsafeBytes { buffer in
+            Result { () throws(IPPError) in try IPPDecoder.parse(buffer, limits: limits) }
+        }.get()
+        // Keep the input itself when it is just the message; copy the prefix when document data follows.
+        let kept = parsed.end == bytes.count ? bytes : Array(bytes[0..<parsed.end])
+        return (parsed.message(bytes: kept), parsed.end)
+    }
+
+    /// Decodes the bytes received so far of a message that may still be arriving.
+    /// - returns: `.needMoreData` while the attribute section is incomplete, else the message and document offset.
+    /// - throws: `IPPError` for malformed input or input over the limits, even before it is complete.
+    public func decodePrefix(_ bytes: [UInt8]) throws(IPPError) -> Progress {
+        do {
+            let (message, offset) = try decodeWithDocumentOffset(bytes)
+            return .complete(message, documentOffset: offset)
+        } catch where error.kind == .truncated {
+            return .needMoreData(atLeast: error.bytesNeeded)
+        }
+    }
+
+    /// Decodes the bytes received so far from raw memory (e.g. a network buffer); the message copies what it keeps.
+    /// - returns: `.needMoreData` while the attribute section is incomplete, else the message and document offset.
+    /// - throws: `IPPError` for malformed input or input over the limits, even before it is complete.
+    public func decodePrefix(_ buffer: UnsafeRawBufferPointer) throws(IPPError) -> Progress {
+        do {
+            let parsed = try IPPDecoder.parse(buffer, limits: limits)
+            let message = parsed.message(bytes: Array(buffer[0..<parsed.end]))
+            return .complete(message, documentOffset: parsed.end)
+        } catch where error.kind == .truncated {
+            return .needMoreData(atLeast: error.bytesNeeded)
+        }
+    }
+}
+
+// MARK: Parsing
+
+extension IPPDecoder {
+    /// What one pass over the input found; the message is made once it is known which bytes to keep.
+    struct Parsed {
+        var version: IPPVersion
+        var code: UInt16
+        var requestID: Int32
+        var items: [IPPItem]
+        var attributes: [IPPAttributeRecord]
+        var groups: [IPPGroupRecord]
+        /// Offset just after the end-of-attributes tag.
+        var end: Int
+
+        func message(bytes: [UInt8]) -> IPPMessage {
+            IPPMessage(version: version, code: code, requestID: requestID,
+                       storage: IPPStorage(bytes: bytes, items: items, attributes: attributes, groups: groups))
+        }
+    }
+
+    /// Where a collection is between its members.
+    private enum MemberState {
+        /// Just opened: a memberAttrName must come first.
+        case expectingName
+        /// After a memberAttrName: a value must come.
+        case expectingValue
+        /// After a value: another value (1setOf), a memberAttrName or endCollection may come.
+        case afterValue
+    }
+
+    static func parse(_ buffer: UnsafeRawBufferPointer, limits requested: Limits) throws(IPPError) -> Parsed {
+        // Offsets are stored as UInt32: no limit may let them overflow.
+        var limits = requested
+        limits.maxMessageSize = min(limits.maxMessageSize, Int(UInt32.max))
+        let count = buffer.count
+        guard count >= 8, let raw = buffer.baseAddress else {
+            throw truncated(at: count, "message header needs 8 bytes (\(count) available)", needed: 9)
+        }
+        let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        @inline(__always) func u16(_ offset: Int) -> Int { Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) }
+
+        let version = IPPVersion(major: bytes[0], minor: bytes[1])
+        let code = UInt16(u16(2))
+        let requestID = Int32(bitPattern: UInt32(u16(4)) << 16 | UInt32(u16(6)))
+
+        var items: [IPPItem] = []
+        items.reserveCapacity(min(count, limits.maxMessageSize) / 12 + 4)
+        var attributes: [IPPAttributeRecord] = []
+        attributes.reserveCapacity(min(count, limits.maxMessageSize) / 48 + 4)
+        var groups: [IPPGroupRecord] = []
+        groups.reserveCapacity(4)
+
+        // The attribute being read: its index, and its value count so far (written back when it ends).
+        var attribute = -1
+        var valueCount: UInt32 = 0
+        var depth = 0
+        var member = MemberState.expectingName
+        var position = 8
+
+        // No local functions capture these variables: captured mutable variables are boxed and
+        // every access pays a dynamic exclusivity check, which made decoding several times slower.
+
+        while true {
+            guard position < count else {
+                try checkSize(position + 1, at: position, limits: limits)
+                throw truncated(at: position, "expected a group tag or end-of-attributes tag (0x03), found end of input",
+                                needed: position + 1)
+            }
+            let tag = bytes[position]
+
+            // Delimiters: a new group or the end of the attributes.
+            if tag < 0x10 {
+                guard tag == 0x03 || IPPGroupTag(rawValue: tag).isGroup else {
+                    throw malformed(at: position, "reserved delimiter tag \(ippHex(tag)): expected a group tag (0x01-0x0A) or a value tag")
+                }
+                if depth > 0 {
+                    throw malformed(at: position, "\(IPPGroupTag(rawValue: tag)) (\(ippHex(tag))) inside \(depth) open collection(s): expected endCollection (0x37)")
+                }
+                if attribute >= 0 {
+                    IPPDecoder.close(&attributes[attribute], items: items.count, values: valueCount)
+                    attribute = -1
+                }
+                if !groups.isEmpty {
+                    groups[groups.count - 1].attributeCount = UInt32(attributes.count) - groups[groups.count - 1].firstAttribute
+                }
+                if tag == 0x03 {
+                    return Parsed(version: version, code: code, requestID: requestID, items: items,
+                                  attributes: attributes, groups: groups, end: position + 1)
+                }
+                groups.append(IPPGroupRecord(tag: tag, delimiterItem: UInt32(items.count),
+                                             firstAttribute: UInt32(attributes.count), attributeCount: 0))
+                items.append(IPPItem(start: UInt32(position), nameLength: 0, valueLength: 0, tag: tag))
+                position += 1
+                continue
+            }
+
+            // A value: tag, name-length, name, value-length, value.
+            guard tag < 0x80 else {
+                throw malformed(at: position, "reserved value tag \(ippHex(tag)): expected a value tag 0x10-0x7F")
+            }
+            guard !groups.isEmpty else {
+                throw malformed(at: position, "value tag \(ippHex(tag)) before any group: expected operation-attributes-tag (0x01)")
+            }
+            guard position + 3 <= count else {
+                try checkSize(position + 3, at: position, limits: limits)
+                throw truncated(at: position + 1, "name length needs 2 bytes (\(count - position - 1) left)",
+                                needed: position + 3)
+            }
+            let nameLength = u16(position + 1)
+            let nameEnd = position + 3 + nameLength
+            guard nameEnd + 2 <= count else {
+                try checkSize(nameEnd + 2, at: position + 1, limits: limits)
+                if nameEnd > count {
+                    throw truncated(at: position + 1, "name length \(nameLength) runs past end of input (\(count - position - 3) bytes left)",
+                                    needed: nameEnd + 2)
+                }
+                throw truncated(at: nameEnd, "value length needs 2 bytes (\(count - nameEnd) left)", needed: nameEnd + 2)
+            }
+            let valueLength = u16(nameEnd)
+            let valueStart = nameEnd + 2
+            let valueEnd = valueStart + valueLength
+            if valueLength > limits.maxValueLength {
+                throw limitExceeded(at: nameEnd, "value length \(valueLength) exceeds the limit of \(limits.maxValueLength)")
+            }
+            guard valueEnd <= count else {
+                try checkSize(valueEnd + 1, at: nameEnd, limits: limits)
+                throw truncated(at: nameEnd, "value length \(valueLength) runs past end of input (\(count - valueStart) bytes left)",
+                                needed: valueEnd + 1)
+            }
+            try checkSize(valueEnd + 1, at: position, limits: limits)
+
+            // Fixed-size syntaxes and the inner structure of composite values.
+            switch tag {
+            case 0x21, 0x23:
+                if valueLength != 4 { throw badLength(tag, valueLength, expected: 4, at: nameEnd) }
+            case 0x22:
+                if valueLength != 1 { throw badLength(tag, valueLength, expected: 1, at: nameEnd) }
+            case 0x31:
+                if valueLength != 11 { throw badLength(tag, valueLength, expected: 11, at: nameEnd) }
+            case 0x32:
+                if valueLength != 9 { throw badLength(tag, valueLength, expected: 9, at: nameEnd) }
+            case 0x33:
+                if valueLength != 8 { throw badLength(tag, valueLength, expected: 8, at: nameEnd) }
+            case 0x35, 0x36:
+                try checkWithLanguage(bytes, tag: tag, start: valueStart, length: valueLength, at: nameEnd)
+            case 0x37:
+                if valueLength != 0 { throw badLength(tag, valueLength, expected: 0, at: nameEnd) }
+            case 0x4A:
+                if valueLength == 0 {
+                    throw malformed(at: nameEnd, "memberAttrName (0x4A) with an empty value: expected the member's name")
+                }
+            case 0x7F:
+                guard valueLength >= 4 else {
+                    throw malformed(at: nameEnd, "extension (0x7F) value length \(valueLength): expected at least 4 (the extended tag)")
+                }
+                if bytes[valueStart] & 0x80 != 0 {
+                    throw malformed(at: valueStart, "extension tag \(ippHex(UInt32(u16(valueStart)) << 16 | UInt32(u16(valueStart + 2)), digits: 8)) is above 0x7FFFFFFF")
+                }
+            default:
+                break
+            }
+
+            // Structure: attributes and 1setOf values at the top, members inside collections.
+            if depth == 0 {
+                if nameLength > 0 {
+                    guard tag != 0x37, tag != 0x4A else {
+                        throw malformed(at: position, "\(IPPValueTag(rawValue: UInt32(tag))) (\(ippHex(tag))) outside a collection")
+                    }
+                    if attribute >= 0 {
+                        IPPDecoder.close(&attributes[attribute], items: items.count, values: valueCount)
+                    }
+                    guard attributes.count < limits.maxAttributes else {
+                        throw limitExceeded(at: position, "more than \(limits.maxAttributes) attributes")
+                    }
+                    attribute = attributes.count
+                    attributes.append(IPPAttributeRecord(firstItem: UInt32(items.count), itemCount: 0, valueCount: 0))
+                    valueCount = 1
+                } else {
+                    guard attribute >= 0 else {
+                        throw malformed(at: position, "value with name length 0 at the start of a group: expected an attribute name (an additional value needs a preceding attribute)")
+                    }
+                    guard tag != 0x37, tag != 0x4A else {
+                        throw malformed(at: position, "\(IPPValueTag(rawValue: UInt32(tag))) (\(ippHex(tag))) outside a collection")
+                    }
+                    valueCount += 1
+                }
+                if tag == 0x34 {
+                    try openCollection(&depth, &member, at: position, limits: limits)
+                }
+            } else {
+                if nameLength != 0 {
+                    throw malformed(at: position + 1, "name length \(nameLength) inside a collection: expected 0 (members are named by memberAttrName) or endCollection (0x37)")
+                }
+                switch tag {
+                case 0x4A:
+                    if member == .expectingValue {
+                        throw malformed(at: position, "memberAttrName (0x4A) right after another: expected a value for the previous member")
+                    }
+                    member = .expectingValue
+                case 0x37:
+                    if member == .expectingValue {
+                        throw malformed(at: position, "endCollection (0x37) right after memberAttrName: expected a value for the member")
+                    }
+                    depth -= 1
+                    member = .afterValue
+                default:
+                    if member == .expectingName {
+                        throw malformed(at: position, "value tag \(ippHex(tag)) at the start of a collection: expected memberAttrName (0x4A)")
+                    }
+                    member = .afterValue
+                    if tag == 0x34 {
+                        try openCollection(&depth, &member, at: position, limits: limits)
+                    }
+                }
+            }
+            items.append(IPPItem(start: UInt32(position), nameLength: UInt16(nameLength),
+                                 valueLength: UInt16(valueLength), tag: tag))
+            position = valueEnd
+        }
+    }
+
+    @inline(__always)
+    private static func close(_ attribute: inout IPPAttributeRecord, items: Int, values: UInt32) {
+        attribute.itemCount = UInt32(items) - attribute.firstItem
+        attribute.valueCount = values
+    }
+
+    @inline(__always)
+    private static func openCollection(_ depth: inout Int, _ member: inout MemberState, at position: Int,
+                                       limits: Limits) throws(IPPError) {
+        guard depth < limits.maxCollectionDepth else {
+            throw limitExceeded(at: position, "collections nested deeper than \(limits.maxCollectionDepth)")
+        }
+        depth += 1
+        member = .expectingName
+    }
+
+    @inline(__always)
+    private static func checkSize(_ needed: Int, at position: Int, limits: Limits) throws(IPPError) {
+        if needed > limits.maxMessageSize {
+            throw limitExceeded(at: position, "message exceeds the limit of \(limits.maxMessageSize) bytes before its end-of-attributes tag")
+        }
+    }
+
+    /// textWithLanguage / nameWithLanguage: language length, language, text length, text — filling the value exactly.
+    private static func checkWithLanguage(_ bytes: UnsafePointer<UInt8>, tag: UInt8, start: Int, length: Int,
+                                          at lengthOffset: Int) throws(IPPError) {
+        let syntax = IPPValueTag(rawValue: UInt32(tag))
+        guard length >= 4 else {
+            throw malformed(at: lengthOffset, "\(syntax) value length \(length): expected at least 4 (two inner lengths)")
+        }
+        let languageLength = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+        guard 2 + languageLength + 2 <= length else {
+            throw malformed(at: start, "\(syntax) language length \(languageLength) runs past the value (\(length - 2) bytes left)")
+        }
+        let textOffset = start + 2 + languageLength
+        let textLength = Int(bytes[textOffset]) << 8 | Int(bytes[textOffset + 1])
+        guard 4 + languageLength + textLength == length else {
+            throw malformed(at: textOffset, "\(syntax) text length \(textLength) does not fill the value: expected \(length - 4 - languageLength)")
+        }
+    }
+
+    // Error construction stays out of line so that the loop above stays small.
+
+    @inline(never)
+    private static func truncated(at offset: Int, _ message: String, needed: Int) -> IPPError {
+        IPPError(.truncated, at: offset, message, bytesNeeded: needed)
+    }
+
+    @inline(never)
+    private static func malformed(at offset: Int, _ message: String) -> IPPError {
+        IPPError(.malformed, at: offset, message)
+    }
+
+    @inline(never)
+    private static func limitExceeded(at offset: Int, _ message: String) -> IPPError {
+        IPPError(.limitExceeded, at: offset, message)
+    }
+
+    @inline(never)
+    private static func badLength(_ tag: UInt8, _ length: Int, expected: Int, at offset: Int) -> IPPError {
+        IPPError(.malformed, at: offset,
+                 "\(IPPValueTag(rawValue: UInt32(tag))) value length \(length): expected \(expected)")
+    }
+}

@@ -1,0 +1,144 @@
+/// An IPP request or response (RFC 8010 §3.1): version, operation-id or
+/// status-code, request-id and attribute groups in wire order (a group tag
+/// may repeat, as in a Get-Jobs response with one job group per job).
+///
+/// Build one with `IPPMessage.request(_:requestID:_:)` or
+/// `IPPMessage.response(to:status:_:)`, or decode one with `IPPDecoder`.
+/// Values are kept in wire form, so a decoded message encodes back to the
+/// same bytes and reading an attribute costs nothing until a value is read.
+public struct IPPMessage: Sendable {
+    /// The IPP version (`version-number`).
+    public var version: IPPVersion
+    /// The operation-id of a request or the status-code of a response.
+    public var code: UInt16
+    /// The request-id; a response echoes the request's.
+    public var requestID: Int32
+    @usableFromInline var storage: IPPStorage
+
+    /// Creates a message without groups; add groups with `addGroup(_:_:)`.
+    public init(version: IPPVersion = .v2_0, code: UInt16, requestID: Int32) {
+        self.version = version
+        self.code = code
+        self.requestID = requestID
+        self.storage = IPPStorage()
+    }
+
+    @usableFromInline
+    init(version: IPPVersion, code: UInt16, requestID: Int32, storage: IPPStorage) {
+        self.version = version
+        self.code = code
+        self.requestID = requestID
+        self.storage = storage
+    }
+
+    /// The code read as an operation-id (for requests).
+    public var operation: IPPOperation {
+        get { IPPOperation(rawValue: code) }
+        set { code = newValue.rawValue }
+    }
+
+    /// The code read as a status-code (for responses).
+    public var status: IPPStatus {
+        get { IPPStatus(rawValue: code) }
+        set { code = newValue.rawValue }
+    }
+
+    // MARK: Groups and attributes
+
+    /// The groups in wire order.
+    public var groups: [IPPAttributeGroup] {
+        (0..<storage.groups.count).map { IPPAttributeGroup(storage: storage, index: $0) }
+    }
+
+    /// The number of groups.
+    public var groupCount: Int { storage.groups.count }
+
+    /// The first group with this tag, if any.
+    public func group(_ tag: IPPGroupTag) -> IPPAttributeGroup? {
+        guard let index = storage.groups.firstIndex(where: { $0.tag == tag.rawValue }) else { return nil }
+        return IPPAttributeGroup(storage: storage, index: index)
+    }
+
+    /// Every group with this tag, in order (e.g. one job group per job in a Get-Jobs response).
+    public func groups(_ tag: IPPGroupTag) -> [IPPAttributeGroup] {
+        storage.groups.indices.filter { storage.groups[$0].tag == tag.rawValue }
+            .map { IPPAttributeGroup(storage: storage, index: $0) }
+    }
+
+    /// The operation attributes group (the first group of a well-formed request or response).
+    public var operationAttributes: IPPAttributeGroup? { group(.operation) }
+
+    /// The first attribute with this name in the first group with this tag.
+    public func attribute(_ name: String, in tag: IPPGroupTag = .operation) -> IPPAttribute? {
+        for index in storage.groups.indices where storage.groups[index].tag == tag.rawValue {
+            return IPPAttributeGroup(storage: storage, index: index)[name]
+        }
+        return nil
+    }
+
+    /// The first value a builder could not encode, if any; `IPPEncoder` throws it.
+    public var encodingProblem: IPPError? { storage.problem }
+}
+
+/// An IPP version number such as 2.0.
+public struct IPPVersion: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var major: UInt8
+    public var minor: UInt8
+
+    public init(major: UInt8, minor: UInt8) {
+        self.major = major
+        self.minor = minor
+    }
+
+    public static let v1_0 = IPPVersion(major: 1, minor: 0)
+    public static let v1_1 = IPPVersion(major: 1, minor: 1)
+    public static let v2_0 = IPPVersion(major: 2, minor: 0)
+    public static let v2_1 = IPPVersion(major: 2, minor: 1)
+    public static let v2_2 = IPPVersion(major: 2, minor: 2)
+
+    public static func < (lhs: IPPVersion, rhs: IPPVersion) -> Bool {
+        (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
+    }
+
+    public var description: String { "\(major).\(minor)" }
+}
+
+// MARK: Equatable
+
+extension IPPMessage: Equatable {
+    /// Two messages are equal when they encode to the same bytes.
+    public static func == (lhs: IPPMessage, rhs: IPPMessage) -> Bool {
+        guard lhs.version == rhs.version, lhs.code == rhs.code, lhs.requestID == rhs.requestID,
+              lhs.storage.items.count == rhs.storage.items.count,
+              lhs.storage.problem == rhs.storage.problem
+        else { return false }
+        let left = lhs.storage
+        let right = rhs.storage
+        for index in left.items.indices {
+            let a = left.items[index]
+            let b = right.items[index]
+            guard a.tag == b.tag, a.nameLength == b.nameLength, a.valueLength == b.valueLength else { return false }
+            let length = a.wireLength
+            if left.bytes[Int(a.start)..<(Int(a.start) + length)] != right.bytes[Int(b.start)..<(Int(b.start) + length)] {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+// MARK: CustomStringConvertible
+
+extension IPPMessage: CustomStringConvertible {
+    /// A readable dump in the style of ipptool's output, one attribute a line.
+    public var description: String {
+        var text = "IPP/\(version) code \(ippHex(code, digits: 4)) (\(operation.name ?? "-") / \(status.name ?? "-")) request-id \(requestID)\n"
+        for group in groups {
+            text += "\(group.tag)\n"
+            for attribute in group {
+                text += "    \(attribute)\n"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,150 @@
+import NIOCore
+import Wire
+
+/// A whole simulated world: one seed, one virtual clock, one network, one bus, one trace.
+///
+/// Everything that happens in it is a job on ``loop``; ``advance(by:)`` and ``wait(for:timeout:)`` drive
+/// the loop from the calling thread. Same seed and same build ⇒ same trace digest.
+public final class Kernel: @unchecked Sendable {
+    // @unchecked Sendable: `nodes` and `skews` are touched only from the driving thread (see type comment).
+
+    /// The run seed every random stream is derived from.
+    public let seed: UInt64
+    /// The loop, executor and clock of the simulation.
+    public let loop: SimulationLoop
+    /// Every meaningful event, stamped with virtual time.
+    public let trace: Trace
+    /// The simulated byte-stream network.
+    public let network: SimulatedNetwork
+    /// Named fault points (seeded `chance` draws).
+    public let faults: FaultPoints
+    /// The URL-scheme message bus.
+    public let bus: URLBus
+    /// Calendar time at virtual time zero.
+    public let epoch: Duration
+
+    private let time: SimulatedTime
+    private var nodes: [String: Node] = [:]
+    private var skews: [String: ClockSkew] = [:]
+
+    /// The default epoch: 2026-01-01T00:00:00Z, so calendar times in traces never depend on today's date.
+    public static let defaultEpoch = Duration.seconds(1_767_225_600)
+
+    public init(seed: UInt64, epoch: Duration = Kernel.defaultEpoch) {
+        self.seed = seed
+        self.epoch = epoch
+        let loop = SimulationLoop()
+        self.loop = loop
+        let trace = Trace(clock: { loop.nanoseconds })
+        self.trace = trace
+        self.network = SimulatedNetwork(loop: loop, random: RandomStream(seed: seed, name: "net"), tracer: trace)
+        self.faults = FaultPoints(random: RandomStream(seed: seed, name: "faults"))
+        self.bus = URLBus(tracer: trace)
+        self.time = SimulatedTime(loop: loop, epoch: epoch)
+    }
+
+    /// The node called `name` (created on first use; also makes `name` a host on the network).
+    public func node(_ name: String) -> Node {
+        if let node = nodes[name] { return node }
+        network.addHost(name)
+        let node = Node(name: name, eventLoop: loop, network: network,
+                        clock: NodeClock(source: time, skew: skew(of: name)),
+                        random: RandomStream(seed: seed, name: "node:" + name), faults: faults, bus: bus, tracer: trace)
+        nodes[name] = node
+        return node
+    }
+
+    /// The clock offset of a node (scenarios set it to model disagreeing clocks).
+    public func skew(of name: String) -> ClockSkew {
+        if let skew = skews[name] { return skew }
+        let skew = ClockSkew()
+        skews[name] = skew
+        return skew
+    }
+
+    /// Virtual time since the start of the run.
+    public var now: Duration { .nanoseconds(loop.nanoseconds) }
+
+    /// Runs everything due within `duration`, then stands at now + `duration`.
+    public func advance(by duration: Duration) {
+        loop.advance(to: loop.nanoseconds + max(0, duration.nanosecondsValue))
+    }
+
+    /// Starts simulated async work: it runs only on the kernel's loop, one step at a time.
+    ///
+    /// Non-isolated async code inside runs on the loop through task-executor preference. Structured child
+    /// tasks inherit it; an unstructured `Task {}` inside does not, so spawn those through the kernel too.
+    @discardableResult
+    public func spawn<T: Sendable>(
+        _ name: String, _ body: @escaping @Sendable () async throws -> T
+    ) -> SimulatedTask<T> {
+        let handle = SimulatedTask<T>(name: name)
+        handle.task = Task(executorPreference: loop) {
+            do {
+                let value = try await body()
+                handle.finish(.success(value))
+            } catch {
+                handle.finish(.failure(error))
+            }
+        }
+        return handle
+    }
+
+    /// Drives the loop until `task` finishes, at most `timeout` of virtual time.
+    ///
+    /// - throws: ``KernelError`` when the time limit passes, when nothing is left to run but the task is
+    ///   still waiting (a deadlock, or work that escaped to a thread the kernel does not drive), or the
+    ///   task's own error.
+    public func wait<T>(for task: SimulatedTask<T>, timeout: Duration) throws -> T {
+        let limit = loop.nanoseconds + max(0, timeout.nanosecondsValue)
+        let stop = loop.run(until: limit, while: { !task.isFinished })
+        if let result = task.result { return try result.get() }
+        switch stop {
+        case .idle:
+            throw KernelError(.stalled, "'\(task.name)' is waiting but nothing is scheduled to wake it" + violationNote)
+        default:
+            throw KernelError(.timedOut, "'\(task.name)' did not finish within \(timeout.workbenchText) of virtual time" + violationNote)
+        }
+    }
+
+    /// Runs `body` as a simulated task and drives it to completion.
+    public func run<T: Sendable>(
+        _ name: String, timeout: Duration = .seconds(60), _ body: @escaping @Sendable () async throws -> T
+    ) throws -> T {
+        try wait(for: spawn(name, body), timeout: timeout)
+    }
+
+    private var violationNote: String {
+        let violations = loop.violations
+        return violations.isEmpty ? "" : " (determinism violations: \(violations.joined(separator: "; ")))"
+    }
+}
+
+/// A handle on simulated async work.
+public final class SimulatedTask<T: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `result` is written by the task on the loop and read by the driver on the same thread.
+    public let name: String
+    public internal(set) var result: Result<T, any Error>?
+    var task: Task<Void, Never>?
+
+    init(name: String) { self.name = name }
+
+    public var isFinished: Bool { result != nil }
+
+    func finish(_ result: Result<T, any Error>) { self.result = result }
+
+    /// Asks the work to stop (Swift task cancellation).
+    public func cancel() { task?.cancel() }
+}
+
+/// Why the kernel could not finish what it was asked to.
+public struct KernelError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable { case timedOut, stalled }
+    public let kind: Kind
+    public let message: String
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,275 @@
+import Dispatch
+import NIOConcurrencyHelpers
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one event loop, executor and clock of a simulation.
+///
+/// Every piece of simulated work — NIO channel events and timers, Swift tasks, network deliveries, bus
+/// messages — is a job in one queue ordered by (virtual time, sequence number) and runs one at a time on the
+/// thread that drives the loop. Time only moves when the driver moves it, straight to the next job's
+/// deadline, so idle virtual time costs nothing.
+///
+/// The loop is NIO's `EventLoop` (for channels and timers), a `SerialExecutor` (simulated Swift actors may
+/// use it as their `unownedExecutor`) and a `TaskExecutor` (tasks started with this executor preference run
+/// their non-isolated code here). Work that reaches the loop from another thread while it is being driven
+/// has escaped the kernel's control; it is still run, but recorded in ``violations`` so runs that depend on
+/// thread timing are reported rather than silently non-deterministic.
+public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskExecutor, @unchecked Sendable {
+    // @unchecked Sendable: every mutable field lives in `state`, guarded by `lock`.
+
+    private struct State {
+        var now: Int64 = 0
+        var nextSequence: UInt64 = 0
+        var queue = JobQueue()
+        var cancelled: Set<UInt64> = []
+        /// The thread that drives the loop (or last did, or created it): the loop's one "event loop thread".
+        var owner: pthread_t = pthread_self()
+        var driving = false
+        var executed: UInt64 = 0
+        var violations: [String] = []
+        var shutDown = false
+    }
+
+    private let lock = NIOLock()
+    private var state = State()
+
+    public init() {}
+
+    // MARK: Driving
+
+    /// Virtual nanoseconds since the start of the run.
+    public var nanoseconds: Int64 { lock.withLock { state.now } }
+
+    /// The deadline of the earliest pending job, if any.
+    public var nextDeadline: Int64? { lock.withLock { state.queue.first?.deadline } }
+
+    /// How many jobs have run.
+    public var executedJobs: UInt64 { lock.withLock { state.executed } }
+
+    /// Work that arrived from threads the kernel does not drive, in arrival order.
+    public var violations: [String] { lock.withLock { state.violations } }
+
+    /// Why a drive stopped.
+    public enum Stop: Equatable, Sendable {
+        /// The condition became true.
+        case satisfied
+        /// The next job lies beyond the time limit; time now equals the limit.
+        case reachedLimit
+        /// Nothing is left to run.
+        case idle
+    }
+
+    /// Runs jobs in order until `condition` holds, the queue is empty, or the next job is due after `limit`.
+    ///
+    /// The condition is checked before the first job and after each one, so time stops exactly when it
+    /// became true. When the limit is reached, time is moved to the limit.
+    @discardableResult
+    public func run(until limit: Int64, while condition: () -> Bool = { true }) -> Stop {
+        let previous = beginDriving()
+        defer { endDriving(previous) }
+        while true {
+            if !condition() { return .satisfied }
+            guard let job = lock.withLock({ () -> SimulationLoopJob? in
+                guard let first = state.queue.first, first.deadline <= limit else { return nil }
+                let job = state.queue.removeFirst()
+                state.now = max(state.now, job.deadline)
+                state.executed += 1
+                return job
+            }) else {
+                return lock.withLock {
+                    if state.queue.isEmpty {
+                        return .idle
+                    }
+                    state.now = max(state.now, limit)
+                    return .reachedLimit
+                }
+            }
+            job.run()
+        }
+    }
+
+    /// Runs every job due up to `limit`, then sets the time to `limit`.
+    public func advance(to limit: Int64) {
+        run(until: limit)
+        lock.withLock { state.now = max(state.now, limit) }
+    }
+
+    /// Runs what is due now without moving time.
+    public func runDue() {
+        run(until: nanoseconds)
+    }
+
+    private func beginDriving() -> Bool {
+        lock.withLock {
+            let wasDriving = state.driving
+            if !wasDriving { state.owner = pthread_self() }
+            state.driving = true
+            return wasDriving
+        }
+    }
+
+    private func endDriving(_ wasDriving: Bool) {
+        lock.withLock { state.driving = wasDriving }
+    }
+
+    // MARK: Scheduling
+
+    @discardableResult
+    private func schedule(at deadline: Int64, _ work: @escaping () -> Void) -> UInt64 {
+        lock.withLock {
+            if state.driving, pthread_equal(state.owner, pthread_self()) == 0 {
+                state.violations.append("work was submitted from a thread the kernel does not drive at t=\(state.now)ns")
+            }
+            let sequence = state.nextSequence
+            state.nextSequence += 1
+            state.queue.insert(SimulationLoopJob(deadline: max(deadline, state.now), sequence: sequence, run: { [unowned self] in
+                if lock.withLock({ state.cancelled.remove(sequence) != nil }) { return }
+                work()
+            }))
+            return sequence
+        }
+    }
+
+    private func cancel(_ sequence: UInt64) {
+        lock.withLock { _ = state.cancelled.insert(sequence) }
+    }
+
+    // MARK: EventLoop
+
+    /// True on the loop's owner thread: the one driving it, or that last drove or created it. Between drives
+    /// nothing else runs loop work, so the owner may touch loop-confined state directly.
+    public var inEventLoop: Bool {
+        lock.withLock { pthread_equal(state.owner, pthread_self()) != 0 }
+    }
+
+    public var now: NIODeadline { .uptimeNanoseconds(UInt64(nanoseconds)) }
+
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        schedule(at: nanoseconds, task)
+    }
+
+    public func _executeIsolatedUnsafeUnchecked(_ task: @escaping () -> Void) {
+        schedule(at: nanoseconds, task)
+    }
+
+    @discardableResult
+    public func scheduleTask<T>(deadline: NIODeadline, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
+        _scheduleTaskIsolatedUnsafeUnchecked(deadline: deadline, task)
+    }
+
+    @discardableResult
+    public func scheduleTask<T>(in delay: TimeAmount, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
+        _scheduleTaskIsolatedUnsafeUnchecked(deadline: now + delay, task)
+    }
+
+    @discardableResult
+    public func _scheduleTaskIsolatedUnsafeUnchecked<T>(
+        deadline: NIODeadline, _ task: @escaping () throws -> T
+    ) -> Scheduled<T> {
+        let promise: EventLoopPromise<T> = makePromise()
+        let isShutDown = lock.withLock { state.shutDown }
+        if isShutDown {
+            promise.fail(EventLoopError.shutdown)
+            return Scheduled(promise: promise, cancellationTask: {})
+        }
+        let sequence = schedule(at: Int64(clamping: deadline.uptimeNanoseconds)) {
+            do { promise.assumeIsolatedUnsafeUnchecked().succeed(try task()) } catch { promise.fail(error) }
+        }
+        return Scheduled(promise: promise, cancellationTask: { [weak self] in self?.cancel(sequence) })
+    }
+
+    @discardableResult
+    public func _scheduleTaskIsolatedUnsafeUnchecked<T>(
+        in delay: TimeAmount, _ task: @escaping () throws -> T
+    ) -> Scheduled<T> {
+        _scheduleTaskIsolatedUnsafeUnchecked(deadline: now + delay, task)
+    }
+
+    @discardableResult
+    public func scheduleCallback(
+        in amount: TimeAmount, handler: some (NIOScheduledCallbackHandler & Sendable)
+    ) throws -> NIOScheduledCallback {
+        scheduleCallback(at: now + amount, handler: handler)
+    }
+
+    public func preconditionInEventLoop(file: StaticString, line: UInt) {
+        precondition(inEventLoop, "not on the simulation loop's owner thread", file: file, line: line)
+    }
+
+    public func preconditionNotInEventLoop(file: StaticString, line: UInt) {
+        precondition(!inEventLoop, "on the simulation loop's owner thread", file: file, line: line)
+    }
+
+    public func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable (Error?) -> Void) {
+        lock.withLock { state.shutDown = true }
+        queue.async { callback(nil) }
+    }
+
+    // MARK: Executors
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        schedule(at: nanoseconds) { [unowned self] in
+            unowned.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        }
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+}
+
+// MARK: - Job queue
+
+private struct SimulationLoopJob: Comparable {
+    let deadline: Int64
+    let sequence: UInt64
+    let run: () -> Void
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.deadline, lhs.sequence) < (rhs.deadline, rhs.sequence)
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.sequence == rhs.sequence }
+}
+
+/// A binary min-heap of jobs ordered by (deadline, sequence): equal deadlines run in submission order.
+private struct JobQueue {
+    private var heap: [SimulationLoopJob] = []
+
+    var isEmpty: Bool { heap.isEmpty }
+    var first: SimulationLoopJob? { heap.first }
+
+    mutating func insert(_ job: SimulationLoopJob) {
+        heap.append(job)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child] < heap[parent] else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() -> SimulationLoopJob {
+        let top = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < heap.count, heap[left] < heap[smallest] { smallest = left }
+                if right < heap.count, heap[right] < heap[smallest] { smallest = right }
+                if smallest == parent { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return top
+    }
+}

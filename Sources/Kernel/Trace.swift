@@ -1,0 +1,108 @@
+import Crypto
+import NIOConcurrencyHelpers
+import Wire
+
+/// The run's record: one event per meaningful step, stamped with virtual time, in the order it happened.
+///
+/// Its canonical form is JSON Lines with a fixed key order (`t`, `actor`, `event`, then the fields sorted by
+/// name), times in integer nanoseconds; the digest is SHA-256 over those lines. The same seed and build
+/// must give the same digest — that is the determinism the workbench promises and tests.
+public final class Trace: TraceSink, @unchecked Sendable {
+    // @unchecked Sendable: `events` is guarded by `lock`.
+
+    /// One trace event.
+    public struct Event: Sendable, Equatable {
+        public let nanoseconds: Int64
+        public let actor: String
+        public let event: String
+        public let fields: [(String, String)]
+
+        public static func == (lhs: Event, rhs: Event) -> Bool {
+            lhs.nanoseconds == rhs.nanoseconds && lhs.actor == rhs.actor && lhs.event == rhs.event
+                && lhs.fields.elementsEqual(rhs.fields, by: { $0 == $1 })
+        }
+
+        /// The value of a field, if present.
+        public subscript(field: String) -> String? { fields.first { $0.0 == field }?.1 }
+
+        /// The canonical JSON line of this event.
+        public var canonicalLine: String {
+            var line = "{\"t\":\(nanoseconds),\"actor\":\(Self.quote(actor)),\"event\":\(Self.quote(event))"
+            for (key, value) in fields.sorted(by: { $0.0 < $1.0 }) {
+                line += ",\(Self.quote(key)):\(Self.quote(value))"
+            }
+            return line + "}"
+        }
+
+        /// A JSON string literal (RFC 8259 escaping; non-ASCII kept as UTF-8).
+        static func quote(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+    }
+
+    private let lock = NIOLock()
+    private var events: [Event] = []
+    private let clock: @Sendable () -> Int64
+    private var observers: [@Sendable (Event) -> Void] = []
+
+    /// - parameter clock: virtual nanoseconds now (the kernel's loop).
+    public init(clock: @escaping @Sendable () -> Int64) {
+        self.clock = clock
+    }
+
+    public func record(actor: String, event: String, fields: [(String, String)]) {
+        let entry = Event(nanoseconds: clock(), actor: actor, event: event, fields: fields)
+        let observers = lock.withLock {
+            events.append(entry)
+            return self.observers
+        }
+        for observe in observers { observe(entry) }
+    }
+
+    /// Calls `observer` with every event recorded from now on (the console's live view).
+    public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
+        lock.withLock { observers.append(observer) }
+    }
+
+    /// Everything recorded so far.
+    public var all: [Event] { lock.withLock { events } }
+
+    /// The number of events recorded so far.
+    public var count: Int { lock.withLock { events.count } }
+
+    /// The canonical JSON Lines text.
+    public var canonicalText: String {
+        all.map { $0.canonicalLine + "\n" }.joined()
+    }
+
+    /// SHA-256 of the canonical text, in lower-case hex.
+    public var digest: String {
+        Self.sha256Hex(canonicalText)
+    }
+
+    static func sha256Hex(_ text: String) -> String {
+        SHA256.hash(data: Array(text.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// A digest over several digests (several scenarios in one run), in order.
+    public static func combinedDigest(_ digests: [String]) -> String {
+        sha256Hex(digests.joined(separator: "\n"))
+    }
+}

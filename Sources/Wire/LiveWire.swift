@@ -1,0 +1,138 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live wiring: real loopback sockets, the machine's clocks and system-seeded randomness.
+///
+/// Actors listen on `bindHost` (loopback by default). Connecting to a node name by the port it asked for
+/// reaches the port it really got, so a scenario written against `echo:7` also runs live.
+public final class LiveWire: Sendable {
+    public let group: MultiThreadedEventLoopGroup
+    public let faults: FaultPoints
+    public let bus: URLBus
+    public let tracer: any TraceSink
+    let network: LiveNetwork
+    let time = LiveTime()
+    let seed: UInt64
+    private let loops = Mutex<[String: any EventLoop]>([:])
+
+    /// - parameters:
+    ///   - seed: seeds the nodes' random streams; `nil` draws one from the system.
+    ///   - bindHost: the address actors listen on.
+    public init(seed: UInt64? = nil, threads: Int = System.coreCount, bindHost: String = "127.0.0.1",
+                tracer: any TraceSink = DiscardingTraceSink()) {
+        self.seed = seed ?? UInt64.random(in: .min ... .max)
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        self.tracer = tracer
+        self.faults = FaultPoints(random: RandomStream(seed: self.seed, name: "faults"))
+        self.bus = URLBus(tracer: tracer)
+        self.network = LiveNetwork(group: group, bindHost: bindHost)
+    }
+
+    /// The node called `name`; a node keeps one event loop for its whole life.
+    public func node(_ name: String) -> Node {
+        let loop = loops.withLock { all in
+            if let loop = all[name] { return loop }
+            let loop = group.next()
+            all[name] = loop
+            return loop
+        }
+        return Node(name: name, eventLoop: loop, network: network, clock: NodeClock(source: time),
+                    random: RandomStream(seed: seed, name: name), faults: faults, bus: bus, tracer: tracer)
+    }
+
+    /// Stops every event loop.
+    public func shutdown() async throws {
+        try await group.shutdownGracefully()
+    }
+}
+
+/// The machine's clocks: monotonic for uptime, real time for the calendar.
+struct LiveTime: TimeSource {
+    let start = ContinuousClock.now
+    let epoch: Duration = {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
+    }()
+
+    var uptime: Duration { ContinuousClock.now - start }
+
+    func sleep(untilUptime deadline: Duration) async throws {
+        try await ContinuousClock().sleep(until: start + deadline)
+    }
+}
+
+/// Real TCP on loopback, with node names mapped to the ports their actors bound.
+final class LiveNetwork: Network {
+    let group: MultiThreadedEventLoopGroup
+    let bindHost: String
+    private let aliases = Mutex<[String: Int]>([:])
+
+    init(group: MultiThreadedEventLoopGroup, bindHost: String) {
+        self.group = group
+        self.bindHost = bindHost
+    }
+
+    func connect(
+        from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
+        initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) -> EventLoopFuture<any Channel> {
+        let target = aliases.withLock { $0["\(host):\(port)"] }.map { (bindHost, $0) } ?? (host, port)
+        return ClientBootstrap(group: eventLoop)
+            .connectTimeout(timeout)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelInitializer(initializer)
+            .connect(host: target.0, port: target.1)
+            .flatMapErrorThrowing { error in throw Self.translate(error, host: host, port: port) }
+            .map { $0 as any Channel }
+    }
+
+    func listen(
+        as host: String, port: Int, on eventLoop: any EventLoop,
+        childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) -> EventLoopFuture<any Listener> {
+        ServerBootstrap(group: eventLoop, childGroup: eventLoop)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer(childInitializer)
+            .bind(host: bindHost, port: port)
+            .flatMapErrorThrowing { error in
+                if let io = error as? IOError, io.errnoCode == EADDRINUSE {
+                    throw WireError(.addressInUse, "\(self.bindHost):\(port)")
+                }
+                throw error
+            }
+            .map { channel in
+                let bound = channel.localAddress?.port ?? port
+                self.aliases.withLock { all in
+                    all["\(host):\(port)"] = bound
+                    all["\(host):\(bound)"] = bound
+                }
+                return LiveListener(channel: channel, host: self.bindHost, port: bound) as any Listener
+            }
+    }
+
+    private static func translate(_ error: any Error, host: String, port: Int) -> any Error {
+        if let connect = error as? NIOConnectionError {
+            if connect.dnsAAAAError != nil || connect.dnsAError != nil, connect.connectionErrors.isEmpty {
+                return WireError(.unknownHost, host)
+            }
+            if connect.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return WireError(.refused, "\(host):\(port)")
+            }
+        }
+        if case ChannelError.connectTimeout = error { return WireError(.timedOut, "\(host):\(port)") }
+        return error
+    }
+}
+
+struct LiveListener: Listener {
+    let channel: any Channel
+    let host: String
+    let port: Int
+    func close() -> EventLoopFuture<Void> { channel.close() }
+}

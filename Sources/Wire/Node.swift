@@ -1,0 +1,81 @@
+import NIOCore
+
+/// One participant of the ecosystem — an actor (MiG, Sunfire, …) or a client app — as seen by its own code.
+///
+/// Actors and clients are written once against `Node` and run unchanged on either wiring: on the simulated
+/// wire every service here is backed by the deterministic kernel; on the live wire by real sockets, the wall
+/// clock and system randomness. A node's channels, timers and callbacks all run on `eventLoop`, so state
+/// confined to that loop needs no locks in either wiring.
+public struct Node: Sendable {
+    /// The node's name; on the simulated wire it is also its host name.
+    public let name: String
+    /// The loop every channel, timer and bus delivery of this node runs on.
+    public let eventLoop: any EventLoop
+    /// Connect and listen as this node.
+    public let network: any Network
+    /// Monotonic and calendar time as this node sees it (a node's clock may be skewed).
+    public let clock: NodeClock
+    /// This node's own random stream (seeded from the run seed under simulation).
+    public let random: RandomStream
+    /// Named fault points, switched by scenarios or a seeded schedule.
+    public let faults: FaultPoints
+    /// The URL-scheme message bus (iOS `open(url)` semantics).
+    public let bus: URLBus
+    let tracer: any TraceSink
+
+    public init(
+        name: String, eventLoop: any EventLoop, network: any Network, clock: NodeClock,
+        random: RandomStream, faults: FaultPoints, bus: URLBus, tracer: any TraceSink
+    ) {
+        self.name = name
+        self.eventLoop = eventLoop
+        self.network = network
+        self.clock = clock
+        self.random = random
+        self.faults = faults
+        self.bus = bus
+        self.tracer = tracer
+    }
+
+    /// Records a meaningful event of this node in the run's trace.
+    ///
+    /// - parameters:
+    ///   - event: a short kebab-case name, e.g. `job-completed`.
+    ///   - fields: details; keep them deterministic (no key material, no wall-clock values).
+    public func trace(_ event: String, _ fields: [(String, String)] = []) {
+        tracer.record(actor: name, event: event, fields: fields)
+    }
+
+    /// Whether the named fault point fires now. Declares the point on first use so scenarios can list it.
+    public func fault(_ point: String) -> Bool {
+        let fired = faults.fires(point)
+        if fired { trace("fault-fired", [("point", point)]) }
+        return fired
+    }
+
+    /// Connects to `host:port` as this node, running `initializer` on the new channel before it becomes active.
+    public func connect(
+        host: String, port: Int, timeout: TimeAmount = .seconds(10),
+        initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
+    ) -> EventLoopFuture<any Channel> {
+        network.connect(from: name, host: host, port: port, timeout: timeout, on: eventLoop, initializer: initializer)
+    }
+
+    /// Listens on `port` of this node (on the live wire: on loopback; port 0 picks a free one).
+    public func listen(
+        port: Int, childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) -> EventLoopFuture<any Listener> {
+        network.listen(as: name, port: port, on: eventLoop, childInitializer: childInitializer)
+    }
+}
+
+/// Records trace events. The kernel's trace stamps them with virtual time; the live wire may log or drop them.
+public protocol TraceSink: Sendable {
+    func record(actor: String, event: String, fields: [(String, String)])
+}
+
+/// A trace sink that drops everything (live wire default).
+public struct DiscardingTraceSink: TraceSink {
+    public init() {}
+    public func record(actor: String, event: String, fields: [(String, String)]) {}
+}

@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Where a wiring's time comes from: the kernel's virtual clock, or the machine's clocks.
+public protocol TimeSource: Sendable {
+    /// Monotonic time since the wiring started.
+    var uptime: Duration { get }
+    /// Calendar time (since the Unix epoch) at uptime zero.
+    var epoch: Duration { get }
+    /// Suspends the calling task until `uptime` reaches `deadline`.
+    func sleep(untilUptime deadline: Duration) async throws
+}
+
+/// A node's clock: monotonic time for timeouts and measurements, calendar time for timestamps
+/// (JWT claims, job times). Calendar time includes the node's skew, which scenarios can change
+/// to model phones, hosts and servers that disagree about the time.
+public struct NodeClock: Clock, Sendable {
+    public struct Instant: InstantProtocol, Sendable {
+        /// Monotonic time since the wiring started.
+        public let uptime: Duration
+        public init(uptime: Duration) { self.uptime = uptime }
+        public func advanced(by duration: Duration) -> Instant { Instant(uptime: uptime + duration) }
+        public func duration(to other: Instant) -> Duration { other.uptime - uptime }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.uptime < rhs.uptime }
+    }
+
+    let source: any TimeSource
+    let skewBox: ClockSkew
+
+    public init(source: any TimeSource, skew: ClockSkew = ClockSkew()) {
+        self.source = source
+        self.skewBox = skew
+    }
+
+    public var now: Instant { Instant(uptime: source.uptime) }
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await source.sleep(untilUptime: deadline.uptime)
+    }
+
+    /// How far this node's calendar is off from true time.
+    public var skew: Duration { skewBox.value }
+
+    /// Calendar time since the Unix epoch, as this node believes it to be.
+    public var unixTime: Duration { source.epoch + source.uptime + skewBox.value }
+
+    /// Whole seconds since the Unix epoch (what JWT `nbf`/`exp` and IPP `time-at-*` carry).
+    public var unixSeconds: Int64 { unixTime.components.seconds }
+}
+
+/// A mutable clock offset shared by everything that reads one node's clock.
+public final class ClockSkew: Sendable {
+    private let storage = Mutex<Duration>(.zero)
+    public init(_ initial: Duration = .zero) { storage.withLock { $0 = initial } }
+    public var value: Duration {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    public func set(_ value: Duration) { storage.withLock { $0 = value } }
+}

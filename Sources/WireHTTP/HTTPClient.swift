@@ -1,0 +1,127 @@
+import NIOCore
+import NIOHTTP1
+import Wire
+
+/// An HTTP/1.1 request as a client sends it.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// Origin-form target: path and query, e.g. `/ipp/print`.
+    public var target: String
+    public var headers: HTTPHeaders
+    public var body: ByteBuffer?
+    /// Send the body with `Transfer-Encoding: chunked` instead of `Content-Length`.
+    public var chunked: Bool
+
+    public init(method: HTTPMethod = .GET, target: String = "/", headers: HTTPHeaders = [:],
+                body: ByteBuffer? = nil, chunked: Bool = false) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.chunked = chunked
+    }
+}
+
+/// A complete HTTP/1.1 response.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPResponseStatus
+    public var headers: HTTPHeaders
+    public var body: ByteBuffer
+
+    /// The body as UTF-8 text.
+    public var text: String { String(buffer: body) }
+}
+
+/// Why an HTTP exchange failed before a complete response arrived.
+public struct HTTPClientError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A minimal HTTP/1.1 client over a ``Node``'s network: one request per connection, which is what the
+/// scenario language's `http` directive and simple app clients need. Works on both wirings.
+public enum HTTPClient {
+    /// Sends `request` to `host:port` and waits for the whole response.
+    ///
+    /// - parameters:
+    ///   - setup: extra handlers to put in front of HTTP (TLS, for example), added first.
+    ///   - timeout: how long the whole exchange may take on the node's clock.
+    /// - throws: ``WireError`` for connection failures, ``HTTPClientError`` for a closed or timed-out exchange.
+    public static func send(
+        _ request: HTTPRequest, host: String, port: Int, on node: Node, timeout: TimeAmount = .seconds(30),
+        setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
+    ) async throws -> HTTPResponse {
+        let promise = node.eventLoop.makePromise(of: HTTPResponse.self)
+        var request = request
+        if !request.headers.contains(name: "Host") { request.headers.add(name: "Host", value: port == 80 ? host : "\(host):\(port)") }
+        if request.chunked {
+            request.headers.remove(name: "Content-Length")
+            request.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+        } else if let body = request.body {
+            request.headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")
+        } else if request.method == .POST || request.method == .PUT {
+            request.headers.replaceOrAdd(name: "Content-Length", value: "0")
+        }
+        let finalRequest = request
+        let channel: any Channel
+        do {
+            channel = try await node.connect(host: host, port: port, timeout: timeout) { channel in
+                setup(channel).flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
+                }
+            }.get()
+        } catch {
+            promise.fail(error)
+            throw error
+        }
+        let timer = channel.eventLoop.scheduleTask(in: timeout) {
+            promise.fail(HTTPClientError("no complete response within \(timeout)"))
+            channel.close(promise: nil)
+        }
+        let head = HTTPRequestHead(version: .http1_1, method: finalRequest.method, uri: finalRequest.target, headers: finalRequest.headers)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        if let body = finalRequest.body, body.readableBytes > 0 {
+            channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
+        }
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        defer { timer.cancel() }
+        return try await promise.futureResult.get()
+    }
+}
+
+/// Gathers response parts into one ``HTTPResponse`` and closes the connection.
+private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private let promise: EventLoopPromise<HTTPResponse>
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
+
+    init(promise: EventLoopPromise<HTTPResponse>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            // 1xx answers (100 Continue) are interim; the real answer follows.
+            if head.status.code >= 200 { self.head = head }
+        case .body(var chunk):
+            body.writeBuffer(&chunk)
+        case .end:
+            guard let head else { return }
+            promise.succeed(HTTPResponse(status: head.status, headers: head.headers, body: body))
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(HTTPClientError("connection closed before a complete response"))
+        context.fireChannelInactive()
+    }
+}

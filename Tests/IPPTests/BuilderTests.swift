@@ -1,0 +1,165 @@
+import IPP
+import Testing
+
+/// Building messages with every value syntax, and what a server and client need from builders.
+@Suite struct BuilderTests {
+    static let everySyntax: [(String, [IPPValue])] = [
+        ("x-integer", [.integer(-5), .integer(Int32.max)]),
+        ("x-boolean", [.boolean(true), .boolean(false)]),
+        ("x-enum", [.enumValue(3)]),
+        ("x-octets", [.octetString([0, 1, 0xFF])]),
+        ("x-date", [.dateTime(IPPDateTime(year: 2025, month: 12, day: 31, hour: 23, minutes: 59, seconds: 58,
+                                          deciseconds: 9, utcDirection: UInt8(ascii: "-"), utcHours: 5, utcMinutes: 30))]),
+        ("x-resolution", [.resolution(IPPResolution(crossFeed: 300, feed: 600, units: .dotsPerCentimeter))]),
+        ("x-range", [.rangeOfInteger(IPPRange(1...10)), .rangeOfInteger(IPPRange(7, 3))]),
+        ("x-text-lang", [.textWithLanguage("Grüße", language: "de")]),
+        ("x-name-lang", [.nameWithLanguage("Nom", language: "fr-ca")]),
+        ("x-text", [.text("plain"), .text("")]),
+        ("x-name", [.name("name")]),
+        ("x-keyword", [.keyword("one"), .keyword("two")]),
+        ("x-uri", [.uri("ipp://localhost/ipp/print")]),
+        ("x-scheme", [.uriScheme("ipps")]),
+        ("x-charset", [.charset("utf-8")]),
+        ("x-language", [.naturalLanguage("en-us")]),
+        ("x-mime", [.mimeMediaType("application/pdf")]),
+        ("x-out-of-band", [.outOfBand(.unsupported), .outOfBand(.unknown), .outOfBand(.noValue),
+                           .outOfBand(.notSettable), .outOfBand(.deleteAttribute), .outOfBand(.adminDefine)]),
+        ("x-extension", [.other(IPPValueTag(rawValue: 0x1234_5678), [9, 8, 7]), .other(IPPValueTag(rawValue: 0x7F), [])]),
+        ("x-unregistered", [.other(IPPValueTag(rawValue: 0x38), [1, 2])]),
+        ("media-col", [.collection(IPPCollection { col in
+            col.add("media-size", .collection(IPPCollection { size in
+                size.add("x-dimension", .integer(21000))
+                size.add("y-dimension", .integer(29700))
+            }))
+            col.add("media-source", .keyword("main"), .keyword("alternate"))
+            col.add("deeper", .collection(IPPCollection { $0.add("a", .collection(IPPCollection { $0.add("b", .boolean(true)) })) }))
+        }), .collection(IPPCollection { $0.add("media-type", .keyword("stationery")) })]),
+    ]
+
+    @Test func everySyntaxSurvivesEncodeDecode() throws {
+        let request = IPPMessage.request(.validateJob, requestID: 42) { op in
+            op.addPrinterURI("ipp://localhost:8631/ipp/print")
+        }
+        var message = request
+        message.addGroup(.job) { job in
+            for (name, values) in Self.everySyntax { job.add(name, values: values) }
+        }
+        let bytes = try message.encoded()
+        let decoded = try IPPDecoder().decode(bytes)
+        #expect(decoded == message)
+        #expect(try decoded.encoded() == bytes)
+        let job = try #require(decoded.group(.job))
+        for (name, values) in Self.everySyntax {
+            #expect(job[name]?.values == values, "\(name)")
+            #expect(job[name]?.count == values.count, "\(name)")
+        }
+        #expect(job["x-extension"]?.tag == IPPValueTag(rawValue: 0x1234_5678))
+    }
+
+    @Test func oneSetOfUsesAdditionalValueEncoding() throws {
+        let message = IPPMessage.request(.getJobs, requestID: 7) { op in
+            op.addRequestedAttributes(["job-id", "job-state"])
+        }
+        let bytes = try message.encoded()
+        // ... 0x44 "requested-attributes" "job-id", then 0x44 with name length 0 and "job-state".
+        let tail: [UInt8] = [0x44, 0, 0, 0, 9] + Array("job-state".utf8) + [0x03]
+        #expect(Array(bytes.suffix(tail.count)) == tail)
+    }
+
+    @Test func requestStartsWithCharsetAndLanguage() throws {
+        let message = IPPMessage.request(.getPrinterAttributes, requestID: 1, version: .v1_1) { op in
+            op.addPrinterURI("ipp://localhost/ipp/print")
+        }
+        #expect(try message.encoded().prefix(8) == [1, 1, 0, 0x0B, 0, 0, 0, 1])
+        let operation = try #require(message.operationAttributes)
+        #expect(operation.names == ["attributes-charset", "attributes-natural-language", "printer-uri"])
+        #expect(operation[0].tag == .charset)
+        #expect(operation[1].tag == .naturalLanguage)
+        #expect(message.validateRequest() == nil)
+    }
+
+    @Test func responseEchoesVersionAndRequestID() throws {
+        let request = IPPMessage.request(.printJob, requestID: 0x0102_0304, version: .v1_1)
+        var response = IPPMessage.response(to: request, status: .successfulOKIgnoredOrSubstitutedAttributes,
+                                           statusMessage: "Some attributes were substituted.")
+        response.addGroup(.job) { job in
+            job.addJobID(12)
+            job.add("job-state", .enumValue(3))
+        }
+        let bytes = try response.encoded()
+        #expect(Array(bytes.prefix(8)) == [1, 1, 0, 1, 1, 2, 3, 4])
+        let decoded = try IPPDecoder().decode(bytes)
+        #expect(decoded.requestID == request.requestID)
+        #expect(decoded.version == .v1_1)
+        #expect(decoded.status == .successfulOKIgnoredOrSubstitutedAttributes)
+        #expect(decoded.statusMessage == "Some attributes were substituted.")
+        #expect(decoded.jobID == 12)
+        #expect(decoded.operationAttributes?.names
+                == ["attributes-charset", "attributes-natural-language", "status-message"])
+    }
+
+    @Test func addingToAnEarlierGroupKeepsTheWireOrder() throws {
+        var message = IPPMessage.request(.printJob, requestID: 3)
+        message.addGroup(.job) { $0.addCopies(2) }
+        message.addGroup(.job) { $0.addSides("one-sided") }
+        message.updateGroup(at: 0) { op in
+            op.addRequestingUserName("alice")
+            op.addDocumentFormat("application/pdf")
+        }
+        let decoded = try IPPDecoder().decode(try message.encoded())
+        #expect(decoded == message)
+        #expect(decoded.operationAttributes?.names
+                == ["attributes-charset", "attributes-natural-language", "requesting-user-name", "document-format"])
+        #expect(decoded.groups(.job).map(\.names) == [["copies"], ["sides"]])
+        #expect(decoded.copies == 2)
+
+        let removed = message.removeAttribute("requesting-user-name", from: .operation)
+        let removedAgain = message.removeAttribute("requesting-user-name", from: .operation)
+        #expect(removed && !removedAgain)
+        let afterRemoval = try IPPDecoder().decode(try message.encoded())
+        #expect(afterRemoval.operationAttributes?.names
+                == ["attributes-charset", "attributes-natural-language", "document-format"])
+        #expect(afterRemoval.groups(.job).map(\.names) == [["copies"], ["sides"]])
+    }
+
+    @Test func echoingAnAttributeCopiesItsBytes() throws {
+        let request = try IPPDecoder().decode(Fixtures.bytes("syntax-01-validate-job-request.ipp"))
+        let mediaCol = try #require(request.attribute("media-col", in: .job))
+        var response = IPPMessage.response(to: request, status: .attributesOrValuesNotSupported)
+        response.addGroup(.unsupported) { $0.add(mediaCol) }
+        let decoded = try IPPDecoder().decode(try response.encoded())
+        #expect(decoded.attribute("media-col", in: .unsupported)?.values == mediaCol.values)
+    }
+
+    @Test func valuesThatDoNotFitAreReportedByTheEncoder() {
+        var message = IPPMessage.request(.printJob, requestID: 1) { op in
+            op.addJobName(String(repeating: "x", count: 70_000))
+            op.addRequestingUserName("still added")
+        }
+        #expect(message.encodingProblem?.kind == .unencodable)
+        #expect(message.jobName == nil)
+        #expect(message.requestingUserName == "still added")
+        #expect(throws: IPPError.self) { try message.encoded() }
+
+        message = IPPMessage.request(.printJob, requestID: 1) { op in
+            op.add("x-bad-extension", .other(IPPValueTag(rawValue: 0x8000_0000), []))
+        }
+        #expect(message.encodingProblem?.message == "extension tag 0x80000000 in \"x-bad-extension\" is above 0x7FFFFFFF")
+
+        message = IPPMessage.request(.printJob, requestID: 1) { op in op.add("x-empty", values: []) }
+        #expect(message.encodingProblem?.message == "attribute \"x-empty\" needs at least one value")
+
+        message = IPPMessage.request(.printJob, requestID: 1) { op in op.add("x-not-oob", .outOfBand(.integer)) }
+        #expect(message.encodingProblem != nil)
+    }
+
+    @Test func descriptionReadsLikeIpptool() throws {
+        let message = IPPMessage.request(.getJobs, requestID: 9) { op in
+            op.addRequestedAttributes(["job-id", "job-state"])
+        }
+        let text = message.description
+        #expect(text.contains("operation-attributes-tag"))
+        #expect(text.contains("requested-attributes (1setOf keyword) = job-id,job-state"))
+        #expect(text.contains("Get-Jobs"))
+    }
+}
