@@ -60,7 +60,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .executableTarget(name: "workbench", dependencies: ["Workbench"]),
+        .executableTarget(name: "workbench", dependencies: [
+            "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "KernelTests", dependencies: [

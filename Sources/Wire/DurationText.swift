@@ -22,6 +22,11 @@ extension Duration {
             while digits.hasSuffix("0") { digits.removeLast() }
             return "\(whole).\(digits)\(suffix)"
         }
+        if n >= 60_000_000_000 {
+            let minutes = n / 60_000_000_000
+            let prefix = minutes >= 60 ? "\(minutes / 60)h\(minutes % 60)m" : "\(minutes)m"
+            return sign + prefix + decimal(n % 60_000_000_000, 1_000_000_000, "s")
+        }
         if n >= 1_000_000_000 { return sign + decimal(n, 1_000_000_000, "s") }
         if n >= 1_000_000 { return sign + decimal(n, 1_000_000, "ms") }
         if n >= 1_000 { return sign + decimal(n, 1_000, "µs") }

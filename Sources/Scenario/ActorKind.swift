@@ -1,0 +1,33 @@
+import Wire
+
+/// A kind of actor a scenario can `start` and `workbench serve` can serve: the catalog entry that adapts an
+/// actor module to the scenario language without the engine knowing its protocol.
+public struct ActorKind: Sendable {
+    /// The word after `start`, e.g. `echo`, `mig`.
+    public let name: String
+    /// One line for `help start`.
+    public let summary: String
+    /// The node it runs on unless `on HOST` says otherwise.
+    public let defaultHost: String
+    /// Options it understands (`name=value` after `start`), with their meaning.
+    public let options: [(name: String, meaning: String)]
+    /// Starts one instance on `node` with the given options.
+    public let start: @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor
+
+    public init(name: String, summary: String, defaultHost: String, options: [(name: String, meaning: String)] = [],
+                start: @escaping @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor) {
+        self.name = name
+        self.summary = summary
+        self.defaultHost = defaultHost
+        self.options = options
+        self.start = start
+    }
+}
+
+/// A started actor.
+public protocol RunningActor: Sendable {
+    /// URLs a real client can use as-is, labelled (`http`, `ipps`…).
+    var endpoints: [(label: String, url: String)] { get }
+    /// Stops listening and releases what it holds.
+    func stop() async throws
+}

@@ -1,0 +1,125 @@
+/// The words of one directive after its name, consumed left to right by the directive's parser.
+///
+/// Every `expect…` method reports a precise error — column, what was expected, what was found — so a
+/// malformed line is rejected before the scenario starts.
+public struct Arguments: Sendable {
+    public let file: String
+    public let line: Int
+    public let directiveColumn: Int
+    private let tokens: [Token]
+    private var index = 0
+
+    init(file: String, line: Int, directiveColumn: Int, tokens: [Token]) {
+        self.file = file
+        self.line = line
+        self.directiveColumn = directiveColumn
+        self.tokens = tokens
+    }
+
+    public var isEmpty: Bool { index >= tokens.count }
+    public var peek: Token? { index < tokens.count ? tokens[index] : nil }
+    public var remaining: [Token] { Array(tokens[index...]) }
+
+    /// An error at the current word (or the end of the line).
+    public func error(_ message: String) -> ScenarioError {
+        let column = peek?.column ?? ((tokens.last.map { $0.column + $0.text.count + ($0.quoted ? 2 : 0) }) ?? directiveColumn)
+        return ScenarioError(file: file, line: line, column: column, message: message)
+    }
+
+    private var found: String { peek.map { "'\($0.text)'" } ?? "end of line" }
+
+    /// Takes the next word, whatever it is.
+    public mutating func take(_ what: String) throws(ScenarioError) -> Token {
+        guard let token = peek else { throw error("expected \(what), found end of line") }
+        index += 1
+        return token
+    }
+
+    /// Takes the next word if it equals `keyword` (unquoted).
+    public mutating func accept(_ keyword: String) -> Bool {
+        guard let token = peek, !token.quoted, token.text == keyword else { return false }
+        index += 1
+        return true
+    }
+
+    /// Requires the keyword `keyword` next.
+    public mutating func expect(_ keyword: String, _ context: String = "") throws(ScenarioError) {
+        guard accept(keyword) else {
+            throw error("expected '\(keyword)'\(context.isEmpty ? "" : " " + context), found \(found)")
+        }
+    }
+
+    /// Takes one of the given keywords.
+    public mutating func oneOf(_ keywords: [String]) throws(ScenarioError) -> String {
+        for keyword in keywords where accept(keyword) { return keyword }
+        throw error("expected one of \(keywords.joined(separator: ", ")), found \(found)")
+    }
+
+    /// A name: letters, digits, `-`, `_`, `.`.
+    public mutating func name(_ what: String) throws(ScenarioError) -> String {
+        let token = try take(what)
+        let ok = !token.text.isEmpty && token.text.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+        }
+        guard ok, !token.quoted else {
+            index -= 1
+            throw error("expected \(what) (letters, digits, '-', '_', '.'), found '\(token.text)'")
+        }
+        return token.text
+    }
+
+    /// A value: any word or string; `${…}` is resolved when the step runs.
+    public mutating func value(_ what: String) throws(ScenarioError) -> Template {
+        Template(try take(what))
+    }
+
+    /// A duration such as `250ms`, `1.5s`, `2m`, `1h30m` (checked now unless it uses a variable).
+    public mutating func duration(_ what: String = "a duration like 250ms or 2s") throws(ScenarioError) -> Template {
+        let token = try take(what)
+        if !token.text.contains("${"), DurationParser.parse(token.text) == nil {
+            index -= 1
+            throw error("expected \(what), found '\(token.text)'")
+        }
+        return Template(token)
+    }
+
+    /// A whole number.
+    public mutating func integer(_ what: String) throws(ScenarioError) -> Int {
+        let token = try take(what)
+        guard let value = Int(token.text) else {
+            index -= 1
+            throw error("expected \(what) (a whole number), found '\(token.text)'")
+        }
+        return value
+    }
+
+    /// `host:port`.
+    public mutating func endpoint(_ what: String = "HOST:PORT") throws(ScenarioError) -> (String, Int) {
+        let token = try take(what)
+        let parts = token.text.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]), (0...65_535).contains(port), !parts[0].isEmpty else {
+            index -= 1
+            throw error("expected \(what), found '\(token.text)'")
+        }
+        return (String(parts[0]), port)
+    }
+
+    /// Requires that nothing is left.
+    public func end() throws(ScenarioError) {
+        if let token = peek { throw error("unexpected '\(token.text)' at end of line") }
+    }
+}
+
+/// A word whose `${variable}` references are filled in when the step runs.
+public struct Template: Sendable, CustomStringConvertible {
+    public let token: Token
+    init(_ token: Token) { self.token = token }
+    public init(literal: String) { token = Token(text: literal, column: 0, quoted: true) }
+
+    public var description: String { token.quoted ? "\"\(token.text)\"" : token.text }
+
+    /// The text with variables resolved.
+    public func resolve(_ context: ScenarioContext) throws -> String {
+        try context.interpolate(token.text).replacingOccurrences(of: "\u{E000}", with: "$")
+    }
+}

@@ -1,0 +1,46 @@
+/// One word of the scenario language: its syntax, its help, and how a line becomes a ``Step``.
+public struct Directive: Sendable {
+    /// The first word of the line.
+    public let name: String
+    /// The syntax, e.g. `advance DURATION`.
+    public let usage: String
+    /// One line of help.
+    public let summary: String
+    /// Words that may follow it (for tab completion).
+    public let keywords: [String]
+    /// Turns the rest of the line into a step, or reports precisely what is wrong with it.
+    public let parse: @Sendable (inout Arguments) throws(ScenarioError) -> any Step
+
+    public init(_ name: String, usage: String, summary: String, keywords: [String] = [],
+                parse: @escaping @Sendable (inout Arguments) throws(ScenarioError) -> any Step) {
+        self.name = name
+        self.usage = usage
+        self.summary = summary
+        self.keywords = keywords
+        self.parse = parse
+    }
+}
+
+/// What a directive does when its line runs.
+public protocol Step: Sendable {
+    /// Runs the step. Steps that wait for the simulated world return ``Pending`` work the runner drives
+    /// (or, under `spawn`, leaves running in the background).
+    func run(_ context: ScenarioContext) throws -> Pending?
+}
+
+/// Work in progress in the simulated world, and what to do with its outcome.
+public struct Pending: Sendable {
+    /// Names the values it produces, e.g. `r` for `${r.status}`.
+    public let label: String
+    public let timeout: Duration
+    let wait: @Sendable (ScenarioContext, Duration) throws -> [String: String]
+
+    /// - parameters:
+    ///   - wait: drives the kernel until the work (already started) ends, at most the given time; returns
+    ///     the values to publish under `label`.
+    public init(label: String, timeout: Duration, wait: @escaping @Sendable (ScenarioContext, Duration) throws -> [String: String]) {
+        self.label = label
+        self.timeout = timeout
+        self.wait = wait
+    }
+}

@@ -1,0 +1,238 @@
+import Kernel
+import NIOCore
+import NIOHTTP1
+import Wire
+import WireHTTP
+
+/// Directives that start actors and act as clients on the simulated wire.
+extension Directive {
+    static let clients: [Directive] = [
+        Directive("start", usage: "start KIND [as NAME] [on HOST] [OPTION=VALUE]…",
+                  summary: "start an actor; its URLs become ${NAME.LABEL}", keywords: ["as", "on"]) { args throws(ScenarioError) in
+            let kind = try args.name("an actor kind")
+            var name: String?, host: String?
+            var options: [(String, Template)] = []
+            while let token = args.peek {
+                if args.accept("as") { name = try args.name("an actor name"); continue }
+                if args.accept("on") { host = try args.name("a host name"); continue }
+                let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else { throw args.error("expected 'as', 'on' or OPTION=VALUE, found '\(token.text)'") }
+                _ = try args.take("an option")
+                options.append((parts[0], Template(Token(text: parts[1], column: token.column, quoted: token.quoted))))
+            }
+            let finalOptions = options, givenName = name, givenHost = host
+            return Run { context in
+                guard let actorKind = context.catalog.first(where: { $0.name == kind }) else {
+                    throw StepError("no actor kind '\(kind)'; known: \(context.catalog.map(\.name).joined(separator: ", "))")
+                }
+                let label = givenName ?? kind
+                guard context.actor(named: label) == nil else { throw StepError("an actor named '\(label)' is already running") }
+                let node = context.kernel.node(givenHost ?? actorKind.defaultHost)
+                var resolved: [String: String] = [:]
+                for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }
+                let actorOptions = resolved
+                let task = context.kernel.spawn("start \(label)") { try await actorKind.start(node, actorOptions) }
+                return Pending(label: label, timeout: .seconds(60)) { context, timeout in
+                    let actor = try context.kernel.wait(for: task, timeout: timeout)
+                    context.actors.append((label, actor))
+                    var values: [String: String] = [:]
+                    for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
+                    return values
+                }
+            }
+        },
+        Directive("stop", usage: "stop NAME", summary: "stop a started actor") { args throws(ScenarioError) in
+            let name = try args.name("an actor name")
+            try args.end()
+            return Run { context in
+                guard let actor = context.actor(named: name) else { throw StepError("no running actor named '\(name)'") }
+                let task = context.kernel.spawn("stop \(name)") { try await actor.stop() }
+                return Pending(label: name, timeout: .seconds(60)) { context, timeout in
+                    try context.kernel.wait(for: task, timeout: timeout)
+                    context.actors.removeAll { $0.name == name }
+                    return [:]
+                }
+            }
+        },
+        Directive("connect", usage: "connect NAME to HOST:PORT [from NODE] [timeout DURATION]",
+                  summary: "open a raw TCP connection; ${NAME.status} is connected or error, ${NAME.error} says why",
+                  keywords: ["to", "from", "timeout"]) { args throws(ScenarioError) in
+            let name = try args.name("a connection name")
+            try args.expect("to", "after the connection name")
+            let (host, port) = try args.endpoint()
+            var from = "phone"
+            var timeout = Template(literal: "10s")
+            while !args.isEmpty {
+                if args.accept("from") { from = try args.name("a node name") } else {
+                    try args.expect("timeout"); timeout = try args.duration()
+                }
+            }
+            let (sender, connectTimeout) = (from, timeout)
+            return Run { context in
+                let limit = try parseDuration(connectTimeout.resolve(context))
+                let connection = TCPConnection(name: name)
+                context.connections[name] = connection
+                let node = context.kernel.node(sender)
+                let started = context.kernel.now
+                let task = context.kernel.spawn("connect \(name)") { () -> String? in
+                    do {
+                        let channel = try await node.connect(host: host, port: port, timeout: .nanoseconds(limit.nanosecondsValue)) { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                                try channel.pipeline.syncOperations.addHandler(connection.handler)
+                            }
+                        }.get()
+                        connection.channel = channel
+                        return nil
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+                return Pending(label: name, timeout: limit + .seconds(1)) { context, timeout in
+                    let error = try context.kernel.wait(for: task, timeout: timeout)
+                    return ["status": error == nil ? "connected" : "error", "error": error ?? "",
+                            "elapsed": (context.kernel.now - started).workbenchText]
+                }
+            }
+        },
+        Directive("send", usage: "send NAME TEXT", summary: "write text to a connection (use \\n for new lines)") { args throws(ScenarioError) in
+            let name = try args.name("a connection name")
+            let text = try args.value("the text to send")
+            try args.end()
+            return Run { context in
+                guard let channel = context.connections[name]?.channel else { throw StepError("connection '\(name)' is not open") }
+                let bytes = try text.resolve(context)
+                channel.writeAndFlush(ByteBuffer(string: bytes), promise: nil)
+                return nil
+            }
+        },
+        Directive("receive", usage: "receive NAME [until TEXT | bytes N | end] [within DURATION]",
+                  summary: "wait for data; ${NAME.received} holds it, ${NAME.ended} tells if the peer closed",
+                  keywords: ["until", "bytes", "end", "within"]) { args throws(ScenarioError) in
+            let name = try args.name("a connection name")
+            enum Until: Sendable { case any, text(Template), bytes(Int), end }
+            var until = Until.any
+            var within = Template(literal: "10s")
+            while !args.isEmpty {
+                if args.accept("until") { until = .text(try args.value("the text to wait for")) }
+                else if args.accept("bytes") { until = .bytes(try args.integer("a byte count")) }
+                else if args.accept("end") { until = .end }
+                else { try args.expect("within"); within = try args.duration() }
+            }
+            let condition = until, receiveLimit = within
+            return Run { context in
+                guard let connection = context.connections[name] else { throw StepError("no connection named '\(name)'") }
+                let limit = try parseDuration(receiveLimit.resolve(context))
+                let needle: [UInt8]? = if case .text(let t) = condition { Array(try t.resolve(context).utf8) } else { nil }
+                func satisfied() -> Bool {
+                    if connection.ended || connection.error != nil { return true }
+                    switch condition {
+                    case .any: return !connection.received.isEmpty
+                    case .bytes(let n): return connection.received.count >= n
+                    case .end: return false
+                    case .text: return connection.received.firstRange(of: needle!) != nil
+                    }
+                }
+                let kernel = context.kernel
+                kernel.loop.run(until: kernel.loop.nanoseconds + limit.nanosecondsValue, while: { !satisfied() })
+                let received = String(decoding: connection.received, as: UTF8.self)
+                connection.received.removeAll()
+                context.publish(name, ["received": received, "ended": String(connection.ended), "error": connection.error ?? ""])
+                return nil
+            }
+        },
+        Directive("close", usage: "close NAME [write]", summary: "close a connection, or only its sending half", keywords: ["write"]) { args throws(ScenarioError) in
+            let name = try args.name("a connection name")
+            let writeOnly = args.accept("write")
+            try args.end()
+            return Run { context in
+                guard let channel = context.connections[name]?.channel else { throw StepError("connection '\(name)' is not open") }
+                channel.close(mode: writeOnly ? .output : .all, promise: nil)
+                context.kernel.loop.runDue()
+                return nil
+            }
+        },
+        Directive("http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT] [chunked] [from NODE] [as NAME] [within DURATION]",
+                  summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, ${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}",
+                  keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "chunked", "from", "as", "within"]) { args throws(ScenarioError) in
+            let method = try args.oneOf(["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"])
+            let url = try args.value("a URL like http://host:port/path")
+            var headers: [(Template, Template)] = []
+            var body: Template?
+            var chunked = false
+            var from = "phone", label = "http"
+            var within = Template(literal: "30s")
+            while !args.isEmpty {
+                switch try args.oneOf(["header", "body", "chunked", "from", "as", "within"]) {
+                case "header": headers.append((try args.value("a header name"), try args.value("a header value")))
+                case "body": body = try args.value("the body text")
+                case "chunked": chunked = true
+                case "from": from = try args.name("a node name")
+                case "as": label = try args.name("a variable name")
+                default: within = try args.duration()
+                }
+            }
+            let finalHeaders = headers, finalBody = body, isChunked = chunked
+            let (sender, variable, exchangeLimit) = (from, label, within)
+            return Run { context in
+                let target = try HTTPTarget(try url.resolve(context))
+                var request = HTTPRequest(method: HTTPMethod(rawValue: method), target: target.path, chunked: isChunked)
+                for (name, value) in finalHeaders { request.headers.add(name: try name.resolve(context), value: try value.resolve(context)) }
+                if let finalBody { request.body = ByteBuffer(string: try finalBody.resolve(context)) }
+                let limit = try parseDuration(exchangeLimit.resolve(context))
+                let node = context.kernel.node(sender)
+                let started = context.kernel.now
+                let finalRequest = request
+                let task = context.kernel.spawn("http \(method) \(target.host)") { () -> Result<HTTPResponse, StepError> in
+                    do {
+                        return .success(try await HTTPClient.send(finalRequest, host: target.host, port: target.port, on: node,
+                                                                  timeout: .nanoseconds(limit.nanosecondsValue)))
+                    } catch {
+                        return .failure(StepError("\(error)"))
+                    }
+                }
+                return Pending(label: variable, timeout: limit + .seconds(1)) { context, timeout in
+                    var values = ["elapsed": ""]
+                    switch try context.kernel.wait(for: task, timeout: timeout) {
+                    case .success(let response):
+                        values["status"] = String(response.status.code)
+                        values["reason"] = response.status.reasonPhrase
+                        values["body"] = response.text
+                        values["error"] = ""
+                        for (name, value) in response.headers { values["header." + name.lowercased()] = value }
+                    case .failure(let error):
+                        values["status"] = "error"
+                        values["body"] = ""
+                        values["error"] = error.message
+                    }
+                    values["elapsed"] = (context.kernel.now - started).workbenchText
+                    return values
+                }
+            }
+        },
+    ]
+}
+
+/// `http://host[:port]/path?query` split for a request.
+struct HTTPTarget {
+    let host: String
+    let port: Int
+    let path: String
+
+    init(_ url: String) throws {
+        guard url.hasPrefix("http://") else { throw StepError("'\(url)' is not an http:// URL (https needs the TLS-aware clients of the actors)") }
+        let rest = url.dropFirst("http://".count)
+        let authority = rest.prefix { $0 != "/" }
+        path = rest.dropFirst(authority.count).isEmpty ? "/" : String(rest.dropFirst(authority.count))
+        let hostPort = authority.split(separator: "@").last ?? authority
+        let parts = hostPort.split(separator: ":")
+        guard let first = parts.first, !first.isEmpty else { throw StepError("no host in '\(url)'") }
+        host = String(first)
+        if parts.count == 2 {
+            guard let value = Int(parts[1]) else { throw StepError("bad port in '\(url)'") }
+            port = value
+        } else {
+            port = 80
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Kernel
+import Wire
+
+/// Directives about the scenario itself: names, output, variables, waiting, and expectations.
+extension Directive {
+    static let script: [Directive] = [
+        Directive("scenario", usage: "scenario TITLE", summary: "name the scenario (used in reports)") { args throws(ScenarioError) in
+            let title = try args.value("a title")
+            try args.end()
+            return Run { context in
+                context.title = try title.resolve(context)
+                return nil
+            }
+        },
+        Directive("section", usage: "section TITLE", summary: "print a heading") { args throws(ScenarioError) in
+            let title = try args.value("a title")
+            try args.end()
+            return Run { context in
+                context.output("\n== \(try title.resolve(context)) ==")
+                return nil
+            }
+        },
+        Directive("print", usage: "print TEXT…", summary: "print text (variables filled in)") { args throws(ScenarioError) in
+            let parts = args.remaining.map(Template.init)
+            while !args.isEmpty { _ = try args.take("text") }
+            return Run { context in
+                context.output(try parts.map { try $0.resolve(context) }.joined(separator: " "))
+                return nil
+            }
+        },
+        Directive("let", usage: "let NAME = VALUE", summary: "set a variable", keywords: ["="]) { args throws(ScenarioError) in
+            let name = try args.name("a variable name")
+            try args.expect("=", "after the variable name")
+            let value = try args.value("a value")
+            try args.end()
+            return Run { context in
+                context.variables[name] = try value.resolve(context)
+                return nil
+            }
+        },
+        Directive("capture", usage: "capture NAME from VALUE matching REGEX",
+                  summary: "set NAME to the regex's first group (or whole match) in VALUE", keywords: ["from", "matching"]) { args throws(ScenarioError) in
+            let name = try args.name("a variable name")
+            try args.expect("from", "after the variable name")
+            let source = try args.value("the text to search")
+            try args.expect("matching", "after the text")
+            let patternToken = try args.take("a regular expression")
+            do { _ = try Regex(patternToken.text) } catch {
+                throw ScenarioError(file: args.file, line: args.line, column: patternToken.column,
+                                    message: "expected a regular expression: \(error)")
+            }
+            try args.end()
+            let pattern = Template(patternToken)
+            return Run { context in
+                let text = try source.resolve(context)
+                let regex = try Regex(try pattern.resolve(context))
+                guard let match = try regex.firstMatch(in: text) else {
+                    throw StepError("capture \(name): /\(patternToken.text)/ does not match \(quoteForMessage(text))")
+                }
+                let value = match.output.count > 1 ? match.output[1].substring.map(String.init) ?? "" : String(match.output[0].substring ?? "")
+                context.variables[name] = value
+                return nil
+            }
+        },
+        Directive("mark", usage: "mark NAME", summary: "remember the current virtual time for 'expect elapsed since NAME'") { args throws(ScenarioError) in
+            let name = try args.name("a mark name")
+            try args.end()
+            return Run { context in
+                context.marks[name] = context.kernel.now
+                context.variables[name] = context.kernel.now.workbenchText
+                return nil
+            }
+        },
+        Directive("wait", usage: "wait until trace EVENT [by ACTOR] [FIELD=VALUE]… [within DURATION]",
+                  summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"]) { args throws(ScenarioError) in
+            try args.expect("until")
+            try args.expect("trace", "after 'until'")
+            let pattern = try TracePattern.parse(&args, allowWithin: true)
+            return Run { context in
+                let limit = try parseDuration(pattern.within.resolve(context))
+                let fields = try pattern.resolvedFields(context)
+                let kernel = context.kernel
+                var seen = 0
+                var found = false
+                kernel.loop.run(until: kernel.loop.nanoseconds + limit.nanosecondsValue, while: {
+                    let events = kernel.trace.all
+                    defer { seen = events.count }
+                    found = found || events[seen...].contains { pattern.matches($0, fields) }
+                    return !found
+                })
+                if !found {
+                    // Events recorded before this step count too.
+                    found = kernel.trace.all.contains { pattern.matches($0, fields) }
+                }
+                guard found else { throw StepError("no trace event \(pattern.text) within \(limit.workbenchText)") }
+                return nil
+            }
+        },
+        Directive("expect", usage: "expect VALUE OP VALUE | expect [no] trace EVENT [by ACTOR] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
+                  summary: "check an outcome; OP is == != contains !contains matches < <= > >=",
+                  keywords: ["trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]) { args throws(ScenarioError) in
+            try Expectations.parse(&args)
+        },
+    ]
+}
+
+func quoteForMessage(_ text: String) -> String {
+    let short = text.count > 200 ? String(text.prefix(200)) + "…" : text
+    return "\"" + short.replacingOccurrences(of: "\n", with: "\\n") + "\""
+}

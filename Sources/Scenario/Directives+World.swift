@@ -1,0 +1,198 @@
+import Kernel
+import Wire
+
+/// Directives about the simulated world itself: time, the network, faults, clocks and the bus.
+extension Directive {
+    static let world: [Directive] = [
+        Directive("advance", usage: "advance DURATION", summary: "let virtual time pass, running everything due") { args throws(ScenarioError) in
+            let amount = try args.duration()
+            try args.end()
+            return Run { context in
+                let duration = try parseDuration(amount.resolve(context))
+                context.kernel.advance(by: duration)
+                return nil
+            }
+        },
+        Directive("link", usage: "link A -> B | A <-> B [latency DELAY | uniform MIN..MAX | normal MEAN DEV | exponential MEAN] [bandwidth RATE]",
+                  summary: "set latency and bandwidth between two hosts (one way or both)",
+                  keywords: ["->", "<->", "latency", "uniform", "normal", "exponential", "bandwidth"]) { args throws(ScenarioError) in
+            let path = try parsePath(&args)
+            var latency: Latency?
+            var bandwidth: Int?
+            while !args.isEmpty {
+                switch try args.oneOf(["latency", "bandwidth"]) {
+                case "latency": latency = try parseLatency(&args)
+                default:
+                    let token = try args.take("a rate like 1MB/s or 10Mbit/s")
+                    guard let rate = RateParser.parse(token.text) else {
+                        throw ScenarioError(file: args.file, line: args.line, column: token.column,
+                                            message: "expected a rate like 1MB/s, 500kB/s or 10Mbit/s, found '\(token.text)'")
+                    }
+                    bandwidth = rate
+                }
+            }
+            guard latency != nil || bandwidth != nil else { throw args.error("expected 'latency' or 'bandwidth'") }
+            let (newLatency, newBandwidth) = (latency, bandwidth)
+            return Run { context in
+                for (from, to) in path.directions {
+                    var conditions = context.kernel.network.conditions(from: from, to: to)
+                    if let newLatency { conditions.latency = newLatency }
+                    if let newBandwidth { conditions.bandwidth = newBandwidth }
+                    context.kernel.network.setConditions(from: from, to: to, conditions)
+                }
+                return nil
+            }
+        },
+        Directive("partition", usage: "partition A -> B | A <-> B", summary: "cut a path: traffic waits, senders time out", keywords: ["->", "<->"]) { args throws(ScenarioError) in
+            let path = try parsePath(&args)
+            try args.end()
+            return Run { context in
+                for (from, to) in path.directions { context.kernel.network.setPartitioned(from: from, to: to, true) }
+                return nil
+            }
+        },
+        Directive("heal", usage: "heal A -> B | A <-> B", summary: "end a partition; waiting traffic flows", keywords: ["->", "<->"]) { args throws(ScenarioError) in
+            let path = try parsePath(&args)
+            try args.end()
+            return Run { context in
+                for (from, to) in path.directions { context.kernel.network.setPartitioned(from: from, to: to, false) }
+                return nil
+            }
+        },
+        Directive("hold", usage: "hold A -> B | A <-> B", summary: "hold traffic on a path (it waits, nobody times out)", keywords: ["->", "<->"]) { args throws(ScenarioError) in
+            let path = try parsePath(&args)
+            try args.end()
+            return Run { context in
+                for (from, to) in path.directions { context.kernel.network.setHeld(from: from, to: to, true) }
+                return nil
+            }
+        },
+        Directive("release", usage: "release A -> B | A <-> B", summary: "let held traffic through, in order", keywords: ["->", "<->"]) { args throws(ScenarioError) in
+            let path = try parsePath(&args)
+            try args.end()
+            return Run { context in
+                for (from, to) in path.directions { context.kernel.network.setHeld(from: from, to: to, false) }
+                return nil
+            }
+        },
+        Directive("reset", usage: "reset A <-> B | reset A -> B after N bytes",
+                  summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]) { args throws(ScenarioError) in
+            let path = try parsePath(&args)
+            if args.accept("after") {
+                let count = try args.integer("a byte count")
+                try args.expect("bytes", "after the count")
+                try args.end()
+                return Run { context in
+                    for (from, to) in path.directions { context.kernel.network.resetAfter(bytes: count, from: from, to: to) }
+                    return nil
+                }
+            }
+            try args.end()
+            return Run { context in
+                context.kernel.network.resetConnections(between: path.a, and: path.b)
+                return nil
+            }
+        },
+        Directive("fault", usage: "fault POINT on | off | once | times N | chance P | after N",
+                  summary: "switch a named fault point (chance draws from the seeded stream)",
+                  keywords: ["on", "off", "once", "times", "chance", "after"]) { args throws(ScenarioError) in
+            let point = try args.name("a fault point name")
+            let mode: FaultPoints.Mode
+            switch try args.oneOf(["on", "off", "once", "times", "chance", "after"]) {
+            case "on": mode = .on
+            case "off": mode = .off
+            case "once": mode = .times(1)
+            case "times": mode = .times(try args.integer("how many times"))
+            case "after": mode = .after(try args.integer("how many checks to let pass"))
+            default:
+                let token = try args.take("a probability between 0 and 1")
+                guard let p = Double(token.text), (0...1).contains(p) else {
+                    throw ScenarioError(file: args.file, line: args.line, column: token.column,
+                                        message: "expected a probability between 0 and 1, found '\(token.text)'")
+                }
+                mode = .chance(p)
+            }
+            try args.end()
+            return Run { context in
+                context.kernel.faults.set(point, mode)
+                context.kernel.trace.record(actor: "scenario", event: "fault", fields: [("mode", mode.description), ("point", point)])
+                return nil
+            }
+        },
+        Directive("clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"]) { args throws(ScenarioError) in
+            let node = try args.name("a node name")
+            try args.expect("skew", "after the node name")
+            let amount = try args.duration("a signed duration like +30s or -2m")
+            try args.end()
+            return Run { context in
+                let skew = try parseDuration(amount.resolve(context))
+                context.kernel.skew(of: node).set(skew)
+                context.kernel.trace.record(actor: "scenario", event: "clock-skew", fields: [("node", node), ("skew", skew.workbenchText)])
+                return nil
+            }
+        },
+        Directive("open", usage: "open URL [from NODE] [as NAME]", summary: "open a URL on the bus; NAME (default 'open') is true or false", keywords: ["from", "as"]) { args throws(ScenarioError) in
+            let url = try args.value("a URL")
+            var from = "phone", label = "open"
+            while !args.isEmpty {
+                if args.accept("from") { from = try args.name("a node name") } else {
+                    try args.expect("as"); label = try args.name("a variable name")
+                }
+            }
+            let (sender, name) = (from, label)
+            return Run { context in
+                let opened = context.kernel.node(sender).bus.open(try url.resolve(context), from: sender)
+                context.publish(name, ["": String(opened)])
+                return nil
+            }
+        },
+    ]
+}
+
+/// The two ends of `A -> B` or `A <-> B`.
+struct Path: Sendable {
+    let a: String
+    let b: String
+    let bothWays: Bool
+    var directions: [(String, String)] { bothWays ? [(a, b), (b, a)] : [(a, b)] }
+}
+
+func parsePath(_ args: inout Arguments) throws(ScenarioError) -> Path {
+    let a = try args.name("a host name")
+    let arrow = try args.oneOf(["->", "<->"])
+    let b = try args.name("a host name")
+    return Path(a: a, b: b, bothWays: arrow == "<->")
+}
+
+func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
+    func nanos(_ args: inout Arguments) throws(ScenarioError) -> Int64 {
+        let token = try args.take("a delay like 20ms")
+        guard let value = DurationParser.parse(token.text), value >= .zero else {
+            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected a delay like 20ms, found '\(token.text)'")
+        }
+        return value.nanosecondsValue
+    }
+    if args.accept("uniform") {
+        let token = try args.take("MIN..MAX")
+        let parts = token.text.components(separatedBy: "..")
+        guard parts.count == 2, let low = DurationParser.parse(parts[0]), let high = DurationParser.parse(parts[1]), low <= high else {
+            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected MIN..MAX like 10ms..30ms, found '\(token.text)'")
+        }
+        return .uniform(low.nanosecondsValue, high.nanosecondsValue)
+    }
+    if args.accept("normal") { return .normal(mean: try nanos(&args), deviation: try nanos(&args)) }
+    if args.accept("exponential") { return .exponential(mean: try nanos(&args)) }
+    return .fixed(try nanos(&args))
+}
+
+func parseDuration(_ text: String) throws -> Duration {
+    guard let duration = DurationParser.parse(text) else { throw StepError("'\(text)' is not a duration like 250ms or 2s") }
+    return duration
+}
+
+/// A step made of a closure.
+struct Run: Step {
+    let body: @Sendable (ScenarioContext) throws -> Pending?
+    init(_ body: @escaping @Sendable (ScenarioContext) throws -> Pending?) { self.body = body }
+    func run(_ context: ScenarioContext) throws -> Pending? { try body(context) }
+}

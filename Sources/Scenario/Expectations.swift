@@ -1,0 +1,132 @@
+import Kernel
+import Wire
+
+/// `expect` in its three forms. A failed expectation is recorded with expected vs actual and the file:line;
+/// the scenario goes on so one run reports every broken expectation.
+enum Expectations {
+    static let operators = ["==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
+
+    static func parse(_ args: inout Arguments) throws(ScenarioError) -> any Step {
+        let text = args.remaining.map { $0.quoted ? "\"\($0.text)\"" : $0.text }.joined(separator: " ")
+        if args.accept("no") {
+            try args.expect("trace", "after 'no'")
+            let pattern = try TracePattern.parse(&args, allowWithin: false)
+            return Run { context in
+                let fields = try pattern.resolvedFields(context)
+                let hits = context.kernel.trace.all.filter { pattern.matches($0, fields) }
+                context.record("expect no trace \(pattern.text)", failure: hits.isEmpty ? nil :
+                    "expected no trace event \(pattern.text), found \(hits.count), first: \(hits[0].canonicalLine)")
+                return nil
+            }
+        }
+        if args.accept("trace") {
+            let pattern = try TracePattern.parse(&args, allowWithin: false)
+            return Run { context in
+                let fields = try pattern.resolvedFields(context)
+                let found = context.kernel.trace.all.contains { pattern.matches($0, fields) }
+                let sameName = context.kernel.trace.all.filter { $0.event == pattern.event }.suffix(3).map(\.canonicalLine)
+                context.record("expect trace \(pattern.text)", failure: found ? nil :
+                    "expected a trace event \(pattern.text), found none" + (sameName.isEmpty ? "" : "; last '\(pattern.event)' events: \(sameName.joined(separator: " "))"))
+                return nil
+            }
+        }
+        if args.accept("elapsed") {
+            try args.expect("since", "after 'elapsed'")
+            let mark = try args.name("a mark name")
+            let op = try args.oneOf(["<", "<=", ">", ">=", "==", "!="])
+            let bound = try args.duration()
+            try args.end()
+            return Run { context in
+                guard let start = context.marks[mark] else { throw StepError("no mark named '\(mark)' (set one with 'mark \(mark)')") }
+                let elapsed = context.kernel.now - start
+                let limit = try parseDuration(bound.resolve(context))
+                let holds = compare(elapsed, op, limit)
+                context.record("expect elapsed since \(mark) \(op) \(bound)", failure: holds ? nil :
+                    "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)")
+                return nil
+            }
+        }
+        let lhs = try args.value("a value")
+        let op = try args.oneOf(operators)
+        let rhs = try args.value("a value")
+        try args.end()
+        if op == "matches", !rhs.token.text.contains("${") {
+            do { _ = try Regex(rhs.token.text) } catch {
+                throw ScenarioError(file: args.file, line: args.line, column: rhs.token.column, message: "expected a regular expression: \(error)")
+            }
+        }
+        return Run { context in
+            let actual = try lhs.resolve(context)
+            let expected = try rhs.resolve(context)
+            let holds = try check(actual, op, expected)
+            context.record("expect \(text)", failure: holds ? nil :
+                "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))")
+            return nil
+        }
+    }
+
+    static func check(_ actual: String, _ op: String, _ expected: String) throws -> Bool {
+        switch op {
+        case "==": return actual == expected
+        case "!=": return actual != expected
+        case "contains": return actual.contains(expected)
+        case "!contains": return !actual.contains(expected)
+        case "matches": return try Regex(expected).firstMatch(in: actual) != nil
+        default:
+            if let a = DurationParser.parse(actual), let b = DurationParser.parse(expected), Double(actual) == nil || Double(expected) == nil {
+                return compare(a, op, b)
+            }
+            guard let a = Double(actual), let b = Double(expected) else {
+                throw StepError("'\(op)' compares numbers or durations; got \(quoteForMessage(actual)) and \(quoteForMessage(expected))")
+            }
+            return compare(a, op, b)
+        }
+    }
+
+    static func compare<T: Comparable>(_ a: T, _ op: String, _ b: T) -> Bool {
+        switch op {
+        case "<": a < b
+        case "<=": a <= b
+        case ">": a > b
+        case ">=": a >= b
+        case "==": a == b
+        default: a != b
+        }
+    }
+}
+
+private func compare<T: Comparable>(_ a: T, _ op: String, _ b: T) -> Bool { Expectations.compare(a, op, b) }
+
+/// `EVENT [by ACTOR] [FIELD=VALUE]… [within DURATION]`, matched against trace events.
+struct TracePattern: Sendable {
+    let event: String
+    let actor: String?
+    let fields: [(String, Template)]
+    let within: Template
+    let text: String
+
+    static func parse(_ args: inout Arguments, allowWithin: Bool) throws(ScenarioError) -> TracePattern {
+        let text = args.remaining.map(\.text).joined(separator: " ")
+        let event = try args.name("an event name")
+        var actor: String?
+        var fields: [(String, Template)] = []
+        var within = Template(literal: "60s")
+        while let token = args.peek {
+            if args.accept("by") { actor = try args.name("an actor name"); continue }
+            if allowWithin, args.accept("within") { within = try args.duration(); continue }
+            let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw args.error("expected 'by', FIELD=VALUE\(allowWithin ? " or 'within'" : ""), found '\(token.text)'") }
+            _ = try args.take("a field")
+            fields.append((parts[0], Template(Token(text: parts[1], column: token.column, quoted: token.quoted))))
+        }
+        return TracePattern(event: event, actor: actor, fields: fields, within: within, text: text)
+    }
+
+    func resolvedFields(_ context: ScenarioContext) throws -> [(String, String)] {
+        try fields.map { ($0.0, try $0.1.resolve(context)) }
+    }
+
+    func matches(_ e: Trace.Event, _ resolved: [(String, String)]) -> Bool {
+        e.event == event && (actor == nil || e.actor == actor) && resolved.allSatisfy { e[$0.0] == $0.1 }
+    }
+}

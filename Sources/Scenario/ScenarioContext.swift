@@ -1,0 +1,91 @@
+import Foundation
+import Kernel
+import Wire
+
+/// Everything a running scenario holds: the kernel, variables, started actors, open connections,
+/// background work, and the expectations checked so far.
+///
+/// Confined to the thread that runs the scenario (which is also the kernel's driving thread).
+public final class ScenarioContext: @unchecked Sendable {
+    // @unchecked Sendable: confined to the scenario's thread (see type comment).
+
+    /// The outcome of one `expect`.
+    public struct Expectation: Sendable {
+        public let file: String
+        public let line: Int
+        public let text: String
+        public let failure: String?
+    }
+
+    public let kernel: Kernel
+    public let catalog: [ActorKind]
+    public let file: String
+    public internal(set) var line = 0
+    public internal(set) var variables: [String: String] = [:]
+    public internal(set) var expectations: [Expectation] = []
+    public internal(set) var title: String?
+    var actors: [(name: String, actor: any RunningActor)] = []
+    var connections: [String: TCPConnection] = [:]
+    var background: [String: Pending] = [:]
+    var marks: [String: Duration] = [:]
+    /// Where `print` and `section` write (the console's screen, or the run's output).
+    let output: @Sendable (String) -> Void
+
+    public init(kernel: Kernel, catalog: [ActorKind], file: String, output: @escaping @Sendable (String) -> Void) {
+        self.kernel = kernel
+        self.catalog = catalog
+        self.file = file
+        self.output = output
+        variables["seed"] = String(kernel.seed)
+    }
+
+    /// The failed expectations.
+    public var failures: [Expectation] { expectations.filter { $0.failure != nil } }
+
+    /// Replaces `${name}` with variable values; `${now}` is the virtual time.
+    public func interpolate(_ text: String) throws -> String {
+        guard text.contains("${") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                throw StepError("unterminated ${ in '\(text)'")
+            }
+            let name = String(rest[open.upperBound..<close])
+            out += try value(of: name)
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// The value of a variable, or an error that lists what is defined.
+    public func value(of name: String) throws -> String {
+        if name == "now" { return kernel.now.workbenchText }
+        if let value = variables[name] { return value }
+        let known = variables.keys.sorted().prefix(20).joined(separator: ", ")
+        throw StepError("undefined variable ${\(name)}; defined: \(known.isEmpty ? "none" : known)")
+    }
+
+    /// Publishes values under `label.` (and `label` itself for a single `value` entry).
+    func publish(_ label: String, _ values: [String: String]) {
+        for (key, value) in values {
+            variables[key.isEmpty ? label : "\(label).\(key)"] = value
+        }
+    }
+
+    func record(_ text: String, failure: String?) {
+        expectations.append(Expectation(file: file, line: line, text: text, failure: failure))
+    }
+
+    func actor(named name: String) -> (any RunningActor)? {
+        actors.first { $0.name == name }?.actor
+    }
+}
+
+/// A step that could not do what it was asked (as opposed to an expectation that did not hold).
+public struct StepError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Kernel
+import Scenario
+
+/// `workbench run FILE…`: runs scenarios on the simulated wire and says whether every expectation held.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenario files on the simulated wire.",
+        discussion: "Exit status 0 only when every expectation held. The last line names the result and the trace digest."
+    )
+
+    @Argument(help: "Scenario files (.scn).")
+    var files: [String]
+
+    @Option(help: "The run seed: every random draw, latency sample and seeded fault derives from it.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Write the canonical trace (JSON Lines) to this file.")
+    var trace: String?
+
+    @Option(help: "Write a JUnit XML report to this file.")
+    var junit: String?
+
+    @Flag(help: "Run each scenario twice and fail if the trace digests differ.")
+    var verifyDeterminism = false
+
+    @Flag(name: .shortAndLong, help: "Print every expectation, not only failures.")
+    var verbose = false
+
+    func run() throws {
+        let language = ScenarioLanguage()
+        let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
+        var scripts: [Script] = []
+        var syntaxErrors: [String] = []
+        for file in files {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                syntaxErrors.append("\(file): cannot read the file")
+                continue
+            }
+            let (script, errors) = language.parse(file: file, text: text)
+            syntaxErrors += errors.map { "\($0.file):\($0.line):\($0.column): error: \($0.message)" }
+            scripts.append(script)
+        }
+        if !syntaxErrors.isEmpty {
+            for line in syntaxErrors { printError(line) }
+            print("ERROR \(syntaxErrors.count) problem\(syntaxErrors.count == 1 ? "" : "s") in the scenario files; nothing was run")
+            throw ExitCode(2)
+        }
+
+        var results: [ScenarioRunner.Result] = []
+        var mismatches: [String] = []
+        for script in scripts {
+            let started = ContinuousClock.now
+            let result = runner.run(script, seed: seed) { print($0) }
+            let wall = ContinuousClock.now - started
+            if verifyDeterminism {
+                let again = runner.run(script, seed: seed) { _ in }
+                if again.digest != result.digest {
+                    mismatches.append(script.file)
+                    printError("\(script.file): NOT DETERMINISTIC: digest \(result.digest) then \(again.digest); first difference: \(firstDifference(result.trace, again.trace))")
+                }
+            }
+            report(result, wall: wall)
+            results.append(result)
+        }
+
+        let digest = Trace.combinedDigest(results.map(\.digest))
+        if let trace { try results.map(\.trace).joined().write(toFile: trace, atomically: true, encoding: .utf8) }
+        if let junit { try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8) }
+
+        let failed = results.filter { !$0.passed }
+        let expectations = results.reduce(0) { $0 + $1.expectations.count }
+        let failedExpectations = results.reduce(0) { $0 + $1.failures.count }
+        let ok = failed.isEmpty && mismatches.isEmpty
+        if !ok {
+            let command = (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed)]
+                + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
+            print("reproduce: \(command)")
+        }
+        print("\(ok ? "PASS" : "FAIL") \(results.count) scenario\(results.count == 1 ? "" : "s"), \(expectations) expectations"
+              + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : "")
+              + (mismatches.isEmpty ? "" : ", \(mismatches.count) not deterministic")
+              + ", seed \(seed), digest \(digest)")
+        if !ok { throw ExitCode(1) }
+    }
+
+    private func report(_ result: ScenarioRunner.Result, wall: Duration) {
+        for expectation in result.expectations {
+            if let failure = expectation.failure {
+                printError("\(expectation.file):\(expectation.line): FAILED \(expectation.text)\n    \(failure)")
+            } else if verbose {
+                print("\(expectation.file):\(expectation.line): ok \(expectation.text)")
+            }
+        }
+        if let error = result.error { printError("\(error)") }
+        print("\(result.passed ? "ok" : "FAILED") \(result.file): \(result.expectations.count - result.failures.count)/\(result.expectations.count) expectations, "
+              + "\(result.virtualTime.workbenchText) virtual in \(wall.workbenchText) wall, \(result.traceEvents) trace events, digest \(result.digest.prefix(16))")
+    }
+
+    private func firstDifference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n"), right = b.split(separator: "\n")
+        for (index, (x, y)) in zip(left, right).enumerated() where x != y {
+            return "event \(index + 1): \(x) vs \(y)"
+        }
+        return "one trace is longer (\(left.count) vs \(right.count) events)"
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

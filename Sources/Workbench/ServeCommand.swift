@@ -1,0 +1,70 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Scenario
+import Wire
+
+/// `workbench serve`: every actor on loopback for real tools and apps.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve every actor on loopback (live wire) until SIGINT or SIGTERM.",
+        discussion: "Prints one line 'listening <actor> <url>' per endpoint; the URL works as-is with a real client."
+    )
+
+    @Option(name: .customLong("set"), help: "Override an actor option, e.g. --set echo.http-port=9080 (repeatable).")
+    var overrides: [String] = []
+
+    @Option(help: "Address to listen on.")
+    var bind = "127.0.0.1"
+
+    func run() async throws {
+        let wire = LiveWire(bindHost: bind)
+        var options = Catalog.liveOptions
+        for override in overrides {
+            let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
+            let key = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []
+            guard parts.count == 2, key.count == 2, Catalog.actorKinds.contains(where: { $0.name == key[0] }) else {
+                throw ValidationError("--set \(override): expected ACTOR.OPTION=VALUE with ACTOR one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
+            }
+            options[key[0], default: [:]][key[1]] = parts[1]
+        }
+        var running: [(String, any RunningActor)] = []
+        for kind in Catalog.actorKinds {
+            let actor = try await kind.start(wire.node(kind.name), options[kind.name] ?? [:])
+            running.append((kind.name, actor))
+            for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
+                print("listening \(kind.name) \(endpoint.url)")
+            }
+        }
+        fflush(nil)
+        let signal = await Self.waitForTermination()
+        printError("received \(signal), stopping")
+        for (_, actor) in running.reversed() { try? await actor.stop() }
+        try await wire.shutdown()
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives; returns its name.
+    static func waitForTermination() async -> String {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let queue = DispatchQueue(label: "workbench.signals")
+            let once = NSLock()
+            nonisolated(unsafe) var resumed = false
+            nonisolated(unsafe) var sources: [DispatchSourceSignal] = []
+            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler {
+                    once.lock()
+                    defer { once.unlock() }
+                    guard !resumed else { return }
+                    resumed = true
+                    sources.forEach { $0.cancel() }
+                    continuation.resume(returning: name)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}

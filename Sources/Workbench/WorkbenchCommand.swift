@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `workbench`: the console by default; `run`, `serve` and `bench` as subcommands.
+public struct WorkbenchCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "workbench",
+        abstract: "A whole mobile-enterprise ecosystem on one machine: simulated actors, real clients, deterministic scenarios.",
+        subcommands: [ConsoleCommand.self, RunCommand.self, ServeCommand.self, BenchCommand.self],
+        defaultSubcommand: ConsoleCommand.self
+    )
+
+    public init() {}
+}
