@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The test command: set up, build, check every scenario for determinism (in one process and across two),
+# then run the whole test suite (unit, wire proofs, interop with real third-party tools).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh --build-tests
+bin="$(swift build --show-bin-path)"
+
+echo "== scenarios: every file, three seeds, each run twice"
+for seed in 1 2 3; do
+  "$bin/workbench" run Simulations/*.scn --seed "$seed" --verify-determinism > /tmp/workbench-scenarios.$seed.log 2>&1 \
+    || { cat /tmp/workbench-scenarios.$seed.log; exit 1; }
+  tail -n 1 /tmp/workbench-scenarios.$seed.log
+done
+
+echo "== scenarios: the same digest from two separate processes"
+first="$("$bin/workbench" run Simulations/*.scn --seed 42 | tail -n 1)"
+second="$("$bin/workbench" run Simulations/*.scn --seed 42 | tail -n 1)"
+[ "$first" = "$second" ] || { echo "digests differ across processes:"; echo "  $first"; echo "  $second"; exit 1; }
+echo "$first"
+
+echo "== swift test"
+swift test --skip-build 2>&1 | tee /tmp/workbench-swift-test.log | grep -vE '^(◇|↳)' | tail -n 40
+exit "${PIPESTATUS[0]}"
