@@ -75,7 +75,7 @@ let package = Package(
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
         .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
     ]
