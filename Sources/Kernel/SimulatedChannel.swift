@@ -202,6 +202,7 @@ final class SimulatedChannel: Channel, ChannelCore, @unchecked Sendable {
         queuedBytes = 0
         for (_, promise) in pending { promise?.fail(error) }
         pipeline.syncOperations.fireErrorCaught(error)
+        guard isOpen else { return }  // a handler closed it in errorCaught (the usual NIO pattern): close only once
         finishClose(promise: nil)
     }
 

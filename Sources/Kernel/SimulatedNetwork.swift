@@ -287,9 +287,9 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
                 self.trace("accept-failed", [("conn", String(client.connectionID)), ("error", String(describing: error))])
                 self.resetConnection(server, reason: "server initializer failed")
             case .success:
-                // SYN-ACK travels first on the server's direction, so nothing the server says can overtake it.
+                // SYN-ACK travels first on the server's direction, so nothing the server says can overtake it. It is
+                // scheduled before the server is activated: a server that speaks first (SSH) sends at the same instant.
                 let arrival = self.arrivalTime(of: 0, on: &server.outbound, conditions: back.conditions)
-                server.activate()
                 self.loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(arrival))) {
                     guard !attempt.settled else {
                         self.abort(server, error: IOError(errnoCode: ECONNRESET, reason: "read"), reason: "client gave up")
@@ -300,6 +300,7 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
                     client.activate()
                     attempt.promise.succeed(client)
                 }
+                server.activate()
             }
         }
     }

@@ -100,8 +100,9 @@ import Glibc
         #expect(try Self.exec(kernel, phone, "echo hello").stdout == "hello\n")
         let elapsed = kernel.now - start
         // Sequential round trips at the least: TCP connect, key exchange, user authentication, channel open, exec.
+        // (NIOSSH 0.15 takes 7 in all: the key exchange and the auth service request cost one more each.)
         #expect(elapsed >= roundTrip * 5)
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < roundTrip * 8)
         // Without latency the same exchange takes no virtual time at all.
         let (idle, idlePhone) = try Self.world(seed: 1)
         let idleStart = idle.now
@@ -126,6 +127,8 @@ import Glibc
         let events = kernel.trace.all
         #expect(events.contains { $0.actor == "net" && $0.event == "reset" })
         #expect(!events.contains { $0.event == "ssh-exec" })
+        // Both handlers close their channel in errorCaught while the reset is closing it: each end closes once.
+        #expect(events.filter { $0.actor == "net" && $0.event == "close" }.map { $0["end"] } == ["phone", "sunfire"])
         #expect(kernel.loop.violations.isEmpty)
     }
 

@@ -57,7 +57,10 @@ import Glibc
     @Test(arguments: versions)
     func sameSeedSameDigestUnderLatency(version: TLSVersion) throws {
         // Keys, nonces and signatures come from system randomness and differ every run, but their sizes do not
-        // (RSA 2048 signatures, X25519 shares, AEAD records), so byte counts, virtual timings and the trace match.
+        // (RSA 2048 signatures, the X25519 and X25519MLKEM768 key shares, AEAD records), so byte counts, virtual
+        // timings and the trace match. The server's session tickets stay on: the session they encrypt has only
+        // fixed-size fields (ticket_age_add is a fixed u32, times are 4-byte integers until 2038). Checked over
+        // 300 runs per version: one digest, always 1589/2952 bytes (TLS 1.3) and 315/1641 bytes (TLS 1.2).
         func digest(_ seed: UInt64) throws -> String {
             let (kernel, phone) = try Self.world(seed: seed)
             kernel.setConditions(between: "phone", and: "tls-server",
@@ -107,6 +110,8 @@ import Glibc
         let events = kernel.trace.all
         #expect(events.contains { $0.actor == "net" && $0.event == "reset" })
         #expect(events.contains { $0.actor == "phone" && $0.event == "connection-error" })
+        // Both handlers close their channel in errorCaught while the reset is closing it: each end closes once.
+        #expect(events.filter { $0.actor == "net" && $0.event == "close" }.map { $0["end"] } == ["phone", "tls-server"])
         // The line was in flight when the connection went: the server never read it.
         #expect(!events.contains { $0.event == "tls-line-received" })
         #expect(kernel.loop.violations.isEmpty)
@@ -165,14 +170,15 @@ import Glibc
         #expect(events.contains { $0.actor == "tls-server" && $0.event == "connection-error" })
         #expect(!events.contains { $0.event == "tls-handshake-completed" || $0.event == "tls-line-received" })
 
-        // The CA is trusted but the name is not one of the certificate's: host name verification fails.
+        // The CA is trusted but the name is not one of the certificate's SANs. NIOSSL checks the host name itself
+        // once BoringSSL has verified the chain, so this fails with its own error rather than CERTIFICATE_VERIFY_FAILED.
         let trusting = try TLSFixtures.clientContext()
         #expect {
             try kernel.run("TLS exchange, wrong name") {
                 try await TLSLineClient.exchange("hello tls", host: "tls-server", serverHostname: "elsewhere",
                                                  context: trusting, on: phone)
             }
-        } throws: { Self.isCertificateVerificationFailure($0) }
+        } throws: { ($0 as? NIOSSLExtraError) == .failedToValidateHostname }
         #expect(kernel.loop.violations.isEmpty)
     }
 

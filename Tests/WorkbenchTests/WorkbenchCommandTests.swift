@@ -52,7 +52,7 @@ enum Paths {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
-        #expect(text.contains("\(file.path):2:33: error: expected a delay like 20ms, found 'soon'"))
+        #expect(text.contains("\(file.path):2:28: error: expected a delay like 20ms, found 'soon'"))
     }
 
     @Test func failingScenarioPrintsTheReproducingCommand() throws {

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOSSL
+import NIOTLS
 import Wire
 
 // TLS over the simulated wire: the committed test certificates, an upper-casing line server and a one-line client.
@@ -16,8 +17,9 @@ enum TLSFixtures {
 
     static func path(_ name: String) -> String { directory + "/" + name }
 
-    static func certificate(_ name: String) throws -> NIOSSLCertificate {
-        try NIOSSLCertificate(file: path(name), format: .pem)
+    /// The certificates of a PEM file (each fixture holds exactly one).
+    static func certificates(_ name: String) throws -> [NIOSSLCertificate] {
+        try NIOSSLCertificate.fromPEMFile(path(name))
     }
 
     static func privateKey(_ name: String) throws -> NIOSSLPrivateKey {
@@ -27,7 +29,7 @@ enum TLSFixtures {
     /// The server side: `server.pem` (SANs include every simulated TLS host) and its key; TLS 1.2 and 1.3.
     static func serverContext() throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try certificate("server.pem"))],
+            certificateChain: try certificates("server.pem").map { .certificate($0) },
             privateKey: .privateKey(try privateKey("server.key")))
         configuration.minimumTLSVersion = .tlsv12
         return try NIOSSLContext(configuration: configuration)
@@ -40,7 +42,7 @@ enum TLSFixtures {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12
         configuration.maximumTLSVersion = maximumVersion
-        configuration.trustRoots = .certificates(try trustRoots ?? [certificate("ca.pem")])
+        configuration.trustRoots = .certificates(try trustRoots ?? certificates("ca.pem"))
         configuration.certificateVerification = .fullVerification
         return try NIOSSLContext(configuration: configuration)
     }
@@ -112,7 +114,8 @@ private final class UpperCaseLineHandler: ChannelInboundHandler {
 /// What a TLS client exchange gives back. Times are virtual, measured from the start of the connect.
 struct TLSExchangeResult: Sendable {
     let reply: String
-    let version: TLSVersion
+    /// The negotiated protocol version, as NIOSSL reports it after the handshake.
+    let version: TLSVersion?
     let handshakeTime: Duration
     let replyTime: Duration
 }
@@ -202,7 +205,7 @@ private final class LineClientHandler: ChannelInboundHandler {
         guard let reply = pending.readLine(), !outcome.isSettled else { return }
         node.trace("tls-reply-received", [("line", reply)])
         outcome.succeed(TLSExchangeResult(
-            reply: reply, version: version ?? .tlsv13, handshakeTime: handshakeTime,
+            reply: reply, version: version, handshakeTime: handshakeTime,
             replyTime: node.clock.now.uptime - start.uptime))
         context.close(promise: nil)
     }
