@@ -43,38 +43,10 @@ extension Directive {
                 return nil
             }
         },
-        Directive("partition", usage: "partition A -> B | A <-> B", summary: "cut a path: traffic waits, senders time out", keywords: ["->", "<->"]) { args throws(ScenarioError) in
-            let path = try parsePath(&args)
-            try args.end()
-            return Run { context in
-                for (from, to) in path.directions { context.kernel.network.setPartitioned(from: from, to: to, true) }
-                return nil
-            }
-        },
-        Directive("heal", usage: "heal A -> B | A <-> B", summary: "end a partition; waiting traffic flows", keywords: ["->", "<->"]) { args throws(ScenarioError) in
-            let path = try parsePath(&args)
-            try args.end()
-            return Run { context in
-                for (from, to) in path.directions { context.kernel.network.setPartitioned(from: from, to: to, false) }
-                return nil
-            }
-        },
-        Directive("hold", usage: "hold A -> B | A <-> B", summary: "hold traffic on a path (it waits, nobody times out)", keywords: ["->", "<->"]) { args throws(ScenarioError) in
-            let path = try parsePath(&args)
-            try args.end()
-            return Run { context in
-                for (from, to) in path.directions { context.kernel.network.setHeld(from: from, to: to, true) }
-                return nil
-            }
-        },
-        Directive("release", usage: "release A -> B | A <-> B", summary: "let held traffic through, in order", keywords: ["->", "<->"]) { args throws(ScenarioError) in
-            let path = try parsePath(&args)
-            try args.end()
-            return Run { context in
-                for (from, to) in path.directions { context.kernel.network.setHeld(from: from, to: to, false) }
-                return nil
-            }
-        },
+        pathSwitch("partition", summary: "cut a path: traffic waits, senders time out") { $0.setPartitioned(from: $1, to: $2, true) },
+        pathSwitch("heal", summary: "end a partition; waiting traffic flows") { $0.setPartitioned(from: $1, to: $2, false) },
+        pathSwitch("hold", summary: "hold traffic on a path (it waits, nobody times out)") { $0.setHeld(from: $1, to: $2, true) },
+        pathSwitch("release", summary: "let held traffic through, in order") { $0.setHeld(from: $1, to: $2, false) },
         Directive("reset", usage: "reset A <-> B | reset A -> B after N bytes",
                   summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]) { args throws(ScenarioError) in
             let path = try parsePath(&args)
@@ -147,6 +119,21 @@ extension Directive {
             }
         },
     ]
+}
+
+/// A directive `NAME A -> B | A <-> B` that applies `change` to each direction of the path.
+private func pathSwitch(
+    _ name: String, summary: String,
+    _ change: @escaping @Sendable (SimulatedNetwork, String, String) -> Void
+) -> Directive {
+    Directive(name, usage: "\(name) A -> B | A <-> B", summary: summary, keywords: ["->", "<->"]) { args throws(ScenarioError) in
+        let path = try parsePath(&args)
+        try args.end()
+        return Run { context in
+            for (from, to) in path.directions { change(context.kernel.network, from, to) }
+            return nil
+        }
+    }
 }
 
 /// The two ends of `A -> B` or `A <-> B`.
