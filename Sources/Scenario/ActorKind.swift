@@ -28,6 +28,12 @@ public struct ActorKind: Sendable {
 public protocol RunningActor: Sendable {
     /// URLs a real client can use as-is, labelled (`http`, `ipps`…).
     var endpoints: [(label: String, url: String)] { get }
+    /// Lines worth showing next to the endpoints (demo credentials, tokens), e.g. `bearer-token abc`.
+    var notes: [String] { get }
     /// Stops listening and releases what it holds.
     func stop() async throws
+}
+
+extension RunningActor {
+    public var notes: [String] { [] }
 }

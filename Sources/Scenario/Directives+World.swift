@@ -172,14 +172,15 @@ func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
     return .fixed(try nanos(&args))
 }
 
-func parseDuration(_ text: String) throws -> Duration {
+/// Parses a scenario duration (`250ms`, `2s`, `15min`) or says what was expected.
+public func parseDuration(_ text: String) throws -> Duration {
     guard let duration = DurationParser.parse(text) else { throw StepError("'\(text)' is not a duration like 250ms or 2s") }
     return duration
 }
 
 /// A step made of a closure.
-struct Run: Step {
+public struct Run: Step {
     let body: @Sendable (ScenarioContext) throws -> Pending?
-    init(_ body: @escaping @Sendable (ScenarioContext) throws -> Pending?) { self.body = body }
-    func run(_ context: ScenarioContext) throws -> Pending? { try body(context) }
+    public init(_ body: @escaping @Sendable (ScenarioContext) throws -> Pending?) { self.body = body }
+    public func run(_ context: ScenarioContext) throws -> Pending? { try body(context) }
 }

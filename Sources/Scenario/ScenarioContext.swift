@@ -28,6 +28,7 @@ public final class ScenarioContext: @unchecked Sendable {
     var connections: [String: TCPConnection] = [:]
     var background: [String: Pending] = [:]
     var marks: [String: Duration] = [:]
+    private var states: [String: Any] = [:]
     /// Where `print` and `section` write (the console's screen, or the run's output).
     let output: @Sendable (String) -> Void
 
@@ -67,8 +68,8 @@ public final class ScenarioContext: @unchecked Sendable {
         throw StepError("undefined variable ${\(name)}; defined: \(known.isEmpty ? "none" : known)")
     }
 
-    /// Publishes values under `label.` (and `label` itself for a single `value` entry).
-    func publish(_ label: String, _ values: [String: String]) {
+    /// Publishes values under `label.` (an entry with an empty key is published as `label` itself).
+    public func publish(_ label: String, _ values: [String: String]) {
         for (key, value) in values {
             variables[key.isEmpty ? label : "\(label).\(key)"] = value
         }
@@ -78,8 +79,46 @@ public final class ScenarioContext: @unchecked Sendable {
         expectations.append(Expectation(file: file, line: line, text: text, failure: failure))
     }
 
-    func actor(named name: String) -> (any RunningActor)? {
+    /// The actor started under `name` (the `as NAME` of `start`, or its kind).
+    public func actor(named name: String) -> (any RunningActor)? {
         actors.first { $0.name == name }?.actor
+    }
+
+    /// The started actors, in start order.
+    public var startedActors: [(name: String, actor: any RunningActor)] { actors }
+
+    /// State a system's directives keep for the rest of the scenario (an app's client, its stored settings),
+    /// created on first use under `key`.
+    public func state<T>(_ key: String, create: () throws -> T) rethrows -> T {
+        if let existing = states[key] as? T { return existing }
+        let made = try create()
+        states[key] = made
+        return made
+    }
+
+    /// Replaces the state kept under `key`.
+    public func setState<T>(_ key: String, _ value: T) { states[key] = value }
+
+    /// Starts `work` in the simulated world as a kernel task and returns the ``Pending`` that waits for it and
+    /// publishes what it returns under `label`, plus `label.elapsed`. A thrown error is published as
+    /// `label.error` (and `label.status` = `error` unless the work set one), so scenarios can expect failures.
+    public func perform(_ name: String, label: String, timeout: Duration,
+                        _ work: @escaping @Sendable () async throws -> [String: String]) -> Pending {
+        let started = kernel.now
+        let task = kernel.spawn(name) { () -> Result<[String: String], StepError> in
+            do { return .success(try await work()) } catch { return .failure(StepError("\(error)")) }
+        }
+        return Pending(label: label, timeout: timeout) { context, limit in
+            var values: [String: String]
+            switch try context.kernel.wait(for: task, timeout: limit) {
+            case .success(let result):
+                values = result
+                if values["error"] == nil { values["error"] = "" }
+            case .failure(let error): values = ["error": error.message, "status": "error"]
+            }
+            values["elapsed"] = (context.kernel.now - started).workbenchText
+            return values
+        }
     }
 }
 

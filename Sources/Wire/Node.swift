@@ -79,3 +79,27 @@ public struct DiscardingTraceSink: TraceSink {
     public init() {}
     public func record(actor: String, event: String, fields: [(String, String)]) {}
 }
+
+extension Node {
+    /// Runs async work for this node and reports its outcome on the node's loop.
+    ///
+    /// Under simulation the loop is also a task executor, so the work runs on it, in the kernel's order; live,
+    /// it runs on the global executor. Actors use this to answer with async code (a database, a client call)
+    /// without escaping the kernel. Keep such work free of Swift `actor`s: hopping to an actor's own executor
+    /// would leave the kernel's schedule.
+    public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> EventLoopFuture<T> {
+        let promise = eventLoop.makePromise(of: T.self)
+        if let executor = eventLoop as? any TaskExecutor {
+            Task(executorPreference: executor) { promise.completeWith(await Result(catching: body)) }
+        } else {
+            Task { promise.completeWith(await Result(catching: body)) }
+        }
+        return promise.futureResult
+    }
+}
+
+extension Result where Failure == any Error {
+    fileprivate init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

@@ -28,6 +28,12 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     public var body: ByteBuffer
 
+    public init(status: HTTPResponseStatus, headers: HTTPHeaders = [:], body: ByteBuffer = ByteBuffer()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// The body as UTF-8 text.
     public var text: String { String(buffer: body) }
 }

@@ -10,6 +10,12 @@ import Wire
 public enum Catalog {
     public static let actorKinds: [ActorKind] = [echo]
 
+    /// Directives the systems add to the scenario language (their clients and admin knobs).
+    public static let directives: [Directive] = []
+
+    /// The scenario language with every system's directives.
+    public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }
+
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = [
         "echo": ["tcp-port": "7007", "http-port": "8080"],

@@ -42,7 +42,7 @@ struct ConsoleCommand: ParsableCommand {
 final class ConsoleSession: @unchecked Sendable {
     // @unchecked Sendable: used from the console's one thread; the completer is called on it too.
     let kernel: Kernel
-    let language = ScenarioLanguage()
+    let language = Catalog.language
     let context: ScenarioContext
     let runner: ScenarioRunner
     private var lineNumber = 0

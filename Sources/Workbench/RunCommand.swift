@@ -30,7 +30,7 @@ struct RunCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let language = ScenarioLanguage()
+        let language = Catalog.language
         let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
         var scripts: [Script] = []
         var syntaxErrors: [String] = []

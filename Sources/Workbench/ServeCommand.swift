@@ -36,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
                 print("listening \(kind.name) \(endpoint.url)")
             }
+            for note in actor.notes { print("note \(kind.name) \(note)") }
         }
         fflush(nil)
         let signal = await Self.waitForTermination()

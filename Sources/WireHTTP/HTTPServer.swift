@@ -1,0 +1,303 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Wire
+
+/// A request as an HTTP actor sees it: the head and the whole body (bounded by the server's limits).
+public struct HTTPServerRequest: Sendable {
+    public let method: HTTPMethod
+    /// The request target as sent, e.g. `/odata/applications/v1/app/Connections?x=1`.
+    public let target: String
+    /// The path part of the target, percent-decoding left to the actor (ids in paths may be quoted).
+    public let path: String
+    /// Query items in order, percent-decoded.
+    public let query: [(name: String, value: String)]
+    public let headers: HTTPHeaders
+    public let body: ByteBuffer
+
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders, body: ByteBuffer) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        path = String(parts[0])
+        query = parts.count < 2 ? [] : parts[1].split(separator: "&").map { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let decode = { (text: String) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text }
+            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+        }
+    }
+
+    /// The body as text (invalid UTF-8 is replaced, never trusted).
+    public var text: String { String(buffer: body) }
+
+    /// The first value of a query item.
+    public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    /// The `Authorization: Basic` credentials, or why they are unusable.
+    public var basicCredentials: BasicCredentials.Parsed { BasicCredentials.parse(headers.first(name: "Authorization")) }
+}
+
+/// User and password from an `Authorization: Basic` header (RFC 7617).
+public struct BasicCredentials: Sendable, Equatable {
+    public let user: String
+    public let password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    /// What a server found in the Authorization header.
+    public enum Parsed: Sendable, Equatable {
+        case missing
+        /// Present but unusable; the text says what was wrong.
+        case malformed(String)
+        case valid(BasicCredentials)
+    }
+
+    /// The header value a client sends.
+    public var headerValue: String { "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() }
+
+    public static func parse(_ header: String?) -> Parsed {
+        guard let header, !header.isEmpty else { return .missing }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic" else {
+            return .malformed("expected 'Authorization: Basic <base64 of user:password>', found scheme '\(parts[0])'")
+        }
+        guard let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+            return .malformed("the Basic credentials are not valid base64")
+        }
+        guard let decoded = String(validatingUTF8Bytes: data) else {
+            return .malformed("the Basic credentials are not valid UTF-8")
+        }
+        guard let colon = decoded.firstIndex(of: ":") else {
+            return .malformed("the Basic credentials have no ':' between user and password")
+        }
+        return .valid(BasicCredentials(user: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...])))
+    }
+}
+
+extension String {
+    fileprivate init?(validatingUTF8Bytes data: Data) {
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        var scalars = String.UnicodeScalarView()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): scalars.append(scalar)
+            case .emptyInput: self = String(scalars); return
+            case .error: return nil
+            }
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// A plain-text answer; a trailing newline is added so terminals show it well.
+    public static func text(_ status: HTTPResponseStatus, _ text: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = headers
+        headers.replaceOrAdd(name: "Content-Type", value: "text/plain; charset=utf-8")
+        return HTTPResponse(status: status, headers: headers, body: ByteBuffer(string: text.hasSuffix("\n") ? text : text + "\n"))
+    }
+}
+
+/// A small HTTP/1.1 server for actors whose requests fit in memory (JSON, JWTs, forms): keep-alive,
+/// pipelining, `Expect: 100-continue`, chunked or sized bodies, and explicit limits with clear answers
+/// (413 too large, 408 too slow, 400 malformed). Runs on either wiring; the handler runs on the node's
+/// loop (see ``Wire/Node/task(_:)``), so under simulation it is deterministic.
+public final class HTTPServer: Sendable {
+    public struct Limits: Sendable {
+        /// Largest request body accepted.
+        public var maxBodyBytes: Int
+        /// How long a request may take from its head to its last byte (slow uploads are cut off with 408).
+        public var requestTimeout: TimeAmount
+        /// How long an idle keep-alive connection stays open.
+        public var idleTimeout: TimeAmount
+
+        public init(maxBodyBytes: Int = 1 << 20, requestTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(60)) {
+            self.maxBodyBytes = maxBodyBytes
+            self.requestTimeout = requestTimeout
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    public typealias Handler = @Sendable (HTTPServerRequest) async -> HTTPResponse
+
+    public let node: Node
+    public let listener: any Listener
+
+    private init(node: Node, listener: any Listener) {
+        self.node = node
+        self.listener = listener
+    }
+
+    /// Starts serving `handler` on `port` of `node`.
+    ///
+    /// - parameters:
+    ///   - setup: handlers to put in front of HTTP on each connection (TLS, for example).
+    public static func start(
+        on node: Node, port: Int, limits: Limits = Limits(),
+        setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() },
+        handler: @escaping Handler
+    ) -> EventLoopFuture<HTTPServer> {
+        node.listen(port: port) { channel in
+            setup(channel).flatMapThrowing {
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.addHandler(
+                    RequestHandler(node: node, limits: limits, handler: handler))
+            }
+        }.map { HTTPServer(node: node, listener: $0) }
+    }
+
+    /// `http://host:port`.
+    public var baseURL: String { "http://\(listener.host):\(listener.port)" }
+
+    /// Stops accepting connections.
+    public func stop() -> EventLoopFuture<Void> { listener.close() }
+}
+
+/// Collects one request at a time, enforces the limits, and writes the handler's answer.
+private final class RequestHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = Never
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        case idle
+        case receiving(HTTPRequestHead, ByteBuffer)
+        /// The request was answered early (too large); the rest of its body is ignored.
+        case discarding
+        case handling
+    }
+
+    let node: Node
+    let limits: HTTPServer.Limits
+    let handler: HTTPServer.Handler
+    private var state = State.idle
+    private var requestTimer: Scheduled<Void>?
+    private var idleTimer: Scheduled<Void>?
+
+    init(node: Node, limits: HTTPServer.Limits, handler: @escaping HTTPServer.Handler) {
+        self.node = node
+        self.limits = limits
+        self.handler = handler
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { armIdleTimer(context: context) }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        requestTimer?.cancel()
+        idleTimer?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), state) {
+        case (.head(let head), .idle):
+            idleTimer?.cancel()
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            requestTimer = context.eventLoop.scheduleTask(in: limits.requestTimeout) {
+                let (handler, context) = loopBound.value
+                handler.reject(context: context, .requestTimeout,
+                               "the request did not arrive completely within \(handler.limits.requestTimeout.workbenchText)")
+            }
+            if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limits.maxBodyBytes {
+                reject(context: context, .payloadTooLarge,
+                       "the request body of \(length) bytes exceeds the limit of \(limits.maxBodyBytes) bytes")
+                return
+            }
+            if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
+        case (.body(var chunk), .receiving(let head, var body)):
+            guard body.readableBytes + chunk.readableBytes <= limits.maxBodyBytes else {
+                reject(context: context, .payloadTooLarge,
+                       "the request body exceeds the limit of \(limits.maxBodyBytes) bytes")
+                return
+            }
+            state = .handling  // drop the reference so the append does not copy
+            body.writeBuffer(&chunk)
+            state = .receiving(head, body)
+        case (.end, .receiving(let head, let body)):
+            requestTimer?.cancel()
+            state = .handling
+            dispatch(context: context, head: head, body: body)
+        case (_, .discarding), (.body, _), (.end, _):
+            break
+        case (.head, _):
+            // The pipelining handler in front holds further requests until this one is answered.
+            break
+        }
+    }
+
+    private func dispatch(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
+        let request = HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: body)
+        node.trace("http-request", [("bytes", "\(body.readableBytes)"), ("method", "\(head.method)"), ("path", request.path)])
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let handler = self.handler
+        node.task { await handler(request) }.whenComplete { result in
+            let (this, context) = loopBound.value
+            let response = (try? result.get()) ?? .text(.internalServerError, "the handler failed")
+            this.write(context: context, response, version: head.version, keepAlive: head.isKeepAlive)
+        }
+    }
+
+    private func write(context: ChannelHandlerContext, _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool) {
+        guard context.channel.isActive else { return }
+        var headers = response.headers
+        headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.readableBytes)")
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        node.trace("http-response", [("status", "\(response.status.code)")])
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
+        if response.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
+        }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if keepAlive {
+            state = .idle
+            armIdleTimer(context: context)
+        } else {
+            state = .discarding
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    /// Answers before the request is complete, then closes: the client learns why instead of waiting.
+    private func reject(context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String) {
+        requestTimer?.cancel()
+        node.trace("http-rejected", [("reason", reason), ("status", "\(status.code)")])
+        state = .discarding
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Connection", value: "close")
+        let body = ByteBuffer(string: reason + "\n")
+        headers.add(name: "Content-Length", value: "\(body.readableBytes)")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        // Lingering close, as nginx does: stop sending but keep reading (and discarding) for a moment, so a
+        // client still uploading reads the answer instead of a connection reset.
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(mode: .output, promise: nil) }
+        idleTimer?.cancel()
+        idleTimer = context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+    }
+
+    private func armIdleTimer(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        let channel = context.channel
+        idleTimer = context.eventLoop.scheduleTask(in: limits.idleTimeout) { channel.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        node.trace("http-error", [("error", "\(error)")])
+        context.close(promise: nil)
+    }
+}
+
+extension TimeAmount {
+    /// `30s`, `250ms` — as the scenario language writes durations.
+    var workbenchText: String { Duration.nanoseconds(nanoseconds).workbenchText }
+}
