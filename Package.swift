@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
     ],
     targets: [
         // The seam between the two wirings: what actors and clients see of a network, a clock and randomness.
@@ -46,6 +47,19 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // zlib, for gzip-compressed print documents.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // The MiG print gateway as an actor: IPP/IPPS over HTTP, accounts, job spool, simulated printer.
+        .target(name: "MiGServer", dependencies: [
+            "IPP", "Wire", "WireHTTP", "CZlib",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "X509", package: "swift-certificates"),
+        ]),
         // The scenario language: parser and runner.
         .target(name: "Scenario", dependencies: [
             "Wire", "Kernel", "WireHTTP",
@@ -56,7 +70,7 @@ let package = Package(
         .target(name: "LineEditor"),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
-            "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP",
+            "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -77,6 +91,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
+        .testTarget(name: "MiGServerTests", dependencies: [
+            "MiGServer", "IPP", "Kernel", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),

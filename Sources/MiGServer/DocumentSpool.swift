@@ -1,0 +1,138 @@
+import Crypto
+import Foundation
+import NIOCore
+
+/// A document as it lies in the spool once its last byte has arrived.
+public struct SpooledDocument: Sendable {
+    /// Bytes after decompression (what the printer prints).
+    public var bytes: Int64
+    /// Hex SHA-256 of those bytes.
+    public var digest: String
+    /// The spool file, if the content is kept.
+    public var path: String?
+}
+
+/// Why a document could not be taken.
+public enum SpoolError: Error, CustomStringConvertible, Sendable {
+    case tooLarge(limit: Int64)
+    case storage(String)
+    case compression(String)
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let limit): "the document exceeds the limit of \(limit) bytes"
+        case .storage(let why): "the spool could not store the document: \(why)"
+        case .compression(let why): "the gzip document data is corrupt: \(why)"
+        }
+    }
+}
+
+/// Where documents go while they arrive: streamed, never held whole in memory.
+public protocol DocumentSpool: Sendable {
+    func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter
+}
+
+/// One document being received.
+public protocol DocumentWriter: AnyObject {
+    func write(_ bytes: ByteBuffer) throws(SpoolError)
+    /// Makes the document durable and describes it.
+    func finish() throws(SpoolError) -> SpooledDocument
+    /// Drops what was received (the upload failed).
+    func discard()
+}
+
+/// Keeps only the size and digest of each document: what a simulated printer needs, at no memory cost.
+public struct DigestSpool: DocumentSpool {
+    public let limit: Int64
+    public init(limit: Int64) { self.limit = limit }
+
+    public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter { DigestWriter(limit: limit, path: nil) }
+}
+
+/// Writes each document to a file in a directory, fsynced before the job is acknowledged.
+public struct FileSpool: DocumentSpool {
+    public let directory: String
+    public let limit: Int64
+
+    public init(directory: String, limit: Int64) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        self.limit = limit
+    }
+
+    public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
+        let path = "\(directory)/job-\(jobID)-\(document).doc"
+        let fd = Foundation.open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .storage("cannot create \(path): \(String(cString: strerror(errno)))") }
+        return FileWriter(fd: fd, path: path, limit: limit)
+    }
+}
+
+/// Counts and hashes; the base of the file writer too.
+class DigestWriter: DocumentWriter {
+    let limit: Int64
+    let path: String?
+    private(set) var count: Int64 = 0
+    private var hash = SHA256()
+
+    init(limit: Int64, path: String?) {
+        self.limit = limit
+        self.path = path
+    }
+
+    func write(_ bytes: ByteBuffer) throws(SpoolError) {
+        count += Int64(bytes.readableBytes)
+        guard count <= limit else { throw .tooLarge(limit: limit) }
+        bytes.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+    }
+
+    func finish() throws(SpoolError) -> SpooledDocument {
+        SpooledDocument(bytes: count, digest: hash.finalize().map { String(format: "%02x", $0) }.joined(), path: path)
+    }
+
+    func discard() {}
+}
+
+final class FileWriter: DigestWriter {
+    private var fd: Int32
+
+    init(fd: Int32, path: String, limit: Int64) {
+        self.fd = fd
+        super.init(limit: limit, path: path)
+    }
+
+    override func write(_ bytes: ByteBuffer) throws(SpoolError) {
+        try super.write(bytes)
+        let failure: String? = bytes.withUnsafeReadableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw .storage(failure) }
+    }
+
+    override func finish() throws(SpoolError) -> SpooledDocument {
+        defer { closeFile() }
+        guard fsync(fd) == 0 else { throw .storage("fsync: \(String(cString: strerror(errno)))") }
+        return try super.finish()
+    }
+
+    override func discard() {
+        closeFile()
+        if let path { unlink(path) }
+    }
+
+    private func closeFile() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    deinit { closeFile() }
+}

@@ -1,0 +1,82 @@
+import GRDB
+import IPP
+
+/// The IPP job states (RFC 8011 §5.3.7).
+public enum JobState: Int32, Sendable, CaseIterable {
+    case pending = 3, pendingHeld = 4, processing = 5, processingStopped = 6, canceled = 7, aborted = 8, completed = 9
+
+    /// Whether the job has ended (the printer will not touch it again).
+    public var isTerminal: Bool { rawValue >= JobState.canceled.rawValue }
+
+    /// The keyword used in traces and `which-jobs`.
+    public var keyword: String {
+        switch self {
+        case .pending: "pending"
+        case .pendingHeld: "pending-held"
+        case .processing: "processing"
+        case .processingStopped: "processing-stopped"
+        case .canceled: "canceled"
+        case .aborted: "aborted"
+        case .completed: "completed"
+        }
+    }
+}
+
+/// One print job as MiG keeps it in its spool database.
+///
+/// Times are Unix seconds on the printer's clock (as CUPS and ippeveprinter report them), so they stay
+/// meaningful across a restart.
+public struct Job: Sendable, Codable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "job"
+
+    public var id: Int64?
+    public var name: String
+    /// The authenticated account that submitted it (`job-originating-user-name`).
+    public var user: String
+    public var stateValue: Int32
+    /// `job-state-reasons` keywords, space-separated.
+    public var reasonList: String
+    public var format: String
+    public var compression: String
+    public var copies: Int32
+    public var sides: String
+    public var media: String
+    /// `page-ranges` as `1-3,5-5`, empty for all pages.
+    public var pageRanges: String
+    public var documentBytes: Int64
+    /// SHA-256 of the document as received (hex), once the last document has arrived.
+    public var documentDigest: String?
+    /// Where the document lies in the spool (live wire); nil when only its digest is kept (simulation).
+    public var documentPath: String?
+    public var documentCount: Int32
+    /// Create-Job jobs wait for Send-Document with last-document=true (or Close-Job).
+    public var awaitingDocuments: Bool
+    public var impressions: Int32
+    public var impressionsCompleted: Int32
+    public var createdAt: Int64
+    public var processingAt: Int64?
+    public var completedAt: Int64?
+
+    public var state: JobState {
+        get { JobState(rawValue: stateValue) ?? .aborted }
+        set { stateValue = newValue.rawValue }
+    }
+
+    public var reasons: [String] {
+        get { reasonList.isEmpty ? ["none"] : reasonList.split(separator: " ").map(String.init) }
+        set { reasonList = newValue.filter { $0 != "none" }.joined(separator: " ") }
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A MiG account: who may print, and whether a forwarded client certificate is required.
+public struct Account: Sendable, Codable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "account"
+
+    public var user: String
+    /// Hex SHA-256 of `salt + password`: the spool database never holds passwords.
+    public var passwordDigest: String
+    public var salt: String
+    public var requiresClientCertificate: Bool
+}

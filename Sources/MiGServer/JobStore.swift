@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// MiG's spool database: accounts, jobs and their history.
+///
+/// In memory under simulation; on disk with WAL and `synchronous=FULL` live, so a job answered with 200 is on
+/// disk before the answer leaves (it survives `kill -9`). Only GRDB's synchronous API is used: the store is
+/// called on the actor's event loop, and GRDB's async API would resume on its own threads.
+public final class JobStore: Sendable {
+    let database: DatabaseQueue
+
+    /// - parameter path: the SQLite file, or nil for an in-memory store.
+    public init(path: String?) throws {
+        if let path {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        } else {
+            database = try DatabaseQueue()
+        }
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: Account.databaseTableName) { table in
+                table.primaryKey("user", .text)
+                table.column("passwordDigest", .text).notNull()
+                table.column("salt", .text).notNull()
+                table.column("requiresClientCertificate", .boolean).notNull()
+            }
+            try db.create(table: Job.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("name", .text).notNull()
+                table.column("user", .text).notNull()
+                table.column("stateValue", .integer).notNull()
+                table.column("reasonList", .text).notNull()
+                table.column("format", .text).notNull()
+                table.column("compression", .text).notNull()
+                table.column("copies", .integer).notNull()
+                table.column("sides", .text).notNull()
+                table.column("media", .text).notNull()
+                table.column("pageRanges", .text).notNull()
+                table.column("documentBytes", .integer).notNull()
+                table.column("documentDigest", .text)
+                table.column("documentPath", .text)
+                table.column("documentCount", .integer).notNull()
+                table.column("awaitingDocuments", .boolean).notNull()
+                table.column("impressions", .integer).notNull()
+                table.column("impressionsCompleted", .integer).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("processingAt", .integer)
+                table.column("completedAt", .integer)
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Accounts
+
+    /// Creates or replaces an account. The salt comes from the caller (the node's random stream).
+    public func setAccount(user: String, password: String, salt: String, requiresClientCertificate: Bool) throws {
+        let account = Account(user: user, passwordDigest: Self.digest(salt + password), salt: salt,
+                              requiresClientCertificate: requiresClientCertificate)
+        try database.write { db in try account.save(db) }
+    }
+
+    /// The account if `password` is its password.
+    public func authenticate(user: String, password: String) throws -> Account? {
+        guard let account = try database.read({ db in try Account.fetchOne(db, key: user) }) else { return nil }
+        return account.passwordDigest == Self.digest(account.salt + password) ? account : nil
+    }
+
+    static func digest(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    // MARK: Jobs
+
+    public func insert(_ job: Job) throws -> Job {
+        var job = job
+        try database.write { db in try job.insert(db) }
+        return job
+    }
+
+    public func update(_ job: Job) throws {
+        try database.write { db in try job.update(db) }
+    }
+
+    public func job(id: Int64) throws -> Job? {
+        try database.read { db in try Job.fetchOne(db, key: id) }
+    }
+
+    /// Jobs in id order, filtered by state and owner.
+    public func jobs(states: [JobState]? = nil, user: String? = nil, limit: Int? = nil, newestFirst: Bool = false) throws -> [Job] {
+        try database.read { db in
+            var request = Job.all()
+            if let states { request = request.filter(states.map(\.rawValue).contains(Column("stateValue"))) }
+            if let user { request = request.filter(Column("user") == user) }
+            request = request.order(newestFirst ? Column("id").desc : Column("id").asc)
+            if let limit { request = request.limit(limit) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// The oldest job ready to print.
+    public func nextPending() throws -> Job? {
+        try database.read { db in
+            try Job.filter(Column("stateValue") == JobState.pending.rawValue && Column("awaitingDocuments") == false)
+                .order(Column("id")).fetchOne(db)
+        }
+    }
+
+    /// After a restart: a job that was printing is printed again from the start; an upload that never got its
+    /// answer is aborted (its client was not told it succeeded).
+    public func recoverAfterRestart() throws -> (requeued: Int, aborted: Int) {
+        try database.write { db in
+            try db.execute(sql: "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
+                           arguments: [JobState.aborted.rawValue, JobState.canceled.rawValue])
+            let aborted = db.changesCount
+            try db.execute(sql: "UPDATE job SET stateValue = ?, impressionsCompleted = 0, reasonList = '' WHERE stateValue IN (?, ?)",
+                           arguments: [JobState.pending.rawValue, JobState.processing.rawValue, JobState.processingStopped.rawValue])
+            return (db.changesCount, aborted)
+        }
+    }
+}

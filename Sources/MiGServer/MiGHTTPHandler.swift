@@ -1,0 +1,286 @@
+import Foundation
+import IPP
+import NIOCore
+import NIOHTTP1
+import Wire
+
+/// MiG's HTTP front: `GET /` says hello, `POST /ipp/print` carries IPP. Authenticates before reading the
+/// body, decodes the IPP attributes as soon as they are complete, and streams the document into the spool
+/// chunk by chunk. Refusals say what was expected; a refusal decided before the body ended is sent at once
+/// with `Connection: close` (the body is then read and dropped, so the client sees the answer, not a reset).
+final class MiGHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// A complete answer that is not IPP.
+    struct Reply: Error {
+        var status: HTTPResponseStatus
+        var headers: HTTPHeaders = [:]
+        var body: String
+        var contentType = "text/plain; charset=utf-8"
+    }
+
+    private enum State {
+        case idle
+        /// Answer with `reply` once the (small) body has been read; the connection stays open.
+        case ignoringBody(HTTPRequestHead, Reply)
+        /// Answered early; everything else is dropped until the connection closes.
+        case closing
+        case attributes(HTTPRequestHead, Caller, [UInt8])
+        /// The attributes are complete and need no document; `extra` counts bytes after the end tag.
+        case answering(HTTPRequestHead, IPPMessage, request: IPPMessage, extra: Int)
+        case document(HTTPRequestHead, DocumentIntake)
+    }
+
+    let server: MiGServer
+    let scheme: String
+    private var state = State.idle
+    private var timer: Scheduled<Void>?
+
+    init(server: MiGServer, scheme: String) {
+        self.server = server
+        self.scheme = scheme
+    }
+
+    private var node: Node { server.node }
+
+    // MARK: Timeouts (slow-loris)
+
+    func handlerAdded(context: ChannelHandlerContext) { armTimer(context: context, server.configuration.headerTimeout) }
+
+    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+
+    /// One timer per connection: while idle it bounds the wait for a request head; during an upload it
+    /// bounds the silence between two chunks (a slow-loris upload gets 408, a stalled one cannot pin a job).
+    private func armTimer(context: ChannelHandlerContext, _ limit: TimeAmount) {
+        timer?.cancel()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: limit) {
+            let (handler, context) = bound.value
+            handler.timedOut(context: context, limit)
+        }
+    }
+
+    private func timedOut(context: ChannelHandlerContext, _ limit: TimeAmount) {
+        switch state {
+        case .idle, .closing:
+            context.close(promise: nil)
+        case .document(_, let intake):
+            intake.abandon()
+            state = .closing
+            node.trace("upload-timeout", [("job", "\(intake.job.id ?? 0)")])
+            replyEarly(context: context, Reply(status: .requestTimeout, body: "no request data for \(limit.seconds) s; the upload was abandoned"))
+        default:
+            state = .closing
+            replyEarly(context: context, Reply(status: .requestTimeout, body: "the request did not arrive within \(limit.seconds) s"))
+        }
+    }
+
+    // MARK: Reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): receivedHead(context: context, head)
+        case .body(let chunk): receivedBody(context: context, chunk)
+        case .end: receivedEnd(context: context)
+        }
+    }
+
+    private func receivedHead(context: ChannelHandlerContext, _ head: HTTPRequestHead) {
+        guard case .idle = state else { return }
+        armTimer(context: context, server.configuration.bodyIdleTimeout)
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        node.trace("http-request", [("method", "\(head.method)"), ("path", path)])
+        switch path {
+        case "/":
+            guard head.method == .GET || head.method == .HEAD else {
+                return refuse(context: context, head, Reply(status: .methodNotAllowed, headers: ["Allow": "GET, HEAD"], body: "\(head.method) / is not allowed; use GET / to check that MiG is running"))
+            }
+            state = .ignoringBody(head, Reply(status: .ok, body: "<!DOCTYPE html>\n<html><head><title>MiG</title></head><body>MIG hello</body></html>\n",
+                                              contentType: "text/html; charset=utf-8"))
+        case "/ipp/print":
+            guard head.method == .POST else {
+                return refuse(context: context, head, Reply(status: .methodNotAllowed, headers: ["Allow": "POST"],
+                                                            body: "\(head.method) /ipp/print is not allowed; IPP requests are POSTed with Content-Type: application/ipp"))
+            }
+            let contentType = head.headers.first(name: "Content-Type") ?? ""
+            guard contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/ipp" else {
+                return refuse(context: context, head, Reply(status: .unsupportedMediaType,
+                                                            body: "expected Content-Type: application/ipp, found \(contentType.isEmpty ? "none" : "'\(contentType)'")"))
+            }
+            switch server.authenticate(head.headers) {
+            case .failure(let refusal):
+                return refuse(context: context, head, refusal)
+            case .success(let user):
+                if let length = head.headers.first(name: "Content-Length").flatMap(Int64.init),
+                   length > server.configuration.printer.maxDocumentBytes + Int64(server.decoder.limits.maxMessageSize) {
+                    return refuse(context: context, head, Reply(status: .payloadTooLarge,
+                                                                body: "the request of \(length) bytes exceeds MiG's limit of \(server.configuration.printer.maxDocumentBytes) document bytes"))
+                }
+                let authority = head.headers.first(name: "Host") ?? "\(server.host):\(server.port(scheme: scheme))"
+                let caller = Caller(user: user, address: PrinterAddress(scheme: scheme, authority: authority))
+                state = .attributes(head, caller, [])
+                if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+                    context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+                }
+            }
+        default:
+            refuse(context: context, head, Reply(status: .notFound, body: "nothing at \(path); MiG answers GET / and takes IPP at POST /ipp/print"))
+        }
+    }
+
+    private func receivedBody(context: ChannelHandlerContext, _ chunk: ByteBuffer) {
+        armTimer(context: context, server.configuration.bodyIdleTimeout)
+        switch state {
+        case .attributes(let head, let caller, var bytes):
+            state = .idle  // release the array so appending does not copy it
+            bytes.append(contentsOf: chunk.readableBytesView)
+            attributesArrived(context: context, head, caller, bytes)
+        case .answering(let head, let response, let request, let extra):
+            state = .answering(head, response, request: request, extra: extra + chunk.readableBytes)
+        case .document(let head, let intake):
+            do {
+                try intake.write(chunk)
+            } catch {
+                state = .closing
+                replyEarly(context: context, head, ipp: intake.fail(error))
+            }
+        case .idle, .ignoringBody, .closing:
+            break
+        }
+    }
+
+    private func attributesArrived(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ caller: Caller, _ bytes: [UInt8]) {
+        let progress: IPPDecoder.Progress
+        do {
+            progress = try server.decoder.decodePrefix(bytes)
+        } catch {
+            state = .closing
+            return replyEarly(context: context, Reply(status: .badRequest, body: "malformed IPP request: \(error)"))
+        }
+        guard case .complete(let request, let documentOffset) = progress else {
+            state = .attributes(head, caller, bytes)
+            return
+        }
+        let rest = bytes.count - documentOffset
+        switch server.printer.admit(request, caller: caller) {
+        case .answer(let response):
+            state = .answering(head, response, request: request, extra: rest)
+        case .document(let intake):
+            state = .document(head, intake)
+            if rest > 0 {
+                receivedBody(context: context, ByteBuffer(bytes: bytes[documentOffset...]))
+            }
+        }
+    }
+
+    private func receivedEnd(context: ChannelHandlerContext) {
+        switch state {
+        case .attributes(let head, _, let bytes):
+            state = .closing
+            let body = bytes.isEmpty ? "the body is empty; expected an IPP request"
+                : "the IPP request is truncated: the body ended after \(bytes.count) bytes, before the end-of-attributes tag"
+            reply(context: context, head, Reply(status: .badRequest, body: body), keepAlive: false)
+        case .answering(let head, let response, let request, let extra):
+            if extra > 0 {
+                let problem = MiGPrinter.error(to: request, .badRequest,
+                                               "\(extra) bytes of unexpected data after the end-of-attributes tag: \(request.operation) takes no document.")
+                reply(context: context, head, ipp: problem, keepAlive: head.isKeepAlive)
+            } else {
+                reply(context: context, head, ipp: response, keepAlive: head.isKeepAlive)
+            }
+        case .document(let head, let intake):
+            reply(context: context, head, ipp: intake.finish(), keepAlive: head.isKeepAlive)
+        case .ignoringBody(let head, let answer):
+            reply(context: context, head, answer, keepAlive: head.isKeepAlive)
+        case .idle, .closing:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if case .document(_, let intake) = state { intake.abandon() }
+        state = .closing
+        timer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        node.trace("http-error", [("error", "\(error)")])
+        if case .document(_, let intake) = state { intake.abandon() }
+        state = .closing
+        context.close(promise: nil)
+    }
+
+    // MARK: Writing
+
+    /// Refuses a request: after a small body is read when the client is surely sending it (keep the
+    /// connection), else at once with `Connection: close`.
+    private func refuse(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ answer: Reply) {
+        let length = head.headers.first(name: "Content-Length").flatMap(Int.init)
+        let smallBody = head.headers.first(name: "Expect") == nil
+            && !head.headers.contains(name: "Transfer-Encoding") && (length ?? 0) <= 64 * 1024
+        if smallBody {
+            state = .ignoringBody(head, answer)
+        } else {
+            state = .closing
+            replyEarly(context: context, answer)
+        }
+    }
+
+    private func replyEarly(context: ChannelHandlerContext, _ answer: Reply) {
+        var answer = answer
+        answer.headers.replaceOrAdd(name: "Connection", value: "close")
+        write(context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType,
+              body: ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n"), version: .http1_1, keepAlive: false)
+    }
+
+    private func replyEarly(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage) {
+        let body = (try? IPPEncoder().encode(ipp)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
+        node.trace("ipp-response", [("status", "\(ipp.status)")])
+        write(context: context, status: .ok, headers: ["Connection": "close"], contentType: "application/ipp", body: body, version: head.version, keepAlive: false)
+    }
+
+    private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ answer: Reply, keepAlive: Bool) {
+        let body = head.method == .HEAD ? ByteBuffer() : ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
+        write(context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType, body: body, version: head.version, keepAlive: keepAlive)
+    }
+
+    private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage, keepAlive: Bool) {
+        let body: ByteBuffer
+        do {
+            body = ByteBuffer(bytes: try IPPEncoder().encode(ipp))
+        } catch {
+            return reply(context: context, head, Reply(status: .internalServerError, body: "MiG could not encode its answer: \(error)"), keepAlive: false)
+        }
+        node.trace("ipp-response", [("status", "\(ipp.status)")])
+        write(context: context, status: .ok, headers: [:], contentType: "application/ipp", body: body, version: head.version, keepAlive: keepAlive)
+    }
+
+    private func write(context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, contentType: String,
+                       body: ByteBuffer, version: HTTPVersion, keepAlive: Bool) {
+        var headers = headers
+        headers.replaceOrAdd(name: "Content-Type", value: contentType)
+        headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")
+        headers.replaceOrAdd(name: "Server", value: "MiG (Workbench)")
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        node.trace("http-response", [("status", "\(status.code)")])
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if keepAlive {
+            state = .idle
+            armTimer(context: context, server.configuration.headerTimeout)
+        } else {
+            // Lingering close: stop sending, keep reading (and dropping) briefly so the client reads the answer.
+            state = .closing
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(mode: .output, promise: nil) }
+            armTimer(context: context, .seconds(2))
+        }
+    }
+}
+
+extension TimeAmount {
+    var seconds: Int64 { nanoseconds / 1_000_000_000 }
+}

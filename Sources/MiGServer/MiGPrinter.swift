@@ -1,0 +1,611 @@
+import IPP
+import NIOCore
+import Wire
+
+/// Who is asking, and how they reached the printer.
+public struct Caller: Sendable {
+    /// The authenticated account.
+    public var user: String
+    public var address: PrinterAddress
+}
+
+/// What the printer does with a request whose attributes have arrived.
+enum Admission {
+    /// Answer now (after the rest of the body, which must be empty).
+    case answer(IPPMessage)
+    /// Stream the rest of the body into this job's document, then answer.
+    case document(DocumentIntake)
+}
+
+/// The IPP service of MiG: every operation of a Mopria / IPP Everywhere print path, over the job spool and
+/// the print engine. Requests arrive decoded (the HTTP layer streams documents); answers are IPP messages.
+/// Confined to the node's event loop.
+final class MiGPrinter {
+    let node: Node
+    let description: PrinterDescription
+    let store: JobStore
+    let spool: any DocumentSpool
+    let engine: PrintEngine
+    static let busyFault = "mig.busy"
+
+    init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool) {
+        self.node = node
+        self.description = description
+        self.store = store
+        self.spool = spool
+        engine = PrintEngine(node: node, store: store, description: description)
+        node.faults.declare(Self.busyFault)
+    }
+
+    func admit(_ request: IPPMessage, caller: Caller) -> Admission {
+        if let problem = request.validateRequest() {
+            return .answer(Self.error(to: request, problem.status, problem.message))
+        }
+        guard let printerURI = request.printerURI ?? request.jobURI else {
+            return .answer(Self.error(to: request, .badRequest, "Missing required printer-uri operation attribute."))
+        }
+        guard uriNamesThisPrinter(printerURI) else {
+            return .answer(Self.error(to: request, .notFound, "\(printerURI) is not a printer here; MiG prints at \(caller.address.printerURI)."))
+        }
+        do {
+            switch request.operation {
+            case .printJob: return try printJob(request, caller)
+            case .validateJob: return .answer(try validateJob(request, caller))
+            case .createJob: return .answer(try createJob(request, caller))
+            case .sendDocument: return try sendDocument(request, caller)
+            case .getPrinterAttributes: return .answer(getPrinterAttributes(request, caller))
+            case .getJobs: return .answer(try getJobs(request, caller))
+            case .getJobAttributes: return .answer(try getJobAttributes(request, caller))
+            case .cancelJob: return .answer(try cancelJob(request, caller))
+            case .cancelMyJobs: return .answer(try cancelMyJobs(request, caller))
+            case .closeJob: return .answer(try closeJob(request, caller))
+            case .identifyPrinter: return .answer(identifyPrinter(request, caller))
+            default:
+                return .answer(Self.error(to: request, .operationNotSupported, "Operation \(request.operation) is not supported by MiG."))
+            }
+        } catch let refusal as Refusal {
+            return .answer(refusal.response)
+        } catch {
+            node.trace("spool-error", [("error", "\(error)")])
+            return .answer(Self.error(to: request, .internalError, "The job spool failed: \(error)"))
+        }
+    }
+
+    /// An IPP error answer (status-message kept within its 255 octets).
+    static func error(to request: IPPMessage, _ status: IPPStatus, _ message: String) -> IPPMessage {
+        IPPMessage.response(to: request, status: status, statusMessage: String(message.utf8.prefix(255)) ?? String(message.prefix(120)))
+    }
+
+    /// A request refused with a ready answer.
+    struct Refusal: Error {
+        let response: IPPMessage
+        init(_ request: IPPMessage, _ status: IPPStatus, _ message: String) { response = MiGPrinter.error(to: request, status, message) }
+        init(response: IPPMessage) { self.response = response }
+    }
+
+    private func uriNamesThisPrinter(_ uri: String) -> Bool {
+        guard let schemeEnd = uri.range(of: "://") else { return false }
+        let afterAuthority = uri[schemeEnd.upperBound...].drop { $0 != "/" }
+        return afterAuthority == "/ipp/print" || afterAuthority.hasPrefix("/ipp/print/")
+    }
+
+    // MARK: Job creation
+
+    /// The job template a creation request asks for, checked against what the printer supports.
+    struct Ticket {
+        var name = "Untitled"
+        var format = "application/octet-stream"
+        var compression = "none"
+        var copies: Int32 = 1
+        var sides = "one-sided"
+        var media: String
+        var pageRanges: [IPPRange] = []
+        /// Attributes or values the printer does not support, echoed in the unsupported-attributes group.
+        var unsupported: [IPPAttribute] = []
+        var unsupportedNames: [String] = []
+        var fidelity = false
+    }
+
+    static let knownTemplateAttributes: Set<String> = [
+        "copies", "sides", "media", "media-col", "page-ranges", "print-quality", "orientation-requested",
+        "print-color-mode", "printer-resolution", "finishings", "number-up", "job-priority", "job-sheets",
+        "multiple-document-handling", "output-bin", "print-content-optimize", "print-rendering-intent", "job-hold-until",
+    ]
+
+    private func ticket(for request: IPPMessage, documentFormatRequired: Bool) throws(Refusal) -> Ticket {
+        var ticket = Ticket(media: description.mediaDefault)
+        let operation = request.operationAttributes
+        ticket.fidelity = request.ippAttributeFidelity ?? false
+        if let name = request.jobName ?? operation?.documentName { ticket.name = name }
+        if let format = request.documentFormat {
+            guard description.documentFormats.contains(format) else {
+                throw Refusal(response: unsupportedResponse(request, .documentFormatNotSupported,
+                                                            "Document format \(format) is not supported; expected one of \(description.documentFormats.joined(separator: ", ")).",
+                                                            operation?[IPPAttributeName.documentFormat]))
+            }
+            ticket.format = format
+        }
+        if let compression = request.compression {
+            guard description.compressions.contains(compression) else {
+                throw Refusal(response: unsupportedResponse(request, .compressionNotSupported,
+                                                            "Compression \(compression) is not supported; expected none or gzip.",
+                                                            operation?[IPPAttributeName.compression]))
+            }
+            ticket.compression = compression
+        }
+        guard let job = request.group(.job) else { return ticket }
+        for attribute in job {
+            let name = attribute.name
+            var supported = true
+            switch name {
+            case "copies":
+                if let copies = attribute.integerValue, attribute.tag == .integer, (1...description.maxCopies).contains(copies) { ticket.copies = copies } else { supported = false }
+            case "sides":
+                if let sides = attribute.stringValue, attribute.tag == .keyword, description.sides.contains(sides) { ticket.sides = sides } else { supported = false }
+            case "media":
+                if let media = attribute.stringValue, description.media.contains(media) { ticket.media = media } else { supported = false }
+            case "page-ranges":
+                let ranges = attribute.values.compactMap { value -> IPPRange? in
+                    if case .rangeOfInteger(let range) = value { return range } else { return nil }
+                }
+                let ascending = zip(ranges, ranges.dropFirst()).allSatisfy { $0.upper < $1.lower }
+                if ranges.count == attribute.count, ascending, ranges.allSatisfy({ $0.lower >= 1 && $0.lower <= $0.upper }) {
+                    ticket.pageRanges = ranges
+                } else {
+                    supported = false
+                }
+            case "print-quality":
+                supported = attribute.integerValue.map(PrinterDescription.printQualities.contains) ?? false
+            case "orientation-requested":
+                supported = attribute.integerValue.map(PrinterDescription.orientations.contains) ?? false
+            default:
+                supported = Self.knownTemplateAttributes.contains(name)
+            }
+            if !supported {
+                ticket.unsupported.append(attribute)
+                ticket.unsupportedNames.append(name)
+            }
+        }
+        if !ticket.unsupported.isEmpty && ticket.fidelity {
+            throw Refusal(response: unsupportedResponse(
+                request, .attributesOrValuesNotSupported,
+                "Unsupported job attributes with ipp-attribute-fidelity=true: \(ticket.unsupportedNames.joined(separator: ", ")).",
+                unsupported: ticket.unsupported))
+        }
+        return ticket
+    }
+
+    private func unsupportedResponse(_ request: IPPMessage, _ status: IPPStatus, _ message: String, _ attribute: IPPAttribute?) -> IPPMessage {
+        unsupportedResponse(request, status, message, unsupported: attribute.map { [$0] } ?? [])
+    }
+
+    private func unsupportedResponse(_ request: IPPMessage, _ status: IPPStatus, _ message: String, unsupported: [IPPAttribute]) -> IPPMessage {
+        var response = Self.error(to: request, status, message)
+        if !unsupported.isEmpty {
+            response.addGroup(.unsupported) { group in
+                for attribute in unsupported {
+                    if Self.knownTemplateAttributes.contains(attribute.name) || attribute.group == .operation {
+                        group.add(attribute)
+                    } else {
+                        group.add(attribute.name, .outOfBand(.unsupported))
+                    }
+                }
+            }
+        }
+        return response
+    }
+
+    private func refuseWhenBusy(_ request: IPPMessage) throws(Refusal) {
+        if node.fault(Self.busyFault) {
+            throw Refusal(request, .busy, "The printer is busy; try again later.")
+        }
+    }
+
+    private func newJob(_ ticket: Ticket, caller: Caller, awaitingDocuments: Bool) throws -> Job {
+        let job = Job(id: nil, name: ticket.name, user: caller.user, stateValue: JobState.pending.rawValue,
+                      reasonList: awaitingDocuments ? "job-incoming" : "", format: ticket.format,
+                      compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
+                      pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
+                      documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
+                      awaitingDocuments: true, impressions: 0, impressionsCompleted: 0,
+                      createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
+        return try store.insert(job)
+    }
+
+    private func printJob(_ request: IPPMessage, _ caller: Caller) throws -> Admission {
+        try refuseWhenBusy(request)
+        let ticket = try ticket(for: request, documentFormatRequired: true)
+        let job = try newJob(ticket, caller: caller, awaitingDocuments: true)
+        node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
+        return try intake(job, request: request, caller: caller, last: true, ticket: ticket)
+    }
+
+    private func intake(_ job: Job, request: IPPMessage, caller: Caller, last: Bool, ticket: Ticket?) throws -> Admission {
+        var writer = try spool.open(jobID: job.id!, document: job.documentCount + 1)
+        if job.compression == "gzip" { writer = try GzipInflatingWriter(inner: writer) }
+        return .document(DocumentIntake(printer: self, job: job, request: request, caller: caller, writer: writer, last: last,
+                                        unsupported: ticket?.unsupported ?? []))
+    }
+
+    /// Called by the intake when the whole document has arrived.
+    func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument) -> IPPMessage {
+        var job = intake.job
+        job.documentCount += 1
+        job.documentBytes += document.bytes
+        job.documentDigest = document.digest
+        job.documentPath = document.path
+        if intake.last {
+            job.awaitingDocuments = false
+            job.reasons = []
+            job.impressions = impressions(for: job)
+        }
+        do {
+            try store.update(job)
+        } catch {
+            return Self.error(to: intake.request, .internalError, "The job spool failed: \(error)")
+        }
+        node.trace("document-received", [("bytes", "\(document.bytes)"), ("digest", String(document.digest.prefix(16))),
+                                         ("job", "\(job.id!)")])
+        engine.kick()
+        let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
+        var response = IPPMessage.response(to: intake.request, status: status)
+        addUnsupported(intake.unsupported, to: &response)
+        addJobSummary(job, intake.caller, to: &response)
+        return response
+    }
+
+    /// Called by the intake when the document could not be taken: the job is aborted, nothing half-stored.
+    func documentFailed(_ intake: DocumentIntake, _ error: SpoolError) -> IPPMessage {
+        var job = intake.job
+        job.state = .aborted
+        job.reasons = [error.isCompression ? "compression-error" : "aborted-by-system"]
+        job.completedAt = node.clock.unixSeconds
+        try? store.update(job)
+        node.trace("document-refused", [("error", "\(error)"), ("job", "\(job.id!)")])
+        let status: IPPStatus = switch error {
+        case .tooLarge: .requestEntityTooLarge
+        case .compression: .compressionError
+        case .storage: .internalError
+        }
+        return Self.error(to: intake.request, status, "Job \(job.id!) aborted: \(error).")
+    }
+
+    /// The upload ended without a complete document (connection lost): the job never existed for the client.
+    func documentAbandoned(_ intake: DocumentIntake) {
+        var job = intake.job
+        job.state = .aborted
+        job.reasons = ["aborted-by-system"]
+        job.completedAt = node.clock.unixSeconds
+        try? store.update(job)
+        node.trace("upload-abandoned", [("job", "\(job.id!)")])
+    }
+
+    private func impressions(for job: Job) -> Int32 {
+        let pages = max(1, (job.documentBytes + description.bytesPerPage - 1) / description.bytesPerPage)
+        var selected = pages
+        if !job.pageRanges.isEmpty {
+            selected = job.pageRanges.split(separator: ",").reduce(0) { total, range in
+                let bounds = range.split(separator: "-").compactMap { Int64($0) }
+                guard bounds.count == 2 else { return total }
+                return total + max(0, min(bounds[1], pages) - bounds[0] + 1)
+            }
+        }
+        return Int32(clamping: max(1, selected) * Int64(job.copies))
+    }
+
+    private func validateJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        try refuseWhenBusy(request)
+        let ticket = try ticket(for: request, documentFormatRequired: false)
+        var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
+        addUnsupported(ticket.unsupported, to: &response)
+        return response
+    }
+
+    private func createJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        try refuseWhenBusy(request)
+        let ticket = try ticket(for: request, documentFormatRequired: false)
+        var job = try newJob(ticket, caller: caller, awaitingDocuments: true)
+        job.reasons = ["job-data-insufficient"]
+        try store.update(job)
+        node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
+        var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
+        addUnsupported(ticket.unsupported, to: &response)
+        addJobSummary(job, caller, to: &response)
+        return response
+    }
+
+    private func sendDocument(_ request: IPPMessage, _ caller: Caller) throws -> Admission {
+        var job = try ownedJob(request, caller)
+        guard let last = request.operationAttributes?.lastDocument else {
+            throw Refusal(request, .badRequest, "Missing required last-document operation attribute.")
+        }
+        guard job.awaitingDocuments, !job.state.isTerminal else {
+            throw Refusal(request, .notPossible, "Job \(job.id!) is not waiting for documents (it is \(job.state.keyword)).")
+        }
+        guard job.documentCount == 0 else {
+            throw Refusal(request, .multipleDocumentJobsNotSupported, "Job \(job.id!) already has its document; MiG prints one document per job.")
+        }
+        if let format = request.documentFormat {
+            guard description.documentFormats.contains(format) else {
+                throw Refusal(request, .documentFormatNotSupported, "Document format \(format) is not supported.")
+            }
+            job.format = format
+        }
+        if let compression = request.compression {
+            guard description.compressions.contains(compression) else {
+                throw Refusal(request, .compressionNotSupported, "Compression \(compression) is not supported; expected none or gzip.")
+            }
+            job.compression = compression
+        }
+        job.reasons = ["job-incoming"]
+        return try intake(job, request: request, caller: caller, last: last, ticket: nil)
+    }
+
+    private func closeJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        var job = try ownedJob(request, caller)
+        guard job.awaitingDocuments, !job.state.isTerminal else {
+            throw Refusal(request, .notPossible, "Job \(job.id!) is already closed (it is \(job.state.keyword)).")
+        }
+        if job.documentCount == 0 {
+            job.state = .aborted
+            job.reasons = ["aborted-by-system"]
+            job.completedAt = node.clock.unixSeconds
+        } else {
+            job.reasons = []
+            job.impressions = impressions(for: job)
+        }
+        job.awaitingDocuments = false
+        try store.update(job)
+        engine.kick()
+        var response = IPPMessage.response(to: request, status: .successfulOK)
+        addJobSummary(job, caller, to: &response)
+        return response
+    }
+
+    // MARK: Queries
+
+    private func status() throws -> PrinterStatus {
+        let queued = try store.jobs(states: [.pending, .pendingHeld, .processing, .processingStopped]).count
+        let now = node.clock.unixSeconds
+        var reasons = ["none"]
+        var message = engine.current == nil ? "Idle." : "Printing."
+        if let stopped = engine.stopped {
+            reasons = [stopped.reason]
+            message = stopped.message
+        }
+        return PrinterStatus(state: engine.printerState, reasons: reasons, message: message, queuedJobs: queued,
+                             upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime)
+    }
+
+    private func getPrinterAttributes(_ request: IPPMessage, _ caller: Caller) -> IPPMessage {
+        guard let status = try? status() else { return Self.error(to: request, .internalError, "The job spool failed.") }
+        let requested = Set(request.requestedAttributes ?? ["all"])
+        let everything = requested.contains("all")
+        var response = IPPMessage.response(to: request, status: .successfulOK)
+        response.addGroup(.printer) { group in
+            for attribute in description.attributes(status: status, address: caller.address) {
+                let named = requested.contains(attribute.name)
+                let inGroup = switch attribute.group {
+                case .description: requested.contains("printer-description")
+                case .template: requested.contains("job-template")
+                }
+                if everything || named || inGroup { group.add(attribute.name, values: attribute.values) }
+            }
+        }
+        return response
+    }
+
+    private func getJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        let which = request.operationAttributes?.whichJobs ?? "not-completed"
+        let states: [JobState]?
+        switch which {
+        case "not-completed": states = [.pending, .pendingHeld, .processing, .processingStopped]
+        case "completed": states = [.canceled, .aborted, .completed]
+        case "all": states = nil
+        case "aborted": states = [.aborted]
+        case "canceled": states = [.canceled]
+        case "pending": states = [.pending]
+        case "processing": states = [.processing, .processingStopped]
+        default:
+            throw Refusal(response: unsupportedResponse(
+                request, .attributesOrValuesNotSupported,
+                "which-jobs '\(which)' is not supported; expected one of \(PrinterDescription.whichJobs.joined(separator: ", ")).",
+                request.operationAttributes?[IPPAttributeName.whichJobs]))
+        }
+        let mine = request.operationAttributes?.myJobs ?? false
+        let limit = request.operationAttributes?.limit.map { Int(max(0, $0)) }
+        // Finished jobs newest first, others in the order they will print (as CUPS lists them).
+        let jobs = try store.jobs(states: states, user: mine ? caller.user : nil, limit: limit, newestFirst: which == "completed")
+        let requested = request.requestedAttributes ?? ["job-id", "job-uri"]
+        var response = IPPMessage.response(to: request, status: .successfulOK)
+        for job in jobs {
+            response.addGroup(.job) { group in addJobAttributes(job, caller, requested: requested, to: &group) }
+        }
+        return response
+    }
+
+    private func getJobAttributes(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        let job = try anyJob(request)
+        var response = IPPMessage.response(to: request, status: .successfulOK)
+        response.addGroup(.job) { group in
+            addJobAttributes(job, caller, requested: request.requestedAttributes ?? ["all"], to: &group)
+        }
+        return response
+    }
+
+    // MARK: Cancel and identify
+
+    private func cancelJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        var job = try ownedJob(request, caller)
+        guard !job.state.isTerminal else {
+            throw Refusal(request, .notPossible, "Job \(job.id!) is already \(job.state.keyword) and cannot be canceled.")
+        }
+        cancel(&job, by: caller.user)
+        return IPPMessage.response(to: request, status: .successfulOK)
+    }
+
+    private func cancel(_ job: inout Job, by user: String) {
+        job.state = .canceled
+        job.reasons = ["job-canceled-by-user"]
+        job.completedAt = node.clock.unixSeconds
+        try? store.update(job)
+        node.trace("job-canceled", [("by", user), ("job", "\(job.id!)")])
+        engine.forget(job.id!)
+    }
+
+    private func cancelMyJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
+        var jobs = try store.jobs(states: [.pending, .pendingHeld, .processing, .processingStopped], user: caller.user)
+        if let ids = request.operationAttributes?["job-ids"]?.integerValues {
+            jobs = jobs.filter { ids.contains(Int32(clamping: $0.id!)) }
+        }
+        for var job in jobs { cancel(&job, by: caller.user) }
+        return IPPMessage.response(to: request, status: .successfulOK)
+    }
+
+    private func identifyPrinter(_ request: IPPMessage, _ caller: Caller) -> IPPMessage {
+        let actions = request.operationAttributes?["identify-actions"]?.stringValues ?? ["display"]
+        node.trace("identify", [("actions", actions.joined(separator: ",")), ("by", caller.user)])
+        return IPPMessage.response(to: request, status: .successfulOK)
+    }
+
+    // MARK: Job lookup and description
+
+    /// The job named by job-id (with printer-uri) or job-uri.
+    private func anyJob(_ request: IPPMessage) throws -> Job {
+        let operation = request.operationAttributes
+        var id: Int64?
+        if let jobID = operation?.jobID {
+            id = Int64(jobID)
+        } else if let uri = operation?.jobURI {
+            id = uri.split(separator: "/").last.flatMap { Int64($0) }
+        }
+        guard let id else { throw Refusal(request, .badRequest, "Missing required job-id (with printer-uri) or job-uri operation attribute.") }
+        guard id > 0, let job = try store.job(id: id) else { throw Refusal(request, .notFound, "Job #\(id) does not exist.") }
+        return job
+    }
+
+    private func ownedJob(_ request: IPPMessage, _ caller: Caller) throws -> Job {
+        let job = try anyJob(request)
+        guard job.user == caller.user else {
+            throw Refusal(request, .notAuthorized, "Job \(job.id!) belongs to another user.")
+        }
+        return job
+    }
+
+    private func addUnsupported(_ attributes: [IPPAttribute], to response: inout IPPMessage) {
+        guard !attributes.isEmpty else { return }
+        response.addGroup(.unsupported) { group in
+            for attribute in attributes {
+                if Self.knownTemplateAttributes.contains(attribute.name) { group.add(attribute) } else { group.add(attribute.name, .outOfBand(.unsupported)) }
+            }
+        }
+    }
+
+    private func addJobSummary(_ job: Job, _ caller: Caller, to response: inout IPPMessage) {
+        response.addGroup(.job) { group in
+            addJobAttributes(job, caller, requested: ["job-id", "job-uri", "job-state", "job-state-reasons", "job-state-message"], to: &group)
+        }
+    }
+
+    private func addJobAttributes(_ job: Job, _ caller: Caller, requested: [String], to group: inout IPPGroupBuilder) {
+        let all = requested.contains("all") || requested.contains("job-description") || requested.contains("job-template")
+        let id = job.id ?? 0
+        let time = { (seconds: Int64?) -> IPPValue in seconds.map { .integer(Int32(clamping: $0)) } ?? .outOfBand(.noValue) }
+        let date = { (seconds: Int64?) -> IPPValue in seconds.map { .dateTime(IPPDateTime(unixSeconds: $0)) } ?? .outOfBand(.noValue) }
+        let stateMessage = switch job.state {
+        case .pending: job.awaitingDocuments ? "Waiting for the document." : "Waiting to print."
+        case .pendingHeld: "Held."
+        case .processing: "Printing page \(job.impressionsCompleted + 1) of \(job.impressions)."
+        case .processingStopped: "Stopped: \(engine.stopped?.message ?? "the printer is stopped.")"
+        case .canceled: "Canceled."
+        case .aborted: "Aborted."
+        case .completed: "Completed."
+        }
+        var attributes: [(String, [IPPValue])] = [
+            ("job-id", [.integer(Int32(clamping: id))]),
+            ("job-uri", [.uri(caller.address.jobURI(id))]),
+            ("job-printer-uri", [.uri(caller.address.printerURI)]),
+            ("job-more-info", [.uri(caller.address.moreInfo + "jobs/\(id)")]),
+            ("job-name", [.name(job.name)]),
+            ("job-originating-user-name", [.name(job.user)]),
+            ("job-state", [.enumValue(job.state.rawValue)]),
+            ("job-state-reasons", job.reasons.map(IPPValue.keyword)),
+            ("job-state-message", [.text(stateMessage)]),
+            ("number-of-documents", [.integer(job.documentCount)]),
+            ("time-at-creation", [time(job.createdAt)]),
+            ("time-at-processing", [time(job.processingAt)]),
+            ("time-at-completed", [time(job.completedAt)]),
+            ("job-printer-up-time", [.integer(Int32(clamping: node.clock.unixSeconds))]),
+            ("date-time-at-creation", [date(job.createdAt)]),
+            ("date-time-at-processing", [date(job.processingAt)]),
+            ("date-time-at-completed", [date(job.completedAt)]),
+            ("job-k-octets", [.integer(Int32(clamping: (job.documentBytes + 1023) / 1024))]),
+            ("job-impressions", [.integer(job.impressions)]),
+            ("job-impressions-completed", [.integer(job.impressionsCompleted)]),
+            ("copies", [.integer(job.copies)]),
+            ("sides", [.keyword(job.sides)]),
+            ("media", [.keyword(job.media)]),
+            ("document-format-supplied", [.mimeMediaType(job.format)]),
+            ("compression-supplied", [.keyword(job.compression)]),
+        ]
+        if !job.pageRanges.isEmpty {
+            let ranges = job.pageRanges.split(separator: ",").compactMap { range -> IPPValue? in
+                let bounds = range.split(separator: "-").compactMap { Int32($0) }
+                return bounds.count == 2 ? .rangeOfInteger(IPPRange(bounds[0], bounds[1])) : nil
+            }
+            attributes.append(("page-ranges", ranges))
+        }
+        for (name, values) in attributes where all || requested.contains(name) {
+            group.add(name, values: values)
+        }
+    }
+}
+
+/// A document arriving for a job: the HTTP layer feeds it chunk by chunk.
+final class DocumentIntake {
+    unowned let printer: MiGPrinter
+    let job: Job
+    let request: IPPMessage
+    let caller: Caller
+    let writer: any DocumentWriter
+    let last: Bool
+    let unsupported: [IPPAttribute]
+
+    init(printer: MiGPrinter, job: Job, request: IPPMessage, caller: Caller, writer: any DocumentWriter, last: Bool, unsupported: [IPPAttribute]) {
+        self.printer = printer
+        self.job = job
+        self.request = request
+        self.caller = caller
+        self.writer = writer
+        self.last = last
+        self.unsupported = unsupported
+    }
+
+    func write(_ bytes: ByteBuffer) throws(SpoolError) { try writer.write(bytes) }
+
+    /// The whole document has arrived: store it and answer.
+    func finish() -> IPPMessage {
+        do {
+            return printer.documentReceived(self, try writer.finish())
+        } catch {
+            writer.discard()
+            return printer.documentFailed(self, error)
+        }
+    }
+
+    /// The document cannot be taken: answer why.
+    func fail(_ error: SpoolError) -> IPPMessage {
+        writer.discard()
+        return printer.documentFailed(self, error)
+    }
+
+    /// The connection went away mid-upload.
+    func abandon() {
+        writer.discard()
+        printer.documentAbandoned(self)
+    }
+}
+
+extension SpoolError {
+    var isCompression: Bool { if case .compression = self { true } else { false } }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import IPP
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Wire
+import WireHTTP
+
+/// The Mobile Integration Gateway of Dispatcher Paragon as a simulated actor: IPP over HTTP/1.1 at
+/// `/ipp/print`, IPPS on port 8050 like the real MiG (or plain HTTP behind a TLS proxy), Basic accounts, a
+/// job spool in SQLite and a simulated printer behind it.
+public final class MiGServer: @unchecked Sendable {
+    // @unchecked Sendable: `printer` and `store` are used only on `node.eventLoop` (every handler and timer
+    // of this actor runs there); the listeners are behind a lock.
+    /// A MiG account as configured.
+    public struct AccountSetting: Sendable {
+        public var user: String
+        public var password: String
+        /// Requests must carry a valid client certificate forwarded by the TLS proxy (`SSL_CLIENT_CERT`).
+        public var requiresClientCertificate: Bool
+
+        public init(user: String, password: String, requiresClientCertificate: Bool = false) {
+            self.user = user
+            self.password = password
+            self.requiresClientCertificate = requiresClientCertificate
+        }
+    }
+
+    public struct Configuration: Sendable {
+        /// IPPS (TLS) port; nil for none.
+        public var tlsPort: Int? = 8050
+        /// Plain HTTP port (for running behind a TLS proxy, or for tools without TLS); nil for none.
+        public var plainPort: Int? = 631
+        /// Server certificate chain and key (PEM files) for IPPS.
+        public var certificatePath: String?
+        public var privateKeyPath: String?
+        /// The CA that issues client certificates, for accounts that require one (PEM file).
+        public var clientCAPath: String?
+        public var accounts = [AccountSetting(user: "demo", password: "demo-password")]
+        public var realm = "MiG"
+        public var printer = PrinterDescription()
+        /// SQLite file of the spool; nil keeps it in memory.
+        public var databasePath: String?
+        /// Directory for document files; nil keeps only their size and digest.
+        public var spoolDirectory: String?
+        /// How long a connection may wait before sending a request head.
+        public var headerTimeout: TimeAmount = .seconds(30)
+        /// How long an upload may pause between two chunks.
+        public var bodyIdleTimeout: TimeAmount = .seconds(30)
+
+        public init() {}
+    }
+
+    public let node: Node
+    public let configuration: Configuration
+    let printer: MiGPrinter
+    let store: JobStore
+    let decoder = IPPDecoder()
+    let certificateCheck: ClientCertificateCheck?
+    private let listeners: NIOLockedValueBox<[(scheme: String, listener: any Listener)]>
+
+    private init(node: Node, configuration: Configuration, store: JobStore, printer: MiGPrinter, certificateCheck: ClientCertificateCheck?) {
+        self.node = node
+        self.configuration = configuration
+        self.store = store
+        self.printer = printer
+        self.certificateCheck = certificateCheck
+        listeners = NIOLockedValueBox([])
+    }
+
+    /// Opens the spool (recovering jobs interrupted by a crash), then listens.
+    public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
+        node.eventLoop.flatSubmit {
+            do {
+                let server = try make(on: node, configuration: configuration)
+                return server.listen().map { server }
+            } catch {
+                return node.eventLoop.makeFailedFuture(error)
+            }
+        }
+    }
+
+    private static func make(on node: Node, configuration: Configuration) throws -> MiGServer {
+        let store = try JobStore(path: configuration.databasePath)
+        for account in configuration.accounts {
+            let salt = node.random.bytes(8).map { String(format: "%02x", $0) }.joined()
+            try store.setAccount(user: account.user, password: account.password, salt: salt,
+                                 requiresClientCertificate: account.requiresClientCertificate)
+        }
+        let recovered = try store.recoverAfterRestart()
+        if recovered.requeued + recovered.aborted > 0 {
+            node.trace("spool-recovered", [("aborted", "\(recovered.aborted)"), ("requeued", "\(recovered.requeued)")])
+        }
+        let limit = configuration.printer.maxDocumentBytes
+        let spool: any DocumentSpool = try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit) } ?? DigestSpool(limit: limit)
+        let printer = MiGPrinter(node: node, description: configuration.printer, store: store, spool: spool)
+        let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
+        let server = MiGServer(node: node, configuration: configuration, store: store, printer: printer, certificateCheck: check)
+        printer.engine.kick()
+        return server
+    }
+
+    private func listen() -> EventLoopFuture<Void> {
+        var started: [EventLoopFuture<(String, any Listener)>] = []
+        if let port = configuration.tlsPort {
+            do {
+                guard let certificate = configuration.certificatePath, let key = configuration.privateKeyPath else {
+                    throw MiGServerError("IPPS needs certificatePath and privateKeyPath")
+                }
+                let tls = TLSConfiguration.makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                let context = try NIOSSLContext(configuration: tls)
+                started.append(listen(port: port, scheme: "ipps", tls: context))
+            } catch {
+                return node.eventLoop.makeFailedFuture(error)
+            }
+        }
+        if let port = configuration.plainPort {
+            started.append(listen(port: port, scheme: "ipp", tls: nil))
+        }
+        return EventLoopFuture.whenAllSucceed(started, on: node.eventLoop).map { bound in
+            self.listeners.withLockedValue { $0 = bound.map { (scheme: $0.0, listener: $0.1) } }
+            self.node.trace("started", bound.map { ($0.0, "\($0.1.port)") })
+        }
+    }
+
+    private func listen(port: Int, scheme: String, tls: NIOSSLContext?) -> EventLoopFuture<(String, any Listener)> {
+        node.listen(port: port) { [self] channel in
+            channel.eventLoop.makeCompletedFuture {
+                if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.addHandler(MiGHTTPHandler(server: self, scheme: scheme))
+            }
+        }.map { (scheme, $0) }
+    }
+
+    var host: String { listeners.withLockedValue { $0.first?.listener.host } ?? node.name }
+
+    func port(scheme: String) -> Int { listeners.withLockedValue { $0.first { $0.scheme == scheme }?.listener.port } ?? 0 }
+
+    /// URLs clients use as-is: `ipps://demo:…@host:8050/ipp/print` (with the first account's credentials, as
+    /// ipptool takes them) and the plain one.
+    public var endpoints: [(label: String, url: String)] {
+        let credentials = configuration.accounts.first.map { "\($0.user):\($0.password)@" } ?? ""
+        return listeners.withLockedValue { listeners in
+            listeners.map { ($0.scheme, "\($0.scheme)://\(credentials)\($0.listener.host):\($0.listener.port)/ipp/print") }
+        }
+    }
+
+    /// The authenticated user, or the refusal to send.
+    func authenticate(_ headers: HTTPHeaders) -> Result<String, MiGHTTPHandler.Reply> {
+        let challenge: HTTPHeaders = ["WWW-Authenticate": "Basic realm=\"\(configuration.realm)\""]
+        let credentials: BasicCredentials
+        switch BasicCredentials.parse(headers.first(name: "Authorization")) {
+        case .missing:
+            return .failure(.init(status: .unauthorized, headers: challenge, body: "authentication required: send the Basic credentials of a MiG account"))
+        case .malformed(let why):
+            return .failure(.init(status: .unauthorized, headers: challenge, body: "unusable Authorization header: \(why)"))
+        case .valid(let valid):
+            credentials = valid
+        }
+        let account: Account?
+        do {
+            account = try store.authenticate(user: credentials.user, password: credentials.password)
+        } catch {
+            return .failure(.init(status: .internalServerError, body: "the account store failed: \(error)"))
+        }
+        guard let account else {
+            node.trace("auth-failed", [("user", credentials.user)])
+            return .failure(.init(status: .unauthorized, headers: challenge, body: "wrong user name or password"))
+        }
+        if account.requiresClientCertificate {
+            guard let check = certificateCheck else {
+                return .failure(.init(status: .forbidden, body: "account \(account.user) requires a client certificate, but MiG has no client CA configured"))
+            }
+            let forwarded = headers.first(name: "SSL_CLIENT_CERT") ?? headers.first(name: "SSL-Client-Cert") ?? ""
+            if case .failure(let problem) = check.check(forwarded: forwarded, now: Date(timeIntervalSince1970: Double(node.clock.unixSeconds))) {
+                node.trace("certificate-refused", [("user", account.user)])
+                return .failure(.init(status: .forbidden, body: "account \(account.user) requires a valid client certificate: \(problem)"))
+            }
+        }
+        return .success(account.user)
+    }
+
+    /// Jobs as the spool holds them (for scenarios and tests).
+    public func jobs() throws -> [Job] { try store.jobs() }
+
+    /// Stops listening and printing; the spool stays on disk.
+    public func stop() -> EventLoopFuture<Void> {
+        let listeners = self.listeners.withLockedValue { $0 }
+        node.trace("stopped")
+        return node.eventLoop.flatSubmit {
+            self.printer.engine.stop()
+            return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
+        }
+    }
+}
+
+public struct MiGServerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

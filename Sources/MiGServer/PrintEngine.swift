@@ -1,0 +1,134 @@
+import NIOCore
+import Wire
+
+/// The simulated printing device behind MiG: prints one job at a time, a page every 60/ppm seconds on the
+/// printer's clock, and stops on paper, jam and offline faults until they clear.
+///
+/// Fault points (switched by scenarios, e.g. `fault mig.media-empty on`): `mig.media-empty`, `mig.media-jam`,
+/// `mig.offline` stop the printer while they fire; `mig.job-abort` aborts the job being printed.
+/// Confined to the node's event loop.
+final class PrintEngine {
+    static let deviceFaults: [(point: String, reason: String, message: String)] = [
+        ("mig.media-empty", "media-empty-error", "Out of paper."),
+        ("mig.media-jam", "media-jam-error", "Paper jam."),
+        ("mig.offline", "offline-report", "The printer is offline."),
+    ]
+    static let abortFault = "mig.job-abort"
+
+    let node: Node
+    let store: JobStore
+    let description: PrinterDescription
+    private(set) var current: Int64?
+    /// The device problem that stops the printer, if any (printer-state-reasons keyword and message).
+    private(set) var stopped: (reason: String, message: String)?
+    private(set) var stateChangeTime: Int64
+    private var timer: Scheduled<Void>?
+
+    init(node: Node, store: JobStore, description: PrinterDescription) {
+        self.node = node
+        self.store = store
+        self.description = description
+        stateChangeTime = node.clock.unixSeconds
+        for fault in Self.deviceFaults { node.faults.declare(fault.point) }
+        node.faults.declare(Self.abortFault)
+    }
+
+    var pageTime: TimeAmount { .nanoseconds(60_000_000_000 / Int64(max(1, description.pagesPerMinute))) }
+
+    /// IPP printer-state: 3 idle, 4 processing, 5 stopped.
+    var printerState: Int32 { stopped != nil ? 5 : current != nil ? 4 : 3 }
+
+    /// Starts the next pending job if the printer is free.
+    func kick() {
+        guard current == nil, timer == nil else { return }
+        guard var job = try? store.nextPending() else { return }
+        job.state = .processing
+        job.reasons = ["job-printing"]
+        job.processingAt = node.clock.unixSeconds
+        save(job)
+        current = job.id
+        changed()
+        node.trace("job-processing", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressions)")])
+        schedule(after: pageTime)
+    }
+
+    /// Stops work on a job that was canceled while printing.
+    func forget(_ id: Int64) {
+        guard current == id else { return }
+        timer?.cancel()
+        timer = nil
+        current = nil
+        changed()
+        kick()
+    }
+
+    func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    private func schedule(after delay: TimeAmount) {
+        let engine = NIOLoopBound(self, eventLoop: node.eventLoop)
+        timer = node.eventLoop.scheduleTask(in: delay) {
+            engine.value.timer = nil
+            engine.value.step()
+        }
+    }
+
+    /// One page time has passed: check the device, then print a page.
+    private func step() {
+        guard let id = current, var job = try? store.job(id: id), !job.state.isTerminal else {
+            current = nil
+            changed()
+            kick()
+            return
+        }
+        if let fault = Self.deviceFaults.first(where: { node.fault($0.point) }) {
+            if stopped?.reason != fault.reason {
+                stopped = (fault.reason, fault.message)
+                changed()
+                job.state = .processingStopped
+                job.reasons = ["printer-stopped"]
+                save(job)
+                node.trace("printer-stopped", [("job", "\(id)"), ("reason", fault.reason)])
+            }
+            schedule(after: .seconds(1))  // look again, as a printer polls its sensors
+            return
+        }
+        if stopped != nil {
+            stopped = nil
+            changed()
+            job.state = .processing
+            job.reasons = ["job-printing"]
+            node.trace("printer-resumed", [("job", "\(id)")])
+        }
+        if node.fault(Self.abortFault) {
+            finish(&job, .aborted, reason: "aborted-by-system")
+            return
+        }
+        job.impressionsCompleted += 1
+        if job.impressionsCompleted >= job.impressions {
+            finish(&job, .completed, reason: "job-completed-successfully")
+        } else {
+            save(job)
+            schedule(after: pageTime)
+        }
+    }
+
+    private func finish(_ job: inout Job, _ state: JobState, reason: String) {
+        job.state = state
+        job.reasons = [reason]
+        job.completedAt = node.clock.unixSeconds
+        save(job)
+        node.trace("job-\(state.keyword)", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressionsCompleted)")])
+        current = nil
+        changed()
+        kick()
+    }
+
+    private func save(_ job: Job) {
+        do { try store.update(job) } catch { node.trace("spool-error", [("error", "\(error)")]) }
+    }
+
+    private func changed() { stateChangeTime = node.clock.unixSeconds }
+}

@@ -1,0 +1,58 @@
+import MiGServer
+import NIOCore
+import Scenario
+import Wire
+
+/// The MiG print gateway in the catalog: `start mig` in scenarios, `listening mig …` in serve.
+extension Catalog {
+    static let mig = ActorKind(
+        name: "mig", summary: "Dispatcher Paragon MiG: IPPS on 8050, plain IPP on 631, Basic accounts, job spool, simulated printer",
+        defaultHost: "mig",
+        options: [("tls-port", "IPPS port (default 8050; 'none' for no TLS)"), ("plain-port", "plain IPP port (default 631; 'none' for none)"),
+                  ("user", "account name (default demo)"), ("password", "account password (default demo-password)"),
+                  ("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy"),
+                  ("ppm", "printer speed in pages per minute (default 60)"), ("bytes-per-page", "document bytes per page (default 100000)"),
+                  ("database", "SQLite file of the job spool (default in memory)"), ("spool", "directory for document files (default: digests only)")]
+    ) { node, options in
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = try optionalPort(options["tls-port"], "tls-port") ?? configuration.tlsPort
+        configuration.plainPort = try optionalPort(options["plain-port"], "plain-port") ?? configuration.plainPort
+        if options["tls-port"] == "none" { configuration.tlsPort = nil }
+        if options["plain-port"] == "none" { configuration.plainPort = nil }
+        configuration.certificatePath = try Fixtures.path("tls/server.pem")
+        configuration.privateKeyPath = try Fixtures.path("tls/server.key")
+        configuration.clientCAPath = try Fixtures.path("tls/ca.pem")
+        configuration.accounts = [MiGServer.AccountSetting(
+            user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
+            requiresClientCertificate: try flag(options["require-certificate"], "require-certificate"))]
+        if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try positive(ppm, "ppm")) }
+        if let bytes = options["bytes-per-page"] { configuration.printer.bytesPerPage = Int64(try positive(bytes, "bytes-per-page")) }
+        configuration.databasePath = options["database"]
+        configuration.spoolDirectory = options["spool"]
+        return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
+    }
+
+    private static func optionalPort(_ text: String?, _ option: String) throws -> Int? {
+        guard let text, text != "none" else { return nil }
+        return try parsePort(text, option)
+    }
+
+    private static func flag(_ text: String?, _ option: String) throws -> Bool {
+        switch text {
+        case nil, "false", "no": return false
+        case "true", "yes": return true
+        case let other?: throw CatalogError("option \(option)=\(other): expected true or false")
+        }
+    }
+
+    private static func positive(_ text: String, _ option: String) throws -> Int {
+        guard let value = Int(text), value > 0 else { throw CatalogError("option \(option)=\(text): expected a positive whole number") }
+        return value
+    }
+}
+
+struct RunningMiG: RunningActor {
+    let server: MiGServer
+    var endpoints: [(label: String, url: String)] { server.endpoints }
+    func stop() async throws { try await server.stop().get() }
+}
