@@ -27,7 +27,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         /// Answered early; everything else is dropped until the connection closes.
         case closing
         case attributes(HTTPRequestHead, Caller, [UInt8])
-        /// The attributes are complete and need no document; `extra` counts bytes after the end tag.
+        /// The attributes are complete and answered; `extra` counts bytes after the end tag (-1: ignored).
         case answering(HTTPRequestHead, IPPMessage, request: IPPMessage, extra: Int)
         case document(HTTPRequestHead, DocumentIntake)
     }
@@ -137,7 +137,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             bytes.append(contentsOf: chunk.readableBytesView)
             attributesArrived(context: context, head, caller, bytes)
         case .answering(let head, let response, let request, let extra):
-            state = .answering(head, response, request: request, extra: extra + chunk.readableBytes)
+            state = .answering(head, response, request: request, extra: extra < 0 ? extra : extra + chunk.readableBytes)
         case .document(let head, let intake):
             do {
                 try intake.write(chunk)
@@ -165,7 +165,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         let rest = bytes.count - documentOffset
         switch server.printer.admit(request, caller: caller) {
         case .answer(let response):
-            state = .answering(head, response, request: request, extra: rest)
+            // A refused Print-Job or Send-Document still carries its document: drop it quietly.
+            let takesDocument = request.operation == .printJob || request.operation == .sendDocument
+            state = .answering(head, response, request: request, extra: takesDocument ? -1 : rest)
         case .document(let intake):
             state = .document(head, intake)
             if rest > 0 {

@@ -1,0 +1,196 @@
+import IPP
+import Kernel
+import MiGServer
+import NIOCore
+import NIOHTTP1
+import Testing
+import Wire
+import WireHTTP
+
+/// MiG on the simulated wire, spoken to with raw HTTP and IPP (the MiG client has its own tests).
+@Suite struct MiGServerTests {
+    static let demo = BasicCredentials(user: "demo", password: "demo-password").headerValue
+
+    static func world(seed: UInt64 = 1, _ configure: (inout MiGServer.Configuration) -> Void = { _ in }) throws -> (Kernel, Node, MiGServer) {
+        let kernel = Kernel(seed: seed)
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configure(&configuration)
+        let node = kernel.node("mig")
+        let finalConfiguration = configuration
+        let server = try kernel.run("start mig") { try await MiGServer.start(on: node, configuration: finalConfiguration).get() }
+        return (kernel, kernel.node("phone"), server)
+    }
+
+    static func post(_ kernel: Kernel, _ phone: Node, _ body: [UInt8], headers: HTTPHeaders = ["Authorization": demo, "Content-Type": "application/ipp"],
+                     path: String = "/ipp/print", chunked: Bool = false) throws -> HTTPResponse {
+        try kernel.run("POST") {
+            try await HTTPClient.send(HTTPRequest(method: .POST, target: path, headers: headers, body: ByteBuffer(bytes: body), chunked: chunked),
+                                      host: "mig", port: 631, on: phone)
+        }
+    }
+
+    static func printJob(document: [UInt8], requestID: Int32 = 1, _ job: (inout IPPGroupBuilder) -> Void = { _ in }) throws -> [UInt8] {
+        var request = IPPMessage.request(.printJob, requestID: requestID) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addJobName("report.pdf")
+            op.addDocumentFormat("application/pdf")
+        }
+        request.addGroup(.job, job)
+        return try IPPEncoder().encode(request) + document
+    }
+
+    static func ipp(_ response: HTTPResponse) throws -> IPPMessage {
+        try IPPDecoder().decode(Array(response.body.readableBytesView))
+    }
+
+    @Test func helloAndJobToCompletion() throws {
+        let (kernel, phone, server) = try Self.world()
+        let hello = try kernel.run("GET /") { try await HTTPClient.send(HTTPRequest(), host: "mig", port: 631, on: phone) }
+        #expect(hello.text.contains("MIG hello"))
+
+        let response = try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 0x25, count: 250_000)) { $0.addCopies(2) }, chunked: true)
+        #expect(response.status == .ok)
+        let answer = try Self.ipp(response)
+        #expect(answer.status == .successfulOK)
+        #expect(answer.group(.job)?.jobID == 1)
+        kernel.advance(by: .seconds(10))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .completed)
+        #expect(job.impressions == 6)  // 3 pages of 100 kB, 2 copies
+        #expect(job.documentBytes == 250_000)
+        #expect(kernel.loop.violations.isEmpty)
+    }
+
+    @Test func httpRefusalsSayWhatWasExpected() throws {
+        let (kernel, phone, _) = try Self.world()
+        let body = try Self.printJob(document: [1, 2, 3])
+        let anonymous = try Self.post(kernel, phone, body, headers: ["Content-Type": "application/ipp"])
+        #expect(anonymous.status == .unauthorized)
+        #expect(anonymous.headers.first(name: "WWW-Authenticate") == "Basic realm=\"MiG\"")
+        let wrong = try Self.post(kernel, phone, body, headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
+        #expect(wrong.text == "wrong user name or password\n")
+        let latin1 = try Self.post(kernel, phone, body, headers: ["Authorization": "Basic 6WFiOng=", "Content-Type": "application/ipp"])
+        #expect(latin1.text.contains("not valid UTF-8"))
+        let notFound = try Self.post(kernel, phone, body, path: "/ipp/printer")
+        #expect(notFound.status == .notFound)
+        let wrongType = try Self.post(kernel, phone, body, headers: ["Authorization": Self.demo, "Content-Type": "application/pdf"])
+        #expect(wrongType.status == .unsupportedMediaType)
+        #expect(wrongType.text.contains("expected Content-Type: application/ipp"))
+    }
+
+    @Test func malformedIPPIsRefusedAndTheActorServesOn() throws {
+        let (kernel, phone, _) = try Self.world()
+        let valid = try Self.printJob(document: [])
+        let truncated = try Self.post(kernel, phone, Array(valid.prefix(20)))
+        #expect(truncated.status == .badRequest)
+        #expect(truncated.text.contains("truncated"))
+        let garbage = try Self.post(kernel, phone, [0x02, 0x00] + Array(repeating: 0xFF, count: 40))
+        #expect(garbage.status == .badRequest)
+        #expect(garbage.text.hasPrefix("malformed IPP request"))
+        let attributes = try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 9) { $0.addPrinterURI("ipp://mig/ipp/print") })
+        let trailing = try Self.ipp(try Self.post(kernel, phone, attributes + [1, 2, 3]))
+        #expect(trailing.status == .badRequest)
+        #expect(trailing.statusMessage?.contains("3 bytes of unexpected data after the end-of-attributes tag") == true)
+        // Still serving.
+        #expect(try Self.ipp(try Self.post(kernel, phone, attributes)).status == .successfulOK)
+    }
+
+    @Test func oversizedDocumentsAbortTheJobWithAClearStatus() throws {
+        let (kernel, phone, server) = try Self.world { $0.printer.maxDocumentBytes = 1000 }
+        let answer = try Self.ipp(try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 7, count: 5000)), chunked: true))
+        #expect(answer.status == .requestEntityTooLarge)
+        #expect(answer.statusMessage?.contains("exceeds the limit of 1000 bytes") == true)
+        #expect(try server.jobs().first?.state == .aborted)
+    }
+
+    @Test func aSlowUploadIsCutOffAndItsJobAborted() throws {
+        let (kernel, phone, server) = try Self.world { $0.bodyIdleTimeout = .seconds(5) }
+        let channel = try kernel.run("connect") { try await phone.connect(host: "mig", port: 631).get() }
+        let head = "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: 100000\r\n\r\n"
+        _ = try kernel.run("send part") {
+            try await channel.writeAndFlush(ByteBuffer(bytes: Array(head.utf8) + (try Self.printJob(document: [1, 2, 3])))).get()
+        }
+        kernel.advance(by: .seconds(10))
+        #expect(try server.jobs().first?.state == .aborted)
+        #expect(kernel.trace.all.contains { $0.event == "upload-timeout" })
+    }
+
+    @Test func headerInjectionInJobNameStaysData() throws {
+        let (kernel, phone, server) = try Self.world()
+        let name = "evil\r\nX-Injected: 1"
+        let answer = try Self.ipp(try Self.post(kernel, phone, try Self.printJob(document: [1]) { _ in }))
+        #expect(answer.status == .successfulOK)
+        var request = IPPMessage.request(.printJob, requestID: 2) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addJobName(name)
+        }
+        request.addGroup(.job)
+        let response = try Self.post(kernel, phone, try IPPEncoder().encode(request))
+        #expect(response.headers.first(name: "X-Injected") == nil)
+        #expect(try server.jobs().last?.name == name)
+    }
+
+    @Test func unsupportedAttributesAreReturnedInTheirGroup() throws {
+        let (kernel, phone, _) = try Self.world()
+        let lenient = try Self.ipp(try Self.post(kernel, phone, try Self.printJob(document: [1]) { $0.addSides("three-sided") }))
+        #expect(lenient.status == .successfulOKIgnoredOrSubstitutedAttributes)
+        #expect(lenient.group(.unsupported)?["sides"]?.stringValue == "three-sided")
+        var strict = IPPMessage.request(.printJob, requestID: 3) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addIPPAttributeFidelity(true)
+        }
+        strict.addGroup(.job) { $0.addMedia("iso_a9_37x52mm") }
+        let refused = try Self.ipp(try Self.post(kernel, phone, try IPPEncoder().encode(strict)))
+        #expect(refused.status == .attributesOrValuesNotSupported)
+        #expect(refused.group(.unsupported)?["media"] != nil)
+    }
+
+    @Test func paperRunsOutMidJobAndPrintingResumesWhenRefilled() throws {
+        let (kernel, phone, server) = try Self.world()
+        _ = try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 1, count: 500_000)))
+        kernel.advance(by: .milliseconds(2500))
+        server.node.faults.set("mig.media-empty", .on)
+        kernel.advance(by: .seconds(5))
+        #expect(try server.jobs().first?.state == .processingStopped)
+        server.node.faults.set("mig.media-empty", .off)
+        kernel.advance(by: .seconds(10))
+        #expect(try server.jobs().first?.state == .completed)
+        let events = kernel.trace.all.map(\.event)
+        #expect(events.contains("printer-stopped") && events.contains("printer-resumed"))
+    }
+
+    @Test func busyPrinterAnswersServerErrorBusy() throws {
+        let (kernel, phone, server) = try Self.world()
+        server.node.faults.set("mig.busy", .times(1))
+        let busy = try Self.ipp(try Self.post(kernel, phone, try Self.printJob(document: [1])))
+        #expect(busy.status == .busy, "\(busy)")
+        #expect(try Self.ipp(try Self.post(kernel, phone, try Self.printJob(document: [1]))).status == .successfulOK)
+    }
+
+    @Test func gzipDocumentsAreInflatedIntoTheSpool() throws {
+        let (kernel, phone, server) = try Self.world()
+        // "hello\n" gzip-compressed (gzip -n).
+        let gzip: [UInt8] = [0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0xe7,
+                             0x02, 0x00, 0x20, 0x30, 0x3a, 0x36, 0x06, 0x00, 0x00, 0x00]
+        var request = IPPMessage.request(.printJob, requestID: 4) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addCompression("gzip")
+        }
+        request.addGroup(.job)
+        #expect(try Self.ipp(try Self.post(kernel, phone, try IPPEncoder().encode(request) + gzip)).status == .successfulOK)
+        #expect(try server.jobs().first?.documentBytes == 6)
+        let corrupt = try Self.ipp(try Self.post(kernel, phone, try IPPEncoder().encode(request) + [0x1f, 0x8b, 0x08, 0x00, 0xFF, 0xFF]))
+        #expect(corrupt.status == .compressionError)
+    }
+
+    @Test func sameSeedSameTrace() throws {
+        func run(_ seed: UInt64) throws -> String {
+            let (kernel, phone, _) = try Self.world(seed: seed)
+            _ = try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 1, count: 150_000)), chunked: true)
+            kernel.advance(by: .seconds(5))
+            return kernel.trace.digest
+        }
+        #expect(try run(5) == run(5))
+    }
+}
