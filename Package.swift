@@ -60,6 +60,14 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
+        // A TLS-terminating proxy that verifies client certificates and forwards them (the seed's nginx).
+        .target(name: "TLSProxy", dependencies: [
+            "Wire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // The scenario language: parser and runner.
         .target(name: "Scenario", dependencies: [
             "Wire", "Kernel", "WireHTTP",
@@ -70,7 +78,7 @@ let package = Package(
         .target(name: "LineEditor"),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
-            "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer",
+            "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -92,7 +100,7 @@ let package = Package(
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
         .testTarget(name: "MiGServerTests", dependencies: [
-            "MiGServer", "IPP", "Kernel", "Wire", "WireHTTP",
+            "MiGServer", "TLSProxy", "IPP", "Kernel", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
