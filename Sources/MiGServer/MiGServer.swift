@@ -130,6 +130,7 @@ public final class MiGServer: @unchecked Sendable {
         node.listen(port: port) { [self] channel in
             channel.eventLoop.makeCompletedFuture {
                 if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                try channel.pipeline.syncOperations.addHandler(HeaderUnfolder())
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                 try channel.pipeline.syncOperations.addHandler(MiGHTTPHandler(server: self, scheme: scheme))
             }

@@ -8,7 +8,7 @@ import Wire
 /// Each entry names the ports it uses on the simulated wire (its real ports) and on loopback for `serve`
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
-    public static let actorKinds: [ActorKind] = [echo, mig]
+    public static let actorKinds: [ActorKind] = [echo, mig, migProxy]
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
     public static let directives: [Directive] = []
@@ -20,6 +20,7 @@ public enum Catalog {
     public static let liveOptions: [String: [String: String]] = [
         "echo": ["tcp-port": "7007", "http-port": "8080"],
         "mig": ["tls-port": "8050", "plain-port": "8631"],
+        "mig-proxy": ["port": "8443", "upstream": "mig:8631"],
     ]
 
     static let echo = ActorKind(

@@ -1,6 +1,7 @@
 import MiGServer
 import NIOCore
 import Scenario
+import TLSProxy
 import Wire
 
 /// The MiG print gateway in the catalog: `start mig` in scenarios, `listening mig …` in serve.
@@ -10,7 +11,7 @@ extension Catalog {
         defaultHost: "mig",
         options: [("tls-port", "IPPS port (default 8050; 'none' for no TLS)"), ("plain-port", "plain IPP port (default 631; 'none' for none)"),
                   ("user", "account name (default demo)"), ("password", "account password (default demo-password)"),
-                  ("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy"),
+                  ("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
                   ("ppm", "printer speed in pages per minute (default 60)"), ("bytes-per-page", "document bytes per page (default 100000)"),
                   ("database", "SQLite file of the job spool (default in memory)"), ("spool", "directory for document files (default: digests only)")]
     ) { node, options in
@@ -22,14 +23,33 @@ extension Catalog {
         configuration.certificatePath = try Fixtures.path("tls/server.pem")
         configuration.privateKeyPath = try Fixtures.path("tls/server.key")
         configuration.clientCAPath = try Fixtures.path("tls/ca.pem")
-        configuration.accounts = [MiGServer.AccountSetting(
-            user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
-            requiresClientCertificate: try flag(options["require-certificate"], "require-certificate"))]
+        configuration.accounts = [
+            MiGServer.AccountSetting(user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
+                                     requiresClientCertificate: try flag(options["require-certificate"], "require-certificate")),
+            // The account of the seed's client-certificate set-up: only reachable through the TLS proxy.
+            MiGServer.AccountSetting(user: "secure", password: "secure-password", requiresClientCertificate: true),
+        ]
         if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try positive(ppm, "ppm")) }
         if let bytes = options["bytes-per-page"] { configuration.printer.bytesPerPage = Int64(try positive(bytes, "bytes-per-page")) }
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
+    }
+
+    static let migProxy = ActorKind(
+        name: "mig-proxy", summary: "TLS proxy in front of MiG like the seed's nginx: verifies client certificates, forwards SSL_CLIENT_CERT",
+        defaultHost: "proxy",
+        options: [("port", "HTTPS port (default 443)"), ("upstream", "MiG's plain HTTP endpoint HOST:PORT (default mig:631)")]
+    ) { node, options in
+        let upstream = (options["upstream"] ?? "mig:631").split(separator: ":").map(String.init)
+        guard upstream.count == 2, let upstreamPort = Int(upstream[1]) else {
+            throw CatalogError("option upstream=\(options["upstream"] ?? ""): expected HOST:PORT")
+        }
+        var configuration = TLSProxy.Configuration(
+            certificatePath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"),
+            clientCAPath: try Fixtures.path("tls/ca.pem"), upstreamHost: upstream[0], upstreamPort: upstreamPort)
+        if let port = options["port"] { configuration.port = try parsePort(port, "port") }
+        return RunningProxy(proxy: try await TLSProxy.start(on: node, configuration: configuration).get())
     }
 
     private static func optionalPort(_ text: String?, _ option: String) throws -> Int? {
@@ -49,6 +69,13 @@ extension Catalog {
         guard let value = Int(text), value > 0 else { throw CatalogError("option \(option)=\(text): expected a positive whole number") }
         return value
     }
+}
+
+struct RunningProxy: RunningActor {
+    let proxy: TLSProxy
+    var endpoints: [(label: String, url: String)] { proxy.endpoints }
+    var notes: [String] { ["client certificate: Fixtures/tls/client.p12 (password workbench), account secure:secure-password"] }
+    func stop() async throws { try await proxy.stop().get() }
 }
 
 struct RunningMiG: RunningActor {

@@ -18,6 +18,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var bind = "127.0.0.1"
 
+    @Option(name: .customLong("only"), help: "Serve only this actor (repeatable); default: all of them.")
+    var only: [String] = []
+
+    @Option(help: "Where actors keep their databases and spools (default: $XDG_STATE_HOME/workbench or ~/.local/state/workbench).")
+    var stateDir: String?
+
+    /// The state folder: what a client was told succeeded is kept there across restarts.
+    var stateDirectory: String {
+        if let stateDir { return stateDir }
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return "\(xdg)/workbench" }
+        return "\(environment["HOME"] ?? ".")/.local/state/workbench"
+    }
+
     func run() async throws {
         let wire = LiveWire(bindHost: bind)
         var options = Catalog.liveOptions
@@ -29,8 +43,19 @@ struct ServeCommand: AsyncParsableCommand {
             }
             options[key[0], default: [:]][key[1]] = parts[1]
         }
+        for name in only where !Catalog.actorKinds.contains(where: { $0.name == name }) {
+            throw ValidationError("--only \(name): expected one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
+        }
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         var running: [(String, any RunningActor)] = []
-        for kind in Catalog.actorKinds {
+        for kind in Catalog.actorKinds where only.isEmpty || only.contains(kind.name) {
+            // Persistent actors keep their state under the state folder unless told otherwise.
+            if kind.options.contains(where: { $0.name == "database" }), options[kind.name]?["database"] == nil {
+                options[kind.name, default: [:]]["database"] = "\(stateDirectory)/\(kind.name).sqlite"
+            }
+            if kind.options.contains(where: { $0.name == "spool" }), options[kind.name]?["spool"] == nil {
+                options[kind.name, default: [:]]["spool"] = "\(stateDirectory)/\(kind.name)-spool"
+            }
             let actor = try await kind.start(wire.node(kind.name), options[kind.name] ?? [:])
             running.append((kind.name, actor))
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
