@@ -22,6 +22,10 @@ public struct ClientCertificateCheck: Sendable {
               authority.publicKey.isValidSignature(certificate.signature, for: certificate) else {
             return .failure(.untrusted("the client certificate \(certificate.subject) is not issued by \(authority.subject)"))
         }
+        // As OpenSSL's "sslclient" purpose: a certificate restricted to other uses (a server's) is refused.
+        if let usage = try? certificate.extensions.extendedKeyUsage, !usage.contains(.clientAuth) {
+            return .failure(.untrusted("the certificate \(certificate.subject) is not issued for client authentication"))
+        }
         guard certificate.notValidBefore <= now, now <= certificate.notValidAfter else {
             return .failure(.untrusted("the client certificate \(certificate.subject) is not valid now (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))"))
         }

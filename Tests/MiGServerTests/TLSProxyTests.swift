@@ -1,0 +1,188 @@
+import Foundation
+import IPP
+import Kernel
+import MiGServer
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Testing
+import TLSProxy
+import Wire
+import WireHTTP
+
+/// The seed's client-certificate set-up: a TLS proxy verifying client certificates in front of MiG, whose
+/// account requires the forwarded certificate. On the simulated wire (our proxy) and live (a real nginx).
+@Suite struct TLSProxyTests {
+    static let tls = MiGInteropTests.fixtures + "/tls"
+    static let secure = BasicCredentials(user: "secure", password: "secure-password").headerValue
+
+    static func world() throws -> (Kernel, Node) {
+        let kernel = Kernel(seed: 3)
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configuration.clientCAPath = "\(tls)/ca.pem"
+        configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
+        let mig = kernel.node("mig"), proxy = kernel.node("proxy")
+        let finalConfiguration = configuration
+        _ = try kernel.run("start") {
+            _ = try await MiGServer.start(on: mig, configuration: finalConfiguration).get()
+            return try await TLSProxy.start(on: proxy, configuration: TLSProxy.Configuration(
+                certificatePath: "\(tls)/server.pem", privateKeyPath: "\(tls)/server.key", clientCAPath: "\(tls)/ca.pem",
+                upstreamHost: "mig", upstreamPort: 631)).get().listener.port
+        }
+        return (kernel, kernel.node("phone"))
+    }
+
+    static func getPrinterAttributes() throws -> ByteBuffer {
+        ByteBuffer(bytes: try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { $0.addPrinterURI("ipps://proxy/ipp/print") }))
+    }
+
+    static func send(_ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print") throws -> HTTPResponse {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(tls)/ca.pem"))
+        configuration.certificateVerification = .noHostnameVerification
+        if withCertificate {
+            configuration.certificateChain = try NIOSSLCertificate.fromPEMFile("\(tls)/client.pem").map { .certificate($0) }
+            configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: "\(tls)/client.key", format: .pem))
+        }
+        let context = try NIOSSLContext(configuration: configuration)
+        let request = HTTPRequest(method: .POST, target: target, headers: ["Authorization": secure, "Content-Type": "application/ipp"],
+                                  body: try getPrinterAttributes())
+        return try kernel.run("POST via proxy") {
+            try await HTTPClient.send(request, host: "proxy", port: 443, on: phone) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil))
+                }
+            }
+        }
+    }
+
+    @Test func aVerifiedCertificateReachesMiGAndIsChecked() throws {
+        let (kernel, phone) = try Self.world()
+        let response = try Self.send(kernel, phone, withCertificate: true)
+        #expect(response.status == .ok)
+        #expect(try IPPDecoder().decode(Array(response.body.readableBytesView)).status == .successfulOK)
+        #expect(kernel.loop.violations.isEmpty)
+    }
+
+    @Test func withoutACertificateTheProxyAnswersLikeNginx() throws {
+        let (kernel, phone) = try Self.world()
+        let response = try Self.send(kernel, phone, withCertificate: false)
+        #expect(response.status == .badRequest)
+        #expect(response.text.contains("No required SSL certificate was sent"))
+        #expect(try Self.send(kernel, phone, withCertificate: true, target: "/admin").status == .notFound)
+    }
+
+    @Test func migRefusesTheAccountWithoutAForwardedCertificate() throws {
+        let (kernel, phone) = try Self.world()
+        let direct = try kernel.run("POST direct") {
+            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print", headers: ["Authorization": Self.secure, "Content-Type": "application/ipp"],
+                                                  body: try Self.getPrinterAttributes()), host: "mig", port: 631, on: phone)
+        }
+        #expect(direct.status == .forbidden)
+        #expect(direct.text.contains("requires a valid client certificate: no client certificate was forwarded"))
+        let forged = try kernel.run("POST forged") {
+            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print",
+                                                  headers: ["Authorization": Self.secure, "Content-Type": "application/ipp",
+                                                            "SSL_CLIENT_CERT": try String(contentsOfFile: "\(Self.tls)/server.pem", encoding: .utf8).replacingOccurrences(of: "\n", with: " ")],
+                                                  body: try Self.getPrinterAttributes()), host: "mig", port: 631, on: phone)
+        }
+        // The server certificate is signed by the same CA, but not for client authentication.
+        #expect(forged.status == .forbidden)
+        #expect(forged.text.contains("not issued for client authentication"))
+        let garbage = try kernel.run("POST garbage") {
+            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print",
+                                                  headers: ["Authorization": Self.secure, "Content-Type": "application/ipp", "SSL_CLIENT_CERT": "not a certificate"],
+                                                  body: try Self.getPrinterAttributes()), host: "mig", port: 631, on: phone)
+        }
+        #expect(garbage.status == .forbidden)
+        #expect(garbage.text.contains("not a PEM X.509 certificate"))
+    }
+}
+
+/// A real nginx with the seed's configuration in front of a live MiG; curl with and without a certificate.
+@Suite(.serialized) struct NginxInteropTests {
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func curlThroughNginxNeedsTheClientCertificate() async throws {
+        let tls = TLSProxyTests.tls
+        let state = NSTemporaryDirectory() + "mig-nginx-\(getpid())"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let wire = LiveWire()
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configuration.plainPort = 0
+        configuration.clientCAPath = "\(tls)/ca.pem"
+        configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
+        let mig = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
+        let upstream = try #require(mig.endpoints.first?.url.split(separator: "@").last?.split(separator: "/").first)
+        let port = try Self.freePort()
+        let conf = """
+        daemon off;
+        pid \(state)/nginx.pid;
+        error_log \(state)/error.log;
+        events {}
+        http {
+          access_log off;
+          client_body_temp_path \(state)/body;
+          proxy_temp_path \(state)/proxy;
+          server {
+            listen 127.0.0.1:\(port) ssl;
+            ssl_certificate \(tls)/server.pem;
+            ssl_certificate_key \(tls)/server.key;
+            location ^~ /ipp/print {
+              proxy_set_header SSL_CLIENT_CERT $ssl_client_cert;
+              proxy_pass http://\(upstream);
+            }
+            ssl_client_certificate \(tls)/ca.pem;
+            ssl_verify_client on;
+          }
+        }
+        """
+        try conf.write(toFile: "\(state)/nginx.conf", atomically: true, encoding: .utf8)
+        let nginx = Process()
+        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        nginx.arguments = ["-c", "\(state)/nginx.conf", "-e", "\(state)/error.log"]
+        try nginx.run()
+        defer { nginx.terminate(); nginx.waitUntilExit() }
+        // Wait until nginx accepts connections.
+        for _ in 0..<50 where try Self.run("/usr/bin/curl", ["-sk", "-o", "/dev/null", "https://127.0.0.1:\(port)/"]).0 != 0 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let request = "\(state)/request.ipp"
+        try Data(try TLSProxyTests.getPrinterAttributes().readableBytesView).write(to: URL(fileURLWithPath: request))
+        let common = ["-sS", "-o", "\(state)/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem", "-u", "secure:secure-password",
+                      "-H", "Content-Type: application/ipp", "--data-binary", "@\(request)", "https://localhost:\(port)/ipp/print"]
+        let with = try Self.run("/usr/bin/curl", ["--cert", "\(tls)/client.pem", "--key", "\(tls)/client.key"] + common)
+        #expect(with.1 == "200")
+        let answer = try Data(contentsOf: URL(fileURLWithPath: "\(state)/answer"))
+        #expect(try IPPDecoder().decode(Array(answer)).status == .successfulOK)
+        let without = try Self.run("/usr/bin/curl", common)
+        #expect(without.1 == "400")
+        try await mig.stop().get()
+        try await wire.shutdown()
+    }
+}
