@@ -27,7 +27,7 @@ extension Catalog {
     }
 
     static let ivantiDirectives: [Directive] = [
-        Directive("ivanti", usage: "ivanti install current|old | uninstall | state [auth W] [policy W] [passcode entered|missing] [ready true|false] | renew APP [as NAME] | vault [APP] [as NAME]",
+        Directive("ivanti", usage: "ivanti install current|old | uninstall | state [auth W] [policy W] [passcode entered|missing] [ready true|false] | renew APP [as NAME] (${NAME} true/false, ${NAME.error}) | vault [APP] [as NAME]",
                   summary: "drive the Ivanti client: version, AppConnect state (sent to apps), renewal requests, the vault and the last credential received",
                   keywords: ["install", "uninstall", "state", "renew", "vault", "current", "old", "auth", "policy", "passcode", "ready", "as",
                              "authorized", "unauthorized", "retired", "managed", "unmanaged", "unknown", "entered", "missing"]) { args throws(ScenarioError) in
@@ -59,9 +59,14 @@ extension Catalog {
                 let label = args.accept("as") ? try args.name("a variable name") : "renew"
                 try args.end()
                 return Run { context in
-                    let delivered = try ivantiClient(context).requestNewCredential(app: app)
-                    context.kernel.loop.runDue()
-                    context.publish(label, ["": String(delivered)])
+                    let client = try ivantiClient(context)
+                    do {
+                        let delivered = try client.requestNewCredential(app: app)
+                        context.kernel.loop.runDue()
+                        context.publish(label, ["": String(delivered), "error": ""])
+                    } catch {
+                        context.publish(label, ["": "false", "error": "\(error)"])
+                    }
                     return nil
                 }
             default:
@@ -71,6 +76,8 @@ extension Catalog {
                 try args.end()
                 let owner = app
                 return Run { context in
+                    // What was opened on the bus at this instant (e.g. by `open`) reaches the client first.
+                    context.kernel.loop.runDue()
                     let client = try ivantiClient(context)
                     let stored = try client.credentials(of: owner)
                     var values = ["count": String(stored.count), "serials": stored.map(\.serialNumber).joined(separator: ","),
