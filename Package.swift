@@ -101,8 +101,13 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
-        .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential"]),
-        .testTarget(name: "IvantiClientTests", dependencies: ["IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP"]),
+        .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "IvantiClientTests", dependencies: [
+            "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire"]),
     ]
 )

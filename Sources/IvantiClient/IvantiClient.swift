@@ -134,6 +134,9 @@ public final class IvantiClient: Sendable {
 
     // MARK: - Knobs
 
+    /// The X25519 public key apps seal credentials for (also sent in every state message).
+    public var publicKey: [UInt8] { Array(identity.publicKey.rawRepresentation) }
+
     public var installation: Installation { mutable.withLock { $0.installation } }
     public var state: State { mutable.withLock { $0.state } }
     public var lastOutcome: Outcome? { mutable.withLock { $0.lastOutcome } }
@@ -203,7 +206,7 @@ public final class IvantiClient: Sendable {
 
     func sendState(_ state: State, to appScheme: String) {
         let status = AppConnectStatus(authState: state.authState, managedPolicy: state.managedPolicy, secureServices: state.secureServices,
-                                      ready: state.ready, clientKey: Array(identity.publicKey.rawRepresentation))
+                                      ready: state.ready, clientKey: publicKey)
         node.bus.open(AppConnectReply.state(status).url(scheme: appScheme).description, from: node.name)
     }
 }

@@ -35,7 +35,7 @@ public enum URLBusGateway {
             guard node.bus.open(url, from: sender), let owner = node.bus.owner(of: scheme) else {
                 return .text(.notFound, "no app handles the scheme '\(scheme)'")
             }
-            return .text(.accepted, "opened \(scheme): for \(owner)")
+            return .text(.accepted, "opened for \(owner) (scheme \(scheme))")
         }
     }
 }
