@@ -26,7 +26,10 @@ public final class AppConnect: Sendable {
         weak var delegate: (any AppConnectDelegate)?
         var streams: [Int: AsyncStream<SecureServicesAvailability>.Continuation] = [:]
         var nextStream = 0
-        var certificateRequests: [CertificateRequestKey: [CheckedContinuation<[UInt8], any Error>]] = [:]
+        /// Waiting ``AppConnect/certificate(serialNumber:tag:)`` calls, by what they asked for, each with its id
+        /// so that its own timeout ends only it.
+        var certificateRequests: [CertificateRequestKey: [(id: Int, continuation: CheckedContinuation<[UInt8], any Error>)]] = [:]
+        var nextRequest = 0
     }
 
     struct CertificateRequestKey: Hashable {
@@ -120,21 +123,31 @@ public final class AppConnect: Sendable {
         }
         let key = CertificateRequestKey(serial: serialNumber, tag: tag.rawValue)
         return try await withCheckedThrowingContinuation { continuation in
-            mutable.withLock { $0.certificateRequests[key, default: []].append(continuation) }
+            let id = mutable.withLock { all in
+                all.nextRequest += 1
+                all.certificateRequests[key, default: []].append((all.nextRequest, continuation))
+                return all.nextRequest
+            }
             let url = AppConnectRequest.certificate(serial: serialNumber, tag: tag).url.description
             guard node.bus.open(url, from: node.name) else {
-                finishCertificateRequests(key, .failure(AppConnectError("no Ivanti client that supports derived credentials is installed")))
+                finishCertificateRequests(key, only: id, .failure(AppConnectError("no Ivanti client that supports derived credentials is installed")))
                 return
             }
             node.eventLoop.scheduleTask(in: Self.replyTimeout) { [self] in
-                finishCertificateRequests(key, .failure(AppConnectError("the Ivanti client did not answer within \(Self.replyTimeout)")))
+                finishCertificateRequests(key, only: id, .failure(AppConnectError("the Ivanti client did not answer within \(Self.replyTimeout)")))
             }
         }
     }
 
-    private func finishCertificateRequests(_ key: CertificateRequestKey, _ result: Result<[UInt8], any Error>) {
-        let waiting = mutable.withLock { $0.certificateRequests.removeValue(forKey: key) ?? [] }
-        for continuation in waiting { continuation.resume(with: result) }
+    /// Resumes the requests waiting for `key` (or only request `id`) with `result`.
+    private func finishCertificateRequests(_ key: CertificateRequestKey, only id: Int? = nil, _ result: Result<[UInt8], any Error>) {
+        let finished = mutable.withLock { all -> [CheckedContinuation<[UInt8], any Error>] in
+            let waiting = all.certificateRequests[key] ?? []
+            let (done, remaining) = (waiting.filter { id == nil || $0.id == id }, waiting.filter { id != nil && $0.id != id })
+            all.certificateRequests[key] = remaining.isEmpty ? nil : remaining
+            return done.map(\.continuation)
+        }
+        for continuation in finished { continuation.resume(with: result) }
     }
 
     // MARK: - URLs

@@ -19,7 +19,11 @@ final class CredentialVault: Sendable {
     /// Opens (or creates) the vault; `path` `nil` keeps it in memory.
     init(path: String?) throws {
         if let path {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var configuration = Configuration()
+            // Two `serve` processes may share the file; wait for the other's write rather than fail.
+            configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             database = try DatabaseQueue(path: path, configuration: configuration)
             key = try Self.loadOrCreateKey(at: path + ".key")

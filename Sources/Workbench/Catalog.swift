@@ -19,7 +19,7 @@ public enum Catalog {
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = [
         "echo": ["tcp-port": "7007", "http-port": "8080"],
-        "ivanti": ["bus-port": "9084"],
+        "ivanti": ["bus-port": "9084", "database": ".workbench/ivanti-vault.sqlite"],
     ]
 
     static let echo = ActorKind(

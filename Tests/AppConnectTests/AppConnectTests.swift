@@ -33,8 +33,12 @@ struct Phone {
         return [UInt8](FileManager.default.contents(atPath: directory.appendingPathComponent("Fixtures/ivanti/\(file)").path) ?? Data())
     }
 
-    static func credential(serial: String = "123-4567-8910", tags: [CredentialTag] = [.authentication, .encryption, .signing]) -> DerivedCredential {
-        DerivedCredential(name: "Derived Credential Name", serialNumber: serial, expirationDate: Date(timeIntervalSince1970: 1_767_225_600 + 30 * 86_400),
+    /// 30 days after the simulated calendar's start (2026-01-01).
+    static let inAMonth = Date(timeIntervalSince1970: 1_767_225_600 + 30 * 86_400)
+
+    static func credential(serial: String = "123-4567-8910", tags: [CredentialTag] = [.authentication, .encryption, .signing],
+                           expires: Date = inAMonth) -> DerivedCredential {
+        DerivedCredential(name: "Derived Credential Name", serialNumber: serial, expirationDate: expires,
                           certificates: tags.map { tag in
                               let name = tag.rawValue.lowercased()
                               return .init(tag: tag, certificate: fixture("\(name).cert.der"), privateKey: fixture("\(name).key.der"))
