@@ -50,7 +50,7 @@ public enum PayloadSeal {
             return Sealed(ephemeralPublicKey: Array(ephemeral.publicKey.rawRepresentation), nonce: nonce,
                           box: Array(box.ciphertext) + Array(box.tag))
         } catch {
-            throw CredentialProblem(.undecryptable, "cannot seal for the Ivanti client's key (expected a 32-byte X25519 public key, 32-byte secret, 12-byte nonce)")
+            throw CredentialProblem(.undecryptable, "cannot seal for the Ivanti client's key (expected a 32-byte X25519 public key that is not of low order, a 32-byte secret, a 12-byte nonce)")
         }
     }
 
@@ -71,7 +71,10 @@ public enum PayloadSeal {
         }
     }
 
-    private static func derivedKey(_ secret: SharedSecret, ephemeralPublicKey: [UInt8], recipientPublicKey: [UInt8]) -> SymmetricKey {
-        secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: ephemeralPublicKey + recipientPublicKey, sharedInfo: info, outputByteCount: 32)
+    /// - throws: for the all-zero shared secret of a low-order public key (RFC 7748 §6.1), which anyone could
+    ///   compute: sealing for such a key would publish the payload.
+    private static func derivedKey(_ secret: SharedSecret, ephemeralPublicKey: [UInt8], recipientPublicKey: [UInt8]) throws -> SymmetricKey {
+        guard !secret.withUnsafeBytes({ $0.allSatisfy { $0 == 0 } }) else { throw CryptoKitError.incorrectParameterSize }
+        return secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: ephemeralPublicKey + recipientPublicKey, sharedInfo: info, outputByteCount: 32)
     }
 }

@@ -195,3 +195,45 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
         }
     }
 }
+
+/// An impostor on the Ivanti client's schemes, to reach the library's last-resort answers.
+@Suite struct ImpostorClientTests {
+    /// Handles `appconnect` and `appconnectdc` on node "impostor", answering registrations with `status`.
+    static func phone(answering status: AppConnectStatus?) throws -> (Kernel, AppConnect) {
+        let kernel = Kernel(seed: 3)
+        let impostor = kernel.node("impostor")
+        for scheme in [IvantiScheme.appConnect, IvantiScheme.derivedCredential] {
+            impostor.bus.register(scheme: scheme, owner: "impostor", on: impostor.eventLoop) { url, _ in
+                guard let status, case .register(let appScheme)? = try? AppConnectRequest(parsing: url) else { return }
+                impostor.bus.open(status.url(appScheme: appScheme).description, from: "impostor")
+            }
+        }
+        let appConnect = try #require(AppConnect(node: kernel.node("phone"), scheme: "provider-ac"))
+        appConnect.start()
+        kernel.loop.runDue()
+        return (kernel, appConnect)
+    }
+
+    @Test func anUnusableClientKeyIsAnUnknownError() throws {
+        // The all-zero X25519 point gives no shared secret.
+        let (_, appConnect) = try Self.phone(answering: AppConnectStatus(authState: .authorized, managedPolicy: .managed, secureServices: .available,
+                                                                        ready: true, clientKey: Array(repeating: 0, count: 32)))
+        let service = try #require(DerivedCredentialService(brand: "Brand", callbackScheme: "dc", appConnect: appConnect))
+        do {
+            try service.send(Phone.credential())
+            Issue.record("sealed for an all-zero key")
+        } catch {
+            #expect(error.code == .unknown)
+        }
+    }
+
+    @Test func aClientThatNeverAnswersTimesTheCertificateRequestOut() throws {
+        let (kernel, appConnect) = try Self.phone(answering: AppConnectStatus(authState: .authorized, managedPolicy: .managed, secureServices: .available,
+                                                                             ready: true, clientKey: Array(repeating: 9, count: 32)))
+        let started = kernel.now
+        #expect(throws: AppConnectError.self) {
+            try kernel.run("read") { try await appConnect.certificate(serialNumber: "1", tag: .signing) }
+        }
+        #expect(kernel.now - started == .seconds(5))
+    }
+}

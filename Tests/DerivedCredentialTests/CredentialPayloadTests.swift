@@ -65,6 +65,13 @@ import Testing
         #expect(!sealed.box.starts(with: Self.plaintext))
     }
 
+    @Test func aLowOrderRecipientKeyIsRefused() {
+        #expect(throws: CredentialProblem.self) {
+            try PayloadSeal.seal(Self.plaintext, to: Array(repeating: 0, count: 32), ephemeralSecret: Array(repeating: 1, count: 32),
+                                 nonce: Array(repeating: 2, count: 12), sender: "phone")
+        }
+    }
+
     @Test func anotherSenderAnotherKeyOrATamperedBoxDoesNotOpen() throws {
         let sealed = try Self.sealed()
         let other = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: Array(repeating: 8, count: 32))
