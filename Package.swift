@@ -17,7 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     ],
     targets: [
         // The seam between the two wirings: what actors and clients see of a network, a clock and randomness.
@@ -76,9 +76,28 @@ let package = Package(
         ]),
         // Interactive line editing for the console: history, completion, raw terminal.
         .target(name: "LineEditor"),
+        // Ivanti AppConnect derived credentials: the pure core shared by the app side and the Ivanti client
+        // (payload, limits, sealing, the URLs on the bus)…
+        .target(name: "DerivedCredential", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // …the simulated Ivanti client app (validates and vaults credentials)…
+        .target(name: "IvantiClient", dependencies: [
+            "DerivedCredential", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // …and the AppConnect library an app links (talks to the Ivanti client only through bus URLs).
+        .target(name: "AppConnect", dependencies: [
+            "DerivedCredential", "Wire",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy",
+            "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -109,5 +128,13 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
+        .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "IvantiClientTests", dependencies: [
+            "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire"]),
     ]
 )

@@ -8,10 +8,10 @@ import Wire
 /// Each entry names the ports it uses on the simulated wire (its real ports) and on loopback for `serve`
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
-    public static let actorKinds: [ActorKind] = [echo, mig, migProxy]
+    public static let actorKinds: [ActorKind] = [echo, mig, migProxy, ivanti]
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
-    public static let directives: [Directive] = []
+    public static let directives: [Directive] = ivantiDirectives + appConnectDirectives
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }
@@ -21,6 +21,7 @@ public enum Catalog {
         "echo": ["tcp-port": "7007", "http-port": "8080"],
         "mig": ["tls-port": "8050", "plain-port": "8631"],
         "mig-proxy": ["port": "8443", "upstream": "mig:8631"],
+        "ivanti": ["bus-port": "9084"],
     ]
 
     static let echo = ActorKind(
