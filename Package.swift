@@ -100,6 +100,7 @@ let package = Package(
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .executableTarget(name: "workbench", dependencies: [

@@ -508,6 +508,8 @@ final class MiGPrinter {
     }
 
     private func addJobAttributes(_ job: Job, _ caller: Caller, requested: [String], to group: inout IPPGroupBuilder) {
+        var job = job
+        if engine.current == job.id { job.impressionsCompleted = engine.printed }
         let all = requested.contains("all") || requested.contains("job-description") || requested.contains("job-template")
         let id = job.id ?? 0
         let time = { (seconds: Int64?) -> IPPValue in seconds.map { .integer(Int32(clamping: $0)) } ?? .outOfBand(.noValue) }

@@ -19,6 +19,9 @@ final class PrintEngine {
     let store: JobStore
     let description: PrinterDescription
     private(set) var current: Int64?
+    /// Pages printed of the current job. Kept here rather than written to the spool per page: a page is not
+    /// something a client was promised, and a restart prints the job again from the start.
+    private(set) var printed: Int32 = 0
     /// The device problem that stops the printer, if any (printer-state-reasons keyword and message).
     private(set) var stopped: (reason: String, message: String)?
     private(set) var stateChangeTime: Int64
@@ -47,6 +50,7 @@ final class PrintEngine {
         job.processingAt = node.clock.unixSeconds
         save(job)
         current = job.id
+        printed = 0
         changed()
         node.trace("job-processing", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressions)")])
         schedule(after: pageTime)
@@ -89,6 +93,7 @@ final class PrintEngine {
                 changed()
                 job.state = .processingStopped
                 job.reasons = ["printer-stopped"]
+                job.impressionsCompleted = printed
                 save(job)
                 node.trace("printer-stopped", [("job", "\(id)"), ("reason", fault.reason)])
             }
@@ -100,18 +105,19 @@ final class PrintEngine {
             changed()
             job.state = .processing
             job.reasons = ["job-printing"]
+            save(job)
             node.trace("printer-resumed", [("job", "\(id)")])
         }
         if node.fault(Self.abortFault) {
             finish(&job, .aborted, reason: "aborted-by-system")
             return
         }
-        job.impressionsCompleted += 1
+        printed += 1
+        job.impressionsCompleted = printed
         if job.impressionsCompleted >= job.impressions {
             finish(&job, .completed, reason: "job-completed-successfully")
         } else {
-            save(job)
-            schedule(after: pageTime)
+            schedule(after: pageTime)  // pages are counted in `printed`; the spool is written on state changes
         }
     }
 

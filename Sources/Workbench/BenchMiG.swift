@@ -1,0 +1,239 @@
+import ArgumentParser
+import Foundation
+import IPP
+import NIOCore
+import NIOHTTP1
+import Wire
+import WireHTTP
+
+/// `workbench bench mig`: MiG's Print-Job throughput and latency next to CUPS' ippeveprinter, both as separate
+/// processes on loopback driven by the same client loop, and MiG's peak memory while ingesting a huge document.
+struct BenchMiG: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mig",
+        abstract: "Print-Job jobs/s and p50/p99 against MiG and ippeveprinter; MiG's peak RSS ingesting a large document.",
+        discussion: "Needs ippeveprinter, dbus-daemon and curl (tools/setup.sh installs them). Use a release build for figures."
+    )
+
+    @Option(help: "Print-Job requests per server.")
+    var jobs = 200
+
+    @Option(help: "Document size in bytes.")
+    var size = 1_000_000
+
+    @Option(name: .customLong("ingest-mib"), help: "Size of the document for the memory check, in MiB (0 to skip).")
+    var ingestMiB = 1024
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() async throws {
+        let work = NSTemporaryDirectory() + "workbench-bench-mig-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let wire = LiveWire()
+        let client = wire.node("bench")
+        var document = [UInt8]("%PDF-1.4\n".utf8)
+        document += [UInt8](repeating: 0x20, count: max(0, size - document.count))
+
+        let mig = try Served.mig(state: "\(work)/mig")
+        defer { mig.stop() }
+        let migFigures = try await Self.printJobs(jobs, document: document, host: "127.0.0.1", port: mig.port, credentials: "demo:demo-password", on: client)
+
+        let peer = try Served.ippeveprinter(state: "\(work)/ippeveprinter")
+        defer { peer.stop() }
+        let peerFigures = try await Self.printJobs(jobs, document: document, host: "127.0.0.1", port: peer.port, credentials: nil, on: client)
+
+        var ingest: (seconds: Double, peakRSSMiB: Double)?
+        if ingestMiB > 0 { ingest = try Self.ingest(mib: ingestMiB, into: mig, work: work) }
+        try await wire.shutdown()
+
+        let ratio = migFigures.jobsPerSecond / peerFigures.jobsPerSecond
+        if json {
+            var fields = [
+                "\"jobs\":\(jobs)", "\"document_bytes\":\(size)",
+                "\"mig_jobs_per_second\":\(Self.format(migFigures.jobsPerSecond))",
+                "\"mig_p50_ms\":\(Self.format(migFigures.p50 * 1000))", "\"mig_p99_ms\":\(Self.format(migFigures.p99 * 1000))",
+                "\"ippeveprinter_jobs_per_second\":\(Self.format(peerFigures.jobsPerSecond))",
+                "\"ippeveprinter_p50_ms\":\(Self.format(peerFigures.p50 * 1000))", "\"ippeveprinter_p99_ms\":\(Self.format(peerFigures.p99 * 1000))",
+                "\"ippeveprinter_busy_retries\":\(peerFigures.busyRetries)",
+                "\"jobs_per_second_ratio\":\(Self.format(ratio))",
+            ]
+            if let ingest {
+                fields += ["\"ingest_mib\":\(ingestMiB)", "\"ingest_seconds\":\(Self.format(ingest.seconds))", "\"ingest_peak_rss_mib\":\(Self.format(ingest.peakRSSMiB))"]
+            }
+            print("{" + fields.joined(separator: ",") + "}")
+        } else {
+            print("Print-Job of \(size) bytes, \(jobs) jobs, one client, sequential, loopback:")
+            print("  MiG:           \(Self.format(migFigures.jobsPerSecond)) jobs/s, p50 \(Self.format(migFigures.p50 * 1000)) ms, p99 \(Self.format(migFigures.p99 * 1000)) ms")
+            print("  ippeveprinter: \(Self.format(peerFigures.jobsPerSecond)) jobs/s, p50 \(Self.format(peerFigures.p50 * 1000)) ms, p99 \(Self.format(peerFigures.p99 * 1000)) ms (\(peerFigures.busyRetries) server-error-busy retries)")
+            print("  ratio:         \(Self.format(ratio))×")
+            if let ingest {
+                print("Ingesting a \(ingestMiB) MiB document: \(Self.format(ingest.seconds)) s, MiG peak RSS \(Self.format(ingest.peakRSSMiB)) MiB")
+            }
+        }
+    }
+
+    struct Figures {
+        var jobsPerSecond: Double
+        var p50: Double
+        var p99: Double
+        var busyRetries: Int
+    }
+
+    /// Sequential Print-Jobs, one connection each; a server-error-busy answer is retried (ippeveprinter prints
+    /// one job at a time and says busy meanwhile), and the retries count in the job's latency.
+    static func printJobs(_ count: Int, document: [UInt8], host: String, port: Int, credentials: String?, on node: Node) async throws -> Figures {
+        var latencies: [Double] = []
+        var busy = 0
+        let clock = ContinuousClock()
+        let total = try await clock.measure {
+            for index in 0..<count {
+                let started = clock.now
+                while true {
+                    let request = IPPMessage.request(.printJob, requestID: Int32(index + 1)) { op in
+                        op.addPrinterURI("ipp://\(host):\(port)/ipp/print")
+                        op.addRequestingUserName("bench")
+                        op.addJobName("bench-\(index).pdf")
+                        op.addDocumentFormat("application/pdf")
+                    }
+                    var body = ByteBuffer(bytes: try IPPEncoder().encode(request))
+                    body.writeBytes(document)
+                    var headers: HTTPHeaders = ["Content-Type": "application/ipp"]
+                    if let credentials { headers.add(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()) }
+                    let response = try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print", headers: headers, body: body),
+                                                             host: host, port: port, on: node)
+                    let answer = try IPPDecoder().decode(Array(response.body.readableBytesView))
+                    if answer.status == .busy {
+                        busy += 1
+                        try await Task.sleep(for: .milliseconds(10))
+                        continue
+                    }
+                    guard answer.status.rawValue < 0x100 else { throw BenchError("job \(index): \(answer.status)") }
+                    break
+                }
+                latencies.append((clock.now - started).seconds)
+            }
+        }
+        latencies.sort()
+        return Figures(jobsPerSecond: Double(count) / total.seconds, p50: latencies[latencies.count / 2],
+                       p99: latencies[min(latencies.count - 1, latencies.count * 99 / 100)], busyRetries: busy)
+    }
+
+    /// Streams a huge Print-Job into the served MiG with curl (chunked, from a generator, so nothing holds
+    /// the whole document) and reads MiG's peak resident memory from /proc.
+    static func ingest(mib: Int, into mig: Served, work: String) throws -> (Double, Double) {
+        let header = "\(work)/header.ipp"
+        let request = IPPMessage.request(.printJob, requestID: 1) { op in
+            op.addPrinterURI("ipp://127.0.0.1:\(mig.port)/ipp/print")
+            op.addJobName("huge.pdf")
+            op.addDocumentFormat("application/pdf")
+        }
+        try Data(try IPPEncoder().encode(request)).write(to: URL(fileURLWithPath: header))
+        let script = "(cat \(header); head -c \(mib)M /dev/zero) | curl -sS -o /dev/null -w '%{http_code}' -u demo:demo-password "
+            + "-H 'Content-Type: application/ipp' -X POST -T - http://127.0.0.1:\(mig.port)/ipp/print"
+        let started = Date()
+        let status = try Served.shell(script)
+        let seconds = Date().timeIntervalSince(started)
+        guard status == "200" else { throw BenchError("ingest answered HTTP \(status)") }
+        return (seconds, mig.peakRSSMiB())
+    }
+
+    static func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.2f", value) }
+}
+
+/// A server run as its own process for the benchmark.
+struct Served {
+    let process: Process
+    let port: Int
+    var helpers: [Process] = []
+
+    /// SIGKILL: ippeveprinter may ignore SIGTERM while it holds a job, and nothing here needs a clean exit.
+    func stop() {
+        for process in [process] + helpers where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// VmHWM: the most memory the process has had resident.
+    func peakRSSMiB() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+
+    /// `workbench serve --only mig` with a spool on disk, on a free port.
+    static func mig(state: String) throws -> Served {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["serve", "--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0", "--state-dir", state]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("listening mig ipp://") || !text.hasSuffix("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw BenchError("workbench serve ended: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let url = text.split(separator: "\n").first { $0.hasPrefix("listening mig ipp://") } ?? ""
+        guard let port = url.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) else {
+            throw BenchError("no MiG URL in: \(text)")
+        }
+        return Served(process: process, port: port)
+    }
+
+    /// ippeveprinter (one job at a time, `-c /bin/true` as its print command) with the private D-Bus it needs.
+    static func ippeveprinter(state: String) throws -> Served {
+        try FileManager.default.createDirectory(atPath: "\(state)/spool", withIntermediateDirectories: true)
+        let socket = "\(state)/dbus.sock"
+        let dbus = Process()
+        dbus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        dbus.arguments = ["--session", "--nofork", "--address=unix:path=\(socket)"]
+        dbus.standardOutput = FileHandle.nullDevice
+        dbus.standardError = FileHandle.nullDevice
+        try dbus.run()
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        let port = 20_000 + Int(getpid() % 20_000)
+        let printer = Process()
+        printer.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
+        printer.environment = environment
+        printer.arguments = ["-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
+                             "-f", "application/pdf,application/octet-stream", "Bench Printer"]
+        printer.standardOutput = FileHandle.nullDevice
+        printer.standardError = FileHandle.nullDevice
+        try printer.run()
+        for _ in 0..<100 {
+            if (try? shell("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/")) != "000" { break }
+            usleep(50_000)
+        }
+        return Served(process: printer, port: port, helpers: [dbus])
+    }
+
+    /// Runs a shell command line; returns its standard output.
+    static func shell(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
