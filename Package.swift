@@ -54,9 +54,25 @@ let package = Package(
         ]),
         // Interactive line editing for the console: history, completion, raw terminal.
         .target(name: "LineEditor"),
+        // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
+        // (registrations in SQLite) and the app's session manager (never imports the actor).
+        .target(name: "SCPms"),
+        .target(name: "SCPmsServer", dependencies: [
+            "SCPms", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "SCPmsClient", dependencies: [
+            "SCPms", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP",
+            "SCPms", "SCPmsServer", "SCPmsClient", "WireHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -81,5 +97,12 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
+        .testTarget(name: "SCPmsTests", dependencies: ["SCPms"]),
+        .testTarget(name: "SCPmsServerTests", dependencies: ["SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",
+                                                            .product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .testTarget(name: "SCPmsClientTests", dependencies: ["SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",
+                                                            .product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio")]),
     ]
 )
