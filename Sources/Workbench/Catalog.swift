@@ -19,7 +19,7 @@ public enum Catalog {
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = [
         "echo": ["tcp-port": "7007", "http-port": "8080"],
-        "scpms": ["port": "9083"],
+        "scpms": ["port": "9083", "database": liveStatePath("scpms.sqlite")],
     ]
 
     static let echo = ActorKind(

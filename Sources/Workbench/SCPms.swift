@@ -1,3 +1,4 @@
+import Foundation
 import SCPms
 import SCPmsClient
 import SCPmsServer
@@ -17,7 +18,12 @@ extension Catalog {
     ) { node, options in
         var configuration = SCPmsServer.Configuration()
         if let port = options["port"] { configuration.port = try parsePort(port, "port") }
-        configuration.databasePath = options["database"]
+        if let path = options["database"] {
+            guard !path.isEmpty else { throw CatalogError("option database: expected the path of an SQLite file") }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            configuration.databasePath = path
+        }
         if let app = options["app-id"] {
             guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
             configuration.applicationId = app
@@ -38,6 +44,15 @@ extension Catalog {
     }
 
     static let scpmsDirectives: [Directive] = [scpmsDirective]
+
+    /// Where `serve` keeps an actor's database: `$XDG_STATE_HOME/workbench/FILE`, else
+    /// `~/.local/state/workbench/FILE` (live, registrations must outlive the process).
+    static func liveStatePath(_ file: String) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return "\(state)/workbench/\(file)" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return "\(home)/.local/state/workbench/\(file)"
+    }
 }
 
 struct RunningSCPms: RunningActor {
