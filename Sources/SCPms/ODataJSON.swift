@@ -2,19 +2,10 @@
 /// order keeps traces and tests byte-stable).
 public enum ODataJSON {
     /// A JSON value as this writer needs it.
-    public indirect enum Value: Sendable, Equatable {
+    public indirect enum Value: Sendable {
         case string(String)
         case null
         case object([(String, Value)])
-
-        public static func == (lhs: Value, rhs: Value) -> Bool {
-            switch (lhs, rhs) {
-            case (.string(let a), .string(let b)): a == b
-            case (.null, .null): true
-            case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-            default: false
-            }
-        }
     }
 
     /// Compact JSON text for `value`.

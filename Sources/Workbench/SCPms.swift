@@ -71,8 +71,8 @@ struct RunningSCPms: RunningActor {
 }
 
 /// The app on the phone: its stored settings outlive any one launch, the session manager does not.
-private final class SCPmsApp: @unchecked Sendable {
-    // @unchecked Sendable: touched only from the scenario's thread; only `store` and `manager` (Sendable) leave it.
+/// Kept in the scenario's state, touched only from the scenario's thread.
+private final class SCPmsApp {
     let store = InMemorySCPmsSettingsStore()
     var configuration: SCPmsSessionManager.Configuration?
     var node: Node?
