@@ -60,7 +60,7 @@ struct Routes: Sendable {
 
     // MARK: Credentials
 
-    private struct Refusal: Error {
+    struct Refusal: Error {
         let response: HTTPResponse
     }
 
@@ -185,7 +185,7 @@ struct Routes: Sendable {
 
     /// The `X-SMP-APPCID` of the request (header first, then cookie) if it names a registration of this
     /// application and user; 403 otherwise.
-    private func checkConnectionId(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> Result<String, Refusal> {
+    func checkConnectionId(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> Result<String, Refusal> {
         func refuse(_ reason: String, _ text: String) -> Result<String, Refusal> {
             node.trace("appcid-refused", [("reason", reason)])
             return .failure(Refusal(response: .text(.forbidden, text)))
@@ -214,32 +214,6 @@ struct Routes: Sendable {
             }
         }
         return nil
-    }
-
-    // MARK: Client logs
-
-    private func uploadLogs(_ request: HTTPServerRequest, application: RegistrationStore.Application, user: String) throws -> HTTPResponse {
-        let connectionId: String
-        switch try checkConnectionId(request, applicationId: application.id, user: user) {
-        case .failure(let refusal): return refusal.response
-        case .success(let id): connectionId = id
-        }
-        guard application.logUploadEnabled else {
-            return .text(.forbidden, "client log upload is disabled for application '\(application.id)'")
-        }
-        guard let deviceId = request.queryValue("deviceId"), SCPmsRoute.isValidId(deviceId) else {
-            return .text(.badRequest, "missing or malformed deviceId query parameter; expected ?deviceId=<id> (letters, digits, '.', '-', '_')")
-        }
-        guard let body = String(validating: Array(buffer: request.body), as: UTF8.self) else {
-            return .text(.badRequest, "the log upload is not valid UTF-8")
-        }
-        switch ClientLogLine.parseUpload(body, maxLines: SCPmsServer.maxLogLines) {
-        case .failure(let why): return .text(.badRequest, why.description)
-        case .success(let lines):
-            try store.appendLogs(lines, applicationId: application.id, connectionId: connectionId, deviceId: deviceId)
-            node.trace("logs-stored", [("id", connectionId), ("lines", "\(lines.count)")])
-            return HTTPResponse(status: .noContent)
-        }
     }
 
     // MARK: Helpers
