@@ -149,15 +149,15 @@ private func parseRelaunch(_ args: inout Arguments) throws(ScenarioError) -> any
     try args.end()
     let appName = app
     return Run { context in
-        let state = appState(context, appName)
-        guard state.configuration != nil else { throw StepError("app '\(appName)' was never launched; use 'scpms launch' first") }
-        return try launch(state, appName, context)
+        try launch(appState(context, appName), appName, context)
     }
 }
 
 /// A new session manager over the same stored settings: what survives an app restart.
 private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContext) throws -> Pending? {
-    guard let configuration = state.configuration, let node = state.node else { return nil }
+    guard let configuration = state.configuration, let node = state.node else {
+        throw StepError("app '\(name)' was never launched; use 'scpms launch' first")
+    }
     do {
         state.manager = try SCPmsSessionManager(node: node, configuration: configuration, store: state.store)
     } catch {
