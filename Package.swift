@@ -94,10 +94,25 @@ let package = Package(
             "DerivedCredential", "Wire",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
+        // (registrations in SQLite) and the app's session manager (never imports the actor).
+        .target(name: "SCPms"),
+        .target(name: "SCPmsServer", dependencies: [
+            "SCPms", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "SCPmsClient", dependencies: [
+            "SCPms", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy",
-            "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect",
+            "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -137,5 +152,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire"]),
+        .testTarget(name: "SCPmsTests", dependencies: ["SCPms"]),
+        .testTarget(name: "SCPmsServerTests", dependencies: ["SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",
+                                                            .product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .testTarget(name: "SCPmsClientTests", dependencies: ["SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",
+                                                            .product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio")]),
     ]
 )

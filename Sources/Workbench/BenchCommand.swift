@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the kernel, the IPP codec and (as they arrive) the actors.",
-        subcommands: [BenchKernel.self, BenchIPP.self, BenchMiG.self]
+        subcommands: [BenchKernel.self, BenchIPP.self, BenchMiG.self, BenchSCPms.self]
     )
 }
 

@@ -8,10 +8,10 @@ import Wire
 /// Each entry names the ports it uses on the simulated wire (its real ports) and on loopback for `serve`
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
-    public static let actorKinds: [ActorKind] = [echo, mig, migProxy, ivanti]
+    public static let actorKinds: [ActorKind] = [echo, mig, migProxy, scpms, ivanti]
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
-    public static let directives: [Directive] = ivantiDirectives + appConnectDirectives
+    public static let directives: [Directive] = scpmsDirectives + ivantiDirectives + appConnectDirectives
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }
@@ -22,6 +22,7 @@ public enum Catalog {
         "mig": ["tls-port": "8050", "plain-port": "8631"],
         "mig-proxy": ["port": "8443", "upstream": "mig:8631"],
         "ivanti": ["bus-port": "9084"],
+        "scpms": ["port": "9083"],
     ]
 
     static let echo = ActorKind(

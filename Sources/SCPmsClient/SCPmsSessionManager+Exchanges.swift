@@ -1,0 +1,157 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SCPms
+import Wire
+import WireHTTP
+
+/// The exchanges behind the public surface: the registration check, the registration, the log upload, and
+/// the one place that answers Basic challenges and retries 503s.
+extension SCPmsSessionManager {
+    /// GET `{base}/{appId}` with the stored id.
+    func check(_ id: String) async throws(SCPmsSessionError) {
+        let response = try await send(.GET, backend.path("/\(configuration.applicationId)"), headers: ["X-SMP-APPCID": id])
+        let status = Int(response.status.code)
+        node.trace("scpms-check", [("status", "\(status)")])
+        switch status {
+        case 200: return
+        case 403:
+            throw SCPmsSessionError(.applicationConnectionIdRefused, httpStatus: status,
+                                    "the server refused X-SMP-APPCID \(id): \(response.text.trimmingCharacters(in: [" ", "\n"]))")
+        default: throw SCPmsSessionError.from(status: status, during: "the registration check", body: response.text)
+        }
+    }
+
+    /// POST `{base}/odata/applications/latest/{appId}/Connections`.
+    func register() async throws(SCPmsSessionError) -> String {
+        let settings = store.load()
+        guard let user = settings.user, !user.isEmpty, let password = settings.password, !password.isEmpty else {
+            throw SCPmsSessionError(.emptyCredentials, "no stored credentials; start a session first")
+        }
+        // The seed built this dictionary but never attached it to the request; it also sent the device's
+        // name as UserName, where SCPms expects the user.
+        let body = ODataJSON.text(.object([
+            ("DeviceType", .string(configuration.deviceType)), ("DeviceModel", .string(configuration.deviceModel)),
+            ("UserName", .string(user)),
+        ]))
+        let response = try await send(.POST, backend.path("/odata/applications/latest/\(configuration.applicationId)/Connections"),
+                                      headers: ["Accept": "application/json", "Content-Type": "application/json"], body: body)
+        let status = Int(response.status.code)
+        // The seed's guard read `error != nil else { fail }`: it reported every success as a failure and
+        // force-unwrapped the error. Here any status but 201 fails, and 201 is parsed without unwrapping.
+        guard status == 201 else {
+            node.trace("scpms-register-failed", [("status", "\(status)")])
+            // 403 to a registration means the user may not register for this application.
+            if status == 403 {
+                throw SCPmsSessionError(.invalidCredentials, httpStatus: status, "the registration was forbidden: \(response.text.trimmingCharacters(in: [" ", "\n"]))")
+            }
+            throw SCPmsSessionError.from(status: status, during: "the registration", body: response.text)
+        }
+        guard let id = Self.applicationConnectionId(in: response.body), SCPmsRoute.isValidId(id) else {
+            node.trace("scpms-register-failed", [("status", "201"), ("reason", "no-id")])
+            throw SCPmsSessionError(.applicationConnectionIdNotInPayload, httpStatus: status,
+                                    "the 201 answer has no usable d.ApplicationConnectionId")
+        }
+        var stored = store.load()
+        stored.applicationConnectionId = id
+        store.save(stored)
+        node.trace("scpms-registered", [("id", id)])
+        return id
+    }
+
+    static func applicationConnectionId(in body: ByteBuffer) -> String? {
+        let json = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
+        return ((json as? [String: Any])?["d"] as? [String: Any])?["ApplicationConnectionId"] as? String
+    }
+
+    func upload(_ lines: [ClientLogLine]) async throws(SCPmsLogUploadError) -> Int {
+        guard !lines.isEmpty else { throw .emptyLogFiles }
+        guard let id = store.load().applicationConnectionId else { throw .notRegistered }
+        let started = state.withLock { state in
+            defer { state.uploadInProgress = true }
+            return !state.uploadInProgress
+        }
+        guard started else { throw .uploadAlreadyInProgress }
+        defer { state.withLock { $0.uploadInProgress = false } }
+        // The format is one line per entry: a line break inside a field would split the entry.
+        let body = lines.map { line in
+            ClientLogLine(timestamp: line.timestamp, severity: line.severity, correlationId: line.correlationId.flattened,
+                          source: line.source.flattened, location: line.location.flattened, message: line.message.flattened).text
+        }.joined(separator: "\n") + "\n"
+        let app = configuration.applicationId
+        let response: HTTPResponse
+        do {
+            response = try await send(.POST, backend.path("/mobileservices/application/\(app)/clientlogs/v1/runtime/log/application/\(app)?deviceId=\(id)"),
+                                      headers: ["X-SMP-APPCID": id, "Content-Type": "text/plain; charset=utf-8"], body: body)
+        } catch {
+            throw .networkError(httpStatusCode: error.httpStatus ?? 0, error.detail)
+        }
+        let status = Int(response.status.code)
+        node.trace("scpms-logs-uploaded", [("lines", "\(lines.count)"), ("status", "\(status)")])
+        let said = response.text.trimmingCharacters(in: [" ", "\n"])
+        switch status {
+        case 204, 200: return lines.count
+        case 403: throw .configurationNotEnabled(said)
+        default: throw .networkError(httpStatusCode: status, said)
+        }
+    }
+
+    /// One request, answering a Basic challenge once with the stored credentials, retrying 503s as configured.
+    func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: String? = nil) async throws(SCPmsSessionError) -> HTTPResponse {
+        var request = HTTPRequest(method: method, target: target, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        let upFront = state.withLock { $0.sendsCredentialsUpFront }
+        if upFront, let credentials = storedCredentials { request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue) }
+        var response = try await exchange(request)
+        if response.status == .unauthorized, !upFront,
+           response.headers.first(name: "WWW-Authenticate")?.lowercased().hasPrefix("basic") == true {
+            guard let credentials = storedCredentials else {
+                throw SCPmsSessionError(.emptyCredentials, httpStatus: 401, "the server asks for credentials and none are stored")
+            }
+            node.trace("scpms-challenge-answered")
+            request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue)
+            response = try await exchange(request)
+            if response.status != .unauthorized { state.withLock { $0.sendsCredentialsUpFront = true } }
+        }
+        if response.status == .unauthorized { state.withLock { $0.sendsCredentialsUpFront = false } }
+        return response
+    }
+
+    var storedCredentials: BasicCredentials? {
+        let settings = store.load()
+        guard let user = settings.user, let password = settings.password else { return nil }
+        return BasicCredentials(user: user, password: password)
+    }
+
+    func exchange(_ request: HTTPRequest) async throws(SCPmsSessionError) -> HTTPResponse {
+        var attempt = 0
+        while true {
+            let response: HTTPResponse
+            do {
+                response = try await HTTPClient.send(request, host: backend.host, port: backend.port, on: node,
+                                                     timeout: .nanoseconds(configuration.timeout.nanoseconds))
+            } catch {
+                node.trace("scpms-network-error", [("error", "\(error)")])
+                throw SCPmsSessionError(.unknownNetworkError, "no answer from \(backend.host):\(backend.port): \(error)")
+            }
+            guard response.status == .serviceUnavailable, attempt < configuration.serviceUnavailableRetries else { return response }
+            attempt += 1
+            node.trace("scpms-retry", [("attempt", "\(attempt)"), ("status", "503")])
+            do { try await node.clock.sleep(for: configuration.retryDelay) } catch {
+                throw SCPmsSessionError(.serviceUnavailable, httpStatus: 503, "cancelled while waiting to retry")
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate var flattened: String {
+        replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

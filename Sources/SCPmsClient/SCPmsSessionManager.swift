@@ -1,0 +1,186 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SCPms
+import Synchronization
+import Wire
+import WireHTTP
+
+/// The app side of SAP Mobile Services: starts a session (checks the stored registration with
+/// `X-SMP-APPCID`, registers the device when there is none or the server forgot it), answers the Basic
+/// challenge with the stored credentials, and uploads client logs.
+///
+/// Rewritten from the seed's `SCPSessionManager` (gist robypag/fcce9711…). Where it deviates, the code says
+/// why; in short: the registration sends its body and treats only a transport *error* as a failure (the seed's
+/// guard was inverted), no optional response is force-unwrapped, either empty credential is refused, and a
+/// refused id leads to a new registration instead of a dead end.
+///
+/// Two surfaces: `async` methods that return or throw, and the delegate, told of every outcome by both.
+public final class SCPmsSessionManager: Sendable {
+    /// Where and as what the app talks to SCPms.
+    public struct Configuration: Sendable {
+        /// `http://host[:port][/prefix]` — the `{base}` (the seed's `cpmsUrlString`).
+        public var backendURL: String
+        public var applicationId: String
+        /// Sent as `DeviceType` / `DeviceModel` (the seed read them from `UIDevice`).
+        public var deviceType: String
+        public var deviceModel: String
+        /// Register again, once, when the application endpoint refuses the stored id.
+        public var registersAgainWhenRefused: Bool
+        /// How many times a 503 is retried, and after how long.
+        public var serviceUnavailableRetries: Int
+        public var retryDelay: Duration
+        /// Per HTTP exchange.
+        public var timeout: Duration
+
+        public init(backendURL: String, applicationId: String, deviceType: String = "iPhone", deviceModel: String = "iOS 17.5",
+                    registersAgainWhenRefused: Bool = true, serviceUnavailableRetries: Int = 0, retryDelay: Duration = .seconds(2),
+                    timeout: Duration = .seconds(30)) {
+            self.backendURL = backendURL
+            self.applicationId = applicationId
+            self.deviceType = deviceType
+            self.deviceModel = deviceModel
+            self.registersAgainWhenRefused = registersAgainWhenRefused
+            self.serviceUnavailableRetries = serviceUnavailableRetries
+            self.retryDelay = retryDelay
+            self.timeout = timeout
+        }
+    }
+
+    /// A started session.
+    public struct Session: Sendable, Equatable {
+        /// How the registration came about.
+        public enum Registration: String, Sendable {
+            /// The stored id was accepted.
+            case existing
+            /// There was no stored id; the device registered.
+            case new
+            /// The server had forgotten the stored id; the device registered again.
+            case again
+        }
+
+        public let applicationConnectionId: String
+        public let registration: Registration
+
+        public init(applicationConnectionId: String, registration: Registration) {
+            self.applicationConnectionId = applicationConnectionId
+            self.registration = registration
+        }
+    }
+
+    public let node: Node
+    public let configuration: Configuration
+    public let store: any SCPmsSettingsStore
+    let backend: BackendURL
+    let state = Mutex(State())
+
+    struct State {
+        weak var delegate: (any SCPmsSessionManagerDelegate)?
+        /// Set once a challenge was answered successfully: later requests send credentials up front, as
+        /// URLSession does with `.forSession` credentials for a protection space.
+        var sendsCredentialsUpFront = false
+        var uploadInProgress = false
+    }
+
+    /// - throws: ``SCPmsSessionError`` `.endpointNotFound` when `backendURL` is not an `http://` URL.
+    public init(node: Node, configuration: Configuration, store: any SCPmsSettingsStore,
+                delegate: (any SCPmsSessionManagerDelegate)? = nil) throws(SCPmsSessionError) {
+        guard let backend = BackendURL(configuration.backendURL) else {
+            throw SCPmsSessionError(.endpointNotFound, "backend URL '\(configuration.backendURL)' is not http://host[:port][/path]")
+        }
+        guard SCPmsRoute.isValidId(configuration.applicationId) else {
+            throw SCPmsSessionError(.endpointNotFound, "application id '\(configuration.applicationId)' is not 1…128 letters, digits, '.', '-', '_'")
+        }
+        self.node = node
+        self.configuration = configuration
+        self.store = store
+        self.backend = backend
+        state.withLock { $0.delegate = delegate }
+    }
+
+    public var delegate: (any SCPmsSessionManagerDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    // MARK: Async surface
+
+    /// Starts a session for `user`: stores the credentials, checks the stored registration, and registers
+    /// when there is none (or, if configured, when the server refused it).
+    ///
+    /// - throws: ``SCPmsSessionError``; `.emptyCredentials` at once when user or password is empty.
+    public func startSession(user: String, password: String) async throws(SCPmsSessionError) -> Session {
+        // The seed refused only when *both* were empty; either one empty cannot authenticate.
+        guard !user.isEmpty, !password.isEmpty else {
+            let error = SCPmsSessionError(.emptyCredentials, "user and password are both required")
+            delegate?.sessionManager(self, checkDidFailWith: error)
+            throw error
+        }
+        var settings = store.load()
+        if settings.user != user || settings.password != password {
+            settings.user = user
+            settings.password = password
+            store.save(settings)
+            state.withLock { $0.sendsCredentialsUpFront = false }
+        }
+        guard let storedId = settings.applicationConnectionId else {
+            node.trace("scpms-no-registration")
+            return Session(applicationConnectionId: try await registerApplication(), registration: .new)
+        }
+        do {
+            try await check(storedId)
+            delegate?.sessionManager(self, checkDidSucceedWith: storedId)
+            return Session(applicationConnectionId: storedId, registration: .existing)
+        } catch {
+            delegate?.sessionManager(self, checkDidFailWith: error)
+            guard error.code == .applicationConnectionIdRefused, configuration.registersAgainWhenRefused else { throw error }
+            var forgotten = store.load()
+            forgotten.applicationConnectionId = nil
+            store.save(forgotten)
+            node.trace("scpms-register-again", [("refused", storedId)])
+            return Session(applicationConnectionId: try await registerApplication(), registration: .again)
+        }
+    }
+
+    /// Registers the device with the stored credentials; stores and returns the new ApplicationConnectionId.
+    public func registerApplication() async throws(SCPmsSessionError) -> String {
+        do {
+            let id = try await register()
+            delegate?.sessionManager(self, registerDidSucceedWith: id)
+            return id
+        } catch {
+            delegate?.sessionManager(self, registerDidFailWith: error)
+            throw error
+        }
+    }
+
+    /// Uploads log lines for the registered device.
+    ///
+    /// - returns: the number of lines the server accepted.
+    public func uploadLogs(_ lines: [ClientLogLine]) async throws(SCPmsLogUploadError) -> Int {
+        let result: Result<Int, SCPmsLogUploadError>
+        do { result = .success(try await upload(lines)) } catch { result = .failure(error) }
+        delegate?.sessionManager(self, logUploadDidFinishWith: result)
+        return try result.get()
+    }
+
+    // MARK: Delegate surface
+
+    /// The seed's shape: refuses empty credentials at once, then reports the outcome to the delegate only.
+    public func startSession(user: String, password: String) throws(SCPmsSessionError) {
+        guard !user.isEmpty, !password.isEmpty else {
+            throw SCPmsSessionError(.emptyCredentials, "user and password are both required")
+        }
+        _ = node.task { _ = try? await self.startSession(user: user, password: password) }
+    }
+
+    /// Registers; the outcome goes to the delegate.
+    public func registerApplication() {
+        _ = node.task { _ = try? await self.registerApplication() }
+    }
+
+    /// Uploads; the outcome goes to the delegate.
+    public func uploadLogs(_ lines: [ClientLogLine]) {
+        _ = node.task { _ = try? await self.uploadLogs(lines) }
+    }
+}

@@ -1,0 +1,255 @@
+import NIOCore
+import NIOHTTP1
+import SCPms
+import Wire
+import WireHTTP
+
+/// Answers one request: faults, routing, the application, credentials, then the resource. Each answer that
+/// changes state does so in one store transaction, after every check passed.
+struct Routes: Sendable {
+    let node: Node
+    let store: RegistrationStore
+    let maxRegistrationBytes: Int
+
+    func answer(_ request: HTTPServerRequest) -> HTTPResponse {
+        if node.fault(SCPmsServer.unavailableFault) {
+            return .text(.serviceUnavailable, "SAP Mobile Services is temporarily unavailable; try again later")
+        }
+        if node.fault(SCPmsServer.internalErrorFault) {
+            return .text(.internalServerError, "SAP Mobile Services failed to process the request")
+        }
+        do {
+            return try route(request)
+        } catch {
+            node.trace("store-error", [("error", "\(error)")])
+            return .text(.internalServerError, "the request could not be completed, nothing was changed: \(error)")
+        }
+    }
+
+    private func route(_ request: HTTPServerRequest) throws -> HTTPResponse {
+        let route: SCPmsRoute
+        switch SCPmsRoute.parse(path: request.path) {
+        case .success(let parsed): route = parsed
+        case .failure(.malformed(let why)): return .text(.badRequest, why)
+        case .failure(.notFound(let why)): return .text(.notFound, why)
+        }
+        let applicationId = switch route {
+        case .connections(let id), .connection(let id, _), .clientLogs(let id), .application(let id): id
+        }
+        guard let application = try store.application(applicationId) else {
+            return .text(.notFound, "unknown application '\(applicationId)'")
+        }
+        let user: String
+        switch try authenticate(request) {
+        case .success(let name): user = name
+        case .failure(let refusal): return refusal.response
+        }
+        switch (route, request.method) {
+        case (.connections, .POST): return try register(request, applicationId: applicationId, user: user)
+        case (.connection(_, let id), .GET): return try read(request, id: id, applicationId: applicationId, user: user)
+        case (.connection(_, let id), .PUT): return try update(request, id: id, applicationId: applicationId, user: user)
+        case (.connection(_, let id), .DELETE): return try delete(id: id, applicationId: applicationId, user: user)
+        case (.application, .GET), (.application, .HEAD): return try applicationEndpoint(request, applicationId: applicationId, user: user)
+        case (.clientLogs, .POST): return try uploadLogs(request, application: application, user: user)
+        case (.connections, _): return Self.notAllowed(request.method, allowed: "POST")
+        case (.connection, _): return Self.notAllowed(request.method, allowed: "GET, PUT, DELETE")
+        case (.application, _): return Self.notAllowed(request.method, allowed: "GET, HEAD")
+        case (.clientLogs, _): return Self.notAllowed(request.method, allowed: "POST")
+        }
+    }
+
+    // MARK: Credentials
+
+    struct Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    private func authenticate(_ request: HTTPServerRequest) throws -> Result<String, Refusal> {
+        switch request.basicCredentials {
+        case .missing:
+            return .failure(Refusal(response: challenge("authentication required: send Authorization: Basic with your user and password")))
+        case .malformed(let why):
+            node.trace("auth-malformed", [("reason", why)])
+            return .failure(Refusal(response: .text(.badRequest, "unusable Authorization header: \(why)")))
+        case .valid(let credentials):
+            guard try store.verify(user: credentials.user, password: credentials.password) else {
+                node.trace("auth-refused", [("user", credentials.user)])
+                return .failure(Refusal(response: challenge("the user or password is wrong")))
+            }
+            return .success(credentials.user)
+        }
+    }
+
+    private func challenge(_ text: String) -> HTTPResponse {
+        .text(.unauthorized, text, headers: ["WWW-Authenticate": "Basic realm=\"\(SCPmsServer.realm)\""])
+    }
+
+    // MARK: Registrations
+
+    private func register(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> HTTPResponse {
+        if let refusal = checkBody(request) { return refusal }
+        let settings: ConnectionSettings
+        switch ConnectionSettings.parse(json: Array(buffer: request.body)) {
+        case .success(let parsed): settings = parsed
+        case .failure(let why): return .text(.badRequest, why.description)
+        }
+        var id = node.random.uuid()
+        while try store.connectionExists(id) { id = node.random.uuid() }
+        let now = node.clock.unixTime.milliseconds
+        let connection = ApplicationConnection(id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
+                                               modifiedAtMilliseconds: now, settings: settings)
+        try store.insert(connection)
+        node.trace("registered", [("application", applicationId), ("device-type", settings["DeviceType"] ?? "Unknown"), ("id", id), ("user", user)])
+        let uri = Self.entityURI(request, collectionPath: request.path, id: id)
+        var headers = Self.jsonHeaders
+        headers.add(name: "Location", value: uri)
+        headers.add(name: "Set-Cookie", value: "X-SMP-APPCID=\(id); Path=/; HttpOnly")
+        return HTTPResponse(status: .created, headers: headers, body: ByteBuffer(string: connection.odataJSON(uri: uri)))
+    }
+
+    private func read(_ request: HTTPServerRequest, id: String, applicationId: String, user: String) throws -> HTTPResponse {
+        switch try owned(id, applicationId: applicationId, user: user) {
+        case .failure(let refusal): return refusal.response
+        case .success(let connection):
+            let uri = Self.entityURI(request, collectionPath: Self.collectionPath(of: request.path), id: id)
+            var headers = Self.jsonHeaders
+            headers.add(name: "ETag", value: connection.etag)
+            return HTTPResponse(status: .ok, headers: headers, body: ByteBuffer(string: connection.odataJSON(uri: uri)))
+        }
+    }
+
+    private func update(_ request: HTTPServerRequest, id: String, applicationId: String, user: String) throws -> HTTPResponse {
+        if let refusal = checkBody(request) { return refusal }
+        switch try owned(id, applicationId: applicationId, user: user) {
+        case .failure(let refusal): return refusal.response
+        case .success(var connection):
+            switch ConnectionSettings.parse(json: Array(buffer: request.body)) {
+            case .failure(let why): return .text(.badRequest, why.description)
+            case .success(let settings):
+                connection.settings = settings
+                connection.modifiedAtMilliseconds = max(node.clock.unixTime.milliseconds, connection.modifiedAtMilliseconds + 1)
+                try store.update(connection)
+                node.trace("registration-updated", [("id", id)])
+                return HTTPResponse(status: .noContent, headers: ["ETag": connection.etag, "DataServiceVersion": "2.0"])
+            }
+        }
+    }
+
+    private func delete(id: String, applicationId: String, user: String) throws -> HTTPResponse {
+        switch try owned(id, applicationId: applicationId, user: user) {
+        case .failure(let refusal): return refusal.response
+        case .success:
+            try store.deleteConnection(id, applicationId: applicationId)
+            node.trace("registration-deleted", [("by", user), ("found", "true"), ("id", id)])
+            return HTTPResponse(status: .ok)
+        }
+    }
+
+    /// The registration if it exists and belongs to `user`; 404 or 403 otherwise.
+    private func owned(_ id: String, applicationId: String, user: String) throws -> Result<ApplicationConnection, Refusal> {
+        guard let connection = try store.connection(id, applicationId: applicationId) else {
+            return .failure(Refusal(response: .text(.notFound, "no registration '\(id)' for application '\(applicationId)'")))
+        }
+        guard connection.owner == user else {
+            return .failure(Refusal(response: .text(.forbidden, "registration '\(id)' belongs to another user")))
+        }
+        return .success(connection)
+    }
+
+    /// Registration bodies must be JSON and small.
+    private func checkBody(_ request: HTTPServerRequest) -> HTTPResponse? {
+        if request.body.readableBytes > maxRegistrationBytes {
+            return .text(.payloadTooLarge, "the registration body of \(request.body.readableBytes) bytes exceeds the limit of \(maxRegistrationBytes) bytes")
+        }
+        if request.body.readableBytes > 0, let type = request.headers.first(name: "Content-Type"), !type.lowercased().contains("json") {
+            return .text(.unsupportedMediaType, "Content-Type '\(type)' is not accepted; expected application/json")
+        }
+        return nil
+    }
+
+    // MARK: Application endpoint
+
+    private func applicationEndpoint(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> HTTPResponse {
+        switch try checkConnectionId(request, applicationId: applicationId, user: user) {
+        case .failure(let refusal): return refusal.response
+        case .success(let id):
+            node.trace("appcid-accepted", [("id", id)])
+            let body = ODataJSON.text(.object([("d", .object([
+                ("ApplicationId", .string(applicationId)), ("ApplicationConnectionId", .string(id)), ("UserName", .string(user)),
+            ]))]))
+            var headers = Self.jsonHeaders
+            headers.add(name: "X-SMP-APPCID", value: id)
+            return HTTPResponse(status: .ok, headers: headers, body: request.method == .HEAD ? ByteBuffer() : ByteBuffer(string: body))
+        }
+    }
+
+    /// The `X-SMP-APPCID` of the request (header first, then cookie) if it names a registration of this
+    /// application and user; 403 otherwise.
+    func checkConnectionId(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> Result<String, Refusal> {
+        func refuse(_ reason: String, _ text: String) -> Result<String, Refusal> {
+            node.trace("appcid-refused", [("reason", reason)])
+            return .failure(Refusal(response: .text(.forbidden, text)))
+        }
+        guard let id = Self.connectionId(in: request.headers) else {
+            return refuse("missing", "no X-SMP-APPCID header or cookie; register the device first (POST /odata/applications/latest/\(applicationId)/Connections)")
+        }
+        guard id.count <= SCPmsRoute.maxIdLength else {
+            return refuse("too-long", "the X-SMP-APPCID is \(id.count) characters long; at most \(SCPmsRoute.maxIdLength) are accepted")
+        }
+        guard SCPmsRoute.isValidId(id), let connection = try store.connection(id, applicationId: applicationId) else {
+            return refuse("unknown", "X-SMP-APPCID '\(id)' is not a registration of application '\(applicationId)'; register again")
+        }
+        guard connection.owner == user else {
+            return refuse("other-user", "X-SMP-APPCID '\(id)' belongs to another user")
+        }
+        return .success(id)
+    }
+
+    static func connectionId(in headers: HTTPHeaders) -> String? {
+        if let header = headers.first(name: "X-SMP-APPCID")?.trimmingSpaces, !header.isEmpty { return header }
+        for cookieHeader in headers["Cookie"] {
+            for pair in cookieHeader.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+                if parts.count == 2, parts[0] == "X-SMP-APPCID", !parts[1].isEmpty { return parts[1] }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Helpers
+
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8", "DataServiceVersion": "2.0"]
+
+    private static func notAllowed(_ method: HTTPMethod, allowed: String) -> HTTPResponse {
+        .text(.methodNotAllowed, "\(method) is not supported here; allowed: \(allowed)", headers: ["Allow": allowed])
+    }
+
+    /// `http://host/…/Connections('<id>')`, absolute when the request named its host.
+    private static func entityURI(_ request: HTTPServerRequest, collectionPath: String, id: String) -> String {
+        let path = "\(collectionPath)('\(id)')"
+        guard let host = request.headers.first(name: "Host"), !host.isEmpty else { return path }
+        return "http://\(host)\(path)"
+    }
+
+    /// `/odata/applications/latest/app/Connections` of `/odata/applications/latest/app/Connections('x')`.
+    private static func collectionPath(of entityPath: String) -> String {
+        String(entityPath[..<(entityPath.range(of: "(")?.lowerBound ?? entityPath.endIndex)])
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds (what `/Date(ms)/` carries).
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first == " " || text.first == "\t" { text.removeFirst() }
+        while text.last == " " || text.last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}

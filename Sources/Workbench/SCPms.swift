@@ -1,0 +1,266 @@
+import Foundation
+import SCPms
+import SCPmsClient
+import SCPmsServer
+import Scenario
+import Wire
+
+/// SAP Mobile Services in the catalog: the `scpms` actor (registration endpoint), and the `scpms` directive
+/// that drives the app's session manager (`launch`, `relaunch`, `start-session`, `register`, `upload-log`)
+/// and the administrator's knobs (`delete-registration`, `add-user`, `add-app`).
+extension Catalog {
+    static let scpms = ActorKind(
+        name: "scpms", summary: "SAP Mobile Services: device registration (OData Connections), X-SMP-APPCID check, Basic auth, client logs",
+        defaultHost: "scpms",
+        options: [("port", "HTTP port (default 80)"), ("database", "SQLite file for registrations (default: in memory)"),
+                  ("app-id", "the demo application id (default com.workbench.demo)"), ("user", "demo user (default demo)"),
+                  ("password", "demo password (default password)"), ("log-upload", "on|off: accept client logs (default on)")]
+    ) { node, options in
+        var configuration = SCPmsServer.Configuration()
+        if let port = options["port"] { configuration.port = try parsePort(port, "port") }
+        if let path = options["database"] {
+            guard !path.isEmpty else { throw CatalogError("option database: expected the path of an SQLite file") }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            configuration.databasePath = path
+        }
+        if let app = options["app-id"] {
+            guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
+            configuration.applicationId = app
+        }
+        if let user = options["user"] {
+            guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
+            configuration.user = user
+        }
+        if let password = options["password"] {
+            guard !password.isEmpty else { throw CatalogError("option password: expected a non-empty password") }
+            configuration.password = password
+        }
+        if let upload = options["log-upload"] {
+            guard upload == "on" || upload == "off" else { throw CatalogError("option log-upload=\(upload): expected on or off") }
+            configuration.logUploadEnabled = upload == "on"
+        }
+        return RunningSCPms(server: try await SCPmsServer.start(on: node, configuration: configuration))
+    }
+
+    static let scpmsDirectives: [Directive] = [scpmsDirective]
+}
+
+struct RunningSCPms: RunningActor {
+    let server: SCPmsServer
+
+    /// One URL: the application endpoint with the demo credentials, usable as-is by curl.
+    var endpoints: [(label: String, url: String)] { [("application", server.applicationURLWithCredentials)] }
+
+    var notes: [String] {
+        let configuration = server.configuration
+        return ["register: curl -u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
+                + "\(server.baseURL)/odata/applications/latest/\(configuration.applicationId)/Connections"]
+    }
+
+    func stop() async throws { try await server.stop() }
+}
+
+/// The app on the phone: its stored settings outlive any one launch, the session manager does not.
+/// Kept in the scenario's state, touched only from the scenario's thread.
+private final class SCPmsApp {
+    let store = InMemorySCPmsSettingsStore()
+    var configuration: SCPmsSessionManager.Configuration?
+    var node: Node?
+    var manager: SCPmsSessionManager?
+    var launches = 0
+}
+
+private let scpmsDirective = Directive(
+    "scpms",
+    usage: """
+        scpms launch [app NAME] [from NODE] [server URL] [application ID] [device TYPE] [retries N] [retry-delay D] [no-reregister] | \
+        scpms relaunch [app NAME] | scpms start-session [app NAME] user USER password PASSWORD [as VAR] | \
+        scpms register [app NAME] [as VAR] | scpms upload-log [app NAME] [severity S] message TEXT [as VAR] | \
+        scpms delete-registration ID [on ACTOR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
+        """,
+    summary: "the SCPms app (session manager) and admin knobs; ${VAR.status} ok|error, .id, .registration, .code, .http, .error",
+    keywords: ["launch", "relaunch", "start-session", "register", "upload-log", "delete-registration", "add-user", "add-app",
+               "app", "from", "server", "application", "device", "retries", "retry-delay", "no-reregister", "user", "password",
+               "as", "severity", "message", "on", "log-upload"]
+) { args throws(ScenarioError) in
+    let action = try args.oneOf(["launch", "relaunch", "start-session", "register", "upload-log",
+                                 "delete-registration", "add-user", "add-app"])
+    switch action {
+    case "launch": return try parseLaunch(&args)
+    case "relaunch": return try parseRelaunch(&args)
+    case "start-session", "register", "upload-log": return try parseAppCall(action, &args)
+    default: return try parseAdmin(action, &args)
+    }
+}
+
+// MARK: App side
+
+private func appState(_ context: ScenarioContext, _ name: String) -> SCPmsApp {
+    context.state("scpms.app.\(name)") { SCPmsApp() }
+}
+
+private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
+    var app = "app", from = "phone"
+    var server: Template?, application: Template?, device = "iPhone"
+    var retries = 0, retryDelay = Template(literal: "2s"), reregister = true
+    while !args.isEmpty {
+        switch try args.oneOf(["app", "from", "server", "application", "device", "retries", "retry-delay", "no-reregister"]) {
+        case "app": app = try args.name("an app name")
+        case "from": from = try args.name("a node name")
+        case "server": server = try args.value("the backend URL, e.g. http://scpms")
+        case "application": application = try args.value("an application id")
+        case "device": device = try args.name("a device type like iPhone")
+        case "retries": retries = try args.integer("how many times to retry a 503")
+        case "retry-delay": retryDelay = try args.duration()
+        default: reregister = false
+        }
+    }
+    let (appName, node, serverURL, applicationId, deviceType, retryCount, delay, registersAgain) =
+        (app, from, server, application, device, retries, retryDelay, reregister)
+    return Run { context in
+        // Without `server`, the app talks to the running `scpms` actor (its URL and demo application).
+        let actor = context.actor(named: "scpms") as? RunningSCPms
+        let backend = try serverURL?.resolve(context) ?? actor?.server.baseURL ?? "http://scpms"
+        let appId = try applicationId?.resolve(context) ?? actor?.server.configuration.applicationId ?? "com.workbench.demo"
+        let configuration = SCPmsSessionManager.Configuration(
+            backendURL: backend, applicationId: appId, deviceType: deviceType, deviceModel: "iOS 17.5",
+            registersAgainWhenRefused: registersAgain, serviceUnavailableRetries: retryCount,
+            retryDelay: try parseDuration(delay.resolve(context)))
+        let state = appState(context, appName)
+        state.configuration = configuration
+        state.node = context.kernel.node(node)
+        return try launch(state, appName, context)
+    }
+}
+
+private func parseRelaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
+    var app = "app"
+    if args.accept("app") { app = try args.name("an app name") }
+    try args.end()
+    let appName = app
+    return Run { context in
+        try launch(appState(context, appName), appName, context)
+    }
+}
+
+/// A new session manager over the same stored settings: what survives an app restart.
+private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContext) throws -> Pending? {
+    guard let configuration = state.configuration, let node = state.node else {
+        throw StepError("app '\(name)' was never launched; use 'scpms launch' first")
+    }
+    do {
+        state.manager = try SCPmsSessionManager(node: node, configuration: configuration, store: state.store)
+    } catch {
+        throw StepError("cannot launch app '\(name)': \(error)")
+    }
+    state.launches += 1
+    let storedId = state.store.load().applicationConnectionId ?? ""
+    node.trace("app-launched", [("app", name), ("launch", "\(state.launches)"), ("stored-id", storedId)])
+    context.publish(name, ["stored-id": storedId, "launches": "\(state.launches)"])
+    return nil
+}
+
+private func parseAppCall(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
+    var app = "app", label = action == "upload-log" ? "log" : "session"
+    var user: Template?, password: Template?, message: Template?, severity = ClientLogLine.Severity.info
+    var within = Template(literal: "2m")
+    var allowed = ["app", "as", "within"]
+    if action == "start-session" { allowed += ["user", "password"] }
+    if action == "upload-log" { allowed += ["severity", "message"] }
+    while !args.isEmpty {
+        switch try args.oneOf(allowed) {
+        case "app": app = try args.name("an app name")
+        case "as": label = try args.name("a variable name")
+        case "within": within = try args.duration()
+        case "user": user = try args.value("a user name (may be \"\")")
+        case "password": password = try args.value("a password (may be \"\")")
+        case "message": message = try args.value("the log message")
+        default:
+            let word = try args.oneOf(ClientLogLine.Severity.allCases.map(\.rawValue))
+            severity = ClientLogLine.Severity(rawValue: word) ?? .info
+        }
+    }
+    if action == "start-session", user == nil || password == nil { throw args.error("start-session needs 'user USER password PASSWORD'") }
+    if action == "upload-log", message == nil { throw args.error("upload-log needs 'message TEXT'") }
+    let (appName, variable, limit, givenUser, givenPassword, givenMessage, level) = (app, label, within, user, password, message, severity)
+    return Run { context in
+        let state = appState(context, appName)
+        guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
+        let timeout = try parseDuration(limit.resolve(context))
+        switch action {
+        case "start-session":
+            let (user, password) = (try givenUser?.resolve(context) ?? "", try givenPassword?.resolve(context) ?? "")
+            return context.perform("scpms start-session", label: variable, timeout: timeout) {
+                do throws(SCPmsSessionError) {
+                    let session = try await manager.startSession(user: user, password: password)
+                    return ["status": "ok", "id": session.applicationConnectionId, "registration": session.registration.rawValue, "code": "", "http": ""]
+                } catch {
+                    return failure(error, storedId: manager.store.load().applicationConnectionId)
+                }
+            }
+        case "register":
+            return context.perform("scpms register", label: variable, timeout: timeout) {
+                do throws(SCPmsSessionError) {
+                    let id = try await manager.registerApplication()
+                    return ["status": "ok", "id": id, "registration": "new", "code": "", "http": ""]
+                } catch {
+                    return failure(error, storedId: manager.store.load().applicationConnectionId)
+                }
+            }
+        default:
+            let text = try givenMessage?.resolve(context) ?? ""
+            let line = ClientLogLine(timestamp: ClientLogLine.timestamp(milliseconds: Int64(manager.node.clock.unixTime.components.seconds) * 1000),
+                                     severity: level, correlationId: "", source: appName, location: "scenario", message: text)
+            return context.perform("scpms upload-log", label: variable, timeout: timeout) {
+                do throws(SCPmsLogUploadError) {
+                    let count = try await manager.uploadLogs([line])
+                    return ["status": "ok", "lines": "\(count)", "code": ""]
+                } catch {
+                    return ["status": "error", "lines": "0", "code": error.name, "error": error.description]
+                }
+            }
+        }
+    }
+}
+
+private func failure(_ error: SCPmsSessionError, storedId: String?) -> [String: String] {
+    ["status": "error", "code": error.code.rawValue, "http": error.httpStatus.map(String.init) ?? "", "error": error.description,
+     "id": storedId ?? "", "registration": ""]
+}
+
+// MARK: Admin side
+
+private func parseAdmin(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
+    let first = try args.value(action == "add-app" ? "an application id" : action == "add-user" ? "a user name" : "a registration id")
+    let password = action == "add-user" ? try args.value("a password") : nil
+    var actorName = "scpms", logUpload = true
+    while !args.isEmpty {
+        if args.accept("on") { actorName = try args.name("an actor name"); continue }
+        guard action == "add-app" else { throw args.error("expected 'on ACTOR' or the end of the line") }
+        try args.expect("log-upload")
+        logUpload = try args.oneOf(["on", "off"]) == "on"
+    }
+    let (target, secret, actorLabel, upload) = (first, password, actorName, logUpload)
+    return Run { context in
+        guard let running = context.actor(named: actorLabel) as? RunningSCPms else {
+            throw StepError("no running scpms actor named '\(actorLabel)'")
+        }
+        let value = try target.resolve(context)
+        switch action {
+        case "delete-registration":
+            let found = try running.server.deleteRegistration(value)
+            context.publish("deleted", ["": "\(found)"])
+        case "add-user":
+            let password = try secret?.resolve(context) ?? ""
+            guard !value.isEmpty, !value.contains(":"), !password.isEmpty else {
+                throw StepError("add-user needs a non-empty user without ':' and a non-empty password")
+            }
+            try running.server.addUser(value, password: password)
+        default:
+            guard SCPmsRoute.isValidId(value) else { throw StepError("'\(value)' is not an application id (1…128 letters, digits, '.', '-', '_')") }
+            try running.server.addApplication(value, logUploadEnabled: upload)
+        }
+        return nil
+    }
+}
