@@ -92,9 +92,8 @@ final class ConsoleSession: @unchecked Sendable {
                     write("ok \(expectation.text)")
                 }
             }
-            if statement.directive == "start" || statement.directive == "http" || statement.directive == "connect" {
-                write(summary(of: statement))
-            }
+            let results = summary(of: statement)
+            if !results.isEmpty { write(results) }
         } catch let error as ScenarioError {
             write(String(repeating: " ", count: max(0, error.column - 1 + "workbench> ".count)) + "^")
             write("error: \(error.message) (column \(error.column))")
@@ -104,13 +103,17 @@ final class ConsoleSession: @unchecked Sendable {
         return .proceed
     }
 
+    /// The values a line published: `${NAME.…}` for `… as NAME`, else under the directive's default label
+    /// (`start KIND`, `connect NAME`, `http`). Empty when the line published nothing.
     private func summary(of statement: Statement) -> String {
-        let prefix = statement.source.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        let named = statement.source.components(separatedBy: " as ").dropFirst().last?.split(separator: " ").first.map(String.init)
+        let first = statement.source.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         let label: String
-        switch statement.directive {
-        case "http": label = statement.source.components(separatedBy: " as ").dropFirst().first?.split(separator: " ").first.map(String.init) ?? "http"
-        case "start": label = statement.source.components(separatedBy: " as ").dropFirst().first?.split(separator: " ").first.map(String.init) ?? prefix
-        default: label = prefix
+        switch (named, statement.directive) {
+        case (let name?, _): label = name
+        case (nil, "http"): label = "http"
+        case (nil, "start"), (nil, "connect"): label = first
+        default: return ""
         }
         let values = context.variables.filter { $0.key.hasPrefix(label + ".") }.sorted { $0.key < $1.key }
         return values.map { "  ${\($0.key)} = \(preview($0.value))" }.joined(separator: "\n")
