@@ -46,6 +46,15 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // The MiG print client an app ships: IPP over HTTP(S) to Dispatcher Paragon's Mobile Integration Gateway
+        // (or any IPP Everywhere printer), streaming documents, Basic auth, PKCS#12 client certificates, retries.
+        .target(name: "MiGClient", dependencies: [
+            "IPP", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOTLS", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // The scenario language: parser and runner.
         .target(name: "Scenario", dependencies: [
             "Wire", "Kernel", "WireHTTP",
@@ -80,6 +89,13 @@ let package = Package(
         .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "MiGClientTests", dependencies: [
+            "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
     ]
 )
