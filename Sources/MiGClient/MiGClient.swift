@@ -324,6 +324,11 @@ public final class MiGClient: Sendable {
             throw .notFound(path: configuration.endpoint.path)
         default:
             let text = String(decoding: response.body.readableBytesView.prefix(200), as: UTF8.self)
+            // nginx with `ssl_verify_client on` completes TLS 1.3 without a client certificate and answers
+            // "400 No required SSL certificate was sent" (or "…certificate error") at the HTTP level.
+            if status.code == 400, text.contains("SSL certificate") {
+                throw .tlsClientCertificateRejected("the TLS proxy answered 400: \(Self.htmlTitle(text) ?? text)")
+            }
             throw .httpStatus(code: Int(status.code), reason: status.reasonPhrase,
                               body: text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
@@ -371,6 +376,14 @@ public final class MiGClient: Sendable {
             throw .ipp(status: message.status, message: message.statusMessage)
         }
         return message
+    }
+
+    /// The `<title>` of an HTML error page (nginx's), if any.
+    static func htmlTitle(_ text: String) -> String? {
+        guard let open = text.range(of: "<title>"), let close = text.range(of: "</title>", range: open.upperBound..<text.endIndex) else {
+            return nil
+        }
+        return String(text[open.upperBound..<close.lowerBound])
     }
 
     /// The realm of `WWW-Authenticate: Basic realm="MiG"`.

@@ -128,4 +128,9 @@ public struct ValidationResult: Sendable, Equatable {
     public let status: IPPStatus
     /// Names of the attributes the printer returned as unsupported.
     public let unsupportedAttributes: [String]
+
+    public init(status: IPPStatus, unsupportedAttributes: [String]) {
+        self.status = status
+        self.unsupportedAttributes = unsupportedAttributes
+    }
 }
