@@ -111,6 +111,28 @@ import WireHTTP
         }
     }
 
+    @Test func aServerThatStopsReadingStallsTheUploadUntilTheIdleTimeout() throws {
+        let world = SimulatedWorld()
+        // Accepts connections and never reads: the receive window fills and the client must wait, not buffer.
+        _ = try world.run {
+            try await world.server.listen(port: 8050) { channel in channel.setOption(ChannelOptions.autoRead, value: false) }.get()
+        }
+        let client = try world.client(retry: .none, timeouts: MiGClient.Timeouts(idle: .seconds(5)))
+        let progress = ProgressLog()
+        let start = world.kernel.now
+        let error = try world.run {
+            await expectMiGError {
+                try await client.print(.generated(byteCount: 100_000_000), options: PrintOptions(expectContinue: false),
+                                       progress: progress.handler)
+            }
+        }
+        guard case .timedOut = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(world.kernel.now - start == .seconds(5))
+        // Only what fits in the receive window and the channel's write buffer ever left the document reader.
+        let sent = progress.entries.last?.sent ?? 0
+        #expect(sent > 0 && sent < 1_000_000)
+    }
+
     @Test func sameSeedSameTrace() throws {
         func digest() throws -> String {
             let world = SimulatedWorld(seed: 11)
