@@ -46,10 +46,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // The system zlib (gzip document compression).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The MiG print client an app ships: IPP over HTTP(S) to Dispatcher Paragon's Mobile Integration Gateway
         // (or any IPP Everywhere printer), streaming documents, Basic auth, PKCS#12 client certificates, retries.
         .target(name: "MiGClient", dependencies: [
-            "IPP", "Wire", "WireHTTP",
+            "IPP", "Wire", "WireHTTP", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOTLS", package: "swift-nio"),

@@ -11,7 +11,9 @@ struct OutgoingRequest: Sendable {
     /// The encoded IPP message (the body starts with it).
     var prefix: ByteBuffer
     var document: Document?
+    /// The exact number of document bytes that go out, when known (checked against what the reader yields).
     var documentSize: Int64?
+    var compression: DocumentCompression
     var expectContinue: Bool
     var progress: PrintProgress?
     var maxResponseBytes: Int
@@ -148,7 +150,8 @@ final class ExchangeHandler: ChannelInboundHandler {
         phase = .sendingBody
         if let document = request.document {
             do {
-                reader = try document.open()
+                let plain = try document.open()
+                reader = request.compression == .gzip ? try GzipReader(base: plain) : plain
             } catch {
                 fail(context: context, error)
                 return

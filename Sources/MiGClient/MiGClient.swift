@@ -48,7 +48,7 @@ public final class MiGClient: Sendable {
     public func isAlive() async -> Liveness {
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
         addCommonHeaders(to: &head.headers)
-        let request = OutgoingRequest(head: head, prefix: ByteBuffer(), document: nil, documentSize: nil,
+        let request = OutgoingRequest(head: head, prefix: ByteBuffer(), document: nil, documentSize: nil, compression: .none,
                                       expectContinue: false, progress: nil, maxResponseBytes: 64 << 10)
         switch await exchange(request) {
         case .failure(let error):
@@ -68,7 +68,11 @@ public final class MiGClient: Sendable {
     /// - throws: `MiGError`; a busy printer or a dropped connection is retried first (`.retriesExhausted`).
     public func print(_ document: Document, options: PrintOptions = PrintOptions(),
                       progress: PrintProgress? = nil) async throws(MiGError) -> SubmittedJob {
-        let size = try document.size()
+        if options.compression == .gzip, options.framing == .contentLength {
+            throw .invalidConfiguration("gzip compression needs chunked framing: the compressed size is not known before sending")
+        }
+        let plainSize = try document.size()
+        let size = options.compression == .gzip ? nil : plainSize
         let format = options.documentFormat ?? document.format ?? "application/octet-stream"
         let user = requestingUser(options)
         let jobName = options.jobName ?? document.name
@@ -80,6 +84,7 @@ public final class MiGClient: Sendable {
                 op.addJobName(jobName)
                 op.addIPPAttributeFidelity(options.fidelity)
                 op.addDocumentFormat(format)
+                if options.compression != .none { op.addCompression(options.compression.rawValue) }
             }
             message.addGroup(.job) { options.addJobTemplate(to: &$0) }
             return message
@@ -237,7 +242,7 @@ public final class MiGClient: Sendable {
                                              ("request-id", "\(requestID)")])
             let request = OutgoingRequest(
                 head: head, prefix: ByteBuffer(bytes: prefix), document: document, documentSize: documentSize,
-                expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes)
+                compression: options.compression, expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes)
 
             let failure: MiGError
             switch await exchange(request) {

@@ -23,10 +23,14 @@ public struct PrintOptions: Sendable {
     /// Send `Expect: 100-continue` and hold the document until the server agrees (or
     /// `Timeouts.expectContinue` passes): a wrong password is then answered before a large upload.
     public var expectContinue: Bool
+    /// `compression`: gzip the document while sending it (needs `.chunked` framing). Progress then counts
+    /// compressed bytes, with no total.
+    public var compression: DocumentCompression
 
     public init(jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
                 pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
-                requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true) {
+                requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true,
+                compression: DocumentCompression = .none) {
         self.jobName = jobName
         self.copies = copies
         self.sides = sides
@@ -37,6 +41,7 @@ public struct PrintOptions: Sendable {
         self.requestingUserName = requestingUserName
         self.framing = framing
         self.expectContinue = expectContinue
+        self.compression = compression
     }
 
     /// Adds the job template attributes (`copies`, `sides`, `media`, `page-ranges`) to a job group.
@@ -86,7 +91,7 @@ public struct SubmittedJob: Sendable, Equatable {
     public let status: IPPStatus
     /// How many attempts the upload took (1 unless the printer was busy or the connection dropped).
     public let attempts: Int
-    /// Document bytes sent in the successful attempt.
+    /// Document bytes sent in the successful attempt (compressed bytes when gzip was used).
     public let bytesSent: Int64
 }
 

@@ -56,6 +56,23 @@ import Wire
         try await wire.shutdown()
     }
 
+    @Test func aGzipCompressedJobPrints() async throws {
+        let printer = try IPPEvePrinter()
+        defer { printer.stop() }
+        let wire = LiveWire(threads: 1)
+        let client = try Self.client("ipp://localhost:\(printer.port)/ipp/print", wire: wire)
+        let supported = try await client.printerAttributes(requested: ["compression-supported"])
+        #expect(supported.attributes["compression-supported"]?.stringValues.contains("gzip") == true)
+        let job = try await client.print(.bytes(Self.pdf, format: "application/pdf"), options: PrintOptions(compression: .gzip))
+        let final = try await client.waitForCompletion(job.id, pollInterval: .milliseconds(100), timeout: .seconds(30))
+        #expect(final.state == .completed)
+        // ippeveprinter un-gzipped the upload into its spool: the very PDF that was printed.
+        // (It also spools the print command's empty output as .prn.)
+        let spooled = try printer.spooledDocuments().filter { $0.key.hasSuffix(".pdf") }
+        #expect(Array(spooled.values) == [Self.pdf], "spooled: \(spooled.keys.sorted())")
+        try await wire.shutdown()
+    }
+
     @Test func contentLengthFramingAndAFileFromDisk() async throws {
         let printer = try IPPEvePrinter()
         defer { printer.stop() }

@@ -92,6 +92,32 @@ import WireHTTP
         #expect(request.ipp?.jobName == path.split(separator: "/").last.map(String.init))
     }
 
+    @Test func gzipCompressesTheDocumentWhileStreaming() throws {
+        let world = SimulatedWorld()
+        let recorder = try world.startIPPServer { IPPAnswer.jobCreated($0, id: 4) }
+        let client = try world.client()
+        let content = (0..<2_000_000).map { UInt8(truncatingIfNeeded: ($0 / 100) % 7) }
+        let progress = ProgressLog()
+        let job = try world.run {
+            try await client.print(.bytes(content, format: "application/pdf"), options: PrintOptions(compression: .gzip),
+                                   progress: progress.handler)
+        }
+        let request = try #require(recorder.requests.first)
+        #expect(request.ipp?.compression == "gzip")
+        #expect(request.headers.first(name: "Transfer-Encoding") == "chunked")
+        #expect(request.headers.first(name: "Content-Encoding") == nil)
+        #expect(request.document.prefix(2) == [0x1F, 0x8B])
+        #expect(request.document.count < content.count / 10)
+        #expect(job.bytesSent == Int64(request.document.count))
+        #expect(progress.entries.allSatisfy { $0.total == nil })
+        #expect(try gunzip(request.document) == content)
+
+        let error = try world.run {
+            await expectMiGError { try await client.print(.bytes(content), options: PrintOptions(framing: .contentLength, compression: .gzip)) }
+        }
+        guard case .invalidConfiguration = error else { Issue.record("got \(String(describing: error))"); return }
+    }
+
     @Test func aMissingFileFailsBeforeConnecting() throws {
         let world = SimulatedWorld()
         let recorder = try world.startIPPServer { IPPAnswer.jobCreated($0, id: 3) }
@@ -178,4 +204,20 @@ func expectMiGError<T>(_ body: () async throws -> T) async -> MiGError? {
         Issue.record("expected a MiGError, got \(error)")
         return nil
     }
+}
+
+/// Decompresses with the system's gzip, a decoder independent of the client's zlib use.
+func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let path = NSTemporaryDirectory() + "migclient-\(UUID().uuidString).gz"
+    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-dc", path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Array(data)
 }

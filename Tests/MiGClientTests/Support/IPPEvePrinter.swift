@@ -55,7 +55,8 @@ final class IPPEvePrinter {
         port = try Self.freePort()
         printer = Process()
         printer.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
-        printer.arguments = ["-r", "off", "-n", "localhost", "-p", "\(port)", "-d", directory + "/spool", "-K", directory + "/keys",
+        // -k keeps spooled documents so tests can compare what the printer received.
+        printer.arguments = ["-k", "-r", "off", "-n", "localhost", "-p", "\(port)", "-d", directory + "/spool", "-K", directory + "/keys",
                              "-c", gate, "-f", "application/pdf", "Workbench Test"]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(bus)"
@@ -83,6 +84,16 @@ final class IPPEvePrinter {
 
     static func release(directory: String) {
         FileManager.default.createFile(atPath: directory + "/release", contents: nil)
+    }
+
+    /// The documents ippeveprinter spooled (decompressed), by file name.
+    func spooledDocuments() throws -> [String: [UInt8]] {
+        let spool = directory + "/spool"
+        var documents: [String: [UInt8]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: spool) {
+            documents[name] = Array(FileManager.default.contents(atPath: spool + "/" + name) ?? Data())
+        }
+        return documents
     }
 
     func stop() {
