@@ -213,9 +213,11 @@ public final class MiGClient: Sendable {
         let documentBytesSent: Int64
     }
 
-    /// Sends an IPP request (built afresh per attempt with a new request-id), retrying as the policy says.
+    /// Sends an IPP request (built afresh per attempt with a new request-id), retrying as the policy says. Requests
+    /// without a document go with Content-Length and no 100-continue: they are small.
     func perform(
-        document: Document? = nil, documentSize: Int64? = nil, options: PrintOptions = PrintOptions(expectContinue: false),
+        document: Document? = nil, documentSize: Int64? = nil,
+        options: PrintOptions = PrintOptions(framing: .contentLength, expectContinue: false),
         progress: PrintProgress? = nil, _ build: (Int32) -> IPPMessage
     ) async throws(MiGError) -> Outcome {
         let policy = configuration.retry
