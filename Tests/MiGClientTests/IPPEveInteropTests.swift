@@ -139,6 +139,11 @@ import Wire
         let final = try await client.waitForCompletion(job.id, pollInterval: .milliseconds(100), timeout: .seconds(30))
         #expect(final.state == .completed)
         #expect(job.bytesSent == 300_000)
+        // By IP address: no SNI, and the certificate's IP SAN (127.0.0.1) is what gets checked.
+        let byAddress = try Self.client("ipps://127.0.0.1:\(printer.port)/ipp/print", wire: wire,
+                                        trust: .caFile(RepositoryPaths.tls("ca.pem")))
+        let second = try await byAddress.print(.bytes(Self.pdf, format: "application/pdf"))
+        #expect(try await byAddress.waitForCompletion(second.id, pollInterval: .milliseconds(100), timeout: .seconds(30)).state == .completed)
         try await wire.shutdown()
     }
 

@@ -209,7 +209,7 @@ func expectMiGError<T>(_ body: () async throws -> T) async -> MiGError? {
 /// Decompresses with the system's gzip, a decoder independent of the client's zlib use.
 func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
     let path = NSTemporaryDirectory() + "migclient-\(UUID().uuidString).gz"
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw InteropError("cannot write \(path)") }
     defer { try? FileManager.default.removeItem(atPath: path) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/gzip")

@@ -83,7 +83,7 @@ final class IPPEvePrinter {
     func release() { Self.release(directory: directory) }
 
     static func release(directory: String) {
-        FileManager.default.createFile(atPath: directory + "/release", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/release", contents: nil)  // fails only once the directory is gone
     }
 
     /// The documents ippeveprinter spooled (decompressed), by file name.
