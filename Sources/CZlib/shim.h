@@ -1,7 +1,8 @@
-// zlib, for gzip document compression (IPP `compression=gzip`). Debian: zlib1g-dev.
+// The system zlib (zlib1g-dev), for gzip print documents: MiG inflates them into its spool, the MiG client
+// deflates them as they stream. Swift on Linux has no zlib module of its own.
 #include <zlib.h>
 
-// inflateInit2 is a macro; Swift cannot call macros.
+// inflateInit2 and deflateInit2 are macros; Swift cannot call macros.
 static inline int czlib_inflate_init_gzip(z_streamp stream) {
     return inflateInit2(stream, 16 + MAX_WBITS);
 }

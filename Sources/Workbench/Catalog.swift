@@ -11,7 +11,7 @@ public enum Catalog {
     public static let actorKinds: [ActorKind] = [echo, mig, migProxy, scpms, ivanti]
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
-    public static let directives: [Directive] = scpmsDirectives + ivantiDirectives + appConnectDirectives
+    public static let directives: [Directive] = migDirectives + scpmsDirectives + ivantiDirectives + appConnectDirectives
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }

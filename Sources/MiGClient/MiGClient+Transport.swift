@@ -1,0 +1,147 @@
+import IPP
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Wire
+
+/// Requests, connections and retries: one IPP exchange per connection, repeated as the retry policy says.
+extension MiGClient {
+    // MARK: Requests and retries
+
+    struct Outcome {
+        let message: IPPMessage
+        let attempts: Int
+        let documentBytesSent: Int64
+    }
+
+    /// Sends an IPP request (built afresh per attempt with a new request-id), retrying as the policy says. Requests
+    /// without a document go with Content-Length and no 100-continue: they are small.
+    func perform(
+        document: Document? = nil, documentSize: Int64? = nil,
+        options: PrintOptions = PrintOptions(framing: .contentLength, expectContinue: false),
+        progress: PrintProgress? = nil, _ build: (Int32) -> IPPMessage
+    ) async throws(MiGError) -> Outcome {
+        let policy = configuration.retry
+        var attempt = 0
+        while true {
+            attempt += 1
+            let requestID = nextRequestID()
+            let message = build(requestID)
+            let prefix: [UInt8]
+            do {
+                prefix = try message.encoded()
+            } catch {
+                throw .invalidConfiguration("the \(message.operation) request cannot be encoded: \(error.message)")
+            }
+            var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: configuration.endpoint.path)
+            addCommonHeaders(to: &head.headers)
+            head.headers.add(name: "Content-Type", value: "application/ipp")
+            if options.expectContinue { head.headers.add(name: "Expect", value: "100-continue") }
+            switch options.framing {
+            case .chunked: head.headers.add(name: "Transfer-Encoding", value: "chunked")
+            case .contentLength: head.headers.add(name: "Content-Length", value: "\(Int64(prefix.count) + (documentSize ?? 0))")
+            }
+            node.trace("mig-client-request", [("attempt", "\(attempt)"), ("operation", "\(message.operation)"),
+                                             ("request-id", "\(requestID)")])
+            let request = OutgoingRequest(
+                head: head, prefix: ByteBuffer(bytes: prefix), document: document, documentSize: documentSize,
+                compression: options.compression, expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes)
+
+            let failure: MiGError
+            switch await exchange(request) {
+            case .success(let response):
+                do {
+                    let answer = try interpret(response, requestID: requestID)
+                    node.trace("mig-client-response", [("http", "\(response.head.status.code)"), ("ipp", "\(answer.status)")])
+                    if answer.status == .busy {
+                        failure = .ipp(status: .busy, message: answer.statusMessage)
+                    } else {
+                        return Outcome(message: answer, attempts: attempt, documentBytesSent: response.documentBytesSent)
+                    }
+                } catch {
+                    node.trace("mig-client-response", [("http", "\(response.head.status.code)")])
+                    failure = error
+                }
+            case .failure(let error):
+                failure = error
+            }
+            guard failure.isRetryable else { throw failure }
+            guard attempt < policy.maxAttempts else {
+                throw attempt == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
+            }
+            let delay = backoff(afterAttempt: attempt)
+            node.trace("mig-client-retry", [("after-attempt", "\(attempt)"), ("reason", failure.traceReason),
+                                           ("wait", Duration.nanoseconds(delay.nanoseconds).workbenchText)])
+            await sleep(delay)
+        }
+    }
+
+    /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`.
+    func exchange(_ request: OutgoingRequest) async -> Result<IncomingResponse, MiGError> {
+        let endpoint = configuration.endpoint
+        let promise = node.eventLoop.makePromise(of: IncomingResponse.self)
+        let tlsContext = self.tlsContext
+        let serverName = configuration.serverName ?? (endpoint.hostIsIPAddress ? nil : endpoint.host)
+        let timeouts = configuration.timeouts
+        do {
+            _ = try await node.connect(host: endpoint.host, port: endpoint.port, timeout: timeouts.connect) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tlsContext {
+                        try pipeline.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
+                    }
+                    try pipeline.addHandler(HTTPRequestEncoder())
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(
+                        leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
+                    try pipeline.addHandler(ExchangeHandler(
+                        request: request, timeouts: timeouts, waitsForTLSHandshake: tlsContext != nil, promise: promise))
+                }
+            }.get()
+        } catch {
+            promise.fail(error)
+            return .failure(Self.classify(error, endpoint: endpoint))
+        }
+        do {
+            return .success(try await promise.futureResult.get())
+        } catch {
+            return .failure(Self.classify(error, endpoint: endpoint))
+        }
+    }
+
+    // MARK: Helpers
+
+    func addCommonHeaders(to headers: inout HTTPHeaders) {
+        headers.add(name: "Host", value: configuration.endpoint.hostHeader)
+        headers.add(name: "User-Agent", value: configuration.userAgent)
+        headers.add(name: "Accept", value: Self.acceptHeader)
+        if let credentials = configuration.credentials {
+            headers.add(name: "Authorization", value: credentials.headerValue)
+        }
+        // One exchange per connection: polling is rare and a fresh connection has no stale state to recover from.
+        headers.add(name: "Connection", value: "close")
+    }
+
+    func requestingUser(_ options: PrintOptions?) -> String {
+        options?.requestingUserName ?? configuration.requestingUserName ?? configuration.credentials?.user ?? "mobile"
+    }
+
+    func nextRequestID() -> Int32 {
+        requestIDs.withLock { counter in
+            counter = counter == Int32.max ? 1 : counter + 1
+            return counter
+        }
+    }
+
+    func backoff(afterAttempt attempt: Int) -> TimeAmount {
+        let policy = configuration.retry
+        let base = policy.delay(afterAttempt: attempt)
+        guard policy.jitter > 0 else { return base }
+        let extra = Double(base.nanoseconds) * policy.jitter * node.random.unit()
+        return .nanoseconds(base.nanoseconds + Int64(extra))
+    }
+
+    /// Waits on the node's loop (virtual time under simulation).
+    func sleep(_ delay: TimeAmount) async {
+        try? await node.eventLoop.scheduleTask(in: delay) {}.futureResult.get()
+    }
+}

@@ -1,0 +1,229 @@
+import IPP
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+import Wire
+
+/// The MiG print client an app ships: prints to Dispatcher Paragon's Mobile Integration Gateway
+/// (`https://host:8050/ipp/print`) or any IPP Everywhere printer, over IPP or IPPS.
+///
+/// Every operation is one `POST` of an IPP message (`Content-Type: application/ipp`, `Authorization: Basic`) on
+/// a fresh connection; Print-Job streams the document after the message. A busy printer (`server-error-busy`) or
+/// a connection that drops before any answer is retried with exponential backoff. All waiting happens on the
+/// node's event loop and clock, so the same code runs deterministically on the simulated wire and live.
+public final class MiGClient: Sendable {
+    public let configuration: Configuration
+    public let node: Node
+    /// Present when the configuration weakens security (accept-any TLS); shown to the user by the app.
+    public let securityWarnings: [String]
+    let tlsContext: NIOSSLContext?
+    let requestIDs = Mutex<Int32>(0)
+
+    /// The seed's `Accept` header, kept so MiG sees what the shipped app sends.
+    static let acceptHeader = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
+    /// Largest response read (a big printer's attributes are ~12 KB; a job list a few hundred KB).
+    static let maxResponseBytes = 4 << 20
+
+    /// - throws: `.clientCertificate` when the PKCS#12 file is missing or the password is wrong;
+    ///   `.invalidConfiguration` for unusable TLS settings.
+    public init(configuration: Configuration, node: Node) throws(MiGError) {
+        self.configuration = configuration
+        self.node = node
+        self.tlsContext = try MiGTLS.context(for: configuration)
+        if configuration.endpoint.usesTLS, case .acceptAnyCertificate = configuration.trust {
+            securityWarnings = ["TLS certificate verification is OFF for \(configuration.endpoint): anyone on the path can read documents and passwords"]
+            node.trace("mig-client-insecure-tls", [("url", configuration.endpoint.description)])
+        } else {
+            securityWarnings = []
+        }
+    }
+
+    // MARK: Operations
+
+    /// Whether MiG answers `GET /` with its "MIG hello" page.
+    public func isAlive() async -> Liveness {
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
+        addCommonHeaders(to: &head.headers)
+        let request = OutgoingRequest(head: head, prefix: ByteBuffer(), document: nil, documentSize: nil, compression: .none,
+                                      expectContinue: false, progress: nil, maxResponseBytes: 64 << 10)
+        switch await exchange(request) {
+        case .failure(let error):
+            return .unreachable(error)
+        case .success(let response):
+            let text = String(buffer: response.body)
+            if response.head.status == .ok, text.contains("MIG hello") { return .alive }
+            return .notMiG("GET / answered \(response.head.status.code) \(response.head.status.reasonPhrase) without \"MIG hello\""
+                + (text.isEmpty ? "" : ": \(text.prefix(80))"))
+        }
+    }
+
+    /// Prints a document (Print-Job) and returns the job MiG created.
+    ///
+    /// - parameters:
+    ///   - progress: called as document bytes go out (on the node's loop), with the total size.
+    /// - throws: `MiGError`; a busy printer or a dropped connection is retried first (`.retriesExhausted`).
+    public func print(_ document: Document, options: PrintOptions = PrintOptions(),
+                      progress: PrintProgress? = nil) async throws(MiGError) -> SubmittedJob {
+        if options.compression == .gzip, options.framing == .contentLength {
+            throw .invalidConfiguration("gzip compression needs chunked framing: the compressed size is not known before sending")
+        }
+        let plainSize = try document.size()
+        let size = options.compression == .gzip ? nil : plainSize
+        let format = options.documentFormat ?? document.format ?? "application/octet-stream"
+        let user = requestingUser(options)
+        let jobName = options.jobName ?? document.name
+        let printerURI = configuration.endpoint.printerURI
+        let outcome = try await perform(document: document, documentSize: size, options: options, progress: progress) { id in
+            var message = IPPMessage.request(.printJob, requestID: id) { op in
+                op.addPrinterURI(printerURI)
+                op.addRequestingUserName(user)
+                op.addJobName(jobName)
+                op.addIPPAttributeFidelity(options.fidelity)
+                op.addDocumentFormat(format)
+                if options.compression != .none { op.addCompression(options.compression.rawValue) }
+            }
+            message.addGroup(.job) { options.addJobTemplate(to: &$0) }
+            return message
+        }
+        let response = try Self.requireSuccess(outcome.message)
+        let job = response.group(.job)
+        guard let id = job?.jobID ?? response.jobID else {
+            throw .malformedResponse("the Print-Job response has no job-id")
+        }
+        let submitted = SubmittedJob(
+            id: id, uri: job?.jobURI, state: job?[IPPAttributeName.jobState]?.integerValue.flatMap(JobState.init(rawValue:)),
+            stateReasons: job?[IPPAttributeName.jobStateReasons]?.stringValues ?? [], status: response.status,
+            attempts: outcome.attempts, bytesSent: outcome.documentBytesSent)
+        node.trace("mig-client-job-submitted", [("attempts", "\(outcome.attempts)"), ("bytes", "\(outcome.documentBytesSent)"),
+                                               ("job-id", "\(id)")])
+        return submitted
+    }
+
+    /// Get-Job-Attributes: the job's state and reasons.
+    public func jobAttributes(_ jobID: Int32) async throws(MiGError) -> JobStatus {
+        let printerURI = configuration.endpoint.printerURI
+        let user = requestingUser(nil)
+        let outcome = try await perform { id in
+            IPPMessage.request(.getJobAttributes, requestID: id) { op in
+                op.addPrinterURI(printerURI)
+                op.addJobID(jobID)
+                op.addRequestingUserName(user)
+                op.addRequestedAttributes([
+                    IPPAttributeName.jobID, IPPAttributeName.jobState, IPPAttributeName.jobStateReasons,
+                    "job-state-message", IPPAttributeName.jobName, "job-impressions-completed",
+                ])
+            }
+        }
+        let response = try Self.requireSuccess(outcome.message)
+        return JobStatus(id: jobID, job: response.group(.job))
+    }
+
+    /// Polls Get-Job-Attributes every `pollInterval` (node clock) until the job is completed, aborted or canceled.
+    ///
+    /// - parameters:
+    ///   - onChange: called with each new state or set of reasons (e.g. `media-empty` while the printer waits).
+    /// - returns: the final status; check `state` for completed versus aborted or canceled.
+    /// - throws: `.jobNotFinished` with the last state and reasons when `timeout` passes first.
+    public func waitForCompletion(
+        _ jobID: Int32, pollInterval: TimeAmount = .seconds(1), timeout: TimeAmount = .seconds(300),
+        onChange: (@Sendable (JobStatus) -> Void)? = nil
+    ) async throws(MiGError) -> JobStatus {
+        let deadline = node.clock.now.uptime + .nanoseconds(timeout.nanoseconds)
+        var last: JobStatus?
+        while true {
+            let status = try await jobAttributes(jobID)
+            if status != last {
+                node.trace("mig-client-job-state", [("job-id", "\(jobID)"), ("reasons", status.stateReasons.joined(separator: ",")),
+                                                   ("state", status.state.map { "\($0)" } ?? "unknown")])
+                onChange?(status)
+                last = status
+            }
+            if status.state?.isFinal == true { return status }
+            guard node.clock.now.uptime + .nanoseconds(pollInterval.nanoseconds) <= deadline else {
+                throw .jobNotFinished(jobID: jobID, state: status.state, reasons: status.stateReasons)
+            }
+            await sleep(pollInterval)
+        }
+    }
+
+    /// Cancel-Job. - throws: `.ipp(client-error-not-possible)` for a job that already finished.
+    public func cancel(_ jobID: Int32) async throws(MiGError) {
+        let printerURI = configuration.endpoint.printerURI
+        let user = requestingUser(nil)
+        let outcome = try await perform { id in
+            IPPMessage.request(.cancelJob, requestID: id) { op in
+                op.addPrinterURI(printerURI)
+                op.addJobID(jobID)
+                op.addRequestingUserName(user)
+            }
+        }
+        _ = try Self.requireSuccess(outcome.message)
+        node.trace("mig-client-job-canceled", [("job-id", "\(jobID)")])
+    }
+
+    /// Get-Printer-Attributes; `requested` nil asks for all.
+    public func printerAttributes(requested: [String]? = nil) async throws(MiGError) -> PrinterDescription {
+        let printerURI = configuration.endpoint.printerURI
+        let user = requestingUser(nil)
+        let outcome = try await perform { id in
+            IPPMessage.request(.getPrinterAttributes, requestID: id) { op in
+                op.addPrinterURI(printerURI)
+                op.addRequestingUserName(user)
+                if let requested { op.addRequestedAttributes(requested) }
+            }
+        }
+        let response = try Self.requireSuccess(outcome.message)
+        guard let printer = response.group(.printer) else {
+            throw .malformedResponse("the Get-Printer-Attributes response has no printer attributes group")
+        }
+        return PrinterDescription(attributes: printer)
+    }
+
+    /// Validate-Job: would the printer accept a job with these options (and document format)?
+    /// - throws: `.ipp` with the printer's status (e.g. attributes-or-values-not-supported) when it would not.
+    public func validate(options: PrintOptions = PrintOptions(), documentFormat: String? = nil) async throws(MiGError) -> ValidationResult {
+        let printerURI = configuration.endpoint.printerURI
+        let user = requestingUser(options)
+        let format = options.documentFormat ?? documentFormat
+        let outcome = try await perform { id in
+            var message = IPPMessage.request(.validateJob, requestID: id) { op in
+                op.addPrinterURI(printerURI)
+                op.addRequestingUserName(user)
+                if let jobName = options.jobName { op.addJobName(jobName) }
+                op.addIPPAttributeFidelity(options.fidelity)
+                if let format { op.addDocumentFormat(format) }
+            }
+            message.addGroup(.job) { options.addJobTemplate(to: &$0) }
+            return message
+        }
+        let response = try Self.requireSuccess(outcome.message)
+        return ValidationResult(status: response.status,
+                                unsupportedAttributes: response.group(.unsupported)?.names ?? [])
+    }
+}
+
+extension MiGClient {
+    /// What `isAlive()` found.
+    public enum Liveness: Sendable, Equatable {
+        /// `GET /` answered "MIG hello".
+        case alive
+        /// Something answered, but not MiG (the text says what it answered).
+        case notMiG(String)
+        /// No HTTP answer at all.
+        case unreachable(MiGError)
+
+        public var isAlive: Bool { self == .alive }
+    }
+}
+
+extension MiGError {
+    /// A short, stable name for the trace.
+    var traceReason: String {
+        switch self {
+        case .ipp(let status, _): "\(status)"
+        case .connectionDropped: "connection-dropped"
+        default: "\(self)"
+        }
+    }
+}

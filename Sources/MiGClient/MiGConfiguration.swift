@@ -1,0 +1,110 @@
+import NIOCore
+import WireHTTP
+
+extension MiGClient {
+    /// How the client reaches MiG: URL, credentials, TLS trust and identity, retries and timeouts.
+    public struct Configuration: Sendable {
+        public var endpoint: MiGEndpoint
+        /// Sent as `Authorization: Basic` with every request (as the seed does); nil sends none.
+        public var credentials: BasicCredentials?
+        /// Which server certificates to trust (only used for ipps/https).
+        public var trust: ServerTrust
+        /// A client certificate to present (as the seed's nginx in front of MiG requires).
+        public var clientIdentity: ClientIdentity?
+        /// The name to send as SNI and to check the server certificate against; defaults to the URL's host.
+        public var serverName: String?
+        public var retry: RetryPolicy
+        public var timeouts: Timeouts
+        /// `requesting-user-name` when the print options give none; defaults to the Basic user.
+        public var requestingUserName: String?
+        public var userAgent: String
+
+        /// - parameters:
+        ///   - url: the printer URL, e.g. `https://safeq:8050/ipp/print` or `ipps://user:pass@host:8050/ipp/print`.
+        ///   - user, password: Basic credentials; when nil, those in the URL's userinfo (if any) are used.
+        /// - throws: `.invalidConfiguration` for a URL that is not a printer URL.
+        public init(
+            url: String, user: String? = nil, password: String? = nil, trust: ServerTrust = .systemDefault,
+            clientIdentity: ClientIdentity? = nil, retry: RetryPolicy = RetryPolicy(), timeouts: Timeouts = Timeouts()
+        ) throws(MiGError) {
+            endpoint = try MiGEndpoint(url: url)
+            if let user {
+                credentials = BasicCredentials(user: user, password: password ?? "")
+            } else if let fromURL = endpoint.credentials {
+                credentials = BasicCredentials(user: fromURL.user, password: fromURL.password)
+            }
+            self.trust = trust
+            self.clientIdentity = clientIdentity
+            self.retry = retry
+            self.timeouts = timeouts
+            self.userAgent = "Workbench-MiGClient/1.0"
+        }
+    }
+
+    /// Which server certificates the client accepts.
+    public enum ServerTrust: Sendable {
+        /// The system's trust store (what a shipped app uses against a properly certified MiG).
+        case systemDefault
+        /// Only certificates issued by these PEM-encoded CA certificates.
+        case caPEM([UInt8])
+        /// Only certificates issued by the CA certificates in this PEM file.
+        case caFile(String)
+        /// **INSECURE — tests against self-signed servers only.** Accepts any certificate for any name, so
+        /// anyone on the path can read the documents and the password. The client records a
+        /// `mig-client-insecure-tls` trace event and lists a warning in `MiGClient.securityWarnings`.
+        case acceptAnyCertificate
+    }
+
+    /// The client's TLS identity.
+    public enum ClientIdentity: Sendable {
+        /// A password-protected PKCS#12 file (certificate, key and chain), as the seed's app ships.
+        case pkcs12(file: String, password: String)
+    }
+
+    /// When and how often to try again after a busy printer or a dropped connection.
+    public struct RetryPolicy: Sendable, Equatable {
+        /// Total attempts including the first (1 = no retries).
+        public var maxAttempts: Int
+        /// Wait before the second attempt; each later wait doubles, up to `maxDelay`.
+        public var baseDelay: TimeAmount
+        public var maxDelay: TimeAmount
+        /// Up to this fraction of each wait is added at random (from the node's random stream), so many phones
+        /// retrying a restarted MiG do not all come back at once. 0 makes the waits exact.
+        public var jitter: Double
+
+        public init(maxAttempts: Int = 4, baseDelay: TimeAmount = .milliseconds(500),
+                    maxDelay: TimeAmount = .seconds(8), jitter: Double = 0) {
+            self.maxAttempts = max(1, maxAttempts)
+            self.baseDelay = baseDelay
+            self.maxDelay = maxDelay
+            self.jitter = min(max(jitter, 0), 1)
+        }
+
+        /// One attempt, no retries.
+        public static let none = RetryPolicy(maxAttempts: 1)
+
+        /// The wait after failed attempt `attempt` (1-based), before jitter.
+        public func delay(afterAttempt attempt: Int) -> TimeAmount {
+            let doubled = baseDelay.nanoseconds << Int64(min(attempt - 1, 30))
+            return .nanoseconds(min(doubled, maxDelay.nanoseconds))
+        }
+    }
+
+    /// Limits on waiting, all measured on the node's clock.
+    public struct Timeouts: Sendable, Equatable {
+        /// Establishing the TCP connection.
+        public var connect: TimeAmount
+        /// No byte moving in either direction (and no TLS handshake progress) for this long fails the exchange;
+        /// a large upload that keeps moving is never cut off.
+        public var idle: TimeAmount
+        /// How long to wait for `100 Continue` before sending the body anyway (servers may never send it).
+        public var expectContinue: TimeAmount
+
+        public init(connect: TimeAmount = .seconds(10), idle: TimeAmount = .seconds(30),
+                    expectContinue: TimeAmount = .seconds(1)) {
+            self.connect = connect
+            self.idle = idle
+            self.expectContinue = expectContinue
+        }
+    }
+}

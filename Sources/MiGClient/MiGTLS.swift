@@ -1,0 +1,93 @@
+import Foundation
+import NIOCore
+import NIOSSL
+
+/// Builds the client's TLS context from its configuration, loading the PKCS#12 identity up front so a wrong
+/// password is reported when the client is made, not in the middle of a print.
+enum MiGTLS {
+    static func context(for configuration: MiGClient.Configuration) throws(MiGError) -> NIOSSLContext? {
+        guard configuration.endpoint.usesTLS else {
+            if configuration.clientIdentity != nil {
+                throw .invalidConfiguration(
+                    "a client certificate needs TLS: use an ipps:// or https:// URL instead of \(configuration.endpoint)")
+            }
+            return nil
+        }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        switch configuration.trust {
+        case .systemDefault:
+            break
+        case .caPEM(let pem):
+            do {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(pem))
+            } catch {
+                throw .invalidConfiguration("the trusted CA is not a PEM certificate: \(error)")
+            }
+        case .caFile(let path):
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw .invalidConfiguration("the trusted CA file \(path) cannot be read")
+            }
+            tls.trustRoots = .file(path)
+        case .acceptAnyCertificate:
+            tls.certificateVerification = .none
+        }
+        if let identity = configuration.clientIdentity {
+            let bundle = try loadPKCS12(identity)
+            tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
+            tls.privateKey = .privateKey(bundle.privateKey)
+        }
+        do {
+            return try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .invalidConfiguration("the TLS settings are unusable: \(error)")
+        }
+    }
+
+    /// Opens a password-protected PKCS#12 file, telling a missing file, a wrong password and a bad file apart.
+    static func loadPKCS12(_ identity: MiGClient.ClientIdentity) throws(MiGError) -> NIOSSLPKCS12Bundle {
+        switch identity {
+        case .pkcs12(let file, let password):
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                let reason = FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file"
+                throw .clientCertificate(file: file, problem: .unreadable(reason))
+            }
+            do {
+                return try NIOSSLPKCS12Bundle(file: file, passphrase: Array(password.utf8))
+            } catch {
+                let text = String(describing: error)
+                // BoringSSL reports a failed MAC check or key decryption as INCORRECT_PASSWORD.
+                if text.contains("INCORRECT_PASSWORD") || text.contains("BAD_DECRYPT") {
+                    throw .clientCertificate(file: file, problem: .wrongPassword)
+                }
+                throw .clientCertificate(file: file, problem: .invalid(text))
+            }
+        }
+    }
+
+    /// Names a TLS failure by whose certificate was the problem.
+    static func classify(_ error: any Error) -> MiGError {
+        let text = String(describing: error)
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return .tlsUntrustedServer("the certificate does not name this host (\(text))")
+        }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate") {
+            return .tlsUntrustedServer(text)
+        }
+        // Alerts the server sends about the client's certificate (TLS 1.2 servers say handshake_failure when a
+        // required certificate is missing; TLS 1.3 ones say certificate_required).
+        let clientCertificateAlerts = [
+            "ALERT_BAD_CERTIFICATE", "ALERT_CERTIFICATE_REQUIRED", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_UNKNOWN",
+            "ALERT_CERTIFICATE_EXPIRED", "ALERT_CERTIFICATE_REVOKED", "ALERT_UNSUPPORTED_CERTIFICATE",
+            "ALERT_ACCESS_DENIED", "ALERT_HANDSHAKE_FAILURE",
+        ]
+        if clientCertificateAlerts.contains(where: text.contains) {
+            return .tlsClientCertificateRejected(text)
+        }
+        return .tls(text)
+    }
+
+    static func isTLSError(_ error: any Error) -> Bool {
+        error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError
+    }
+}

@@ -1,0 +1,141 @@
+import IPP
+
+/// Job settings of one print, and how its body goes on the wire.
+public struct PrintOptions: Sendable {
+    /// `job-name`; defaults to the document's name.
+    public var jobName: String?
+    /// `copies` (job template).
+    public var copies: Int32
+    /// `sides`: `one-sided`, `two-sided-long-edge`, `two-sided-short-edge`.
+    public var sides: String
+    /// `media`, e.g. `iso_a4_210x297mm`; nil leaves the printer's default.
+    public var media: String?
+    /// `page-ranges`; empty prints every page.
+    public var pageRanges: [ClosedRange<Int32>]
+    /// `document-format`; defaults to the document's format, else `application/octet-stream`.
+    public var documentFormat: String?
+    /// `ipp-attribute-fidelity`: true makes the printer reject the job rather than ignore an unsupported option.
+    public var fidelity: Bool
+    /// `requesting-user-name`; defaults to the configuration's, then the Basic user.
+    public var requestingUserName: String?
+    /// How the request body is framed.
+    public var framing: BodyFraming
+    /// Send `Expect: 100-continue` and hold the document until the server agrees (or
+    /// `Timeouts.expectContinue` passes): a wrong password is then answered before a large upload.
+    public var expectContinue: Bool
+    /// `compression`: gzip the document while sending it (needs `.chunked` framing). Progress then counts
+    /// compressed bytes, with no total.
+    public var compression: DocumentCompression
+
+    public init(jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
+                pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
+                requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true,
+                compression: DocumentCompression = .none) {
+        self.jobName = jobName
+        self.copies = copies
+        self.sides = sides
+        self.media = media
+        self.pageRanges = pageRanges
+        self.documentFormat = documentFormat
+        self.fidelity = fidelity
+        self.requestingUserName = requestingUserName
+        self.framing = framing
+        self.expectContinue = expectContinue
+        self.compression = compression
+    }
+
+    /// Adds the job template attributes (`copies`, `sides`, `media`, `page-ranges`) to a job group.
+    func addJobTemplate(to group: inout IPPGroupBuilder) {
+        group.addCopies(copies)
+        group.addSides(sides)
+        if let media { group.addMedia(media) }
+        if !pageRanges.isEmpty { group.addPageRanges(pageRanges.map(IPPRange.init)) }
+    }
+}
+
+/// HTTP framing of a request body.
+public enum BodyFraming: Sendable, Equatable {
+    /// `Transfer-Encoding: chunked` (what Android's print service and ipptool send by default).
+    case chunked
+    /// `Content-Length` (the document size must be known; it is for every `Document`).
+    case contentLength
+}
+
+/// `job-state` (RFC 8011 §5.3.7).
+public enum JobState: Int32, Sendable, Equatable, CustomStringConvertible {
+    case pending = 3, pendingHeld = 4, processing = 5, processingStopped = 6, canceled = 7, aborted = 8, completed = 9
+
+    /// completed, aborted or canceled: the job will not change any more.
+    public var isFinal: Bool { rawValue >= 7 }
+
+    public var description: String {
+        switch self {
+        case .pending: "pending"
+        case .pendingHeld: "pending-held"
+        case .processing: "processing"
+        case .processingStopped: "processing-stopped"
+        case .canceled: "canceled"
+        case .aborted: "aborted"
+        case .completed: "completed"
+        }
+    }
+}
+
+/// A job MiG accepted.
+public struct SubmittedJob: Sendable, Equatable {
+    public let id: Int32
+    public let uri: String?
+    public let state: JobState?
+    public let stateReasons: [String]
+    /// `successful-ok`, or `successful-ok-ignored-or-substituted-attributes` when an option was not honoured.
+    public let status: IPPStatus
+    /// How many attempts the upload took (1 unless the printer was busy or the connection dropped).
+    public let attempts: Int
+    /// Document bytes sent in the successful attempt (compressed bytes when gzip was used).
+    public let bytesSent: Int64
+}
+
+/// What Get-Job-Attributes says about a job.
+public struct JobStatus: Sendable, Equatable {
+    public let id: Int32
+    public let state: JobState?
+    /// `job-state-reasons`, e.g. `job-printing`, `media-empty`, `job-completed-successfully`.
+    public let stateReasons: [String]
+    public let stateMessage: String?
+    public let name: String?
+    public let impressionsCompleted: Int32?
+
+    init(id: Int32, job group: IPPAttributeGroup?) {
+        self.id = group?.jobID ?? id
+        state = group?[IPPAttributeName.jobState]?.integerValue.flatMap(JobState.init(rawValue:))
+        stateReasons = group?[IPPAttributeName.jobStateReasons]?.stringValues ?? []
+        stateMessage = group?["job-state-message"]?.stringValue
+        name = group?[IPPAttributeName.jobName]?.stringValue
+        impressionsCompleted = group?["job-impressions-completed"]?.integerValue
+    }
+}
+
+/// The printer as Get-Printer-Attributes describes it; `attributes` has everything it returned.
+public struct PrinterDescription: Sendable {
+    public let attributes: IPPAttributeGroup
+    public var name: String? { attributes["printer-name"]?.stringValue }
+    /// 3 idle, 4 processing, 5 stopped.
+    public var state: Int32? { attributes[IPPAttributeName.printerState]?.integerValue }
+    /// e.g. `none`, `media-empty-error`.
+    public var stateReasons: [String] { attributes[IPPAttributeName.printerStateReasons]?.stringValues ?? [] }
+    public var isAcceptingJobs: Bool? { attributes["printer-is-accepting-jobs"]?.booleanValue }
+    public var documentFormats: [String] { attributes["document-format-supported"]?.stringValues ?? [] }
+}
+
+/// The answer to Validate-Job.
+public struct ValidationResult: Sendable, Equatable {
+    /// `successful-ok` or `successful-ok-ignored-or-substituted-attributes`.
+    public let status: IPPStatus
+    /// Names of the attributes the printer returned as unsupported.
+    public let unsupportedAttributes: [String]
+
+    public init(status: IPPStatus, unsupportedAttributes: [String]) {
+        self.status = status
+        self.unsupportedAttributes = unsupportedAttributes
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import MiGClient
+import NIOConcurrencyHelpers
+import NIOCore
+import Scenario
+import Wire
+
+/// The `mig` directive: the phone's MiG print client (the shipped `MiGClient`) driven from scenarios.
+extension Catalog {
+    static let migDirectives: [Directive] = [migDirective]
+
+    /// Connection words every `mig` line accepts.
+    struct MiGConnection: Sendable {
+        var url = Template(literal: "ipp://demo:demo-password@mig:631/ipp/print")
+        var user: Template?
+        var password: Template?
+        var p12: (file: Template, password: Template)?
+        var ca = Template(literal: "tls/ca.pem")
+        var from = "phone"
+        var retries = 4
+
+        /// Parses one connection word and its value; false when the word is not one.
+        mutating func accept(_ word: String, _ args: inout Arguments) throws(ScenarioError) -> Bool {
+            switch word {
+            case "url": url = try args.value("a printer URL like ipps://mig:8050/ipp/print")
+            case "user": user = try args.value("a MiG account name")
+            case "password": password = try args.value("the account's password")
+            case "p12": p12 = (try args.value("a PKCS#12 file under Fixtures/, e.g. tls/client.p12"), try args.value("its password"))
+            case "ca": ca = try args.value("a CA certificate file under Fixtures/")
+            case "from": from = try args.name("a node name")
+            case "retries": retries = try args.integer("how many times to retry")
+            default: return false
+            }
+            return true
+        }
+
+        static let words = ["url", "user", "password", "p12", "ca", "from", "retries"]
+
+        func client(_ context: ScenarioContext) throws -> MiGClient {
+            let node = context.kernel.node(from)
+            var identity: MiGClient.ClientIdentity?
+            if let p12 { identity = .pkcs12(file: try Fixtures.path(try p12.file.resolve(context)), password: try p12.password.resolve(context)) }
+            let address = try url.resolve(context)
+            // `password P` alone changes the password of the URL's user.
+            let account = try user?.resolve(context) ?? (password == nil ? nil : (try? MiGEndpoint(url: address))?.credentials?.user)
+            let configuration = try MiGClient.Configuration(
+                url: address, user: account, password: try password?.resolve(context),
+                trust: .caFile(try Fixtures.path(try ca.resolve(context))), clientIdentity: identity,
+                retry: MiGClient.RetryPolicy(maxAttempts: retries + 1, baseDelay: .milliseconds(500), maxDelay: .seconds(8)))
+            return try MiGClient(configuration: configuration, node: node)
+        }
+    }
+
+    static let migDirective = Directive(
+        "mig",
+        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] | "
+            + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig alive — each with [url URL] [user U] [password P] "
+            + "[p12 FILE PASSWORD] [ca FILE] [from NODE] [retries N] [as NAME]",
+        summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error",
+        keywords: ["print", "wait", "job", "cancel", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
+                   "content-length", "gzip", "within", "as"] + MiGConnection.words
+    ) { args throws(ScenarioError) in
+        let action = try args.oneOf(["print", "wait", "job", "cancel", "alive"])
+        var connection = MiGConnection()
+        var label = "mig"
+        var jobID: Template?
+        if ["wait", "job", "cancel"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
+        var document = (bytes: Template(literal: "100000"), file: Template?.none)
+        var name: Template?, copies = 1, sides: String?, media: String?, pages: String?, format: Template?
+        var contentLength = false, gzip = false
+        var within = Template(literal: "300s")
+        while !args.isEmpty {
+            let word = try args.oneOf(MiGConnection.words + ["as", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
+                                                            "content-length", "gzip", "within"])
+            if try connection.accept(word, &args) { continue }
+            switch word {
+            case "as": label = try args.name("a variable name")
+            case "bytes": document.bytes = try args.value("a document size in bytes")
+            case "file": document.file = try args.value("a file to print")
+            case "name": name = try args.value("a job name")
+            case "copies": copies = try args.integer("a number of copies")
+            case "sides": sides = try args.oneOf(["one-sided", "two-sided-long-edge", "two-sided-short-edge", "three-sided"])
+            case "media": media = try args.name("a media keyword like iso_a4_210x297mm")
+            case "pages": pages = try args.name("a page range like 1-3")
+            case "format": format = try args.value("a MIME type like application/pdf")
+            case "content-length": contentLength = true
+            case "gzip": gzip = true
+            default: within = try args.duration()
+            }
+        }
+        let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
+        let options = (name, copies, sides, media, pages, format, contentLength, gzip)
+        return Run { context in
+            let timeout = try parseDuration(limit.resolve(context))
+            let client: MiGClient
+            do {
+                client = try finalConnection.client(context)
+            } catch {
+                // A client that cannot be made (a P12 with the wrong password) is an outcome the app handles.
+                return context.perform("mig \(action)", label: variable, timeout: timeout) { Self.failure(error) }
+            }
+            let id = try job.map { text -> Int32 in
+                let resolved = try text.resolve(context)
+                guard let value = Int32(resolved) else { throw StepError("'\(resolved)' is not a job id") }
+                return value
+            }
+            switch action {
+            case "print":
+                var printOptions = PrintOptions(jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
+                                                media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
+                                                framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none)
+                if let pages = options.4 {
+                    let bounds = pages.split(separator: "-").compactMap { Int32($0) }
+                    guard bounds.count == 2, bounds[0] <= bounds[1] else { throw StepError("pages \(pages): expected FIRST-LAST") }
+                    printOptions.pageRanges = [bounds[0]...bounds[1]]
+                }
+                let source: Document
+                if let file = finalDocument.file {
+                    source = .file(try file.resolve(context), format: printOptions.documentFormat)
+                } else {
+                    let size = try finalDocument.bytes.resolve(context)
+                    guard let count = Int64(size), count >= 0 else { throw StepError("bytes \(size): expected a size in bytes") }
+                    source = .generated(byteCount: count, name: "document.pdf", format: printOptions.documentFormat)
+                }
+                let progress = NIOLockedValueBox(0)
+                let final = printOptions
+                return context.perform("mig print", label: variable, timeout: timeout) {
+                    do {
+                        let submitted = try await client.print(source, options: final) { _, _ in progress.withLockedValue { $0 += 1 } }
+                        return ["status": "ok", "job": "\(submitted.id)", "state": submitted.state.map { "\($0)" } ?? "",
+                                "reasons": submitted.stateReasons.joined(separator: ","), "attempts": "\(submitted.attempts)",
+                                "bytes": "\(submitted.bytesSent)", "progress": "\(progress.withLockedValue { $0 })", "code": ""]
+                    } catch {
+                        return Self.failure(error, ["progress": "\(progress.withLockedValue { $0 })"])
+                    }
+                }
+            case "wait":
+                return context.perform("mig wait", label: variable, timeout: timeout + .seconds(5)) {
+                    do {
+                        let status = try await client.waitForCompletion(id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue))
+                        return Self.values(status)
+                    } catch { return Self.failure(error) }
+                }
+            case "job":
+                return context.perform("mig job", label: variable, timeout: timeout) {
+                    do { return Self.values(try await client.jobAttributes(id!)) } catch { return Self.failure(error) }
+                }
+            case "cancel":
+                return context.perform("mig cancel", label: variable, timeout: timeout) {
+                    do {
+                        try await client.cancel(id!)
+                        return ["status": "ok", "code": ""]
+                    } catch { return Self.failure(error) }
+                }
+            default:
+                return context.perform("mig alive", label: variable, timeout: timeout) {
+                    switch await client.isAlive() {
+                    case .alive: return ["status": "ok", "result": "alive"]
+                    case .notMiG(let why): return ["status": "ok", "result": "not-mig", "error": why]
+                    case .unreachable(let error): return ["status": "ok", "result": "unreachable", "error": "\(error)"]
+                    }
+                }
+            }
+        }
+    }
+
+    private static func values(_ status: JobStatus) -> [String: String] {
+        ["status": "ok", "job": "\(status.id)", "state": status.state.map { "\($0)" } ?? "",
+         "reasons": status.stateReasons.joined(separator: ","), "message": status.stateMessage ?? "",
+         "pages": status.impressionsCompleted.map(String.init) ?? "", "code": ""]
+    }
+
+    /// A failed call: `.code` names the case of the typed error (what an app switches on), `.error` says it.
+    private static func failure(_ error: any Error, _ extra: [String: String] = [:]) -> [String: String] {
+        var values = extra
+        values["status"] = "error"
+        values["error"] = "\(error)"
+        values["code"] = (error as? MiGError).map(code) ?? "unexpected"
+        if case .retriesExhausted(let attempts, _)? = error as? MiGError { values["attempts"] = "\(attempts)" }
+        return values
+    }
+
+    private static func code(_ error: MiGError) -> String {
+        switch error {
+        case .invalidConfiguration: "invalid-configuration"
+        case .clientCertificate: "client-certificate"
+        case .documentUnreadable: "document-unreadable"
+        case .unknownHost: "unknown-host"
+        case .connectionRefused: "connection-refused"
+        case .timedOut: "timed-out"
+        case .connectionDropped: "connection-dropped"
+        case .tlsUntrustedServer: "tls-untrusted-server"
+        case .tlsClientCertificateRejected: "tls-client-certificate-rejected"
+        case .tls: "tls"
+        case .unauthorized: "unauthorized"
+        case .notFound: "not-found"
+        case .httpStatus(let code, _, _): "http-\(code)"
+        case .malformedResponse: "malformed-response"
+        case .ipp(let status, _): "\(status)"
+        case .jobNotFinished: "job-not-finished"
+        case .retriesExhausted(_, let last): "retries-exhausted:" + code(last)
+        }
+    }
+}
