@@ -92,7 +92,7 @@ public final class MiGClient: Sendable {
             throw .malformedResponse("the Print-Job response has no job-id")
         }
         let submitted = SubmittedJob(
-            id: id, uri: job?.jobURI, state: job?[IPPAttributeName.jobState]?.integerValue.flatMap(JobState.init(rawValue:)),
+            id: id, uri: job?.jobURI, state: job?[IPPAttributeName.jobState]?.integerValue.flatMap(IPPJobState.init(rawValue:)),
             stateReasons: job?[IPPAttributeName.jobStateReasons]?.stringValues ?? [], status: response.status,
             attempts: outcome.attempts, bytesSent: outcome.documentBytesSent)
         node.trace("mig-client-job-submitted", [("attempts", "\(outcome.attempts)"), ("bytes", "\(outcome.documentBytesSent)"),

@@ -40,7 +40,7 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The IPP operation failed with this status (e.g. `client-error-document-format-not-supported`).
     case ipp(status: IPPStatus, message: String?)
     /// `waitForCompletion` gave up before the job reached a final state; the last state seen is attached.
-    case jobNotFinished(jobID: Int32, state: JobState?, reasons: [String])
+    case jobNotFinished(jobID: Int32, state: IPPJobState?, reasons: [String])
 
     /// The retry policy ran out; `last` is the failure of the final attempt.
     indirect case retriesExhausted(attempts: Int, last: MiGError)

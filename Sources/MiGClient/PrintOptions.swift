@@ -61,31 +61,11 @@ public enum BodyFraming: Sendable, Equatable {
     case contentLength
 }
 
-/// `job-state` (RFC 8011 §5.3.7).
-public enum JobState: Int32, Sendable, Equatable, CustomStringConvertible {
-    case pending = 3, pendingHeld = 4, processing = 5, processingStopped = 6, canceled = 7, aborted = 8, completed = 9
-
-    /// completed, aborted or canceled: the job will not change any more.
-    public var isFinal: Bool { rawValue >= 7 }
-
-    public var description: String {
-        switch self {
-        case .pending: "pending"
-        case .pendingHeld: "pending-held"
-        case .processing: "processing"
-        case .processingStopped: "processing-stopped"
-        case .canceled: "canceled"
-        case .aborted: "aborted"
-        case .completed: "completed"
-        }
-    }
-}
-
 /// A job MiG accepted.
 public struct SubmittedJob: Sendable, Equatable {
     public let id: Int32
     public let uri: String?
-    public let state: JobState?
+    public let state: IPPJobState?
     public let stateReasons: [String]
     /// `successful-ok`, or `successful-ok-ignored-or-substituted-attributes` when an option was not honoured.
     public let status: IPPStatus
@@ -98,7 +78,7 @@ public struct SubmittedJob: Sendable, Equatable {
 /// What Get-Job-Attributes says about a job.
 public struct JobStatus: Sendable, Equatable {
     public let id: Int32
-    public let state: JobState?
+    public let state: IPPJobState?
     /// `job-state-reasons`, e.g. `job-printing`, `media-empty`, `job-completed-successfully`.
     public let stateReasons: [String]
     public let stateMessage: String?
@@ -107,7 +87,7 @@ public struct JobStatus: Sendable, Equatable {
 
     init(id: Int32, job group: IPPAttributeGroup?) {
         self.id = group?.jobID ?? id
-        state = group?[IPPAttributeName.jobState]?.integerValue.flatMap(JobState.init(rawValue:))
+        state = group?[IPPAttributeName.jobState]?.integerValue.flatMap(IPPJobState.init(rawValue:))
         stateReasons = group?[IPPAttributeName.jobStateReasons]?.stringValues ?? []
         stateMessage = group?["job-state-message"]?.stringValue
         name = group?[IPPAttributeName.jobName]?.stringValue

@@ -1,27 +1,6 @@
 import GRDB
 import IPP
 
-/// The IPP job states (RFC 8011 §5.3.7).
-public enum JobState: Int32, Sendable, CaseIterable {
-    case pending = 3, pendingHeld = 4, processing = 5, processingStopped = 6, canceled = 7, aborted = 8, completed = 9
-
-    /// Whether the job has ended (the printer will not touch it again).
-    public var isTerminal: Bool { rawValue >= JobState.canceled.rawValue }
-
-    /// The keyword used in traces and `which-jobs`.
-    public var keyword: String {
-        switch self {
-        case .pending: "pending"
-        case .pendingHeld: "pending-held"
-        case .processing: "processing"
-        case .processingStopped: "processing-stopped"
-        case .canceled: "canceled"
-        case .aborted: "aborted"
-        case .completed: "completed"
-        }
-    }
-}
-
 /// One print job as MiG keeps it in its spool database.
 ///
 /// Times are Unix seconds on the printer's clock (as CUPS and ippeveprinter report them), so they stay
@@ -57,8 +36,8 @@ public struct Job: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
     public var processingAt: Int64?
     public var completedAt: Int64?
 
-    public var state: JobState {
-        get { JobState(rawValue: stateValue) ?? .aborted }
+    public var state: IPPJobState {
+        get { IPPJobState(rawValue: stateValue) ?? .aborted }
         set { stateValue = newValue.rawValue }
     }
 

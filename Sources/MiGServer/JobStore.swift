@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import IPP
 
 /// MiG's spool database: accounts, jobs and their history.
 ///
@@ -97,7 +98,7 @@ public final class JobStore: Sendable {
     }
 
     /// Jobs in id order, filtered by state and owner.
-    public func jobs(states: [JobState]? = nil, user: String? = nil, limit: Int? = nil, newestFirst: Bool = false) throws -> [Job] {
+    public func jobs(states: [IPPJobState]? = nil, user: String? = nil, limit: Int? = nil, newestFirst: Bool = false) throws -> [Job] {
         try database.read { db in
             var request = Job.all()
             if let states { request = request.filter(states.map(\.rawValue).contains(Column("stateValue"))) }
@@ -111,7 +112,7 @@ public final class JobStore: Sendable {
     /// The oldest job ready to print.
     public func nextPending() throws -> Job? {
         try database.read { db in
-            try Job.filter(Column("stateValue") == JobState.pending.rawValue && Column("awaitingDocuments") == false)
+            try Job.filter(Column("stateValue") == IPPJobState.pending.rawValue && Column("awaitingDocuments") == false)
                 .order(Column("id")).fetchOne(db)
         }
     }
@@ -121,10 +122,10 @@ public final class JobStore: Sendable {
     public func recoverAfterRestart() throws -> (requeued: Int, aborted: Int) {
         try database.write { db in
             try db.execute(sql: "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
-                           arguments: [JobState.aborted.rawValue, JobState.canceled.rawValue])
+                           arguments: [IPPJobState.aborted.rawValue, IPPJobState.canceled.rawValue])
             let aborted = db.changesCount
             try db.execute(sql: "UPDATE job SET stateValue = ?, impressionsCompleted = 0, reasonList = '' WHERE stateValue IN (?, ?)",
-                           arguments: [JobState.pending.rawValue, JobState.processing.rawValue, JobState.processingStopped.rawValue])
+                           arguments: [IPPJobState.pending.rawValue, IPPJobState.processing.rawValue, IPPJobState.processingStopped.rawValue])
             return (db.changesCount, aborted)
         }
     }

@@ -202,7 +202,7 @@ final class MiGPrinter {
     }
 
     private func newJob(_ ticket: Ticket, caller: Caller, awaitingDocuments: Bool) throws -> Job {
-        let job = Job(id: nil, name: ticket.name, user: caller.user, stateValue: JobState.pending.rawValue,
+        let job = Job(id: nil, name: ticket.name, user: caller.user, stateValue: IPPJobState.pending.rawValue,
                       reasonList: awaitingDocuments ? "job-incoming" : "", format: ticket.format,
                       compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
                       pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
@@ -319,7 +319,7 @@ final class MiGPrinter {
         guard let last = request.operationAttributes?.lastDocument else {
             throw Refusal(request, .badRequest, "Missing required last-document operation attribute.")
         }
-        guard job.awaitingDocuments, !job.state.isTerminal else {
+        guard job.awaitingDocuments, !job.state.isFinal else {
             throw Refusal(request, .notPossible, "Job \(job.id!) is not waiting for documents (it is \(job.state.keyword)).")
         }
         guard job.documentCount == 0 else {
@@ -343,7 +343,7 @@ final class MiGPrinter {
 
     private func closeJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var job = try ownedJob(request, caller)
-        guard job.awaitingDocuments, !job.state.isTerminal else {
+        guard job.awaitingDocuments, !job.state.isFinal else {
             throw Refusal(request, .notPossible, "Job \(job.id!) is already closed (it is \(job.state.keyword)).")
         }
         if job.documentCount == 0 {
@@ -397,7 +397,7 @@ final class MiGPrinter {
 
     private func getJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         let which = request.operationAttributes?.whichJobs ?? "not-completed"
-        let states: [JobState]?
+        let states: [IPPJobState]?
         switch which {
         case "not-completed": states = [.pending, .pendingHeld, .processing, .processingStopped]
         case "completed": states = [.canceled, .aborted, .completed]
@@ -437,7 +437,7 @@ final class MiGPrinter {
 
     private func cancelJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var job = try ownedJob(request, caller)
-        guard !job.state.isTerminal else {
+        guard !job.state.isFinal else {
             throw Refusal(request, .notPossible, "Job \(job.id!) is already \(job.state.keyword) and cannot be canceled.")
         }
         cancel(&job, by: caller.user)

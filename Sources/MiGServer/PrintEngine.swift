@@ -1,3 +1,4 @@
+import IPP
 import NIOCore
 import Wire
 
@@ -81,7 +82,7 @@ final class PrintEngine {
 
     /// One page time has passed: check the device, then print a page.
     private func step() {
-        guard let id = current, var job = try? store.job(id: id), !job.state.isTerminal else {
+        guard let id = current, var job = try? store.job(id: id), !job.state.isFinal else {
             current = nil
             changed()
             kick()
@@ -121,7 +122,7 @@ final class PrintEngine {
         }
     }
 
-    private func finish(_ job: inout Job, _ state: JobState, reason: String) {
+    private func finish(_ job: inout Job, _ state: IPPJobState, reason: String) {
         job.state = state
         job.reasons = [reason]
         job.completedAt = node.clock.unixSeconds

@@ -92,7 +92,7 @@ enum IPPAnswer {
     }
 
     /// A Print-Job answer with a job group.
-    static func jobCreated(_ request: ReceivedRequest, id: Int32, state: JobState = .pending) -> HTTPResponse {
+    static func jobCreated(_ request: ReceivedRequest, id: Int32, state: IPPJobState = .pending) -> HTTPResponse {
         var response = IPPMessage.response(to: request.ipp!, status: .successfulOK)
         response.addGroup(.job) { job in
             job.addJobID(id)
@@ -107,7 +107,7 @@ enum IPPAnswer {
         http(IPPMessage.response(to: request.ipp!, status: status, statusMessage: message))
     }
 
-    static func job(_ request: ReceivedRequest, id: Int32, state: JobState, reasons: [String]) -> HTTPResponse {
+    static func job(_ request: ReceivedRequest, id: Int32, state: IPPJobState, reasons: [String]) -> HTTPResponse {
         var response = IPPMessage.response(to: request.ipp!, status: .successfulOK)
         response.addGroup(.job) { job in
             job.addJobID(id)
