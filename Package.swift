@@ -144,7 +144,7 @@ let package = Package(
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
         .testTarget(name: "MiGServerTests", dependencies: [
-            "MiGServer", "TLSProxy", "IPP", "Kernel", "Wire", "WireHTTP",
+            "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),

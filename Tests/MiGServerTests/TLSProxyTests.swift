@@ -1,6 +1,7 @@
 import Foundation
 import IPP
 import Kernel
+import MiGClient
 import MiGServer
 import NIOCore
 import NIOHTTP1
@@ -100,7 +101,8 @@ import WireHTTP
     }
 }
 
-/// A real nginx with the seed's configuration in front of a live MiG; curl with and without a certificate.
+/// A real nginx with the seed's configuration in front of a live MiG; curl and the MiG client, each with and
+/// without a client certificate.
 @Suite(.serialized) struct NginxInteropTests {
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -127,7 +129,7 @@ import WireHTTP
         return (process.terminationStatus, text)
     }
 
-    @Test func curlThroughNginxNeedsTheClientCertificate() async throws {
+    @Test func curlAndTheClientThroughNginxNeedTheClientCertificate() async throws {
         let tls = TLSProxyTests.tls
         let state = NSTemporaryDirectory() + "mig-nginx-\(getpid())"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -182,6 +184,18 @@ import WireHTTP
         #expect(try IPPDecoder().decode(Array(answer)).status == .successfulOK)
         let without = try Self.run("/usr/bin/curl", common)
         #expect(without.1 == "400")
+
+        // The shipped client, with the seed's password-protected PKCS#12, through the same nginx.
+        let phone = wire.node("phone")
+        let url = "https://localhost:\(port)/ipp/print"
+        let withP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
+                                                             clientIdentity: .pkcs12(file: "\(tls)/client.p12", password: "workbench")), node: phone)
+        let job = try await withP12.print(.bytes(Array("%PDF-1.4\n".utf8), name: "via-nginx.pdf", format: "application/pdf"))
+        #expect(job.status == .successfulOK)
+        let noP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
+                                                           retry: .none), node: phone)
+        await #expect(throws: MiGError.self) { _ = try await noP12.print(.bytes(Array("%PDF-1.4\n".utf8))) }
+        #expect(try mig.jobs().count == 1)
         try await mig.stop().get()
         try await wire.shutdown()
     }
