@@ -96,6 +96,20 @@ import WireHTTP
         #expect(try Self.ipp(try Self.post(kernel, phone, attributes)).status == .successfulOK)
     }
 
+    @Test func attributesThatNeverEndAreCutOffAtTheLimit() throws {
+        let (kernel, phone, _) = try Self.world()
+        var request = IPPMessage.request(.printJob, requestID: 5) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            for index in 0..<40 { op.add("x-filler-\(index)", .text(String(repeating: "a", count: 32_000))) }
+        }
+        request.addGroup(.job)
+        let encoded = try IPPEncoder().encode(request)
+        // Everything but the end-of-attributes tag: 1.28 MB of attributes that never end.
+        let response = try Self.post(kernel, phone, Array(encoded.dropLast()), chunked: true)
+        #expect(response.status == .badRequest)
+        #expect(response.text.contains("exceeds the limit of 1048576 bytes before its end-of-attributes tag"))
+    }
+
     @Test func oversizedDocumentsAbortTheJobWithAClearStatus() throws {
         let (kernel, phone, server) = try Self.world { $0.printer.maxDocumentBytes = 1000 }
         let answer = try Self.ipp(try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 7, count: 5000)), chunked: true))
