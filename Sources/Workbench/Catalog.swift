@@ -8,10 +8,10 @@ import Wire
 /// Each entry names the ports it uses on the simulated wire (its real ports) and on loopback for `serve`
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
-    public static let actorKinds: [ActorKind] = [echo]
+    public static let actorKinds: [ActorKind] = [echo, imsSigner, ims]
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
-    public static let directives: [Directive] = []
+    public static let directives: [Directive] = imsDirectives
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }
@@ -19,6 +19,8 @@ public enum Catalog {
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = [
         "echo": ["tcp-port": "7007", "http-port": "8080"],
+        "ims-signer": ["port": "9081", "enrol": "14"],
+        "ims": ["port": "9082", "database": ".workbench/ims.sqlite", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"],
     ]
 
     static let echo = ActorKind(
@@ -34,7 +36,7 @@ public enum Catalog {
         return RunningEcho(server: try await EchoServer.start(on: node, configuration: configuration).get())
     }
 
-    private static func parsePort(_ text: String, _ option: String) throws -> Int {
+    static func parsePort(_ text: String, _ option: String) throws -> Int {
         guard let value = Int(text), (0...65_535).contains(value) else {
             throw CatalogError("option \(option)=\(text): expected a port number 0…65535")
         }
