@@ -102,10 +102,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
-        .testTarget(name: "JWTTests", dependencies: ["JWT"]),
+        .testTarget(name: "JWTTests", dependencies: ["JWT", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IMSTests", dependencies: [
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
