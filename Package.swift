@@ -111,6 +111,6 @@ let package = Package(
         .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT"]),
     ]
 )

@@ -6,7 +6,7 @@ import Testing
     @Test func curlReachesTheServedActorAndSIGTERMStopsCleanly() throws {
         let process = Process()
         process.executableURL = Paths.binary
-        process.arguments = ["serve", "--set", "echo.http-port=0", "--set", "echo.tcp-port=0"]
+        process.arguments = ["serve", "--set", "echo.http-port=0", "--set", "echo.tcp-port=0"] + ServeIMSTests.freePorts
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
