@@ -16,8 +16,11 @@ struct BenchJWT: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(help: "Seconds per timed measurement (openssl speed gets the same).")
-    var seconds = 3
+    @Option(help: "CPU-seconds per timed measurement (openssl speed gets the same).")
+    var seconds = 1
+
+    @Option(help: "Rounds; each runs every measurement once, interleaved with openssl speed, and the best round counts.")
+    var rounds = 3
 
     @Option(help: "The RSA-2048 private key (PEM) to sign with.")
     var key = "Fixtures/ims/host.key"
@@ -30,9 +33,17 @@ struct BenchJWT: ParsableCommand {
             throw ValidationError("cannot read \(key); run from the repository root or pass --key FILE")
         }
         let openSSLKey = try RSAPrivateKey(pem: pem)
-        let ours = try measure(signer: openSSLKey, verifier: openSSLKey.publicKey)
-        let alternative = noSwiftCrypto ? nil : try measure(signer: try SwiftCryptoRS256Key(pem: pem), verifier: try SwiftCryptoRS256Key(pem: pem))
-        let speed = try OpenSSLSpeed.run(seconds: seconds)
+        let swiftCryptoKey = try SwiftCryptoRS256Key(pem: pem)
+        // Interleaved rounds, best of each: on a shared machine (a hyperthread sibling busy with a build)
+        // every figure is sometimes depressed; the best round is the one least disturbed, for both sides.
+        var ours: Figures?, alternative: Figures?, speed: OpenSSLSpeed.Result?
+        for _ in 0..<max(1, rounds) {
+            ours = try measure(signer: openSSLKey, verifier: openSSLKey.publicKey).best(ours)
+            if !noSwiftCrypto { alternative = try measure(signer: swiftCryptoKey, verifier: swiftCryptoKey).best(alternative) }
+            let round = try OpenSSLSpeed.run(seconds: seconds)
+            speed = OpenSSLSpeed.Result(sign: max(round.sign, speed?.sign ?? 0), verify: max(round.verify, speed?.verify ?? 0))
+        }
+        guard let ours, let speed else { return }
 
         let signRatio = ours.sign / speed.sign, verifyRatio = ours.verify / speed.verify
         if json {
@@ -40,10 +51,11 @@ struct BenchJWT: ParsableCommand {
                 ("backend", "\"openssl-libcrypto\""),
                 ("sign_per_second", whole(ours.sign)), ("verify_per_second", whole(ours.verify)),
                 ("verify_signature_only_per_second", whole(ours.verifySignatureOnly)),
+                ("parse_per_second", whole(ours.parse)),
                 ("openssl_speed_sign_per_second", whole(speed.sign)), ("openssl_speed_verify_per_second", whole(speed.verify)),
                 ("sign_ratio", ratio(signRatio)), ("verify_ratio", ratio(verifyRatio)),
                 ("sign_target_met", "\(signRatio >= 0.9)"), ("verify_target_met", "\(verifyRatio >= 0.8)"),
-                ("token_bytes", "\(ours.tokenBytes)"), ("seconds", "\(seconds)"),
+                ("token_bytes", "\(ours.tokenBytes)"), ("seconds", "\(seconds)"), ("rounds", "\(rounds)"),
             ]
             if let alternative {
                 fields.append(("swift_crypto_sign_per_second", whole(alternative.sign)))
@@ -52,14 +64,15 @@ struct BenchJWT: ParsableCommand {
             }
             print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         } else {
-            print("whole-token RS256 (\(ours.tokenBytes)-byte token), \(seconds) CPU-seconds per figure, one thread, per CPU-second like openssl speed")
+            print("whole-token RS256 (\(ours.tokenBytes)-byte token), one thread, per CPU-second like openssl speed; "
+                + "best of \(rounds) interleaved rounds of \(seconds) s")
             print("  JWT core on OpenSSL libcrypto:  sign \(whole(ours.sign))/s   verify \(whole(ours.verify))/s"
-                + "   (signature check alone \(whole(ours.verifySignatureOnly))/s)")
+                + "   (signature check alone \(whole(ours.verifySignatureOnly))/s, parsing alone \(whole(ours.parse))/s)")
             if let alternative {
                 print("  JWT core on swift-crypto _RSA:  sign \(whole(alternative.sign))/s   verify \(whole(alternative.verify))/s"
                     + "   (signature check alone \(whole(alternative.verifySignatureOnly))/s)")
             }
-            print("  openssl speed -seconds \(seconds) rsa2048: sign \(whole(speed.sign))/s   verify \(whole(speed.verify))/s")
+            print("  openssl speed -seconds \(seconds) rsa2048 (best of \(rounds)): sign \(whole(speed.sign))/s   verify \(whole(speed.verify))/s")
             print("  ratio (ours / openssl speed): sign \(ratio(signRatio)) (target ≥ 0.9: \(signRatio >= 0.9 ? "met" : "NOT met")), "
                 + "verify \(ratio(verifyRatio)) (target ≥ 0.8: \(verifyRatio >= 0.8 ? "met" : "NOT met"))")
         }
@@ -70,7 +83,17 @@ struct BenchJWT: ParsableCommand {
         var verify: Double
         /// The signature check alone (hash + RSA), no parsing: how much of the whole-token cost is the JWT core's.
         var verifySignatureOnly: Double
+        /// Parsing alone (split, base64url, strict JSON, claims), no crypto.
+        var parse: Double
         var tokenBytes: Int
+
+        /// The better of two rounds, figure by figure.
+        func best(_ other: Figures?) -> Figures {
+            guard let other else { return self }
+            return Figures(sign: max(sign, other.sign), verify: max(verify, other.verify),
+                           verifySignatureOnly: max(verifySignatureOnly, other.verifySignatureOnly),
+                           parse: max(parse, other.parse), tokenBytes: tokenBytes)
+        }
     }
 
     /// Signs whole prototypes, then verifies whole tokens, each for `seconds`.
@@ -89,8 +112,9 @@ struct BenchJWT: ParsableCommand {
         }
         let parsed = try SignedJWT(compact: token)
         let signatureOnly = rate { if parsed.hasValidSignature(verifier) { sink &+= 1 } }
+        let parse = rate { if let jwt = try? SignedJWT(compact: token) { sink &+= jwt.signature.count } }
         if sink == 42 { print("", terminator: "") }  // keeps the work from being optimised away
-        return Figures(sign: sign, verify: verify, verifySignatureOnly: signatureOnly, tokenBytes: token.utf8.count)
+        return Figures(sign: sign, verify: verify, verifySignatureOnly: signatureOnly, parse: parse, tokenBytes: token.utf8.count)
     }
 
     /// Operations per CPU-second of this thread over about `seconds` of CPU time, in batches so the clock
