@@ -39,7 +39,6 @@ public final class IMSVerifier: Sendable {
     public static let unavailableFault = "ims.unavailable"
 
     struct Session: Sendable {
-        var issuer: String
         var subject: String
         var expires: Int64
     }
@@ -128,7 +127,7 @@ public final class IMSVerifier: Sendable {
         do {
             let jwt = try verifier.verify(token, now: now) { issuer, keyID throws(JWTError) in try self.key(issuer: issuer, keyID: keyID) }
             let claims = jwt.claims
-            guard try (Result { try store.isEnrolled(issuer: claims.issuer, subject: claims.subject) }.get()) else {
+            guard try store.isEnrolled(issuer: claims.issuer, subject: claims.subject) else {
                 throw JWTError(.invalidClaim, "sub \(claims.subject) is not an enrolled, active user of host \(claims.issuer); expected an enrolled user's id")
             }
             let fresh = try store.recordUse(issuer: claims.issuer, jti: claims.id, expires: claims.expires,
@@ -175,7 +174,7 @@ public final class IMSVerifier: Sendable {
             return unauthorized("invalid token: \(error.message)")
         case .success(let claims):
             let id = node.random.uuid()
-            sessions.withLock { $0[id] = Session(issuer: claims.issuer, subject: claims.subject, expires: claims.expires) }
+            sessions.withLock { $0[id] = Session(subject: claims.subject, expires: claims.expires) }
             node.trace("session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("sub", claims.subject)])
             return HTTPResponse(status: .created, headers: ["Content-Type": "application/json"],
                                 body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(jsonString(claims.subject)),"exp":\#(claims.expires)}"#))
