@@ -117,15 +117,20 @@ public struct JWTClaims: Equatable, Sendable {
             default: continue
             }
         }
-        func require<T>(_ value: T?, _ name: String, _ meaning: String) throws(JWTError) -> T {
-            guard let value else { throw JWTError(.missingClaim, "the claim \(name) is missing; expected \(meaning)") }
-            return value
-        }
-        issuer = try require(iss, "iss", "the host API key")
-        subject = try require(sub, "sub", "the enrolled user's id")
-        id = try require(jti, "jti", "a unique token id")
-        notBefore = try require(nbf, "nbf", "an integer timestamp (seconds since 1970)")
-        expires = try require(exp, "exp", "an integer timestamp (seconds since 1970)")
+        guard let iss else { throw Self.missing("iss", "the host API key") }
+        guard let sub else { throw Self.missing("sub", "the enrolled user's id") }
+        guard let jti else { throw Self.missing("jti", "a unique token id") }
+        guard let nbf else { throw Self.missing("nbf", "an integer timestamp (seconds since 1970)") }
+        guard let exp else { throw Self.missing("exp", "an integer timestamp (seconds since 1970)") }
+        issuer = iss
+        subject = sub
+        id = jti
+        notBefore = nbf
+        expires = exp
+    }
+
+    private static func missing(_ name: String, _ meaning: String) -> JWTError {
+        JWTError(.missingClaim, "the claim \(name) is missing; expected \(meaning)")
     }
 
     private static func string(_ name: String, _ value: JSONValue) throws(JWTError) -> String {

@@ -7,7 +7,7 @@ import Synchronization
 /// jwt`): its RSA-2048 private-key operation is more than twice as fast on x86-64. The context is set up
 /// once and reused, as `openssl speed` does, because building one per token costs more than hashing it.
 /// The context does PKCS#1 v1.5 padding only; the DigestInfo for SHA-256 is added here (see
-/// ``RSAContexts/digestInfo(_:)``), which skips the provider's per-call digest bookkeeping.
+/// ``RSAContexts/withDigestInfo(_:_:)``), which skips the provider's per-call digest bookkeeping.
 public final class RSAPrivateKey: RS256Signing, @unchecked Sendable {
     // @unchecked Sendable: `key` is immutable after init and OpenSSL allows concurrent use of an EVP_PKEY;
     // the mutable signing context is only touched under `context`'s lock.
@@ -42,11 +42,10 @@ public final class RSAPrivateKey: RS256Signing, @unchecked Sendable {
     }
 
     public func signature(for signingInput: UnsafeBufferPointer<UInt8>) throws(JWTError) -> [UInt8] {
-        var digest = RSAContexts.digestInfo(signingInput)
         var length = (bits + 7) / 8
         var signature = [UInt8](repeating: 0, count: length)
-        let status = context.withLock { context in
-            EVP_PKEY_sign(context.pointer, &signature, &length, &digest, digest.count)
+        let status = RSAContexts.withDigestInfo(signingInput) { digest in
+            context.withLock { context in EVP_PKEY_sign(context.pointer, &signature, &length, digest.baseAddress, digest.count) }
         }
         guard status == 1 else { throw JWTError(.key, "RSA signing failed: \(OpenSSLPEM.lastError())") }
         if length != signature.count { signature.removeLast(signature.count - length) }
@@ -104,9 +103,10 @@ public final class RSAPublicKey: RS256Verifying, @unchecked Sendable {
 
     public func isValidSignature(_ signature: [UInt8], for signingInput: UnsafeBufferPointer<UInt8>) -> Bool {
         guard signature.count == (bits + 7) / 8 else { return false }
-        var digest = RSAContexts.digestInfo(signingInput)
-        let status = context.withLock { context in
-            signature.withUnsafeBufferPointer { EVP_PKEY_verify(context.pointer, $0.baseAddress, $0.count, &digest, digest.count) }
+        let status = RSAContexts.withDigestInfo(signingInput) { digest in
+            context.withLock { context in
+                signature.withUnsafeBufferPointer { EVP_PKEY_verify(context.pointer, $0.baseAddress, $0.count, digest.baseAddress, digest.count) }
+            }
         }
         if status != 1 { ERR_clear_error() }
         return status == 1
@@ -142,11 +142,17 @@ enum RSAContexts {
 
     /// DER `DigestInfo` of SHA-256 (RFC 8017 §9.2): the fixed prefix, then the hash of `bytes` — exactly
     /// what RSASSA-PKCS1-v1_5 with SHA-256 signs.
-    static func digestInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var info: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
-                             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-        _ = info.withUnsafeMutableBufferPointer { SHA256(bytes.baseAddress, bytes.count, $0.baseAddress! + 19) }
-        return info
+    /// The DigestInfo is built on the stack: it lives only for the one RSA operation.
+    static func withDigestInfo<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 51) { info in
+            let prefix: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20)
+            withUnsafeBytes(of: prefix) { raw in
+                for index in 0..<19 { info[index] = raw[index] }
+            }
+            SHA256(bytes.baseAddress, bytes.count, info.baseAddress! + 19)
+            return body(UnsafeBufferPointer(info))
+        }
     }
 }
 
