@@ -33,6 +33,28 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // OpenSSL's libcrypto (libssl-dev): the RS256 back end of the JWT core, chosen by measurement.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (OpenSSL), X.509 host certificates.
+        .target(name: "JWT", dependencies: ["COpenSSL"]),
+        // The host app's signing back end for IMS tokens (POST /sign), an actor.
+        .target(name: "IMSSigningBackend", dependencies: [
+            "JWT", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // IMS's verifier: registered host certificates, enrolled users, replay cache (SQLite), sessions; an actor.
+        .target(name: "IMSVerifier", dependencies: [
+            "JWT", "Wire", "WireHTTP",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // The IMS SDK a host app embeds (client): TokenSigner, the URL signer, prototypes, sessions and refresh.
+        .target(name: "IMSSDK", dependencies: [
+            "JWT", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // Pure IPP codec (RFC 8010/8011): no I/O, no clock.
         .target(name: "IPP"),
         // A small demo actor (TCP echo and an HTTP echo) that shows the kernel before real actors exist.
@@ -122,7 +144,10 @@ let package = Package(
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
+            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -149,6 +174,12 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        .testTarget(name: "JWTTests", dependencies: ["JWT", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "IMSTests", dependencies: [
+            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
@@ -159,7 +190,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT"]),
         .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IvantiClientTests", dependencies: [
             "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",

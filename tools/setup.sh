@@ -20,4 +20,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# PyJWT (from PyPI) for the IMS interop tests, in a venv under the repository; skipped when already there.
+if ! .venv-interop/bin/python -c "import jwt, cryptography" 2>/dev/null; then
+  echo "setup: installing PyJWT into .venv-interop"
+  rm -rf .venv-interop
+  python3 -m venv .venv-interop
+  .venv-interop/bin/pip install --quiet --disable-pip-version-check "PyJWT[crypto]>=2.8,<3"
+fi
+
 swift build "$@"

@@ -9,8 +9,8 @@ import WireHTTP
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the kernel, the IPP codec and (as they arrive) the actors.",
-        subcommands: [BenchKernel.self, BenchIPP.self, BenchMiG.self, BenchSCPms.self]
+        abstract: "Measure the kernel, the IPP codec, the JWT core and the actors.",
+        subcommands: [BenchKernel.self, BenchIPP.self, BenchJWT.self, BenchMiG.self, BenchSCPms.self]
     )
 }
 

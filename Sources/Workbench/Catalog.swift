@@ -8,10 +8,10 @@ import Wire
 /// Each entry names the ports it uses on the simulated wire (its real ports) and on loopback for `serve`
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
-    public static let actorKinds: [ActorKind] = [echo, mig, migProxy, scpms, ivanti]
+    public static let actorKinds: [ActorKind] = [echo, mig, migProxy, scpms, ivanti, imsSigner, ims]
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
-    public static let directives: [Directive] = migDirectives + scpmsDirectives + ivantiDirectives + appConnectDirectives
+    public static let directives: [Directive] = migDirectives + scpmsDirectives + ivantiDirectives + appConnectDirectives + imsDirectives
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }
@@ -23,6 +23,8 @@ public enum Catalog {
         "mig-proxy": ["port": "8443", "upstream": "mig:8631"],
         "ivanti": ["bus-port": "9084"],
         "scpms": ["port": "9083"],
+        "ims-signer": ["port": "9081", "enrol": "14"],
+        "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"],
     ]
 
     static let echo = ActorKind(

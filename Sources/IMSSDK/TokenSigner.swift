@@ -1,0 +1,49 @@
+/// What the host app gives the IMS SDK to sign token prototypes (seed 004, "Token Signer"): the SDK hands
+/// it an unsigned JWT (`header.payload`) and receives the signed compact JWS, or a failure, through the
+/// result handler.
+public protocol TokenSigner: Sendable {
+    /// Signs `unsignedToken` (usually by asking the host's back end) and reports the outcome once.
+    func sign(_ unsignedToken: String, resultHandler: @escaping @Sendable (Result<String, any Error>) -> Void)
+}
+
+extension TokenSigner {
+    /// The same, for async callers.
+    public func sign(_ unsignedToken: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            sign(unsignedToken) { continuation.resume(with: $0) }
+        }
+    }
+}
+
+/// Why the ready-made ``URLTokenSigner`` failed, with the seed's messages.
+public struct TokenSigningError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// No HTTP answer at all (refused, reset, timed out).
+        case transport
+        /// An answer that is not a plain-text token (seed: "Invalid response type").
+        case invalidResponseType
+        /// An answer other than 200 (seed: "Bad response: <status>").
+        case badStatus(Int)
+        /// A 200 whose body is not a UTF-8 compact JWS (seed: "Problem signing token").
+        case undecodableBody
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Whether asking again may help: the back end was unreachable or failed on its side.
+    public var isRetryable: Bool {
+        switch kind {
+        case .transport: true
+        case .badStatus(let status): status >= 500
+        case .invalidResponseType, .undecodableBody: false
+        }
+    }
+}

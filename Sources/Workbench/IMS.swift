@@ -1,0 +1,97 @@
+import Foundation
+import IMSSDK
+import IMSSigningBackend
+import IMSVerifier
+import JWT
+import NIOCore
+import Scenario
+import Wire
+import WireHTTP
+
+/// IMS DriveSync token signing (seed 004): the host's signing back end, IMS's verifier, and the `ims`
+/// directives that drive the IMS SDK from the phone.
+extension Catalog {
+    /// The demo host's API key (the seed's example `iss`).
+    static let imsDemoAPIKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
+
+    static let imsSigner = ActorKind(
+        name: "ims-signer",
+        summary: "the host app's back end that signs IMS token prototypes: POST /sign (port 80), POST /admin/users/<id>",
+        defaultHost: "ims-signer",
+        options: [("port", "HTTP port (default 80)"), ("api-key", "the host API key, every token's iss (default the seed's)"),
+                  ("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
+                  ("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
+                  ("kid", "key id to put in signed tokens (default none)"), ("admin-token", "bearer token of the admin endpoint"),
+                  ("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")]
+    ) { node, options in
+        let configuration = HostSigningBackend.Configuration(
+            apiKey: options["api-key"] ?? imsDemoAPIKey, keyID: options["kid"],
+            privateKeyPEM: try readFixture(options["key"] ?? "Fixtures/ims/host.key", "key"),
+            certificatePEM: try readFixture(options["certificate"] ?? "Fixtures/ims/host.pem", "certificate"),
+            adminToken: options["admin-token"] ?? "signer-admin-demo", port: try parsePort(options["port"] ?? "80", "port"))
+        let backend = try await HostSigningBackend.start(on: node, configuration: configuration)
+        var notes = ["api-key \(configuration.apiKey)", "admin-token \(configuration.adminToken)"]
+        for user in (options["enrol"] ?? "").split(separator: ",").map(String.init) {
+            notes.append("bearer-token \(backend.enrol(user: user)) user \(user)")
+        }
+        return RunningIMSSigner(backend: backend, notes: notes)
+    }
+
+    static let ims = ActorKind(
+        name: "ims",
+        summary: "IMS: verifies host-signed tokens and starts sessions (POST /v1/sessions, port 80); admin /admin/hosts/<iss>/…",
+        defaultHost: "ims",
+        options: [("port", "HTTP port (default 80)"), ("database", "SQLite file (default: in memory)"),
+                  ("leeway", "clock skew tolerated on nbf/exp (default 60s)"), ("admin-token", "bearer token of the admin endpoints"),
+                  ("host-certificate", "PEM certificate to register at start (with host-api-key)"),
+                  ("host-api-key", "iss to register host-certificate for (default the seed's)"),
+                  ("enrol", "comma-separated users of host-api-key to enrol at start")]
+    ) { node, options in
+        var leeway: Int64 = 60
+        if let text = options["leeway"] {
+            guard let duration = try? parseDuration(text), duration >= .zero else {
+                throw CatalogError("option leeway=\(text): expected a duration like 60s")
+            }
+            leeway = duration.components.seconds
+        }
+        if let path = options["database"] {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let configuration = IMSVerifier.Configuration(port: try parsePort(options["port"] ?? "80", "port"), databasePath: options["database"],
+                                                      leewaySeconds: leeway, adminToken: options["admin-token"] ?? "ims-admin-demo")
+        let verifier = try await IMSVerifier.start(on: node, configuration: configuration)
+        let issuer = options["host-api-key"] ?? imsDemoAPIKey
+        if let path = options["host-certificate"] {
+            try verifier.registerCertificate(issuer: issuer, keyID: nil, pem: try readFixture(path, "host-certificate"))
+        }
+        for user in (options["enrol"] ?? "").split(separator: ",").map(String.init) {
+            try verifier.enrol(issuer: issuer, subject: user)
+        }
+        return RunningIMS(verifier: verifier, notes: ["admin-token \(configuration.adminToken)"])
+    }
+
+    private static func readFixture(_ path: String, _ option: String) throws -> String {
+        // `Fixtures/…` is found from anywhere in a checkout, as the other actors' key material is.
+        var path = path
+        if !FileManager.default.fileExists(atPath: path), path.hasPrefix("Fixtures/") {
+            path = try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
+        }
+        do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw CatalogError("option \(option)=\(path): cannot read the file (run from the repository root, or give a path): \(error.localizedDescription)")
+        }
+    }
+}
+
+struct RunningIMSSigner: RunningActor {
+    let backend: HostSigningBackend
+    let notes: [String]
+    var endpoints: [(label: String, url: String)] { [("http", backend.baseURL)] }
+    func stop() async throws { try await backend.stop() }
+}
+
+struct RunningIMS: RunningActor {
+    let verifier: IMSVerifier
+    let notes: [String]
+    var endpoints: [(label: String, url: String)] { [("http", verifier.baseURL)] }
+    func stop() async throws { try await verifier.stop() }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import IMSSDK
+import IMSSigningBackend
+import IMSVerifier
+import JWT
+import NIOCore
+import NIOHTTP1
+import Testing
+import Wire
+import WireHTTP
+
+/// The signing back end, IMS and the SDK together on the simulated wire, including hostile requests.
+@Suite struct IMSActorTests {
+    @Test func theSDKStartsASessionWithABackEndSignedToken() throws {
+        let world = try SimulatedIMS()
+        let client = try world.client()
+        let session = try world.kernel.run("session") { try await client.startSession() }
+        #expect(session.claims.subject == "14")
+        #expect(session.claims.expires - session.claims.notBefore == 900)
+        let status = try world.kernel.run("status") { try await client.status() }
+        #expect(status.response.status == .ok)
+        #expect(status.refreshed == false)
+        #expect(world.kernel.loop.violations.isEmpty)
+    }
+
+    @Test func prototypesHaveUniqueIDsAndTheNodesTime() throws {
+        let world = try SimulatedIMS()
+        let client = try world.client()
+        let (a, b) = (client.makePrototype(), client.makePrototype())
+        #expect(a.claims.id != b.claims.id)
+        #expect(a.claims.notBefore == world.phone.clock.unixSeconds)
+        #expect(a.claims.expires == a.claims.notBefore + 900)
+    }
+
+    @Test func aReplayedJTIIsRefused() throws {
+        let world = try SimulatedIMS()
+        let token = try world.signedToken()
+        #expect(try world.startSession(with: token).status == .created)
+        let replay = try world.startSession(with: token)
+        #expect(replay.status == .unauthorized)
+        #expect(replay.text.contains("was already used"))
+    }
+
+    @Test func unknownIssuerAndKeyIDAreRefused() throws {
+        let unregistered = try SimulatedIMS(register: false)
+        let noHost = try unregistered.startSession(with: try unregistered.signedToken())
+        #expect(noHost.status == .unauthorized)
+        #expect(noHost.text.contains("no certificate is registered for iss \(IMSFixtures.apiKey)"))
+
+        let world = try SimulatedIMS(keyID: "2026-a")
+        #expect(try world.startSession(with: try world.signedToken()).status == .created)
+        try world.ims.registerCertificate(issuer: IMSFixtures.apiKey, keyID: "2026-a", pem: IMSFixtures.text("other.pem"))
+        let otherKey = try world.startSession(with: try world.signedToken())
+        #expect(otherKey.text.contains("does not verify"))
+        let unknownKid = try world.ims.verify(JWTPrototype(header: JWTHeader(keyID: "nope"), claims: world.client().makePrototype().claims)
+            .signed(with: RSAPrivateKey(pem: IMSFixtures.text("host.key"))))
+        #expect(throws: JWTError.self) { try unknownKid.get() }
+        if case .failure(let error) = unknownKid { #expect(error.code == .unknownKeyID && error.message.contains("kid nope")) }
+    }
+
+    @Test func anUnenrolledUserIsRefusedByIMS() throws {
+        let world = try SimulatedIMS()
+        let token15 = world.signer.enrol(user: "15")  // enrolled at the host only
+        let client = try world.client(user: "15", token: token15)
+        #expect(throws: IMSSDKError.self) { try world.kernel.run("session") { try await client.startSession() } }
+    }
+
+    @Test func wrongOrMissingBearerTokensAreRefusedByTheBackEnd() throws {
+        let world = try SimulatedIMS()
+        let prototype = try world.client().makePrototype().compact
+        func sign(_ headers: HTTPHeaders) throws -> HTTPResponse {
+            try world.send(HTTPRequest(method: .POST, target: "/sign", headers: headers, body: ByteBuffer(string: prototype)), to: "ims-signer")
+        }
+        let missing = try sign(["Content-Type": "text/plain"])
+        #expect(missing.status == .unauthorized)
+        #expect(missing.text.contains("Authorization header is missing"))
+        let wrong = try sign(["Content-Type": "text/plain", "Authorization": "Bearer app-guess"])
+        #expect(wrong.status == .unauthorized)
+        #expect(wrong.text.contains("not a valid app token"))
+        let basic = try sign(["Content-Type": "text/plain", "Authorization": "Basic YTpi"])
+        #expect(basic.text.contains("expected 'Authorization: Bearer <token>'"))
+        let json = try sign(["Content-Type": "application/json", "Authorization": "Bearer \(world.appToken)"])
+        #expect(json.status == .unsupportedMediaType)
+        #expect(try sign(["Content-Type": "text/plain", "Authorization": "Bearer \(world.appToken)"]).status == .ok)
+        // Over IMS too.
+        let noBearer = try world.send(HTTPRequest(method: .POST, target: "/v1/sessions"), to: "ims")
+        #expect(noBearer.status == .unauthorized)
+        #expect(noBearer.headers.first(name: "WWW-Authenticate")?.contains("Bearer") == true)
+    }
+
+    @Test func theBackEndRefusesBadPrototypes() throws {
+        let world = try SimulatedIMS()
+        var prototype = try world.client().makePrototype()
+        func sign(_ body: String) throws -> HTTPResponse {
+            try world.send(HTTPRequest(method: .POST, target: "/sign", headers: ["Content-Type": "text/plain", "Authorization": "Bearer \(world.appToken)"],
+                                       body: ByteBuffer(string: body)), to: "ims-signer")
+        }
+        prototype.claims.expires = prototype.claims.notBefore + 901
+        #expect(try sign(prototype.compact).text.contains("expected at most 900 s"))
+        prototype.claims.expires = prototype.claims.notBefore + 900
+        prototype.claims.issuer = "someone-else"
+        #expect(try sign(prototype.compact).text.contains("expected this host's API key"))
+        let none = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + prototype.compact.split(separator: ".")[1]
+        #expect(try sign(none).text.contains("alg none"))
+        #expect(try sign(String(repeating: "x", count: 10_000)).status == .payloadTooLarge)
+    }
+
+    @Test func theURLSignerReportsTheSeedsFailures() throws {
+        let world = try SimulatedIMS()
+        let prototype = try world.client().makePrototype().compact
+        func outcome(_ url: String) throws -> TokenSigningError? {
+            let signer = try URLTokenSigner(node: world.phone, url: url, appAuthorization: world.appToken)
+            do { _ = try world.kernel.run("sign") { try await signer.sign(prototype) }; return nil } catch let error as TokenSigningError { return error }
+        }
+        #expect(try outcome("http://ims-signer/nowhere")?.kind == .badStatus(404))
+        #expect(try outcome("http://ims-signer/nowhere")?.message.hasPrefix("Bad response: 404") == true)
+        #expect(try outcome("http://nobody/sign")?.kind == .transport)
+        // 200 answers that are not a token.
+        let odd = world.kernel.node("odd")
+        _ = try world.kernel.run("odd server") {
+            try await HTTPServer.start(on: odd, port: 80) { request in
+                request.path == "/json" ? HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: ByteBuffer(string: "{}"))
+                    : .text(.ok, "not a token")
+            }.get()
+        }
+        #expect(try outcome("http://odd/json")?.kind == .invalidResponseType)
+        #expect(try outcome("http://odd/text")?.kind == .undecodableBody)
+        #expect(try outcome("http://ims-signer/sign") == nil)
+    }
+
+    @Test func theSDKRetriesA503AndGivesUpAfterItsAttempts() throws {
+        let world = try SimulatedIMS()
+        let client = try world.client()
+        world.kernel.faults.set(HostSigningBackend.unavailableFault, .times(2))
+        let started = world.kernel.now
+        _ = try world.kernel.run("session") { try await client.startSession() }
+        #expect(world.kernel.now - started >= .seconds(6))
+        world.kernel.faults.set(HostSigningBackend.unavailableFault, .on)
+        do {
+            _ = try world.kernel.run("session") { try await client.startSession() }
+            Issue.record("a session started while the back end was down")
+        } catch let error as TokenSigningError {
+            #expect(error.kind == .badStatus(503))
+        }
+    }
+
+    @Test func theSDKRefreshesBeforeExpiry() throws {
+        let world = try SimulatedIMS()
+        let client = try world.client()
+        let first = try world.kernel.run("session") { try await client.startSession() }
+        world.kernel.advance(by: .seconds(845))
+        let (second, refreshed) = try world.kernel.run("session") { try await client.session() }
+        #expect(refreshed)
+        #expect(second.claims.id != first.claims.id)
+        #expect(try world.kernel.run("status") { try await client.status() }.response.status == .ok)
+    }
+
+    @Test func theAdminEndpointsEnrolAndRegister() throws {
+        let world = try SimulatedIMS(register: false)
+        let admin: HTTPHeaders = ["Authorization": "Bearer ims-admin"]
+        let pem = IMSFixtures.text("host.pem")
+        let refused = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", body: ByteBuffer(string: pem)), to: "ims")
+        #expect(refused.status == .unauthorized)
+        let garbage = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", headers: admin,
+                                                 body: ByteBuffer(string: "not a certificate")), to: "ims")
+        #expect(garbage.status == .badRequest)
+        #expect(garbage.text.contains("not a PEM X.509 certificate"))
+        let registered = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", headers: admin,
+                                                    body: ByteBuffer(string: pem)), to: "ims")
+        #expect(registered.status == .created)
+        let enrolled = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/users/16", headers: admin), to: "ims")
+        #expect(enrolled.status == .created)
+        let appToken = try world.send(HTTPRequest(method: .POST, target: "/admin/users/16", headers: ["Authorization": "Bearer signer-admin"]), to: "ims-signer")
+        #expect(appToken.status == .created)
+        let client = try world.client(user: "16", token: appToken.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(try world.kernel.run("session") { try await client.startSession() }.claims.subject == "16")
+    }
+
+    @Test func registrationsAndTheReplayCacheSurviveARestart() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ims-\(UInt64.random(in: 0 ... .max)).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let world = try SimulatedIMS()
+        let token = try world.signedToken()
+        let node = world.kernel.node("ims2")
+        let configuration = IMSVerifier.Configuration(databasePath: path, adminToken: "a")
+        let first = try world.kernel.run("start") { try await IMSVerifier.start(on: node, configuration: configuration) }
+        try first.registerCertificate(issuer: IMSFixtures.apiKey, keyID: nil, pem: IMSFixtures.text("host.pem"))
+        try first.enrol(issuer: IMSFixtures.apiKey, subject: "14")
+        #expect(throws: Never.self) { try first.verify(token).get() }
+        try world.kernel.run("stop") { try await first.stop() }
+        let second = try world.kernel.run("restart") { try await IMSVerifier.start(on: node, configuration: configuration) }
+        if case .failure(let error) = second.verify(token) { #expect(error.code == IMSVerifier.replayed) } else { Issue.record("replay accepted after restart") }
+    }
+}
