@@ -49,22 +49,25 @@ public struct DigestSpool: DocumentSpool {
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter { DigestWriter(limit: limit, path: nil) }
 }
 
-/// Writes each document to a file in a directory, fsynced before the job is acknowledged.
+/// Writes each document to a file in a directory before the job is acknowledged (and fsyncs it first with
+/// `syncToDisk`, so it survives a power loss and not only a crash of the process).
 public struct FileSpool: DocumentSpool {
     public let directory: String
     public let limit: Int64
+    public let syncToDisk: Bool
 
-    public init(directory: String, limit: Int64) throws {
+    public init(directory: String, limit: Int64, syncToDisk: Bool = false) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.limit = limit
+        self.syncToDisk = syncToDisk
     }
 
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
         let path = "\(directory)/job-\(jobID)-\(document).doc"
         let fd = Foundation.open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .storage("cannot create \(path): \(String(cString: strerror(errno)))") }
-        return FileWriter(fd: fd, path: path, limit: limit)
+        return FileWriter(fd: fd, path: path, limit: limit, syncToDisk: syncToDisk)
     }
 }
 
@@ -95,9 +98,11 @@ class DigestWriter: DocumentWriter {
 
 final class FileWriter: DigestWriter {
     private var fd: Int32
+    private let syncToDisk: Bool
 
-    init(fd: Int32, path: String, limit: Int64) {
+    init(fd: Int32, path: String, limit: Int64, syncToDisk: Bool) {
         self.fd = fd
+        self.syncToDisk = syncToDisk
         super.init(limit: limit, path: path)
     }
 
@@ -120,7 +125,7 @@ final class FileWriter: DigestWriter {
 
     override func finish() throws(SpoolError) -> SpooledDocument {
         defer { closeFile() }
-        guard fsync(fd) == 0 else { throw .storage("fsync: \(String(cString: strerror(errno)))") }
+        guard !syncToDisk || fsync(fd) == 0 else { throw .storage("fsync: \(String(cString: strerror(errno)))") }
         return try super.finish()
     }
 

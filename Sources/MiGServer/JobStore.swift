@@ -5,18 +5,21 @@ import IPP
 
 /// MiG's spool database: accounts, jobs and their history.
 ///
-/// In memory under simulation; on disk with WAL and `synchronous=FULL` live, so a job answered with 200 is on
-/// disk before the answer leaves (it survives `kill -9`). Only GRDB's synchronous API is used: the store is
+/// In memory under simulation; on disk with WAL live. Every commit is written to the WAL before the answer
+/// leaves, so a job answered with 200 survives `kill -9`; with `syncToDisk` each commit is also fsynced
+/// (`synchronous=FULL`), so it survives a power loss too. Only GRDB's synchronous API is used: the store is
 /// called on the actor's event loop, and GRDB's async API would resume on its own threads.
 public final class JobStore: Sendable {
     let database: DatabaseQueue
 
-    /// - parameter path: the SQLite file, or nil for an in-memory store.
-    public init(path: String?) throws {
+    /// - parameters:
+    ///   - path: the SQLite file, or nil for an in-memory store.
+    ///   - syncToDisk: fsync every commit (power-loss safe) rather than leave it to the OS (process-crash safe).
+    public init(path: String?, syncToDisk: Bool = false) throws {
         if let path {
             var configuration = Configuration()
             configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try db.execute(sql: syncToDisk ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             }
             database = try DatabaseQueue(path: path, configuration: configuration)
             _ = try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }

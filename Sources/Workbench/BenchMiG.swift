@@ -24,6 +24,9 @@ struct BenchMiG: AsyncParsableCommand {
     @Option(name: .customLong("ingest-mib"), help: "Size of the document for the memory check, in MiB (0 to skip).")
     var ingestMiB = 1024
 
+    @Flag(help: "Run MiG with sync-to-disk (fsync before every answer: power-loss safe, slower).")
+    var syncToDisk = false
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -36,7 +39,7 @@ struct BenchMiG: AsyncParsableCommand {
         var document = [UInt8]("%PDF-1.4\n".utf8)
         document += [UInt8](repeating: 0x20, count: max(0, size - document.count))
 
-        let mig = try Served.mig(state: "\(work)/mig")
+        let mig = try Served.mig(state: "\(work)/mig", syncToDisk: syncToDisk)
         defer { mig.stop() }
         let migFigures = try await Self.printJobs(jobs, document: document, host: "127.0.0.1", port: mig.port, credentials: "demo:demo-password", on: client)
 
@@ -51,7 +54,7 @@ struct BenchMiG: AsyncParsableCommand {
         let ratio = migFigures.jobsPerSecond / peerFigures.jobsPerSecond
         if json {
             var fields = [
-                "\"jobs\":\(jobs)", "\"document_bytes\":\(size)",
+                "\"jobs\":\(jobs)", "\"document_bytes\":\(size)", "\"mig_sync_to_disk\":\(syncToDisk)",
                 "\"mig_jobs_per_second\":\(Self.format(migFigures.jobsPerSecond))",
                 "\"mig_p50_ms\":\(Self.format(migFigures.p50 * 1000))", "\"mig_p99_ms\":\(Self.format(migFigures.p99 * 1000))",
                 "\"ippeveprinter_jobs_per_second\":\(Self.format(peerFigures.jobsPerSecond))",
@@ -64,7 +67,7 @@ struct BenchMiG: AsyncParsableCommand {
             }
             print("{" + fields.joined(separator: ",") + "}")
         } else {
-            print("Print-Job of \(size) bytes, \(jobs) jobs, one client, sequential, loopback:")
+            print("Print-Job of \(size) bytes, \(jobs) jobs, one client, sequential, loopback\(syncToDisk ? ", MiG fsyncing every answer" : ""):")
             print("  MiG:           \(Self.format(migFigures.jobsPerSecond)) jobs/s, p50 \(Self.format(migFigures.p50 * 1000)) ms, p99 \(Self.format(migFigures.p99 * 1000)) ms")
             print("  ippeveprinter: \(Self.format(peerFigures.jobsPerSecond)) jobs/s, p50 \(Self.format(peerFigures.p50 * 1000)) ms, p99 \(Self.format(peerFigures.p99 * 1000)) ms (\(peerFigures.busyRetries) server-error-busy retries)")
             print("  ratio:         \(Self.format(ratio))×")
@@ -106,7 +109,7 @@ struct BenchMiG: AsyncParsableCommand {
                     let answer = try IPPDecoder().decode(Array(response.body.readableBytesView))
                     if answer.status == .busy {
                         busy += 1
-                        try await Task.sleep(for: .milliseconds(10))
+                        try await Task.sleep(for: .milliseconds(1))  // short, so the peer is not held back by our waiting
                         continue
                     }
                     guard answer.status.rawValue < 0x100 else { throw BenchError("job \(index): \(answer.status)") }
@@ -164,10 +167,11 @@ struct Served {
     }
 
     /// `workbench serve --only mig` with a spool on disk, on a free port.
-    static func mig(state: String) throws -> Served {
+    static func mig(state: String, syncToDisk: Bool) throws -> Served {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["serve", "--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0", "--state-dir", state]
+        process.arguments = ["serve", "--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0",
+                             "--set", "mig.sync-to-disk=\(syncToDisk)", "--state-dir", state]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -13,7 +13,8 @@ extension Catalog {
                   ("user", "account name (default demo)"), ("password", "account password (default demo-password)"),
                   ("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
                   ("ppm", "printer speed in pages per minute (default 60)"), ("bytes-per-page", "document bytes per page (default 100000)"),
-                  ("database", "SQLite file of the job spool (default in memory)"), ("spool", "directory for document files (default: digests only)")]
+                  ("database", "SQLite file of the job spool (default in memory)"), ("spool", "directory for document files (default: digests only)"),
+                  ("sync-to-disk", "true: fsync before answering, so acknowledged jobs survive a power loss (they always survive kill -9)")]
     ) { node, options in
         var configuration = MiGServer.Configuration()
         configuration.tlsPort = try optionalPort(options["tls-port"], "tls-port") ?? configuration.tlsPort
@@ -33,6 +34,7 @@ extension Catalog {
         if let bytes = options["bytes-per-page"] { configuration.printer.bytesPerPage = Int64(try positive(bytes, "bytes-per-page")) }
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
+        configuration.syncToDisk = try flag(options["sync-to-disk"], "sync-to-disk")
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
     }
 
