@@ -6,8 +6,9 @@ import NIOCore
 public struct SpooledDocument: Sendable {
     /// Bytes after decompression (what the printer prints).
     public var bytes: Int64
-    /// Hex SHA-256 of those bytes.
-    public var digest: String
+    /// Hex SHA-256 of those bytes, when the content itself is not kept (a stored file needs no fingerprint,
+    /// and hashing it would cost a fifth of the server's time per job).
+    public var digest: String?
     /// The spool file, if the content is kept.
     public var path: String?
 }
@@ -71,26 +72,27 @@ public struct FileSpool: DocumentSpool {
     }
 }
 
-/// Counts and hashes; the base of the file writer too.
+/// Counts, and hashes when there is no file; the base of the file writer too.
 class DigestWriter: DocumentWriter {
     let limit: Int64
     let path: String?
     private(set) var count: Int64 = 0
-    private var hash = SHA256()
+    private var hash: SHA256?
 
     init(limit: Int64, path: String?) {
         self.limit = limit
         self.path = path
+        hash = path == nil ? SHA256() : nil
     }
 
     func write(_ bytes: ByteBuffer) throws(SpoolError) {
         count += Int64(bytes.readableBytes)
         guard count <= limit else { throw .tooLarge(limit: limit) }
-        bytes.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+        if hash != nil { bytes.withUnsafeReadableBytes { hash!.update(bufferPointer: $0) } }
     }
 
     func finish() throws(SpoolError) -> SpooledDocument {
-        SpooledDocument(bytes: count, digest: hash.finalize().map { String(format: "%02x", $0) }.joined(), path: path)
+        SpooledDocument(bytes: count, digest: hash.map { $0.finalize().map { String(format: "%02x", $0) }.joined() }, path: path)
     }
 
     func discard() {}

@@ -23,7 +23,7 @@ public struct Job: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
     /// `page-ranges` as `1-3,5-5`, empty for all pages.
     public var pageRanges: String
     public var documentBytes: Int64
-    /// SHA-256 of the document as received (hex), once the last document has arrived.
+    /// SHA-256 of the document as received (hex), when only the digest is kept (simulation).
     public var documentDigest: String?
     /// Where the document lies in the spool (live wire); nil when only its digest is kept (simulation).
     public var documentPath: String?

@@ -140,7 +140,7 @@ final class MiGPrinter {
         } catch {
             return Self.error(to: intake.request, .internalError, "The job spool failed: \(error)")
         }
-        node.trace("document-received", [("bytes", "\(document.bytes)"), ("digest", String(document.digest.prefix(16))),
+        node.trace("document-received", [("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
                                          ("job", "\(job.id!)")])
         engine.kick()
         let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes

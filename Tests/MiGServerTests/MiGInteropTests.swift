@@ -85,7 +85,10 @@ import Wire
         let (again, restarted) = try await Self.live(directory)
         let jobs = try restarted.jobs()
         #expect(jobs.count == 1)
-        #expect(jobs.first.map { $0.documentBytes > 0 && $0.documentDigest != nil } == true)
+        let job = try #require(jobs.first)
+        #expect(job.documentBytes > 0)
+        let stored = try #require(job.documentPath)
+        #expect((try FileManager.default.attributesOfItem(atPath: stored)[.size] as? Int64) == job.documentBytes)
         try await restarted.stop().get()
         try await again.shutdown()
         _ = server
