@@ -23,7 +23,7 @@ extension MiGPrinter {
         "multiple-document-handling", "output-bin", "print-content-optimize", "print-rendering-intent", "job-hold-until",
     ]
 
-    func ticket(for request: IPPMessage, documentFormatRequired: Bool) throws(Refusal) -> Ticket {
+    func ticket(for request: IPPMessage) throws(Refusal) -> Ticket {
         var ticket = Ticket(media: description.mediaDefault)
         let operation = request.operationAttributes
         ticket.fidelity = request.ippAttributeFidelity ?? false

@@ -97,9 +97,10 @@ final class MiGPrinter {
         }
     }
 
-    private func newJob(_ ticket: Ticket, caller: Caller, awaitingDocuments: Bool) throws -> Job {
+    /// A new job, pending until its document has arrived; `reason` says what it waits for.
+    private func newJob(_ ticket: Ticket, caller: Caller, reason: String) throws -> Job {
         let job = Job(id: nil, name: ticket.name, user: caller.user, stateValue: IPPJobState.pending.rawValue,
-                      reasonList: awaitingDocuments ? "job-incoming" : "", format: ticket.format,
+                      reasonList: reason, format: ticket.format,
                       compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
                       pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
                       documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
@@ -110,8 +111,8 @@ final class MiGPrinter {
 
     private func printJob(_ request: IPPMessage, _ caller: Caller) throws -> Admission {
         try refuseWhenBusy(request)
-        let ticket = try ticket(for: request, documentFormatRequired: true)
-        let job = try newJob(ticket, caller: caller, awaitingDocuments: true)
+        let ticket = try ticket(for: request)
+        let job = try newJob(ticket, caller: caller, reason: "job-incoming")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         return try intake(job, request: request, caller: caller, last: true, ticket: ticket)
     }
@@ -191,7 +192,7 @@ final class MiGPrinter {
 
     private func validateJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         try refuseWhenBusy(request)
-        let ticket = try ticket(for: request, documentFormatRequired: false)
+        let ticket = try ticket(for: request)
         var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
         return response
@@ -199,10 +200,8 @@ final class MiGPrinter {
 
     private func createJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         try refuseWhenBusy(request)
-        let ticket = try ticket(for: request, documentFormatRequired: false)
-        var job = try newJob(ticket, caller: caller, awaitingDocuments: true)
-        job.reasons = ["job-data-insufficient"]
-        try store.update(job)
+        let ticket = try ticket(for: request)
+        let job = try newJob(ticket, caller: caller, reason: "job-data-insufficient")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
