@@ -144,10 +144,12 @@ final class MiGPrinter {
         node.trace("document-received", [("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
                                          ("job", "\(job.id!)")])
         engine.kick()
+        // The answer tells the job's state now: processing if the printer took it at once.
+        let current = (try? store.job(id: job.id!)) ?? job
         let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
         var response = IPPMessage.response(to: intake.request, status: status)
         addUnsupported(intake.unsupported, to: &response)
-        addJobSummary(job, intake.caller, to: &response)
+        addJobSummary(current, intake.caller, to: &response)
         return response
     }
 
