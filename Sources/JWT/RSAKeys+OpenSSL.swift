@@ -24,18 +24,10 @@ public final class RSAPrivateKey: RS256Signing, @unchecked Sendable {
         guard let key = OpenSSLPEM.read(pem, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
             throw JWTError(.key, "not a PEM private key: \(OpenSSLPEM.lastError())")
         }
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA, EVP_PKEY_get_bits(key) >= 2048 else {
-            let bits = EVP_PKEY_get_bits(key)
-            EVP_PKEY_free(key)
-            throw JWTError(.key, "the private key is not RSA of at least 2048 bits (\(bits) bits); expected an RSA-2048 key")
-        }
-        guard let context = RSAContexts.make(key, forSigning: true) else {
-            EVP_PKEY_free(key)
-            throw JWTError(.key, "cannot set up RS256 signing: \(OpenSSLPEM.lastError())")
-        }
+        let admitted = try RSAContexts.admit(key, kind: "private", forSigning: true)
         self.key = key
-        self.bits = Int(EVP_PKEY_get_bits(key))
-        self.context = Mutex(EVPContext(pointer: context))
+        bits = admitted.bits
+        context = Mutex(admitted.context)
     }
 
     deinit {
@@ -84,18 +76,10 @@ public final class RSAPublicKey: RS256Verifying, @unchecked Sendable {
 
     /// Takes ownership of `key` (freed on failure too).
     init(owning key: OpaquePointer) throws(JWTError) {
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA, EVP_PKEY_get_bits(key) >= 2048 else {
-            let bits = EVP_PKEY_get_bits(key)
-            EVP_PKEY_free(key)
-            throw JWTError(.key, "the public key is not RSA of at least 2048 bits (\(bits) bits); expected an RSA-2048 key")
-        }
-        guard let context = RSAContexts.make(key, forSigning: false) else {
-            EVP_PKEY_free(key)
-            throw JWTError(.key, "cannot set up RS256 verification: \(OpenSSLPEM.lastError())")
-        }
+        let admitted = try RSAContexts.admit(key, kind: "public", forSigning: false)
         self.key = key
-        self.bits = Int(EVP_PKEY_get_bits(key))
-        self.context = Mutex(EVPContext(pointer: context))
+        bits = admitted.bits
+        context = Mutex(admitted.context)
     }
 
     deinit {
@@ -131,6 +115,20 @@ struct EVPContext: @unchecked Sendable {
 
 /// EVP contexts configured once for RS256.
 enum RSAContexts {
+    /// Checks that `key` is RSA of at least 2048 bits and sets up its RS256 context; frees `key` on failure.
+    static func admit(_ key: OpaquePointer, kind: String, forSigning: Bool) throws(JWTError) -> (bits: Int, context: EVPContext) {
+        let bits = EVP_PKEY_get_bits(key)
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA, bits >= 2048 else {
+            EVP_PKEY_free(key)
+            throw JWTError(.key, "the \(kind) key is not RSA of at least 2048 bits (\(bits) bits); expected an RSA-2048 key")
+        }
+        guard let context = make(key, forSigning: forSigning) else {
+            EVP_PKEY_free(key)
+            throw JWTError(.key, "cannot set up RS256 \(forSigning ? "signing" : "verification"): \(OpenSSLPEM.lastError())")
+        }
+        return (Int(bits), EVPContext(pointer: context))
+    }
+
     static func make(_ key: OpaquePointer, forSigning: Bool) -> OpaquePointer? {
         guard let context = EVP_PKEY_CTX_new(key, nil) else { return nil }
         let ready = (forSigning ? EVP_PKEY_sign_init(context) : EVP_PKEY_verify_init(context)) == 1
