@@ -112,6 +112,11 @@ public final class JobStore: Sendable {
         }
     }
 
+    /// How many jobs are in these states (queued-job-count: asked for by every printer poll).
+    public func count(states: [IPPJobState]) throws -> Int {
+        try database.read { db in try Job.filter(states.map(\.rawValue).contains(Column("stateValue"))).fetchCount(db) }
+    }
+
     /// The oldest job ready to print.
     public func nextPending() throws -> Job? {
         try database.read { db in

@@ -262,7 +262,7 @@ final class MiGPrinter {
     // MARK: Queries
 
     private func status() throws -> PrinterStatus {
-        let queued = try store.jobs(states: [.pending, .pendingHeld, .processing, .processingStopped]).count
+        let queued = try store.count(states: [.pending, .pendingHeld, .processing, .processingStopped])
         let now = node.clock.unixSeconds
         var reasons = ["none"]
         var message = engine.current == nil ? "Idle." : "Printing."

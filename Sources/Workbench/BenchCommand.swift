@@ -70,11 +70,11 @@ struct BenchKernel: ParsableCommand {
         let figures: [(String, Double)] = [
             ("idle_hour_wall_ns", Double(idleHour.nanosecondsValue)),
             ("heartbeat_hour_wall_ns", Double(heartbeatHour.nanosecondsValue)),
-            ("timer_jobs_per_second", Double(chain) / httpSeconds(chainTime)),
-            ("http_exchanges_per_second", Double(exchanges) / httpSeconds(httpTime)),
+            ("timer_jobs_per_second", Double(chain) / chainTime.seconds),
+            ("http_exchanges_per_second", Double(exchanges) / httpTime.seconds),
         ]
         if json {
-            print("{" + figures.map { "\"\($0.0)\":\(Int($0.1.rounded()))" }.joined(separator: ",") + "}")
+            print(jsonObject(figures))
         } else {
             print("idle hour of virtual time:          \(idleHour.workbenchText) wall")
             print("hour with a 1 s heartbeat (3,600 jobs): \(heartbeatHour.workbenchText) wall")
@@ -84,5 +84,14 @@ struct BenchKernel: ParsableCommand {
     }
 
     private func median(_ values: [Duration]) -> Duration { values.sorted()[values.count / 2] }
-    private func httpSeconds(_ duration: Duration) -> Double { Double(duration.nanosecondsValue) / 1e9 }
+}
+
+extension Duration {
+    /// The duration in seconds, for rates.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// One JSON object of whole-number figures, as the benches print with `--json`.
+func jsonObject(_ figures: [(String, Double)]) -> String {
+    "{" + figures.map { "\"\($0.0)\":\(Int($0.1.rounded()))" }.joined(separator: ",") + "}"
 }

@@ -45,13 +45,13 @@ struct BenchSCPms: ParsableCommand {
         let checks = try sessionChecks(clock: clock)
 
         let figures: [(String, Double)] = [
-            ("core_registrations_per_second", Double(coreRounds) / seconds(coreTime)),
-            ("registrations_per_second_memory", Double(count) / seconds(inMemory)),
-            ("registrations_per_second_wal", Double(count) / seconds(onDisk)),
-            ("session_checks_per_second", Double(count) / seconds(checks)),
+            ("core_registrations_per_second", Double(coreRounds) / coreTime.seconds),
+            ("registrations_per_second_memory", Double(count) / inMemory.seconds),
+            ("registrations_per_second_wal", Double(count) / onDisk.seconds),
+            ("session_checks_per_second", Double(count) / checks.seconds),
         ]
         if json {
-            print("{" + figures.map { "\"\($0.0)\":\(Int($0.1.rounded()))" }.joined(separator: ",") + "}")
+            print(jsonObject(figures))
         } else {
             print("core: parse body + render entity per second:     \(Int(figures[0].1))")
             print("registrations per second (simulated, in memory): \(Int(figures[1].1))")
@@ -102,5 +102,4 @@ struct BenchSCPms: ParsableCommand {
         }
     }
 
-    private func seconds(_ duration: Duration) -> Double { Double(duration.nanosecondsValue) / 1e9 }
 }
