@@ -81,20 +81,30 @@ public struct DiscardingTraceSink: TraceSink {
 }
 
 extension Node {
-    /// Runs async work for this node and reports its outcome on the node's loop.
+    /// Runs async work for this node, on the node's loop, and reports its outcome there.
     ///
-    /// Under simulation the loop is also a task executor, so the work runs on it, in the kernel's order; live,
-    /// it runs on the global executor. Actors use this to answer with async code (a database, a client call)
-    /// without escaping the kernel. Keep such work free of Swift `actor`s: hopping to an actor's own executor
-    /// would leave the kernel's schedule.
+    /// Under simulation the loop is itself the task executor, so the work runs in the kernel's order. Live, a
+    /// thin executor puts the work on the node's NIO loop too: on the shared cooperative pool it would wait
+    /// behind whatever blocks that pool (a test waiting for a process, say) and answers would stall. Actors
+    /// use this to answer with async code (a database, a client call). Keep such work free of Swift `actor`s:
+    /// hopping to an actor's own executor would leave the loop (and, simulated, the kernel's schedule).
     public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> EventLoopFuture<T> {
         let promise = eventLoop.makePromise(of: T.self)
-        if let executor = eventLoop as? any TaskExecutor {
-            Task(executorPreference: executor) { promise.completeWith(await Result(catching: body)) }
-        } else {
-            Task { promise.completeWith(await Result(catching: body)) }
-        }
+        let executor = eventLoop as? any TaskExecutor ?? EventLoopTaskExecutor(eventLoop)
+        Task(executorPreference: executor) { promise.completeWith(await Result(catching: body)) }
         return promise.futureResult
+    }
+}
+
+/// Runs tasks' jobs on a NIO event loop (the live wire's loops are not task executors themselves).
+final class EventLoopTaskExecutor: TaskExecutor, Sendable {
+    let loop: any EventLoop
+
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
