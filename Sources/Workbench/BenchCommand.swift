@@ -10,12 +10,12 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the kernel, the IPP codec, the JWT core and the actors.",
-        subcommands: [BenchKernel.self, BenchIPP.self, BenchJWT.self, BenchMiG.self, BenchSCPms.self]
+        subcommands: [KernelBench.self] + Catalog.benches
     )
 }
 
 /// What simulation costs in wall time.
-struct BenchKernel: ParsableCommand {
+struct KernelBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kernel",
         abstract: "Idle virtual time, timer jobs and simulated HTTP exchanges per wall-clock second."

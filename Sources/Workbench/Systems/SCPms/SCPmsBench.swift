@@ -10,7 +10,7 @@ import WireHTTP
 
 /// `workbench bench scpms`: the registration endpoint's throughput on the simulated wire (so the figures
 /// measure HTTP, OData and SQLite work, not socket scheduling), in memory and on disk, and the pure core.
-struct BenchSCPms: ParsableCommand {
+struct SCPmsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scpms",
         abstract: "SCPms registrations and session checks per wall-clock second (in memory and SQLite WAL on disk), and the OData core."

@@ -8,7 +8,7 @@ import _CryptoExtras
 /// next to `openssl speed rsa2048` measured in the same run, for both crypto back ends the JWT core could
 /// use: OpenSSL's libcrypto (the one it uses) and swift-crypto's BoringSSL `_RSA` (kept here as the
 /// measured alternative).
-struct BenchJWT: ParsableCommand {
+struct JWTBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwt",
         abstract: "Whole-JWT RS256 sign/verify per second vs `openssl speed rsa2048` (run in the same process run).")

@@ -6,11 +6,9 @@ import Scenario
 import Wire
 
 /// The `mig` directive: the phone's MiG print client (the shipped `MiGClient`) driven from scenarios.
-extension Catalog {
-    static let migDirectives: [Directive] = [migDirective]
-
+extension Directive {
     /// Connection words every `mig` line accepts.
-    struct MiGConnection: Sendable {
+    private struct MiGConnection: Sendable {
         var url = Template(literal: "ipp://demo:demo-password@mig:631/ipp/print")
         var user: Template?
         var password: Template?
@@ -51,7 +49,7 @@ extension Catalog {
         }
     }
 
-    static let migDirective = Directive(
+    static let mig = Directive(
         "mig",
         usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] | "
             + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig alive — each with [url URL] [user U] [password P] "

@@ -8,7 +8,7 @@ import WireHTTP
 
 /// `workbench bench mig`: MiG's Print-Job throughput and latency next to CUPS' ippeveprinter, both as separate
 /// processes on loopback driven by the same client loop, and MiG's peak memory while ingesting a huge document.
-struct BenchMiG: AsyncParsableCommand {
+struct MiGBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mig",
         abstract: "Print-Job jobs/s and p50/p99 against MiG and ippeveprinter; MiG's peak RSS ingesting a large document.",

@@ -5,60 +5,31 @@ import SCPmsServer
 import Scenario
 import Wire
 
-/// SAP Mobile Services in the catalog: the `scpms` actor (registration endpoint), and the `scpms` directive
-/// that drives the app's session manager (`launch`, `relaunch`, `start-session`, `register`, `upload-log`)
+/// The `scpms` directive: the app's session manager (`launch`, `relaunch`, `start-session`, `register`, `upload-log`)
 /// and the administrator's knobs (`delete-registration`, `add-user`, `add-app`).
-extension Catalog {
-    static let scpms = ActorKind(
-        name: "scpms", summary: "SAP Mobile Services: device registration (OData Connections), X-SMP-APPCID check, Basic auth, client logs",
-        defaultHost: "scpms",
-        options: [("port", "HTTP port (default 80)"), ("database", "SQLite file for registrations (default: in memory)"),
-                  ("app-id", "the demo application id (default com.workbench.demo)"), ("user", "demo user (default demo)"),
-                  ("password", "demo password (default password)"), ("log-upload", "on|off: accept client logs (default on)")]
-    ) { node, options in
-        var configuration = SCPmsServer.Configuration()
-        if let port = options["port"] { configuration.port = try parsePort(port, "port") }
-        if let path = options["database"] {
-            guard !path.isEmpty else { throw CatalogError("option database: expected the path of an SQLite file") }
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            configuration.databasePath = path
+extension Directive {
+    static let scpms = Directive(
+        "scpms",
+        usage: """
+            scpms launch [app NAME] [from NODE] [server URL] [application ID] [device TYPE] [retries N] [retry-delay D] [no-reregister] | \
+            scpms relaunch [app NAME] | scpms start-session [app NAME] user USER password PASSWORD [as VAR] | \
+            scpms register [app NAME] [as VAR] | scpms upload-log [app NAME] [severity S] message TEXT [as VAR] | \
+            scpms delete-registration ID [on ACTOR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
+            """,
+        summary: "the SCPms app (session manager) and admin knobs; ${VAR.status} ok|error, .id, .registration, .code, .http, .error",
+        keywords: ["launch", "relaunch", "start-session", "register", "upload-log", "delete-registration", "add-user", "add-app",
+                   "app", "from", "server", "application", "device", "retries", "retry-delay", "no-reregister", "user", "password",
+                   "as", "severity", "message", "on", "log-upload"]
+    ) { args throws(ScenarioError) in
+        let action = try args.oneOf(["launch", "relaunch", "start-session", "register", "upload-log",
+                                     "delete-registration", "add-user", "add-app"])
+        switch action {
+        case "launch": return try parseLaunch(&args)
+        case "relaunch": return try parseRelaunch(&args)
+        case "start-session", "register", "upload-log": return try parseAppCall(action, &args)
+        default: return try parseAdmin(action, &args)
         }
-        if let app = options["app-id"] {
-            guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
-            configuration.applicationId = app
-        }
-        if let user = options["user"] {
-            guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
-            configuration.user = user
-        }
-        if let password = options["password"] {
-            guard !password.isEmpty else { throw CatalogError("option password: expected a non-empty password") }
-            configuration.password = password
-        }
-        if let upload = options["log-upload"] {
-            guard upload == "on" || upload == "off" else { throw CatalogError("option log-upload=\(upload): expected on or off") }
-            configuration.logUploadEnabled = upload == "on"
-        }
-        return RunningSCPms(server: try await SCPmsServer.start(on: node, configuration: configuration))
     }
-
-    static let scpmsDirectives: [Directive] = [scpmsDirective]
-}
-
-struct RunningSCPms: RunningActor {
-    let server: SCPmsServer
-
-    /// One URL: the application endpoint with the demo credentials, usable as-is by curl.
-    var endpoints: [(label: String, url: String)] { [("application", server.applicationURLWithCredentials)] }
-
-    var notes: [String] {
-        let configuration = server.configuration
-        return ["register: curl -u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
-                + "\(server.baseURL)/odata/applications/latest/\(configuration.applicationId)/Connections"]
-    }
-
-    func stop() async throws { try await server.stop() }
 }
 
 /// The app on the phone: its stored settings outlive any one launch, the session manager does not.
@@ -69,29 +40,6 @@ private final class SCPmsApp {
     var node: Node?
     var manager: SCPmsSessionManager?
     var launches = 0
-}
-
-private let scpmsDirective = Directive(
-    "scpms",
-    usage: """
-        scpms launch [app NAME] [from NODE] [server URL] [application ID] [device TYPE] [retries N] [retry-delay D] [no-reregister] | \
-        scpms relaunch [app NAME] | scpms start-session [app NAME] user USER password PASSWORD [as VAR] | \
-        scpms register [app NAME] [as VAR] | scpms upload-log [app NAME] [severity S] message TEXT [as VAR] | \
-        scpms delete-registration ID [on ACTOR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
-        """,
-    summary: "the SCPms app (session manager) and admin knobs; ${VAR.status} ok|error, .id, .registration, .code, .http, .error",
-    keywords: ["launch", "relaunch", "start-session", "register", "upload-log", "delete-registration", "add-user", "add-app",
-               "app", "from", "server", "application", "device", "retries", "retry-delay", "no-reregister", "user", "password",
-               "as", "severity", "message", "on", "log-upload"]
-) { args throws(ScenarioError) in
-    let action = try args.oneOf(["launch", "relaunch", "start-session", "register", "upload-log",
-                                 "delete-registration", "add-user", "add-app"])
-    switch action {
-    case "launch": return try parseLaunch(&args)
-    case "relaunch": return try parseRelaunch(&args)
-    case "start-session", "register", "upload-log": return try parseAppCall(action, &args)
-    default: return try parseAdmin(action, &args)
-    }
 }
 
 // MARK: App side

@@ -14,7 +14,7 @@ import Darwin
 /// timed with the monotonic clock and the median is reported. When the
 /// counting allocator `tools/libcups-bench/malloc_count.so` is preloaded
 /// (as tools/bench-ipp.sh does), allocations per message are reported too.
-public struct BenchIPP: ParsableCommand {
+public struct IPPBench: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "ipp",
         abstract: "Measure IPP decode and encode speed on captured messages (default: Fixtures/ipp/*.ipp).")

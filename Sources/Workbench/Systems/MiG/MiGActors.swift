@@ -4,8 +4,8 @@ import Scenario
 import TLSProxy
 import Wire
 
-/// The MiG print gateway in the catalog: `start mig` in scenarios, `listening mig …` in serve.
-extension Catalog {
+/// The MiG print gateway and its TLS proxy: `start mig` in scenarios, `listening mig …` in serve.
+extension ActorKind {
     static let mig = ActorKind(
         name: "mig", summary: "Dispatcher Paragon MiG: IPPS on 8050, plain IPP on 631, Basic accounts, job spool, simulated printer",
         defaultHost: "mig",
@@ -17,8 +17,8 @@ extension Catalog {
                   ("sync-to-disk", "true: fsync before answering, so acknowledged jobs survive a power loss (they always survive kill -9)")]
     ) { node, options in
         var configuration = MiGServer.Configuration()
-        configuration.tlsPort = try optionalPort(options["tls-port"], "tls-port") ?? configuration.tlsPort
-        configuration.plainPort = try optionalPort(options["plain-port"], "plain-port") ?? configuration.plainPort
+        configuration.tlsPort = try parseOptionalPort(options["tls-port"], "tls-port") ?? configuration.tlsPort
+        configuration.plainPort = try parseOptionalPort(options["plain-port"], "plain-port") ?? configuration.plainPort
         if options["tls-port"] == "none" { configuration.tlsPort = nil }
         if options["plain-port"] == "none" { configuration.plainPort = nil }
         configuration.certificatePath = try Fixtures.path("tls/server.pem")
@@ -26,15 +26,15 @@ extension Catalog {
         configuration.clientCAPath = try Fixtures.path("tls/ca.pem")
         configuration.accounts = [
             MiGServer.AccountSetting(user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
-                                     requiresClientCertificate: try flag(options["require-certificate"], "require-certificate")),
+                                     requiresClientCertificate: try parseFlag(options["require-certificate"], "require-certificate")),
             // The account of the seed's client-certificate set-up: only reachable through the TLS proxy.
             MiGServer.AccountSetting(user: "secure", password: "secure-password", requiresClientCertificate: true),
         ]
-        if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try positive(ppm, "ppm")) }
-        if let bytes = options["bytes-per-page"] { configuration.printer.bytesPerPage = Int64(try positive(bytes, "bytes-per-page")) }
+        if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try parsePositive(ppm, "ppm")) }
+        if let bytes = options["bytes-per-page"] { configuration.printer.bytesPerPage = Int64(try parsePositive(bytes, "bytes-per-page")) }
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
-        configuration.syncToDisk = try flag(options["sync-to-disk"], "sync-to-disk")
+        configuration.syncToDisk = try parseFlag(options["sync-to-disk"], "sync-to-disk")
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
     }
 
@@ -52,24 +52,6 @@ extension Catalog {
             clientCAPath: try Fixtures.path("tls/ca.pem"), upstreamHost: upstream[0], upstreamPort: upstreamPort)
         if let port = options["port"] { configuration.port = try parsePort(port, "port") }
         return RunningProxy(proxy: try await TLSProxy.start(on: node, configuration: configuration).get())
-    }
-
-    private static func optionalPort(_ text: String?, _ option: String) throws -> Int? {
-        guard let text, text != "none" else { return nil }
-        return try parsePort(text, option)
-    }
-
-    private static func flag(_ text: String?, _ option: String) throws -> Bool {
-        switch text {
-        case nil, "false", "no": return false
-        case "true", "yes": return true
-        case let other?: throw CatalogError("option \(option)=\(other): expected true or false")
-        }
-    }
-
-    private static func positive(_ text: String, _ option: String) throws -> Int {
-        guard let value = Int(text), value > 0 else { throw CatalogError("option \(option)=\(text): expected a positive whole number") }
-        return value
     }
 }
 

@@ -8,11 +8,11 @@ import Scenario
 import Wire
 import WireHTTP
 
-/// IMS DriveSync token signing (seed 004): the host's signing back end, IMS's verifier, and the `ims`
-/// directives that drive the IMS SDK from the phone.
-extension Catalog {
+/// IMS DriveSync token signing (seed 004): the host's signing back end and IMS's verifier, `start ims-signer`
+/// and `start ims` in scenarios, `listening ims-signer …`/`listening ims …` in serve.
+extension ActorKind {
     /// The demo host's API key (the seed's example `iss`).
-    static let imsDemoAPIKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
+    private static let imsDemoAPIKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
 
     static let imsSigner = ActorKind(
         name: "ims-signer",
@@ -55,7 +55,7 @@ extension Catalog {
             leeway = duration.components.seconds
         }
         if let path = options["database"] {
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try createParentDirectory(of: path)
         }
         let configuration = IMSVerifier.Configuration(port: try parsePort(options["port"] ?? "80", "port"), databasePath: options["database"],
                                                       leewaySeconds: leeway, adminToken: options["admin-token"] ?? "ims-admin-demo")

@@ -1,0 +1,14 @@
+import Scenario
+
+/// IMS DriveSync token signing (seed 004): the host's signing back end, IMS's verifier, the `ims` directives
+/// that drive the IMS SDK from the phone, and the bench of the JWT core.
+extension WorkbenchSystem {
+    static let ims = WorkbenchSystem(
+        name: "IMS",
+        actorKinds: [.imsSigner, .ims],
+        directives: [.ims],
+        liveOptions: ["ims-signer": ["port": "9081", "enrol": "14"],
+                      "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"]],
+        coreBenches: [JWTBench.self]
+    )
+}

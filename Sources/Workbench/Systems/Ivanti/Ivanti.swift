@@ -1,0 +1,11 @@
+import Scenario
+
+/// Ivanti: the client app (`ivanti …` knobs) and an app using the AppConnect module (`appconnect …`).
+extension WorkbenchSystem {
+    static let ivanti = WorkbenchSystem(
+        name: "Ivanti",
+        actorKinds: [.ivanti],
+        directives: [.ivanti, .appConnect],
+        liveOptions: ["ivanti": ["bus-port": "9084"]]
+    )
+}

@@ -1,0 +1,13 @@
+import Scenario
+
+/// SAP Mobile Services: the registration endpoint, the app's session manager and admin knobs (`scpms …`),
+/// and the endpoint's bench.
+extension WorkbenchSystem {
+    static let scpms = WorkbenchSystem(
+        name: "SCPms",
+        actorKinds: [.scpms],
+        directives: [.scpms],
+        liveOptions: ["scpms": ["port": "9083"]],
+        actorBenches: [SCPmsBench.self]
+    )
+}
