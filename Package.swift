@@ -140,11 +140,45 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Pure SFTP version 3 codec (draft-ietf-secsh-filexfer-02): every packet both ways, attributes, limits; no I/O.
+        .target(name: "SFTP"),
+        // Documents that behave like real ones, and the print host's converters emulated on them: PDF, PostScript
+        // with DSC comments, DOCX/PPTX/ODT (ZIP through the system zlib), stand-in jars.
+        .target(name: "PrintDocuments", dependencies: ["CZlib"]),
+        // The Unix host behind Sunfire's SSH, without the SSH: home file systems with quotas, the shell and its
+        // commands, the lpd spooler. md5 comes from OpenSSL's libcrypto.
+        .target(name: "SunfireHost", dependencies: ["PrintDocuments", "COpenSSL"]),
+        // Sunfire, the SSH print host of NUS SOC Print, as an actor: SSH (password auth, address whitelist), exec
+        // into the host's shell, SCP and an SFTP v3 subsystem over the same home file systems.
+        .target(name: "Sunfire", dependencies: [
+            "SFTP", "SunfireHost", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSH", package: "swift-nio-ssh"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // mysoc, the SoC web site whose quota page the app reads (HTTPS), as an actor.
+        .target(name: "MySoc", dependencies: [
+            "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        // The NUS SOC Print app's logic as a client module an app developer would ship (never imports an actor):
+        // SSH connectivity with SCP or SFTP uploads, the print flow and its progress, status, delete, quota, settings.
+        .target(name: "SOCPrint", dependencies: [
+            "SFTP", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSH", package: "swift-nio-ssh"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
-            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK",
+            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -156,6 +190,14 @@ let package = Package(
             "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
+        .testTarget(name: "PrintDocumentsTests", dependencies: ["PrintDocuments"]),
+        .testTarget(name: "SunfireHostTests", dependencies: ["SunfireHost", "PrintDocuments"]),
+        .testTarget(name: "SunfireTests", dependencies: [
+            "Sunfire", "SunfireHost", "SFTP", "PrintDocuments", "MySoc", "SOCPrint", "Kernel", "Wire", "WireHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "KernelTests", dependencies: [
             "Kernel", "Wire", "WireHTTP", "EchoServer",

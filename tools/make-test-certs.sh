@@ -66,7 +66,7 @@ cat >"$work/server.ext" <<'EOF'
 basicConstraints=critical,CA:FALSE
 keyUsage=critical,digitalSignature,keyEncipherment
 extendedKeyUsage=serverAuth
-subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:mig,DNS:proxy,DNS:echo,DNS:sunfire,DNS:scpms,DNS:ims,DNS:ims-signer,DNS:tls-server
+subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:mig,DNS:proxy,DNS:echo,DNS:sunfire,DNS:mysoc,DNS:scpms,DNS:ims,DNS:ims-signer,DNS:tls-server
 authorityKeyIdentifier=keyid
 subjectKeyIdentifier=hash
 EOF

@@ -9,3 +9,11 @@ static inline int czlib_inflate_init_gzip(z_streamp stream) {
 static inline int czlib_deflate_init_gzip(z_streamp stream, int level) {
     return deflateInit2(stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
 }
+
+// Raw deflate streams (no zlib or gzip header), as ZIP entries carry them: ODF and OOXML documents, jars.
+static inline int czlib_inflate_init_raw(z_streamp stream) {
+    return inflateInit2(stream, -MAX_WBITS);
+}
+static inline int czlib_deflate_init_raw(z_streamp stream, int level) {
+    return deflateInit2(stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+}

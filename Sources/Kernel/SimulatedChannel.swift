@@ -73,18 +73,11 @@ final class SimulatedChannel: Channel, ChannelCore, @unchecked Sendable {
         self.role = role
         self.localHost = localHost
         self.remoteHost = remoteHost
-        // Simulated hosts have no IP addresses; NIO wants socket addresses, so each end gets a stable fake one.
-        self.local = Self.address(localHost, localPort)
-        self.remote = Self.address(remoteHost, remotePort)
+        // Simulated hosts have no IP addresses; NIO wants socket addresses, so each end gets a stable one.
+        self.local = network.socketAddress(of: localHost, port: localPort)
+        self.remote = network.socketAddress(of: remoteHost, port: remotePort)
         self.closePromise = network.loop.makePromise()
         self._pipeline = ChannelPipeline(channel: self)
-    }
-
-    private static func address(_ host: String, _ port: Int) -> SocketAddress {
-        // 10.x.y.z derived from the host name, so traces and logs stay stable.
-        let hash = RandomStream.fnv1a(host)
-        let ip = "10.\((hash >> 16) & 0xFF).\((hash >> 8) & 0xFF).\(max(1, hash & 0xFE))"
-        return (try? SocketAddress(ipAddress: ip, port: port)) ?? (try! SocketAddress(ipAddress: "10.0.0.1", port: port))
     }
 
     // MARK: Channel

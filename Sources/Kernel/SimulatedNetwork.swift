@@ -64,6 +64,7 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     public var retransmissionTimeout: Int64 = 60_000_000_000
 
     private var hosts: Set<String> = []
+    private var addresses: [String: SocketAddress] = [:]
     private var listeners: [String: ListenerEntry] = [:]
     private var links: [String: LinkState] = [:]
     private var parked: [String: [Parked]] = [:]
@@ -87,6 +88,38 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
 
     /// Whether a host name resolves.
     public func hasHost(_ name: String) -> Bool { hosts.contains(name) }
+
+    /// Gives a host a fixed IP address, as seen by the peers it connects to (a phone on a carrier network, say, for
+    /// an actor that filters by address). Connections made afterwards carry it.
+    ///
+    /// - throws: ``WireError`` when `address` is not an IPv4 or IPv6 address.
+    public func setAddress(_ address: String, of host: String) throws {
+        guard let parsed = try? SocketAddress(ipAddress: address, port: 0) else {
+            throw WireError(.unknownHost, "'\(address)' is not an IPv4 or IPv6 address")
+        }
+        addHost(host)
+        addresses[host] = parsed
+        trace("address", [("host", host), ("address", address)])
+    }
+
+    /// The address of `host` on `port`: the one set with ``setAddress(_:of:)``, else a stable 10.x.y.z derived from
+    /// the name, so traces and logs never change between runs.
+    func socketAddress(of host: String, port: Int) -> SocketAddress {
+        if let fixed = addresses[host], let ip = fixed.ipAddress, let address = try? SocketAddress(ipAddress: ip, port: port) {
+            return address
+        }
+        let hash = RandomStream.fnv1a(host)
+        let ip = "10.\((hash >> 16) & 0xFF).\((hash >> 8) & 0xFF).\(max(1, hash & 0xFE))"
+        // Cannot fail: the text is four octets.
+        return (try? SocketAddress(ipAddress: ip, port: port)) ?? SocketAddress(Self.unspecified(port: port), host: host)
+    }
+
+    private static func unspecified(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        return address
+    }
 
     /// Sets the conditions of the direction `from` → `to`.
     public func setConditions(from: String, to: String, _ conditions: LinkConditions) {

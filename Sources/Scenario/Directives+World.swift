@@ -91,6 +91,20 @@ extension Directive {
                 return nil
             }
         },
+        Directive("address", usage: "address NODE IP", summary: "give a node a fixed IP address, as its peers see it (e.g. a phone outside a host's whitelist)") { args throws(ScenarioError) in
+            let node = try args.name("a node name")
+            let address = try args.value("an IPv4 or IPv6 address like 203.0.113.7")
+            try args.end()
+            return Run { context in
+                let text = try address.resolve(context)
+                do {
+                    try context.kernel.network.setAddress(text, of: node)
+                } catch {
+                    throw StepError("address \(node) \(text): expected an IPv4 or IPv6 address")
+                }
+                return nil
+            }
+        },
         Directive("clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"]) { args throws(ScenarioError) in
             let node = try args.name("a node name")
             try args.expect("skew", "after the node name")

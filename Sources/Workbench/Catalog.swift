@@ -8,7 +8,7 @@ import Scenario
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
     /// Every system the workbench simulates; adding one is its folder under `Systems/` plus one entry here.
-    static let systems: [WorkbenchSystem] = [.echo, .mig, .scpms, .ivanti, .ims]
+    static let systems: [WorkbenchSystem] = [.echo, .mig, .scpms, .ivanti, .ims, .sunfire]
 
     public static let actorKinds: [ActorKind] = systems.flatMap(\.actorKinds)
 

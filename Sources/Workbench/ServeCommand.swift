@@ -56,6 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
             if kind.options.contains(where: { $0.name == "spool" }), options[kind.name]?["spool"] == nil {
                 options[kind.name, default: [:]]["spool"] = "\(stateDirectory)/\(kind.name)-spool"
             }
+            if kind.options.contains(where: { $0.name == "homes" }), options[kind.name]?["homes"] == nil {
+                options[kind.name, default: [:]]["homes"] = "\(stateDirectory)/\(kind.name)-homes"
+            }
             let actor = try await kind.start(wire.node(kind.name), options[kind.name] ?? [:])
             running.append((kind.name, actor))
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {

@@ -1,0 +1,261 @@
+import NIOCore
+import NIOSSH
+import Wire
+
+/// The app's `SSHConnectivity`: one SSH connection to the print host with password authentication, then one exec
+/// channel per command, one after another — over a ``Wire/Node``, so it runs on the simulated wire and live.
+///
+/// **The host key is not checked** by default, exactly as the app (NMSSH / JSch) did: anyone who can answer on the
+/// host's address sees the password. Pass ``HostKeyPolicy/pinned(_:)`` with the host's key to refuse impostors.
+public final class SSHConnectivity: @unchecked Sendable {
+    // @unchecked Sendable: mutable state (`channel`, `handler`) is touched only on `node.eventLoop`.
+
+    /// Whether to trust the server's host key.
+    public enum HostKeyPolicy: Sendable {
+        /// Accept any key (what the app did).
+        case acceptAny
+        /// Accept only this key: an OpenSSH public key line (`ssh-ed25519 AAAA…`).
+        case pinned(String)
+    }
+
+    /// What one exec gave back.
+    public struct ExecResult: Sendable, Equatable {
+        public var stdout = ""
+        public var stderr = ""
+        public var exitStatus = 0
+    }
+
+    public enum ConnectivityError: Error, Equatable, CustomStringConvertible {
+        case notConnected
+        case authenticationFailed(user: String)
+        case hostKeyMismatch
+        case execRefused(String)
+        case closedWithoutExitStatus(String)
+
+        public var description: String {
+            switch self {
+            case .notConnected: "not connected to the server"
+            case .authenticationFailed(let user): "the server refused the password of \(user)"
+            case .hostKeyMismatch: "the server's host key is not the pinned one"
+            case .execRefused(let command): "the server refused to run: \(command)"
+            case .closedWithoutExitStatus(let command): "the channel closed before '\(command)' reported an exit status"
+            }
+        }
+    }
+
+    public let host: String
+    public let port: Int
+    public let user: String
+    let password: String
+    public let node: Node
+    public let hostKeyPolicy: HostKeyPolicy
+    /// The app's connect timeout.
+    public let connectTimeout: TimeAmount
+    private var channel: (any Channel)?
+
+    public init(host: String, port: Int = 22, user: String, password: String, node: Node,
+                hostKeyPolicy: HostKeyPolicy = .acceptAny, connectTimeout: TimeAmount = .seconds(10)) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.node = node
+        self.hostKeyPolicy = hostKeyPolicy
+        self.connectTimeout = connectTimeout
+    }
+
+    /// Connects and logs in: `(serverFound, authorised)` as the app reports them ("Server unreachable…" when the
+    /// server is not found, "Username/Password incorrect" when it is but refuses the password). An existing
+    /// connection is closed first.
+    public func connect() async -> (serverFound: Bool, authorised: Bool) {
+        await disconnect()
+        let authenticated = node.eventLoop.makePromise(of: Void.self)
+        let user = self.user, password = self.password, policy = hostKeyPolicy, node = self.node
+        do {
+            let channel = try await node.connect(host: host, port: port, timeout: connectTimeout) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let configuration = SSHClientConfiguration(
+                        userAuthDelegate: OnePasswordOffer(user: user, password: password),
+                        serverAuthDelegate: HostKeyCheck(policy: policy))
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOSSHHandler(role: .client(configuration), allocator: channel.allocator, inboundChildChannelInitializer: nil))
+                    try channel.pipeline.syncOperations.addHandler(AuthenticationWatcher(promise: authenticated))
+                }
+            }.get()
+            // The whole login shares the connect timeout, as the app's 10 s covered connect and authentication.
+            let timer = node.eventLoop.scheduleTask(in: connectTimeout) { authenticated.fail(WireError(.timedOut, "\(self.host):\(self.port)")) }
+            defer { timer.cancel() }
+            do {
+                try await authenticated.futureResult.get()
+                try await node.eventLoop.submit { self.channel = channel }.get()
+                node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "authorised")])
+                return (true, true)
+            } catch ConnectivityError.authenticationFailed {
+                try? await channel.close()
+                node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "refused")])
+                return (true, false)
+            } catch {
+                try? await channel.close()
+                node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "unreachable")])
+                return (false, false)
+            }
+        } catch {
+            authenticated.fail(error)
+            node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "unreachable")])
+            return (false, false)
+        }
+    }
+
+    /// Runs `command` on its own exec channel and returns stdout, stderr and the exit status.
+    public func execute(_ command: String) async throws -> ExecResult {
+        let done = node.eventLoop.makePromise(of: ExecResult.self)
+        try await node.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+            guard let channel = self.channel else { return self.node.eventLoop.makeFailedFuture(ConnectivityError.notConnected) }
+            return channel.pipeline.handler(type: NIOSSHHandler.self).flatMap { ssh in
+                let created = channel.eventLoop.makePromise(of: (any Channel).self)
+                ssh.createChannel(created, channelType: .session) { child, _ in
+                    child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.addHandler(ExecChannel(command: command, promise: done))
+                    }
+                }
+                return created.futureResult.map { _ in }
+            }
+        }.get()
+        return try await done.futureResult.get()
+    }
+
+    /// The app's `runCommand`: stdout only (stderr and the exit status ignored), or the literal `Nil` when the exec
+    /// itself failed — the app's convention, kept because its callers compare against it.
+    public func runCommand(_ command: String) async -> String {
+        do { return try await execute(command).stdout } catch { return "Nil" }
+    }
+
+    /// Closes the connection; safe without one.
+    public func disconnect() async {
+        let channel = try? await node.eventLoop.submit { () -> (any Channel)? in
+            defer { self.channel = nil }
+            return self.channel
+        }.get()
+        if let channel { try? await channel.close() }
+    }
+}
+
+/// Offers the password once; asked again means the server refused it.
+private final class OnePasswordOffer: NIOSSHClientUserAuthenticationDelegate {
+    private let user: String
+    private let password: String
+    private var offered = false
+
+    init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    func nextAuthenticationType(availableMethods: NIOSSHAvailableUserAuthenticationMethods,
+                                nextChallengePromise: EventLoopPromise<NIOSSHUserAuthenticationOffer?>) {
+        guard !offered, availableMethods.contains(.password) else {
+            nextChallengePromise.fail(SSHConnectivity.ConnectivityError.authenticationFailed(user: user))
+            return
+        }
+        offered = true
+        nextChallengePromise.succeed(NIOSSHUserAuthenticationOffer(username: user, serviceName: "", offer: .password(.init(password: password))))
+    }
+}
+
+private final class HostKeyCheck: NIOSSHClientServerAuthenticationDelegate {
+    private let policy: SSHConnectivity.HostKeyPolicy
+
+    init(policy: SSHConnectivity.HostKeyPolicy) { self.policy = policy }
+
+    func validateHostKey(hostKey: NIOSSHPublicKey, validationCompletePromise: EventLoopPromise<Void>) {
+        switch policy {
+        case .acceptAny:
+            validationCompletePromise.succeed(())
+        case .pinned(let line):
+            let expected = try? NIOSSHPublicKey(openSSHPublicKey: line.split(separator: " ").prefix(2).joined(separator: " "))
+            if expected == hostKey { validationCompletePromise.succeed(()) } else {
+                validationCompletePromise.fail(SSHConnectivity.ConnectivityError.hostKeyMismatch)
+            }
+        }
+    }
+}
+
+/// Completes the login promise: success on NIOSSH's `UserAuthSuccessEvent`, failure on the first error or close.
+private final class AuthenticationWatcher: ChannelInboundHandler {
+    typealias InboundIn = Any
+    private let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is UserAuthSuccessEvent { promise.succeed(()) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(WireError(.closed, "the server closed the connection"))
+        context.fireChannelInactive()
+    }
+}
+
+/// One exec: sends the request, gathers stdout, stderr and the exit status, settles when the channel closes.
+private final class ExecChannel: ChannelInboundHandler {
+    typealias InboundIn = SSHChannelData
+
+    private let command: String
+    private let promise: EventLoopPromise<SSHConnectivity.ExecResult>
+    private var result = SSHConnectivity.ExecResult()
+    private var exitStatus: Int?
+
+    init(command: String, promise: EventLoopPromise<SSHConnectivity.ExecResult>) {
+        self.command = command
+        self.promise = promise
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        _ = context.channel.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExecRequest(command: command, wantReply: true), promise: nil)
+        // The app sends no input: end stdin now, so a command that reads it sees EOF.
+        context.close(mode: .output, promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let message = unwrapInboundIn(data)
+        guard case .byteBuffer(let bytes) = message.data else { return }
+        if message.type == .channel { result.stdout += String(buffer: bytes) } else if message.type == .stdErr { result.stderr += String(buffer: bytes) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case let status as SSHChannelRequestEvent.ExitStatus: exitStatus = status.exitStatus
+        case is ChannelFailureEvent:
+            promise.fail(SSHConnectivity.ConnectivityError.execRefused(command))
+            context.close(promise: nil)
+        default: context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let exitStatus {
+            result.exitStatus = exitStatus
+            promise.succeed(result)
+        } else {
+            promise.fail(SSHConnectivity.ConnectivityError.closedWithoutExitStatus(command))
+        }
+        context.fireChannelInactive()
+    }
+}

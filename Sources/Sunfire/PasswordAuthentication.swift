@@ -1,0 +1,56 @@
+import NIOCore
+import NIOSSH
+import Wire
+
+/// What one SSH connection knows about itself: who logged in, and how often they got the password wrong.
+///
+/// Confined to the node's event loop (NIOSSH calls its delegates there).
+final class SSHConnectionState: @unchecked Sendable {
+    // @unchecked Sendable: touched only on the connection's event loop.
+    var user: String?
+    var failures = 0
+    let remote: String
+
+    init(remote: String) { self.remote = remote }
+}
+
+/// Password authentication against the host's Unix accounts, the way sshd answers: a wrong password may be retried,
+/// and after `maximumTries` failures the connection is dropped (sshd's MaxAuthTries, "Too many authentication
+/// failures"). The password itself never reaches the trace.
+final class PasswordAuthentication: NIOSSHServerUserAuthenticationDelegate {
+    private let core: SunfireCore
+    private let state: SSHConnectionState
+    private let connection: any Channel
+
+    init(core: SunfireCore, state: SSHConnectionState, connection: any Channel) {
+        self.core = core
+        self.state = state
+        self.connection = connection
+    }
+
+    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { .password }
+
+    func requestReceived(
+        request: NIOSSHUserAuthenticationRequest, responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>
+    ) {
+        // OpenSSH clients first ask with method "none" to learn the methods; sshd does not count that as a try.
+        guard case .password(let offer) = request.request else {
+            responsePromise.succeed(.failure)
+            return
+        }
+        if core.authenticate(user: request.username, password: offer.password) {
+            state.user = request.username
+            core.node.trace("ssh-authenticated", [("user", request.username), ("from", state.remote)])
+            responsePromise.succeed(.success)
+            return
+        }
+        state.failures += 1
+        core.node.trace("ssh-auth-failed", [("user", request.username), ("try", String(state.failures))])
+        responsePromise.succeed(.failure)
+        if state.failures >= core.configuration.maximumAuthenticationTries {
+            core.node.trace("ssh-disconnected", [("user", request.username), ("reason", "Too many authentication failures")])
+            // Let the failure message go out first, as sshd does before it disconnects.
+            connection.eventLoop.execute { self.connection.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import NIOCore
+import NIOSSH
+import Wire
+
+/// Accepts SSH connections for Sunfire: drops addresses outside the whitelist before a byte is sent (no banner, so
+/// the client sees the connection closed — "Server unreachable" to the app), then runs swift-nio-ssh with password
+/// authentication and session channels.
+enum SSHListener {
+    static func start(core: SunfireCore) -> EventLoopFuture<any Listener> {
+        let node = core.node
+        return node.listen(port: core.configuration.port) { channel in
+            let remote = channel.remoteAddress
+            let address = remote?.ipAddress ?? "unknown"
+            guard let remote, core.currentWhitelist.contains(where: { $0.contains(remote) }) else {
+                node.trace("ssh-refused", [("from", address), ("reason", "not in the whitelist")])
+                return channel.close()
+            }
+            node.trace("ssh-connected", [("from", address)])
+            return channel.eventLoop.makeCompletedFuture {
+                let state = SSHConnectionState(remote: address)
+                var configuration = SSHServerConfiguration(
+                    hostKeys: [core.configuration.hostKey.privateKey],
+                    userAuthDelegate: PasswordAuthentication(core: core, state: state, connection: channel),
+                    globalRequestDelegate: nil, banner: nil)
+                // A backstop only: PasswordAuthentication drops the connection at MaxAuthTries, counting as sshd does.
+                configuration.maxAuthAttempts = core.configuration.maximumAuthenticationTries * 4
+                let ssh = NIOSSHHandler(role: .server(configuration), allocator: channel.allocator) { child, type in
+                    guard case .session = type, state.user != nil else {
+                        // Port forwarding and other channel types are not part of this host.
+                        return child.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+                    }
+                    return child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.addHandler(SessionChannelHandler(core: core, connection: state))
+                    }
+                }
+                try channel.pipeline.syncOperations.addHandler(ssh)
+                try channel.pipeline.syncOperations.addHandler(SSHConnectionGuard(core: core, state: state))
+            }
+        }
+    }
+}
+
+/// Ends connections that stay unauthenticated too long (sshd's LoginGraceTime) and records how each one ended.
+final class SSHConnectionGuard: ChannelInboundHandler {
+    typealias InboundIn = Any
+
+    private let core: SunfireCore
+    private let state: SSHConnectionState
+    private var graceTimer: Scheduled<Void>?
+    private var reported = false
+
+    init(core: SunfireCore, state: SSHConnectionState) {
+        self.core = core
+        self.state = state
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        graceTimer = context.eventLoop.scheduleTask(in: core.configuration.loginGraceTime) {
+            let (handler, context) = loopBound.value
+            guard handler.state.user == nil else { return }
+            handler.core.node.trace("ssh-disconnected", [("from", handler.state.remote), ("reason", "login grace time over")])
+            context.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { graceTimer?.cancel() }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A client that speaks garbage or breaks the protocol loses its connection, never the host.
+        if !reported {
+            reported = true
+            core.node.trace("ssh-error", [("from", state.remote), ("error", Self.describe(error))])
+        }
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        graceTimer?.cancel()
+        core.node.trace("ssh-closed", [("from", state.remote), ("user", state.user ?? "")])
+        context.fireChannelInactive()
+    }
+
+    /// Error texts without source paths or addresses, so the trace depends on seed and build only.
+    static func describe(_ error: any Error) -> String {
+        if let ssh = error as? NIOSSHError { return "\(ssh.type)" }
+        if let channel = error as? ChannelError { return "\(channel)" }
+        return String(describing: type(of: error))
+    }
+}

@@ -1,0 +1,222 @@
+import NIOCore
+import NIOSSH
+import SunfireHost
+import Wire
+
+/// One SSH session channel on Sunfire: an exec request runs one command of the host's shell (or an SCP copy), a
+/// subsystem request starts SFTP. Output goes out as the real sshd sends it — stdout, then stderr, then the exit
+/// status, then close — or clients report exit 255 (see sunfire.md).
+final class SessionChannelHandler: ChannelDuplexHandler {
+    typealias InboundIn = SSHChannelData
+    typealias InboundOut = SSHChannelData
+    typealias OutboundIn = SSHChannelData
+    typealias OutboundOut = SSHChannelData
+
+    private enum Mode {
+        case idle
+        case command
+        case scpSink(SCPSink)
+        case scpSource(SCPSourceChannel)
+        case sftp(SFTPChannel)
+        case finished
+    }
+
+    private let core: SunfireCore
+    private let connection: SSHConnectionState
+    private var mode = Mode.idle
+    /// Bytes that arrived before the request that says what they are for (a client may send them right away).
+    private var early: [UInt8] = []
+
+    init(core: SunfireCore, connection: SSHConnectionState) {
+        self.core = core
+        self.connection = connection
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A client may half-close (EOF on stdin) before it reads our output; that must not close the channel.
+        _ = context.channel.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case let exec as SSHChannelRequestEvent.ExecRequest:
+            guard case .idle = mode else { return refuse(context, wantReply: exec.wantReply) }
+            if exec.wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
+            startExec(context, exec.command)
+        case let subsystem as SSHChannelRequestEvent.SubsystemRequest:
+            guard case .idle = mode, subsystem.subsystem == "sftp", let user = connection.user else {
+                return refuse(context, wantReply: subsystem.wantReply)
+            }
+            if subsystem.wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
+            do {
+                let channel = SFTPChannel(core: core, user: user, fileSystem: try core.fileSystem(for: user))
+                mode = .sftp(channel)
+                core.node.trace("sftp-session", [("user", user)])
+                feed(context, early)
+            } catch {
+                finish(context, stdout: [], stderr: Array("\(error)\n".utf8), exitStatus: 1)
+            }
+        case let shell as SSHChannelRequestEvent.ShellRequest:
+            // The app only ever runs commands; an interactive login is not part of this host.
+            if shell.wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
+            mode = .command
+            finish(context, stdout: [], stderr: Array("Sunfire (workbench): interactive shells are not available; run a command, e.g. ssh HOST ls\n".utf8),
+                   exitStatus: 1)
+        case let request as SSHChannelRequestEvent.EnvironmentRequest:
+            // sshd accepts only the variables its AcceptEnv names; this host accepts none (nothing here reads them).
+            if request.wantReply { context.triggerUserOutboundEvent(ChannelFailureEvent(), promise: nil) }
+        case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
+            if request.wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
+        case ChannelEvent.inputClosed:
+            inputClosed(context)
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let message = unwrapInboundIn(data)
+        guard message.type == .channel, case .byteBuffer(let buffer) = message.data else { return }
+        feed(context, buffer.readableBytesView)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, case .scpSource(let source) = mode { source.resume(context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        switch mode {
+        case .scpSink(let sink):
+            // The connection went away mid-copy: what arrived stays on disk, as on the real host.
+            traceUploads(sink.end().completed, via: "scp")
+        case .sftp(let channel):
+            channel.connectionLost()
+        default:
+            break
+        }
+        mode = .finished
+        context.fireChannelInactive()
+    }
+
+    // MARK: Exec
+
+    private func startExec(_ context: ChannelHandlerContext, _ command: String) {
+        guard let user = connection.user else { return refuse(context, wantReply: false) }
+        core.node.trace("ssh-exec", [("user", user), ("command", command)])
+        if let scp = SCPCommand(command, words: { try self.core.words(of: $0, user: user) }) {
+            startSCP(context, scp, user: user)
+            return
+        }
+        mode = .command
+        let outcome = core.run(command, as: user)
+        guard outcome.duration > .zero else {
+            return finish(context, stdout: outcome.stdout, stderr: outcome.stderr, exitStatus: Int(outcome.exitStatus), command: command)
+        }
+        // The command takes virtual (or, live, real) time: the converters' "This could take a while...".
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .nanoseconds(outcome.duration.nanosecondsClamped)) {
+            let (handler, context) = loopBound.value
+            handler.finish(context, stdout: outcome.stdout, stderr: outcome.stderr, exitStatus: Int(outcome.exitStatus), command: command)
+        }
+    }
+
+    private func startSCP(_ context: ChannelHandlerContext, _ scp: SCPCommand, user: String) {
+        let fileSystem: any HomeFileSystem
+        do {
+            fileSystem = try core.fileSystem(for: user)
+        } catch {
+            return finish(context, stdout: [], stderr: Array("scp: \(error)\n".utf8), exitStatus: 1)
+        }
+        switch scp {
+        case .invalid(let message):
+            finish(context, stdout: [], stderr: Array("scp: \(message)\n".utf8), exitStatus: 1)
+        case .sink(let options):
+            let sink = SCPSink(fileSystem: fileSystem, options: options)
+            mode = .scpSink(sink)
+            apply(context, sink.start())
+            if case .scpSink = mode { feed(context, early) }
+        case .source(let paths):
+            let source = SCPSourceChannel(core: core, source: SCPSource(fileSystem: fileSystem, paths: paths), fileSystem: fileSystem)
+            mode = .scpSource(source)
+            source.onFinish = { [weak self] status in self?.finish(context, stdout: [], stderr: [], exitStatus: status) }
+            feed(context, early)
+        }
+    }
+
+    private func feed(_ context: ChannelHandlerContext, _ bytes: some Collection<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        switch mode {
+        case .idle:
+            early.append(contentsOf: bytes)
+        case .scpSink(let sink):
+            apply(context, sink.receive(bytes))
+        case .scpSource(let source):
+            source.receive(context, bytes)
+        case .sftp(let channel):
+            channel.receive(context, bytes)
+        case .command, .finished:
+            break  // commands here read no input
+        }
+        early = []
+    }
+
+    private func inputClosed(_ context: ChannelHandlerContext) {
+        switch mode {
+        case .scpSink(let sink): apply(context, sink.end())
+        case .sftp(let channel): channel.inputClosed(context)
+        default: break
+        }
+    }
+
+    private func apply(_ context: ChannelHandlerContext, _ reply: SCPSink.Reply) {
+        traceUploads(reply.completed, via: "scp")
+        if !reply.bytes.isEmpty {
+            context.write(wrapOutboundOut(SSHChannelData(type: .channel, data: .byteBuffer(ByteBuffer(bytes: reply.bytes)))), promise: nil)
+            context.flush()
+        }
+        if let status = reply.exitStatus { finish(context, stdout: [], stderr: [], exitStatus: status) }
+    }
+
+    private func traceUploads(_ files: [(path: String, bytes: UInt64)], via transport: String) {
+        for file in files {
+            core.node.trace("upload", [("user", connection.user ?? ""), ("path", file.path), ("bytes", String(file.bytes)), ("via", transport)])
+        }
+    }
+
+    // MARK: Ending
+
+    private func refuse(_ context: ChannelHandlerContext, wantReply: Bool) {
+        if wantReply { context.triggerUserOutboundEvent(ChannelFailureEvent(), promise: nil) }
+    }
+
+    /// stdout, then stderr, then the exit status, then close.
+    func finish(_ context: ChannelHandlerContext, stdout: [UInt8], stderr: [UInt8], exitStatus: Int, command: String? = nil) {
+        if case .finished = mode { return }
+        mode = .finished
+        if !stdout.isEmpty {
+            context.write(wrapOutboundOut(SSHChannelData(type: .channel, data: .byteBuffer(ByteBuffer(bytes: stdout)))), promise: nil)
+        }
+        if !stderr.isEmpty {
+            // stderr must be SSHChannelData of type .stdErr: a plain ByteBuffer write crashes NIOSSH (see sunfire.md).
+            context.write(wrapOutboundOut(SSHChannelData(type: .stdErr, data: .byteBuffer(ByteBuffer(bytes: stderr)))), promise: nil)
+        }
+        context.flush()
+        context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: exitStatus), promise: nil)
+        if let command {
+            core.node.trace("ssh-exit", [("command", command), ("status", String(exitStatus)),
+                                         ("stdout-bytes", String(stdout.count)), ("stderr-bytes", String(stderr.count))])
+        }
+        context.close(promise: nil)
+    }
+}
+
+extension Duration {
+    /// Nanoseconds, saturating instead of trapping on durations beyond Int64.
+    var nanosecondsClamped: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max : scaled + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,13 @@
+import Scenario
+
+/// NUS SOC Print's side of the world (seed 001): Sunfire, the SSH print host, and mysoc, the site with the quota
+/// page; the `sunfire` directive holds the host operators' knobs.
+extension WorkbenchSystem {
+    static let sunfire = WorkbenchSystem(
+        name: "Sunfire",
+        actorKinds: [.sunfire, .mysoc],
+        directives: [.ssh, .sunfire],
+        liveOptions: ["sunfire": ["port": "2222", "directory-port": "8389"],
+                      "mysoc": ["port": "9443", "directory": "sunfire:8389"]]
+    )
+}

@@ -1,0 +1,151 @@
+import NIOCore
+import Scenario
+import SOCPrint
+import Sunfire
+import SunfireHost
+import Wire
+
+extension Directive {
+    /// `ssh`: one command over a real SSH connection from a node (the SOC Print client's connectivity), like
+    /// `ssh HOST COMMAND` — a new connection per line.
+    static let ssh = Directive(
+        "ssh",
+        usage: "ssh COMMAND [to HOST[:PORT]] [user U] [password P] [from NODE] [within DURATION] [as NAME]",
+        summary: "run one command on an SSH host (default sunfire:22 as demo): ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error",
+        keywords: ["to", "user", "password", "from", "within", "as"]
+    ) { args throws(ScenarioError) in
+        let command = try args.value("a command line, quoted, e.g. \"lpq -P psts\"")
+        var host = "sunfire", port = 22, from = "phone", label = "ssh"
+        var user = Template(literal: "demo"), password = Template(literal: "demo-password"), within = Template(literal: "120s")
+        while !args.isEmpty {
+            switch try args.oneOf(["to", "user", "password", "from", "within", "as"]) {
+            case "to":
+                let target = try args.name("HOST or HOST:PORT")
+                let parts = target.split(separator: ":").map(String.init)
+                guard (1...2).contains(parts.count), let parsed = parts.count == 2 ? Int(parts[1]) : 22, (1...65_535).contains(parsed) else {
+                    throw args.error("expected HOST or HOST:PORT with a port 1…65535, found '\(target)'")
+                }
+                host = parts[0]
+                port = parsed
+            case "user": user = try args.value("a user name")
+            case "password": password = try args.value("a password")
+            case "from": from = try args.name("a node name")
+            case "within": within = try args.duration()
+            default: label = try args.name("a variable name")
+            }
+        }
+        let (target, targetPort, node, name, limitText, userText, passwordText) = (host, port, from, label, within, user, password)
+        return Run { context in
+            let connectivity = SSHConnectivity(host: target, port: targetPort, user: try userText.resolve(context),
+                                               password: try passwordText.resolve(context), node: context.kernel.node(node))
+            let line = try command.resolve(context)
+            let limit = try parseDuration(limitText.resolve(context))
+            return context.perform("ssh \(line)", label: name, timeout: limit) {
+                let login = await connectivity.connect()
+                guard login.serverFound else { return ["status": "unreachable", "stdout": "", "stderr": "", "exit": ""] }
+                guard login.authorised else { return ["status": "refused", "stdout": "", "stderr": "", "exit": ""] }
+                do {
+                    let result = try await connectivity.execute(line)
+                    await connectivity.disconnect()
+                    return ["status": "ok", "stdout": result.stdout, "stderr": result.stderr, "exit": String(result.exitStatus)]
+                } catch {
+                    await connectivity.disconnect()
+                    return ["status": "error", "error": "\(error)", "stdout": "", "stderr": "", "exit": ""]
+                }
+            }
+        }
+    }
+
+    /// `sunfire`: what the host's operators can do.
+    static let sunfire = Directive(
+        "sunfire",
+        usage: """
+            sunfire printer P ready|out-of-paper|down REASON|no-daemon|queue-off | sunfire samba-job P owner U name FILE pages N | \
+            sunfire quota USER N | sunfire whitelist RANGE[,RANGE…] | sunfire queue P [as NAME] | sunfire files USER [as NAME] | \
+            sunfire run USER COMMAND [as NAME] — each with [on ACTOR]
+            """,
+        summary: "Sunfire's operator knobs: printer states, Samba jobs, quotas, whitelist; queue text (${NAME.text}), home files (${NAME.files}), ${NAME.ps}",
+        keywords: ["printer", "ready", "out-of-paper", "down", "no-daemon", "queue-off", "samba-job", "owner", "name", "pages", "quota",
+                   "whitelist", "queue", "files", "run", "on", "as"]
+    ) { args throws(ScenarioError) in
+        let action = try args.oneOf(["printer", "samba-job", "quota", "whitelist", "queue", "files", "run"])
+        var words: [Template] = []
+        var state = "", actor = "sunfire", label = "sunfire"
+        switch action {
+        case "printer":
+            words.append(try args.value("a printer name, e.g. psts"))
+            state = try args.oneOf(["ready", "out-of-paper", "down", "no-daemon", "queue-off"])
+            if state == "down" { words.append(try args.value("the reason the printer shows")) }
+        case "samba-job":
+            words.append(try args.value("a printer name"))
+            try args.expect("owner"); words.append(try args.value("the owner's Unix user"))
+            try args.expect("name"); words.append(try args.value("the file name shown in lpq"))
+            try args.expect("pages"); words.append(Template(literal: String(try args.integer("a page count"))))
+        case "quota":
+            words.append(try args.value("a user"))
+            words.append(Template(literal: String(try args.integer("the PS-printer quota in sheets"))))
+        case "whitelist", "queue", "files":
+            words.append(try args.value(action == "whitelist" ? "networks like 10.0.0.0/8,127.0.0.0/8" : action == "queue" ? "a printer name" : "a user"))
+        default:
+            words.append(try args.value("a user"))
+            words.append(try args.value("a command line, quoted"))
+        }
+        while !args.isEmpty {
+            if args.accept("on") { actor = try args.name("an actor name") } else {
+                try args.expect("as", "or 'on ACTOR'")
+                label = try args.name("a variable name")
+            }
+        }
+        let (verb, printerState, actorName, name, values) = (action, state, actor, label, words)
+        return Run { context in
+            guard let running = context.actor(named: actorName) as? RunningSunfire else {
+                throw StepError("no running sunfire actor named '\(actorName)'")
+            }
+            let resolved = try values.map { try $0.resolve(context) }
+            return context.perform("sunfire \(verb)", label: name, timeout: .seconds(60)) {
+                try await running.sunfire.administer { admin in
+                    try Self.administer(admin, verb, printerState, resolved)
+                }
+            }
+        }
+    }
+
+    private static func administer(_ admin: SunfireAdministration, _ verb: String, _ state: String, _ values: [String]) throws -> [String: String] {
+        switch verb {
+        case "printer":
+            let printerState: PrinterState = switch state {
+            case "out-of-paper": .down("Out of Paper")
+            case "down": .down(values[1])
+            case "no-daemon": .noDaemon
+            case "queue-off": .queueDisabled
+            default: .ready
+            }
+            try admin.setPrinter(values[0], printerState)
+            return ["status": "ok"]
+        case "samba-job":
+            guard let pages = Int(values[3]), (1...10_000).contains(pages) else { throw StepError("pages: expected 1…10000") }
+            try admin.addSambaJob(owner: values[1], printer: values[0], name: values[2], pages: pages)
+            return ["status": "ok"]
+        case "quota":
+            guard let value = Int(values[1]), (0...1_000_000).contains(value) else { throw StepError("quota: expected 0…1000000") }
+            try admin.setQuota(user: values[0], .postScript, value)
+            return ["status": "ok", "ps": String(value)]
+        case "whitelist":
+            do {
+                admin.setWhitelist(try values[0].split(separator: ",").map { try AddressRange(String($0)) })
+            } catch {
+                throw StepError("whitelist \(values[0]): \(error)")
+            }
+            return ["status": "ok"]
+        case "queue":
+            return ["status": "ok", "text": try admin.queue(values[0])]
+        case "files":
+            return ["status": "ok", "files": try admin.files(of: values[0]).joined(separator: ","),
+                    "ps": String(admin.quota(of: values[0]).first?.value ?? 0)]
+        default:
+            let outcome = try admin.run(values[1], as: values[0])
+            return ["status": "ok", "stdout": String(decoding: outcome.stdout, as: UTF8.self),
+                    "stderr": String(decoding: outcome.stderr, as: UTF8.self), "exit": String(outcome.exitStatus)]
+        }
+    }
+}
