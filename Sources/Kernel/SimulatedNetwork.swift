@@ -318,7 +318,16 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
             switch result {
             case .failure(let error):
                 self.trace("accept-failed", [("conn", String(client.connectionID)), ("error", String(describing: error))])
-                self.resetConnection(server, reason: "server initializer failed")
+                self.abort(server, error: IOError(errnoCode: ECONNRESET, reason: "read"), reason: "server initializer failed")
+                // The reset travels back where the SYN-ACK would have, and the client's connect fails with it.
+                let arrival = self.arrivalTime(of: 0, on: &server.outbound, conditions: back.conditions)
+                self.loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(arrival))) {
+                    guard !attempt.settled else { return }
+                    attempt.settled = true
+                    let reset = WireError(.reset, "\(client.remoteHost):\(port)")
+                    self.abort(client, error: reset, reason: "server initializer failed")
+                    attempt.promise.fail(reset)
+                }
             case .success:
                 // SYN-ACK travels first on the server's direction, so nothing the server says can overtake it. It is
                 // scheduled before the server is activated: a server that speaks first (SSH) sends at the same instant.

@@ -2,7 +2,7 @@
 /// the session on a bad packet, and so should any peer of this codec.
 public struct SFTPDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
-        case packetTooLarge, packetTooShort, truncatedField, trailingBytes, invalidUTF8, tooManyEntries
+        case packetTooLarge, packetTooShort, truncatedField, trailingBytes, invalidUTF8, tooManyEntries, unknownAttributeFlags
     }
 
     public let kind: Kind
@@ -225,6 +225,13 @@ private struct FieldReader {
 
     mutating func attributes() throws(SFTPDecodingError) -> SFTPFileAttributes {
         let flags = try uint32("attribute flags")
+        let known = SFTPFileAttributes.sizeFlag | SFTPFileAttributes.uidGidFlag | SFTPFileAttributes.permissionsFlag
+            | SFTPFileAttributes.timesFlag | SFTPFileAttributes.extendedFlag
+        // Version 3 defines only these; another bit would announce fields whose layout nobody here knows.
+        guard flags & ~known == 0 else {
+            throw SFTPDecodingError(.unknownAttributeFlags, at: offset - 4,
+                                    "\(packetName): attribute flags 0x\(String(flags, radix: 16)) include bits SFTP version 3 does not define (0x\(String(flags & ~known, radix: 16)))")
+        }
         var attributes = SFTPFileAttributes()
         if flags & SFTPFileAttributes.sizeFlag != 0 { attributes.size = try uint64("size") }
         if flags & SFTPFileAttributes.uidGidFlag != 0 {

@@ -189,6 +189,11 @@ private final class AuthenticationWatcher: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is UserAuthSuccessEvent { promise.succeed(()) }
+        if case ChannelEvent.inputClosed = event {
+            // The server hung up (a whitelist drops connections before its banner): no SSH server answers here.
+            promise.fail(WireError(.closed, "the server closed the connection"))
+            context.close(promise: nil)
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

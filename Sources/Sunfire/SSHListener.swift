@@ -13,7 +13,9 @@ enum SSHListener {
             let address = remote?.ipAddress ?? "unknown"
             guard let remote, core.currentWhitelist.contains(where: { $0.contains(remote) }) else {
                 node.trace("ssh-refused", [("from", address), ("reason", "not in the whitelist")])
-                return channel.close()
+                // Failing the initializer drops the connection at once (a reset, as TCP wrappers give OpenSSH:
+                // "kex_exchange_identification: read: Connection reset by peer"), before any byte of the banner.
+                return channel.eventLoop.makeFailedFuture(WhitelistRefusal(address: address))
             }
             node.trace("ssh-connected", [("from", address)])
             return channel.eventLoop.makeCompletedFuture {
@@ -35,12 +37,20 @@ enum SSHListener {
                 }
                 try channel.pipeline.syncOperations.addHandler(ssh)
                 try channel.pipeline.syncOperations.addHandler(SSHConnectionGuard(core: core, state: state))
+                // NIOSSHHandler does not pass channelInactive on; the close future tells when the connection ended.
+                channel.closeFuture.whenComplete { _ in node.trace("ssh-closed", [("from", address), ("user", state.user ?? "")]) }
             }
         }
     }
 }
 
-/// Ends connections that stay unauthenticated too long (sshd's LoginGraceTime) and records how each one ended.
+/// Why a connection was dropped before the banner.
+struct WhitelistRefusal: Error, CustomStringConvertible {
+    let address: String
+    var description: String { "\(address) is not in the host's whitelist" }
+}
+
+/// Ends connections that stay unauthenticated too long (sshd's LoginGraceTime) and those that break the protocol.
 final class SSHConnectionGuard: ChannelInboundHandler {
     typealias InboundIn = Any
 
@@ -73,12 +83,6 @@ final class SSHConnectionGuard: ChannelInboundHandler {
             core.node.trace("ssh-error", [("from", state.remote), ("error", Self.describe(error))])
         }
         context.close(promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        graceTimer?.cancel()
-        core.node.trace("ssh-closed", [("from", state.remote), ("user", state.user ?? "")])
-        context.fireChannelInactive()
     }
 
     /// Error texts without source paths or addresses, so the trace depends on seed and build only.

@@ -118,6 +118,11 @@ final class HostWorld {
             #expect(result.status != 0 && result.err.contains("Permission denied"), "\(path): \(result.err)")
         }
         #expect(world.run("cat /home/demo/../demo/x").err.contains("No such file"), "absolute paths inside the home work")
+        // A combining mark after "/" fuses with it into one Character; the path is still split where the OS splits it.
+        let resolver = HomePathResolver(homePath: "/home/demo")
+        #expect(throws: FileSystemError(.permissionDenied, "../\u{301}x")) { try resolver.resolve("../\u{301}x") }
+        #expect(throws: FileSystemError(.invalidArgument, "a/\u{301}b")) { try resolver.resolve("a/\u{301}b") }
+        #expect(try resolver.resolve("caf\u{E9}/r\u{E9}sum\u{E9}.pdf") == "caf\u{E9}/r\u{E9}sum\u{E9}.pdf")
     }
 
     @Test func diskQuotaStopsAWriteAndKeepsTheRest() throws {

@@ -120,33 +120,40 @@ public struct HomePathResolver: Sendable {
     public func resolve(_ path: String) throws(FileSystemError) -> String {
         guard !path.utf8.contains(0) else { throw FileSystemError(.invalidArgument, path) }
         guard path.utf8.count <= Self.maximumPathBytes else { throw FileSystemError(.nameTooLong, path) }
-        var components: [Substring] = []
-        if path.hasPrefix("/") {
+        // Split by scalar, not by Character: "/" followed by a combining mark is one Character, and a split by
+        // Character would keep it inside a name — which the operating system would still read as a separator.
+        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map { String(String.UnicodeScalarView($0)) }
+        var components: [String] = []
+        if path.unicodeScalars.first == "/" {
             // An absolute path is resolved from the root, then must lie inside the home, as it would on the host.
-            for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            for component in parts {
                 switch component {
                 case ".": continue
                 case "..": _ = components.popLast()
                 default: components.append(component)
                 }
             }
-            let home = homePath.split(separator: "/")
+            let home = homePath.split(separator: "/").map(String.init)
             guard components.starts(with: home) else { throw FileSystemError(.permissionDenied, path) }
             components.removeFirst(home.count)
-            guard components.allSatisfy({ $0.utf8.count <= Self.maximumComponentBytes }) else { throw FileSystemError(.nameTooLong, path) }
-            return components.joined(separator: "/")
-        }
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..":
-                // `..` above the home would leave it: refused, never clamped, so nothing lands somewhere unexpected.
-                guard components.popLast() != nil else { throw FileSystemError(.permissionDenied, path) }
-            default:
-                guard component.utf8.count <= Self.maximumComponentBytes else { throw FileSystemError(.nameTooLong, path) }
-                components.append(component)
+        } else {
+            for component in parts {
+                switch component {
+                case ".": continue
+                case "..":
+                    // `..` above the home would leave it: refused, never clamped, so nothing lands somewhere unexpected.
+                    guard components.popLast() != nil else { throw FileSystemError(.permissionDenied, path) }
+                default: components.append(component)
+                }
             }
         }
-        return components.joined(separator: "/")
+        guard components.allSatisfy({ $0.utf8.count <= Self.maximumComponentBytes }) else { throw FileSystemError(.nameTooLong, path) }
+        let canonical = components.joined(separator: "/")
+        // Names that would fuse with a neighbouring "/" into one Character are refused, so every "/" of a canonical
+        // path stands alone and Character-based code downstream sees the same components.
+        guard canonical.split(separator: "/", omittingEmptySubsequences: false).map(String.init) == (canonical.isEmpty ? [""] : components) else {
+            throw FileSystemError(.invalidArgument, path)
+        }
+        return canonical
     }
 }

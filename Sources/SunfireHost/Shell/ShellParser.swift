@@ -146,12 +146,11 @@ public enum ShellParser {
 
     /// `word` quoted so that ``parse(_:home:)`` gives it back unchanged (single quotes, `'` as `'\''`).
     public static func quote(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        // By scalar, not by Character: a quote followed by a combining mark is one Character but still a quote to sh.
+        var out = "'"
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { out += #"'\''"# } else { out.unicodeScalars.append(scalar) }
+        }
+        return out + "'"
     }
 }

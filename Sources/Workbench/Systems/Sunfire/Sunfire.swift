@@ -8,6 +8,7 @@ extension WorkbenchSystem {
         actorKinds: [.sunfire, .mysoc],
         directives: [.ssh, .sunfire],
         liveOptions: ["sunfire": ["port": "2222", "directory-port": "8389"],
-                      "mysoc": ["port": "9443", "directory": "sunfire:8389"]]
+                      "mysoc": ["port": "9443", "directory": "sunfire:8389"]],
+        actorBenches: [SunfireBench.self]
     )
 }
