@@ -130,6 +130,9 @@ public final class SSHConnectivity: @unchecked Sendable {
         do { return try await execute(command).stdout } catch { return "Nil" }
     }
 
+    /// The open connection (on the node's loop only).
+    var currentChannel: (any Channel)? { channel }
+
     /// Closes the connection; safe without one.
     public func disconnect() async {
         let channel = try? await node.eventLoop.submit { () -> (any Channel)? in

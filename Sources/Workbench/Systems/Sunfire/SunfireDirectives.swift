@@ -1,4 +1,5 @@
 import NIOCore
+import PrintDocuments
 import Scenario
 import SOCPrint
 import Sunfire
@@ -10,11 +11,23 @@ extension Directive {
     /// `ssh HOST COMMAND` — a new connection per line.
     static let ssh = Directive(
         "ssh",
-        usage: "ssh COMMAND [to HOST[:PORT]] [user U] [password P] [from NODE] [within DURATION] [as NAME]",
-        summary: "run one command on an SSH host (default sunfire:22 as demo): ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error",
-        keywords: ["to", "user", "password", "from", "within", "as"]
+        usage: "ssh COMMAND | ssh put (generated pdf|doc|docx|ppt|pptx|odt pages N | stand-in JAR | bytes N) PATH [via scp|sftp] [cancel-after BYTES] — "
+            + "each with [to HOST[:PORT]] [user U] [password P] [from NODE] [within DURATION] [as NAME]",
+        summary: "run one command on an SSH host (default sunfire:22 as demo), or upload a file: ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error|failed",
+        keywords: ["put", "generated", "stand-in", "bytes", "pages", "via", "scp", "sftp", "cancel-after", "to", "user", "password", "from", "within", "as"]
     ) { args throws(ScenarioError) in
-        let command = try args.value("a command line, quoted, e.g. \"lpq -P psts\"")
+        var upload: (source: UploadSpec, path: Template, transport: UploadTransport, cancelAfter: Int?)?
+        var command = Template(literal: "")
+        if args.accept("put") {
+            let source = try UploadSpec.parse(&args)
+            let path = try args.value("where to put it, relative to the home, e.g. socPrint/source.pptx")
+            var transport = UploadTransport.scp, cancelAfter: Int?
+            if args.accept("via") { transport = try args.oneOf(["scp", "sftp"]) == "scp" ? .scp : .sftp }
+            if args.accept("cancel-after") { cancelAfter = try args.integer("bytes after which the upload is cancelled") }
+            upload = (source, path, transport, cancelAfter)
+        } else {
+            command = try args.value("a command line, quoted, e.g. \"lpq -P psts\"")
+        }
         var host = "sunfire", port = 22, from = "phone", label = "ssh"
         var user = Template(literal: "demo"), password = Template(literal: "demo-password"), within = Template(literal: "120s")
         while !args.isEmpty {
@@ -35,15 +48,27 @@ extension Directive {
             }
         }
         let (target, targetPort, node, name, limitText, userText, passwordText) = (host, port, from, label, within, user, password)
+        let (put, line0) = (upload, command)
         return Run { context in
             let connectivity = SSHConnectivity(host: target, port: targetPort, user: try userText.resolve(context),
                                                password: try passwordText.resolve(context), node: context.kernel.node(node))
-            let line = try command.resolve(context)
+            let line = try line0.resolve(context)
             let limit = try parseDuration(limitText.resolve(context))
-            return context.perform("ssh \(line)", label: name, timeout: limit) {
+            let transfer = try put.map { (source: try $0.source.make(context), path: try $0.path.resolve(context), transport: $0.transport, cancelAfter: $0.cancelAfter) }
+            return context.perform(transfer.map { "ssh put \($0.path)" } ?? "ssh \(line)", label: name, timeout: limit) {
                 let login = await connectivity.connect()
                 guard login.serverFound else { return ["status": "unreachable", "stdout": "", "stderr": "", "exit": ""] }
                 guard login.authorised else { return ["status": "refused", "stdout": "", "stderr": "", "exit": ""] }
+                if let transfer {
+                    let sent = ByteCounter()
+                    let stop = transfer.cancelAfter.map(UInt64.init)
+                    let ok = await connectivity.upload(transfer.source, to: transfer.path, transport: transfer.transport) { bytes in
+                        sent.value = bytes
+                        return stop.map { bytes < $0 } ?? true
+                    }
+                    await connectivity.disconnect()
+                    return ["status": ok ? "ok" : "failed", "bytes": String(sent.value), "size": String(transfer.source.size)]
+                }
                 do {
                     let result = try await connectivity.execute(line)
                     await connectivity.disconnect()
@@ -148,4 +173,44 @@ extension Directive {
                     "stderr": String(decoding: outcome.stderr, as: UTF8.self), "exit": String(outcome.exitStatus)]
         }
     }
+}
+
+/// What `ssh put` uploads: a generated document, a converter stand-in, or filler bytes.
+enum UploadSpec: Sendable {
+    case generated(OfficeFormat?, pages: Int)
+    case standIn(StandInJar)
+    case bytes(Int)
+
+    static func parse(_ args: inout Arguments) throws(ScenarioError) -> UploadSpec {
+        switch try args.oneOf(["generated", "stand-in", "bytes"]) {
+        case "generated":
+            let kind = try args.oneOf(["pdf"] + OfficeFormat.allCases.map(\.rawValue))
+            try args.expect("pages")
+            let pages = try args.integer("a page count")
+            guard (1...DocumentLimits.maximumPages).contains(pages) else { throw args.error("expected 1…\(DocumentLimits.maximumPages) pages") }
+            return .generated(OfficeFormat(rawValue: kind), pages: pages)
+        case "stand-in":
+            let name = try args.oneOf(StandInJar.allCases.map(\.fileName))
+            return .standIn(StandInJar(rawValue: name) ?? .nupPDF)
+        default:
+            let count = try args.integer("a size in bytes")
+            guard (0...(256 << 20)).contains(count) else { throw args.error("expected 0…268435456 bytes") }
+            return .bytes(count)
+        }
+    }
+
+    func make(_ context: ScenarioContext) throws -> UploadSource {
+        switch self {
+        case .generated(let format?, let pages): .bytes(OfficeDocument.generate(format, pages: pages, title: "Workbench document"))
+        case .generated(nil, let pages): .bytes(PDFWriter.document(title: "Workbench document", pages: (1...pages).map { PDFPage(lines: ["Page \($0)"]) }))
+        case .standIn(let jar): .bytes(jar.bytes())
+        case .bytes(let count): .bytes([UInt8](repeating: 0x2E, count: count))
+        }
+    }
+}
+
+/// The progress callback's last value, read once the upload is over (same loop, so no race).
+final class ByteCounter: @unchecked Sendable {
+    // @unchecked Sendable: written by the upload's progress callback and read after it ends, on the node's loop.
+    var value: UInt64 = 0
 }
