@@ -107,7 +107,11 @@ public final class SSHConnectivity: @unchecked Sendable {
     }
 
     /// Runs `command` on its own exec channel and returns stdout, stderr and the exit status.
-    public func execute(_ command: String) async throws -> ExecResult {
+    ///
+    /// - parameters:
+    ///   - input: bytes for the command's standard input (then end of input), like `ssh host cmd < file`.
+    ///   - subsystem: run this subsystem (e.g. `sftp`) instead of a command line, like `ssh -s`.
+    public func execute(_ command: String, input: [UInt8] = [], subsystem: Bool = false) async throws -> ExecResult {
         let done = node.eventLoop.makePromise(of: ExecResult.self)
         try await node.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
             guard let channel = self.channel else { return self.node.eventLoop.makeFailedFuture(ConnectivityError.notConnected) }
@@ -115,7 +119,7 @@ public final class SSHConnectivity: @unchecked Sendable {
                 let created = channel.eventLoop.makePromise(of: (any Channel).self)
                 ssh.createChannel(created, channelType: .session) { child, _ in
                     child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.addHandler(ExecChannel(command: command, promise: done))
+                        try child.pipeline.syncOperations.addHandler(ExecChannel(command: command, input: input, subsystem: subsystem, promise: done))
                     }
                 }
                 return created.futureResult.map { _ in }
@@ -216,12 +220,16 @@ private final class ExecChannel: ChannelInboundHandler {
     typealias InboundIn = SSHChannelData
 
     private let command: String
+    private let input: [UInt8]
+    private let subsystem: Bool
     private let promise: EventLoopPromise<SSHConnectivity.ExecResult>
     private var result = SSHConnectivity.ExecResult()
     private var exitStatus: Int?
 
-    init(command: String, promise: EventLoopPromise<SSHConnectivity.ExecResult>) {
+    init(command: String, input: [UInt8], subsystem: Bool, promise: EventLoopPromise<SSHConnectivity.ExecResult>) {
         self.command = command
+        self.input = input
+        self.subsystem = subsystem
         self.promise = promise
     }
 
@@ -230,8 +238,16 @@ private final class ExecChannel: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExecRequest(command: command, wantReply: true), promise: nil)
-        // The app sends no input: end stdin now, so a command that reads it sees EOF.
+        if subsystem {
+            context.triggerUserOutboundEvent(SSHChannelRequestEvent.SubsystemRequest(subsystem: command, wantReply: true), promise: nil)
+        } else {
+            context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExecRequest(command: command, wantReply: true), promise: nil)
+        }
+        if !input.isEmpty {
+            context.write(NIOAny(SSHChannelData(type: .channel, data: .byteBuffer(ByteBuffer(bytes: input)))), promise: nil)
+        }
+        // Then end of input, so a command that reads stdin sees EOF (the app itself sends none).
+        context.writeAndFlush(NIOAny(SSHChannelData(type: .channel, data: .byteBuffer(ByteBuffer()))), promise: nil)
         context.close(mode: .output, promise: nil)
         context.fireChannelActive()
     }
