@@ -149,9 +149,10 @@ let package = Package(
         // commands, the lpd spooler. md5 comes from OpenSSL's libcrypto.
         .target(name: "SunfireHost", dependencies: ["PrintDocuments", "COpenSSL"]),
         // Sunfire, the SSH print host of NUS SOC Print, as an actor: SSH (password auth, address whitelist), exec
-        // into the host's shell, SCP and an SFTP v3 subsystem over the same home file systems.
+        // into the host's shell, SCP and an SFTP v3 subsystem over the same home file systems. OpenSSL's AES-CTR
+        // for the transport libssh2 clients need.
         .target(name: "Sunfire", dependencies: [
-            "SFTP", "SunfireHost", "Wire", "WireHTTP",
+            "SFTP", "SunfireHost", "Wire", "WireHTTP", "COpenSSL",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSH", package: "swift-nio-ssh"),

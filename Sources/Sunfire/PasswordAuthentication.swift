@@ -50,7 +50,8 @@ final class PasswordAuthentication: NIOSSHServerUserAuthenticationDelegate {
         if state.failures >= core.configuration.maximumAuthenticationTries {
             core.node.trace("ssh-disconnected", [("user", request.username), ("reason", "Too many authentication failures")])
             // Let the failure message go out first, as sshd does before it disconnects.
-            connection.eventLoop.execute { self.connection.close(promise: nil) }
+            let connection = self.connection
+            connection.eventLoop.execute { connection.close(promise: nil) }
         }
     }
 }

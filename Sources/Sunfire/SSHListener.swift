@@ -24,6 +24,8 @@ enum SSHListener {
                     hostKeys: [core.configuration.hostKey.privateKey],
                     userAuthDelegate: PasswordAuthentication(core: core, state: state, connection: channel),
                     globalRequestDelegate: nil, banner: nil)
+                // libssh2 clients (curl, NMSSH) offer only AES-CTR: add it after swift-nio-ssh's AES-GCM.
+                configuration.transportProtectionSchemes += [AES128CTRTransportProtection.self, AES256CTRTransportProtection.self]
                 // A backstop only: PasswordAuthentication drops the connection at MaxAuthTries, counting as sshd does.
                 configuration.maxAuthAttempts = core.configuration.maximumAuthenticationTries * 4
                 let ssh = NIOSSHHandler(role: .server(configuration), allocator: channel.allocator) { child, type in

@@ -116,6 +116,36 @@ import Testing
         try await live.stop()
     }
 
+    @Test func curlUploadsOverSFTPAndSCPWithLibssh2() async throws {
+        // libssh2 (curl here, NMSSH in the iOS app) offers AES-CTR with HMAC-SHA2 only, no AES-GCM.
+        let live = try await LiveSunfire.start()
+        let work = live.work.path
+        let document = PDFWriter.document(title: "Curl", pages: [PDFPage(lines: ["one"])])
+        try Self.write(document, "\(work)/curl.pdf")
+        let fingerprint = live.sunfire.hostKey.fingerprint.dropFirst("SHA256:".count)
+        for (scheme, name) in [("sftp", "via-sftp.pdf"), ("scp", "via-scp.pdf")] {
+            let result = try ExternalTool.run("/usr/bin/curl", [
+                "-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "\(LiveSunfire.user):\(LiveSunfire.password)",
+                "--hostpubsha256", String(fingerprint), "\(scheme)://127.0.0.1:\(live.port)/~/\(name)",
+            ])
+            #expect(result.status == 0, "curl \(scheme): \(result.output)")
+            let stored = try? Data(contentsOf: live.home.appendingPathComponent(name))
+            #expect(stored.map { [UInt8]($0) } == document, "curl \(scheme) stored the file intact")
+        }
+        // And curl refuses a host whose key is not the expected one.
+        let impostor = try ExternalTool.run("/usr/bin/curl", ["-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "demo:demo-password",
+                                                              "--hostpubsha256", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                                                              "sftp://127.0.0.1:\(live.port)/~/x.pdf"])
+        #expect(impostor.status != 0)
+        // OpenSSH agrees on both AES-CTR key sizes.
+        for cipher in ["aes128-ctr", "aes256-ctr"] {
+            let result = try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-c", cipher, "-m", "hmac-sha2-256"]
+                                                + (try live.sshOptions()) + ["demo@127.0.0.1", "cat via-scp.pdf"], environment: ["SSHPASS": LiveSunfire.password])
+            #expect(result.status == 0 && result.stdout.hasPrefix("%PDF-1.4"), "ssh -c \(cipher): \(result.stderr)")
+        }
+        try await live.stop()
+    }
+
     @Test func aHostKeyNotInKnownHostsIsRefusedByOpenSSH() async throws {
         let live = try await LiveSunfire.start()
         let wrong = live.work.appendingPathComponent("wrong_known_hosts").path
