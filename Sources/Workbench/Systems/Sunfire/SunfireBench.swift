@@ -229,7 +229,8 @@ struct PrivateSSHD {
         try process.run()
         let sshd = PrivateSSHD(process: process, endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user)
         for _ in 0..<100 {
-            if (try? Served.shell("exec 3<>/dev/tcp/127.0.0.1/\(port) && echo open")) == "open" { return sshd }
+            // bash's /dev/tcp opens a connection: sshd is up once it accepts one.
+            if (try? Tool.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"])) != nil { return sshd }
             usleep(50_000)
         }
         sshd.stop()
