@@ -126,15 +126,20 @@ struct SunfireBench: AsyncParsableCommand {
         let connection = SSHConnectivity(host: "127.0.0.1", port: server.port, user: server.user, password: server.password, node: node)
         let state = await connection.connect()
         guard state.serverFound, state.authorised else { throw BenchError("exec bench: cannot log in to 127.0.0.1:\(server.port)") }
-        defer { Task { await connection.disconnect() } }
         let clock = ContinuousClock()
-        let elapsed = try await clock.measure {
-            for index in 0..<count {
-                let result = try await connection.execute("true")
-                guard result.exitStatus == 0 else { throw BenchError("exec \(index): true exited \(result.exitStatus): \(result.stderr)") }
+        do {
+            let elapsed = try await clock.measure {
+                for index in 0..<count {
+                    let result = try await connection.execute("true")
+                    guard result.exitStatus == 0 else { throw BenchError("exec \(index): true exited \(result.exitStatus): \(result.stderr)") }
+                }
             }
+            await connection.disconnect()
+            return Double(count) / elapsed.seconds
+        } catch {
+            await connection.disconnect()
+            throw error
         }
-        return Double(count) / elapsed.seconds
     }
 
     static func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.2f", value) }
@@ -166,6 +171,8 @@ struct ServedSunfire {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         process.arguments = ["serve", "--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=none",
+                             // Uploads are removed from disk between rounds behind the host's back: no quota in the way.
+                             "--set", "sunfire.disk-quota=1000000000000",
                              "--state-dir", state]
         let output = Pipe()
         process.standardOutput = output
@@ -193,7 +200,7 @@ struct ServedSunfire {
 /// OpenSSH's sshd with sftp-server, on a spare loopback port, with its own config, the Sunfire host key and a
 /// throwaway account — started for the bench and removed after it.
 struct PrivateSSHD {
-    let process: Process
+    let pidFile: String
     let endpoint: SSHEndpoint
     let user: String
 
@@ -221,13 +228,10 @@ struct PrivateSSHD {
             Subsystem sftp /usr/lib/openssh/sftp-server
             """
         try config.write(toFile: "\(work)/sshd_config", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
-        process.arguments = ["-D", "-e", "-f", "\(work)/sshd_config"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let sshd = PrivateSSHD(process: process, endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user)
+        // sshd daemonizes (no -D): a long-lived Foundation child here would stall Process.waitUntilExit of the
+        // tools run meanwhile (seen with swift-corelibs-foundation); it is stopped through its pid file.
+        try Tool.run("/usr/sbin/sshd", ["-f", "\(work)/sshd_config"])
+        let sshd = PrivateSSHD(pidFile: "\(work)/sshd.pid", endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user)
         for _ in 0..<100 {
             // bash's /dev/tcp opens a connection: sshd is up once it accepts one.
             if (try? Tool.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"])) != nil { return sshd }
@@ -238,9 +242,8 @@ struct PrivateSSHD {
     }
 
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(pid, SIGTERM)
         }
         _ = try? Tool.run("/usr/sbin/userdel", ["-r", user])
     }
