@@ -1,222 +1,268 @@
-import CZlib
-
-/// Reads a ZIP archive's central directory and inflates the entries asked for — what OOXML/ODF documents and jars
-/// are. Only stored and deflated entries; no ZIP64, no encryption (refused with a message saying so).
+/// Reads a ZIP archive the way `java` and office readers do: the end-of-central-directory record, then the central
+/// directory, then only the entries asked for. Opening costs O(directory), not O(file).
+///
+/// Stored (0) and deflated (8) entries only; ZIP64, multi-disk and encrypted archives are refused with a message
+/// saying so. Data in front of the archive (a self-extracting stub) is tolerated, as `java` tolerates it.
 public struct ZIPReader: Sendable {
     struct Entry: Sendable {
         let name: String
+        let flags: UInt16
         let method: UInt16
+        let crc: UInt32
         let compressedSize: Int
         let uncompressedSize: Int
         let localHeaderOffset: Int
     }
 
+    private static let endSignature: UInt32 = 0x0605_4B50
+    private static let directorySignature: UInt32 = 0x0201_4B50
+    private static let localSignature: UInt32 = 0x0403_4B50
+
     private let bytes: [UInt8]
     private let entries: [Entry]
+    private let index: [String: Int]
 
+    /// Opens an archive: finds its end record and reads its central directory (up to
+    /// ``DocumentLimits/maximumZIPEntries`` entries), checking that every entry lies inside the file.
     public init(_ bytes: [UInt8]) throws(DocumentError) {
         self.bytes = bytes
-        // The end-of-central-directory record is in the last 22 + 65535 bytes (its comment can be that long).
-        let searchStart = max(0, bytes.count - 22 - 65_535)
-        guard bytes.count >= 22, let end = stride(from: bytes.count - 22, through: searchStart, by: -1)
-            .first(where: { bytes.readUInt32LE($0) == 0x0605_4b50 }) else {
-            throw DocumentError("not a ZIP archive: no end-of-central-directory record (a truncated file?)")
+        // The end record is 22 bytes plus a comment of up to 65,535 bytes, so it lies in the file's last 65,557 bytes;
+        // the last candidate whose comment length reaches exactly the end of the file is the real one.
+        guard bytes.count >= 22 else {
+            throw DocumentError("not a ZIP archive: \(bytes.count) bytes is shorter than an end-of-central-directory record (22 bytes)")
         }
-        let count = Int(bytes.readUInt16LE(end + 10) ?? 0)
-        let directorySize = Int(bytes.readUInt32LE(end + 12) ?? 0), directoryOffset = Int(bytes.readUInt32LE(end + 16) ?? 0)
+        let searchFloor = max(0, bytes.count - 22 - 65_535)
+        var end: Int?
+        var candidate = bytes.count - 22
+        while candidate >= searchFloor {
+            if bytes.readUInt32LE(candidate) == Self.endSignature,
+               let commentLength = bytes.readUInt16LE(candidate + 20), candidate + 22 + Int(commentLength) <= bytes.count {
+                end = candidate
+                break
+            }
+            candidate -= 1
+        }
+        guard let end else {
+            throw DocumentError("not a ZIP archive: no end-of-central-directory record in its last \(bytes.count - searchFloor) bytes (a truncated upload?)")
+        }
+        guard let disk = bytes.readUInt16LE(end + 4), let directoryDisk = bytes.readUInt16LE(end + 6),
+              let entriesOnDisk = bytes.readUInt16LE(end + 8), let totalEntries = bytes.readUInt16LE(end + 10),
+              let directorySize32 = bytes.readUInt32LE(end + 12), let directoryOffset32 = bytes.readUInt32LE(end + 16) else {
+            throw DocumentError("ZIP end-of-central-directory record is cut short")
+        }
+        guard totalEntries != 0xFFFF, directorySize32 != 0xFFFF_FFFF, directoryOffset32 != 0xFFFF_FFFF else {
+            throw DocumentError("ZIP64 archive: only classic ZIP (under 65,535 entries and 4 GiB) is supported")
+        }
+        guard disk == 0, directoryDisk == 0, entriesOnDisk == totalEntries else {
+            throw DocumentError("multi-disk ZIP archive (disk \(disk) of a split set): expected a single-file archive")
+        }
+        let count = Int(totalEntries), directorySize = Int(directorySize32), declaredOffset = Int(directoryOffset32)
         guard count <= DocumentLimits.maximumZIPEntries else {
             throw DocumentError("ZIP archive with \(count) entries; the limit is \(DocumentLimits.maximumZIPEntries)")
         }
-        guard directoryOffset <= end, directorySize <= end - directoryOffset else {
-            throw DocumentError("ZIP central directory at \(directoryOffset) (\(directorySize) bytes) lies outside the file (ZIP64 is not supported)")
+        // The directory ends where the end record starts; any difference from the declared offset is data in front.
+        let directoryStart = end - directorySize
+        guard directoryStart >= 0, directoryStart >= declaredOffset else {
+            throw DocumentError("ZIP central directory (\(directorySize) bytes at \(declaredOffset)) does not fit before its end record at \(end)")
         }
+        guard count * 46 <= directorySize else {
+            throw DocumentError("ZIP central directory of \(directorySize) bytes cannot hold the \(count) entries it claims")
+        }
+        let prefix = directoryStart - declaredOffset
         var entries: [Entry] = []
-        var position = directoryOffset
-        for index in 0..<count {
-            guard bytes.readUInt32LE(position) == 0x0201_4b50, let method = bytes.readUInt16LE(position + 10),
+        entries.reserveCapacity(count)
+        var index: [String: Int] = [:]
+        var position = directoryStart
+        for number in 0..<count {
+            guard bytes.readUInt32LE(position) == Self.directorySignature, let flags = bytes.readUInt16LE(position + 8),
+                  let method = bytes.readUInt16LE(position + 10), let crc = bytes.readUInt32LE(position + 16),
                   let compressed = bytes.readUInt32LE(position + 20), let uncompressed = bytes.readUInt32LE(position + 24),
                   let nameLength = bytes.readUInt16LE(position + 28), let extraLength = bytes.readUInt16LE(position + 30),
-                  let commentLength = bytes.readUInt16LE(position + 32), let offset = bytes.readUInt32LE(position + 42),
-                  position + 46 + Int(nameLength) <= bytes.count else {
-                throw DocumentError("ZIP central directory entry \(index) is damaged")
+                  let commentLength = bytes.readUInt16LE(position + 32), let offset = bytes.readUInt32LE(position + 42) else {
+                throw DocumentError("ZIP central directory entry \(number) is damaged: expected the signature PK\\1\\2 at \(position)")
             }
-            if (bytes.readUInt16LE(position + 8) ?? 0) & 1 != 0 { throw DocumentError("encrypted ZIP entries are not supported") }
+            let next = position + 46 + Int(nameLength) + Int(extraLength) + Int(commentLength)
+            guard next <= end else {
+                throw DocumentError("ZIP central directory entry \(number) runs past the directory's end")
+            }
+            guard compressed != 0xFFFF_FFFF, uncompressed != 0xFFFF_FFFF, offset != 0xFFFF_FFFF else {
+                throw DocumentError("ZIP entry \(number) uses ZIP64 sizes: only classic ZIP is supported")
+            }
             let name = String(decoding: bytes[(position + 46)..<(position + 46 + Int(nameLength))], as: UTF8.self)
-            entries.append(Entry(name: name, method: method, compressedSize: Int(compressed), uncompressedSize: Int(uncompressed),
-                                 localHeaderOffset: Int(offset)))
-            position += 46 + Int(nameLength) + Int(extraLength) + Int(commentLength)
+            let localOffset = Int(offset) + prefix
+            guard localOffset < directoryStart else {
+                throw DocumentError("ZIP entry \(name.excerpt()) claims its data at \(localOffset), beyond the central directory at \(directoryStart)")
+            }
+            if index[name] == nil { index[name] = entries.count }
+            entries.append(Entry(name: name, flags: flags, method: method, crc: crc, compressedSize: Int(compressed),
+                                 uncompressedSize: Int(uncompressed), localHeaderOffset: localOffset))
+            position = next
         }
         self.entries = entries
+        self.index = index
     }
 
+    /// Entry names in directory order.
     public var entryNames: [String] { entries.map(\.name) }
 
-    /// The bytes of entry `name` (nil when there is none), refusing more than `limit` bytes once inflated.
+    /// The bytes of entry `name` (nil when there is none), refusing an entry that inflates to more than `limit` bytes,
+    /// whatever its header says. The CRC-32 is checked, as `java` checks it.
     public func contents(of name: String, limit: Int) throws(DocumentError) -> [UInt8]? {
-        guard let entry = entries.first(where: { $0.name == name }) else { return nil }
+        guard let position = index[name] else { return nil }
+        let entry = entries[position]
+        let shown = name.excerpt()
+        guard entry.flags & 1 == 0 else { throw DocumentError("ZIP entry \(shown) is encrypted: expected a plain entry") }
         let header = entry.localHeaderOffset
-        guard bytes.readUInt32LE(header) == 0x0403_4b50, let nameLength = bytes.readUInt16LE(header + 26),
+        guard bytes.readUInt32LE(header) == Self.localSignature, let nameLength = bytes.readUInt16LE(header + 26),
               let extraLength = bytes.readUInt16LE(header + 28) else {
-            throw DocumentError("ZIP entry \(name): damaged local header")
+            throw DocumentError("ZIP entry \(shown): expected a local header (PK\\3\\4) at \(header)")
         }
         let start = header + 30 + Int(nameLength) + Int(extraLength)
         guard start <= bytes.count, entry.compressedSize <= bytes.count - start else {
-            throw DocumentError("ZIP entry \(name): its data runs past the end of the file")
+            throw DocumentError("ZIP entry \(shown): its \(entry.compressedSize) bytes of data run past the end of the file")
         }
         guard entry.uncompressedSize <= limit else {
-            throw DocumentError("ZIP entry \(name) inflates to \(entry.uncompressedSize) bytes; the limit is \(limit)")
+            throw DocumentError("ZIP entry \(shown) inflates to \(entry.uncompressedSize) bytes; the limit is \(limit)")
         }
-        let data = Array(bytes[start..<(start + entry.compressedSize)])
+        let data = bytes[start..<(start + entry.compressedSize)]
+        let contents: [UInt8]
         switch entry.method {
-        case 0: return data
-        case 8: return try Deflate.inflateRaw(data, limit: limit)
-        default: throw DocumentError("ZIP entry \(name) uses compression method \(entry.method); expected stored (0) or deflate (8)")
+        case 0:
+            guard entry.compressedSize == entry.uncompressedSize else {
+                throw DocumentError("ZIP entry \(shown) is stored but its sizes differ (\(entry.compressedSize) vs \(entry.uncompressedSize))")
+            }
+            contents = Array(data)
+        case 8:
+            do {
+                // The declared size bounds the output too: an entry inflating past its own header is damaged.
+                contents = try Deflate.inflateRaw(data, limit: min(limit, entry.uncompressedSize), strict: true)
+            } catch {
+                throw DocumentError("ZIP entry \(shown): \(error.message)")
+            }
+            guard contents.count == entry.uncompressedSize else {
+                throw DocumentError("ZIP entry \(shown) inflates to \(contents.count) bytes; its header says \(entry.uncompressedSize)")
+            }
+        default:
+            throw DocumentError("ZIP entry \(shown) uses compression method \(entry.method); expected stored (0) or deflate (8)")
         }
+        guard Deflate.crc32(contents) == entry.crc else {
+            throw DocumentError("ZIP entry \(shown) fails its CRC-32 check: the archive is damaged")
+        }
+        return contents
     }
 }
 
-/// Writes a ZIP archive: deterministic (every timestamp 1980-01-01 00:00), stored or deflated entries, in order.
+/// Writes a ZIP archive, deterministically: every timestamp is 1980-01-01 00:00 (the earliest DOS date), no extra
+/// fields, entries in the order added. Stored or deflated entries.
+///
+/// It writes classic ZIP only: archives beyond 65,535 entries or 4 GiB are outside what it is for (its sizes wrap
+/// rather than trap); everything this module makes is far below.
 public struct ZIPWriter: Sendable {
-    private var out: [UInt8] = []
+    private var body: [UInt8] = []
     private var directory: [UInt8] = []
     private var count = 0
 
     public init() {}
 
+    /// Appends an entry: deflated (level 6) when `compress`, else stored.
     public mutating func add(_ name: String, _ data: [UInt8], compress: Bool) {
         let stored = compress ? Deflate.deflateRaw(data) : data
-        let crc = Deflate.crc32(data)
+        append(name: name, method: compress ? 8 : 0, crc: Deflate.crc32(data), size: data.count, stored: stored)
+    }
+
+    /// The archive with one more, stored entry of `size` bytes that `fill` writes straight into the final array: one
+    /// allocation, no copies of the payload — how the 46.6 MB jar stand-in stays fast even in a debug build.
+    func finish(appendingStored name: String, size: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
         let nameBytes = Array(name.utf8)
-        let offset = out.count
-        func common(_ into: inout [UInt8]) {
-            into.appendUInt16LE(20)                       // version needed
-            into.appendUInt16LE(0x0800)                   // UTF-8 names
-            into.appendUInt16LE(compress ? 8 : 0)
-            into.appendUInt16LE(0)                        // time 00:00
-            into.appendUInt16LE(0x21)                     // date 1980-01-01
-            into.appendUInt32LE(crc)
-            into.appendUInt32LE(UInt32(truncatingIfNeeded: stored.count))
-            into.appendUInt32LE(UInt32(truncatingIfNeeded: data.count))
-            into.appendUInt16LE(UInt16(truncatingIfNeeded: nameBytes.count))
-            into.appendUInt16LE(0)                        // extra
+        let size = max(0, size)
+        var local: [UInt8] = []
+        appendHeader(into: &local, signature: 0x0403_4B50, name: nameBytes, method: 0, crc: 0, compressed: size, size: size, local: true)
+        let headerOffset = body.count, dataStart = body.count + local.count
+        let total = dataStart + size + directory.count + 46 + nameBytes.count + 22
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            func put(_ bytes: [UInt8], at offset: Int) {
+                bytes.withUnsafeBufferPointer { source in
+                    if let from = source.baseAddress { (base + offset).update(from: from, count: source.count) }
+                }
+            }
+            put(body, at: 0)
+            put(local, at: headerOffset)
+            let region = UnsafeMutableBufferPointer(start: base + dataStart, count: size)
+            fill(region)
+            let crc = Deflate.crc32(UnsafeBufferPointer(region), seed: 0)
+            put(Self.littleEndian(crc), at: headerOffset + 14)
+            var tail = directory
+            appendHeader(into: &tail, signature: 0x0201_4B50, name: nameBytes, method: 0, crc: crc, compressed: size, size: size,
+                         local: false, offset: headerOffset)
+            Self.appendEnd(into: &tail, count: count + 1, directorySize: directory.count + 46 + nameBytes.count,
+                           directoryOffset: dataStart + size)
+            put(tail, at: dataStart + size)
+            initialized = total
         }
-        out.appendUInt32LE(0x0403_4b50)
-        common(&out)
-        out += nameBytes
-        out += stored
-        directory.appendUInt32LE(0x0201_4b50)
-        directory.appendUInt16LE(20)                      // version made by
-        common(&directory)
-        directory.appendUInt16LE(0)                       // comment
-        directory.appendUInt16LE(0)                       // disk
-        directory.appendUInt16LE(0)                       // internal attributes
-        directory.appendUInt32LE(0)                       // external attributes
-        directory.appendUInt32LE(UInt32(truncatingIfNeeded: offset))
-        directory += nameBytes
+    }
+
+    /// Bytes the archive will have once finished.
+    var finishedSize: Int { body.count + directory.count + 22 }
+
+    /// The archive: the entries, the central directory, the end record.
+    public func finish() -> [UInt8] {
+        var archive: [UInt8] = []
+        archive.reserveCapacity(finishedSize)
+        archive += body
+        archive += directory
+        Self.appendEnd(into: &archive, count: count, directorySize: directory.count, directoryOffset: body.count)
+        return archive
+    }
+
+    private static func appendEnd(into archive: inout [UInt8], count: Int, directorySize: Int, directoryOffset: Int) {
+        archive.appendUInt32LE(0x0605_4B50)
+        archive.appendUInt16LE(0)                                       // this disk
+        archive.appendUInt16LE(0)                                       // disk with the directory
+        archive.appendUInt16LE(UInt16(truncatingIfNeeded: count))
+        archive.appendUInt16LE(UInt16(truncatingIfNeeded: count))
+        archive.appendUInt32LE(UInt32(truncatingIfNeeded: directorySize))
+        archive.appendUInt32LE(UInt32(truncatingIfNeeded: directoryOffset))
+        archive.appendUInt16LE(0)                                       // comment length
+    }
+
+    private mutating func append(name: String, method: UInt16, crc: UInt32, size: Int, stored: [UInt8]) {
+        let nameBytes = Array(name.utf8)
+        let offset = body.count
+        appendHeader(into: &body, signature: 0x0403_4B50, name: nameBytes, method: method, crc: crc, compressed: stored.count,
+                     size: size, local: true)
+        body += stored
+        appendHeader(into: &directory, signature: 0x0201_4B50, name: nameBytes, method: method, crc: crc, compressed: stored.count,
+                     size: size, local: false, offset: offset)
         count += 1
     }
 
-    /// Bytes the archive will have once finished, with `extraEntry` stored entries of these name lengths added.
-    var currentSize: Int { out.count + directory.count + 22 }
-
-    public func finish() -> [UInt8] {
-        var archive = out
-        archive += directory
-        archive.appendUInt32LE(0x0605_4b50)
-        archive.appendUInt16LE(0)
-        archive.appendUInt16LE(0)
-        archive.appendUInt16LE(UInt16(truncatingIfNeeded: count))
-        archive.appendUInt16LE(UInt16(truncatingIfNeeded: count))
-        archive.appendUInt32LE(UInt32(truncatingIfNeeded: directory.count))
-        archive.appendUInt32LE(UInt32(truncatingIfNeeded: out.count))
-        archive.appendUInt16LE(0)
-        return archive
-    }
-}
-
-/// Raw deflate through the system zlib.
-enum Deflate {
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        data.withUnsafeBufferPointer { buffer in
-            var crc = CZlib.crc32(0, nil, 0)
-            var offset = 0
-            while offset < buffer.count {
-                let chunk = min(1 << 30, buffer.count - offset)
-                crc = CZlib.crc32(crc, buffer.baseAddress! + offset, uInt(chunk))
-                offset += chunk
-            }
-            return UInt32(truncatingIfNeeded: crc)
+    private func appendHeader(into out: inout [UInt8], signature: UInt32, name: [UInt8], method: UInt16, crc: UInt32,
+                              compressed: Int, size: Int, local: Bool, offset: Int = 0) {
+        out.appendUInt32LE(signature)
+        if !local { out.appendUInt16LE(20) }                          // made by: MS-DOS, ZIP 2.0
+        out.appendUInt16LE(method == 8 ? 20 : 10)                     // needed to extract: 2.0 deflate, 1.0 stored
+        // Bit 11 (names are UTF-8) only when a name needs it, as zip tools do.
+        out.appendUInt16LE(name.contains(where: { $0 >= 0x80 }) ? 0x0800 : 0)
+        out.appendUInt16LE(method)
+        out.appendUInt16LE(0)                                         // time 00:00:00
+        out.appendUInt16LE(0x0021)                                    // date 1980-01-01
+        out.appendUInt32LE(crc)
+        out.appendUInt32LE(UInt32(truncatingIfNeeded: compressed))
+        out.appendUInt32LE(UInt32(truncatingIfNeeded: size))
+        out.appendUInt16LE(UInt16(truncatingIfNeeded: name.count))
+        out.appendUInt16LE(0)                                         // extra field length
+        if !local {
+            out.appendUInt16LE(0)                                     // comment length
+            out.appendUInt16LE(0)                                     // disk
+            out.appendUInt16LE(0)                                     // internal attributes
+            out.appendUInt32LE(0)                                     // external attributes
+            out.appendUInt32LE(UInt32(truncatingIfNeeded: offset))
         }
+        out += name
     }
 
-    static func deflateRaw(_ data: [UInt8]) -> [UInt8] {
-        var stream = z_stream()
-        guard czlib_deflate_init_raw(&stream, 6) == Z_OK else { return data }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(data.count))) + 64)
-        let produced: Int = data.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                _ = deflate(&stream, Z_FINISH)
-                return out.count - Int(stream.avail_out)
-            }
-        }
-        output.removeLast(output.count - produced)
-        return output
-    }
-
-    static func inflateRaw(_ data: [UInt8], limit: Int) throws(DocumentError) -> [UInt8] {
-        var stream = z_stream()
-        guard czlib_inflate_init_raw(&stream) == Z_OK else { throw DocumentError("zlib could not start inflating") }
-        defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        var status = Z_OK
-        var failure: DocumentError?
-        data.withUnsafeBufferPointer { input in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = uInt(input.count)
-            while status == Z_OK {
-                let produced: Int = chunk.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    return out.count - Int(stream.avail_out)
-                }
-                output += chunk[0..<produced]
-                if output.count > limit {
-                    failure = DocumentError("a compressed entry inflates past the limit of \(limit) bytes")
-                    return
-                }
-                if status == Z_BUF_ERROR && stream.avail_in == 0 {
-                    failure = DocumentError("a compressed entry ends early (truncated deflate data)")
-                    return
-                }
-            }
-        }
-        if let failure { throw failure }
-        guard status == Z_STREAM_END else { throw DocumentError("a compressed entry is not valid deflate data (zlib status \(status))") }
-        return output
-    }
-}
-
-extension [UInt8] {
-    func readUInt16LE(_ offset: Int) -> UInt16? {
-        guard offset >= 0, offset + 2 <= count else { return nil }
-        return UInt16(self[offset]) | UInt16(self[offset + 1]) << 8
-    }
-
-    func readUInt32LE(_ offset: Int) -> UInt32? {
-        guard offset >= 0, offset + 4 <= count else { return nil }
-        return UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 3]) << 24
-    }
-
-    mutating func appendUInt16LE(_ value: UInt16) { append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)]) }
-
-    mutating func appendUInt32LE(_ value: UInt32) {
-        append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)])
+    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }
 }

@@ -141,7 +141,7 @@ import Testing
         for cipher in ["aes128-ctr", "aes256-ctr"] {
             let result = try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-c", cipher, "-m", "hmac-sha2-256"]
                                                 + (try live.sshOptions()) + ["demo@127.0.0.1", "cat via-scp.pdf"], environment: ["SSHPASS": LiveSunfire.password])
-            #expect(result.status == 0 && result.stdout.hasPrefix("%PDF-1.4"), "ssh -c \(cipher): \(result.stderr)")
+            #expect(result.status == 0 && result.stdout.hasPrefix("%PDF-"), "ssh -c \(cipher): \(result.stderr)")
         }
         try await live.stop()
     }

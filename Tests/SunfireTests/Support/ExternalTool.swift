@@ -46,7 +46,8 @@ enum ExternalTool {
         }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
-                      stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+                      // Lossy on purpose: tools print binary (a PDF's comment line) and we still want the text around it.
+                      stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+                      stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 }
