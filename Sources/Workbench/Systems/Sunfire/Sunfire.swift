@@ -6,7 +6,7 @@ extension WorkbenchSystem {
     static let sunfire = WorkbenchSystem(
         name: "Sunfire",
         actorKinds: [.sunfire, .mysoc],
-        directives: [.ssh, .sunfire],
+        directives: [.ssh, .sunfire, .socprint],
         liveOptions: ["sunfire": ["port": "2222", "directory-port": "8389"],
                       "mysoc": ["port": "9443", "directory": "sunfire:8389"]],
         actorBenches: [SunfireBench.self]

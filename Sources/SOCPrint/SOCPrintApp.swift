@@ -1,0 +1,178 @@
+import NIOCore
+import Synchronization
+import Wire
+
+/// The NUS SOC Print app on one phone, without its UI: settings, the document handed to it ("Open In"), and the
+/// operations behind its screens — print, status, delete, quota. Each operation opens its own connection.
+public final class SOCPrintApp: Sendable {
+    /// The app's name on the URL bus.
+    public static let busName = "nus-soc-print"
+    /// iOS hands "Open In" documents over as `file://` URLs into the app's `Documents/Inbox`.
+    public static let inboxURLPrefix = "file:///Documents/Inbox/"
+
+    public let node: Node
+    public let settings: SettingsStore
+    public let converters: ConverterManifest
+    /// Where the quota page is (mysoc) and how its certificate is trusted.
+    public let quota: QuotaClient
+    /// SCP as on iOS, SFTP as on Android.
+    public let transport: UploadTransport
+    /// Pin the print host's key (the app accepted any).
+    public let hostKeyPolicy: SSHConnectivity.HostKeyPolicy
+
+    private struct State {
+        var inbox: [String: [UInt8]] = [:]
+        var document: OpenedDocument?
+        var waiting: [EventLoopPromise<OpenedDocument>] = []
+        var rejected: [String] = []
+    }
+    private let state = Mutex(State())
+
+    public init(node: Node, converters: ConverterManifest, quota: QuotaClient, transport: UploadTransport = .scp,
+                settings: SettingsStore = SettingsStore(), hostKeyPolicy: SSHConnectivity.HostKeyPolicy = .acceptAny) {
+        self.node = node
+        self.converters = converters
+        self.quota = quota
+        self.transport = transport
+        self.settings = settings
+        self.hostKeyPolicy = hostKeyPolicy
+    }
+
+    // MARK: Open In
+
+    /// Declares the document types the app opens: `file://` URLs arrive on the node's bus from then on.
+    @discardableResult
+    public func registerForDocuments() -> Bool {
+        node.bus.register(scheme: "file", owner: Self.busName, on: node.eventLoop) { [self] url, sender in receive(url, from: sender) }
+    }
+
+    /// What the system does before calling the app: copies the file into the app's `Documents/Inbox`, and returns
+    /// the URL it then opens. The name is percent-encoded in the URL.
+    public func deliverToInbox(name: String, bytes: [UInt8]) -> String {
+        state.withLock { $0.inbox[name] = bytes }
+        return Self.inboxURLPrefix + PercentEncoding.encode(name)
+    }
+
+    /// The document the print screen shows, if one was handed over.
+    public var document: OpenedDocument? { state.withLock { $0.document } }
+
+    /// Waits for the next document handed over (after ``deliverToInbox(name:bytes:)`` and a bus `open`).
+    public func nextDocument() -> EventLoopFuture<OpenedDocument> {
+        let promise = node.eventLoop.makePromise(of: OpenedDocument.self)
+        state.withLock { $0.waiting.append(promise) }
+        return promise.futureResult
+    }
+
+    /// The app's `application(_:open:)`: takes the file out of the inbox (the app moves it to tmp and clears
+    /// `Documents/Inbox`) and makes it the print screen's document. URLs outside the inbox, names with a path, and
+    /// files of other types are refused and traced.
+    private func receive(_ url: String, from sender: String) {
+        guard url.hasPrefix(Self.inboxURLPrefix), let name = PercentEncoding.decode(String(url.dropFirst(Self.inboxURLPrefix.count))),
+              !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            node.trace("open-in-refused", [("from", sender), ("reason", "not a file in Documents/Inbox"), ("url", url)])
+            return
+        }
+        let kind = PrintPaths.fileExtension(name).lowercased()
+        guard Self.documentTypes.contains(kind) else {
+            node.trace("open-in-refused", [("from", sender), ("reason", "not a document type the app opens"), ("url", url)])
+            return
+        }
+        let (document, waiting) = state.withLock { state -> (OpenedDocument?, [EventLoopPromise<OpenedDocument>]) in
+            guard let bytes = state.inbox.removeValue(forKey: name) else { return (nil, []) }
+            state.inbox.removeAll()
+            let document = OpenedDocument(name: name, source: .bytes(bytes))
+            state.document = document
+            defer { state.waiting.removeAll() }
+            return (document, state.waiting)
+        }
+        guard let document else {
+            node.trace("open-in-refused", [("from", sender), ("reason", "no such file in Documents/Inbox"), ("url", url)])
+            return
+        }
+        node.trace("document-opened", [("from", sender), ("name", name), ("bytes", String(document.source.size))])
+        for promise in waiting { promise.succeed(document) }
+    }
+
+    /// The types the app declares (its Info.plist): PDF, DOC, DOCX, PPT, PPTX, ODT.
+    public static let documentTypes: Set<String> = ["pdf", "doc", "docx", "ppt", "pptx", "odt"]
+
+    // MARK: Screens
+
+    /// The printers the print screen offers: Settings' printer first.
+    public var printers: [String] { Printers.list(custom: settings.printer) }
+
+    /// A connection for one operation, to the server in Settings.
+    public func connectivity() -> SSHConnectivity? {
+        guard let credentials = settings.credentials, let server = settings.serverAddress else { return nil }
+        return SSHConnectivity(host: server.host, port: server.port, user: credentials.user, password: credentials.password,
+                               node: node, hostKeyPolicy: hostKeyPolicy)
+    }
+
+    /// The Print button: the screen's checks, then the print operation (not started: call `run()`), or the alert.
+    public func print(_ screen: PrintScreen, network: NetworkKind = .wifi, transport: UploadTransport? = nil,
+                      ask: @escaping PrintOperation.Ask) -> Result<PrintOperation, Alert> {
+        switch screen.check(settings: settings, document: document) {
+        case .failure(let alert): return .failure(alert)
+        case .success(let request):
+            guard let connectivity = connectivity() else { return .failure(.notSetUp) }
+            return .success(PrintOperation(connectivity: connectivity, request: request, converters: converters,
+                                           transport: transport ?? self.transport, network: network, ask: ask))
+        }
+    }
+
+    /// "Check Status".
+    public func status() async -> PrinterQueues.Report {
+        guard let connectivity = connectivity() else { return PrinterQueues.Report(text: "", alert: .credentialsMissing) }
+        return await PrinterQueues.status(connectivity, printers: printers)
+    }
+
+    /// "Delete pending jobs".
+    public func deletePendingJobs() async -> PrinterQueues.Report {
+        guard let connectivity = connectivity() else { return PrinterQueues.Report(text: "", alert: .credentialsMissing) }
+        return await PrinterQueues.deleteAll(connectivity, printers: printers)
+    }
+
+    /// The quota screen's refresh, with the credentials in Settings.
+    public func refreshQuota() async -> QuotaClient.Report {
+        await quota.refresh(user: settings.username, password: settings.password)
+    }
+}
+
+/// RFC 3986 percent-encoding of a file name in a URL path: unreserved characters stay, every other UTF-8 byte is
+/// `%XX`.
+public enum PercentEncoding {
+    public static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                let digits = Array("0123456789ABCDEF")
+                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+            }
+        }
+        return out
+    }
+
+    /// nil for a broken escape or bytes that are not UTF-8.
+    public static func decode(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
