@@ -233,7 +233,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT"]),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire"]),
         .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IvantiClientTests", dependencies: [
             "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",

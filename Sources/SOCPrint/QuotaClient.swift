@@ -51,12 +51,14 @@ public struct QuotaClient: Sendable {
         headers.add(name: "Current-Type", value: "application/x-www-form-urlencoded")
         let request = HTTPRequest(method: .POST, target: "/images/LOGIN", headers: headers,
                                   body: ByteBuffer(string: Self.form(user: user, password: password)))
+        // SNI carries names only; an address literal goes without one.
         let (tls, host) = (self.tls, self.host)
+        let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
         let response: HTTPResponse
         do {
             response = try await HTTPClient.send(request, host: host, port: port, on: node, timeout: .seconds(30)) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host))
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
                 }
             }
         } catch {

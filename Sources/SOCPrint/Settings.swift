@@ -43,7 +43,8 @@ public final class SettingsStore: Sendable {
     /// The server as host and port (22 unless given), or nil when it is not `host[:port]` with a port 1…65535.
     public var serverAddress: (host: String, port: Int)? { Self.parseServer(server) }
 
-    static func parseServer(_ text: String) -> (host: String, port: Int)? {
+    /// `host[:port]` (port 22 unless given), or nil.
+    public static func parseServer(_ text: String) -> (host: String, port: Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard let host = parts.first, !host.isEmpty, parts.count <= 2 else { return nil }
         guard parts.count == 2 else { return (String(host), 22) }
