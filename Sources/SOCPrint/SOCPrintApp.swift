@@ -69,13 +69,10 @@ public final class SOCPrintApp: Sendable {
     private func receive(_ url: String, from sender: String) {
         guard url.hasPrefix(Self.inboxURLPrefix), let name = PercentEncoding.decode(String(url.dropFirst(Self.inboxURLPrefix.count))),
               !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            node.trace("open-in-refused", [("from", sender), ("reason", "not a file in Documents/Inbox"), ("url", url)])
-            return
+            return refuse(url, from: sender, "not a file in Documents/Inbox")
         }
-        let kind = PrintPaths.fileExtension(name).lowercased()
-        guard Self.documentTypes.contains(kind) else {
-            node.trace("open-in-refused", [("from", sender), ("reason", "not a document type the app opens"), ("url", url)])
-            return
+        guard Self.documentTypes.contains(PrintPaths.fileExtension(name).lowercased()) else {
+            return refuse(url, from: sender, "not a document type the app opens (pdf, doc, docx, ppt, pptx, odt)")
         }
         let (document, waiting) = state.withLock { state -> (OpenedDocument?, [EventLoopPromise<OpenedDocument>]) in
             guard let bytes = state.inbox.removeValue(forKey: name) else { return (nil, []) }
@@ -85,12 +82,32 @@ public final class SOCPrintApp: Sendable {
             defer { state.waiting.removeAll() }
             return (document, state.waiting)
         }
-        guard let document else {
-            node.trace("open-in-refused", [("from", sender), ("reason", "no such file in Documents/Inbox"), ("url", url)])
-            return
-        }
+        guard let document else { return refuse(url, from: sender, "no such file in Documents/Inbox") }
         node.trace("document-opened", [("from", sender), ("name", name), ("bytes", String(document.source.size))])
         for promise in waiting { promise.succeed(document) }
+    }
+
+    /// Why a handed-over URL was not opened; whoever waits for a document learns it.
+    public struct OpenInRefused: Error, CustomStringConvertible {
+        public let url: String
+        public let reason: String
+        public var description: String { "Open In refused \(url): \(reason)" }
+    }
+
+    /// Fails whoever waits in ``nextDocument()`` (nothing will be handed over, e.g. the URL found no app).
+    public func stopWaitingForDocuments() { failWaiting(OpenInRefused(url: "", reason: "nothing was handed over")) }
+
+    private func refuse(_ url: String, from sender: String, _ reason: String) {
+        node.trace("open-in-refused", [("from", sender), ("reason", reason), ("url", url)])
+        failWaiting(OpenInRefused(url: url, reason: reason))
+    }
+
+    private func failWaiting(_ error: OpenInRefused) {
+        let waiting = state.withLock { state in
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        for promise in waiting { promise.fail(error) }
     }
 
     /// The types the app declares (its Info.plist): PDF, DOC, DOCX, PPT, PPTX, ODT.

@@ -164,12 +164,21 @@ enum SOCPrintCommand: Sendable {
             }
         case .open(let spec, let name):
             let (fileName, bytes) = try Self.document(spec, name: try name?.resolve(context), context: context)
+            guard !fileName.isEmpty, !fileName.contains("/"), fileName.utf8.count <= 255 else {
+                throw StepError("socprint open: name '\(fileName)' must be a file name (no '/', 1…255 bytes)")
+            }
             let url = app.deliverToInbox(name: fileName, bytes: bytes)
             return context.perform("socprint open \(fileName)", label: label, timeout: limit) {
                 let received = app.nextDocument()
                 // Another app ("Files") hands the document over, as Open In does.
-                guard app.node.bus.open(url, from: "files") else { return ["status": "unhandled", "url": url] }
-                let document = try await received.get()
+                guard app.node.bus.open(url, from: "files") else {
+                    app.stopWaitingForDocuments()
+                    return ["status": "unhandled", "url": url]
+                }
+                let document: OpenedDocument
+                do { document = try await received.get() } catch {
+                    return ["status": "refused", "error": "\(error)", "url": url]
+                }
                 return ["status": "opened", "name": document.name, "bytes": String(document.source.size), "url": url]
             }
         case .print(let choices):
