@@ -29,6 +29,7 @@ public final class PrintOperation: Sendable {
     private struct State {
         var rows: [PrintRow]
         var cancelled = false
+        var started = false
         var finished = false
         var uploaded: [String] = []
     }
@@ -119,8 +120,13 @@ public final class PrintOperation: Sendable {
         case cancelled
     }
 
-    /// Prints. Call once.
+    /// Prints. A second call does nothing and answers `.cancelled` with the rows as they are.
     public func run() async -> Outcome {
+        let again = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        if again { return Outcome(status: .cancelled, failedStep: nil, alert: nil, uploaded: [], rows: rows) }
         let outcome: Outcome.Status
         var failure: (step: PrintStep, alert: Alert)?
         do {
@@ -274,11 +280,7 @@ public final class PrintOperation: Sendable {
             return state.rows
         }
         continuation.yield(rows)
-        let name: String = switch rowState {
-        case .running: "running"
-        case .done: "done"
-        default: "other"
-        }
+        let name = if case .running = rowState { "running" } else { "done" }
         connectivity.node.trace("print-step", [("row", rows[step.rawValue].title), ("state", name)])
     }
 }

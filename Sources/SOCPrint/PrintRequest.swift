@@ -1,6 +1,8 @@
 /// What the print screen hands to the print flow.
 public struct PrintRequest: Sendable {
-    /// The file's name as the phone knows it, e.g. `Term project overview.pptx`, and its bytes.
+    /// The file's name as the phone knows it, e.g. `Term project overview.pptx`, and its bytes. Its extension goes on
+    /// the host's command lines unquoted (`socPrint/source.pptx`), as in the app, whose "Open In" takes only the six
+    /// document types; ``SOCPrintApp`` refuses anything else before it gets here.
     public var fileName: String
     public var document: UploadSource
     public var printer: String

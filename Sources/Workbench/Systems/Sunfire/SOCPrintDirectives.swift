@@ -170,7 +170,9 @@ enum SOCPrintCommand: Sendable {
             let url = app.deliverToInbox(name: fileName, bytes: bytes)
             return context.perform("socprint open \(fileName)", label: label, timeout: limit) {
                 let received = app.nextDocument()
-                // Another app ("Files") hands the document over, as Open In does.
+                // Another app ("Files") hands the document over, as Open In does. The bus is the world's, not one
+                // phone's: registering again makes this node's app the one that receives it (same owner name).
+                app.registerForDocuments()
                 guard app.node.bus.open(url, from: "files") else {
                     app.stopWaitingForDocuments()
                     return ["status": "unhandled", "url": url]
