@@ -94,7 +94,7 @@ public final class DerivedCredentialService: Sendable {
         let node = appConnect.node
         let sealed: PayloadSeal.Sealed
         do {
-            sealed = try PayloadSeal.seal(payload.encoded(), to: clientKey, ephemeralSecret: node.random.bytes(32), nonce: node.random.bytes(12),
+            sealed = try PayloadSeal.seal(payload.encoded(), to: clientKey, ephemeralSecret: node.secrets.bytes(32), nonce: node.secrets.bytes(12),
                                           sender: node.name)
         } catch {
             throw DerivedCredentialServiceError(.unknown, error.detail)

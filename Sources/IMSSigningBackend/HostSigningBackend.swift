@@ -92,7 +92,7 @@ public final class HostSigningBackend: Sendable {
     /// Enrols `user` and returns the app token that authenticates them to this back end. Enrolling again
     /// issues a new token; earlier ones stay valid.
     public func enrol(user: String) -> String {
-        let token = "app-" + Base64URL.encode(node.random.bytes(18))
+        let token = "app-" + Base64URL.encode(node.secrets.bytes(18))
         appTokens.withLock { $0[token] = user }
         node.trace("user-enrolled", [("user", user)])
         return token
@@ -160,7 +160,7 @@ public final class HostSigningBackend: Sendable {
     }
 
     private func enrol(_ request: HTTPServerRequest, user: String) -> HTTPResponse {
-        guard case .success(let token) = bearer(request), token == configuration.adminToken else {
+        guard case .success(let token) = bearer(request), secretsMatch(token, configuration.adminToken) else {
             return .text(.unauthorized, "the admin endpoint needs Authorization: Bearer <admin token>",
                          headers: ["WWW-Authenticate": "Bearer realm=\"admin\""])
         }

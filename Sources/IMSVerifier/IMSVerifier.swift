@@ -27,12 +27,16 @@ public final class IMSVerifier: Sendable {
         public var leewaySeconds: Int64
         /// Bearer token for the admin endpoints.
         public var adminToken: String
+        /// Live sessions held at once; beyond it (after dropping expired ones) a new session gets 503, so a
+        /// client minting tokens in a loop cannot grow the verifier's memory without bound.
+        public var maximumSessions: Int
 
-        public init(port: Int = 80, databasePath: String? = nil, leewaySeconds: Int64 = 60, adminToken: String) {
+        public init(port: Int = 80, databasePath: String? = nil, leewaySeconds: Int64 = 60, adminToken: String, maximumSessions: Int = 100_000) {
             self.port = port
             self.databasePath = databasePath
             self.leewaySeconds = leewaySeconds
             self.adminToken = adminToken
+            self.maximumSessions = maximumSessions
         }
     }
 
@@ -168,16 +172,33 @@ public final class IMSVerifier: Sendable {
             return unauthorized(problem.description)
         case .success(let value): token = value
         }
+        // Checked before the token is verified, so a refused request does not use up its jti.
+        guard hasRoomForASession() else {
+            node.trace("session-refused", [("reason", "capacity")])
+            return .text(.serviceUnavailable, "IMS holds \(configuration.maximumSessions) live sessions, its limit; try again when some have expired",
+                         headers: ["Retry-After": "60"])
+        }
         switch verify(token) {
         case .failure(let error):
             node.trace("token-rejected", [("reason", error.code.rawValue)])
             return unauthorized("invalid token: \(error.message)")
         case .success(let claims):
-            let id = node.random.uuid()
+            let id = node.secrets.uuid()
             sessions.withLock { $0[id] = Session(subject: claims.subject, expires: claims.expires) }
             node.trace("session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("sub", claims.subject)])
             return HTTPResponse(status: .created, headers: ["Content-Type": "application/json"],
                                 body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(jsonString(claims.subject)),"exp":\#(claims.expires)}"#))
+        }
+    }
+
+    /// Whether another session fits, after dropping those whose token has expired (beyond the leeway).
+    private func hasRoomForASession() -> Bool {
+        let now = node.clock.unixSeconds, leeway = configuration.leewaySeconds
+        return sessions.withLock { sessions in
+            if sessions.count >= configuration.maximumSessions {
+                sessions = sessions.filter { now < $0.value.expires + leeway }
+            }
+            return sessions.count < configuration.maximumSessions
         }
     }
 
@@ -196,7 +217,7 @@ public final class IMSVerifier: Sendable {
     }
 
     private func admin(_ request: HTTPServerRequest) -> HTTPResponse {
-        guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")), token == configuration.adminToken else {
+        guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")), secretsMatch(token, configuration.adminToken) else {
             return .text(.unauthorized, "the admin endpoints need Authorization: Bearer <admin token>", headers: ["WWW-Authenticate": "Bearer realm=\"admin\""])
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }

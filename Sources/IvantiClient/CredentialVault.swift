@@ -2,6 +2,7 @@ import Crypto
 import DerivedCredential
 import Foundation
 import GRDB
+import Wire
 
 /// The Ivanti client's store of derived credentials: one SQLite row per (owning app, serial number).
 ///
@@ -15,9 +16,12 @@ import GRDB
 final class CredentialVault: Sendable {
     private let database: DatabaseQueue
     private let key: SymmetricKey
+    /// The vault key and every nonce come from here: the seed under simulation, the system's CSPRNG live.
+    private let secrets: SecretRandom
 
     /// Opens (or creates) the vault; `path` `nil` keeps it in memory.
-    init(path: String?) throws {
+    init(path: String?, secrets: SecretRandom) throws {
+        self.secrets = secrets
         if let path {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -26,10 +30,10 @@ final class CredentialVault: Sendable {
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             database = try DatabaseQueue(path: path, configuration: configuration)
-            key = try Self.loadOrCreateKey(at: path + ".key")
+            key = try Self.loadOrCreateKey(at: path + ".key", secrets: secrets)
         } else {
             database = try DatabaseQueue()
-            key = SymmetricKey(size: .bits256)
+            key = SymmetricKey(data: secrets.bytes(32))
         }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("credentials v1") { db in
@@ -46,7 +50,8 @@ final class CredentialVault: Sendable {
 
     /// Stores `payload` for `owner`, replacing a credential with the same serial number of that owner.
     func store(_ payload: CredentialPayload, owner: String, receivedAt: Int64) throws {
-        let sealed = try AES.GCM.seal(payload.encoded(), using: key, authenticating: Self.binding(owner, payload.serialNumber))
+        let sealed = try AES.GCM.seal(payload.encoded(), using: key, nonce: AES.GCM.Nonce(data: secrets.bytes(12)),
+                                      authenticating: Self.binding(owner, payload.serialNumber))
         guard let combined = sealed.combined else { throw VaultError("AES-GCM produced no combined box") }
         try database.write { db in
             try db.execute(sql: """
@@ -90,12 +95,12 @@ final class CredentialVault: Sendable {
         Array(owner.utf8) + [0] + Array(serial.utf8)
     }
 
-    private static func loadOrCreateKey(at path: String) throws -> SymmetricKey {
+    private static func loadOrCreateKey(at path: String, secrets: SecretRandom) throws -> SymmetricKey {
         if let existing = FileManager.default.contents(atPath: path) {
             guard existing.count == 32 else { throw VaultError("vault key \(path) has \(existing.count) bytes; expected 32") }
             return SymmetricKey(data: existing)
         }
-        let key = SymmetricKey(size: .bits256)
+        let key = SymmetricKey(data: secrets.bytes(32))
         let bytes = key.withUnsafeBytes { Data($0) }
         guard FileManager.default.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
             throw VaultError("cannot create the vault key \(path)")

@@ -107,9 +107,9 @@ public final class IvantiClient: Sendable {
     /// Starts the client on `node`: opens the vault, starts the gateway if asked, registers its schemes.
     public static func start(on node: Node, configuration: Configuration = Configuration()) async throws -> IvantiClient {
         node.faults.declare(secureServicesFault)
-        let vault = try CredentialVault(path: configuration.databasePath)
-        // From the node's stream, so the public key (which the trace shows in state URLs) is reproducible.
-        let identity = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: node.random.bytes(32))
+        let vault = try CredentialVault(path: configuration.databasePath, secrets: node.secrets)
+        // From the node's secrets: the seed under simulation (the public key, shown in state URLs, replays), the CSPRNG live.
+        let identity = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: node.secrets.bytes(32))
         var gateway: HTTPServer?
         if let port = configuration.gatewayPort {
             gateway = try await URLBusGateway.start(on: node, port: port, maxURLBytes: CredentialLimits.maxURLBytes).get()

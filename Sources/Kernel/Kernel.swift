@@ -49,7 +49,8 @@ public final class Kernel: @unchecked Sendable {
         network.addHost(name)
         let node = Node(name: name, eventLoop: loop, network: network,
                         clock: NodeClock(source: time, skew: skew(of: name)),
-                        random: RandomStream(seed: seed, name: "node:" + name), faults: faults, bus: bus, tracer: trace)
+                        random: RandomStream(seed: seed, name: "node:" + name),
+                        secrets: .seeded(RandomStream(seed: seed, name: "secrets:" + name)), faults: faults, bus: bus, tracer: trace)
         nodes[name] = node
         return node
     }
@@ -65,9 +66,20 @@ public final class Kernel: @unchecked Sendable {
     /// Virtual time since the start of the run.
     public var now: Duration { .nanoseconds(loop.nanoseconds) }
 
-    /// Runs everything due within `duration`, then stands at now + `duration`.
+    /// How far virtual time may go: a hundred years after the start of the run. Deadlines past it are clamped
+    /// to it, so no sum of durations can overflow the loop's 64-bit nanosecond clock (about 292 years).
+    public static let horizon: Duration = .seconds(100 * 365 * 86_400)
+
+    /// Runs everything due within `duration`, then stands at now + `duration` (at most ``horizon``).
     public func advance(by duration: Duration) {
-        loop.advance(to: loop.nanoseconds + max(0, duration.nanosecondsValue))
+        loop.advance(to: deadline(after: duration))
+    }
+
+    /// Now + `duration`, clamped to the range from now to ``horizon``.
+    public func deadline(after duration: Duration) -> Int64 {
+        let (sum, overflow) = loop.nanoseconds.addingReportingOverflow(max(0, duration.nanosecondsValue))
+        let horizon = Self.horizon.nanosecondsValue
+        return overflow ? horizon : max(loop.nanoseconds, min(sum, horizon))
     }
 
     /// Starts simulated async work: it runs only on the kernel's loop, one step at a time.
@@ -96,8 +108,7 @@ public final class Kernel: @unchecked Sendable {
     ///   still waiting (a deadlock, or work that escaped to a thread the kernel does not drive), or the
     ///   task's own error.
     public func wait<T>(for task: SimulatedTask<T>, timeout: Duration) throws -> T {
-        let limit = loop.nanoseconds + max(0, timeout.nanosecondsValue)
-        let stop = loop.run(until: limit, while: { !task.isFinished })
+        let stop = loop.run(until: deadline(after: timeout), while: { !task.isFinished })
         if let result = task.result { return try result.get() }
         switch stop {
         case .idle:

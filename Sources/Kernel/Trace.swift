@@ -65,12 +65,31 @@ public final class Trace: TraceSink, @unchecked Sendable {
     }
 
     public func record(actor: String, event: String, fields: [(String, String)]) {
-        let entry = Event(nanoseconds: clock(), actor: actor, event: event, fields: fields)
+        let entry = Event(nanoseconds: clock(), actor: actor, event: event,
+                          fields: fields.map { ($0.0, Self.withoutSourcePaths($0.1)) })
         let observers = lock.withLock {
             events.append(entry)
             return self.observers
         }
         for observe in observers { observe(entry) }
+    }
+
+    /// `text` with source locations removed: some libraries' error texts name the file they were compiled from
+    /// (BoringSSL's "… at /home/me/project/.build/checkouts/…/handshake.cc:393"), which would make the trace depend
+    /// on where the checkout lives. Every " at /PATH:LINE" becomes " at FILE:LINE" with the last path component.
+    static func withoutSourcePaths(_ text: String) -> String {
+        guard text.contains(" at /") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: " at /") {
+            result += rest[..<range.lowerBound]
+            result += " at "
+            let tail = rest[range.upperBound...]
+            let path = tail.prefix { !$0.isWhitespace && !"]),\"".contains($0) }
+            result += path.split(separator: "/").last.map(String.init) ?? ""
+            rest = tail.dropFirst(path.count)
+        }
+        return result + rest
     }
 
     /// Calls `observer` with every event recorded from now on (the console's live view).

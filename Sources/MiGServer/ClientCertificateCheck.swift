@@ -11,13 +11,25 @@ public struct ClientCertificateCheck: Sendable {
         authority = try Certificate(pemEncoded: caPEM)
     }
 
-    /// The certificate's subject, or why it is not acceptable.
+    /// The forwarded certificate's subject, or why it is not acceptable.
     public func check(forwarded header: String, now: Date) -> Result<String, CertificateProblem> {
         let pem = Self.unfold(header)
         guard !pem.isEmpty else { return .failure(.missing) }
         guard let certificate = try? Certificate(pemEncoded: pem) else {
             return .failure(.unreadable("the forwarded client certificate is not a PEM X.509 certificate"))
         }
+        return check(certificate, now: now)
+    }
+
+    /// The subject of a certificate presented in a TLS handshake (DER), or why it is not acceptable.
+    public func check(der: [UInt8], now: Date) -> Result<String, CertificateProblem> {
+        guard let certificate = try? Certificate(derEncoded: der) else {
+            return .failure(.unreadable("the client certificate presented in the TLS handshake is not an X.509 certificate"))
+        }
+        return check(certificate, now: now)
+    }
+
+    private func check(_ certificate: Certificate, now: Date) -> Result<String, CertificateProblem> {
         guard certificate.issuer == authority.subject,
               authority.publicKey.isValidSignature(certificate.signature, for: certificate) else {
             return .failure(.untrusted("the client certificate \(certificate.subject) is not issued by \(authority.subject)"))
@@ -49,15 +61,20 @@ public struct ClientCertificateCheck: Sendable {
     }
 }
 
-/// Why a forwarded client certificate was not accepted.
+/// Why a client certificate was not accepted.
 public enum CertificateProblem: Error, Sendable, CustomStringConvertible {
     case missing
+    /// An `SSL_CLIENT_CERT` header without the proxy's secret: anyone can type a public certificate into a header.
+    case notFromProxy
     case unreadable(String)
     case untrusted(String)
 
     public var description: String {
         switch self {
-        case .missing: "no client certificate was forwarded (header SSL_CLIENT_CERT)"
+        case .missing:
+            "no client certificate: present one in the TLS handshake on MiG's IPPS port, or come through MiG's TLS proxy, which forwards it"
+        case .notFromProxy:
+            "a forwarded SSL_CLIENT_CERT is believed only from MiG's TLS proxy (which adds the deployment's X-MiG-Proxy-Secret); this request did not come through it"
         case .unreadable(let why), .untrusted(let why): why
         }
     }

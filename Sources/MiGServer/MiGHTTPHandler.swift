@@ -2,6 +2,7 @@ import Foundation
 import IPP
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Wire
 
 /// MiG's HTTP front: `GET /` says hello, `POST /ipp/print` carries IPP. Authenticates before reading the
@@ -26,16 +27,27 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         case ignoringBody(HTTPRequestHead, Reply)
         /// Answered early; everything else is dropped until the connection closes.
         case closing
-        case attributes(HTTPRequestHead, Caller, [UInt8])
+        case attributes(HTTPRequestHead, Caller, PendingAttributes)
         /// The attributes are complete and answered; `extra` counts bytes after the end tag (-1: ignored).
         case answering(HTTPRequestHead, IPPMessage, request: IPPMessage, extra: Int)
         case document(HTTPRequestHead, DocumentIntake)
+    }
+
+    /// The attribute bytes received so far. They are decoded when their framing shows them complete, and also
+    /// each time they have doubled (so a request that is not IPP at all is refused early): decoding every growing
+    /// prefix would cost O(n²) for a client trickling attributes; this costs O(n).
+    struct PendingAttributes {
+        var bytes: [UInt8] = []
+        var scanner = IPPFrameScanner()
+        var decodeAt = 8
     }
 
     let server: MiGServer
     let scheme: String
     private var state = State.idle
     private var timer: Scheduled<Void>?
+    /// Bounds a whole request (the idle timer alone restarts with every chunk, so a trickle would never end).
+    private var deadline: Scheduled<Void>?
 
     init(server: MiGServer, scheme: String) {
         self.server = server
@@ -48,7 +60,10 @@ final class MiGHTTPHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) { armTimer(context: context, server.configuration.headerTimeout) }
 
-    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        deadline?.cancel()
+    }
 
     /// One timer per connection: while idle it bounds the wait for a request head; during an upload it
     /// bounds the silence between two chunks (a slow-loris upload gets 408, a stalled one cannot pin a job).
@@ -59,6 +74,30 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             let (handler, context) = bound.value
             handler.timedOut(context: context, limit)
         }
+    }
+
+    /// Arms the whole-request deadline: `limit` from now, replacing the previous one.
+    private func armDeadline(context: ChannelHandlerContext, _ limit: TimeAmount, _ what: String) {
+        deadline?.cancel()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: limit) {
+            let (handler, context) = bound.value
+            handler.passedDeadline(context: context, limit, what)
+        }
+    }
+
+    private func passedDeadline(context: ChannelHandlerContext, _ limit: TimeAmount, _ what: String) {
+        switch state {
+        case .idle, .closing:
+            return
+        case .document(_, let intake):
+            intake.abandon()
+            node.trace("upload-timeout", [("job", "\(intake.job.id ?? 0)")])
+        default:
+            break
+        }
+        state = .closing
+        replyEarly(context: context, Reply(status: .requestTimeout, body: "\(what) did not arrive within \(limit.seconds) s; the request was abandoned"))
     }
 
     private func timedOut(context: ChannelHandlerContext, _ limit: TimeAmount) {
@@ -108,7 +147,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
                 return refuse(context: context, head, Reply(status: .unsupportedMediaType,
                                                             body: "expected Content-Type: application/ipp, found \(contentType.isEmpty ? "none" : "'\(contentType)'")"))
             }
-            switch server.authenticate(head.headers) {
+            // The certificate the client proved it holds in the TLS handshake (IPPS with mutual TLS), if any.
+            let presented = scheme == "ipps" ? (try? context.pipeline.syncOperations.nioSSL_peerCertificate()?.toDERBytes()) : nil
+            switch server.authenticate(head.headers, presented: presented) {
             case .failure(let refusal):
                 return refuse(context: context, head, refusal)
             case .success(let user):
@@ -119,7 +160,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
                 }
                 let authority = head.headers.first(name: "Host") ?? "\(server.host):\(server.port(scheme: scheme))"
                 let caller = Caller(user: user, address: PrinterAddress(scheme: scheme, authority: authority))
-                state = .attributes(head, caller, [])
+                state = .attributes(head, caller, PendingAttributes())
+                armDeadline(context: context, server.configuration.attributesTimeout, "the IPP attributes")
                 if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
                     context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
                 }
@@ -132,10 +174,16 @@ final class MiGHTTPHandler: ChannelInboundHandler {
     private func receivedBody(context: ChannelHandlerContext, _ chunk: ByteBuffer) {
         armTimer(context: context, server.configuration.bodyIdleTimeout)
         switch state {
-        case .attributes(let head, let caller, var bytes):
+        case .attributes(let head, let caller, var pending):
             state = .idle  // release the array so appending does not copy it
-            bytes.append(contentsOf: chunk.readableBytesView)
-            attributesArrived(context: context, head, caller, bytes)
+            pending.bytes.append(contentsOf: chunk.readableBytesView)
+            let framed = pending.scanner.scan(pending.bytes) != .needMoreData
+            guard framed || pending.bytes.count >= pending.decodeAt || pending.bytes.count > server.decoder.limits.maxMessageSize else {
+                state = .attributes(head, caller, pending)
+                return
+            }
+            pending.decodeAt = pending.bytes.count * 2
+            attributesArrived(context: context, head, caller, pending)
         case .answering(let head, let response, let request, let extra):
             state = .answering(head, response, request: request, extra: extra < 0 ? extra : extra + chunk.readableBytes)
         case .document(let head, let intake):
@@ -150,7 +198,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         }
     }
 
-    private func attributesArrived(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ caller: Caller, _ bytes: [UInt8]) {
+    private func attributesArrived(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ caller: Caller, _ pending: PendingAttributes) {
+        let bytes = pending.bytes
         let progress: IPPDecoder.Progress
         do {
             progress = try server.decoder.decodePrefix(bytes)
@@ -159,9 +208,10 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             return replyEarly(context: context, Reply(status: .badRequest, body: "malformed IPP request: \(error)"))
         }
         guard case .complete(let request, let documentOffset) = progress else {
-            state = .attributes(head, caller, bytes)
+            state = .attributes(head, caller, pending)
             return
         }
+        armDeadline(context: context, server.configuration.documentTimeout, "the document")
         let rest = bytes.count - documentOffset
         switch server.printer.admit(request, caller: caller) {
         case .answer(let response):
@@ -178,10 +228,15 @@ final class MiGHTTPHandler: ChannelInboundHandler {
 
     private func receivedEnd(context: ChannelHandlerContext) {
         switch state {
-        case .attributes(let head, _, let bytes):
+        case .attributes(let head, _, let pending):
+            let bytes = pending.bytes
             state = .closing
-            let body = bytes.isEmpty ? "the body is empty; expected an IPP request"
+            // The decoder names what is wrong with bytes that are not IPP at all; only truly cut-off ones are "truncated".
+            var body = bytes.isEmpty ? "the body is empty; expected an IPP request"
                 : "the IPP request is truncated: the body ended after \(bytes.count) bytes, before the end-of-attributes tag"
+            if !bytes.isEmpty {
+                do { _ = try server.decoder.decodePrefix(bytes) } catch { body = "malformed IPP request: \(error)" }
+            }
             reply(context: context, head, Reply(status: .badRequest, body: body), keepAlive: false)
         case .answering(let head, let response, let request, let extra):
             if extra > 0 {
@@ -204,6 +259,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         if case .document(_, let intake) = state { intake.abandon() }
         state = .closing
         timer?.cancel()
+        deadline?.cancel()
         context.fireChannelInactive()
     }
 
@@ -270,6 +326,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
         if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        deadline?.cancel()
+        deadline = nil
         if keepAlive {
             state = .idle
             armTimer(context: context, server.configuration.headerTimeout)

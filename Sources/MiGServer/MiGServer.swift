@@ -47,10 +47,19 @@ public final class MiGServer: @unchecked Sendable {
         /// fsync documents and commits before answering: acknowledged jobs then survive a power loss, not only
         /// `kill -9` (which they always survive). Costs a few milliseconds per job.
         public var syncToDisk = false
+        /// The secret MiG's TLS proxy sends in `X-MiG-Proxy-Secret` with every request it forwards. A forwarded
+        /// `SSL_CLIENT_CERT` is believed only with it: the certificate itself is public, so a header anyone can
+        /// type proves nothing. nil: forwarded certificates are never believed (clients must present theirs in
+        /// the TLS handshake on MiG's IPPS port).
+        public var proxySecret: String?
         /// How long a connection may wait before sending a request head.
         public var headerTimeout: TimeAmount = .seconds(30)
         /// How long an upload may pause between two chunks.
         public var bodyIdleTimeout: TimeAmount = .seconds(30)
+        /// How long after its head a request's IPP attributes must be complete, however steadily they trickle.
+        public var attributesTimeout: TimeAmount = .seconds(60)
+        /// How long after its attributes a request's document must be complete: 1 GiB at 1 MB/s fits.
+        public var documentTimeout: TimeAmount = .seconds(3_600)
 
         public init() {}
     }
@@ -87,7 +96,7 @@ public final class MiGServer: @unchecked Sendable {
     private static func make(on node: Node, configuration: Configuration) throws -> MiGServer {
         let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk)
         for account in configuration.accounts {
-            let salt = node.random.bytes(8).map { String(format: "%02x", $0) }.joined()
+            let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
             try store.setAccount(user: account.user, password: account.password, salt: salt,
                                  requiresClientCertificate: account.requiresClientCertificate)
         }
@@ -111,9 +120,16 @@ public final class MiGServer: @unchecked Sendable {
                 guard let certificate = configuration.certificatePath, let key = configuration.privateKeyPath else {
                     throw MiGServerError("IPPS needs certificatePath and privateKeyPath")
                 }
-                let tls = TLSConfiguration.makeServerConfiguration(
+                var tls = TLSConfiguration.makeServerConfiguration(
                     certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
                     privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                if let clientCA = configuration.clientCAPath {
+                    // Mutual TLS for deployments without a proxy: ask for a client certificate (naming the CA), take
+                    // the connection without one. The handshake proves the client holds the key; whether the
+                    // certificate is acceptable is decided per account by `certificateCheck`, on the node's clock.
+                    tls.certificateVerification = .optionalVerification
+                    tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCA))
+                }
                 let context = try NIOSSLContext(configuration: tls)
                 started.append(listen(port: port, scheme: "ipps", tls: context))
             } catch {
@@ -132,7 +148,12 @@ public final class MiGServer: @unchecked Sendable {
     private func listen(port: Int, scheme: String, tls: NIOSSLContext?) -> EventLoopFuture<(String, any Listener)> {
         node.listen(port: port) { [self] channel in
             channel.eventLoop.makeCompletedFuture {
-                if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                if let tls {
+                    // BoringSSL would check the chain on the wall clock; MiG checks it on the node's, per account.
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls) { _, verdict in
+                        verdict.succeed(.certificateVerified)
+                    })
+                }
                 try channel.pipeline.syncOperations.addHandler(HeaderUnfolder())
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                 try channel.pipeline.syncOperations.addHandler(MiGHTTPHandler(server: self, scheme: scheme))
@@ -154,7 +175,8 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     /// The authenticated user, or the refusal to send.
-    func authenticate(_ headers: HTTPHeaders) -> Result<String, MiGHTTPHandler.Reply> {
+    /// - parameter presented: the DER certificate the client presented in the TLS handshake on the IPPS port.
+    func authenticate(_ headers: HTTPHeaders, presented: [UInt8]?) -> Result<String, MiGHTTPHandler.Reply> {
         let challenge: HTTPHeaders = ["WWW-Authenticate": "Basic realm=\"\(configuration.realm)\""]
         let credentials: BasicCredentials
         switch BasicCredentials.parse(headers.first(name: "Authorization")) {
@@ -179,13 +201,29 @@ public final class MiGServer: @unchecked Sendable {
             guard let check = certificateCheck else {
                 return .failure(.init(status: .forbidden, body: "account \(account.user) requires a client certificate, but MiG has no client CA configured"))
             }
-            let forwarded = headers.first(name: "SSL_CLIENT_CERT") ?? headers.first(name: "SSL-Client-Cert") ?? ""
-            if case .failure(let problem) = check.check(forwarded: forwarded, now: Date(timeIntervalSince1970: Double(node.clock.unixSeconds))) {
+            let now = Date(timeIntervalSince1970: Double(node.clock.unixSeconds))
+            let verdict: Result<String, CertificateProblem>
+            if let presented {
+                verdict = check.check(der: presented, now: now)
+            } else if let forwarded = headers.first(name: "SSL_CLIENT_CERT") ?? headers.first(name: "SSL-Client-Cert") {
+                verdict = fromTrustedProxy(headers) ? check.check(forwarded: forwarded, now: now) : .failure(.notFromProxy)
+            } else {
+                verdict = .failure(.missing)
+            }
+            if case .failure(let problem) = verdict {
                 node.trace("certificate-refused", [("user", account.user)])
                 return .failure(.init(status: .forbidden, body: "account \(account.user) requires a valid client certificate: \(problem)"))
             }
         }
         return .success(account.user)
+    }
+
+    /// Whether the request carries the proxy's secret (compared in constant time).
+    private func fromTrustedProxy(_ headers: HTTPHeaders) -> Bool {
+        guard let secret = configuration.proxySecret, !secret.isEmpty, let presented = headers.first(name: "X-MiG-Proxy-Secret") else {
+            return false
+        }
+        return secretsMatch(presented, secret)
     }
 
     /// Jobs as the spool holds them (for scenarios and tests).

@@ -62,7 +62,7 @@ public final class SCPmsServer: Sendable {
         node.faults.declare(internalErrorFault)
         let store = try RegistrationStore(path: configuration.databasePath)
         try store.putApplication(configuration.applicationId, logUploadEnabled: configuration.logUploadEnabled)
-        try store.putUser(configuration.user, password: configuration.password, salt: node.random.bytes(16))
+        try store.putUser(configuration.user, password: configuration.password, salt: node.secrets.bytes(16))
         let routes = Routes(node: node, store: store, maxRegistrationBytes: configuration.maxRegistrationBytes)
         let http = try await HTTPServer.start(on: node, port: configuration.port, limits: configuration.limits) { request in
             routes.answer(request)
@@ -91,7 +91,7 @@ public final class SCPmsServer: Sendable {
 
     /// Adds a user (or changes their password).
     public func addUser(_ name: String, password: String) throws {
-        try store.putUser(name, password: password, salt: node.random.bytes(16))
+        try store.putUser(name, password: password, salt: node.secrets.bytes(16))
         node.trace("user-added", [("user", name)])
     }
 

@@ -24,6 +24,23 @@ public struct ActorKind: Sendable {
     }
 }
 
+extension ActorKind {
+    /// The first option name (in sorted order) this kind does not declare; nil when all are known. A typo in an
+    /// option must not start an actor that silently ignores it.
+    public func unknownOptionName(among names: some Sequence<String>) -> String? {
+        names.sorted().first { name in !options.contains { $0.name == name } }
+    }
+
+    /// Why `name` is refused, with the nearest declared option as a hint.
+    public func unknownOptionMessage(_ name: String) -> String {
+        let known = options.map(\.name)
+        let nearest = known.min { editDistance($0, name) < editDistance($1, name) }
+        let hint = nearest.map { editDistance($0, name) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+        let list = known.isEmpty ? "it takes no options" : "expected one of \(known.joined(separator: ", "))"
+        return "\(self.name) has no option '\(name)'\(hint); \(list)"
+    }
+}
+
 /// A started actor.
 public protocol RunningActor: Sendable {
     /// URLs a real client can use as-is, labelled (`http`, `ipps`…).

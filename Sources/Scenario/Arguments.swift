@@ -73,22 +73,24 @@ public struct Arguments: Sendable {
         Template(try take(what))
     }
 
-    /// A duration such as `250ms`, `1.5s`, `2m`, `1h30m` (checked now unless it uses a variable).
+    /// A duration such as `250ms`, `1.5s`, `2m`, `1h30m`, at most ``DurationParser/limit`` (checked now unless it
+    /// uses a variable).
     public mutating func duration(_ what: String = "a duration like 250ms or 2s") throws(ScenarioError) -> Template {
         let token = try take(what)
         if !token.text.contains("${"), DurationParser.parse(token.text) == nil {
             index -= 1
-            throw error("expected \(what), found '\(token.text)'")
+            throw error("expected \(what), found '\(token.text)' (at most \(DurationParser.limitText))")
         }
         return Template(token)
     }
 
-    /// A whole number.
-    public mutating func integer(_ what: String) throws(ScenarioError) -> Int {
+    /// A whole number in `range`: every count a scenario gives is bounded where it is read, so no later
+    /// arithmetic on it can overflow.
+    public mutating func integer(_ what: String, in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
         let token = try take(what)
-        guard let value = Int(token.text) else {
+        guard let value = Int(token.text), range.contains(value) else {
             index -= 1
-            throw error("expected \(what) (a whole number), found '\(token.text)'")
+            throw error("expected \(what), a whole number from \(range.lowerBound) to \(range.upperBound), found '\(token.text)'")
         }
         return value
     }
@@ -97,9 +99,9 @@ public struct Arguments: Sendable {
     public mutating func endpoint(_ what: String = "HOST:PORT") throws(ScenarioError) -> (String, Int) {
         let token = try take(what)
         let parts = token.text.split(separator: ":")
-        guard parts.count == 2, let port = Int(parts[1]), (0...65_535).contains(port), !parts[0].isEmpty else {
+        guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port), !parts[0].isEmpty else {
             index -= 1
-            throw error("expected \(what), found '\(token.text)'")
+            throw error("expected \(what) with a port from 1 to 65535, found '\(token.text)'")
         }
         return (String(parts[0]), port)
     }

@@ -7,40 +7,6 @@ import WireHTTP
 /// Directives that start actors and act as clients on the simulated wire.
 extension Directive {
     static let clients: [Directive] = [
-        Directive("start", usage: "start KIND [as NAME] [on HOST] [OPTION=VALUE]…",
-                  summary: "start an actor; its URLs become ${NAME.LABEL}", keywords: ["as", "on"]) { args throws(ScenarioError) in
-            let kind = try args.name("an actor kind")
-            var name: String?, host: String?
-            var options: [(String, Template)] = []
-            while let token = args.peek {
-                if args.accept("as") { name = try args.name("an actor name"); continue }
-                if args.accept("on") { host = try args.name("a host name"); continue }
-                let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, !parts[0].isEmpty else { throw args.error("expected 'as', 'on' or OPTION=VALUE, found '\(token.text)'") }
-                _ = try args.take("an option")
-                options.append((parts[0], Template(Token(text: parts[1], column: token.column, quoted: token.quoted))))
-            }
-            let finalOptions = options, givenName = name, givenHost = host
-            return Run { context in
-                guard let actorKind = context.catalog.first(where: { $0.name == kind }) else {
-                    throw StepError("no actor kind '\(kind)'; known: \(context.catalog.map(\.name).joined(separator: ", "))")
-                }
-                let label = givenName ?? kind
-                guard context.actor(named: label) == nil else { throw StepError("an actor named '\(label)' is already running") }
-                let node = context.kernel.node(givenHost ?? actorKind.defaultHost)
-                var resolved: [String: String] = [:]
-                for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }
-                let actorOptions = resolved
-                let task = context.kernel.spawn("start \(label)") { try await actorKind.start(node, actorOptions) }
-                return Pending(label: label, timeout: .seconds(60)) { context, timeout in
-                    let actor = try context.kernel.wait(for: task, timeout: timeout)
-                    context.actors.append((label, actor))
-                    var values: [String: String] = [:]
-                    for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
-                    return values
-                }
-            }
-        },
         Directive("stop", usage: "stop NAME", summary: "stop a started actor") { args throws(ScenarioError) in
             let name = try args.name("an actor name")
             try args.end()
@@ -115,7 +81,7 @@ extension Directive {
             var within = Template(literal: "10s")
             while !args.isEmpty {
                 if args.accept("until") { until = .text(try args.value("the text to wait for")) }
-                else if args.accept("bytes") { until = .bytes(try args.integer("a byte count")) }
+                else if args.accept("bytes") { until = .bytes(try args.integer("a byte count", in: 1...Int(Int32.max))) }
                 else if args.accept("end") { until = .end }
                 else { try args.expect("within"); within = try args.duration() }
             }
@@ -134,7 +100,7 @@ extension Directive {
                     }
                 }
                 let kernel = context.kernel
-                kernel.loop.run(until: kernel.loop.nanoseconds + limit.nanosecondsValue, while: { !satisfied() })
+                kernel.loop.run(until: kernel.deadline(after: limit), while: { !satisfied() })
                 let received = String(decoding: connection.received, as: UTF8.self)
                 connection.received.removeAll()
                 context.publish(name, ["received": received, "ended": String(connection.ended), "error": connection.error ?? ""])
@@ -213,6 +179,60 @@ extension Directive {
     ]
 }
 
+extension Directive {
+    /// `start`, checking kinds and option names against `known` as the line is parsed (when given).
+    static func start(_ known: [ActorKind]) -> Directive {
+        Directive("start", usage: "start KIND [as NAME] [on HOST] [OPTION=VALUE]…",
+                  summary: "start an actor; its URLs become ${NAME.LABEL}", keywords: ["as", "on"]) { args throws(ScenarioError) in
+            let kindColumn = args.peek?.column ?? args.directiveColumn
+            let kind = try args.name("an actor kind")
+            var optionColumns: [String: Int] = [:]
+            var name: String?, host: String?
+            var options: [(String, Template)] = []
+            while let token = args.peek {
+                if args.accept("as") { name = try args.name("an actor name"); continue }
+                if args.accept("on") { host = try args.name("a host name"); continue }
+                let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else { throw args.error("expected 'as', 'on' or OPTION=VALUE, found '\(token.text)'") }
+                _ = try args.take("an option")
+                optionColumns[parts[0]] = token.column
+                options.append((parts[0], Template(Token(text: parts[1], column: token.column, quoted: token.quoted))))
+            }
+            if !known.isEmpty {
+                guard let actorKind = known.first(where: { $0.name == kind }) else {
+                    throw ScenarioError(file: args.file, line: args.line, column: kindColumn,
+                                        message: "no actor kind '\(kind)'; expected one of \(known.map(\.name).joined(separator: ", "))")
+                }
+                if let unknown = actorKind.unknownOptionName(among: options.map(\.0)) {
+                    throw ScenarioError(file: args.file, line: args.line, column: optionColumns[unknown] ?? kindColumn,
+                                        message: actorKind.unknownOptionMessage(unknown))
+                }
+            }
+            let finalOptions = options, givenName = name, givenHost = host
+            return Run { context in
+                guard let actorKind = context.catalog.first(where: { $0.name == kind }) else {
+                    throw StepError("no actor kind '\(kind)'; known: \(context.catalog.map(\.name).joined(separator: ", "))")
+                }
+                let label = givenName ?? kind
+                guard context.actor(named: label) == nil else { throw StepError("an actor named '\(label)' is already running") }
+                let node = context.kernel.node(givenHost ?? actorKind.defaultHost)
+                var resolved: [String: String] = [:]
+                for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }
+                if let unknown = actorKind.unknownOptionName(among: resolved.keys) { throw StepError(actorKind.unknownOptionMessage(unknown)) }
+                let actorOptions = resolved
+                let task = context.kernel.spawn("start \(label)") { try await actorKind.start(node, actorOptions) }
+                return Pending(label: label, timeout: .seconds(60)) { context, timeout in
+                    let actor = try context.kernel.wait(for: task, timeout: timeout)
+                    context.actors.append((label, actor))
+                    var values: [String: String] = [:]
+                    for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
+                    return values
+                }
+            }
+        }
+    }
+}
+
 /// `http://host[:port]/path?query` split for a request.
 struct HTTPTarget {
     let host: String
@@ -228,8 +248,11 @@ struct HTTPTarget {
         let parts = hostPort.split(separator: ":")
         guard let first = parts.first, !first.isEmpty else { throw StepError("no host in '\(url)'") }
         host = String(first)
+        guard parts.count <= 2 else { throw StepError("'\(url)': expected http://HOST[:PORT]/PATH (IPv6 literals are not supported)") }
         if parts.count == 2 {
-            guard let value = Int(parts[1]) else { throw StepError("bad port in '\(url)'") }
+            guard let value = Int(parts[1]), (1...65_535).contains(value) else {
+                throw StepError("'\(url)': the port must be a number from 1 to 65535, found '\(parts[1])'")
+            }
             port = value
         } else {
             port = 80

@@ -82,7 +82,7 @@ extension Directive {
                 let kernel = context.kernel
                 var seen = 0
                 var found = false
-                kernel.loop.run(until: kernel.loop.nanoseconds + limit.nanosecondsValue, while: {
+                kernel.loop.run(until: kernel.deadline(after: limit), while: {
                     let events = kernel.trace.all
                     defer { seen = events.count }
                     found = found || events[seen...].contains { pattern.matches($0, fields) }

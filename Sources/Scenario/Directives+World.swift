@@ -9,6 +9,10 @@ extension Directive {
             try args.end()
             return Run { context in
                 let duration = try parseDuration(amount.resolve(context))
+                guard context.kernel.now + duration <= Kernel.horizon else {
+                    throw StepError("advance \(duration.workbenchText): virtual time would pass the simulation's horizon, "
+                                    + "\(Kernel.horizon.workbenchText) after its start (it is now \(context.kernel.now.workbenchText))")
+                }
                 context.kernel.advance(by: duration)
                 return nil
             }
@@ -26,7 +30,7 @@ extension Directive {
                     let token = try args.take("a rate like 1MB/s or 10Mbit/s")
                     guard let rate = RateParser.parse(token.text) else {
                         throw ScenarioError(file: args.file, line: args.line, column: token.column,
-                                            message: "expected a rate like 1MB/s, 500kB/s or 10Mbit/s, found '\(token.text)'")
+                                            message: "expected a rate like 1MB/s, 500kB/s or 10Mbit/s from \(RateParser.rangeText), found '\(token.text)'")
                     }
                     bandwidth = rate
                 }
@@ -51,7 +55,7 @@ extension Directive {
                   summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]) { args throws(ScenarioError) in
             let path = try parsePath(&args)
             if args.accept("after") {
-                let count = try args.integer("a byte count")
+                let count = try args.integer("a byte count", in: 1...Int(Int32.max))
                 try args.expect("bytes", "after the count")
                 try args.end()
                 return Run { context in
@@ -74,8 +78,8 @@ extension Directive {
             case "on": mode = .on
             case "off": mode = .off
             case "once": mode = .times(1)
-            case "times": mode = .times(try args.integer("how many times"))
-            case "after": mode = .after(try args.integer("how many checks to let pass"))
+            case "times": mode = .times(try args.integer("how many times", in: 1...1_000_000_000))
+            case "after": mode = .after(try args.integer("how many checks to let pass", in: 0...1_000_000_000))
             default:
                 let token = try args.take("a probability between 0 and 1")
                 guard let p = Double(token.text), (0...1).contains(p) else {
@@ -165,19 +169,26 @@ func parsePath(_ args: inout Arguments) throws(ScenarioError) -> Path {
     return Path(a: a, b: b, bothWays: arrow == "<->")
 }
 
+/// The longest one-way delay a link may have: a day (a longer outage is a `partition`).
+let maximumLatency: Duration = .seconds(86_400)
+
 func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
+    func delay(_ text: String) -> Duration? {
+        guard let value = DurationParser.parse(text), value >= .zero, value <= maximumLatency else { return nil }
+        return value
+    }
     func nanos(_ args: inout Arguments) throws(ScenarioError) -> Int64 {
         let token = try args.take("a delay like 20ms")
-        guard let value = DurationParser.parse(token.text), value >= .zero else {
-            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected a delay like 20ms, found '\(token.text)'")
+        guard let value = delay(token.text) else {
+            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected a delay like 20ms from 0 to 24h, found '\(token.text)'")
         }
         return value.nanosecondsValue
     }
     if args.accept("uniform") {
         let token = try args.take("MIN..MAX")
         let parts = token.text.components(separatedBy: "..")
-        guard parts.count == 2, let low = DurationParser.parse(parts[0]), let high = DurationParser.parse(parts[1]), low <= high else {
-            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected MIN..MAX like 10ms..30ms, found '\(token.text)'")
+        guard parts.count == 2, let low = delay(parts[0]), let high = delay(parts[1]), low <= high else {
+            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected MIN..MAX like 10ms..30ms, each from 0 to 24h, found '\(token.text)'")
         }
         return .uniform(low.nanosecondsValue, high.nanosecondsValue)
     }
@@ -188,7 +199,9 @@ func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
 
 /// Parses a scenario duration (`250ms`, `2s`, `15min`) or says what was expected.
 public func parseDuration(_ text: String) throws -> Duration {
-    guard let duration = DurationParser.parse(text) else { throw StepError("'\(text)' is not a duration like 250ms or 2s") }
+    guard let duration = DurationParser.parse(text) else {
+        throw StepError("'\(text)' is not a duration like 250ms or 2s of at most \(DurationParser.limitText)")
+    }
     return duration
 }
 

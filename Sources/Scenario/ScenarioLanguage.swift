@@ -23,8 +23,12 @@ public struct Script: Sendable {
 public struct ScenarioLanguage: Sendable {
     public let directives: [Directive]
 
-    public init(extra: [Directive] = []) {
-        directives = Directive.script + Directive.world + Directive.clients + Self.control + extra
+    /// - parameters:
+    ///   - extra: the systems' directives.
+    ///   - actorKinds: the kinds `start` can start; given, `start` checks kind and option names when a line is
+    ///     parsed, so a typo stops the file before anything runs.
+    public init(extra: [Directive] = [], actorKinds: [ActorKind] = []) {
+        directives = Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + extra
     }
 
     /// The directive called `name`.
@@ -48,10 +52,10 @@ public struct ScenarioLanguage: Sendable {
                              step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
         guard !head.quoted, let directive = directive(named: head.text) else {
-            let suggestion = directives.map(\.name).min { distance($0, head.text) < distance($1, head.text) } ?? ""
+            let suggestion = directives.map(\.name).min { editDistance($0, head.text) < editDistance($1, head.text) } ?? ""
             throw ScenarioError(file: file, line: line, column: head.column,
                                 message: "unknown directive '\(head.text)'; expected one of the directives listed by 'help'"
-                                    + (distance(suggestion, head.text) <= 2 ? " (did you mean '\(suggestion)'?)" : ""))
+                                    + (editDistance(suggestion, head.text) <= 2 ? " (did you mean '\(suggestion)'?)" : ""))
         }
         var args = Arguments(file: file, line: line, directiveColumn: head.column, tokens: Array(tokens.dropFirst()))
         let step = try directive.parse(&args)
@@ -109,7 +113,7 @@ struct SpawnStep: Step {
 }
 
 /// Edit distance, for "did you mean".
-private func distance(_ a: String, _ b: String) -> Int {
+func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }

@@ -32,7 +32,9 @@ public struct ScenarioRunner: Sendable {
     public func run(_ script: Script, seed: UInt64, output: @escaping @Sendable (String) -> Void) -> Result {
         let kernel = Kernel(seed: seed)
         let context = ScenarioContext(kernel: kernel, catalog: catalog, file: script.file, output: output)
-        kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", script.file), ("seed", String(seed))])
+        // Only the file's name: the trace depends on seed and build, not on how the path was typed.
+        let name = script.file.split(separator: "/").last.map(String.init) ?? script.file
+        kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
         var error: String?
         for statement in script.statements {
             do {

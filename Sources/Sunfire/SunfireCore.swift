@@ -100,7 +100,8 @@ final class SunfireCore: @unchecked Sendable {
         guard request.method == .POST, request.path == "/directory/quota" else {
             return .text(.notFound, "the account directory answers POST /directory/quota")
         }
-        guard request.headers.first(name: "Authorization") == "Bearer \(configuration.directoryToken)" else {
+        guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")),
+              secretsMatch(token, configuration.directoryToken) else {
             node.trace("directory-refused", [("reason", "wrong or missing token")])
             return .text(.forbidden, "the directory answers only the sites it knows (Authorization: Bearer <token>)")
         }

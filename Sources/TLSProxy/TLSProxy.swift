@@ -15,7 +15,9 @@ import Wire
 /// Client certificates are verified against the CA during the handshake; a request without one is answered
 /// `400 No required SSL certificate was sent`, as nginx does. The certificate travels upstream in the
 /// `SSL_CLIENT_CERT` header, percent-encoded like nginx's `$ssl_client_escaped_cert` (HTTP header values
-/// cannot carry the raw PEM's line breaks).
+/// cannot carry the raw PEM's line breaks). The certificate is public, so MiG believes the header only with the
+/// deployment's secret, which the proxy adds as `X-MiG-Proxy-Secret` (the seed's nginx needs the same line:
+/// `proxy_set_header X-MiG-Proxy-Secret "<secret>";`).
 public final class TLSProxy: Sendable {
     public struct Configuration: Sendable {
         public var port = 443
@@ -27,6 +29,9 @@ public final class TLSProxy: Sendable {
         public var upstreamPort: Int
         /// Only paths under this prefix are proxied (`location ^~ /ipp/print`); others get 404.
         public var pathPrefix = "/ipp/print"
+        /// Sent upstream as `X-MiG-Proxy-Secret` (MiG's `proxySecret`), so MiG can tell the proxy's forwarded
+        /// certificate from one a client typed into a header. nil sends none.
+        public var upstreamSecret: String?
 
         public init(certificatePath: String, privateKeyPath: String, clientCAPath: String, upstreamHost: String, upstreamPort: Int) {
             self.certificatePath = certificatePath
@@ -105,7 +110,11 @@ private final class DownstreamHandler: ChannelInboundHandler {
                 node.trace("proxy-refused", [("path", path), ("reason", "outside \(configuration.pathPrefix)")])
                 return refuse(context: context, .notFound, "Not Found")
             }
+            // Whatever the client sent under these names is replaced: only the proxy speaks for the certificate.
+            head.headers.remove(name: "SSL-Client-Cert")
+            head.headers.remove(name: "X-MiG-Proxy-Secret")
             head.headers.replaceOrAdd(name: "SSL_CLIENT_CERT", value: Self.escapedPEM(certificate))
+            if let secret = configuration.upstreamSecret { head.headers.add(name: "X-MiG-Proxy-Secret", value: secret) }
             head.headers.replaceOrAdd(name: "X-Forwarded-Proto", value: "https")
             node.trace("proxy-request", [("method", "\(head.method)"), ("path", path)])
             forward(context: context, .head(head))

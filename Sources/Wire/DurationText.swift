@@ -33,9 +33,13 @@ extension Duration {
         return sign + "\(n)ns"
     }
 
-    /// Whole nanoseconds.
+    /// Whole nanoseconds, saturating at `Int64.min`/`Int64.max` (about ±292 years) instead of trapping.
     public var nanosecondsValue: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !overflowAgain else { return seconds < 0 ? .min : .max }
+        return total
     }
 }

@@ -41,7 +41,7 @@ public final class LiveWire: Sendable {
             return loop
         }
         return Node(name: name, eventLoop: loop, network: network, clock: NodeClock(source: time),
-                    random: RandomStream(seed: seed, name: name), faults: faults, bus: bus, tracer: tracer)
+                    random: RandomStream(seed: seed, name: name), secrets: .system, faults: faults, bus: bus, tracer: tracer)
     }
 
     /// Stops every event loop.

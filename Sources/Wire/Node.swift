@@ -15,8 +15,12 @@ public struct Node: Sendable {
     public let network: any Network
     /// Monotonic and calendar time as this node sees it (a node's clock may be skewed).
     public let clock: NodeClock
-    /// This node's own random stream (seeded from the run seed under simulation).
+    /// This node's own random stream (seeded from the run seed under simulation): for behaviour — jitter,
+    /// retries, chance. Never for secrets: see ``secrets``.
     public let random: RandomStream
+    /// Where this node's keys, nonces and tokens come from: the seed under simulation, the system's
+    /// cryptographic generator live.
+    public let secrets: SecretRandom
     /// Named fault points, switched by scenarios or a seeded schedule.
     public let faults: FaultPoints
     /// The URL-scheme message bus (iOS `open(url)` semantics).
@@ -25,13 +29,14 @@ public struct Node: Sendable {
 
     public init(
         name: String, eventLoop: any EventLoop, network: any Network, clock: NodeClock,
-        random: RandomStream, faults: FaultPoints, bus: URLBus, tracer: any TraceSink
+        random: RandomStream, secrets: SecretRandom, faults: FaultPoints, bus: URLBus, tracer: any TraceSink
     ) {
         self.name = name
         self.eventLoop = eventLoop
         self.network = network
         self.clock = clock
         self.random = random
+        self.secrets = secrets
         self.faults = faults
         self.bus = bus
         self.tracer = tracer

@@ -51,8 +51,11 @@ public final class RandomStream: RandomNumberGenerator, Sendable {
     }
 
     /// A random RFC 4122 version-4 UUID string in upper case hex, e.g. for connection ids.
-    public func uuid() -> String {
-        var b = bytes(16)
+    public func uuid() -> String { Self.uuid(bytes(16)) }
+
+    /// The version-4 UUID text of 16 random bytes.
+    static func uuid(_ random: [UInt8]) -> String {
+        var b = random
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80
         let hex = b.map { byte -> String in

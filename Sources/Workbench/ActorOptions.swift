@@ -26,10 +26,29 @@ func parseFlag(_ text: String?, _ option: String) throws -> Bool {
     }
 }
 
-/// A whole number above zero.
-func parsePositive(_ text: String, _ option: String) throws -> Int {
-    guard let value = Int(text), value > 0 else { throw CatalogError("option \(option)=\(text): expected a positive whole number") }
+/// A whole number within `range`, or an error naming the option and the range.
+func parseBounded(_ text: String, _ option: String, _ range: ClosedRange<Int>) throws -> Int {
+    guard let value = Int(text), range.contains(value) else {
+        throw CatalogError("option \(option)=\(text): expected a whole number \(range.lowerBound)…\(range.upperBound)")
+    }
     return value
+}
+
+/// A shared secret: 16 to 256 printable ASCII characters, no spaces (it travels in an HTTP header).
+func parseSecret(_ text: String, _ option: String) throws -> String {
+    guard (16...256).contains(text.utf8.count), text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        throw CatalogError("option \(option): expected a secret of 16 to 256 printable characters without spaces")
+    }
+    return text
+}
+
+/// `HOST:PORT` with a port 1…65535.
+func parseEndpoint(_ text: String, _ option: String) throws -> (host: String, port: Int) {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port) else {
+        throw CatalogError("option \(option)=\(text): expected HOST:PORT with a port 1…65535")
+    }
+    return (parts[0], port)
 }
 
 /// Creates the folder a `database=FILE` option's SQLite file goes in, so a fresh state folder works.

@@ -16,7 +16,7 @@ public enum Catalog {
     public static let directives: [Directive] = systems.flatMap(\.directives)
 
     /// The scenario language with every system's directives.
-    public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives) }
+    public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives, actorKinds: actorKinds) }
 
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = systems.reduce(into: [:]) { options, system in

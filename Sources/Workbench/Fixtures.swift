@@ -1,12 +1,14 @@
 import Foundation
 
-/// Finds the repository's `Fixtures/` folder (test certificates, documents) from the working directory or
-/// from the `workbench` executable's location (`.build/<config>/workbench`), so actors that need key
-/// material start from anywhere in a checkout.
+/// Finds the repository's `Fixtures/` folder (test certificates, documents): `WORKBENCH_FIXTURES`, then the
+/// working directory, then the folders above the `workbench` executable (`.build/<config>/workbench`), so
+/// actors that need key material start from anywhere — a scenario run from `Simulations/`, a console started
+/// in `/tmp`.
 enum Fixtures {
     static var directory: String? {
         var candidates = [FileManager.default.currentDirectoryPath]
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        // /proc/self/exe names the binary however it was started (through PATH, a symlink, a relative path).
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
         for _ in 0..<4 {
             candidates.append(folder.path)

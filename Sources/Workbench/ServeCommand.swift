@@ -41,8 +41,16 @@ struct ServeCommand: AsyncParsableCommand {
             guard parts.count == 2, key.count == 2, Catalog.actorKinds.contains(where: { $0.name == key[0] }) else {
                 throw ValidationError("--set \(override): expected ACTOR.OPTION=VALUE with ACTOR one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
             }
+            if let kind = Catalog.actorKinds.first(where: { $0.name == key[0] }), kind.unknownOptionName(among: [key[1]]) != nil {
+                throw ValidationError("--set \(override): \(kind.unknownOptionMessage(key[1]))")
+            }
             options[key[0], default: [:]][key[1]] = parts[1]
         }
+        // MiG believes its proxy's forwarded certificates only with a secret they share: a fresh one per
+        // deployment from the system's CSPRNG, unless the user gave one (to either side).
+        let secret = options["mig"]?["proxy-secret"] ?? options["mig-proxy"]?["secret"] ?? Self.freshSecret()
+        options["mig", default: [:]]["proxy-secret"] = options["mig"]?["proxy-secret"] ?? secret
+        options["mig-proxy", default: [:]]["secret"] = options["mig-proxy"]?["secret"] ?? secret
         for name in only where !Catalog.actorKinds.contains(where: { $0.name == name }) {
             throw ValidationError("--only \(name): expected one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
         }
@@ -71,6 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
         printError("received \(signal), stopping")
         for (_, actor) in running.reversed() { try? await actor.stop() }
         try await wire.shutdown()
+    }
+
+    /// 32 bytes from the system's CSPRNG, as hex.
+    static func freshSecret() -> String {
+        SecretRandom.system.bytes(32).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 
     /// Suspends until SIGINT or SIGTERM arrives; returns its name.

@@ -16,29 +16,49 @@ import WireHTTP
 @Suite struct TLSProxyTests {
     static let tls = MiGInteropTests.fixtures + "/tls"
     static let secure = BasicCredentials(user: "secure", password: "secure-password").headerValue
+    static let proxySecret = "secret-of-this-deployment-0123456789"
 
+    /// MiG (plain 631, IPPS 8050 with optional mutual TLS) behind the proxy, sharing `proxySecret`.
     static func world() throws -> (Kernel, Node) {
         let kernel = Kernel(seed: 3)
         var configuration = MiGServer.Configuration()
-        configuration.tlsPort = nil
+        configuration.certificatePath = "\(tls)/server.pem"
+        configuration.privateKeyPath = "\(tls)/server.key"
         configuration.clientCAPath = "\(tls)/ca.pem"
+        configuration.proxySecret = proxySecret
         configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
         let mig = kernel.node("mig"), proxy = kernel.node("proxy")
         let finalConfiguration = configuration
+        var proxyConfiguration = TLSProxy.Configuration(
+            certificatePath: "\(tls)/server.pem", privateKeyPath: "\(tls)/server.key", clientCAPath: "\(tls)/ca.pem",
+            upstreamHost: "mig", upstreamPort: 631)
+        proxyConfiguration.upstreamSecret = proxySecret
+        let finalProxyConfiguration = proxyConfiguration
         _ = try kernel.run("start") {
             _ = try await MiGServer.start(on: mig, configuration: finalConfiguration).get()
-            return try await TLSProxy.start(on: proxy, configuration: TLSProxy.Configuration(
-                certificatePath: "\(tls)/server.pem", privateKeyPath: "\(tls)/server.key", clientCAPath: "\(tls)/ca.pem",
-                upstreamHost: "mig", upstreamPort: 631)).get().listener.port
+            return try await TLSProxy.start(on: proxy, configuration: finalProxyConfiguration).get().listener.port
         }
         return (kernel, kernel.node("phone"))
+    }
+
+    /// A POST of Get-Printer-Attributes as `secure` straight to MiG's plain port, with extra headers.
+    static func direct(_ kernel: Kernel, _ phone: Node, _ headers: HTTPHeaders) throws -> HTTPResponse {
+        var all: HTTPHeaders = ["Authorization": secure, "Content-Type": "application/ipp"]
+        all.add(contentsOf: headers)
+        let request = HTTPRequest(method: .POST, target: "/ipp/print", headers: all, body: try getPrinterAttributes())
+        return try kernel.run("POST direct") { try await HTTPClient.send(request, host: "mig", port: 631, on: phone) }
+    }
+
+    static func pem(_ file: String) throws -> String {
+        try String(contentsOfFile: "\(tls)/\(file)", encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
     }
 
     static func getPrinterAttributes() throws -> ByteBuffer {
         ByteBuffer(bytes: try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { $0.addPrinterURI("ipps://proxy/ipp/print") }))
     }
 
-    static func send(_ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print") throws -> HTTPResponse {
+    static func send(_ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print",
+                     host: String = "proxy", port: Int = 443) throws -> HTTPResponse {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(tls)/ca.pem"))
         configuration.certificateVerification = .noHostnameVerification
@@ -50,7 +70,7 @@ import WireHTTP
         let request = HTTPRequest(method: .POST, target: target, headers: ["Authorization": secure, "Content-Type": "application/ipp"],
                                   body: try getPrinterAttributes())
         return try kernel.run("POST via proxy") {
-            try await HTTPClient.send(request, host: "proxy", port: 443, on: phone) { channel in
+            try await HTTPClient.send(request, host: host, port: port, on: phone) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil))
                 }
@@ -74,30 +94,48 @@ import WireHTTP
         #expect(try Self.send(kernel, phone, withCertificate: true, target: "/admin").status == .notFound)
     }
 
-    @Test func migRefusesTheAccountWithoutAForwardedCertificate() throws {
+    @Test func migRefusesTheAccountWithoutACertificate() throws {
         let (kernel, phone) = try Self.world()
-        let direct = try kernel.run("POST direct") {
-            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print", headers: ["Authorization": Self.secure, "Content-Type": "application/ipp"],
-                                                  body: try Self.getPrinterAttributes()), host: "mig", port: 631, on: phone)
-        }
+        let direct = try Self.direct(kernel, phone, [:])
         #expect(direct.status == .forbidden)
-        #expect(direct.text.contains("requires a valid client certificate: no client certificate was forwarded"))
-        let forged = try kernel.run("POST forged") {
-            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print",
-                                                  headers: ["Authorization": Self.secure, "Content-Type": "application/ipp",
-                                                            "SSL_CLIENT_CERT": try String(contentsOfFile: "\(Self.tls)/server.pem", encoding: .utf8).replacingOccurrences(of: "\n", with: " ")],
-                                                  body: try Self.getPrinterAttributes()), host: "mig", port: 631, on: phone)
-        }
-        // The server certificate is signed by the same CA, but not for client authentication.
+        #expect(direct.text.contains("requires a valid client certificate: no client certificate"))
+    }
+
+    @Test func aForgedForwardedCertificateIsRefusedWithoutTheProxysSecret() throws {
+        let (kernel, phone) = try Self.world()
+        // The real client certificate is public: typed into the header, it must prove nothing.
+        let forged = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("client.pem")])
         #expect(forged.status == .forbidden)
-        #expect(forged.text.contains("not issued for client authentication"))
-        let garbage = try kernel.run("POST garbage") {
-            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/ipp/print",
-                                                  headers: ["Authorization": Self.secure, "Content-Type": "application/ipp", "SSL_CLIENT_CERT": "not a certificate"],
-                                                  body: try Self.getPrinterAttributes()), host: "mig", port: 631, on: phone)
-        }
+        #expect(forged.text.contains("believed only from MiG's TLS proxy"))
+        let guessed = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("client.pem"), "X-MiG-Proxy-Secret": "a-guess-of-the-secret-0000"])
+        #expect(guessed.status == .forbidden)
+        #expect(guessed.text.contains("believed only from MiG's TLS proxy"))
+        // Through the proxy, a client's own copies of both headers are replaced by the proxy's.
+        #expect(try Self.send(kernel, phone, withCertificate: false).status == .badRequest)
+    }
+
+    @Test func withTheSecretTheForwardedCertificateIsStillChecked() throws {
+        let (kernel, phone) = try Self.world()
+        // The server certificate is signed by the same CA, but not for client authentication.
+        let server = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("server.pem"), "X-MiG-Proxy-Secret": Self.proxySecret])
+        #expect(server.status == .forbidden)
+        #expect(server.text.contains("not issued for client authentication"))
+        let garbage = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": "not a certificate", "X-MiG-Proxy-Secret": Self.proxySecret])
         #expect(garbage.status == .forbidden)
         #expect(garbage.text.contains("not a PEM X.509 certificate"))
+        let client = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("client.pem"), "X-MiG-Proxy-Secret": Self.proxySecret])
+        #expect(client.status == .ok)
+    }
+
+    @Test func mutualTLSOnMiGsOwnIPPSPortNeedsNoProxy() throws {
+        let (kernel, phone) = try Self.world()
+        let with = try Self.send(kernel, phone, withCertificate: true, host: "mig", port: 8050)
+        #expect(with.status == .ok)
+        #expect(try IPPDecoder().decode(Array(with.body.readableBytesView)).status == .successfulOK)
+        let without = try Self.send(kernel, phone, withCertificate: false, host: "mig", port: 8050)
+        #expect(without.status == .forbidden)
+        #expect(without.text.contains("no client certificate"))
+        #expect(kernel.loop.violations.isEmpty)
     }
 }
 
@@ -138,6 +176,7 @@ import WireHTTP
         configuration.tlsPort = nil
         configuration.plainPort = 0
         configuration.clientCAPath = "\(tls)/ca.pem"
+        configuration.proxySecret = TLSProxyTests.proxySecret
         configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
         let mig = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
         let upstream = try #require(mig.endpoints.first?.url.split(separator: "@").last?.split(separator: "/").first)
@@ -157,6 +196,7 @@ import WireHTTP
             ssl_certificate_key \(tls)/server.key;
             location ^~ /ipp/print {
               proxy_set_header SSL_CLIENT_CERT $ssl_client_cert;
+              proxy_set_header X-MiG-Proxy-Secret "\(TLSProxyTests.proxySecret)";
               proxy_pass http://\(upstream);
             }
             ssl_client_certificate \(tls)/ca.pem;
@@ -184,6 +224,15 @@ import WireHTTP
         #expect(try IPPDecoder().decode(Array(answer)).status == .successfulOK)
         let without = try Self.run("/usr/bin/curl", common)
         #expect(without.1 == "400")
+        // A forger with the public certificate in a header: nginx wants the key in the handshake; MiG's own port
+        // wants the proxy's secret.
+        let forgedHeader = ["-H", "SSL_CLIENT_CERT: \(try TLSProxyTests.pem("client.pem"))"]
+        #expect(try Self.run("/usr/bin/curl", forgedHeader + common).1 == "400")
+        let straight = try Self.run("/usr/bin/curl", ["-sS", "-o", "\(state)/straight", "-w", "%{http_code}", "-u", "secure:secure-password",
+                                                      "-H", "Content-Type: application/ipp", "--data-binary", "@\(request)"]
+                                                     + forgedHeader + ["http://\(upstream)/ipp/print"])
+        #expect(straight.1 == "403")
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: "\(state)/straight")), as: UTF8.self).contains("believed only from MiG's TLS proxy"))
 
         // The shipped client, with the seed's password-protected PKCS#12, through the same nginx.
         let phone = wire.node("phone")

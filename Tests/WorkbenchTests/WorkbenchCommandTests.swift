@@ -52,7 +52,7 @@ enum Paths {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
-        #expect(text.contains("\(file.path):2:28: error: expected a delay like 20ms, found 'soon'"))
+        #expect(text.contains("\(file.path):2:28: error: expected a delay like 20ms from 0 to 24h, found 'soon'"))
     }
 
     @Test func failingScenarioPrintsTheReproducingCommand() throws {
@@ -86,7 +86,7 @@ enum Paths {
         let lines = LinesBox()
         let session = ConsoleSession(seed: 1, write: { lines.append($0) })
         _ = session.handle("advance soon")
-        #expect(lines.all.contains { $0.contains("error: expected a duration like 250ms or 2s, found 'soon' (column 9)") })
+        #expect(lines.all.contains { $0.contains("error: expected a duration like 250ms or 2s, found 'soon' (at most 87600h, ten years) (column 9)") })
     }
 }
 

@@ -49,8 +49,8 @@ extension ActorKind {
     ) { node, options in
         var leeway: Int64 = 60
         if let text = options["leeway"] {
-            guard let duration = try? parseDuration(text), duration >= .zero else {
-                throw CatalogError("option leeway=\(text): expected a duration like 60s")
+            guard let duration = try? parseDuration(text), duration >= .zero, duration <= .seconds(86_400) else {
+                throw CatalogError("option leeway=\(text): expected a duration from 0s to 24h, like 60s")
             }
             leeway = duration.components.seconds
         }

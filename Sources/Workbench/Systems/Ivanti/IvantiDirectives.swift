@@ -250,7 +250,7 @@ private struct SendRequest: Sendable {
             case "name": request.name = try args.value("the credential's name")
             case "serial": request.serial = try args.value("the serial number")
             case "expires": request.expires = try args.duration("the lifetime from now, like 720h (negative: already expired)")
-            case "pad": request.padding = try args.integer("bytes to append to each certificate")
+            case "pad": request.padding = try args.integer("bytes to append to each certificate", in: 0...(16 << 20))
             case "fixtures": request.fixtures = try args.value("a directory of <fixture>.cert.der / <fixture>.key.der files")
             case "as": request.label = try args.name("a variable name")
             default:
@@ -298,10 +298,7 @@ private struct SendRequest: Sendable {
 
     private func fixtureDirectory(_ context: ScenarioContext) throws -> String {
         if let fixtures { return try fixtures.resolve(context) }
-        // Scenarios live in Simulations/ next to Fixtures/; the console runs from the repository.
-        let besideScenario = URL(fileURLWithPath: context.file).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/ivanti").path
-        return FileManager.default.fileExists(atPath: besideScenario) ? besideScenario : "Fixtures/ivanti"
+        return try Fixtures.path("ivanti")
     }
 
     private static func read(_ directory: String, _ file: String) throws -> [UInt8] {

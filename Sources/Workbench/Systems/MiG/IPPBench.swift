@@ -152,9 +152,9 @@ public struct IPPBench: ParsableCommand {
 
     private func inputPaths() throws -> [String] {
         if !input.isEmpty { return input }
-        let directory = "Fixtures/ipp"
+        let directory = try Fixtures.path("ipp")
         guard let handle = opendir(directory) else {
-            throw ValidationError("no --input given and \(directory)/ is not found under the current directory; run from the repository root or pass --input FILE")
+            throw ValidationError("no --input given and \(directory)/ cannot be opened; pass --input FILE")
         }
         defer { closedir(handle) }
         var names: [String] = []

@@ -14,7 +14,8 @@ extension ActorKind {
                   ("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
                   ("ppm", "printer speed in pages per minute (default 60)"), ("bytes-per-page", "document bytes per page (default 100000)"),
                   ("database", "SQLite file of the job spool (default in memory)"), ("spool", "directory for document files (default: digests only)"),
-                  ("sync-to-disk", "true: fsync before answering, so acknowledged jobs survive a power loss (they always survive kill -9)")]
+                  ("sync-to-disk", "true: fsync before answering, so acknowledged jobs survive a power loss (they always survive kill -9)"),
+                  ("proxy-secret", "believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give mig-proxy the same secret)")]
     ) { node, options in
         var configuration = MiGServer.Configuration()
         configuration.tlsPort = try parseOptionalPort(options["tls-port"], "tls-port") ?? configuration.tlsPort
@@ -30,27 +31,29 @@ extension ActorKind {
             // The account of the seed's client-certificate set-up: only reachable through the TLS proxy.
             MiGServer.AccountSetting(user: "secure", password: "secure-password", requiresClientCertificate: true),
         ]
-        if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try parsePositive(ppm, "ppm")) }
-        if let bytes = options["bytes-per-page"] { configuration.printer.bytesPerPage = Int64(try parsePositive(bytes, "bytes-per-page")) }
+        if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try parseBounded(ppm, "ppm", 1...100_000)) }
+        if let bytes = options["bytes-per-page"] {
+            configuration.printer.bytesPerPage = Int64(try parseBounded(bytes, "bytes-per-page", 1...(1 << 30)))
+        }
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
         configuration.syncToDisk = try parseFlag(options["sync-to-disk"], "sync-to-disk")
+        configuration.proxySecret = try options["proxy-secret"].map { try parseSecret($0, "proxy-secret") }
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
     }
 
     static let migProxy = ActorKind(
         name: "mig-proxy", summary: "TLS proxy in front of MiG like the seed's nginx: verifies client certificates, forwards SSL_CLIENT_CERT",
         defaultHost: "proxy",
-        options: [("port", "HTTPS port (default 443)"), ("upstream", "MiG's plain HTTP endpoint HOST:PORT (default mig:631)")]
+        options: [("port", "HTTPS port (default 443)"), ("upstream", "MiG's plain HTTP endpoint HOST:PORT (default mig:631)"),
+                  ("secret", "sent upstream as X-MiG-Proxy-Secret: mig's proxy-secret (default none)")]
     ) { node, options in
-        let upstream = (options["upstream"] ?? "mig:631").split(separator: ":").map(String.init)
-        guard upstream.count == 2, let upstreamPort = Int(upstream[1]) else {
-            throw CatalogError("option upstream=\(options["upstream"] ?? ""): expected HOST:PORT")
-        }
+        let upstream = try parseEndpoint(options["upstream"] ?? "mig:631", "upstream")
         var configuration = TLSProxy.Configuration(
             certificatePath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"),
-            clientCAPath: try Fixtures.path("tls/ca.pem"), upstreamHost: upstream[0], upstreamPort: upstreamPort)
+            clientCAPath: try Fixtures.path("tls/ca.pem"), upstreamHost: upstream.host, upstreamPort: upstream.port)
         if let port = options["port"] { configuration.port = try parsePort(port, "port") }
+        configuration.upstreamSecret = try options["secret"].map { try parseSecret($0, "secret") }
         return RunningProxy(proxy: try await TLSProxy.start(on: node, configuration: configuration).get())
     }
 }
@@ -65,5 +68,9 @@ struct RunningProxy: RunningActor {
 struct RunningMiG: RunningActor {
     let server: MiGServer
     var endpoints: [(label: String, url: String)] { server.endpoints }
+    var notes: [String] {
+        guard let secret = server.configuration.proxySecret else { return [] }
+        return ["proxy-secret \(secret) (a proxy in front of MiG sends it: nginx 'proxy_set_header X-MiG-Proxy-Secret \"\(secret)\";')"]
+    }
     func stop() async throws { try await server.stop().get() }
 }

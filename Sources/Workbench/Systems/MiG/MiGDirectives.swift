@@ -26,7 +26,7 @@ extension Directive {
             case "p12": p12 = (try args.value("a PKCS#12 file under Fixtures/, e.g. tls/client.p12"), try args.value("its password"))
             case "ca": ca = try args.value("a CA certificate file under Fixtures/")
             case "from": from = try args.name("a node name")
-            case "retries": retries = try args.integer("how many times to retry")
+            case "retries": retries = try args.integer("how many times to retry", in: 0...100)
             default: return false
             }
             return true
@@ -76,7 +76,7 @@ extension Directive {
             case "bytes": document.bytes = try args.value("a document size in bytes")
             case "file": document.file = try args.value("a file to print")
             case "name": name = try args.value("a job name")
-            case "copies": copies = try args.integer("a number of copies")
+            case "copies": copies = try args.integer("a number of copies", in: 0...Int(Int32.max))
             case "sides": sides = try args.oneOf(["one-sided", "two-sided-long-edge", "two-sided-short-edge", "three-sided"])
             case "media": media = try args.name("a media keyword like iso_a4_210x297mm")
             case "pages": pages = try args.name("a page range like 1-3")
@@ -117,7 +117,9 @@ extension Directive {
                     source = .file(try file.resolve(context), format: printOptions.documentFormat)
                 } else {
                     let size = try finalDocument.bytes.resolve(context)
-                    guard let count = Int64(size), count >= 0 else { throw StepError("bytes \(size): expected a size in bytes") }
+                    guard let count = Int64(size), (0...(Int64(1) << 40)).contains(count) else {
+                        throw StepError("bytes \(size): expected a size in bytes from 0 to 1099511627776 (1 TiB)")
+                    }
                     source = .generated(byteCount: count, name: "document.pdf", format: printOptions.documentFormat)
                 }
                 let progress = NIOLockedValueBox(0)

@@ -59,7 +59,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         case "server": server = try args.value("the backend URL, e.g. http://scpms")
         case "application": application = try args.value("an application id")
         case "device": device = try args.name("a device type like iPhone")
-        case "retries": retries = try args.integer("how many times to retry a 503")
+        case "retries": retries = try args.integer("how many times to retry a 503", in: 0...100)
         case "retry-delay": retryDelay = try args.duration()
         default: reregister = false
         }

@@ -102,8 +102,7 @@ enum SOCPrintCommand: Sendable {
         if args.accept("generated") {
             let kind = try args.oneOf(["pdf"] + OfficeFormat.allCases.map(\.rawValue))
             try args.expect("pages")
-            let pages = try args.integer("a page count")
-            guard (1...DocumentLimits.maximumPages).contains(pages) else { throw args.error("expected 1…\(DocumentLimits.maximumPages) pages") }
+            let pages = try args.integer("a page count", in: 1...DocumentLimits.maximumPages)
             spec = .generated(kind, pages: pages)
         } else {
             spec = .file(try args.value("a document under Fixtures/, e.g. documents/slides-12.pptx"))
@@ -119,7 +118,7 @@ enum SOCPrintCommand: Sendable {
             switch try args.oneOf(words) {
             case "printer": choices.printer = try args.value("a printer name")
             case "per-sheet":
-                let count = try args.integer("pages per sheet: 1, 2, 4, 6 or 8")
+                let count = try args.integer("pages per sheet: 1, 2, 4, 6 or 8", in: 1...8)
                 guard let perSheet = PagesPerSheet(rawValue: count) else { throw args.error("pages per sheet must be 1, 2, 4, 6 or 8, not \(count)") }
                 choices.perSheet = perSheet
             case "range":
@@ -132,8 +131,7 @@ enum SOCPrintCommand: Sendable {
             case "answer-wwan": choices.answerMobileData = try args.oneOf(["yes", "no"]) == "yes"
             case "transfer": choices.transport = try args.oneOf(["scp", "sftp"]) == "scp" ? .scp : .sftp
             default:
-                let bytes = try args.integer("bytes of an upload after which Cancel is pressed")
-                guard bytes >= 0 else { throw args.error("expected a byte count of 0 or more") }
+                let bytes = try args.integer("bytes of an upload after which Cancel is pressed", in: 0...(1 << 40))
                 choices.cancelAfter = Int64(bytes)
                 if args.accept("confirm") { choices.confirmCancel = try args.oneOf(["yes", "no"]) == "yes" }
             }

@@ -81,14 +81,6 @@ extension ActorKind {
     }
 }
 
-/// A whole number within `range`, or an error naming the option and the range.
-func parseBounded(_ text: String, _ option: String, _ range: ClosedRange<Int>) throws -> Int {
-    guard let value = Int(text), range.contains(value) else {
-        throw CatalogError("option \(option)=\(text): expected a whole number \(range.lowerBound)…\(range.upperBound)")
-    }
-    return value
-}
-
 struct RunningSunfire: RunningActor {
     let sunfire: Sunfire
 

@@ -23,7 +23,7 @@ extension Directive {
             let path = try args.value("where to put it, relative to the home, e.g. socPrint/source.pptx")
             var transport = UploadTransport.scp, cancelAfter: Int?
             if args.accept("via") { transport = try args.oneOf(["scp", "sftp"]) == "scp" ? .scp : .sftp }
-            if args.accept("cancel-after") { cancelAfter = try args.integer("bytes after which the upload is cancelled") }
+            if args.accept("cancel-after") { cancelAfter = try args.integer("bytes after which the upload is cancelled", in: 0...(256 << 20)) }
             upload = (source, path, transport, cancelAfter)
         } else {
             command = try args.value("a command line, quoted, e.g. \"lpq -P psts\"")
@@ -105,10 +105,10 @@ extension Directive {
             words.append(try args.value("a printer name"))
             try args.expect("owner"); words.append(try args.value("the owner's Unix user"))
             try args.expect("name"); words.append(try args.value("the file name shown in lpq"))
-            try args.expect("pages"); words.append(Template(literal: String(try args.integer("a page count"))))
+            try args.expect("pages"); words.append(Template(literal: String(try args.integer("a page count", in: 1...10_000))))
         case "quota":
             words.append(try args.value("a user"))
-            words.append(Template(literal: String(try args.integer("the PS-printer quota in sheets"))))
+            words.append(Template(literal: String(try args.integer("the PS-printer quota in sheets", in: 0...1_000_000))))
         case "whitelist", "queue", "files":
             words.append(try args.value(action == "whitelist" ? "networks like 10.0.0.0/8,127.0.0.0/8" : action == "queue" ? "a printer name" : "a user"))
         default:
@@ -186,15 +186,13 @@ enum UploadSpec: Sendable {
         case "generated":
             let kind = try args.oneOf(["pdf"] + OfficeFormat.allCases.map(\.rawValue))
             try args.expect("pages")
-            let pages = try args.integer("a page count")
-            guard (1...DocumentLimits.maximumPages).contains(pages) else { throw args.error("expected 1…\(DocumentLimits.maximumPages) pages") }
+            let pages = try args.integer("a page count", in: 1...DocumentLimits.maximumPages)
             return .generated(OfficeFormat(rawValue: kind), pages: pages)
         case "stand-in":
             let name = try args.oneOf(StandInJar.allCases.map(\.fileName))
             return .standIn(StandInJar(rawValue: name) ?? .nupPDF)
         default:
-            let count = try args.integer("a size in bytes")
-            guard (0...(256 << 20)).contains(count) else { throw args.error("expected 0…268435456 bytes") }
+            let count = try args.integer("a size in bytes", in: 0...(256 << 20))
             return .bytes(count)
         }
     }
