@@ -31,6 +31,38 @@ import Testing
         Issue.record("never completed after \(attempts) attempts")
     }
 
+    /// The frame scanner a server runs on every chunk finds the same end as the decoder, on every captured
+    /// message, whatever the chunk size, and walks each byte once (so a trickled request costs O(n)).
+    @Test(arguments: [1, 3, 64, 100_000])
+    func frameScannerFindsTheDecodersEndWalkingEachByteOnce(chunk: Int) throws {
+        for name in Fixtures.names {
+            let message = Fixtures.bytes(name)
+            guard case .complete(_, let end) = try IPPDecoder().decodePrefix(message) else {
+                Issue.record("\(name) does not decode")
+                continue
+            }
+            var scanner = IPPFrameScanner()
+            var received: [UInt8] = [], found: Int?
+            var walked = scanner.scanned
+            while found == nil, received.count < message.count {
+                received += message[received.count..<min(received.count + chunk, message.count)]
+                if case .complete(let offset) = scanner.scan(received) { found = offset }
+                #expect(scanner.scanned >= walked, "the scanner never goes back")
+                walked = scanner.scanned
+            }
+            #expect(found == end, "\(name)")
+        }
+    }
+
+    @Test func frameScannerWaitsOnAValueThatIsStillArriving() {
+        var scanner = IPPFrameScanner()
+        let header: [UInt8] = [2, 0, 0, 11, 0, 0, 0, 1, 0x01]
+        let attribute: [UInt8] = [0x47, 0, 2, 0x61, 0x62, 0, 5, 0x75, 0x74, 0x66]  // value cut after 3 of 5 bytes
+        #expect(scanner.scan(header + attribute) == .needMoreData)
+        #expect(scanner.scanned == 9)
+        #expect(scanner.scan(header + attribute + [0x2D, 0x38, 0x03]) == .complete(documentOffset: 22))
+    }
+
     @Test func rawBufferPrefixCopiesOnlyTheMessage() throws {
         let message = Fixtures.bytes(Fixtures.printerAttributesRequest)
         let stream = message + [0x25, 0x50, 0x44, 0x46]

@@ -130,6 +130,47 @@ import WireHTTP
         #expect(kernel.trace.all.contains { $0.event == "upload-timeout" })
     }
 
+    @Test func attributesTrickledAByteAtATimeStillPrint() throws {
+        let (kernel, phone, server) = try Self.world()
+        let channel = try kernel.run("connect") { try await phone.connect(host: "mig", port: 631).get() }
+        let body = try Self.printJob(document: Array("%PDF-1.4 trickled".utf8)) { job in
+            for index in 0..<20 { job.add("x-note-\(index)", .text("note \(index)")) }
+        }
+        let head = "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: \(body.count)\r\n\r\n"
+        _ = try kernel.run("send head") { try await channel.writeAndFlush(ByteBuffer(string: head)).get() }
+        for byte in body {
+            _ = try kernel.run("send a byte") { try await channel.writeAndFlush(ByteBuffer(bytes: [byte])).get() }
+        }
+        kernel.advance(by: .seconds(1))
+        let job = try #require(try server.jobs().first)
+        #expect(job.documentBytes == 17)
+        #expect(kernel.trace.all.contains { $0.event == "http-response" && $0.fields.contains { $0 == ("status", "200") } })
+    }
+
+    @Test func attributesThatTrickleForeverMeetTheirDeadline() throws {
+        let (kernel, phone, _) = try Self.world {
+            $0.bodyIdleTimeout = .seconds(5)
+            $0.attributesTimeout = .seconds(20)
+        }
+        let channel = try kernel.run("connect") { try await phone.connect(host: "mig", port: 631).get() }
+        let head = "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: 1000000\r\n\r\n"
+        _ = try kernel.run("send head") { try await channel.writeAndFlush(ByteBuffer(string: head + "\u{2}\u{0}\u{0}\u{2}\u{0}\u{0}\u{0}\u{1}\u{1}")).get() }
+        // A small attribute every 2 s: never idle for 5 s, never done.
+        for index in 0..<15 {
+            let attribute: [UInt8] = [0x41, 0, 1, 0x61, 0, 1, UInt8(0x30 + index % 10)]
+            // After the 408 the server closes the connection; later writes fail, as they would for the client.
+            _ = try? kernel.run("send an attribute") { try await channel.writeAndFlush(ByteBuffer(bytes: attribute)).get() }
+            kernel.advance(by: .seconds(2))
+        }
+        let responses = kernel.trace.all.filter { $0.event == "http-response" }
+        #expect(responses.count == 1)
+        #expect(responses.first?.fields.contains { $0 == ("status", "408") } == true)
+        // Twenty seconds after the head arrived, not when the client stopped.
+        let request = try #require(kernel.trace.all.first { $0.event == "http-request" })
+        let answered = try #require(responses.first)
+        #expect(answered.nanoseconds - request.nanoseconds == 20_000_000_000)
+    }
+
     @Test func headerInjectionInJobNameStaysData() throws {
         let (kernel, phone, server) = try Self.world()
         let name = "evil\r\nX-Injected: 1"
