@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Kernel
 import Scenario
@@ -64,11 +65,17 @@ struct FuzzScenarioCommand: ParsableCommand {
 struct ScenarioLineGenerator {
     let words: [String]
     let directives: [String]
+    /// Each directive's usage, split into words (`[`, `]`, `|`, `…` removed): the shape of a plausible line.
+    let usages: [[String]]
     let random: RandomStream
 
     init(language: ScenarioLanguage, random: RandomStream) {
         self.random = random
         directives = language.directives.map(\.name) + ["spawn", "join"]
+        usages = language.directives.map { directive in
+            directive.usage.replacingOccurrences(of: "[", with: " ").replacingOccurrences(of: "]", with: " ")
+                .replacingOccurrences(of: "…", with: " ").split(separator: " ").map(String.init).filter { $0 != "|" && $0 != "/" }
+        }
         var vocabulary = Set(language.directives.flatMap(\.keywords))
         for directive in language.directives {
             for word in directive.usage.split(separator: " ") where word.allSatisfy({ $0.isLowercase || $0 == "-" }) {
@@ -96,8 +103,34 @@ struct ScenarioLineGenerator {
         "\"é ü 中\"", "#", "->", "<->", "..", "10ms..5ms", "1ms..99999h", "yes", "no", "on", "off", "once", "chance", "1.0001",
     ]
 
-    /// One line: a directive (or now and then any word), then up to eight words and hostile values.
+    /// Plausible values for a usage placeholder, by what its name suggests.
+    static func plausible(for placeholder: String) -> [String] {
+        switch placeholder {
+        case let p where p.contains("DURATION") || p == "D" || p.contains("DELAY") || p == "MEAN" || p == "DEV": ["1s", "250ms", "2m", "0s"]
+        case let p where p.contains(":PORT"): ["echo:7", "mig:631", "sunfire:22"]
+        case let p where p.contains("URL"): ["http://echo/", "http://echo:80/x", "ipp://mig:631/ipp/print"]
+        case "N", "BYTES", "COUNT", "P": ["1", "2", "0.5", "100"]
+        case let p where p.contains("RATE"): ["1MB/s", "56kbit/s"]
+        case "A", "B", "NODE", "HOST", "NAME", "KIND", "ACTOR", "MARK", "EVENT", "POINT": ["phone", "echo", "mig", "r", "x"]
+        default: ["\"text\"", "x", "${r.status}", "200"]
+        }
+    }
+
+    /// A line shaped by a directive's usage: keywords kept or dropped, placeholders filled with plausible or
+    /// hostile values; or a directive followed by random words.
     func line() -> String {
+        if random.int(in: 0...1) == 0, let usage = usages.isEmpty ? nil : usages[random.int(in: 0...(usages.count - 1))] {
+            var parts = [usage[0]]
+            for word in usage.dropFirst() {
+                let isPlaceholder = word.contains { $0.isUppercase }
+                if isPlaceholder {
+                    parts.append(random.int(in: 0...2) == 0 ? pick(Self.hostile) : pick(Self.plausible(for: word)))
+                } else if random.int(in: 0...3) != 0 {
+                    parts.append(word)
+                }
+            }
+            return parts.joined(separator: " ")
+        }
         var parts: [String] = []
         if random.int(in: 0...19) == 0 {
             parts.append(pick(words + Self.hostile))
