@@ -66,7 +66,7 @@ public final class IMSClient: Sendable {
         let now = node.clock.unixSeconds
         let lifetime = min(configuration.tokenLifetime, JWTLimits.maxLifetimeSeconds)
         return JWTPrototype(claims: JWTClaims(issuer: configuration.apiKey, subject: configuration.userID,
-                                              id: node.random.uuid(), notBefore: now, expires: now + lifetime))
+                                              id: node.secrets.uuid(), notBefore: now, expires: now + lifetime))
     }
 
     /// Builds a prototype, has it signed (retrying failures worth retrying), and checks the result.

@@ -93,8 +93,8 @@ struct Routes: Sendable {
         case .success(let parsed): settings = parsed
         case .failure(let why): return .text(.badRequest, why.description)
         }
-        var id = node.random.uuid()
-        while try store.connectionExists(id) { id = node.random.uuid() }
+        var id = node.secrets.uuid()
+        while try store.connectionExists(id) { id = node.secrets.uuid() }
         let now = node.clock.unixTime.milliseconds
         let connection = ApplicationConnection(id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
                                                modifiedAtMilliseconds: now, settings: settings)
