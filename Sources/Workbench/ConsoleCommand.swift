@@ -150,7 +150,10 @@ final class ConsoleSession: @unchecked Sendable {
     private func show(_ words: [String]) -> String {
         switch words.first ?? "" {
         case "trace":
-            let count = words.dropFirst().first.flatMap { Int($0) } ?? 20
+            let text = words.dropFirst().first ?? "20"
+            guard let count = Int(text), (1...1_000_000).contains(count) else {
+                return "show trace N: expected a number of events from 1 to 1000000, found '\(text)'"
+            }
             return kernel.trace.all.suffix(count).map(\.canonicalLine).joined(separator: "\n")
         case "vars":
             return context.variables.sorted { $0.key < $1.key }.map { "\($0.key) = \(preview($0.value))" }.joined(separator: "\n")

@@ -32,6 +32,22 @@ import WireHTTP
         #expect(a.claims.expires == a.claims.notBefore + 900)
     }
 
+    @Test func sessionsAreBoundedAndARefusalDoesNotUseUpTheToken() throws {
+        let world = try SimulatedIMS(maximumSessions: 2)
+        #expect(try world.startSession(with: try world.signedToken()).status == .created)
+        #expect(try world.startSession(with: try world.signedToken()).status == .created)
+        world.kernel.advance(by: .seconds(800))
+        let third = try world.signedToken()
+        let refused = try world.startSession(with: third)
+        #expect(refused.status == .serviceUnavailable)
+        #expect(refused.headers.first(name: "Retry-After") == "60")
+        #expect(refused.text.contains("holds 2 live sessions, its limit"))
+        // Once the first two have expired (token lifetime 900 s + 60 s leeway) there is room, and the refused
+        // token, still valid, was not used up by the refusal.
+        world.kernel.advance(by: .seconds(161))
+        #expect(try world.startSession(with: third).status == .created)
+    }
+
     @Test func aReplayedJTIIsRefused() throws {
         let world = try SimulatedIMS()
         let token = try world.signedToken()

@@ -34,12 +34,12 @@ struct SimulatedIMS {
     let phone: Node
     let appToken: String
 
-    init(seed: UInt64 = 1, keyID: String? = nil, register: Bool = true) throws {
+    init(seed: UInt64 = 1, keyID: String? = nil, register: Bool = true, maximumSessions: Int = 100_000) throws {
         kernel = Kernel(seed: seed)
         let (signerNode, imsNode) = (kernel.node("ims-signer"), kernel.node("ims"))
         let configuration = IMSFixtures.signerConfiguration(keyID: keyID)
         signer = try kernel.run("start signer") { try await HostSigningBackend.start(on: signerNode, configuration: configuration) }
-        ims = try kernel.run("start ims") { try await IMSVerifier.start(on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin")) }
+        ims = try kernel.run("start ims") { try await IMSVerifier.start(on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin", maximumSessions: maximumSessions)) }
         phone = kernel.node("phone")
         appToken = signer.enrol(user: "14")
         try ims.enrol(issuer: IMSFixtures.apiKey, subject: "14")

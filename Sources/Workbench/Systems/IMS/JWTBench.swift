@@ -22,15 +22,21 @@ struct JWTBench: ParsableCommand {
     @Option(help: "Rounds; each runs every measurement once, interleaved with openssl speed, and the best round counts.")
     var rounds = 3
 
-    @Option(help: "The RSA-2048 private key (PEM) to sign with.")
-    var key = "Fixtures/ims/host.key"
+    @Option(help: "The RSA-2048 private key (PEM) to sign with (default: Fixtures/ims/host.key).")
+    var key: String?
 
     @Flag(help: "Skip the swift-crypto (BoringSSL) comparison.")
     var noSwiftCrypto = false
 
+    func validate() throws {
+        guard (1...60).contains(seconds) else { throw ValidationError("--seconds \(seconds): expected 1…60") }
+        guard (1...100).contains(rounds) else { throw ValidationError("--rounds \(rounds): expected 1…100") }
+    }
+
     func run() throws {
+        let key = try self.key ?? Fixtures.path("ims/host.key")
         guard let pem = try? String(contentsOfFile: key, encoding: .utf8) else {
-            throw ValidationError("cannot read \(key); run from the repository root or pass --key FILE")
+            throw ValidationError("cannot read \(key); pass --key FILE")
         }
         let openSSLKey = try RSAPrivateKey(pem: pem)
         let swiftCryptoKey = try SwiftCryptoRS256Key(pem: pem)

@@ -31,6 +31,11 @@ public struct IPPBench: ParsableCommand {
     @Option(name: .long, help: "Target duration of one timed batch, in milliseconds.")
     var batchMs = 40
 
+    public func validate() throws {
+        guard (1...1_000).contains(rounds) else { throw ValidationError("--rounds \(rounds): expected 1…1000") }
+        guard (1...60_000).contains(batchMs) else { throw ValidationError("--batch-ms \(batchMs): expected 1…60000") }
+    }
+
     public init() {}
 
     public func run() throws {

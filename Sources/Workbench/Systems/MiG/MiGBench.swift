@@ -30,6 +30,12 @@ struct MiGBench: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    func validate() throws {
+        guard (1...1_000_000).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1…1000000") }
+        guard (0...(1 << 30)).contains(size) else { throw ValidationError("--size \(size): expected 0…1073741824 bytes") }
+        guard (0...65_536).contains(ingestMiB) else { throw ValidationError("--ingest-mib \(ingestMiB): expected 0…65536") }
+    }
+
     func run() async throws {
         let work = NSTemporaryDirectory() + "workbench-bench-mig-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)

@@ -22,6 +22,10 @@ struct SCPmsBench: ParsableCommand {
     @Option(help: "Registrations per measurement.")
     var count = 1000
 
+    func validate() throws {
+        guard (1...10_000_000).contains(count) else { throw ValidationError("--count \(count): expected 1…10000000") }
+    }
+
     func run() throws {
         let clock = ContinuousClock()
 
