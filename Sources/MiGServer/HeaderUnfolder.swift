@@ -17,28 +17,11 @@ final class HeaderUnfolder: ChannelInboundHandler, RemovableChannelHandler {
         var chunk = unwrapInboundIn(data)
         buffered.writeBuffer(&chunk)
         let bytes = buffered.readableBytesView
-        guard let end = Self.endOfHeaders(bytes) else {
+        guard let end = HeaderUnfolding.endOfHeaders(bytes) else {
             if buffered.readableBytes > Self.limit { release(context: context, buffered) }
             return
         }
-        var unfolded = ByteBuffer()
-        unfolded.reserveCapacity(buffered.readableBytes)
-        var index = bytes.startIndex
-        while index < end {
-            let byte = bytes[index]
-            // (CR) LF followed by SP or HTAB is a fold (nginx folds with a bare LF): one space replaces it and
-            // the indentation.
-            let lineBreak = byte == 0x0D && index + 1 < end && bytes[index + 1] == 0x0A ? 2 : byte == 0x0A ? 1 : 0
-            if lineBreak > 0, index + lineBreak < end, bytes[index + lineBreak] == 0x20 || bytes[index + lineBreak] == 0x09 {
-                unfolded.writeInteger(UInt8(0x20))
-                index += lineBreak
-                while index < end, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-                continue
-            }
-            unfolded.writeInteger(byte)
-            index += 1
-        }
-        unfolded.writeBytes(bytes[end...])
+        let unfolded = ByteBuffer(bytes: HeaderUnfolding.unfold(bytes, end: end))
         release(context: context, unfolded)
     }
 
@@ -46,15 +29,5 @@ final class HeaderUnfolder: ChannelInboundHandler, RemovableChannelHandler {
         buffered = ByteBuffer()
         context.fireChannelRead(wrapInboundOut(bytes))
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-    }
-
-    /// The index just past the header section's final CR LF (start of the body), if it has arrived.
-    static func endOfHeaders(_ bytes: ByteBufferView) -> Int? {
-        var index = bytes.startIndex
-        while index + 3 < bytes.endIndex {
-            if bytes[index] == 0x0D, bytes[index + 1] == 0x0A, bytes[index + 2] == 0x0D, bytes[index + 3] == 0x0A { return index + 4 }
-            index += 1
-        }
-        return nil
     }
 }
