@@ -44,8 +44,9 @@ public final class MiGServer: @unchecked Sendable {
         public var databasePath: String?
         /// Directory for document files; nil keeps only their size and digest.
         public var spoolDirectory: String?
-        /// fsync documents and commits before answering: acknowledged jobs then survive a power loss, not only
-        /// `kill -9` (which they always survive). Costs a few milliseconds per job.
+        /// fsync documents, the spool directory and commits before answering: acknowledged jobs then survive a
+        /// power loss, not only `kill -9` (which they always survive). Costs a few milliseconds per job. Off here
+        /// (simulation keeps the spool in memory); `workbench serve` turns it on.
         public var syncToDisk = false
         /// How long a connection may wait before sending a request head.
         public var headerTimeout: TimeAmount = .seconds(30)
