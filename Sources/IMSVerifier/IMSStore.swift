@@ -1,8 +1,11 @@
+import Foundation
 import GRDB
 
 /// What IMS keeps across restarts, in SQLite: the hosts' registered certificates, the enrolled users, and
-/// the replay cache of token ids seen within their validity. On disk it uses WAL, and each change is one
-/// committed transaction before the client hears of it, so an answer given survives `kill -9`.
+/// the replay cache of token ids seen within their validity. On disk (`workbench serve` puts it in its state
+/// folder) it uses WAL with `synchronous = FULL`, and each change is one committed, fsynced transaction before
+/// the client hears of it, so a token accepted once is refused after `kill -9` or a power loss. Sessions
+/// started are not kept here: they live in memory and end with the process (the SDK starts a new one).
 ///
 /// Only GRDB's synchronous API is used: its async API resumes on GRDB's own threads, outside the kernel.
 final class IMSStore: Sendable {
@@ -18,8 +21,14 @@ final class IMSStore: Sendable {
     init(path: String?) throws {
         if let path {
             var configuration = Configuration()
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            // FULL explicitly, not the SQLite build's default: a jti commit left to the OS could be lost with the
+            // power and its token accepted a second time after the restart.
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
             database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.syncDirectory(of: path)
         } else {
             database = try DatabaseQueue()
         }
@@ -35,6 +44,16 @@ final class IMSStore: Sendable {
                 CREATE INDEX IF NOT EXISTS seen_token_expires ON seen_token (expires);
                 """)
         }
+    }
+
+    /// fsyncs the folder of the database: SQLite syncs it when it creates the WAL, not when it creates the
+    /// database file itself.
+    private static func syncDirectory(of path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw IMSStoreError("cannot open \(directory): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw IMSStoreError("fsync of \(directory): \(String(cString: strerror(errno)))") }
     }
 
     func register(issuer: String, keyID: String, pem: String, fingerprint: String) throws {
@@ -76,4 +95,10 @@ final class IMSStore: Sendable {
             return true
         }
     }
+}
+
+/// The store could not make its database file durable.
+struct IMSStoreError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -50,8 +50,9 @@ public struct DigestSpool: DocumentSpool {
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter { DigestWriter(limit: limit, path: nil) }
 }
 
-/// Writes each document to a file in a directory before the job is acknowledged (and fsyncs it first with
-/// `syncToDisk`, so it survives a power loss and not only a crash of the process).
+/// Writes each document to a file in a directory before the job is acknowledged. With `syncToDisk` (what
+/// `workbench serve` runs) the file and then the directory are fsynced before the answer: the bytes and the
+/// file's name both survive a power loss, not only a crash of the process (which the page cache covers).
 public struct FileSpool: DocumentSpool {
     public let directory: String
     public let limit: Int64
@@ -62,14 +63,25 @@ public struct FileSpool: DocumentSpool {
         self.directory = directory
         self.limit = limit
         self.syncToDisk = syncToDisk
+        // A spool directory made just now is itself only a name in its parent until that parent is synced.
+        if syncToDisk { try syncDirectory(URL(fileURLWithPath: directory).deletingLastPathComponent().path) }
     }
 
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
         let path = "\(directory)/job-\(jobID)-\(document).doc"
         let fd = Foundation.open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .storage("cannot create \(path): \(String(cString: strerror(errno)))") }
-        return FileWriter(fd: fd, path: path, limit: limit, syncToDisk: syncToDisk)
+        return FileWriter(fd: fd, path: path, directory: syncToDisk ? directory : nil, limit: limit)
     }
+}
+
+/// fsyncs a directory, so the names created in it (a spool file, a database) survive a power loss: fsync of
+/// a new file makes its bytes durable, not its directory entry.
+func syncDirectory(_ path: String) throws(SpoolError) {
+    let fd = Foundation.open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw .storage("cannot open directory \(path): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw .storage("fsync of directory \(path): \(String(cString: strerror(errno)))") }
 }
 
 /// Counts, and hashes when there is no file; the base of the file writer too.
@@ -100,11 +112,12 @@ class DigestWriter: DocumentWriter {
 
 final class FileWriter: DigestWriter {
     private var fd: Int32
-    private let syncToDisk: Bool
+    /// The spool directory to fsync after the file, when documents are synced to disk; nil leaves both to the OS.
+    private let syncedDirectory: String?
 
-    init(fd: Int32, path: String, limit: Int64, syncToDisk: Bool) {
+    init(fd: Int32, path: String, directory syncedDirectory: String?, limit: Int64) {
         self.fd = fd
-        self.syncToDisk = syncToDisk
+        self.syncedDirectory = syncedDirectory
         super.init(limit: limit, path: path)
     }
 
@@ -125,9 +138,14 @@ final class FileWriter: DigestWriter {
         if let failure { throw .storage(failure) }
     }
 
+    /// With a synced directory: the file's bytes, then its name, are on disk before the job record is committed
+    /// and answered, so a record never names a document a power loss took away.
     override func finish() throws(SpoolError) -> SpooledDocument {
         defer { closeFile() }
-        guard !syncToDisk || fsync(fd) == 0 else { throw .storage("fsync: \(String(cString: strerror(errno)))") }
+        if let syncedDirectory {
+            guard fsync(fd) == 0 else { throw .storage("fsync: \(String(cString: strerror(errno)))") }
+            try syncDirectory(syncedDirectory)
+        }
         return try super.finish()
     }
 

@@ -6,9 +6,11 @@ import IPP
 /// MiG's spool database: accounts, jobs and their history.
 ///
 /// In memory under simulation; on disk with WAL live. Every commit is written to the WAL before the answer
-/// leaves, so a job answered with 200 survives `kill -9`; with `syncToDisk` each commit is also fsynced
-/// (`synchronous=FULL`), so it survives a power loss too. Only GRDB's synchronous API is used: the store is
-/// called on the actor's event loop, and GRDB's async API would resume on its own threads.
+/// leaves, so a job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each
+/// commit is also fsynced (`synchronous=FULL`: the WAL is synced at every commit), so it survives a power loss
+/// too. WAL rather than a rollback journal: one fsync per commit instead of several, and Get-Jobs readers do
+/// not block the next Print-Job's commit. Only GRDB's synchronous API is used: the store is called on the
+/// actor's event loop, and GRDB's async API would resume on its own threads.
 public final class JobStore: Sendable {
     let database: DatabaseQueue
 
@@ -23,6 +25,8 @@ public final class JobStore: Sendable {
             }
             database = try DatabaseQueue(path: path, configuration: configuration)
             _ = try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            // SQLite syncs the directory when it creates the WAL, not when it creates the database file itself.
+            if syncToDisk { try syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         } else {
             database = try DatabaseQueue()
         }

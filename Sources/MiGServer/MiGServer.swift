@@ -44,8 +44,9 @@ public final class MiGServer: @unchecked Sendable {
         public var databasePath: String?
         /// Directory for document files; nil keeps only their size and digest.
         public var spoolDirectory: String?
-        /// fsync documents and commits before answering: acknowledged jobs then survive a power loss, not only
-        /// `kill -9` (which they always survive). Costs a few milliseconds per job.
+        /// fsync documents, the spool directory and commits before answering: acknowledged jobs then survive a
+        /// power loss, not only `kill -9` (which they always survive). Costs a few milliseconds per job. Off here
+        /// (simulation keeps the spool in memory); `workbench serve` turns it on.
         public var syncToDisk = false
         /// The secret MiG's TLS proxy sends in `X-MiG-Proxy-Secret` with every request it forwards. A forwarded
         /// `SSL_CLIENT_CERT` is believed only with it: the certificate itself is public, so a header anyone can

@@ -5,8 +5,11 @@ import SCPms
 
 /// Applications, users, registrations and uploaded client logs, in SQLite.
 ///
-/// In memory unless a path is given; on disk the database runs in WAL mode, and every change is one
-/// transaction, so what a client was told succeeded survives a crash and a failed request stores nothing.
+/// In memory unless a path is given; on disk the database runs in WAL mode with `synchronous = FULL`, and
+/// every change is one transaction committed before the answer, so what a client was told succeeded survives
+/// `kill -9` and a power loss (FULL fsyncs the WAL at every commit; NORMAL would leave the last commits to the
+/// OS), and a failed request stores nothing. WAL rather than a rollback journal: one fsync per commit instead
+/// of several, and readers (the application endpoint's `X-SMP-APPCID` check) never wait for a registration.
 /// Only GRDB's synchronous API is used: its async API resumes on GRDB's own threads, outside the kernel.
 /// Every value reaches SQL as a bound parameter; column names come from ``ConnectionSettings/fields`` only.
 public final class RegistrationStore: Sendable {
@@ -26,10 +29,25 @@ public final class RegistrationStore: Sendable {
             var configuration = Configuration()
             configuration.journalMode = .wal
             database = try DatabaseQueue(path: path, configuration: configuration)
+            // After opening, not in prepareDatabase: GRDB's `journalMode = .wal` sets `synchronous = NORMAL` once the
+            // connection is prepared, which left every registration's commit to the OS. A queue has one connection,
+            // so this holds for every later write.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try Self.syncDirectory(of: path)
         } else {
             database = try DatabaseQueue()
         }
         try Self.migrator.migrate(database)
+    }
+
+    /// fsyncs the folder of the database: SQLite syncs it when it creates the WAL, not when it creates the
+    /// database file itself, whose name a power loss could otherwise take with the registrations in it.
+    private static func syncDirectory(of path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw RegistrationStoreError("cannot open \(directory): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw RegistrationStoreError("fsync of \(directory): \(String(cString: strerror(errno)))") }
     }
 
     private static var migrator: DatabaseMigrator {
@@ -205,4 +223,10 @@ public final class RegistrationStore: Sendable {
             }
         }
     }
+}
+
+/// The store could not make its database file durable.
+public struct RegistrationStoreError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

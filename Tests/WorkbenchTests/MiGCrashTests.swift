@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// What MiG told a client succeeded survives `kill -9` of `workbench serve` and a restart on the same state.
+/// What MiG told a client succeeded survives `kill -9` of `workbench serve` and a restart on the same state; so
+/// do SCPms's registrations and IMS's replay cache (a short run of `tools/crash-campaign.sh`).
 @Suite(.serialized) struct MiGCrashTests {
     /// Starts `serve` with MiG alone on a free plain port; returns the process and MiG's ipp:// URL.
     static func serve(state: String) throws -> (Process, String) {
@@ -71,5 +72,26 @@ import Testing
         defer { second.terminate(); second.waitUntilExit() }
         let listed = try Self.ipptool(["-t", again, "all-jobs.test"], in: state)
         #expect(listed.contains("[PASS]") && !listed.contains("[FAIL]"), "\(listed)")
+    }
+
+    /// A few kills of the crash campaign under concurrent MiG, SCPms and IMS clients (the full one is
+    /// `tools/crash-campaign.sh`, 20 kills by default): the script is run as is, so the test and the campaign
+    /// cannot drift apart.
+    @Test(.timeLimit(.minutes(2))) func aShortCrashCampaignLosesNothing() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.currentDirectoryURL = Paths.repository
+        process.arguments = ["tools/crash-campaign.sh", "--workbench", Paths.binary.path, "--seed", "7", "--kills", "3",
+                             "--min-up", "0.8", "--max-up", "1.5", "--mig-clients", "4"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let summary = try #require(text.split(separator: "\n").first { $0.hasPrefix("kills=3 ") }, "no summary line in:\n\(text)")
+        #expect(summary.contains(" missing=0 duplicated=0 documents_missing=0 "), "\(summary)")
+        #expect(summary.contains(" replays_accepted=0 "), "\(summary)")
     }
 }

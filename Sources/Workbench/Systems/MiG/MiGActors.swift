@@ -14,7 +14,7 @@ extension ActorKind {
                   ("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
                   ("ppm", "printer speed in pages per minute (default 60)"), ("bytes-per-page", "document bytes per page (default 100000)"),
                   ("database", "SQLite file of the job spool (default in memory)"), ("spool", "directory for document files (default: digests only)"),
-                  ("sync-to-disk", "true: fsync before answering, so acknowledged jobs survive a power loss (they always survive kill -9)"),
+                  ("sync-to-disk", "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"),
                   ("proxy-secret", "believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give mig-proxy the same secret)")]
     ) { node, options in
         var configuration = MiGServer.Configuration()
