@@ -97,7 +97,11 @@ final class LiveNetwork: Network {
     ) -> EventLoopFuture<any Listener> {
         ServerBootstrap(group: eventLoop, childGroup: eventLoop)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            // No half-closure for accepted connections, as on the simulated wire: when a client closes its side the
+            // connection closes, unless the actor opts in itself (the TCP echo does). With it on for every actor, a
+            // client's FIN reached HTTP and SSH handlers that ignore it, so each finished keep-alive connection
+            // stayed open in CLOSE_WAIT until an idle timer (30–60 s) or for good (the HTTP echo, SSH sessions):
+            // under `bench load` serve held one descriptor per past request.
             .childChannelInitializer(childInitializer)
             .bind(host: bindHost, port: port)
             .flatMapErrorThrowing { error in

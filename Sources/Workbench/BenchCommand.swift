@@ -10,7 +10,8 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the kernel, the IPP codec, the JWT core and the actors.",
-        subcommands: [KernelBench.self] + Catalog.benches
+        // `load` drives every system's actors at once, so it belongs to no one system's benches.
+        subcommands: [KernelBench.self] + Catalog.benches + [LoadBench.self]
     )
 }
 

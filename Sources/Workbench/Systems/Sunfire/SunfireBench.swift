@@ -168,28 +168,17 @@ struct ServedSunfire {
     let endpoint: SSHEndpoint
 
     static func start(state: String) throws -> ServedSunfire {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["serve", "--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=none",
-                             // Uploads are removed from disk between rounds behind the host's back: no quota in the way.
-                             "--set", "sunfire.disk-quota=1000000000000",
-                             "--state-dir", state]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("listening sunfire ssh://") || !text.hasSuffix("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw BenchError("workbench serve ended: \(text)") }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let line = text.split(separator: "\n").first { $0.hasPrefix("listening sunfire ssh://") } ?? ""
-        guard let url = URL(string: String(line.dropFirst("listening sunfire ".count))), let port = url.port,
+        let served = try Served.workbenchServe(
+            ["--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=none",
+             // Uploads are removed from disk between rounds behind the host's back: no quota in the way.
+             "--set", "sunfire.disk-quota=1000000000000",
+             "--state-dir", state], ready: ["sunfire"])
+        guard let line = served.announcement.url("sunfire", scheme: "ssh"), let url = URL(string: line), let port = url.port,
               let user = url.user, let password = url.password else {
-            throw BenchError("no Sunfire URL in: \(text)")
+            served.stop()
+            throw BenchError("no Sunfire URL in: \(served.announcement.listening)")
         }
-        return ServedSunfire(served: Served(process: process, port: port),
+        return ServedSunfire(served: Served(process: served.process, port: port, announcement: served.announcement),
                              endpoint: SSHEndpoint(port: port, user: user, password: password, home: "\(state)/sunfire-homes/\(user)"))
     }
 
