@@ -25,10 +25,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // JSON string literals (RFC 8259 escaping): the one escaper of every module that writes JSON by hand.
+        .target(name: "JSONEscaping"),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
         // the URL-scheme bus, fault points and the trace.
         .target(name: "Kernel", dependencies: [
-            "Wire",
+            "Wire", "JSONEscaping",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -45,7 +47,7 @@ let package = Package(
         ]),
         // IMS's verifier: registered host certificates, enrolled users, replay cache (SQLite), sessions; an actor.
         .target(name: "IMSVerifier", dependencies: [
-            "JWT", "Wire", "WireHTTP",
+            "JWT", "Wire", "WireHTTP", "JSONEscaping",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -127,7 +129,7 @@ let package = Package(
         ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
         // (registrations in SQLite) and the app's session manager (never imports the actor).
-        .target(name: "SCPms"),
+        .target(name: "SCPms", dependencies: ["JSONEscaping"]),
         .target(name: "SCPmsServer", dependencies: [
             "SCPms", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -180,6 +182,7 @@ let package = Package(
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
+            "JSONEscaping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -191,15 +194,24 @@ let package = Package(
             "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // What several test targets share: running real programs and `workbench serve` under watchdogs, free
+        // ports, repository paths, wall-clock deadlines for live-wire waits.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
-        .testTarget(name: "PrintDocumentsTests", dependencies: ["PrintDocuments"]),
+        .testTarget(name: "PrintDocumentsTests", dependencies: ["PrintDocuments", "TestSupport"]),
         .testTarget(name: "SunfireHostTests", dependencies: ["SunfireHost", "PrintDocuments"]),
         .testTarget(name: "SunfireTests", dependencies: [
-            "Sunfire", "SunfireHost", "SFTP", "PrintDocuments", "MySoc", "SOCPrint", "Kernel", "Wire", "WireHTTP",
+            "Sunfire", "SunfireHost", "SFTP", "PrintDocuments", "MySoc", "SOCPrint", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "WireTests", dependencies: ["Wire"]),
+        .testTarget(name: "WireTests", dependencies: [
+            "Wire", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         .testTarget(name: "KernelTests", dependencies: [
             "Kernel", "Wire", "WireHTTP", "EchoServer",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -212,28 +224,32 @@ let package = Package(
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
         .testTarget(name: "MiGServerTests", dependencies: [
-            "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP",
+            "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "JWTTests", dependencies: ["JWT", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IMSTests", dependencies: [
-            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP",
+            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        .testTarget(name: "EchoServerTests", dependencies: ["EchoServer", "Kernel", "Wire", "WireHTTP"]),
+        .testTarget(name: "EchoServerTests", dependencies: [
+            "EchoServer", "Kernel", "Wire", "WireHTTP", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "MiGClientTests", dependencies: [
-            "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP",
+            "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire"]),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "TestSupport"]),
         .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IvantiClientTests", dependencies: [
             "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",
@@ -241,9 +257,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire"]),
+        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire", "TestSupport"]),
         .testTarget(name: "SCPmsTests", dependencies: ["SCPms"]),
-        .testTarget(name: "SCPmsServerTests", dependencies: ["SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",
+        .testTarget(name: "SCPmsServerTests", dependencies: ["SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(name: "SCPmsClientTests", dependencies: ["SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",

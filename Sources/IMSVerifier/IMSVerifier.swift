@@ -1,4 +1,5 @@
 import Foundation
+import JSONEscaping
 import JWT
 import NIOCore
 import NIOHTTP1
@@ -187,7 +188,7 @@ public final class IMSVerifier: Sendable {
             sessions.withLock { $0[id] = Session(subject: claims.subject, expires: claims.expires) }
             node.trace("session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("sub", claims.subject)])
             return HTTPResponse(status: .created, headers: ["Content-Type": "application/json"],
-                                body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(jsonString(claims.subject)),"exp":\#(claims.expires)}"#))
+                                body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(JSONString.quoted(claims.subject)),"exp":\#(claims.expires)}"#))
         }
     }
 
@@ -213,7 +214,7 @@ public final class IMSVerifier: Sendable {
             return unauthorized("the session expired with its token at \(session.expires) (now \(now)); expected a new session with a fresh token")
         }
         return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"],
-                            body: ByteBuffer(string: #"{"sub":\#(jsonString(session.subject)),"state":"active","exp":\#(session.expires)}"#))
+                            body: ByteBuffer(string: #"{"sub":\#(JSONString.quoted(session.subject)),"state":"active","exp":\#(session.expires)}"#))
     }
 
     private func admin(_ request: HTTPServerRequest) -> HTTPResponse {
@@ -246,18 +247,5 @@ public final class IMSVerifier: Sendable {
 
     private func unauthorized(_ reason: String) -> HTTPResponse {
         .text(.unauthorized, reason, headers: ["WWW-Authenticate": "Bearer realm=\"ims\", error=\"invalid_token\""])
-    }
-
-    private func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -14,9 +14,19 @@ import Glibc
 ///
 /// The loop is NIO's `EventLoop` (for channels and timers), a `SerialExecutor` (simulated Swift actors may
 /// use it as their `unownedExecutor`) and a `TaskExecutor` (tasks started with this executor preference run
-/// their non-isolated code here). Work that reaches the loop from another thread while it is being driven
-/// has escaped the kernel's control; it is still run, but recorded in ``violations`` so runs that depend on
-/// thread timing are reported rather than silently non-deterministic.
+/// their non-isolated code here).
+///
+/// The determinism check: every submission of work to the loop (NIO `execute`/`scheduleTask`, a promise
+/// completed off the loop, a Swift task job resumed by ``enqueue(_:)``) is compared with the loop's owner
+/// thread — the thread that drives it, or last drove it, or created it. Work submitted from any other thread
+/// has escaped the kernel's control: it is still run, but recorded in ``violations``, for the whole life of
+/// the loop — while it is being driven and between drives (work that escaped during one drive and comes back
+/// after it ended is reported too). Runs that depend on thread timing are thus reported rather than silently
+/// non-deterministic. What the check cannot see: code that never submits work from a foreign thread — reading
+/// the wall clock, drawing unseeded randomness, blocking the loop thread — leaves no trace here.
+///
+/// A driver that moves to another thread between drives (async code awaiting between two drives) becomes the
+/// owner again when it next drives; work it submits from the new thread before that is reported.
 public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: every mutable field lives in `state`, guarded by `lock`.
 
@@ -49,7 +59,8 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
     /// How many jobs have run.
     public var executedJobs: UInt64 { lock.withLock { state.executed } }
 
-    /// Work that arrived from threads the kernel does not drive, in arrival order.
+    /// Work that arrived from threads the kernel does not drive, in arrival order, whether or not the loop was
+    /// being driven at the time (see the type's comment for what is and is not watched).
     public var violations: [String] { lock.withLock { state.violations } }
 
     /// Why a drive stopped.
@@ -120,8 +131,9 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
     @discardableResult
     private func schedule(at deadline: Int64, _ work: @escaping () -> Void) -> UInt64 {
         lock.withLock {
-            if state.driving, pthread_equal(state.owner, pthread_self()) == 0 {
-                state.violations.append("work was submitted from a thread the kernel does not drive at t=\(state.now)ns")
+            if pthread_equal(state.owner, pthread_self()) == 0 {
+                state.violations.append("work was submitted from a thread the kernel does not drive at t=\(state.now)ns"
+                                        + (state.driving ? "" : ", between drives"))
             }
             let sequence = state.nextSequence
             state.nextSequence += 1

@@ -1,4 +1,5 @@
 import Crypto
+import JSONEscaping
 import NIOConcurrencyHelpers
 import Wire
 
@@ -27,30 +28,11 @@ public final class Trace: TraceSink, @unchecked Sendable {
 
         /// The canonical JSON line of this event.
         public var canonicalLine: String {
-            var line = "{\"t\":\(nanoseconds),\"actor\":\(Self.quote(actor)),\"event\":\(Self.quote(event))"
+            var line = "{\"t\":\(nanoseconds),\"actor\":\(JSONString.quoted(actor)),\"event\":\(JSONString.quoted(event))"
             for (key, value) in fields.sorted(by: { $0.0 < $1.0 }) {
-                line += ",\(Self.quote(key)):\(Self.quote(value))"
+                line += ",\(JSONString.quoted(key)):\(JSONString.quoted(value))"
             }
             return line + "}"
-        }
-
-        /// A JSON string literal (RFC 8259 escaping; non-ASCII kept as UTF-8).
-        static func quote(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
         }
     }
 

@@ -161,6 +161,8 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
         let recorder = Recorder()
         phone.appConnect.delegate = recorder
         let stream = phone.appConnect.secureServicesAvailabilityChanges()
+        // Bounded: the kernel's wait below fails ("'collect' is waiting but nothing is scheduled to wake it") if the
+        // stream stops short of four changes, and after 1 s of virtual time at most.
         let collected = phone.kernel.spawn("collect") { () -> [SecureServicesAvailability] in
             var seen: [SecureServicesAvailability] = []
             for await availability in stream {

@@ -2,6 +2,7 @@ import AppConnect
 import DerivedCredential
 import Foundation
 import IvantiClient
+import TestSupport
 import Testing
 import Wire
 
@@ -16,7 +17,7 @@ import Wire
         let appConnect = try #require(AppConnect(node: wire.node("phone"), scheme: "provider-ac"))
         let changes = appConnect.secureServicesAvailabilityChanges()
         #expect(appConnect.start())
-        for await availability in changes where availability == .available { break }
+        _ = try await firstElement(of: changes, within: .seconds(10), "AppConnect reporting secure services available") { $0 == .available }
         #expect(appConnect.canSendCredential)
 
         let service = try #require(DerivedCredentialService(brand: "Brand", callbackScheme: "providerdc", appConnect: appConnect))
@@ -26,7 +27,9 @@ import Wire
         let deadline = ContinuousClock.now + .seconds(10)
         while ivanti.lastOutcome == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(ivanti.lastOutcome?.result == "stored", "\(String(describing: ivanti.lastOutcome))")
-        let der = try await appConnect.certificate(serialNumber: "LIVE-1", tag: .signing)
+        let der = try await withDeadline(.seconds(10), "reading back the stored certificate") {
+            try await appConnect.certificate(serialNumber: "LIVE-1", tag: .signing)
+        }
         #expect(der == Phone.fixture("signing.cert.der"))
         try await ivanti.stop()
         try await wire.shutdown()

@@ -1,5 +1,6 @@
 import Crypto
 import DerivedCredential
+import Foundation
 import Testing
 
 @Suite struct CredentialPayloadTests {
@@ -7,13 +8,53 @@ import Testing
         CredentialPayload(name: "Name", serialNumber: "123", expirationDate: 1_800_000_000, brand: "Brand", callbackScheme: "mydc", certificates: entries)
     }
 
-    @Test func aWellFormedPayloadHasNoProblemAndRoundTripsThroughJSON() throws {
-        let payload = Self.payload([.init(tag: "Authentication", certificate: [1, 2], privateKey: [3]), .init(tag: "Escrow", certificate: [4], privateKey: [5])])
+    static let twoEntries: [CredentialPayload.Entry] = [
+        .init(tag: "Authentication", certificate: [1, 2], privateKey: [3]), .init(tag: "Escrow", certificate: [4], privateKey: [5]),
+    ]
+
+    /// The canonical encoding of `payload(twoEntries)`, written out by hand: the SDK's key names, keys sorted at every
+    /// level, DER as standard base64 with padding, no white space.
+    static let knownGoodEncoding = #"{"Brand":"Brand","CallbackScheme":"mydc","CredentialArray":["#
+        + #"{"Cert":"AQI=","PrivateKey":"Aw==","Tag":"Authentication"},{"Cert":"BA==","PrivateKey":"BQ==","Tag":"Escrow"}],"#
+        + #""ExpirationDate":1800000000,"Name":"Name","SerialNumber":"123"}"#
+
+    @Test func aWellFormedPayloadHasNoProblemAndEncodesToTheKnownCanonicalBytes() throws {
+        let payload = Self.payload(Self.twoEntries)
         #expect(payload.structuralProblem() == nil)
+        #expect(String(decoding: payload.encoded(), as: UTF8.self) == Self.knownGoodEncoding)
+        // Canonical: a payload built separately with the same values seals to the same bytes.
+        #expect(Self.payload(Self.twoEntries).encoded() == payload.encoded())
         #expect(try CredentialPayload(decoding: payload.encoded()) == payload)
-        // Canonical: the same payload always encodes to the same bytes, with the SDK's key names.
-        #expect(payload.encoded() == payload.encoded())
-        #expect(String(decoding: payload.encoded(), as: UTF8.self).contains("\"CredentialArray\":[{\"Cert\":\"AQI=\",\"PrivateKey\":\"Aw==\",\"Tag\":\"Authentication\"}"))
+    }
+
+    @Test func anIndependentJSONReaderSeesEveryField() throws {
+        // JSONSerialization, not the module's own decoder, reads what `encoded()` wrote.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(Self.payload(Self.twoEntries).encoded())) as? [String: Any])
+        #expect(Set(object.keys) == ["Name", "SerialNumber", "ExpirationDate", "Brand", "CallbackScheme", "CredentialArray"])
+        #expect(object["Name"] as? String == "Name")
+        #expect(object["SerialNumber"] as? String == "123")
+        #expect((object["ExpirationDate"] as? NSNumber)?.int64Value == 1_800_000_000)
+        #expect(object["Brand"] as? String == "Brand")
+        #expect(object["CallbackScheme"] as? String == "mydc")
+        let entries = try #require(object["CredentialArray"] as? [[String: String]])
+        #expect(entries.map { $0["Tag"] } == ["Authentication", "Escrow"])
+        #expect(entries.map { $0["Cert"].flatMap { Data(base64Encoded: $0) }.map(Array.init) } == [[1, 2], [4]])
+        #expect(entries.map { $0["PrivateKey"].flatMap { Data(base64Encoded: $0) }.map(Array.init) } == [[3], [5]])
+    }
+
+    @Test func payloadsWrittenByOthersDecodeWhateverTheKeyOrderAndSpacing() throws {
+        // As another implementation might write it: keys in any order, white space, escaped slashes.
+        let foreign = """
+        {
+          "CredentialArray": [ { "Tag": "Authentication", "PrivateKey": "Aw==", "Cert": "AQI=" },
+                               { "PrivateKey": "BQ==", "Cert": "BA==", "Tag": "Escrow" } ],
+          "SerialNumber": "123", "Name": "Name", "ExpirationDate": 1800000000,
+          "CallbackScheme": "mydc", "Brand": "Brand"
+        }
+        """
+        #expect(try CredentialPayload(decoding: Array(foreign.utf8)) == Self.payload(Self.twoEntries))
+        let slashes = #"{"Brand":"B\/rand","CallbackScheme":"mydc","CredentialArray":[],"ExpirationDate":1,"Name":"N","SerialNumber":"1"}"#
+        #expect(try CredentialPayload(decoding: Array(slashes.utf8)).brand == "B/rand")
     }
 
     @Test func eachStructuralRuleHasItsCode() {

@@ -3,6 +3,7 @@ import IMSSDK
 import IMSSigningBackend
 import IMSVerifier
 import JWT
+import TestSupport
 import Testing
 import Wire
 import WireHTTP
@@ -18,18 +19,9 @@ import WireHTTP
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw IMSSDKError("PyJWT is not installed in .venv-interop; run tools/setup.sh")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw IMSSDKError("PyJWT \(arguments[0]) failed: \(problem)") }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try ExternalProcess.run(python, [script] + arguments)
+        guard run.status == 0 else { throw IMSSDKError("PyJWT \(arguments[0]) failed: \(run.stderr)") }
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     struct LiveIMS {

@@ -3,6 +3,7 @@ import IPP
 import Kernel
 import MiGClient
 import NIOCore
+import TestSupport
 import Testing
 import Wire
 import WireHTTP
@@ -208,16 +209,7 @@ func expectMiGError<T>(_ body: () async throws -> T) async -> MiGError? {
 
 /// Decompresses with the system's gzip, a decoder independent of the client's zlib use.
 func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let path = NSTemporaryDirectory() + "migclient-\(UUID().uuidString).gz"
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw InteropError("cannot write \(path)") }
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-dc", path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Array(data)
+    let run = try ExternalProcess.run("/bin/gzip", ["-dc"], input: Data(bytes))
+    guard run.status == 0 else { throw InteropError("gzip -dc failed: \(run.stderr)") }
+    return run.stdoutBytes
 }

@@ -242,10 +242,13 @@ import WireHTTP
     @Test func sameSeedSameTrace() throws {
         func run(_ seed: UInt64) throws -> String {
             let (kernel, phone, _) = try Self.world(seed: seed)
+            // Seeded latency, so the trace depends on the seed: equal digests then mean the seed alone decided the run.
+            kernel.network.setConditions(from: "phone", to: "mig", LinkConditions(latency: .uniform(1_000_000, 20_000_000), bandwidth: 1_000_000))
             _ = try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 1, count: 150_000)), chunked: true)
             kernel.advance(by: .seconds(5))
             return kernel.trace.digest
         }
         #expect(try run(5) == run(5))
+        #expect(try run(5) != run(6), "the trace must record what the seed decided")
     }
 }

@@ -6,6 +6,7 @@ import MiGServer
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import TestSupport
 import Testing
 import TLSProxy
 import Wire
@@ -142,29 +143,10 @@ import WireHTTP
 /// A real nginx with the seed's configuration in front of a live MiG; curl and the MiG client, each with and
 /// without a client certificate.
 @Suite(.serialized) struct NginxInteropTests {
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
+    /// Runs a program under the shared watchdog; returns its exit status and everything it printed.
     static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try ExternalProcess.run(executable, arguments)
+        return (result.status, result.output)
     }
 
     @Test func curlAndTheClientThroughNginxNeedTheClientCertificate() async throws {
@@ -180,7 +162,7 @@ import WireHTTP
         configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
         let mig = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
         let upstream = try #require(mig.endpoints.first?.url.split(separator: "@").last?.split(separator: "/").first)
-        let port = try Self.freePort()
+        let port = try Ports.free()
         let conf = """
         daemon off;
         pid \(state)/nginx.pid;
@@ -205,15 +187,9 @@ import WireHTTP
         }
         """
         try conf.write(toFile: "\(state)/nginx.conf", atomically: true, encoding: .utf8)
-        let nginx = Process()
-        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        nginx.arguments = ["-c", "\(state)/nginx.conf", "-e", "\(state)/error.log"]
-        try nginx.run()
-        defer { nginx.terminate(); nginx.waitUntilExit() }
-        // Wait until nginx accepts connections.
-        for _ in 0..<50 where try Self.run("/usr/bin/curl", ["-sk", "-o", "/dev/null", "https://127.0.0.1:\(port)/"]).0 != 0 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let nginx = try ServedProcess.start("/usr/sbin/nginx", ["-c", "\(state)/nginx.conf", "-e", "\(state)/error.log"],
+                                            until: .acceptsConnections(port: port), readyWithin: 30)
+        defer { nginx.stop() }
         let request = "\(state)/request.ipp"
         try Data(try TLSProxyTests.getPrinterAttributes().readableBytesView).write(to: URL(fileURLWithPath: request))
         let common = ["-sS", "-o", "\(state)/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem", "-u", "secure:secure-password",

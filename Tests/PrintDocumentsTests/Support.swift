@@ -1,5 +1,6 @@
 import Foundation
 import PrintDocuments
+import TestSupport
 
 /// Documents the tests print, and helpers to run the real tools.
 enum Sample {
@@ -20,12 +21,6 @@ enum Sample {
 /// Real command-line tools (qpdf, poppler-utils), for checking that what this module writes is what real readers
 /// accept. Test-only: the module itself does no I/O.
 enum RealTool {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// The tool's path on PATH, or nil.
     static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -36,25 +31,10 @@ enum RealTool {
         return nil
     }
 
-    /// Runs a tool to completion; its output goes through files, so neither stream can block the other.
-    static func run(_ executable: String, _ arguments: [String]) throws -> Run {
-        let directory = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outputURL = directory.appendingPathComponent("stdout"), errorURL = directory.appendingPathComponent("stderr")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        let output = try FileHandle(forWritingTo: outputURL), errors = try FileHandle(forWritingTo: errorURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        try errors.close()
-        return Run(status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+    /// Runs a tool to completion under the shared watchdog (its output goes through files, so neither stream can
+    /// block the other).
+    static func run(_ executable: String, _ arguments: [String]) throws -> ExternalProcess.Result {
+        try ExternalProcess.run(executable, arguments)
     }
 
     /// A fresh directory for one test's files.

@@ -1,5 +1,6 @@
 import Foundation
 import SCPmsServer
+import TestSupport
 import Testing
 import Wire
 
@@ -7,16 +8,9 @@ import Wire
 @Suite(.serialized) struct SCPmsCurlInteropTests {
     /// Runs curl; returns its standard output (with `-i`, the status line and headers first).
     static func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "-g", "--max-time", "10"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "curl \(arguments) exited with \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        let run = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-g", "--max-time", "10"] + arguments)
+        #expect(run.status == 0, "curl \(arguments) exited with \(run.status): \(run.stderr)")
+        return run.stdout
     }
 
     /// The last response of the output: with `--anyauth`, curl prints the 401 it answered first.

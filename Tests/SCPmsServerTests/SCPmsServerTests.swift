@@ -1,4 +1,5 @@
 import Foundation
+import JSONEscaping
 import Kernel
 import NIOCore
 import NIOHTTP1
@@ -159,8 +160,7 @@ import WireHTTP
     @Test func sqlMetacharactersRoundTrip() throws {
         let world = try Self.world()
         let nasty = #"Robert'); DROP TABLE connection;-- "quoted" \ %_ ? :name"#
-        var body = ""
-        ODataJSON.quote(nasty, to: &body)
+        let body = JSONString.quoted(nasty)
         let id = try world.register(#"{"UserName": \#(body), "CustomCustom1": \#(body)}"#)
         let read = try world.send(.GET, "\(Self.collection)('\(id)')")
         let d = try #require((try JSONSerialization.jsonObject(with: Data(read.body.readableBytesView)) as? [String: Any])?["d"] as? [String: Any])

@@ -53,7 +53,7 @@ import Testing
 
 /// Running scenarios: outcomes, failure reports and determinism.
 @Suite struct ScenarioRunningTests {
-    let runner = ScenarioRunner(language: ScenarioLanguage(), catalog: [TestActors.echo])
+    let runner = ScenarioRunner(language: ScenarioLanguage(), catalog: [TestActors.echo, TestActors.leaky])
 
     func run(_ text: String, seed: UInt64 = 1) -> ScenarioRunner.Result {
         let (script, errors) = runner.language.parse(file: "t.scn", text: text)
@@ -67,6 +67,14 @@ import Testing
         let failure = try #require(result.failures.first)
         #expect(failure.line == 3)
         #expect(failure.failure == "expected ${r.status} == \"404\", actual \"200\"")
+    }
+
+    @Test func aRunWithDeterminismViolationsFailsEvenWhenEveryExpectationHolds() {
+        let result = run("start leaky\nexpect 1 == 1")
+        #expect(result.failures.isEmpty)
+        #expect(!result.passed)
+        #expect(result.error == "t.scn: determinism violations: work was submitted from a thread the kernel does not drive at t=0ns")
+        #expect(run("start echo\nexpect 1 == 1").passed, "the same run without the leak passes")
     }
 
     @Test func aStepThatCannotRunStopsTheScenarioWithItsPlace() {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PrintDocuments
 import Sunfire
+import TestSupport
 import Testing
 
 /// Sunfire on real loopback sockets, driven by real OpenSSH (ssh, sftp, scp), curl (libssh2, the library family under
@@ -55,9 +56,9 @@ import Testing
         // What the converters wrote is real: qpdf and poppler agree on it.
         let socPrint = live.home.appendingPathComponent("socPrint").path
         for (file, pages) in [("source.pdf", 12), ("source-trimmed.pdf", 5), ("formatted.pdf", 1)] {
-            let check = try ExternalTool.run("/usr/bin/qpdf", ["--check", "\(socPrint)/\(file)"])
+            let check = try ExternalProcess.run("/usr/bin/qpdf", ["--check", "\(socPrint)/\(file)"])
             #expect(check.status == 0, "qpdf --check \(file): \(check.output)")
-            let info = try ExternalTool.run("/usr/bin/pdfinfo", ["\(socPrint)/\(file)"])
+            let info = try ExternalProcess.run("/usr/bin/pdfinfo", ["\(socPrint)/\(file)"])
             let reported = info.stdout.split(separator: "\n").first { $0.hasPrefix("Pages:") }?.split(separator: " ").last
             #expect(reported == "\(pages)", "pdfinfo \(file): \(info.output)")
         }
@@ -124,7 +125,7 @@ import Testing
         try Self.write(document, "\(work)/curl.pdf")
         let fingerprint = live.sunfire.hostKey.fingerprint.dropFirst("SHA256:".count)
         for (scheme, name) in [("sftp", "via-sftp.pdf"), ("scp", "via-scp.pdf")] {
-            let result = try ExternalTool.run("/usr/bin/curl", [
+            let result = try ExternalProcess.run("/usr/bin/curl", [
                 "-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "\(LiveSunfire.user):\(LiveSunfire.password)",
                 "--hostpubsha256", String(fingerprint), "\(scheme)://127.0.0.1:\(live.port)/~/\(name)",
             ])
@@ -133,13 +134,13 @@ import Testing
             #expect(stored.map { [UInt8]($0) } == document, "curl \(scheme) stored the file intact")
         }
         // And curl refuses a host whose key is not the expected one.
-        let impostor = try ExternalTool.run("/usr/bin/curl", ["-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "demo:demo-password",
+        let impostor = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "demo:demo-password",
                                                               "--hostpubsha256", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
                                                               "sftp://127.0.0.1:\(live.port)/~/x.pdf"])
         #expect(impostor.status != 0)
         // OpenSSH agrees on both AES-CTR key sizes.
         for cipher in ["aes128-ctr", "aes256-ctr"] {
-            let result = try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-c", cipher, "-m", "hmac-sha2-256"]
+            let result = try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-c", cipher, "-m", "hmac-sha2-256"]
                                                 + (try live.sshOptions()) + ["demo@127.0.0.1", "cat via-scp.pdf"], environment: ["SSHPASS": LiveSunfire.password])
             #expect(result.status == 0 && result.stdout.hasPrefix("%PDF-"), "ssh -c \(cipher): \(result.stderr)")
         }
@@ -151,7 +152,7 @@ import Testing
         let wrong = live.work.appendingPathComponent("wrong_known_hosts").path
         try "[127.0.0.1]:\(live.port) ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBQKkNm3qEbGwQ6Gr+7m3KR9KQ2VT5sI1a0aY9h4XU3v\n"
             .write(toFile: wrong, atomically: true, encoding: .utf8)
-        let result = try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-o", "UserKnownHostsFile=\(wrong)",
+        let result = try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-o", "UserKnownHostsFile=\(wrong)",
                                                                "-o", "StrictHostKeyChecking=yes", "demo@127.0.0.1", "true"],
                                           environment: ["SSHPASS": LiveSunfire.password])
         #expect(result.status == 255)
@@ -194,16 +195,16 @@ import Testing
         let live = try await LiveSunfire.start(mysoc: true)
         let site = try #require(live.mysoc)
         let body = "destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=demo-password&AuthType=AuthDBICookieHandler&AuthName=mysoc"
-        let page = try ExternalTool.run("/usr/bin/curl", ["-sS", "--max-time", "20", "--cacert", LiveSunfire.fixture("tls/ca.pem"),
+        let page = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "20", "--cacert", LiveSunfire.fixture("tls/ca.pem"),
                                                           "--data-binary", body, site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
         #expect(page.status == 0, "curl: \(page.output)")
         #expect(page.stdout.contains("PS-printer available quota</b></td><td bgcolor=#FFFFFF>100</td></tr>"), "\(page.stdout)")
         let nusnet = body.replacingOccurrences(of: "credential_0=demo&credential_1=demo-password", with: "credential_0=e0123456&credential_1=nusnet-password")
-        let viaNUSNET = try ExternalTool.run("/usr/bin/curl", ["-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", nusnet,
+        let viaNUSNET = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", nusnet,
                                                                site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
         #expect(viaNUSNET.stdout.contains("PS-printer available quota"), "NUSNET credentials get the quota page")
         let wrong = body.replacingOccurrences(of: "demo-password", with: "nope")
-        let refused = try ExternalTool.run("/usr/bin/curl", ["-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", wrong,
+        let refused = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", wrong,
                                                              site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
         #expect(!refused.stdout.contains("<tr><td"), "wrong credentials answer the login page with no rows")
         try await live.stop()

@@ -150,7 +150,9 @@ extension Result {
                 connectivity: SSHConnectivity(host: "sunfire", user: user, password: password, node: kernel.node("phone")),
                 request: PrintRequest(fileName: name, document: .bytes(document), printer: "psts", pagesPerSheet: perSheet, range: range),
                 converters: converters) { _ in true }
-            let (outcome, snapshots) = try kernel.run("print", timeout: .seconds(600)) {
+            // Bounded: if the progress stream never finishes, the kernel's wait fails ("'print and watch its progress' is
+            // waiting but nothing is scheduled to wake it"), and after 600 s of virtual time at most.
+            let (outcome, snapshots) = try kernel.run("print and watch its progress", timeout: .seconds(600)) {
                 async let watched: [[PrintRow]] = { var all: [[PrintRow]] = []; for await rows in operation.progress { all.append(rows) }; return all }()
                 let outcome = await operation.run()
                 return (outcome, await watched)

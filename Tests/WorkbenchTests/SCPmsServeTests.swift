@@ -1,39 +1,24 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `workbench serve` with the SCPms actor: the listed URL works with curl, and a registration the client
 /// was told about (201) survives `kill -9` of the server.
 @Suite(.serialized) struct SCPmsServeTests {
     /// Starts `workbench serve` and returns it with its `listening scpms` URL.
-    static func serve(database: String) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.arguments = ["serve", "--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.database=\(database)",
-                             "--state-dir", NSTemporaryDirectory() + "workbench-scpms-serve-\(getpid())"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("listening scpms ") || !text.hasSuffix("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let line = text.split(separator: "\n").first { $0.hasPrefix("listening scpms ") }
-        return (process, line.map { String($0.dropFirst("listening scpms ".count)) } ?? "")
+    static func serve(database: String) throws -> (ServedProcess, String) {
+        let serve = try WorkbenchBinary.serve(
+            ["--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.database=\(database)",
+             "--state-dir", NSTemporaryDirectory() + "workbench-scpms-serve-\(getpid())"],
+            until: { $0.contains("listening scpms ") && $0.hasSuffix("\n") })
+        let line = try #require(serve.lines.first { $0.hasPrefix("listening scpms ") })
+        return (serve, String(line.dropFirst("listening scpms ".count)))
     }
 
     static func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "-g", "--max-time", "10"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let run = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-g", "--max-time", "10"] + arguments)
+        #expect(run.status == 0, "curl \(arguments): \(run.stderr)")
+        return run.stdout
     }
 
     @Test func theListedURLWorksAndRegistrationsSurviveKill9() throws {
@@ -52,13 +37,10 @@ import Testing
                                         "\(base)/odata/applications/latest/com.workbench.demo/Connections"])
         #expect(registered.hasSuffix("\n201"))
         let id = try #require(registered.split(separator: "\"").drop { $0 != "ApplicationConnectionId" }.dropFirst(2).first)
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        #expect(first.kill() == .signalled(SIGKILL))
 
         let (second, again) = try Self.serve(database: database)
         #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-SMP-APPCID: \(id)", again]) == "200")
-        second.terminate()
-        second.waitUntilExit()
-        #expect(second.terminationStatus == 0)
+        #expect(second.stop() == .exited(0))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PrintDocuments
 import SOCPrint
+import TestSupport
 import Testing
 import Wire
 @testable import Workbench
@@ -8,40 +9,27 @@ import Wire
 /// The SOC Print client on the live wire: printing through `workbench serve`'s Sunfire and reading mysoc's quota,
 /// and its exec, SCP and SFTP against OpenSSH's own sshd.
 @Suite(.serialized) struct SOCPrintInteropTests {
-    /// Starts `workbench serve` with Sunfire and mysoc on spare ports; returns the process and its output lines.
-    static func serve() throws -> (Process, [String]) {
+    /// Starts `workbench serve` with Sunfire and mysoc on spare ports.
+    static func serve() throws -> ServedProcess {
         let directoryPort = 20_000 + Int(getpid() % 20_000)
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.currentDirectoryURL = Paths.repository
-        process.arguments = ["serve", "--only", "sunfire", "--only", "mysoc",
-                             "--state-dir", NSTemporaryDirectory() + "workbench-socprint-\(getpid())-\(UInt32.random(in: 0 ... .max))",
-                             "--set", "sunfire.port=0", "--set", "sunfire.directory-port=\(directoryPort)",
-                             "--set", "mysoc.port=0", "--set", "mysoc.directory=127.0.0.1:\(directoryPort)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("note mysoc") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        return (process, text.split(separator: "\n").map(String.init))
+        return try WorkbenchBinary.serve(
+            ["--only", "sunfire", "--only", "mysoc",
+             "--state-dir", NSTemporaryDirectory() + "workbench-socprint-\(getpid())-\(UInt32.random(in: 0 ... .max))",
+             "--set", "sunfire.port=0", "--set", "sunfire.directory-port=\(directoryPort)",
+             "--set", "mysoc.port=0", "--set", "mysoc.directory=127.0.0.1:\(directoryPort)"],
+            until: { $0.contains("note mysoc") && $0.hasSuffix("\n") })
     }
 
     @Test func theClientPrintsThroughServeOverSCPAndSFTPAndReadsTheQuota() async throws {
-        let (process, lines) = try Self.serve()
-        defer { process.terminate(); process.waitUntilExit() }
-        let ssh = try #require(lines.first { $0.hasPrefix("listening sunfire ssh://") }.flatMap { URL(string: String($0.split(separator: " ")[2])) },
-                               "serve said:\n\(lines.joined(separator: "\n"))")
-        let site = try #require(lines.first { $0.hasPrefix("listening mysoc https://") }.flatMap { URL(string: String($0.split(separator: " ")[2])) })
+        let serve = try Self.serve()
+        defer { serve.stop() }
+        let ssh = try #require(URL(string: try serve.lastWord(ofLineStartingWith: "listening sunfire ssh://")))
+        let site = try #require(URL(string: try serve.lastWord(ofLineStartingWith: "listening mysoc https://")))
         let sshPort = try #require(ssh.port), sitePort = try #require(site.port)
 
         let wire = LiveWire(seed: 1, threads: 2)
         let phone = wire.node("phone")
-        let ca = try Data(contentsOf: Paths.repository.appendingPathComponent("Fixtures/tls/ca.pem"))
+        let ca = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("tls/ca.pem")))
         let app = SOCPrintApp(node: phone, converters: try StandInConverters.manifest(),
                               quota: try QuotaClient(host: "localhost", port: sitePort, node: phone, trust: .caPEM(Array(ca))))
         #expect(app.settings.save(username: "demo", password: "demo-password", printer: "", server: "127.0.0.1:\(sshPort)") == .saved)
@@ -111,7 +99,7 @@ import Wire
         #expect(await pinned.connect() == (true, true))
         await pinned.disconnect()
         let impostor = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
-                                       hostKeyPolicy: .pinned(try String(contentsOfFile: Paths.repository.appendingPathComponent("Fixtures/sunfire/ssh_host_ed25519_key.pub").path, encoding: .utf8)))
+                                       hostKeyPolicy: .pinned(try String(contentsOfFile: Repository.fixture("sunfire/ssh_host_ed25519_key.pub"), encoding: .utf8)))
         #expect(await impostor.connect().authorised == false, "a pinned key that does not match refuses the server")
         try await wire.shutdown()
     }

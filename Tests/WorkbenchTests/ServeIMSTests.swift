@@ -1,5 +1,6 @@
 import Foundation
 import JWT
+import TestSupport
 import Testing
 
 /// `workbench serve` with the IMS actors, driven with curl as a host app's back-end client would be.
@@ -12,43 +13,18 @@ import Testing
     }
 
     static func curl(_ arguments: [String]) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "--max-time", "10"] + arguments
-        let body = Pipe()
-        curl.standardOutput = body
-        try curl.run()
-        let answer = String(decoding: body.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
-        return answer
+        try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments).stdout
     }
 
     @Test func serveListsTheIMSActorsAndTheirDemoCredentialsWork() throws {
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.currentDirectoryURL = Paths.repository
-        process.arguments = ["serve", "--only", "ims-signer", "--only", "ims", "--state-dir", NSTemporaryDirectory() + "workbench-ims-serve-\(getpid())"] + Self.freePorts
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
-
-        var text = ""
-        let reader = output.fileHandleForReading
-        while !text.contains("note ims admin-token") {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let lines = text.split(separator: "\n").map(String.init)
-        func lastWord(_ prefix: String) throws -> String {
-            try #require(lines.first { $0.hasPrefix(prefix) }?.split(separator: " ").last.map(String.init), "no line starting '\(prefix)' in:\n\(text)")
-        }
-        let signerURL = try lastWord("listening ims-signer http://")
-        let imsURL = try lastWord("listening ims http://")
-        let apiKey = try lastWord("note ims-signer api-key ")
-        let bearer = try #require(lines.first { $0.hasPrefix("note ims-signer bearer-token ") }?.split(separator: " ")[3].description)
+        let serve = try WorkbenchBinary.serve(
+            ["--only", "ims-signer", "--only", "ims", "--state-dir", NSTemporaryDirectory() + "workbench-ims-serve-\(getpid())"] + Self.freePorts,
+            until: { $0.contains("note ims admin-token") && $0.hasSuffix("\n") })
+        defer { serve.stop() }
+        let signerURL = try serve.lastWord(ofLineStartingWith: "listening ims-signer http://")
+        let imsURL = try serve.lastWord(ofLineStartingWith: "listening ims http://")
+        let apiKey = try serve.lastWord(ofLineStartingWith: "note ims-signer api-key ")
+        let bearer = try #require(serve.lines.first { $0.hasPrefix("note ims-signer bearer-token ") }?.split(separator: " ")[3].description)
 
         // The host app signs a prototype for user 14 with the demo bearer token, then starts an IMS session.
         let now = Int64(Date().timeIntervalSince1970)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Wire
 #if canImport(Glibc)
 import Glibc
@@ -18,8 +19,8 @@ final class IPPEvePrinter {
 
     let directory: String
     let port: Int
-    private let printer: Process
-    private let dbus: Process
+    private let printer: ServedProcess
+    private let dbus: ServedProcess
 
     init(certificate: Certificate = .testCA, holdJobs: Bool = false) throws {
         for tool in ["/usr/sbin/ippeveprinter", "/usr/bin/dbus-daemon"] where !FileManager.default.isExecutableFile(atPath: tool) {
@@ -44,35 +45,19 @@ final class IPPEvePrinter {
         // ippeveprinter wants a system D-Bus even with DNS-SD off: give it a private one, in the foreground so
         // it is our child and stops with the test.
         let bus = directory + "/bus"
-        dbus = Process()
-        dbus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        dbus.arguments = ["--session", "--address=unix:path=\(bus)", "--nofork", "--nopidfile"]
-        dbus.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        dbus.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try dbus.run()
-        for _ in 0..<200 where !files.fileExists(atPath: bus) { usleep(25_000) }
-
-        port = try Self.freePort()
-        printer = Process()
-        printer.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
+        dbus = try ServedProcess.start("/usr/bin/dbus-daemon", ["--session", "--address=unix:path=\(bus)", "--nofork", "--nopidfile"],
+                                       until: .fileExists(bus), readyWithin: 10)
+        port = try Ports.free()
         // -k keeps spooled documents so tests can compare what the printer received.
-        printer.arguments = ["-k", "-r", "off", "-n", "localhost", "-p", "\(port)", "-d", directory + "/spool", "-K", directory + "/keys",
-                             "-c", gate, "-f", "application/pdf", "Workbench Test"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(bus)"
-        printer.environment = environment
-        printer.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        printer.standardError = FileHandle(forWritingAtPath: "/dev/null")
         do {
-            try printer.run()
+            printer = try ServedProcess.start(
+                "/usr/sbin/ippeveprinter",
+                ["-k", "-r", "off", "-n", "localhost", "-p", "\(port)", "-d", directory + "/spool", "-K", directory + "/keys",
+                 "-c", gate, "-f", "application/pdf", "Workbench Test"],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus)"], until: .acceptsConnections(port: port), readyWithin: 10)
         } catch {
-            kill(dbus.processIdentifier, SIGKILL)
-            throw error
-        }
-        do {
-            try waitUntilListening()
-        } catch {
-            stop()
+            dbus.kill()
+            try? files.removeItem(atPath: directory)
             throw error
         }
     }
@@ -99,49 +84,9 @@ final class IPPEvePrinter {
     func stop() {
         release()  // a held gate.sh polls for this file and exits
         // SIGKILL: the test runner's threads block SIGTERM, and spawned children inherit that mask.
-        for process in [printer, dbus] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        printer.kill()
+        dbus.kill()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    private func waitUntilListening() throws {
-        for _ in 0..<200 {
-            if Self.canConnect(port: port) { return }
-            guard printer.isRunning else { throw InteropError("ippeveprinter exited with status \(printer.terminationStatus)") }
-            usleep(50_000)
-        }
-        throw InteropError("ippeveprinter did not listen on port \(port) within 10 s")
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
-    /// A port the kernel just handed out (bound to 0, read back, released).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw InteropError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import MySoc
 import Sunfire
 import SunfireHost
+import TestSupport
 import Wire
 
 /// Sunfire (and mysoc) on real loopback sockets with homes on disk, for real OpenSSH, curl and poppler tools.
@@ -73,20 +74,20 @@ final class LiveSunfire: @unchecked Sendable {
     }
 
     /// `sshpass -e ssh -p PORT demo@127.0.0.1 COMMAND`.
-    func ssh(_ command: String, password: String = LiveSunfire.password) throws -> ExternalTool.Result {
-        try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(port)] + sshOptions() + ["\(Self.user)@127.0.0.1", command],
+    func ssh(_ command: String, password: String = LiveSunfire.password) throws -> ExternalProcess.Result {
+        try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(port)] + sshOptions() + ["\(Self.user)@127.0.0.1", command],
                              environment: ["SSHPASS": password])
     }
 
-    func sftp(batch: String) throws -> ExternalTool.Result {
+    func sftp(batch: String) throws -> ExternalProcess.Result {
         let file = work.appendingPathComponent("batch-\(UUID().uuidString)").path
         try batch.write(toFile: file, atomically: true, encoding: .utf8)
-        return try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/sftp", "-o", "BatchMode=no", "-b", file, "-P", String(port)] + sshOptions()
+        return try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/sftp", "-o", "BatchMode=no", "-b", file, "-P", String(port)] + sshOptions()
                                         + ["\(Self.user)@127.0.0.1"], environment: ["SSHPASS": Self.password], timeout: 120)
     }
 
-    func scp(_ arguments: [String]) throws -> ExternalTool.Result {
-        try ExternalTool.run("/usr/bin/sshpass", ["-e", "/usr/bin/scp", "-P", String(port)] + sshOptions() + arguments,
+    func scp(_ arguments: [String]) throws -> ExternalProcess.Result {
+        try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/scp", "-P", String(port)] + sshOptions() + arguments,
                              environment: ["SSHPASS": Self.password], timeout: 120)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IPP
+import JSONEscaping
 
 #if canImport(Glibc)
 import Glibc
@@ -200,16 +201,6 @@ public struct IPPBench: ParsableCommand {
             guard let value else { return "null" }
             return String(Double(Int((value * 10).rounded())) / 10)
         }
-        func quoted(_ text: String) -> String {
-            var escaped = "\""
-            for character in text {
-                switch character {
-                case "\"", "\\": escaped += "\\" + String(character)
-                default: escaped.append(character)
-                }
-            }
-            return escaped + "\""
-        }
         var fields = [
             "\"decode_ns_per_message\": \(number(headline(results) { $0.decodeNanoseconds }))",
             "\"encode_ns_per_message\": \(number(headline(results) { $0.encodeNanoseconds }))",
@@ -220,7 +211,7 @@ public struct IPPBench: ParsableCommand {
             "\"rounds\": \(rounds)",
         ]
         let files = results.map { result in
-            "{\"file\": \(quoted(result.path)), \"bytes\": \(result.bytes), \"attributes\": \(result.attributes), "
+            "{\"file\": \(JSONString.quoted(result.path)), \"bytes\": \(result.bytes), \"attributes\": \(result.attributes), "
                 + "\"iterations\": \(result.iterations), "
                 + "\"decode_ns\": \(number(result.decodeNanoseconds)), \"encode_ns\": \(number(result.encodeNanoseconds)), "
                 + "\"decode_and_read_values_ns\": \(number(result.decodeAndReadNanoseconds)), "
