@@ -8,11 +8,12 @@ import Testing
 import Wire
 import WireHTTP
 
-/// A TCP client that keeps what it receives and notices the server's half-close.
+/// A TCP client that keeps what it receives and notices the server's close: an `inputClosed` event while its own
+/// output is open, or the channel going inactive once it had half-closed itself (its input then ends the channel).
 final class TCPProbe: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let received = NIOLockedValueBox(ByteBuffer())
-    let inputClosed = NIOLockedValueBox(false)
+    let serverClosed = NIOLockedValueBox(false)
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var chunk = unwrapInboundIn(data)
@@ -20,8 +21,13 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event { inputClosed.withLockedValue { $0 = true } }
+        if case ChannelEvent.inputClosed = event { serverClosed.withLockedValue { $0 = true } }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        serverClosed.withLockedValue { $0 = true }
+        context.fireChannelInactive()
     }
 }
 
@@ -56,10 +62,10 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
             try await channel.writeAndFlush(sent).get()
             try await channel.close(mode: .output).get()
         }
-        #expect(!probe.inputClosed.withLockedValue { $0 })
+        #expect(!probe.serverClosed.withLockedValue { $0 })
         kernel.advance(by: .seconds(5))
         #expect(probe.received.withLockedValue { $0 } == sent)
-        #expect(probe.inputClosed.withLockedValue { $0 }, "the echo closes its side once it has echoed everything")
+        #expect(probe.serverClosed.withLockedValue { $0 }, "the echo closes its side once it has echoed everything")
     }
 
     @Test func getRootSaysHello() throws {

@@ -62,8 +62,10 @@ import Wire
         let task = kernel.spawn("awaits a foreign thread") {
             await withCheckedContinuation { continuation in parked.withLockedValue { $0 = continuation } }
         }
-        // Runs after the task has suspended (it was submitted later): resumes it from another thread, and holds the
-        // loop until that has happened, so the resumption arrives while the loop is being driven.
+        kernel.loop.runDue()
+        try #require(parked.withLockedValue { $0 } != nil, "the task has suspended")
+        // Resumes it from another thread, and holds the loop until that has happened, so the resumption arrives
+        // while the loop is being driven.
         kernel.loop.execute {
             Self.onAnotherThread { parked.withLockedValue { $0 }?.resume(returning: 42) }
         }

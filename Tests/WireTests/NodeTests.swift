@@ -33,7 +33,7 @@ final class RecordingNetwork: Network {
     static func node(_ name: String = "phone", network: RecordingNetwork = RecordingNetwork(), sink: RecordingSink = RecordingSink(),
                      faults: FaultPoints = FaultPoints(random: RandomStream(seed: 1, name: "faults"))) -> Node {
         Node(name: name, eventLoop: EmbeddedEventLoop(), network: network,
-             clock: NodeClock(source: ManualTime(epoch: .zero)), random: RandomStream(seed: 1, name: name),
+             clock: NodeClock(source: ManualTime(epoch: .zero)), random: RandomStream(seed: 1, name: name), secrets: .seeded(RandomStream(seed: 1, name: "secrets:" + name)),
              faults: faults, bus: URLBus(tracer: sink), tracer: sink)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Scenario
+import TestSupport
 import Testing
 @testable import Workbench
 
@@ -94,30 +95,21 @@ import Testing
 /// `serve` and `run` refuse what they do not understand, and find Fixtures/ from anywhere.
 @Suite(.serialized) struct CommandInputTests {
     static func run(_ arguments: [String], in directory: URL) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ExternalProcess.run(Repository.workbenchBinary.path, arguments, currentDirectory: directory.path, timeout: 300)
+        return (result.status, result.output)
     }
 
     @Test func serveRefusesAnOptionWithATypo() throws {
-        let (status, text) = try Self.run(["serve", "--set", "mig.pmm=5"], in: Paths.repository)
+        let (status, text) = try Self.run(["serve", "--set", "mig.pmm=5"], in: Repository.root)
         #expect(status != 0)
         #expect(text.contains("--set mig.pmm=5: mig has no option 'pmm' (did you mean 'ppm'?)"))
     }
 
     @Test func scenariosFindFixturesWhenRunFromAnotherFolder() throws {
         let (status, text) = try Self.run(["run", "mig-client-certificate.scn", "--seed", "2"],
-                                          in: Paths.repository.appendingPathComponent("Simulations"))
+                                          in: Repository.root.appendingPathComponent("Simulations"))
         #expect(status == 0, "\(text)")
-        let (again, other) = try Self.run(["run", "Simulations/mig-client-certificate.scn", "--seed", "2"], in: Paths.repository)
+        let (again, other) = try Self.run(["run", "Simulations/mig-client-certificate.scn", "--seed", "2"], in: Repository.root)
         #expect(again == 0)
         #expect(text.split(separator: "\n").last == other.split(separator: "\n").last, "same digest from either folder")
     }

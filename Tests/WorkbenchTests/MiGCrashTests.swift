@@ -57,18 +57,12 @@ import Testing
     /// `tools/crash-campaign.sh`, 20 kills by default): the script is run as is, so the test and the campaign
     /// cannot drift apart.
     @Test(.timeLimit(.minutes(2))) func aShortCrashCampaignLosesNothing() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.currentDirectoryURL = Paths.repository
-        process.arguments = ["tools/crash-campaign.sh", "--workbench", Paths.binary.path, "--seed", "7", "--kills", "3",
-                             "--min-up", "0.8", "--max-up", "1.5", "--mig-clients", "4"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try ExternalProcess.run(
+            "/bin/bash", ["tools/crash-campaign.sh", "--workbench", Repository.workbenchBinary.path, "--seed", "7", "--kills", "3",
+                          "--min-up", "0.8", "--max-up", "1.5", "--mig-clients", "4"],
+            currentDirectory: Repository.root.path, timeout: 110)
+        let text = run.output
+        #expect(run.status == 0, "\(text)")
         let summary = try #require(text.split(separator: "\n").first { $0.hasPrefix("kills=3 ") }, "no summary line in:\n\(text)")
         #expect(summary.contains(" missing=0 duplicated=0 documents_missing=0 "), "\(summary)")
         #expect(summary.contains(" replays_accepted=0 "), "\(summary)")
