@@ -429,8 +429,11 @@ def main():
                         help="MiG's sync-to-disk: serve's default (true), or forced (false measures the speed without fsync)")
     parser.add_argument("--state", help="state folder (default: a new temporary one, removed when nothing was lost)")
     arguments = parser.parse_args()
-    if arguments.kills < 1 or arguments.min_up <= 0 or arguments.max_up < arguments.min_up:
-        parser.error("expected --kills ≥ 1 and 0 < --min-up ≤ --max-up")
+    if not 1 <= arguments.kills <= 10000 or not 0 < arguments.min_up <= arguments.max_up <= 3600:
+        parser.error("expected 1 ≤ --kills ≤ 10000 and 0 < --min-up ≤ --max-up ≤ 3600")
+    for name in ("mig_clients", "scpms_clients", "ims_clients"):
+        if not 0 <= getattr(arguments, name) <= 256:
+            parser.error("expected --%s from 0 to 256, found %d" % (name.replace("_", "-"), getattr(arguments, name)))
 
     state = arguments.state or tempfile.mkdtemp(prefix="workbench-crash-campaign-")
     os.makedirs(state, exist_ok=True)
