@@ -2,6 +2,7 @@ import ArgumentParser
 import DerivedCredential
 import Foundation
 import IMSSDK
+import JSONEscaping
 import MiGClient
 import NIOCore
 import SCPmsClient
@@ -525,7 +526,7 @@ struct Report {
             var fields = ["\"ops\":\(row.operations)", "\"ops_per_second\":\(Self.number(row.perSecond))",
                           "\"p50_ms\":\(row.p50.map(Self.number) ?? "null")", "\"p99_ms\":\(row.p99.map(Self.number) ?? "null")",
                           "\"errors\":\(row.errors)"]
-            if row.name != "all" { fields.append("\"error_texts\":[" + row.errorTexts.map(Self.jsonString).joined(separator: ",") + "]") }
+            if row.name != "all" { fields.append("\"error_texts\":[" + row.errorTexts.map(JSONString.quoted).joined(separator: ",") + "]") }
             return "{" + fields.joined(separator: ",") + "}"
         }
         let all = rows
@@ -534,14 +535,14 @@ struct Report {
         let settled: String = descriptors.settledAfter.map { Self.number($0.seconds * 1000) } ?? "null"
         let fields: [String] = [
             "\"clients\":\(clients)", "\"seconds\":\(seconds)", "\"warmup_seconds\":\(warmupSeconds)", "\"build\":\"\(Self.build)\"",
-            "\"operations\":{" + all.dropLast().map { "\(Self.jsonString($0.name)):\(figures($0))" }.joined(separator: ",") + "}",
+            "\"operations\":{" + all.dropLast().map { "\(JSONString.quoted($0.name)):\(figures($0))" }.joined(separator: ",") + "}",
             "\"overall\":" + (all.last.map(figures) ?? "{}"),
             "\"serve_rss_mib_before_load\":\(Self.number(rss.before))", "\"serve_rss_mib_after_warmup\":\(Self.number(rss.afterWarmup))",
             "\"serve_rss_mib_at_end\":\(Self.number(rss.atEnd))", "\"serve_rss_growth_mib\":\(Self.number(growth))",
             "\"serve_rss_peak_mib\":\(Self.number(rss.peak))",
             "\"serve_fds_before_load\":\(before)", "\"serve_fds_after_disconnect\":\(after)",
             "\"serve_fds_returned\":\(descriptorsReturned)", "\"serve_fds_returned_after_ms\":\(settled)",
-            "\"serve_fds_open_after\":{" + leftover.prefix(8).map { "\(Self.jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}",
+            "\"serve_fds_open_after\":{" + leftover.prefix(8).map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}",
             "\"serve_stderr_lines\":\(serveStderr.count)",
         ]
         return "{" + fields.joined(separator: ",") + "}"
@@ -551,20 +552,5 @@ struct Report {
 
     static func column(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(1, width - text.count)) + text
-    }
-
-    /// A JSON string literal (quotes, backslashes and control characters escaped).
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
