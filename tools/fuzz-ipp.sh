@@ -6,6 +6,8 @@
 # where libFuzzer adds what it finds; crashes are written to Fuzz/corpus-run/crashes/.
 # Reproduce a crash with: .build/ipp-fuzz/ipp-fuzz Fuzz/corpus-run/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

@@ -8,6 +8,8 @@
 # 3 payload, 4 base64url, see Fuzz/IvantiFuzz/IvantiFuzz.swift). Crashes go to Fuzz/corpus-ivanti/crashes/.
 # Reproduce one with: .build/ivanti-fuzz/ivanti-fuzz Fuzz/corpus-ivanti/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

@@ -6,6 +6,8 @@
 # git); their first byte picks the parser (0 token, 1 JSON, 2 base64url, see Fuzz/JWTFuzz/JWTFuzz.swift). Crashes go
 # to Fuzz/corpus-jwt/crashes/. Reproduce one with: .build/jwt-fuzz/jwt-fuzz Fuzz/corpus-jwt/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

@@ -7,6 +7,8 @@
 # 2 OData date, 3 log upload, see Fuzz/SCPmsFuzz/SCPmsFuzz.swift). Crashes go to Fuzz/corpus-scpms/crashes/.
 # Reproduce one with: .build/scpms-fuzz/scpms-fuzz Fuzz/corpus-scpms/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

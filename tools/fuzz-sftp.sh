@@ -6,6 +6,8 @@
 # it finds; crashes are written to Fuzz/corpus-sftp/crashes/. Reproduce one with:
 #   .build/sftp-fuzz/sftp-fuzz Fuzz/corpus-sftp/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

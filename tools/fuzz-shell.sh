@@ -5,6 +5,8 @@
 # Seeds are the app's own command lines and hostile ones, written to Fuzz/corpus-shell/ (ignored by git); crashes go
 # to Fuzz/corpus-shell/crashes/. Reproduce one with: .build/shell-fuzz/shell-fuzz Fuzz/corpus-shell/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

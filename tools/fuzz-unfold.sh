@@ -6,6 +6,8 @@
 # forwards them, are written to Fuzz/corpus-unfold/ (ignored by git); crashes go to Fuzz/corpus-unfold/crashes/.
 # Reproduce one with: .build/unfold-fuzz/unfold-fuzz Fuzz/corpus-unfold/crashes/crash-…
 set -euo pipefail
+# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
+export SWIFT_BACKTRACE=enable=no
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"

@@ -94,14 +94,25 @@ public struct BusURL: Sendable, Equatable, CustomStringConvertible {
         var rest = Array(text.utf8)[...]
         while let byte = rest.popFirst() {
             if byte == UInt8(ascii: "%") {
-                guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(value)
+                // Two hex digits exactly: UInt8(_:radix:) alone would also take a sign ("%+a" as 0x0A), a reading no
+                // other URL parser shares.
+                guard rest.count >= 2, let high = hexValue(rest[rest.startIndex]), let low = hexValue(rest[rest.startIndex + 1]) else { return nil }
+                bytes.append(high << 4 | low)
                 rest = rest.dropFirst(2)
             } else {
                 bytes.append(byte)
             }
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The start of untrusted text for an error message.

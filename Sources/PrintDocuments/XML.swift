@@ -116,9 +116,10 @@ struct XMLEvents: Sequence {
             case "quot": replacement = "\""
             case "apos": replacement = "'"
             default:
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                // Digits only: UInt32(_:radix:) would also take a sign ("&#x+41;").
+                if entity.hasPrefix("#x") || entity.hasPrefix("#X"), entity.dropFirst(2).allSatisfy(\.isHexDigit) {
                     replacement = UInt32(entity.dropFirst(2), radix: 16).flatMap(UnicodeScalar.init).map { String($0) }
-                } else if entity.hasPrefix("#") {
+                } else if entity.hasPrefix("#"), entity.dropFirst().allSatisfy(\.isASCIIDigit) {
                     replacement = UInt32(entity.dropFirst()).flatMap(UnicodeScalar.init).map { String($0) }
                 }
             }
@@ -147,4 +148,8 @@ struct XMLEvents: Sequence {
         }
         return out
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

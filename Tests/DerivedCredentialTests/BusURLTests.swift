@@ -20,6 +20,9 @@ import Testing
         ("appconnectdc://credential?=1", "is not name=value"),
         ("appconnectdc://credential?v=%G1", "valid %-escapes"),
         ("appconnectdc://credential?v=%FF", "valid %-escapes"),
+        // Found by tools/fuzz-ivanti.sh: a sign is not a hex digit (UInt8("+a", radix: 16) is 10).
+        ("appconnectdc://credential?v=%+a", "valid %-escapes"),
+        ("appconnectdc://credential?v=%-0", "valid %-escapes"),
     ])
     func malformedURLsSayWhatIsWrong(text: String, message: String) {
         #expect {

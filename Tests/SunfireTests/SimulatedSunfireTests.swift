@@ -51,6 +51,12 @@ import Wire
             #expect(garbage.exitStatus == 1)
             let escape = try await phone.execute("scp -t .", input: Array("C0644 4 ../escape\n".utf8))
             #expect(escape.stdout.contains("scp: protocol error: unexpected filename: ../escape"))
+            // Digits only, as OpenSSH's sink checks them: a sign in the mode or the size is a protocol error.
+            for line in ["C+644 4 signed.bin\n", "C0644 +4 signed.bin\n"] {
+                let signed = try await phone.execute("scp -t .", input: Array(line.utf8))
+                #expect(signed.stdout.contains("scp: protocol error: expected 'C<mode> <size> <name>'"), "\(line)")
+                #expect(signed.exitStatus == 1)
+            }
             let short = try await phone.execute("scp -t short.bin", input: Array("C0644 10 short.bin\nabc".utf8))
             #expect(short.exitStatus == 1, "the copy ended inside the file")
             let listing = try await phone.execute("ls -l short.bin")

@@ -120,7 +120,10 @@ struct SCPSinkParser {
         case UInt8(ascii: "C"), UInt8(ascii: "D"):
             let fields = rest.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             let letter = kind == UInt8(ascii: "C") ? "C" : "D"
-            guard fields.count == 3, fields[0].count == 4, let mode = UInt32(fields[0], radix: 8), let size = UInt64(fields[1]) else {
+            // Digits only, as OpenSSH's sink checks them one by one: UInt32(_:radix:) alone would take "+755".
+            guard fields.count == 3, fields[0].count == 4, fields[0].allSatisfy({ ("0"..."7").contains($0) }),
+                  !fields[1].isEmpty, fields[1].allSatisfy({ ("0"..."9").contains($0) }),
+                  let mode = UInt32(fields[0], radix: 8), let size = UInt64(fields[1]) else {
                 throw SCPProtocolError("expected '\(letter)<mode> <size> <name>' with an octal mode like 0644, found '\(letter)\(rest)'")
             }
             let name = String(fields[2])
