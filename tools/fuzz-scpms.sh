@@ -18,8 +18,11 @@ command -v swiftc >/dev/null || { echo "swiftc not found on PATH" >&2; exit 1; }
 
 out="$repo/.build/scpms-fuzz"
 mkdir -p "$out" Fuzz/corpus-scpms/crashes
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name SCPmsFuzz \
-  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift -o "$out/scpms-fuzz"
+# SCPms imports JSONEscaping (its JSON string escaper): that module is compiled first, instrumented the same way.
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name JSONEscaping -emit-module \
+  -emit-module-path "$out/JSONEscaping.swiftmodule" -c Sources/JSONEscaping/*.swift -o "$out/JSONEscaping.o"
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name SCPmsFuzz -I "$out" \
+  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift "$out/JSONEscaping.o" -o "$out/scpms-fuzz"
 
 seed=0
 # As they are (JSON keeps its backslashes).
