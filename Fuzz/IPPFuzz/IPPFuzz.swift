@@ -5,7 +5,9 @@
 // - decoding never traps, and every error says something;
 // - when decoding succeeds, encoding gives back exactly the consumed prefix;
 // - decodePrefix agrees with decode (complete / needMoreData for truncation / same error);
-// - reading every value, describing the message and rebuilding it from typed values never trap.
+// - reading every value, describing the message and rebuilding it from typed values never trap;
+// - IPPFrameScanner (what MiG runs on every arriving chunk), fed the input in chunks, finds the decoder's end of
+//   the attributes whenever the decoder finds one, and never claims an end while the decoder still wants bytes.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func ippFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -28,7 +30,28 @@ public func ippFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     default:
         preconditionFailure("decode and decodePrefix disagree: \(outcome) / \(prefix)")
     }
+    checkScanner(bytes, against: prefix)
     return 0
+}
+
+private func checkScanner(_ bytes: [UInt8], against prefix: Result<IPPDecoder.Progress, IPPError>) {
+    // Chunks of 1…13 bytes, chosen by the input, as a network would deliver them.
+    let chunk = 1 + Int(bytes.first ?? 0) % 13
+    var scanner = IPPFrameScanner()
+    var scanned = IPPFrameScanner.Outcome.needMoreData
+    var received = 0
+    while received < bytes.count, scanned == .needMoreData {
+        received = min(bytes.count, received + chunk)
+        scanned = scanner.scan(bytes[0..<received])
+    }
+    switch prefix {
+    case .success(.complete(_, let offset)):
+        precondition(scanned == .complete(documentOffset: offset), "the scanner found \(scanned), the decoder an end at \(offset)")
+    case .success(.needMoreData):
+        precondition(scanned == .needMoreData, "the scanner found \(scanned) where the decoder wants more bytes")
+    case .failure:
+        break  // the framing may be whole while the content is wrong: the decoder says what
+    }
 }
 
 private func check(_ message: IPPMessage, consumed: [UInt8]) {

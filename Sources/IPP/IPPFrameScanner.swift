@@ -20,10 +20,13 @@ public struct IPPFrameScanner: Sendable {
     }
 
     /// Walks `bytes` — everything received so far, of which earlier calls saw a prefix — from where it stopped.
-    public mutating func scan(_ bytes: [UInt8]) -> Outcome {
-        let count = bytes.count
+    /// Any collection of bytes will do (an array, or a slice of one without copying); offsets count from its start.
+    public mutating func scan<Bytes: RandomAccessCollection>(_ received: Bytes) -> Outcome where Bytes.Element == UInt8, Bytes.Index == Int {
+        let base = received.startIndex
+        let count = received.count
+        func byte(_ offset: Int) -> UInt8 { received[base + offset] }
         while position < count {
-            let tag = bytes[position]
+            let tag = byte(position)
             if tag < 0x10 {
                 // A delimiter tag: one byte. 0x03 ends the attributes.
                 position += 1
@@ -31,10 +34,10 @@ public struct IPPFrameScanner: Sendable {
                 continue
             }
             guard position + 3 <= count else { return .needMoreData }
-            let nameLength = Int(bytes[position + 1]) << 8 | Int(bytes[position + 2])
+            let nameLength = Int(byte(position + 1)) << 8 | Int(byte(position + 2))
             let valueLengthAt = position + 3 + nameLength
             guard valueLengthAt + 2 <= count else { return .needMoreData }
-            let valueLength = Int(bytes[valueLengthAt]) << 8 | Int(bytes[valueLengthAt + 1])
+            let valueLength = Int(byte(valueLengthAt)) << 8 | Int(byte(valueLengthAt + 1))
             let next = valueLengthAt + 2 + valueLength
             guard next <= count else { return .needMoreData }
             position = next
