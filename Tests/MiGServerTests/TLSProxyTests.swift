@@ -59,7 +59,7 @@ import WireHTTP
     }
 
     static func send(_ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print",
-                     host: String = "proxy", port: Int = 443) throws -> HTTPResponse {
+                     host: String = "proxy", port: Int = 443, headers extra: HTTPHeaders = [:]) throws -> HTTPResponse {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(tls)/ca.pem"))
         configuration.certificateVerification = .noHostnameVerification
@@ -68,8 +68,9 @@ import WireHTTP
             configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: "\(tls)/client.key", format: .pem))
         }
         let context = try NIOSSLContext(configuration: configuration)
-        let request = HTTPRequest(method: .POST, target: target, headers: ["Authorization": secure, "Content-Type": "application/ipp"],
-                                  body: try getPrinterAttributes())
+        var headers: HTTPHeaders = ["Authorization": secure, "Content-Type": "application/ipp"]
+        headers.add(contentsOf: extra)
+        let request = HTTPRequest(method: .POST, target: target, headers: headers, body: try getPrinterAttributes())
         return try kernel.run("POST via proxy") {
             try await HTTPClient.send(request, host: host, port: port, on: phone) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -136,6 +137,11 @@ import WireHTTP
         let without = try Self.send(kernel, phone, withCertificate: false, host: "mig", port: 8050)
         #expect(without.status == .forbidden)
         #expect(without.text.contains("no client certificate"))
+        // The forged header on the IPPS listener: the handshake had no certificate, and the header proves nothing.
+        let forged = try Self.send(kernel, phone, withCertificate: false, host: "mig", port: 8050,
+                                   headers: ["SSL_CLIENT_CERT": try Self.pem("client.pem")])
+        #expect(forged.status == .forbidden)
+        #expect(forged.text.contains("believed only from MiG's TLS proxy"))
         #expect(kernel.loop.violations.isEmpty)
     }
 }
