@@ -7,24 +7,14 @@
 # written to Fuzz/corpus-ivanti/ (ignored by git); their first byte picks the parser (0 URL, 1 request, 2 reply,
 # 3 payload, 4 base64url, see Fuzz/IvantiFuzz/IvantiFuzz.swift). Crashes go to Fuzz/corpus-ivanti/crashes/.
 # Reproduce one with: .build/ivanti-fuzz/ivanti-fuzz Fuzz/corpus-ivanti/crashes/crash-…
-set -euo pipefail
-# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
-export SWIFT_BACKTRACE=enable=no
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$repo"
-runs="${1:-10000000}"
-
-command -v swiftc >/dev/null || { echo "swiftc not found on PATH" >&2; exit 1; }
-
-out="$repo/.build/ivanti-fuzz"
-mkdir -p "$out" Fuzz/corpus-ivanti/crashes
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
+fuzz_prepare ivanti "${1:-10000000}"
 sources=()
 for file in Sources/DerivedCredential/*.swift; do
   [[ "$file" == */PayloadSeal.swift ]] || sources+=("$file")
 done
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name IvantiFuzz \
-  "${sources[@]}" Fuzz/IvantiFuzz/*.swift -o "$out/ivanti-fuzz"
+fuzz_compile IvantiFuzz \
+  "${sources[@]}" Fuzz/IvantiFuzz/*.swift
 
 key="$(head -c 32 /dev/zero | tr '\0' '\011' | base64 -w0 | tr '+/' '-_' | tr -d '=')"
 seed=0
@@ -55,5 +45,4 @@ done <<'SEEDS'
 4QR
 4Q
 SEEDS
-"$out/ivanti-fuzz" -runs="$runs" -max_len=4096 -print_final_stats=1 \
-  -artifact_prefix=Fuzz/corpus-ivanti/crashes/ Fuzz/corpus-ivanti
+fuzz_run 4096

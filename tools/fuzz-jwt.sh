@@ -5,21 +5,11 @@
 # Only the parsing files of Sources/JWT are compiled (no OpenSSL). Seeds are written to Fuzz/corpus-jwt/ (ignored by
 # git); their first byte picks the parser (0 token, 1 JSON, 2 base64url, see Fuzz/JWTFuzz/JWTFuzz.swift). Crashes go
 # to Fuzz/corpus-jwt/crashes/. Reproduce one with: .build/jwt-fuzz/jwt-fuzz Fuzz/corpus-jwt/crashes/crash-…
-set -euo pipefail
-# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
-export SWIFT_BACKTRACE=enable=no
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$repo"
-runs="${1:-10000000}"
-
-command -v swiftc >/dev/null || { echo "swiftc not found on PATH" >&2; exit 1; }
-
-out="$repo/.build/jwt-fuzz"
-mkdir -p "$out" Fuzz/corpus-jwt/crashes
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name JWTFuzz \
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
+fuzz_prepare jwt "${1:-10000000}"
+fuzz_compile JWTFuzz \
   Sources/JWT/{Base64URL,CompactJWS,JWTClaims,JWTError,JWTVerifier,RS256,StrictJSON}.swift Fuzz/JWTFuzz/*.swift \
-  -o "$out/jwt-fuzz"
+ 
 
 b64url() { printf '%s' "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
 seed=0
@@ -61,5 +51,4 @@ done <<'SEEDS'
 2QUJ
 2Q
 SEEDS
-"$out/jwt-fuzz" -runs="$runs" -max_len=8448 -print_final_stats=1 \
-  -artifact_prefix=Fuzz/corpus-jwt/crashes/ Fuzz/corpus-jwt
+fuzz_run 8448

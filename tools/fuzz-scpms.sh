@@ -6,23 +6,13 @@
 # Seeds are written to Fuzz/corpus-scpms/ (ignored by git); their first byte picks the parser (0 route, 1 OData body,
 # 2 OData date, 3 log upload, see Fuzz/SCPmsFuzz/SCPmsFuzz.swift). Crashes go to Fuzz/corpus-scpms/crashes/.
 # Reproduce one with: .build/scpms-fuzz/scpms-fuzz Fuzz/corpus-scpms/crashes/crash-…
-set -euo pipefail
-# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
-export SWIFT_BACKTRACE=enable=no
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$repo"
-runs="${1:-10000000}"
-
-command -v swiftc >/dev/null || { echo "swiftc not found on PATH" >&2; exit 1; }
-
-out="$repo/.build/scpms-fuzz"
-mkdir -p "$out" Fuzz/corpus-scpms/crashes
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
+fuzz_prepare scpms "${1:-10000000}"
 # SCPms imports JSONEscaping (its JSON string escaper): that module is compiled first, instrumented the same way.
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name JSONEscaping -emit-module \
   -emit-module-path "$out/JSONEscaping.swiftmodule" -c Sources/JSONEscaping/*.swift -o "$out/JSONEscaping.o"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name SCPmsFuzz -I "$out" \
-  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift "$out/JSONEscaping.o" -o "$out/scpms-fuzz"
+fuzz_compile SCPmsFuzz -I "$out" \
+  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift "$out/JSONEscaping.o"
 
 seed=0
 # As they are (JSON keeps its backslashes).
@@ -63,5 +53,4 @@ done <<'SEEDS'
 3#2026-01-01 00:00:00#INFO#a#b#c#tab\there#\r\n\r\n#2026-01-01 00:00:00#INFO#a#b#c#cafe\u0301 (decomposed)#\n
 3\n\n
 SEEDS
-"$out/scpms-fuzz" -runs="$runs" -max_len=4096 -print_final_stats=1 \
-  -artifact_prefix=Fuzz/corpus-scpms/crashes/ Fuzz/corpus-scpms
+fuzz_run 4096

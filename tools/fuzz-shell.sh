@@ -4,20 +4,10 @@
 # Usage: tools/fuzz-shell.sh [RUNS]   (default 10000000 executions, one job)
 # Seeds are the app's own command lines and hostile ones, written to Fuzz/corpus-shell/ (ignored by git); crashes go
 # to Fuzz/corpus-shell/crashes/. Reproduce one with: .build/shell-fuzz/shell-fuzz Fuzz/corpus-shell/crashes/crash-…
-set -euo pipefail
-# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
-export SWIFT_BACKTRACE=enable=no
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$repo"
-runs="${1:-10000000}"
-
-command -v swiftc >/dev/null || { echo "swiftc not found on PATH" >&2; exit 1; }
-
-out="$repo/.build/shell-fuzz"
-mkdir -p "$out" Fuzz/corpus-shell/crashes
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ShellFuzz \
-  Sources/SunfireHost/Shell/ShellParser.swift Fuzz/ShellFuzz/*.swift -o "$out/shell-fuzz"
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
+fuzz_prepare shell "${1:-10000000}"
+fuzz_compile ShellFuzz \
+  Sources/SunfireHost/Shell/ShellParser.swift Fuzz/ShellFuzz/*.swift
 
 seed=0
 while IFS= read -r line; do
@@ -35,5 +25,4 @@ lpr -P psts socPrint/"it's \"quoted\" \$5.ps"
 ls "; rm -rf ~" '$(rm x)' `rm x` a\ b ~/x
 scp -t 'socPrint/source.pptx'
 SEEDS
-"$out/shell-fuzz" -runs="$runs" -max_len=2048 -print_final_stats=1 \
-  -artifact_prefix=Fuzz/corpus-shell/crashes/ Fuzz/corpus-shell
+fuzz_run 2048

@@ -5,20 +5,10 @@
 # Only Sources/MiGServer/HeaderUnfolding.swift is compiled (the handler's NIO-free part). Seeds, request heads as nginx
 # forwards them, are written to Fuzz/corpus-unfold/ (ignored by git); crashes go to Fuzz/corpus-unfold/crashes/.
 # Reproduce one with: .build/unfold-fuzz/unfold-fuzz Fuzz/corpus-unfold/crashes/crash-…
-set -euo pipefail
-# libFuzzer reports crashes itself; the Swift runtime's backtracer would race it (and trip ASan reading memory).
-export SWIFT_BACKTRACE=enable=no
-
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$repo"
-runs="${1:-10000000}"
-
-command -v swiftc >/dev/null || { echo "swiftc not found on PATH" >&2; exit 1; }
-
-out="$repo/.build/unfold-fuzz"
-mkdir -p "$out" Fuzz/corpus-unfold/crashes
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name UnfoldFuzz \
-  Sources/MiGServer/HeaderUnfolding.swift Fuzz/UnfoldFuzz/*.swift -o "$out/unfold-fuzz"
+source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
+fuzz_prepare unfold "${1:-10000000}"
+fuzz_compile UnfoldFuzz \
+  Sources/MiGServer/HeaderUnfolding.swift Fuzz/UnfoldFuzz/*.swift
 
 seed=0
 while IFS= read -r line; do
@@ -32,5 +22,4 @@ GET / HTTP/1.1\r\n\r\n
 \r\n\r\n\r\n \r\n\r\n
 GET / HTTP/1.1\r\nHost: x\r\r\n\n \n\t\r\n\r\n
 SEEDS
-"$out/unfold-fuzz" -runs="$runs" -max_len=4096 -print_final_stats=1 \
-  -artifact_prefix=Fuzz/corpus-unfold/crashes/ Fuzz/corpus-unfold
+fuzz_run 4096
