@@ -15,24 +15,37 @@ extension IPPStorage {
     }
 
     /// Adds an attribute at the end of `group`; returns false (and records the problem) if it cannot be encoded.
+    ///
+    /// Two passes: the first checks every value and sums the wire size, the second writes through one raw
+    /// pointer into bytes grown once — appending byte by byte made building cost more than libcups' ippWriteIO.
     @usableFromInline
     @discardableResult
     mutating func appendAttribute(_ name: String, values: [IPPValue], toGroup group: Int) -> Bool {
-        let rollbackBytes = bytes.count
-        let firstNewItem = items.count
-        var ok = !values.isEmpty && !name.isEmpty
-        if !ok {
+        guard !name.isEmpty, !values.isEmpty else {
             note(name.isEmpty ? "an attribute needs a name" : "attribute \"\(name)\" needs at least one value")
-        }
-        var first = true
-        for value in values where ok {
-            ok = appendValue(value, name: first ? name : "", attribute: name)
-            first = false
-        }
-        guard ok else {
-            bytes.removeSubrange(rollbackBytes...)
-            items.removeSubrange(firstNewItem...)
             return false
+        }
+        let nameLength = name.utf8.count
+        guard nameLength <= 0xFFFF else {
+            note("name of \"\(name.prefix(40))…\" is \(nameLength) bytes; at most 65535 fit")
+            return false
+        }
+        var size = nameLength
+        for value in values {
+            guard let valueSize = wireSize(of: value, attribute: name) else { return false }
+            size += valueSize
+        }
+        let firstNewItem = items.count
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var writer = WireWriter(base: base, offset: start)
+            var first = true
+            for value in values {
+                writer.write(value, name: first ? name : "", items: &items)
+                first = false
+            }
         }
         placeAttribute(firstNewItem: firstNewItem, valueCount: values.count, inGroup: group)
         return true
@@ -108,121 +121,180 @@ extension IPPStorage {
         if problem == nil { problem = IPPError(.unencodable, at: bytes.count, message) }
     }
 
-    /// Appends one value (a collection as all its items); false if it cannot be encoded.
-    private mutating func appendValue(_ value: IPPValue, name: String, attribute: String) -> Bool {
+    /// The bytes a value takes on the wire without its name (a collection with all its member items),
+    /// or nil after noting why it cannot be encoded.
+    private mutating func wireSize(of value: IPPValue, attribute: String) -> Int? {
+        func sized(_ valueLength: Int) -> Int? {
+            guard valueLength <= 0xFFFF else {
+                note("value of \"\(attribute)\" is \(valueLength) bytes; at most 65535 fit")
+                return nil
+            }
+            return 5 + valueLength
+        }
         switch value {
-        case .integer(let number):
-            return appendItem(tag: 0x21, name: name, attribute: attribute) { $0.appendBigEndian(UInt32(bitPattern: number)) }
-        case .enumValue(let number):
-            return appendItem(tag: 0x23, name: name, attribute: attribute) { $0.appendBigEndian(UInt32(bitPattern: number)) }
-        case .boolean(let flag):
-            return appendItem(tag: 0x22, name: name, attribute: attribute) { $0.append(flag ? 1 : 0) }
-        case .octetString(let octets):
-            return appendItem(tag: 0x30, name: name, attribute: attribute) { $0.append(contentsOf: octets) }
-        case .dateTime(let date):
-            return appendItem(tag: 0x31, name: name, attribute: attribute) { bytes in
-                bytes.append(UInt8(truncatingIfNeeded: date.year >> 8))
-                bytes.append(UInt8(truncatingIfNeeded: date.year))
-                bytes.append(contentsOf: [date.month, date.day, date.hour, date.minutes, date.seconds,
-                                          date.deciseconds, date.utcDirection, date.utcHours, date.utcMinutes])
-            }
-        case .resolution(let resolution):
-            return appendItem(tag: 0x32, name: name, attribute: attribute) { bytes in
-                bytes.appendBigEndian(UInt32(bitPattern: resolution.crossFeed))
-                bytes.appendBigEndian(UInt32(bitPattern: resolution.feed))
-                bytes.append(resolution.units.rawValue)
-            }
-        case .rangeOfInteger(let range):
-            return appendItem(tag: 0x33, name: name, attribute: attribute) { bytes in
-                bytes.appendBigEndian(UInt32(bitPattern: range.lower))
-                bytes.appendBigEndian(UInt32(bitPattern: range.upper))
-            }
+        case .integer, .enumValue: return 9
+        case .boolean: return 6
+        case .octetString(let octets): return sized(octets.count)
+        case .dateTime: return 16
+        case .resolution: return 14
+        case .rangeOfInteger: return 13
         case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
-            let tag: UInt8 = value.tag == .textWithLanguage ? 0x35 : 0x36
-            return appendItem(tag: tag, name: name, attribute: attribute) { bytes in
-                bytes.appendBigEndian(UInt16(truncatingIfNeeded: language.utf8.count))
-                bytes.append(contentsOf: language.utf8)
-                bytes.appendBigEndian(UInt16(truncatingIfNeeded: text.utf8.count))
-                bytes.append(contentsOf: text.utf8)
-            }
+            return sized(4 + language.utf8.count + text.utf8.count)
         case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
              .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
-            return appendItem(tag: UInt8(value.tag.rawValue), name: name, attribute: attribute) {
-                $0.append(contentsOf: string.utf8)
-            }
+            return sized(string.utf8.count)
         case .collection(let collection):
-            return appendCollection(collection, name: name, attribute: attribute)
+            var size = 10  // begCollection and endCollection, each with empty name and value
+            for member in collection.members {
+                guard !member.name.isEmpty, !member.values.isEmpty else {
+                    note("collection member \"\(member.name)\" in \"\(attribute)\" needs a name and at least one value")
+                    return nil
+                }
+                guard let nameSize = sized(member.name.utf8.count) else { return nil }
+                size += nameSize
+                for value in member.values {
+                    guard let valueSize = wireSize(of: value, attribute: attribute) else { return nil }
+                    size += valueSize
+                }
+            }
+            return size
         case .outOfBand(let tag):
             guard tag.isOutOfBand else {
                 note("\(tag) in \"\(attribute)\" is not an out-of-band tag (0x10-0x1F)")
-                return false
+                return nil
             }
-            return appendItem(tag: UInt8(tag.rawValue), name: name, attribute: attribute) { _ in }
+            return 5
         case .other(let tag, let octets):
-            return appendOther(tag, octets, name: name, attribute: attribute)
+            if tag.rawValue >= 0x7F {
+                guard tag.rawValue <= 0x7FFF_FFFF else {
+                    note("extension tag \(ippHex(tag.rawValue, digits: 8)) in \"\(attribute)\" is above 0x7FFFFFFF")
+                    return nil
+                }
+                return sized(4 + octets.count)
+            }
+            // Delimiters and collection structure tags would break the message's structure.
+            guard tag.rawValue >= 0x10, tag != .begCollection, tag != .endCollection, tag != .memberAttrName else {
+                note("tag \(tag) in \"\(attribute)\" cannot carry a raw value (use .collection for collections)")
+                return nil
+            }
+            return sized(octets.count)
+        }
+    }
+}
+
+/// Writes values already checked and sized by `wireSize(of:attribute:)` into bytes grown to fit them,
+/// recording an item for each.
+private struct WireWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    var offset: Int
+
+    mutating func write(_ value: IPPValue, name: String, items: inout [IPPItem]) {
+        switch value {
+        case .integer(let number): item(0x21, name, 4, &items) { $0.put32(UInt32(bitPattern: number)) }
+        case .enumValue(let number): item(0x23, name, 4, &items) { $0.put32(UInt32(bitPattern: number)) }
+        case .boolean(let flag): item(0x22, name, 1, &items) { $0.put(flag ? 1 : 0) }
+        case .octetString(let octets): item(0x30, name, octets.count, &items) { $0.put(octets) }
+        case .dateTime(let date):
+            item(0x31, name, 11, &items) { writer in
+                writer.put16(date.year)
+                writer.put(date.month)
+                writer.put(date.day)
+                writer.put(date.hour)
+                writer.put(date.minutes)
+                writer.put(date.seconds)
+                writer.put(date.deciseconds)
+                writer.put(date.utcDirection)
+                writer.put(date.utcHours)
+                writer.put(date.utcMinutes)
+            }
+        case .resolution(let resolution):
+            item(0x32, name, 9, &items) { writer in
+                writer.put32(UInt32(bitPattern: resolution.crossFeed))
+                writer.put32(UInt32(bitPattern: resolution.feed))
+                writer.put(resolution.units.rawValue)
+            }
+        case .rangeOfInteger(let range):
+            item(0x33, name, 8, &items) { writer in
+                writer.put32(UInt32(bitPattern: range.lower))
+                writer.put32(UInt32(bitPattern: range.upper))
+            }
+        case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
+            let tag: UInt8 = value.tag == .textWithLanguage ? 0x35 : 0x36
+            item(tag, name, 4 + language.utf8.count + text.utf8.count, &items) { writer in
+                writer.put16(UInt16(truncatingIfNeeded: language.utf8.count))
+                writer.put(language)
+                writer.put16(UInt16(truncatingIfNeeded: text.utf8.count))
+                writer.put(text)
+            }
+        case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
+             .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
+            item(UInt8(value.tag.rawValue), name, string.utf8.count, &items) { $0.put(string) }
+        case .collection(let collection):
+            item(0x34, name, 0, &items) { _ in }
+            for member in collection.members {
+                item(0x4A, "", member.name.utf8.count, &items) { $0.put(member.name) }
+                for value in member.values { write(value, name: "", items: &items) }
+            }
+            item(0x37, "", 0, &items) { _ in }
+        case .outOfBand(let tag):
+            item(UInt8(truncatingIfNeeded: tag.rawValue), name, 0, &items) { _ in }
+        case .other(let tag, let octets):
+            if tag.rawValue >= 0x7F {
+                item(0x7F, name, 4 + octets.count, &items) { writer in
+                    writer.put32(tag.rawValue)
+                    writer.put(octets)
+                }
+            } else {
+                item(UInt8(truncatingIfNeeded: tag.rawValue), name, octets.count, &items) { $0.put(octets) }
+            }
         }
     }
 
-    private mutating func appendCollection(_ collection: IPPCollection, name: String, attribute: String) -> Bool {
-        guard appendItem(tag: 0x34, name: name, attribute: attribute, { _ in }) else { return false }
-        for member in collection.members {
-            guard !member.name.isEmpty, !member.values.isEmpty else {
-                note("collection member \"\(member.name)\" in \"\(attribute)\" needs a name and at least one value")
-                return false
-            }
-            guard appendItem(tag: 0x4A, name: "", attribute: attribute, { $0.append(contentsOf: member.name.utf8) })
-            else { return false }
-            for value in member.values {
-                guard appendValue(value, name: "", attribute: attribute) else { return false }
-            }
-        }
-        return appendItem(tag: 0x37, name: "", attribute: attribute) { _ in }
-    }
-
-    private mutating func appendOther(_ tag: IPPValueTag, _ octets: [UInt8], name: String, attribute: String) -> Bool {
-        if tag.rawValue >= 0x7F {
-            guard tag.rawValue <= 0x7FFF_FFFF else {
-                note("extension tag \(ippHex(tag.rawValue, digits: 8)) in \"\(attribute)\" is above 0x7FFFFFFF")
-                return false
-            }
-            return appendItem(tag: 0x7F, name: name, attribute: attribute) { bytes in
-                bytes.appendBigEndian(tag.rawValue)
-                bytes.append(contentsOf: octets)
-            }
-        }
-        // Delimiters and collection structure tags would break the message's structure.
-        guard tag.rawValue >= 0x10, tag != .begCollection, tag != .endCollection, tag != .memberAttrName else {
-            note("tag \(tag) in \"\(attribute)\" cannot carry a raw value (use .collection for collections)")
-            return false
-        }
-        return appendItem(tag: UInt8(tag.rawValue), name: name, attribute: attribute) { $0.append(contentsOf: octets) }
-    }
-
-    /// Writes tag, name length, name, value length, value; patches the value length once the value is written.
-    private mutating func appendItem(tag: UInt8, name: String, attribute: String,
-                                     _ writeValue: (inout [UInt8]) -> Void) -> Bool {
-        let start = bytes.count
+    /// Tag, name length, name, value length, then the value; lengths were checked when sizing.
+    private mutating func item(_ tag: UInt8, _ name: String, _ valueLength: Int, _ items: inout [IPPItem],
+                               _ writeValue: (inout WireWriter) -> Void) {
         let nameLength = name.utf8.count
-        guard nameLength <= 0xFFFF else {
-            note("name of \"\(attribute.prefix(40))…\" is \(nameLength) bytes; at most 65535 fit")
-            return false
+        items.append(IPPItem(start: UInt32(truncatingIfNeeded: offset), nameLength: UInt16(truncatingIfNeeded: nameLength),
+                             valueLength: UInt16(truncatingIfNeeded: valueLength), tag: tag))
+        put(tag)
+        put16(UInt16(truncatingIfNeeded: nameLength))
+        put(name)
+        put16(UInt16(truncatingIfNeeded: valueLength))
+        writeValue(&self)
+    }
+
+    mutating func put(_ byte: UInt8) {
+        base[offset] = byte
+        offset += 1
+    }
+
+    mutating func put16(_ value: UInt16) {
+        base[offset] = UInt8(value >> 8)
+        base[offset + 1] = UInt8(truncatingIfNeeded: value)
+        offset += 2
+    }
+
+    mutating func put32(_ value: UInt32) {
+        put16(UInt16(value >> 16))
+        put16(UInt16(truncatingIfNeeded: value))
+    }
+
+    mutating func put(_ octets: [UInt8]) {
+        octets.withUnsafeBufferPointer { source in
+            guard let from = source.baseAddress, !source.isEmpty else { return }
+            (base + offset).update(from: from, count: source.count)
         }
-        bytes.append(tag)
-        bytes.appendBigEndian(UInt16(nameLength))
-        bytes.append(contentsOf: name.utf8)
-        let lengthOffset = bytes.count
-        bytes.append(contentsOf: [0, 0])
-        writeValue(&bytes)
-        let valueLength = bytes.count - lengthOffset - 2
-        guard valueLength <= 0xFFFF else {
-            note("value of \"\(attribute)\" is \(valueLength) bytes; at most 65535 fit")
-            return false
+        offset += octets.count
+    }
+
+    mutating func put(_ string: String) {
+        var string = string
+        // Native Swift strings are contiguous UTF-8; withUTF8 makes a bridged one contiguous first.
+        string.withUTF8 { source in
+            guard let from = source.baseAddress, !source.isEmpty else { return }
+            (base + offset).update(from: from, count: source.count)
         }
-        bytes[lengthOffset] = UInt8(valueLength >> 8)
-        bytes[lengthOffset + 1] = UInt8(valueLength & 0xFF)
-        items.append(IPPItem(start: UInt32(start), nameLength: UInt16(nameLength), valueLength: UInt16(valueLength),
-                             tag: tag))
-        return true
+        offset += string.utf8.count
     }
 }
 

@@ -1,7 +1,9 @@
 /*
- * libcups comparison for `workbench bench ipp`: decodes (ippReadIO) and encodes
- * (ippWriteIO) one IPP message held in memory, with the same method as the
- * Swift benchmark: the batch size doubles until a batch takes at least 40 ms,
+ * libcups peer of `workbench bench ipp`, which compiles and runs it in the same run.
+ *   read:  ippNew + ippReadIO + ippDelete of one message held in memory: libcups builds the whole
+ *          attribute tree (names and values copied into ipp_attribute_t nodes and its string pool).
+ *   write: ippWriteIO of that tree, already built, into a memory buffer: serialisation only.
+ * Same method as the Swift side: the batch size doubles until a batch takes at least 40 ms,
  * then 7 batches are timed with CLOCK_MONOTONIC and the median is printed.
  *
  * Usage: ipp_bench FILE [--json]
@@ -145,14 +147,14 @@ int main(int argc, char **argv) {
     double encode_allocations = allocations(encode_batch);
     int same = writer.size == message_size && memcmp(writer.data, message, message_size) == 0;
     if (json) {
-        printf("{\"decode_ns_per_message\": %.1f, \"encode_ns_per_message\": %.1f, \"bytes\": %zu, "
-               "\"encode_reproduces_input\": %s", decode, encode, message_size, same ? "true" : "false");
+        printf("{\"read_ns_per_message\": %.1f, \"write_ns_per_message\": %.1f, \"bytes\": %zu, "
+               "\"write_reproduces_input\": %s", decode, encode, message_size, same ? "true" : "false");
         if (decode_allocations >= 0)
-            printf(", \"decode_allocations_per_message\": %.1f, \"encode_allocations_per_message\": %.1f",
+            printf(", \"read_allocations_per_message\": %.1f, \"write_allocations_per_message\": %.1f",
                    decode_allocations, encode_allocations);
         printf("}\n");
     } else {
-        printf("libcups %s (%zu bytes): decode %.1f ns, encode %.1f ns", argv[1], message_size, decode, encode);
+        printf("libcups %s (%zu bytes): read %.1f ns, write %.1f ns", argv[1], message_size, decode, encode);
         if (decode_allocations >= 0) printf(", allocations %.1f/%.1f", decode_allocations, encode_allocations);
         printf("%s\n", same ? "" : " (re-encoded bytes differ from the input)");
     }

@@ -1,36 +1,57 @@
 import ArgumentParser
+import Foundation
 import IPP
 import JSONEscaping
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `workbench bench ipp`: how fast the IPP codec decodes and encodes captured messages.
+/// `workbench bench ipp`: the IPP codec next to libcups, measured on the same messages in one run.
 ///
-/// Each message is decoded and encoded many times: the iteration count is
-/// scaled until one batch takes about `--batch-ms`, then several rounds are
-/// timed with the monotonic clock and the median is reported. When the
-/// counting allocator `tools/libcups-bench/malloc_count.so` is preloaded
-/// (as tools/bench-ipp.sh does), allocations per message are reported too.
+/// Four figures for our codec, two for libcups, all with one method: the batch size doubles until a batch
+/// takes `--batch-ms`, then `--rounds` batches are timed with the monotonic clock and the median counts.
+/// Allocations per message come from a second run of each side with the counting allocator
+/// tools/libcups-bench/malloc_count.so preloaded, so that counting does not skew the timings.
 public struct IPPBench: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "ipp",
-        abstract: "Measure IPP decode and encode speed on captured messages (default: Fixtures/ipp/*.ipp).")
+        abstract: "IPP decode and encode speed next to libcups, like for like, on captured messages.",
+        discussion: """
+            What each figure does, per message:
+              decode         ours: index the message (values stay in wire form, read on demand).
+              decode_tree    ours: decode, then every attribute's name as a String and every value as its typed
+                             IPPValue (strings as String, collections walked) — what ippReadIO leaves you holding.
+              libcups_read   ippNew + ippReadIO + ippDelete: libcups builds and frees the whole attribute tree.
+              encode         ours: encode a decoded message (its wire form is copied).
+              encode_built   ours: build the message with the builders from typed values, then encode it —
+                             what ippWriteIO does with a tree.
+              libcups_write  ippWriteIO of a tree already built.
+            Like for like: decode_tree vs libcups_read, encode_built vs libcups_write. The lazy decode is shown
+            against libcups_read too, as what a server that reads a few attributes pays.
+            Targets (release build): decode_tree >= 10x libcups on the large response and >= 5x on the small
+            request; encode_built >= 3x on both; decode >= 10x on the small request.
+            The libcups harness (tools/libcups-bench/ipp_bench.c) is compiled with cc against libcups2-dev,
+            which tools/setup.sh installs. An error in any timed loop stops the bench.
+            """)
 
-    @Option(name: .long, help: "An IPP message file; repeat for several. Default: every *.ipp in Fixtures/ipp/.")
+    @Option(name: .long, help: "An IPP message file; repeat for several. Default: the large and the small fixture.")
     var input: [String] = []
 
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Option(name: .long, help: "Timed rounds per message; the median is reported.")
+    @Option(name: .long, help: "Timed rounds per figure (1…1000); the median is reported.")
     var rounds = 7
 
-    @Option(name: .long, help: "Target duration of one timed batch, in milliseconds.")
+    @Option(name: .long, help: "Target duration of one timed batch, in milliseconds (1…60000).")
     var batchMs = 40
+
+    @Flag(name: .long, help: "Skip the libcups peer (no C compiler or libcups2-dev here).")
+    var noLibcups = false
+
+    @Option(name: .long, help: "Time only this figure (decode, decode_tree, encode, encode_built) and skip libcups: for profiling with perf.")
+    var only: Work?
+
+    /// Set on the child run that counts allocations with malloc_count.so preloaded.
+    @Flag(name: .long, help: .hidden)
+    var allocationsOnly = false
 
     public func validate() throws {
         guard (1...1_000).contains(rounds) else { throw ValidationError("--rounds \(rounds): expected 1…1000") }
@@ -39,209 +60,391 @@ public struct IPPBench: ParsableCommand {
 
     public init() {}
 
+    /// The two messages the targets are set on: ippeveprinter's Get-Printer-Attributes response (9,145 bytes)
+    /// and the Get-Printer-Attributes request (169 bytes).
+    static let defaultInputs = [
+        ("large response", "ipp/get-printer-attributes-01-get-printer-attributes-response.ipp"),
+        ("small request", "ipp/get-printer-attributes-01-get-printer-attributes-request.ipp"),
+    ]
+
     public func run() throws {
-        let paths = try inputPaths()
-        var results: [FileResult] = []
-        for path in paths {
-            guard let bytes = readWholeFile(path) else {
+        let subjects = try loadSubjects()
+        if allocationsOnly {
+            guard let counter = Self.allocationCounter else {
+                throw ValidationError("--allocations-only needs tools/libcups-bench/malloc_count.so preloaded (LD_PRELOAD)")
+            }
+            let counts = try subjects.map { try Self.allocations($0, counter: counter) }
+            print("[" + counts.map { "[" + $0.map { String($0) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]")
+            return
+        }
+        var results = try subjects.map { try measure($0) }
+        let harness = noLibcups || only != nil ? nil : try LibcupsHarness.build()
+        defer { harness?.remove() }
+        try countAllocations(into: &results, harness: harness)
+        if let harness {
+            for index in results.indices { results[index].libcups = try harness.run(results[index].subject.path) }
+        }
+        print(json ? jsonReport(results) : textReport(results))
+    }
+
+    // MARK: Subjects
+
+    /// One message, decoded once, and its attributes as typed values (the tree `encode_built` starts from).
+    struct Subject {
+        var label: String
+        var path: String
+        var bytes: [UInt8]
+        var message: IPPMessage
+        var tree: TypedMessage
+        /// Whether building the typed values gives back the input's bytes (so both encoders write the same).
+        var builtReproducesInput: Bool
+    }
+
+    /// A message as typed values: what a program holds before it encodes.
+    struct TypedMessage {
+        var version: IPPVersion
+        var code: UInt16
+        var requestID: Int32
+        var groups: [(tag: IPPGroupTag, attributes: [(name: String, values: [IPPValue])])]
+
+        init(_ message: IPPMessage) {
+            version = message.version
+            code = message.code
+            requestID = message.requestID
+            groups = message.groups.map { group in (group.tag, group.map { ($0.name, $0.values) }) }
+        }
+
+        /// Builds the message with the public builders.
+        func build() -> IPPMessage {
+            var message = IPPMessage(version: version, code: code, requestID: requestID)
+            for group in groups {
+                message.addGroup(group.tag) { builder in
+                    for attribute in group.attributes { builder.add(attribute.name, values: attribute.values) }
+                }
+            }
+            return message
+        }
+    }
+
+    private func loadSubjects() throws -> [Subject] {
+        let named: [(String, String)] = input.isEmpty
+            ? try Self.defaultInputs.map { ($0.0, try Fixtures.path($0.1)) }
+            : input.map { ($0, $0) }
+        return try named.map { label, path in
+            guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
                 throw ValidationError("cannot read \(path)")
             }
             let message: IPPMessage
             do {
                 message = try IPPDecoder().decode(bytes)
             } catch {
-                throw ValidationError("\(path): \(error)")
+                throw ValidationError("\(path): not an IPP message our decoder accepts: \(error)")
             }
-            results.append(measure(path: path, bytes: bytes, message: message))
+            let tree = TypedMessage(message)
+            let rebuilt = try? IPPEncoder().encode(tree.build())
+            return Subject(label: label, path: path, bytes: bytes, message: message, tree: tree,
+                           builtReproducesInput: rebuilt.map { bytes.starts(with: $0) && $0.count == message.encodedSize } ?? false)
         }
-        print(json ? jsonReport(results) : tableReport(results))
     }
 
-    // MARK: Measuring
+    // MARK: The timed work
 
-    struct FileResult {
-        var path: String
-        var bytes: Int
-        var attributes: Int
-        var decodeNanoseconds: Double
-        var decodeAndReadNanoseconds: Double
-        var encodeNanoseconds: Double
-        var iterations: Int
-        var decodeAllocations: Double?
-        var encodeAllocations: Double?
-    }
+    /// The four workloads, each `count` times; any error ends the bench.
+    enum Work: String, CaseIterable, ExpressibleByArgument {
+        case decode, decodeTree = "decode_tree", encode, encodeBuilt = "encode_built"
 
-    private func measure(path: String, bytes: [UInt8], message: IPPMessage) -> FileResult {
-        let decoder = IPPDecoder()
-        let encoder = IPPEncoder()
-        var sink = 0
-        let decode = { (count: Int) in
-            for _ in 0..<count {
-                if let decoded = try? decoder.decode(bytes) { sink &+= decoded.groupCount }
-            }
-        }
-        let decodeAndRead = { (count: Int) in
-            for _ in 0..<count {
-                guard let decoded = try? decoder.decode(bytes) else { continue }
-                for group in decoded.groups {
-                    for attribute in group { sink &+= attribute.values.count }
+        func run(_ subject: Subject, count: Int) throws -> Int {
+            var sink = 0
+            switch self {
+            case .decode:
+                for _ in 0..<count { sink &+= try IPPDecoder().decode(subject.bytes).groupCount }
+            case .decodeTree:
+                for _ in 0..<count {
+                    let message = try IPPDecoder().decode(subject.bytes)
+                    for group in message.groups {
+                        for attribute in group {
+                            sink &+= attribute.name.utf8.count
+                            for value in attribute.values { sink &+= Self.touch(value) }
+                        }
+                    }
                 }
+            case .encode:
+                for _ in 0..<count { sink &+= try IPPEncoder().encode(subject.message).count }
+            case .encodeBuilt:
+                for _ in 0..<count { sink &+= try IPPEncoder().encode(subject.tree.build()).count }
+            }
+            return sink
+        }
+
+        /// Reads a value so that the optimiser cannot drop its making: strings' lengths, collections walked.
+        static func touch(_ value: IPPValue) -> Int {
+            switch value {
+            case .collection(let collection):
+                var sum = 0
+                for member in collection.members {
+                    sum &+= member.name.utf8.count
+                    for value in member.values { sum &+= touch(value) }
+                }
+                return sum
+            case .integer(let number), .enumValue(let number): return Int(number)
+            case .octetString(let bytes), .other(_, let bytes): return bytes.count
+            case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
+                return text.utf8.count &+ language.utf8.count
+            default: return value.stringValue?.utf8.count ?? 1
             }
         }
-        let encode = { (count: Int) in
-            for _ in 0..<count {
-                if let encoded = try? encoder.encode(message) { sink &+= encoded.count }
-            }
+    }
+
+    struct Result {
+        var subject: Subject
+        var iterations: Int
+        /// Median nanoseconds per message, by workload.
+        var nanoseconds: [Work: Double]
+        var allocations: [Work: Double] = [:]
+        var libcups: LibcupsHarness.Figures?
+    }
+
+    private func measure(_ subject: Subject) throws -> Result {
+        var figures: [Work: Double] = [:]
+        var sink = 0
+        var decodeIterations = 0
+        for work in Work.allCases where only == nil || only == work {
+            let iterations = try scaledIterations { sink &+= try work.run(subject, count: $0) }
+            if work == .decode { decodeIterations = iterations }
+            figures[work] = try medianNanoseconds(iterations: iterations) { sink &+= try work.run(subject, count: $0) }
         }
-        let iterations = scaledIterations(decode)
-        let result = FileResult(
-            path: path, bytes: bytes.count,
-            attributes: message.groups.reduce(0) { $0 + $1.count },
-            decodeNanoseconds: medianNanoseconds(decode, iterations: iterations),
-            decodeAndReadNanoseconds: medianNanoseconds(decodeAndRead, iterations: max(1, iterations / 8)),
-            encodeNanoseconds: medianNanoseconds(encode, iterations: iterations),
-            iterations: iterations,
-            decodeAllocations: allocationsPerCall(decode),
-            encodeAllocations: allocationsPerCall(encode))
-        // Keeps the optimiser from discarding the work.
-        if sink == 42 { print("", terminator: "") }
-        return result
+        if sink == 42 { print("", terminator: "") }  // keeps the optimiser from discarding the work
+        return Result(subject: subject, iterations: decodeIterations, nanoseconds: figures)
     }
 
     /// Doubles the batch size until a batch takes at least `batchMs`.
-    private func scaledIterations(_ body: (Int) -> Void) -> Int {
+    private func scaledIterations(_ body: (Int) throws -> Void) throws -> Int {
         let clock = ContinuousClock()
         var count = 1
         while count < 1 << 30 {
-            let elapsed = clock.measure { body(count) }
+            var failure: Error?
+            let elapsed = clock.measure { do { try body(count) } catch { failure = error } }
+            if let failure { throw failure }
             if elapsed >= .milliseconds(batchMs) { break }
             count *= 2
         }
         return count
     }
 
-    private func medianNanoseconds(_ body: (Int) -> Void, iterations: Int) -> Double {
+    private func medianNanoseconds(iterations: Int, _ body: (Int) throws -> Void) throws -> Double {
         let clock = ContinuousClock()
-        body(max(1, iterations / 4))  // warm-up
+        try body(max(1, iterations / 4))  // warm-up
         var samples: [Double] = []
-        for _ in 0..<max(1, rounds) {
-            let elapsed = clock.measure { body(iterations) }
-            let (seconds, attoseconds) = elapsed.components
-            let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-            samples.append(nanoseconds / Double(iterations))
+        for _ in 0..<rounds {
+            var failure: Error?
+            let elapsed = clock.measure { do { try body(iterations) } catch { failure = error } }
+            if let failure { throw failure }
+            samples.append(elapsed.seconds * 1e9 / Double(iterations))
         }
         samples.sort()
         return samples[samples.count / 2]
     }
 
-    /// Allocations per call, when the counting allocator is preloaded; nil otherwise.
-    private func allocationsPerCall(_ body: (Int) -> Void) -> Double? {
-        guard let counter = Self.allocationCounter else { return nil }
+    // MARK: Allocations
+
+    /// Allocations per message of each workload, in `Work.allCases` order.
+    private static func allocations(_ subject: Subject, counter: @convention(c) () -> UInt64) throws -> [Double] {
         let calls = 1000
-        body(calls)  // warm-up, so that one-time allocations are not counted
-        let before = counter()
-        body(calls)
-        return Double(counter() &- before) / Double(calls)
+        return try Work.allCases.map { work in
+            _ = try work.run(subject, count: calls)  // warm-up: one-time allocations are not counted
+            let before = counter()
+            _ = try work.run(subject, count: calls)
+            return Double(counter() &- before) / Double(calls)
+        }
+    }
+
+    /// Runs this bench again with the counting allocator preloaded and reads its counts.
+    private func countAllocations(into results: inout [Result], harness: LibcupsHarness?) throws {
+        guard let harness else { return }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let output = try ChildProcess.output(
+            [executable, "bench", "ipp", "--allocations-only"] + results.flatMap { ["--input", $0.subject.path] },
+            environment: ["LD_PRELOAD": harness.allocationCounter])
+        guard let counts = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[Double]],
+              counts.count == results.count, counts.allSatisfy({ $0.count == Work.allCases.count })
+        else { throw BenchError("the allocation-counting run printed no counts: \(output)") }
+        for (index, row) in counts.enumerated() {
+            results[index].allocations = Dictionary(uniqueKeysWithValues: zip(Work.allCases, row))
+        }
     }
 
     /// `workbench_malloc_count` from tools/libcups-bench/malloc_count.so, if it is loaded.
     private static let allocationCounter: (@convention(c) () -> UInt64)? = {
-        #if canImport(Glibc)
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "workbench_malloc_count") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
-        #else
-        return nil
-        #endif
     }()
 
-    // MARK: Input files
+    // MARK: Targets
 
-    private func inputPaths() throws -> [String] {
-        if !input.isEmpty { return input }
-        let directory = try Fixtures.path("ipp")
-        guard let handle = opendir(directory) else {
-            throw ValidationError("no --input given and \(directory)/ cannot be opened; pass --input FILE")
-        }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    struct Target {
+        var name: String
+        var ratio: Double
+        var goal: Double
+        var met: Bool { ratio >= goal }
+    }
+
+    /// The issue's targets, on the default messages: libcups time / our time.
+    private func targets(_ results: [Result]) -> [Target] {
+        var targets: [Target] = []
+        for result in results {
+            guard let cups = result.libcups, let goals = Self.goals[result.subject.label] else { continue }
+            let label = "\(result.subject.label), \(result.subject.bytes.count) bytes"
+            targets.append(Target(name: "decode_tree vs libcups_read (\(label))",
+                                  ratio: cups.read / (result.nanoseconds[.decodeTree] ?? .infinity), goal: goals.tree))
+            targets.append(Target(name: "encode_built vs libcups_write (\(label))",
+                                  ratio: cups.write / (result.nanoseconds[.encodeBuilt] ?? .infinity), goal: 3))
+            if let lazy = goals.lazy {
+                targets.append(Target(name: "decode (lazy index) vs libcups_read (\(label))",
+                                      ratio: cups.read / (result.nanoseconds[.decode] ?? .infinity), goal: lazy))
             }
-            if name.hasSuffix(".ipp") { names.append(directory + "/" + name) }
         }
-        guard !names.isEmpty else { throw ValidationError("no *.ipp files in \(directory)/") }
-        return names.sorted()
+        return targets
     }
 
-    private func readWholeFile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            result.append(contentsOf: buffer[0..<count])
-        }
-        return result
-    }
+    private static let goals: [String: (tree: Double, lazy: Double?)] = [
+        "large response": (10, nil),
+        "small request": (5, 10),
+    ]
 
     // MARK: Reports
 
-    /// With several inputs the headline figures are the mean over inputs of each input's median.
-    private func headline(_ results: [FileResult], _ value: (FileResult) -> Double?) -> Double? {
-        let values = results.compactMap(value)
-        guard !values.isEmpty else { return nil }
-        return values.reduce(0, +) / Double(values.count)
-    }
-
-    private func jsonReport(_ results: [FileResult]) -> String {
+    private func jsonReport(_ results: [Result]) -> String {
         func number(_ value: Double?) -> String {
-            guard let value else { return "null" }
+            guard let value, value.isFinite else { return "null" }
             return String(Double(Int((value * 10).rounded())) / 10)
         }
-        var fields = [
-            "\"decode_ns_per_message\": \(number(headline(results) { $0.decodeNanoseconds }))",
-            "\"encode_ns_per_message\": \(number(headline(results) { $0.encodeNanoseconds }))",
-            "\"decode_and_read_values_ns_per_message\": \(number(headline(results) { $0.decodeAndReadNanoseconds }))",
-            "\"decode_allocations_per_message\": \(number(headline(results) { $0.decodeAllocations }))",
-            "\"encode_allocations_per_message\": \(number(headline(results) { $0.encodeAllocations }))",
-            "\"messages\": \(results.count)",
-            "\"rounds\": \(rounds)",
-        ]
-        let files = results.map { result in
-            "{\"file\": \(JSONString.quoted(result.path)), \"bytes\": \(result.bytes), \"attributes\": \(result.attributes), "
-                + "\"iterations\": \(result.iterations), "
-                + "\"decode_ns\": \(number(result.decodeNanoseconds)), \"encode_ns\": \(number(result.encodeNanoseconds)), "
-                + "\"decode_and_read_values_ns\": \(number(result.decodeAndReadNanoseconds)), "
-                + "\"decode_allocations\": \(number(result.decodeAllocations)), "
-                + "\"encode_allocations\": \(number(result.encodeAllocations))}"
+        let messages = results.map { result in
+            var fields = [
+                "\"message\": \(JSONString.quoted(result.subject.label))",
+                "\"file\": \(JSONString.quoted(result.subject.path))",
+                "\"bytes\": \(result.subject.bytes.count)",
+                "\"attributes\": \(result.subject.message.groups.reduce(0) { $0 + $1.count })",
+                "\"decode_ns_per_message\": \(number(result.nanoseconds[.decode]))",
+                "\"decode_tree_ns_per_message\": \(number(result.nanoseconds[.decodeTree]))",
+                "\"encode_ns_per_message\": \(number(result.nanoseconds[.encode]))",
+                "\"encode_built_ns_per_message\": \(number(result.nanoseconds[.encodeBuilt]))",
+                "\"decode_allocations_per_message\": \(number(result.allocations[.decode]))",
+                "\"decode_tree_allocations_per_message\": \(number(result.allocations[.decodeTree]))",
+                "\"encode_allocations_per_message\": \(number(result.allocations[.encode]))",
+                "\"encode_built_allocations_per_message\": \(number(result.allocations[.encodeBuilt]))",
+                "\"encode_built_reproduces_input\": \(result.subject.builtReproducesInput)",
+            ]
+            if let cups = result.libcups {
+                fields += [
+                    "\"libcups_read_ns_per_message\": \(number(cups.read))",
+                    "\"libcups_write_ns_per_message\": \(number(cups.write))",
+                    "\"libcups_read_allocations_per_message\": \(number(cups.readAllocations))",
+                    "\"libcups_write_allocations_per_message\": \(number(cups.writeAllocations))",
+                    "\"libcups_write_reproduces_input\": \(cups.writeReproducesInput)",
+                ]
+            }
+            return "{" + fields.joined(separator: ", ") + "}"
         }
-        fields.append("\"files\": [" + files.joined(separator: ", ") + "]")
-        return "{" + fields.joined(separator: ", ") + "}"
+        let targetObjects = targets(results).map { target in
+            "{\"target\": \(JSONString.quoted(target.name)), \"ratio\": \(number(target.ratio)), "
+                + "\"goal\": \(number(target.goal)), \"met\": \(target.met)}"
+        }
+        return "{\"rounds\": \(rounds), \"batch_ms\": \(batchMs), \"messages\": [" + messages.joined(separator: ", ")
+            + "], \"targets\": [" + targetObjects.joined(separator: ", ") + "]}"
     }
 
-    private func tableReport(_ results: [FileResult]) -> String {
+    private func textReport(_ results: [Result]) -> String {
+        func fixed(_ value: Double?) -> String {
+            guard let value, value.isFinite else { return "-" }
+            return String(format: "%.1f", value)
+        }
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
         }
-        func fixed(_ value: Double?) -> String {
-            guard let value else { return "-" }
-            return String(Double(Int((value * 10).rounded())) / 10)
-        }
-        var lines = [pad("bytes", 7) + pad("attrs", 7) + pad("decode ns", 12) + pad("+read ns", 12)
-            + pad("encode ns", 12) + pad("dec MB/s", 10) + pad("allocs d/e", 12) + "  file"]
+        var lines: [String] = []
         for result in results {
-            let megabytes = Double(result.bytes) / result.decodeNanoseconds * 1000
-            lines.append(pad("\(result.bytes)", 7) + pad("\(result.attributes)", 7)
-                + pad(fixed(result.decodeNanoseconds), 12) + pad(fixed(result.decodeAndReadNanoseconds), 12)
-                + pad(fixed(result.encodeNanoseconds), 12) + pad(fixed(megabytes), 10)
-                + pad("\(fixed(result.decodeAllocations))/\(fixed(result.encodeAllocations))", 12)
-                + "  " + result.path)
+            let subject = result.subject
+            lines.append("\(subject.label): \(subject.path) (\(subject.bytes.count) bytes, "
+                + "\(subject.message.groups.reduce(0) { $0 + $1.count }) attributes)")
+            lines.append(pad("", 16) + pad("ns/message", 12) + pad("allocations", 13))
+            let rows: [(String, Double?, Double?)] = [
+                ("decode", result.nanoseconds[.decode], result.allocations[.decode]),
+                ("decode_tree", result.nanoseconds[.decodeTree], result.allocations[.decodeTree]),
+                ("libcups_read", result.libcups?.read, result.libcups?.readAllocations),
+                ("encode", result.nanoseconds[.encode], result.allocations[.encode]),
+                ("encode_built", result.nanoseconds[.encodeBuilt], result.allocations[.encodeBuilt]),
+                ("libcups_write", result.libcups?.write, result.libcups?.writeAllocations),
+            ]
+            for (name, time, allocations) in rows {
+                lines.append("  " + name.padding(toLength: 14, withPad: " ", startingAt: 0) + pad(fixed(time), 12)
+                    + pad(fixed(allocations), 13))
+            }
+            if !subject.builtReproducesInput { lines.append("  note: the builders encode this message differently from its input") }
         }
-        lines.append("mean of medians: decode \(fixed(headline(results) { $0.decodeNanoseconds })) ns, "
-            + "encode \(fixed(headline(results) { $0.encodeNanoseconds })) ns per message")
+        for target in targets(results) {
+            lines.append("target \(target.name): \(String(format: "%.2f", target.ratio))x, goal >= \(fixed(target.goal))x: "
+                + (target.met ? "met" : "NOT met"))
+        }
         return lines.joined(separator: "\n")
     }
+}
+
+/// tools/libcups-bench: the libcups harness and the counting allocator, compiled for this run.
+struct LibcupsHarness {
+    struct Figures {
+        var read: Double
+        var write: Double
+        var readAllocations: Double?
+        var writeAllocations: Double?
+        var writeReproducesInput: Bool
+    }
+
+    let directory: String
+    var executable: String { "\(directory)/ipp_bench" }
+    var allocationCounter: String { "\(directory)/malloc_count.so" }
+
+    /// Compiles both C files from the repository's tools/libcups-bench into a fresh temporary folder.
+    static func build() throws -> LibcupsHarness {
+        let fixtures = try Fixtures.path("")
+        let sources = URL(fileURLWithPath: fixtures).deletingLastPathComponent().appendingPathComponent("tools/libcups-bench").path
+        guard FileManager.default.fileExists(atPath: "\(sources)/ipp_bench.c") else {
+            throw BenchError("cannot find tools/libcups-bench/ipp_bench.c next to \(fixtures); run from the repository or pass --no-libcups")
+        }
+        let directory = NSTemporaryDirectory() + "workbench-bench-ipp-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let harness = LibcupsHarness(directory: directory)
+        do {
+            _ = try ChildProcess.output(["cc", "-O2", "-o", harness.executable, "\(sources)/ipp_bench.c", "-lcups", "-ldl"])
+            _ = try ChildProcess.output(["cc", "-O2", "-shared", "-fPIC", "-o", harness.allocationCounter,
+                                         "\(sources)/malloc_count.c", "-ldl"])
+        } catch {
+            harness.remove()
+            throw BenchError("cannot compile the libcups harness (tools/setup.sh installs gcc and libcups2-dev; "
+                + "or pass --no-libcups): \(error)")
+        }
+        return harness
+    }
+
+    /// Times libcups on one message, then counts its allocations in a second, preloaded run.
+    func run(_ message: String) throws -> Figures {
+        let timed = try object(try ChildProcess.output([executable, message, "--json"]))
+        let counted = try object(try ChildProcess.output([executable, message, "--json"],
+                                                         environment: ["LD_PRELOAD": allocationCounter]))
+        guard let read = timed["read_ns_per_message"] as? Double, let write = timed["write_ns_per_message"] as? Double else {
+            throw BenchError("the libcups harness printed no figures for \(message): \(timed)")
+        }
+        return Figures(read: read, write: write,
+                       readAllocations: counted["read_allocations_per_message"] as? Double,
+                       writeAllocations: counted["write_allocations_per_message"] as? Double,
+                       writeReproducesInput: timed["write_reproduces_input"] as? Bool ?? false)
+    }
+
+    private func object(_ text: String) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw BenchError("the libcups harness printed no JSON: \(text)")
+        }
+        return object
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
