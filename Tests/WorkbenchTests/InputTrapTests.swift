@@ -86,7 +86,7 @@ import Testing
 
     @Test func generatedLinesNeverTrapTheParserOrTheRunner() throws {
         // A short run of `workbench fuzz-scenario`; tools/fuzz-scenario.sh runs ten million lines.
-        var command = try FuzzScenarioCommand.parse(["--runs", "3000", "--seed", "7"])
+        let command = try FuzzScenarioCommand.parse(["--runs", "3000", "--seed", "7"])
         try command.run()
         #expect(throws: (any Error).self) { _ = try FuzzScenarioCommand.parse(["--runs", "0"]) }
     }
