@@ -346,7 +346,7 @@ public struct IPPBench: ParsableCommand {
             return "{" + fields.joined(separator: ", ") + "}"
         }
         let targetObjects = targets(results).map { target in
-            "{\"target\": \(JSONString.quoted(target.name)), \"ratio\": \(number(target.ratio)), "
+            "{\"target\": \(JSONString.quoted(target.name)), \"ratio\": \(String(format: "%.2f", target.ratio)), "
                 + "\"goal\": \(number(target.goal)), \"met\": \(target.met)}"
         }
         return "{\"rounds\": \(rounds), \"batch_ms\": \(batchMs), \"messages\": [" + messages.joined(separator: ", ")
