@@ -11,8 +11,8 @@ struct Served {
     var helpers: [Process] = []
     /// What a `workbench serve` child announced before it was ready (empty for other servers).
     var announcement = ServeAnnouncement()
-    /// How `stop()` ends the server: SIGKILL by default (ippeveprinter may ignore SIGTERM while it holds a job,
-    /// and most servers here need no clean exit); cupsd gets SIGTERM, so it stops its filters itself.
+    /// How `stop()` ends the server: SIGKILL by default (a bench needs no clean exit of MiG or ippeveprinter);
+    /// cupsd gets SIGTERM, so it stops its filters itself.
     var stopSignal = SIGKILL
     /// A directory `stop()` removes once the server has ended (cupsd's private configuration and spool).
     var removeOnStop: String?
@@ -80,7 +80,8 @@ struct Served {
         return served
     }
 
-    /// ippeveprinter (one job at a time, `-c /bin/true` as its print command) with the private D-Bus it needs.
+    /// ippeveprinter (one job at a time, `-c /bin/true` as its print command) with the private D-Bus it needs, on
+    /// a free port.
     static func ippeveprinter(state: String) throws -> Served {
         try FileManager.default.createDirectory(atPath: "\(state)/spool", withIntermediateDirectories: true)
         let socket = "\(state)/dbus.sock"
@@ -93,12 +94,12 @@ struct Served {
         for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
         let port = try freeLoopbackPort()
         let printer = Process()
-        printer.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
+        printer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
         printer.environment = environment
-        printer.arguments = ["-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
+        printer.arguments = defaultSignals + ["/usr/sbin/ippeveprinter", "-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
                              "-f", "application/pdf,application/octet-stream", "Bench Printer"]
         printer.standardOutput = FileHandle.nullDevice
         printer.standardError = FileHandle.nullDevice
@@ -200,8 +201,8 @@ struct Served {
             """.write(toFile: "\(state)/printers.conf", atomically: true, encoding: .utf8)
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
-        process.arguments = ["-f", "-c", "\(state)/cupsd.conf", "-s", "\(state)/cups-files.conf"]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = defaultSignals + ["/usr/sbin/cupsd", "-f", "-c", "\(state)/cupsd.conf", "-s", "\(state)/cups-files.conf"]
         // Debian's cupsd sends job events to the system D-Bus when there is one; this one talks to no bus.
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(state)/no-bus"
@@ -248,6 +249,12 @@ struct Served {
         guard bound else { throw BenchError("bind(127.0.0.1:0): errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
+
+    /// `env` arguments that start a C server with every signal unblocked and at its default action, as from a
+    /// shell. A child of this process inherits the signal mask of the thread that spawns it, and Swift's threads
+    /// block most signals: cupsd then never received SIGTERM (nor SIGCHLD when its filters ended) and had to be
+    /// killed.
+    static let defaultSignals = ["--default-signal"]
 
     /// Runs a shell command line; returns its standard output.
     static func shell(_ command: String) throws -> String {
