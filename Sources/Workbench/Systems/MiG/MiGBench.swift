@@ -59,7 +59,7 @@ struct MiGBench: AsyncParsableCommand {
     )
 
     @Option(help: "Print-Jobs per server and client count, 1…100000 (at least the largest client count).")
-    var jobs = 200
+    var jobs = 1000
 
     @Option(help: "Document size in bytes, 0…1073741824.")
     var size = 1_000_000
