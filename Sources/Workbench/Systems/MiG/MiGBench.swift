@@ -21,7 +21,8 @@ struct MiGBench: AsyncParsableCommand {
               mig            'workbench serve --only mig' (this executable), plain ipp:// at /ipp/print, spool in a \
             temporary --state-dir (SQLite in WAL mode, one file per document; fsynced only with --sync-to-disk), Basic \
             authentication demo:demo-password on every request. Its simulated printer at its top speed: ppm=100000 and \
-            bytes-per-page=1073741824, so a job is one page of 0.6 ms.
+            bytes-per-page=1073741824, so a job is one page of 0.6 ms. MiG keeps every document file after printing; \
+            cupsd (PreserveJobFiles No) and ippeveprinter delete theirs once the job is done.
               cupsd          Debian's /usr/sbin/cupsd -f (cups-daemon) as the current user, with its configuration, \
             spool and logs in a temporary directory, no browsing, no authentication, one raw queue at /printers/bench \
             whose device is file:///dev/null. cupsd spools each document to disk (no fsync: SyncOnClose is off by \
@@ -54,7 +55,8 @@ struct MiGBench: AsyncParsableCommand {
             its peak RSS (VmHWM) is reported, target < 64 MiB.
 
             Needs cupsd (cups-daemon), ippeveprinter (cups-ipp-utils), dbus-daemon and curl (tools/setup.sh installs \
-            them). Use a release build for figures; the figures are those of this machine under its current load.
+            them), and Fixtures/ (run from the repository, or set WORKBENCH_FIXTURES) for MiG. Use a release build for \
+            figures; the figures are those of this machine under its current load.
             """
     )
 
