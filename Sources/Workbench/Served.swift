@@ -1,4 +1,8 @@
 import Foundation
+import IPP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A server run as its own process for a benchmark (`bench mig`, `bench sunfire`, `bench load`).
 struct Served {
@@ -7,13 +11,21 @@ struct Served {
     var helpers: [Process] = []
     /// What a `workbench serve` child announced before it was ready (empty for other servers).
     var announcement = ServeAnnouncement()
+    /// How `stop()` ends the server: SIGKILL by default (a bench needs no clean exit of MiG or ippeveprinter);
+    /// cupsd gets SIGTERM, so it stops its filters itself.
+    var stopSignal = SIGKILL
+    /// A directory `stop()` removes once the server has ended (cupsd's private configuration and spool).
+    var removeOnStop: String?
 
-    /// SIGKILL: ippeveprinter may ignore SIGTERM while it holds a job, and nothing here needs a clean exit.
     func stop() {
         for process in [process] + helpers where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.processIdentifier, process === self.process ? stopSignal : SIGKILL)
+            // A server that does not end on SIGTERM within 5 s is killed, so a bench never hangs here.
+            for _ in 0..<100 where process.isRunning { usleep(50_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
+        if let removeOnStop { try? FileManager.default.removeItem(atPath: removeOnStop) }
     }
 
     /// What /proc tells about the server process (a Sendable value, for tasks that sample it meanwhile).
@@ -53,9 +65,13 @@ struct Served {
     }
 
     /// `workbench serve --only mig` with a spool on disk, on a free port.
-    static func mig(state: String, syncToDisk: Bool) throws -> Served {
+    ///
+    /// - parameter fastestPrinter: the simulated printer at its top speed (100000 pages per minute, and a page
+    ///   per GiB of document, so a job is one page of 0.6 ms) rather than the default 60 ppm.
+    static func mig(state: String, syncToDisk: Bool, fastestPrinter: Bool = false) throws -> Served {
+        let speed = fastestPrinter ? ["--set", "mig.ppm=100000", "--set", "mig.bytes-per-page=\(1 << 30)"] : []
         var served = try workbenchServe(["--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0",
-                                         "--set", "mig.sync-to-disk=\(syncToDisk)", "--state-dir", state], ready: ["mig"])
+                                         "--set", "mig.sync-to-disk=\(syncToDisk)", "--state-dir", state] + speed, ready: ["mig"])
         guard let url = served.announcement.url("mig", scheme: "ipp"), let port = URLComponents(string: url)?.port else {
             served.stop()
             throw BenchError("no MiG ipp:// URL in: \(served.announcement.listening)")
@@ -64,7 +80,8 @@ struct Served {
         return served
     }
 
-    /// ippeveprinter (one job at a time, `-c /bin/true` as its print command) with the private D-Bus it needs.
+    /// ippeveprinter (one job at a time, `-c /bin/true` as its print command) with the private D-Bus it needs, on
+    /// a free port.
     static func ippeveprinter(state: String) throws -> Served {
         try FileManager.default.createDirectory(atPath: "\(state)/spool", withIntermediateDirectories: true)
         let socket = "\(state)/dbus.sock"
@@ -75,14 +92,14 @@ struct Served {
         dbus.standardError = FileHandle.nullDevice
         try dbus.run()
         for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
-        let port = 20_000 + Int(getpid() % 20_000)
+        let port = try freeLoopbackPort()
         let printer = Process()
-        printer.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
+        printer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
         printer.environment = environment
-        printer.arguments = ["-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
+        printer.arguments = defaultSignals + ["/usr/sbin/ippeveprinter", "-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
                              "-f", "application/pdf,application/octet-stream", "Bench Printer"]
         printer.standardOutput = FileHandle.nullDevice
         printer.standardError = FileHandle.nullDevice
@@ -93,6 +110,151 @@ struct Served {
         }
         return Served(process: printer, port: port, helpers: [dbus])
     }
+
+    /// CUPS' scheduler, `cupsd -f`, as the current user with a private configuration in `state` (removed on
+    /// stop), listening on 127.0.0.1 only, on a free port, with one raw queue `bench` (IPP resource
+    /// `/printers/bench`) whose device is file:///dev/null. Nothing is shared with a system cupsd the
+    /// cups-daemon package may have started: not the port, the configuration, the spool, the logs nor the
+    /// local socket (none is configured).
+    ///
+    /// How fast its printer is: a raw queue converts nothing, but cupsd still runs one filter per job (CUPS'
+    /// `gziptoany`, which Debian ships in cups-core-drivers, not in cups-daemon); the private ServerBin points
+    /// it at /bin/true, like ippeveprinter's print command here, so a job costs cupsd one fork and exec.
+    /// Completed jobs stay in the history (PreserveJobHistory) so Get-Job-Attributes reports them, and there
+    /// is no limit on the number of jobs (MaxJobs 0, MaxJobsPerUser 0).
+    static func cupsd(state: String) throws -> Served {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/cupsd") else {
+            throw BenchError("/usr/sbin/cupsd is missing: install cups-daemon (tools/setup.sh does)")
+        }
+        let files = FileManager.default
+        for directory in ["spool/tmp", "cache", "run", "bin/filter", "ppd"] {
+            try files.createDirectory(atPath: "\(state)/\(directory)", withIntermediateDirectories: true)
+        }
+        // cupsd execs filters through ServerBin/daemon/cups-exec and looks for backends and notifiers there too.
+        for link in ["daemon", "backend", "notifier"] {
+            try files.createSymbolicLink(atPath: "\(state)/bin/\(link)", withDestinationPath: "/usr/lib/cups/\(link)")
+        }
+        try files.createSymbolicLink(atPath: "\(state)/bin/filter/gziptoany", withDestinationPath: "/bin/true")
+        // cupsd wants SystemGroup to name a group; the current user's own works as root and as anyone else.
+        // (Run as root, cupsd runs filters as lp, Debian's default User; run as anyone else, as that user.)
+        let group = getgrgid(getgid()).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "root"
+        let port = try freeLoopbackPort()
+        try """
+            ServerRoot \(state)
+            RequestRoot \(state)/spool
+            TempDir \(state)/spool/tmp
+            CacheDir \(state)/cache
+            StateDir \(state)/run
+            ServerBin \(state)/bin
+            DataDir /usr/share/cups
+            ErrorLog \(state)/error_log
+            AccessLog \(state)/access_log
+            PageLog \(state)/page_log
+            SystemGroup \(group)
+            # file: device URIs (file:///dev/null) are refused unless allowed here.
+            FileDevice Yes
+            Sandboxing relaxed
+
+            """.write(toFile: "\(state)/cups-files.conf", atomically: true, encoding: .utf8)
+        try """
+            Listen 127.0.0.1:\(port)
+            Browsing No
+            BrowseLocalProtocols none
+            WebInterface No
+            LogLevel warn
+            MaxJobs 0
+            MaxJobsPerUser 0
+            MaxJobsPerPrinter 0
+            PreserveJobHistory Yes
+            PreserveJobFiles No
+            MaxClients 1000
+            MaxClientsPerHost 1000
+            DefaultAuthType None
+            <Location />
+              Order allow,deny
+              Allow all
+            </Location>
+            <Policy default>
+              JobPrivateAccess all
+              JobPrivateValues none
+              SubscriptionPrivateAccess all
+              SubscriptionPrivateValues none
+              <Limit All>
+                Order deny,allow
+              </Limit>
+            </Policy>
+
+            """.write(toFile: "\(state)/cupsd.conf", atomically: true, encoding: .utf8)
+        // The queue, as `lpadmin -p bench -E -v file:///dev/null -m raw` would save it (lpadmin is in cups-client,
+        // one more package for nothing cupsd cannot read itself). No PPD in ppd/: a raw queue.
+        try """
+            <Printer bench>
+            Info Workbench bench queue
+            State Idle
+            Accepting Yes
+            Shared No
+            DeviceURI file:///dev/null
+            OpPolicy default
+            ErrorPolicy abort-job
+            </Printer>
+
+            """.write(toFile: "\(state)/printers.conf", atomically: true, encoding: .utf8)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = defaultSignals + ["/usr/sbin/cupsd", "-f", "-c", "\(state)/cupsd.conf", "-s", "\(state)/cups-files.conf"]
+        // Debian's cupsd sends job events to the system D-Bus when there is one; this one talks to no bus.
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(state)/no-bus"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let served = Served(process: process, port: port, stopSignal: SIGTERM, removeOnStop: state)
+        // Ready once the queue answers Get-Printer-Attributes with printer-is-accepting-jobs true.
+        let request = IPPMessage.request(.getPrinterAttributes, requestID: 1) { op in
+            op.addPrinterURI("ipp://127.0.0.1:\(port)/printers/bench")
+            op.addRequestedAttributes(["printer-is-accepting-jobs", "printer-state"])
+        }
+        try Data(try IPPEncoder().encode(request)).write(to: URL(fileURLWithPath: "\(state)/ready.ipp"))
+        for _ in 0..<200 {
+            guard process.isRunning else { break }
+            _ = try shell("curl -s -o '\(state)/ready.answer' -H 'Content-Type: application/ipp' --data-binary @'\(state)/ready.ipp' "
+                          + "http://127.0.0.1:\(port)/printers/bench")
+            if let answer = try? IPPDecoder().decode(Array(Data(contentsOf: URL(fileURLWithPath: "\(state)/ready.answer")))),
+               answer.group(.printer)?["printer-is-accepting-jobs"]?.booleanValue == true {
+                return served
+            }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: "\(state)/error_log", encoding: .utf8)) ?? ""
+        served.stop()
+        throw BenchError("cupsd on port \(port) did not accept jobs within 10 s (\(process.isRunning ? "running" : "ended")); its error_log: \(log)")
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick; closed again at once, so another
+    /// program could take it before the server does — unlikely, and the server's start then fails loudly).
+    static func freeLoopbackPort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw BenchError("socket(): errno \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw BenchError("bind(127.0.0.1:0): errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `env` arguments that start a C server with every signal unblocked and at its default action, as from a
+    /// shell. A child of this process inherits the signal mask of the thread that spawns it, and Swift's threads
+    /// block most signals: cupsd then never received SIGTERM (nor SIGCHLD when its filters ended) and had to be
+    /// killed.
+    static let defaultSignals = ["--default-signal"]
 
     /// Runs a shell command line; returns its standard output.
     static func shell(_ command: String) throws -> String {

@@ -90,6 +90,18 @@ import Testing
         try command.run()
         #expect(throws: (any Error).self) { _ = try FuzzScenarioCommand.parse(["--runs", "0"]) }
     }
+
+    @Test func benchMigChecksItsClientCountsAndJobs() throws {
+        #expect(try MiGBench.clientCounts("1,16") == [1, 16])
+        #expect(try MiGBench.clientCounts(" 4 ") == [4])
+        for wrong in ["0", "257", "1,,16", "1,1", "x", "-3", "99999999999999999999", "1,2,3,4,5,6,7,8,9", ""] {
+            #expect(throws: (any Error).self, "--clients '\(wrong)'") { _ = try MiGBench.clientCounts(wrong) }
+        }
+        _ = try MiGBench.parse(["--jobs", "16", "--clients", "1,16"])
+        for wrong in [["--jobs", "15"], ["--jobs", "0"], ["--jobs", "100001"], ["--size", "-1"], ["--ingest-mib", "65537"], ["--clients", "0"], ["--frobnicate"]] {
+            #expect(throws: (any Error).self, "\(wrong)") { _ = try MiGBench.parse(wrong) }
+        }
+    }
 }
 
 /// `serve` and `run` refuse what they do not understand, and find Fixtures/ from anywhere.
