@@ -35,10 +35,15 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // OpenSSL's libcrypto (libssl-dev): the RS256 back end of the JWT core, chosen by measurement.
+        // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
+        // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (OpenSSL), X.509 host certificates.
-        .target(name: "JWT", dependencies: ["COpenSSL"]),
+        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (swift-crypto), X.509 host certificates (OpenSSL).
+        .target(name: "JWT", dependencies: [
+            "COpenSSL",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         // The host app's signing back end for IMS tokens (POST /sign), an actor.
         .target(name: "IMSSigningBackend", dependencies: [
             "JWT", "Wire", "WireHTTP",
@@ -182,7 +187,7 @@ let package = Package(
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-            "JSONEscaping",
+            "JSONEscaping", "COpenSSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
