@@ -23,15 +23,8 @@ public final class RSAPrivateKey: RS256Signing, Sendable {
         defer { EVP_PKEY_free(parsed) }
         bits = try RSAKeyCheck.admit(parsed, kind: "private")
         // PKCS#8 DER of the key OpenSSL accepted, whichever PEM form it came in.
-        var der: UnsafeMutablePointer<UInt8>?
-        let count = i2d_PrivateKey(parsed, &der)
-        defer { CRYPTO_free(der, #file, #line) }
-        guard count > 0, let der else { throw JWTError(.key, "cannot export the private key: \(OpenSSLPEM.lastError())") }
-        do {
-            key = try _RSA.Signing.PrivateKey(derRepresentation: UnsafeBufferPointer(start: der, count: Int(count)))
-        } catch {
-            throw JWTError(.key, "swift-crypto refuses the private key: \(error)")
-        }
+        key = try RSAKeyCheck.convert(parsed, kind: "private", export: { i2d_PrivateKey($0, &$1) },
+                                      as: { try _RSA.Signing.PrivateKey(derRepresentation: $0) })
     }
 
     public func signature(for signingInput: UnsafeBufferPointer<UInt8>) throws(JWTError) -> [UInt8] {
@@ -64,15 +57,8 @@ public final class RSAPublicKey: RS256Verifying, Sendable {
     init(owning key: OpaquePointer) throws(JWTError) {
         defer { EVP_PKEY_free(key) }
         bits = try RSAKeyCheck.admit(key, kind: "public")
-        var der: UnsafeMutablePointer<UInt8>?
-        let count = i2d_PUBKEY(key, &der)
-        defer { CRYPTO_free(der, #file, #line) }
-        guard count > 0, let der else { throw JWTError(.key, "cannot export the public key: \(OpenSSLPEM.lastError())") }
-        do {
-            self.key = try _RSA.Signing.PublicKey(derRepresentation: UnsafeBufferPointer(start: der, count: Int(count)))
-        } catch {
-            throw JWTError(.key, "swift-crypto refuses the public key: \(error)")
-        }
+        self.key = try RSAKeyCheck.convert(key, kind: "public", export: { i2d_PUBKEY($0, &$1) },
+                                           as: { try _RSA.Signing.PublicKey(derRepresentation: $0) })
     }
 
     init(_ key: _RSA.Signing.PublicKey, bits: Int) {
@@ -99,6 +85,21 @@ enum RSAKeyCheck {
             throw JWTError(.key, "the \(kind) key is not RSA of at least 2048 bits (\(bits) bits); expected an RSA-2048 key")
         }
         return Int(bits)
+    }
+
+    /// The OpenSSL key as swift-crypto's, through the DER that `export` writes (i2d_PrivateKey or i2d_PUBKEY).
+    static func convert<Key>(_ key: OpaquePointer, kind: String,
+                             export: (OpaquePointer, inout UnsafeMutablePointer<UInt8>?) -> Int32,
+                             as make: (UnsafeBufferPointer<UInt8>) throws -> Key) throws(JWTError) -> Key {
+        var der: UnsafeMutablePointer<UInt8>?
+        let count = export(key, &der)
+        defer { CRYPTO_free(der, #file, #line) }
+        guard count > 0, let der else { throw JWTError(.key, "cannot export the \(kind) key: \(OpenSSLPEM.lastError())") }
+        do {
+            return try make(UnsafeBufferPointer(start: der, count: Int(count)))
+        } catch {
+            throw JWTError(.key, "swift-crypto refuses the \(kind) key: \(error)")
+        }
     }
 }
 

@@ -291,9 +291,12 @@ final class OpenSSLEVPRS256Key: RS256Signing, RS256Verifying, @unchecked Sendabl
     }
 
     /// DER DigestInfo of SHA-256 (RFC 8017 §9.2), on the stack: the fixed prefix, then the hash.
+    private static let digestInfoPrefix: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03,
+                                                    0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+
     private static func withDigestInfo<R>(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let prefix: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01,
-                               0x05, 0x00, 0x04, 0x20]
+        // A static prefix: an array literal here would allocate once per timed operation of the alternative.
+        let prefix = digestInfoPrefix
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 51) { info in
             guard let base = info.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
             for index in 0..<19 { base[index] = prefix[index] }
