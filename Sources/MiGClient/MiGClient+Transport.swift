@@ -42,7 +42,7 @@ extension MiGClient {
             case .contentLength: head.headers.add(name: "Content-Length", value: "\(Int64(prefix.count) + (documentSize ?? 0))")
             }
             node.trace("mig-client-request", [("attempt", "\(attempt)"), ("operation", "\(message.operation)"),
-                                             ("request-id", "\(requestID)")])
+                                             ("request-id", "\(message.requestID)")])
             let request = OutgoingRequest(
                 head: head, prefix: ByteBuffer(bytes: prefix), document: document, documentSize: documentSize,
                 compression: options.compression, expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes)
@@ -51,7 +51,7 @@ extension MiGClient {
             switch await exchange(request) {
             case .success(let response):
                 do {
-                    let answer = try interpret(response, requestID: requestID)
+                    let answer = try interpret(response, requestID: message.requestID)
                     node.trace("mig-client-response", [("http", "\(response.head.status.code)"), ("ipp", "\(answer.status)")])
                     if answer.status == .busy {
                         failure = .ipp(status: .busy, message: answer.statusMessage)

@@ -75,6 +75,7 @@ public final class MiGClient: Sendable {
         let jobName = options.jobName ?? document.name
         let printerURI = configuration.endpoint.printerURI
         let outcome = try await perform(document: document, documentSize: size, options: options, progress: progress) { id in
+            if options.attributeSet == .seed { return Self.seedPrintJob(jobName: jobName, options: options) }
             var message = IPPMessage.request(.printJob, requestID: id) { op in
                 op.addPrinterURI(printerURI)
                 op.addRequestingUserName(user)
@@ -98,6 +99,20 @@ public final class MiGClient: Sendable {
         node.trace("mig-client-job-submitted", [("attempts", "\(outcome.attempts)"), ("bytes", "\(outcome.documentBytesSent)"),
                                                ("job-id", "\(id)")])
         return submitted
+    }
+
+    /// The seed app's Print-Job, attribute for attribute (see `AttributeSet.seed`). Its request-id is always 1:
+    /// the seed never changes it.
+    static func seedPrintJob(jobName: String, options: PrintOptions) -> IPPMessage {
+        var message = IPPMessage.request(.printJob, requestID: 1, version: .v1_1, charset: "us-ascii", naturalLanguage: "en-us") { op in
+            op.addJobName(jobName)
+            op.addIPPAttributeFidelity(options.fidelity)
+        }
+        message.addGroup(.job) { job in
+            job.addCopies(options.copies)
+            job.addSides(options.sides)
+        }
+        return message
     }
 
     /// Get-Job-Attributes: the job's state and reasons.

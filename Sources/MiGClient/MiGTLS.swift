@@ -67,7 +67,10 @@ enum MiGTLS {
 
     /// Names a TLS failure by whose certificate was the problem.
     static func classify(_ error: any Error) -> MiGError {
-        let text = String(describing: error)
+        let text = withoutSourceLocations(String(describing: error))
+        if text.contains("WRONG_VERSION_NUMBER") {
+            return .tls("the server did not answer in TLS (wrong version number): this port speaks plain HTTP; use ipp:// or http://")
+        }
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
             return .tlsUntrustedServer("the certificate does not name this host (\(text))")
         }
@@ -85,6 +88,12 @@ enum MiGTLS {
             return .tlsClientCertificateRejected(text)
         }
         return .tls(text)
+    }
+
+    /// BoringSSL's texts name the source file of the build (`… at /path/to/tls_record.cc:127`): that says
+    /// nothing to the app's user and would make a trace depend on where the package was built.
+    static func withoutSourceLocations(_ text: String) -> String {
+        text.replacing(#/ at [^\s\]\)]+:\d+/#, with: "")
     }
 
     static func isTLSError(_ error: any Error) -> Bool {

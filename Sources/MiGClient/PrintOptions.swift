@@ -26,11 +26,13 @@ public struct PrintOptions: Sendable {
     /// `compression`: gzip the document while sending it (needs `.chunked` framing). Progress then counts
     /// compressed bytes, with no total.
     public var compression: DocumentCompression
+    /// Which attributes the Print-Job carries: `.complete` by default; `.seed` to reproduce the seed app.
+    public var attributeSet: AttributeSet
 
     public init(jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
                 pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
                 requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true,
-                compression: DocumentCompression = .none) {
+                compression: DocumentCompression = .none, attributeSet: AttributeSet = .complete) {
         self.jobName = jobName
         self.copies = copies
         self.sides = sides
@@ -42,6 +44,7 @@ public struct PrintOptions: Sendable {
         self.framing = framing
         self.expectContinue = expectContinue
         self.compression = compression
+        self.attributeSet = attributeSet
     }
 
     /// Adds the job template attributes (`copies`, `sides`, `media`, `page-ranges`) to a job group.
@@ -51,6 +54,20 @@ public struct PrintOptions: Sendable {
         if let media { group.addMedia(media) }
         if !pageRanges.isEmpty { group.addPageRanges(pageRanges.map(IPPRange.init)) }
     }
+}
+
+/// The attributes a Print-Job carries.
+public enum AttributeSet: Sendable, Equatable {
+    /// What RFC 8011 requires of every request and IPP Everywhere printers expect: IPP/2.0, utf-8,
+    /// `printer-uri`, `requesting-user-name`, `job-name`, `ipp-attribute-fidelity`, `document-format`, then the
+    /// job template (`copies`, `sides`, `media`, `page-ranges`).
+    case complete
+    /// Exactly what the seed's serialiser writes (Fixtures/ipp/seed-000-print-job-request.ipp): IPP/1.1,
+    /// request-id 1, `us-ascii`, `en-us`, `job-name`, `ipp-attribute-fidelity`; then `copies` and `sides`.
+    /// There is no `printer-uri`, so MiG — like any IPP server — answers HTTP 200 with IPP
+    /// `client-error-bad-request` and creates no job. The client reports that error: HTTP 200 alone, the
+    /// seed's "job was accepted", is not success.
+    case seed
 }
 
 /// HTTP framing of a request body.

@@ -15,10 +15,12 @@ final class HeaderUnfolder: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var chunk = unwrapInboundIn(data)
+        let isText = HeaderUnfolding.isHeaderText(chunk.readableBytesView)
         buffered.writeBuffer(&chunk)
         let bytes = buffered.readableBytesView
         guard let end = HeaderUnfolding.endOfHeaders(bytes) else {
-            if buffered.readableBytes > Self.limit { release(context: context, buffered) }
+            // Without the blank line every byte so far is header section: binary means not HTTP at all.
+            if !isText || buffered.readableBytes > Self.limit { release(context: context, buffered) }
             return
         }
         let unfolded = ByteBuffer(bytes: HeaderUnfolding.unfold(bytes, end: end))

@@ -33,4 +33,11 @@ enum HeaderUnfolding {
         unfolded.append(contentsOf: bytes[end...])
         return unfolded
     }
+
+    /// Whether bytes can belong to a request's header section: text, where the only control bytes are CR, LF
+    /// and HT. A TLS ClientHello (it begins 0x16 0x03) sent to a plain port is not, and never ends in a blank
+    /// line: it goes to the parser at once, which answers 400 and closes, as nginx does, instead of waiting.
+    static func isHeaderText<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        bytes.allSatisfy { $0 >= 0x20 || $0 == 0x0D || $0 == 0x0A || $0 == 0x09 }
+    }
 }

@@ -23,6 +23,9 @@ public enum Catalog {
         options.merge(system.liveOptions) { _, kind in kind }
     }
 
+    /// The deployments `serve --topology` offers, of every system.
+    static let liveTopologies: [LiveTopology] = systems.flatMap(\.liveTopologies)
+
     /// The systems' `workbench bench` subcommands: those of the protocol cores first, then those of the actors.
     static let benches: [any ParsableCommand.Type] = systems.flatMap(\.coreBenches) + systems.flatMap(\.actorBenches)
 }

@@ -15,6 +15,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("set"), help: "Override an actor option, e.g. --set echo.http-port=9080 (repeatable).")
     var overrides: [String] = []
 
+    @Option(help: ArgumentHelp("Serve another deployment: "
+        + Catalog.liveTopologies.map { "\($0.name) — \($0.summary)" }.joined(separator: "; ") + ". --set still overrides it.",
+        valueName: "name"))
+    var topology: String?
+
     @Option(help: "Address to listen on.")
     var bind = "127.0.0.1"
 
@@ -35,6 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let wire = LiveWire(bindHost: bind)
         var options = Catalog.liveOptions
+        if let topology {
+            guard let chosen = Catalog.liveTopologies.first(where: { $0.name == topology }) else {
+                throw ValidationError("--topology \(topology): expected one of \(Catalog.liveTopologies.map(\.name).joined(separator: ", "))")
+            }
+            for (kind, values) in chosen.options { options[kind, default: [:]].merge(values) { _, chosen in chosen } }
+        }
         for override in overrides {
             let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []

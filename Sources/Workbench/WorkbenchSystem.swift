@@ -13,18 +13,29 @@ struct WorkbenchSystem: Sendable {
     let directives: [Directive]
     /// Options `serve` passes, by actor kind name, unless the user overrides them (loopback ports a normal user may open).
     let liveOptions: [String: [String: String]]
+    /// Other deployments `serve --topology NAME` offers, each a set of options over `liveOptions`.
+    let liveTopologies: [LiveTopology]
     /// `workbench bench` subcommands that measure a protocol core the system is built on (e.g. `bench ipp`).
     let coreBenches: [any ParsableCommand.Type]
     /// `workbench bench` subcommands that measure the system's actors (e.g. `bench mig`).
     let actorBenches: [any ParsableCommand.Type]
 
     init(name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
-         coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = []) {
+         liveTopologies: [LiveTopology] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = []) {
         self.name = name
         self.actorKinds = actorKinds
         self.directives = directives
         self.liveOptions = liveOptions
+        self.liveTopologies = liveTopologies
         self.coreBenches = coreBenches
         self.actorBenches = actorBenches
     }
+}
+
+/// A named deployment for `serve --topology`: options applied over the served defaults (and under `--set`).
+struct LiveTopology: Sendable {
+    let name: String
+    let summary: String
+    /// Options by actor kind name.
+    let options: [String: [String: String]]
 }

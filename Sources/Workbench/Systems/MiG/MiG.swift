@@ -11,6 +11,13 @@ extension WorkbenchSystem {
         // commits are fsynced before the 200 (`--set mig.sync-to-disk=false` trades that for speed).
         liveOptions: ["mig": ["tls-port": "8050", "plain-port": "8631", "sync-to-disk": "true"],
                       "mig-proxy": ["port": "8443", "upstream": "mig:8631"]],
+        liveTopologies: [
+            LiveTopology(
+                name: "mig-behind-proxy",
+                summary: "seed 000's nginx deployment as written: MiG plain on 8050 (no IPPS), mig-proxy on 8443 forwarding to it "
+                    + "(a real nginx's 'proxy_pass http://127.0.0.1:8050;' works unchanged)",
+                options: ["mig": ["tls-port": "none", "plain-port": "8050"], "mig-proxy": ["upstream": "mig:8050"]]),
+        ],
         coreBenches: [IPPBench.self],
         actorBenches: [MiGBench.self]
     )

@@ -51,25 +51,29 @@ extension Directive {
 
     static let mig = Directive(
         "mig",
-        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] | "
+        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] "
+            + "[attributes complete|seed] | mig replay FIXTURE [bytes N | file PATH] | "
             + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig alive — each with [url URL] [user U] [password P] "
             + "[p12 FILE PASSWORD] [ca FILE] [from NODE] [retries N] [as NAME]",
-        summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error",
-        keywords: ["print", "wait", "job", "cancel", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
-                   "content-length", "gzip", "within", "as"] + MiGConnection.words
+        summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
+            + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .seed (what the seed's HTTP-status check concludes)",
+        keywords: ["print", "replay", "wait", "job", "cancel", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
+                   "content-length", "gzip", "attributes", "complete", "seed", "within", "as"] + MiGConnection.words
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["print", "wait", "job", "cancel", "alive"])
+        let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "alive"])
         var connection = MiGConnection()
         var label = "mig"
         var jobID: Template?
         if ["wait", "job", "cancel"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
-        var document = (bytes: Template(literal: "100000"), file: Template?.none)
+        var fixture: Template?
+        if action == "replay" { fixture = try args.value("an IPP request file under Fixtures/, e.g. ipp/seed-000-print-job-request.ipp") }
+        var document = DocumentSource()
         var name: Template?, copies = 1, sides: String?, media: String?, pages: String?, format: Template?
-        var contentLength = false, gzip = false
+        var contentLength = false, gzip = false, attributeSet = AttributeSet.complete
         var within = Template(literal: "300s")
         while !args.isEmpty {
             let word = try args.oneOf(MiGConnection.words + ["as", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
-                                                            "content-length", "gzip", "within"])
+                                                            "content-length", "gzip", "attributes", "within"])
             if try connection.accept(word, &args) { continue }
             switch word {
             case "as": label = try args.name("a variable name")
@@ -83,11 +87,13 @@ extension Directive {
             case "format": format = try args.value("a MIME type like application/pdf")
             case "content-length": contentLength = true
             case "gzip": gzip = true
+            case "attributes": attributeSet = try args.oneOf(["complete", "seed"]) == "seed" ? .seed : .complete
             default: within = try args.duration()
             }
         }
         let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
-        let options = (name, copies, sides, media, pages, format, contentLength, gzip)
+        let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet)
+        let replayed = fixture
         return Run { context in
             let timeout = try parseDuration(limit.resolve(context))
             let client: MiGClient
@@ -106,22 +112,14 @@ extension Directive {
             case "print":
                 var printOptions = PrintOptions(jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
                                                 media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
-                                                framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none)
+                                                framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none,
+                                                attributeSet: options.8)
                 if let pages = options.4 {
                     let bounds = pages.split(separator: "-").compactMap { Int32($0) }
                     guard bounds.count == 2, bounds[0] <= bounds[1] else { throw StepError("pages \(pages): expected FIRST-LAST") }
                     printOptions.pageRanges = [bounds[0]...bounds[1]]
                 }
-                let source: Document
-                if let file = finalDocument.file {
-                    source = .file(try file.resolve(context), format: printOptions.documentFormat)
-                } else {
-                    let size = try finalDocument.bytes.resolve(context)
-                    guard let count = Int64(size), (0...(Int64(1) << 40)).contains(count) else {
-                        throw StepError("bytes \(size): expected a size in bytes from 0 to 1099511627776 (1 TiB)")
-                    }
-                    source = .generated(byteCount: count, name: "document.pdf", format: printOptions.documentFormat)
-                }
+                let source = try finalDocument.resolve(context, format: printOptions.documentFormat)
                 let progress = NIOLockedValueBox(0)
                 let final = printOptions
                 return context.perform("mig print", label: variable, timeout: timeout) {
@@ -133,6 +131,20 @@ extension Directive {
                     } catch {
                         return Self.failure(error, ["progress": "\(progress.withLockedValue { $0 })"])
                     }
+                }
+            case "replay":
+                let path = try Fixtures.path(try replayed!.resolve(context))
+                let bytes: [UInt8]
+                do {
+                    bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+                } catch {
+                    throw StepError("replay: cannot read \(path): \(error.localizedDescription)")
+                }
+                let source = try finalDocument.resolve(context, format: nil)
+                return context.perform("mig replay", label: variable, timeout: timeout) {
+                    do {
+                        return Self.values(try await client.replay(encodedRequest: bytes, document: source))
+                    } catch { return Self.failure(error) }
                 }
             case "wait":
                 return context.perform("mig wait", label: variable, timeout: timeout + .seconds(5)) {
@@ -162,6 +174,21 @@ extension Directive {
                 }
             }
         }
+    }
+
+    /// What a replayed request got, and what the seed's check makes of it: the seed reads only the HTTP status
+    /// ("200 OK - job was accepted by MiG", 401, 404).
+    private static func values(_ answer: MiGClient.ReplayAnswer) -> [String: String] {
+        let seed = switch answer.httpStatus {
+        case 200: "accepted"
+        case 401: "unauthorized"
+        case 404: "not-found"
+        default: "unexpected"
+        }
+        let message = answer.message
+        return ["status": "ok", "http": "\(answer.httpStatus)", "ipp": message.map { "\($0.status)" } ?? "",
+                "message": message?.statusMessage ?? answer.problem ?? "", "job": message?.jobID.map(String.init) ?? "",
+                "seed": seed, "code": ""]
     }
 
     private static func values(_ status: JobStatus) -> [String: String] {
@@ -200,5 +227,20 @@ extension Directive {
         case .jobNotFinished: "job-not-finished"
         case .retriesExhausted(_, let last): "retries-exhausted:" + code(last)
         }
+    }
+}
+
+/// `bytes N` (generated) or `file PATH`: the document a `mig print` or `mig replay` sends.
+private struct DocumentSource: Sendable {
+    var bytes = Template(literal: "100000")
+    var file: Template?
+
+    func resolve(_ context: ScenarioContext, format: String?) throws -> Document {
+        if let file { return .file(try file.resolve(context), format: format) }
+        let size = try bytes.resolve(context)
+        guard let count = Int64(size), (0...(Int64(1) << 40)).contains(count) else {
+            throw StepError("bytes \(size): expected a size in bytes from 0 to 1099511627776 (1 TiB)")
+        }
+        return .generated(byteCount: count, name: "document.pdf", format: format)
     }
 }

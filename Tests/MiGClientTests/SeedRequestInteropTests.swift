@@ -1,0 +1,43 @@
+import Foundation
+import IPP
+@testable import MiGClient
+import Testing
+import TestSupport
+import Wire
+
+/// Seed 000's own Print-Job bytes: the client's `.seed` attribute set writes exactly them, and a real IPP server
+/// (ippeveprinter) answers them HTTP 200 with client-error-bad-request — not a job.
+@Suite(.serialized) struct SeedRequestInteropTests {
+    static let seedRequest = Array((try? Data(contentsOf: URL(fileURLWithPath: Repository.fixture("ipp/seed-000-print-job-request.ipp")))) ?? Data())
+
+    @Test func theSeedAttributeSetWritesTheSeedsBytes() throws {
+        #expect(Self.seedRequest.count == 174)
+        let message = MiGClient.seedPrintJob(jobName: "Quarterly report.pdf", options: PrintOptions(attributeSet: .seed))
+        #expect(try message.encoded() == Self.seedRequest)
+        // The seed's settings are the options' defaults; other copies or sides go in the same two attributes.
+        let two = MiGClient.seedPrintJob(jobName: "a.pdf", options: PrintOptions(copies: 2, sides: "two-sided-long-edge", attributeSet: .seed))
+        #expect(two.group(.job)?["copies"]?.integerValue == 2)
+        #expect(two.group(.job)?["sides"]?.stringValue == "two-sided-long-edge")
+        #expect(two.printerURI == nil)
+    }
+
+    @Test func ippeveprinterAnswersTheSeedsPrintJobWithBadRequest() async throws {
+        let printer = try IPPEvePrinter()
+        defer { printer.stop() }
+        let wire = LiveWire(threads: 1)
+        let client = try IPPEveInteropTests.client("ipp://localhost:\(printer.port)/ipp/print", wire: wire)
+
+        let answer = try await client.replay(encodedRequest: Self.seedRequest, document: .bytes(IPPEveInteropTests.pdf))
+        #expect(answer.httpStatus == 200)
+        #expect(answer.message?.status == .badRequest)
+        #expect(answer.message?.statusMessage == "Missing required attributes.")
+
+        await #expect(throws: MiGError.ipp(status: .badRequest, message: "Missing required attributes.")) {
+            _ = try await client.print(.bytes(IPPEveInteropTests.pdf, name: "Quarterly report.pdf"), options: PrintOptions(attributeSet: .seed))
+        }
+        // Neither created a job; the complete attribute set does.
+        let job = try await client.print(.bytes(IPPEveInteropTests.pdf, name: "Quarterly report.pdf", format: "application/pdf"))
+        #expect(job.id == 1)
+        try await wire.shutdown()
+    }
+}
