@@ -68,6 +68,9 @@ public final class MiGClient: Sendable {
         if options.compression == .gzip, options.framing == .contentLength {
             throw .invalidConfiguration("gzip compression needs chunked framing: the compressed size is not known before sending")
         }
+        if options.compression != .none, options.attributeSet == .seed {
+            throw .invalidConfiguration("the seed's attribute set has no compression attribute: the printer could not know the document is gzipped")
+        }
         let plainSize = try document.size()
         let size = options.compression == .gzip ? nil : plainSize
         let format = options.documentFormat ?? document.format ?? "application/octet-stream"

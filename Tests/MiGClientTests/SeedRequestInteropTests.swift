@@ -21,6 +21,16 @@ import Wire
         #expect(two.printerURI == nil)
     }
 
+    @Test func theSeedAttributeSetCannotSayADocumentIsGzipped() async throws {
+        let wire = LiveWire(threads: 1)
+        let client = try MiGClient(configuration: try .init(url: "ipp://demo:x@mig:631/ipp/print"), node: wire.node("app"))
+        await #expect(throws: MiGError.invalidConfiguration(
+            "the seed's attribute set has no compression attribute: the printer could not know the document is gzipped")) {
+            _ = try await client.print(.bytes([0x25]), options: PrintOptions(compression: .gzip, attributeSet: .seed))
+        }
+        try await wire.shutdown()
+    }
+
     @Test func ippeveprinterAnswersTheSeedsPrintJobWithBadRequest() async throws {
         let printer = try IPPEvePrinter()
         defer { printer.stop() }
