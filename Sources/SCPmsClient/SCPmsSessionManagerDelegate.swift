@@ -38,13 +38,16 @@ public final class SCPmsURLSession: Sendable {
 
     init(sessionDescription: String) { self.sessionDescription = sessionDescription }
 
-    /// Adds (or replaces) a header sent with every request. Names and values with line breaks are refused
-    /// (they would split the request); returns whether it was taken.
+    /// Adds (or replaces) a header sent with every request. A name that is not an HTTP token, or a value with
+    /// control characters (a line break would split the request), is refused; returns whether it was taken.
     @discardableResult
     public func setHeader(_ name: String, _ value: String) -> Bool {
-        let forbidden: Set<Character> = ["\r", "\n", "\0"]
-        guard !name.isEmpty, !name.contains(where: { forbidden.contains($0) || $0 == ":" || $0 == " " }),
-              !value.contains(where: forbidden.contains) else { return false }
+        let tokenPunctuation = Set("!#$%&'*+-.^_`|~".unicodeScalars)
+        let nameIsToken = !name.isEmpty && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || tokenPunctuation.contains($0))
+        }
+        let valueIsClean = value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }
+        guard nameIsToken, valueIsClean else { return false }
         extraHeaders.withLock { headers in
             headers.removeAll { $0.name.lowercased() == name.lowercased() }
             headers.append((name, value))

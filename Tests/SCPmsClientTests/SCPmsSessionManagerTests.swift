@@ -110,7 +110,9 @@ import WireHTTP
         let nowhere = try world.start(try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = "http://scpms:81" })
         #expect(nowhere.failure?.code == .unknownNetworkError)
         #expect(nowhere.failure?.httpStatus == nil)
-        #expect(throws: SCPmsSessionError.self) { try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = "https://scpms" } }
+        for bad in ["ftp://scpms", "https://", "https://scpms:0", "https://scpms:65536", "scpms"] {
+            #expect(throws: SCPmsSessionError.self, "\(bad)") { try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = bad } }
+        }
     }
 
     @Test func brokenRegistrationAnswersAreTypedErrors() throws {
