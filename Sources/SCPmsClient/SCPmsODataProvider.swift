@@ -26,9 +26,9 @@ public struct SCPmsODataProvider: Sendable {
         try await get("$metadata", query: [], accept: "application/xml").text
     }
 
-    /// `GET {root}{entitySet}` with the given options (`$top`, `$skip`, `$filter`, …; `$format=json` is added).
+    /// `GET {root}{entitySet}` with the given options (`$top`, `$skip`, `$filter`, …; `$format=json` is always sent).
     public func fetch(_ entitySet: String, query: [(name: String, value: String)] = []) async throws(SCPmsODataError) -> [Entity] {
-        let response = try await get(entitySet, query: query + [("$format", "json")], accept: "application/json")
+        let response = try await get(entitySet, query: query.filter { $0.name != "$format" } + [("$format", "json")], accept: "application/json")
         guard case .object(let d)? = Self.object(response.body)?["d"], case .array(let results)? = d["results"] else {
             throw SCPmsODataError(.malformedResponse, httpStatus: Int(response.status.code), "the answer has no d.results array")
         }

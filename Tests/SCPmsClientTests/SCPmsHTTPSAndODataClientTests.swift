@@ -143,6 +143,27 @@ import WireHTTP
         #expect(seen.withLock { $0 } == ["POST from-delegate", "GET from-delegate"])
     }
 
+    /// Answers the seed's hook with a fixed id, as the seed's delegate supplies the stored X-SMP-APPCID.
+    final class IdDelegate: SCPmsSessionManagerDelegate {
+        let id: String
+        init(_ id: String) { self.id = id }
+        func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String? { id }
+    }
+
+    @Test func theIdTheDelegateGivesIsChecked() throws {
+        let world = try Self.world()
+        let registered = try world.start(try world.manager(trust: .acceptAnyCertificate)).get().applicationConnectionId
+        let store = InMemorySCPmsSettingsStore()
+        let given = IdDelegate(registered)
+        let session = try world.start(try world.manager(trust: .acceptAnyCertificate, store: store, delegate: given)).get()
+        #expect(session == SCPmsSessionManager.Session(applicationConnectionId: registered, registration: .existing))
+        #expect(store.load().applicationConnectionId == registered)
+        let garbled = IdDelegate("not an id")
+        let refused = try world.start(try world.manager(trust: .acceptAnyCertificate, delegate: garbled))
+        #expect(refused.failure?.code == .applicationConnectionIdRefused)
+        #expect(try world.server.store.connectionCount() == 1)
+    }
+
     @Test func theRootLoggerKeepsErrorsAndTheSessionEndUploadsThem() throws {
         let world = try Self.world()
         let manager = try world.manager(trust: .acceptAnyCertificate)
