@@ -141,11 +141,13 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .target(name: "SCPmsClient", dependencies: [
             "SCPms", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // Pure SFTP version 3 codec (draft-ietf-secsh-filexfer-02): every packet both ways, attributes, limits; no I/O.
         .target(name: "SFTP"),
@@ -265,9 +267,10 @@ let package = Package(
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire", "TestSupport"]),
         .testTarget(name: "SCPmsTests", dependencies: ["SCPms"]),
         .testTarget(name: "SCPmsServerTests", dependencies: ["SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
+                                                            .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOHTTP1", package: "swift-nio")]),
-        .testTarget(name: "SCPmsClientTests", dependencies: ["SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP",
+        .testTarget(name: "SCPmsClientTests", dependencies: ["SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "TestSupport",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOHTTP1", package: "swift-nio")]),
     ]

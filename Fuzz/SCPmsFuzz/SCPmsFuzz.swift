@@ -48,6 +48,12 @@ private func checkRoute(_ path: String) {
         case .application(let app):
             precondition(SCPmsRoute.isValidId(app), "an invalid application id was routed")
             canonical = "/\(app)"
+        case .service(let app, let resource):
+            precondition(SCPmsRoute.isValidId(app) && !resource.isEmpty, "an invalid application id or an empty resource was routed")
+            // The resource is decoded: a '%' in it is written %25 again.
+            canonical = "/\(app)/" + resource.replacingOccurrences(of: "%", with: "%25")
+            let answer = ODataService.demo.answer(method: "GET", resource: resource, query: [], accept: nil, serviceRoot: "https://h/\(app)/")
+            precondition([200, 400, 404].contains(answer.status), "the OData service answered \(answer.status) to a GET")
         }
         precondition(SCPmsRoute.parse(path: canonical) == .success(route), "the canonical path \(canonical) routes elsewhere")
     case .failure(.malformed(let why)), .failure(.notFound(let why)):

@@ -6,7 +6,10 @@ public enum ODataJSON {
     /// A JSON value as this writer needs it.
     public indirect enum Value: Sendable {
         case string(String)
+        case integer(Int64)
+        case bool(Bool)
         case null
+        case array([Value])
         case object([(String, Value)])
     }
 
@@ -20,6 +23,15 @@ public enum ODataJSON {
     private static func write(_ value: Value, to out: inout String) {
         switch value {
         case .null: out += "null"
+        case .integer(let number): out += String(number)
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .array(let elements):
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += "," }
+                write(element, to: &out)
+            }
+            out += "]"
         case .string(let text): JSONString.appendQuoted(text, to: &out)
         case .object(let members):
             out += "{"

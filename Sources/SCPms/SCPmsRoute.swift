@@ -3,12 +3,15 @@
 /// - `/odata/applications/{latest|v1|vN}/{appId}/Connections` — the registration collection;
 /// - `/odata/applications/{version}/{appId}/Connections('<id>')` — one registration;
 /// - `/mobileservices/application/{appId}/clientlogs/v1/runtime/log/application/{appId}` — log upload;
-/// - `/{appId}` (and below it) — the application endpoint, guarded by `X-SMP-APPCID`.
+/// - `/{appId}` — the application endpoint (the OData service root), guarded by `X-SMP-APPCID`;
+/// - `/{appId}/{resource}` — a resource of the app's OData service (`$metadata`, `Products(3)`), guarded the same way.
 public enum SCPmsRoute: Equatable, Sendable {
     case connections(applicationId: String)
     case connection(applicationId: String, connectionId: String)
     case clientLogs(applicationId: String)
     case application(applicationId: String)
+    /// `resource` is decoded and never empty: `$metadata`, `Products`, `Products(3)`, `Products/$count`.
+    case service(applicationId: String, resource: String)
 
     /// Why a path cannot be served: a 400 (malformed) or a 404 (addresses nothing).
     public enum Problem: Error, Equatable, Sendable {
@@ -33,7 +36,8 @@ public enum SCPmsRoute: Equatable, Sendable {
         default:
             let appId = segments[0]
             if let problem = idProblem(appId, "application id") { return .failure(problem) }
-            return .success(.application(applicationId: appId))
+            let resource = segments.dropFirst().joined(separator: "/")
+            return .success(resource.isEmpty ? .application(applicationId: appId) : .service(applicationId: appId, resource: resource))
         }
     }
 

@@ -1,12 +1,15 @@
-/// `http://host[:port][/prefix]`, split once.
+/// `http[s]://host[:port][/prefix]`, split once.
 struct BackendURL: Sendable {
+    let usesTLS: Bool
     let host: String
     let port: Int
     let prefix: String
 
     init?(_ text: String) {
-        guard text.hasPrefix("http://") else { return nil }
-        let rest = text.dropFirst("http://".count)
+        let scheme: String
+        if text.hasPrefix("https://") { scheme = "https://" } else if text.hasPrefix("http://") { scheme = "http://" } else { return nil }
+        usesTLS = scheme == "https://"
+        let rest = text.dropFirst(scheme.count)
         let authority = rest.prefix { $0 != "/" }
         var path = String(rest.dropFirst(authority.count))
         while path.hasSuffix("/") { path.removeLast() }
@@ -18,10 +21,16 @@ struct BackendURL: Sendable {
             guard let port = Int(parts[1]), (1...65_535).contains(port) else { return nil }
             self.port = port
         } else {
-            port = 80
+            port = usesTLS ? 443 : 80
         }
         prefix = path
     }
 
     func path(_ suffix: String) -> String { prefix + suffix }
+
+    /// `https://host:port/prefix` (the port always spelled out).
+    var text: String { "\(usesTLS ? "https" : "http")://\(host):\(port)\(prefix)" }
+
+    /// Whether `host` is an IP literal (no SNI and no host-name check against it).
+    var hostIsIPAddress: Bool { host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":") }
 }

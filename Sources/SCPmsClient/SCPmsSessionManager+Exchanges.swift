@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import SCPms
 import Wire
 import WireHTTP
@@ -28,19 +29,30 @@ extension SCPmsSessionManager {
         guard let user = settings.user, !user.isEmpty, let password = settings.password, !password.isEmpty else {
             throw SCPmsSessionError(.emptyCredentials, "no stored credentials; start a session first")
         }
-        // The seed built this dictionary but never attached it to the request; it also sent the device's
-        // name as UserName, where SCPms expects the user.
-        let body = ODataJSON.text(.object([
-            ("DeviceType", .string(configuration.deviceType)), ("DeviceModel", .string(configuration.deviceModel)),
-            ("UserName", .string(user)),
-        ]))
-        let response = try await send(.POST, backend.path("/odata/applications/latest/\(configuration.applicationId)/Connections"),
+        // The seed's `registrationInfo` (UserName is the device's name, as the seed has it), or — what the seed
+        // really sent, having never attached the dictionary — no body at all.
+        let body: String? = switch configuration.registrationBody {
+        case .deviceInfo:
+            ODataJSON.text(.object([
+                ("DeviceType", .string(configuration.deviceType)), ("DeviceModel", .string(configuration.deviceModel)),
+                ("UserName", .string(configuration.deviceName)),
+            ]))
+        case .noBody: nil
+        }
+        let response: HTTPResponse
+        do {
+            response = try await send(.POST, backend.path("/odata/applications/latest/\(configuration.applicationId)/Connections"),
                                       headers: ["Accept": "application/json", "Content-Type": "application/json"], body: body)
+        } catch {
+            logger.error("Got error while trying to register the device: \(error)", location: "registerApplication")
+            throw error
+        }
         let status = Int(response.status.code)
         // The seed's guard read `error != nil else { fail }`: it reported every success as a failure and
         // force-unwrapped the error. Here any status but 201 fails, and 201 is parsed without unwrapping.
         guard status == 201 else {
             node.trace("scpms-register-failed", [("status", "\(status)")])
+            logger.error("Registration denied with status code \(status)", location: "registerApplication")
             // 403 to a registration means the user may not register for this application.
             if status == 403 {
                 throw SCPmsSessionError(.invalidCredentials, httpStatus: status, "the registration was forbidden: \(response.text.trimmingCharacters(in: [" ", "\n"]))")
@@ -49,6 +61,7 @@ extension SCPmsSessionManager {
         }
         guard let id = Self.applicationConnectionId(in: response.body), SCPmsRoute.isValidId(id) else {
             node.trace("scpms-register-failed", [("status", "201"), ("reason", "no-id")])
+            logger.error("Unable to find Application Connection ID in response payload", location: "registerApplication")
             throw SCPmsSessionError(.applicationConnectionIdNotInPayload, httpStatus: status,
                                     "the 201 answer has no usable d.ApplicationConnectionId")
         }
@@ -56,6 +69,7 @@ extension SCPmsSessionManager {
         stored.applicationConnectionId = id
         store.save(stored)
         node.trace("scpms-registered", [("id", id)])
+        logger.info("Registered successfully with ID \(id)", location: "registerApplication")
         return id
     }
 
@@ -99,6 +113,9 @@ extension SCPmsSessionManager {
     /// One request, answering a Basic challenge once with the stored credentials, retrying 503s as configured.
     func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: String? = nil) async throws(SCPmsSessionError) -> HTTPResponse {
         var request = HTTPRequest(method: method, target: target, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        let defaultPort = backend.usesTLS ? 443 : 80
+        request.headers.replaceOrAdd(name: "Host", value: backend.port == defaultPort ? backend.host : "\(backend.host):\(backend.port)")
+        for (name, value) in urlSession.headers where !request.headers.contains(name: name) { request.headers.add(name: name, value: value) }
         let upFront = state.withLock { $0.sendsCredentialsUpFront }
         if upFront, let credentials = storedCredentials { request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue) }
         var response = try await exchange(request)
@@ -128,7 +145,7 @@ extension SCPmsSessionManager {
             let response: HTTPResponse
             do {
                 response = try await HTTPClient.send(request, host: backend.host, port: backend.port, on: node,
-                                                     timeout: .nanoseconds(configuration.timeout.nanoseconds))
+                                                     timeout: .nanoseconds(configuration.timeout.nanoseconds), setup: tlsSetup())
             } catch {
                 node.trace("scpms-network-error", [("error", "\(error)")])
                 throw SCPmsSessionError(.unknownNetworkError, "no answer from \(backend.host):\(backend.port): \(error)")
@@ -138,6 +155,29 @@ extension SCPmsSessionManager {
             node.trace("scpms-retry", [("attempt", "\(attempt)"), ("status", "503")])
             do { try await node.clock.sleep(for: configuration.retryDelay) } catch {
                 throw SCPmsSessionError(.serviceUnavailable, httpStatus: 503, "cancelled while waiting to retry")
+            }
+        }
+    }
+}
+
+extension SCPmsSessionManager {
+    /// TLS in front of HTTP for an `https://` backend. With the seed's accept-any trust, the first handshake
+    /// puts a warning in the trace: the app would talk to anyone presenting any certificate.
+    func tlsSetup() -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        guard let tlsContext else { return { $0.eventLoop.makeSucceededVoidFuture() } }
+        if configuration.serverTrust == .acceptAnyCertificate {
+            let first = state.withLock { state in
+                defer { state.warnedAboutTrust = true }
+                return !state.warnedAboutTrust
+            }
+            if first {
+                node.trace("scpms-warning", [("server-trust", "any"), ("why", "every server certificate is accepted, as in the seed (testing only)")])
+            }
+        }
+        let serverName = backend.hostIsIPAddress ? nil : backend.host
+        return { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
             }
         }
     }

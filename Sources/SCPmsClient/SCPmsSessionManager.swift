@@ -1,14 +1,17 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import SCPms
 import Synchronization
 import Wire
 import WireHTTP
 
 /// The app side of SAP Mobile Services: starts a session (checks the stored registration with
-/// `X-SMP-APPCID`, registers the device when there is none or the server forgot it), answers the Basic
-/// challenge with the stored credentials, and uploads client logs.
+/// `X-SMP-APPCID`, registers the device when there is none or the server forgot it), answers the server-trust
+/// challenge of an `https://` backend as configured and the Basic challenge with the stored credentials, keeps
+/// the app's root log at the seed's level and uploads it on demand and when the session ends, and hands out an
+/// OData provider for the app's service (``createODataProvider(withName:)``).
 ///
 /// Rewritten from the seed's `SCPSessionManager` (gist robypag/fcce9711…). Where it deviates, the code says
 /// why; in short: the registration sends its body and treats only a transport *error* as a failure (the seed's
@@ -19,8 +22,17 @@ import WireHTTP
 public final class SCPmsSessionManager: Sendable {
     /// Where and as what the app talks to SCPms.
     public struct Configuration: Sendable {
-        /// `http://host[:port][/prefix]` — the `{base}` (the seed's `cpmsUrlString`).
+        /// `https://host[:port][/prefix]` (or `http://`) — the `{base}` (the seed's `cpmsUrlString`).
         public var backendURL: String
+        /// How an `https://` backend's certificate is judged; the seed accepts any (a warning goes in the trace).
+        public var serverTrust: SCPmsServerTrust
+        /// The device's name: the seed's `UIDevice.current.name`, sent as `UserName` in the registration body.
+        public var deviceName: String
+        /// What the registration POST carries: the seed's `registrationInfo` dictionary, or nothing at all (what
+        /// the seed actually sent: it built the dictionary and never attached it).
+        public var registrationBody: RegistrationBody
+        /// The root logger's level (the seed sets `Logger.root.logLevel = .error`).
+        public var logLevel: ClientLogLine.Severity
         public var applicationId: String
         /// Sent as `DeviceType` / `DeviceModel` (the seed read them from `UIDevice`).
         public var deviceType: String
@@ -35,8 +47,13 @@ public final class SCPmsSessionManager: Sendable {
 
         public init(backendURL: String, applicationId: String, deviceType: String = "iPhone", deviceModel: String = "iOS 17.5",
                     registersAgainWhenRefused: Bool = true, serviceUnavailableRetries: Int = 0, retryDelay: Duration = .seconds(2),
-                    timeout: Duration = .seconds(30)) {
+                    timeout: Duration = .seconds(30), serverTrust: SCPmsServerTrust = .acceptAnyCertificate,
+                    deviceName: String = "iPhone", registrationBody: RegistrationBody = .deviceInfo, logLevel: ClientLogLine.Severity = .error) {
             self.backendURL = backendURL
+            self.serverTrust = serverTrust
+            self.deviceName = deviceName
+            self.registrationBody = registrationBody
+            self.logLevel = logLevel
             self.applicationId = applicationId
             self.deviceType = deviceType
             self.deviceModel = deviceModel
@@ -45,6 +62,14 @@ public final class SCPmsSessionManager: Sendable {
             self.retryDelay = retryDelay
             self.timeout = timeout
         }
+    }
+
+    /// The body of the registration POST.
+    public enum RegistrationBody: String, Sendable {
+        /// `{"DeviceType": …, "DeviceModel": …, "UserName": <device name>}` — the seed's `registrationInfo`.
+        case deviceInfo = "device-info"
+        /// No body (`Content-Length: 0`), as the seed's request went out.
+        case noBody = "none"
     }
 
     /// A started session.
@@ -72,7 +97,14 @@ public final class SCPmsSessionManager: Sendable {
     public let configuration: Configuration
     public let store: any SCPmsSettingsStore
     let backend: BackendURL
+    let tlsContext: NIOSSLContext?
     let state = Mutex(State())
+    /// The app's root logger, attached for upload (``uploadLogs()``, ``end()``).
+    public let rootLogger: SCPmsRootLogger
+    /// The seed's `Logger.shared(named: "SCPSessionLogger")`.
+    let logger: SCPmsLogger
+    /// The HTTP session the delegate is asked about; its extra headers go with every request.
+    public let urlSession = SCPmsURLSession(sessionDescription: "X-SMP-APPCID Check")
 
     struct State {
         weak var delegate: (any SCPmsSessionManagerDelegate)?
@@ -80,13 +112,17 @@ public final class SCPmsSessionManager: Sendable {
         /// URLSession does with `.forSession` credentials for a protection space.
         var sendsCredentialsUpFront = false
         var uploadInProgress = false
+        /// The accept-any-certificate warning went into the trace (once per session manager).
+        var warnedAboutTrust = false
+        var ended = false
     }
 
-    /// - throws: ``SCPmsSessionError`` `.endpointNotFound` when `backendURL` is not an `http://` URL.
+    /// - throws: ``SCPmsSessionError`` `.endpointNotFound` when `backendURL` is not an `http(s)://` URL,
+    ///   `.unknownNetworkError` when the trusted CA cannot be loaded.
     public init(node: Node, configuration: Configuration, store: any SCPmsSettingsStore,
                 delegate: (any SCPmsSessionManagerDelegate)? = nil) throws(SCPmsSessionError) {
         guard let backend = BackendURL(configuration.backendURL) else {
-            throw SCPmsSessionError(.endpointNotFound, "backend URL '\(configuration.backendURL)' is not http://host[:port][/path]")
+            throw SCPmsSessionError(.endpointNotFound, "backend URL '\(configuration.backendURL)' is not https://host[:port][/path] or http://…")
         }
         guard SCPmsRoute.isValidId(configuration.applicationId) else {
             throw SCPmsSessionError(.endpointNotFound, "application id '\(configuration.applicationId)' is not 1…128 letters, digits, '.', '-', '_'")
@@ -95,7 +131,13 @@ public final class SCPmsSessionManager: Sendable {
         self.configuration = configuration
         self.store = store
         self.backend = backend
+        tlsContext = try backend.usesTLS ? configuration.serverTrust.context() : nil
+        let root = SCPmsRootLogger(level: configuration.logLevel, clock: node.clock)
+        rootLogger = root
+        logger = root.logger(named: "SCPSessionLogger")
         state.withLock { $0.delegate = delegate }
+        // The seed's init: `Logger.root.logLevel = …; try SAPcpmsLogUploader.attachToRootLogger()`.
+        node.trace("scpms-logger-attached", [("level", configuration.logLevel.rawValue)])
     }
 
     public var delegate: (any SCPmsSessionManagerDelegate)? {
@@ -112,11 +154,22 @@ public final class SCPmsSessionManager: Sendable {
     public func startSession(user: String, password: String) async throws(SCPmsSessionError) -> Session {
         // The seed refused only when *both* were empty; either one empty cannot authenticate.
         guard !user.isEmpty, !password.isEmpty else {
+            logger.error("Attempt to start a new session without providing User and Password", location: "startSession")
             let error = SCPmsSessionError(.emptyCredentials, "user and password are both required")
             delegate?.sessionManager(self, checkDidFailWith: error)
             throw error
         }
         var settings = store.load()
+        // The seed asks its delegate for the id (and lets it add headers) as the session starts.
+        if let given = delegate?.sessionManager(self, applicationConnectionIdFor: urlSession), !given.isEmpty {
+            guard SCPmsRoute.isValidId(given) else {
+                let error = SCPmsSessionError(.applicationConnectionIdRefused, "the delegate's application connection id '\(given)' is not 1…128 letters, digits, '.', '-', '_'")
+                delegate?.sessionManager(self, checkDidFailWith: error)
+                throw error
+            }
+            settings.applicationConnectionId = given
+            store.save(settings)
+        }
         if settings.user != user || settings.password != password {
             settings.user = user
             settings.password = password
@@ -152,6 +205,35 @@ public final class SCPmsSessionManager: Sendable {
             delegate?.sessionManager(self, registerDidFailWith: error)
             throw error
         }
+    }
+
+    /// Uploads what the root logger kept (on demand; ``end()`` does it too); returns how many lines went.
+    /// Lines logged while the upload runs stay for the next one.
+    public func uploadLogs() async throws(SCPmsLogUploadError) -> Int {
+        let pending = rootLogger.pending
+        let sent = try await uploadLogs(pending)
+        rootLogger.removeUploaded(pending.count)
+        return sent
+    }
+
+    /// Ends the session as the seed's `deinit` does: uploads the root logger's entries (if any). Returns the
+    /// upload's outcome, nil when there was nothing to upload or the session had already ended.
+    public func end() async -> Result<Int, SCPmsLogUploadError>? {
+        let first = state.withLock { state in
+            defer { state.ended = true }
+            return !state.ended
+        }
+        guard first else { return nil }
+        let pending = rootLogger.pending.count
+        node.trace("scpms-session-ended", [("pending-log-lines", "\(pending)")])
+        guard pending > 0 else { return nil }
+        do { return .success(try await uploadLogs()) } catch { return .failure(error) }
+    }
+
+    /// The seed's `createODataProvider(withName:)`: a provider for the app's OData service at `{base}/{appId}/`,
+    /// sending through this session manager (credentials, X-SMP-APPCID, the delegate's headers, TLS trust).
+    public func createODataProvider(withName name: String) -> SCPmsODataProvider {
+        SCPmsODataProvider(serviceName: name, manager: self)
     }
 
     /// Uploads log lines for the registered device.

@@ -1,8 +1,15 @@
-/// The seed's delegate surface: told of every check, registration and log upload as it ends.
+import Synchronization
+
+/// The seed's delegate surface: asked for the id when a session starts, told of every check, registration and
+/// log upload as it ends.
 ///
-/// Called from the session manager's own task (on the node's loop under simulation). Every method has an
-/// empty default, so a delegate implements only what it needs.
+/// Called from the session manager's own task (on the node's loop under simulation). Every method has a
+/// default, so a delegate implements only what it needs.
 public protocol SCPmsSessionManagerDelegate: AnyObject, Sendable {
+    /// The seed's `session(_:applicationConnectionIdFor:)`: asked as a session starts. The delegate may add
+    /// headers to `session` (sent with every later request of the manager) and return the id to check; nil
+    /// or empty uses the stored one (or registers when there is none).
+    func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String?
     /// The stored X-SMP-APPCID was accepted by the application endpoint.
     func sessionManager(_ manager: SCPmsSessionManager, checkDidSucceedWith applicationConnectionId: String)
     /// The check failed (a refused id is followed by a registration when the manager registers again).
@@ -14,9 +21,40 @@ public protocol SCPmsSessionManagerDelegate: AnyObject, Sendable {
 }
 
 extension SCPmsSessionManagerDelegate {
+    public func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String? { nil }
     public func sessionManager(_ manager: SCPmsSessionManager, checkDidSucceedWith applicationConnectionId: String) {}
     public func sessionManager(_ manager: SCPmsSessionManager, checkDidFailWith error: SCPmsSessionError) {}
     public func sessionManager(_ manager: SCPmsSessionManager, registerDidSucceedWith applicationConnectionId: String) {}
     public func sessionManager(_ manager: SCPmsSessionManager, registerDidFailWith error: SCPmsSessionError) {}
     public func sessionManager(_ manager: SCPmsSessionManager, logUploadDidFinishWith result: Result<Int, SCPmsLogUploadError>) {}
+}
+
+/// The session manager's HTTP session as its delegate sees it (the seed's `SAPURLSession`): a description and
+/// the extra headers every request carries.
+public final class SCPmsURLSession: Sendable {
+    /// `X-SMP-APPCID Check`, as the seed names the session before asking its delegate.
+    public let sessionDescription: String
+    private let extraHeaders = Mutex<[(name: String, value: String)]>([])
+
+    init(sessionDescription: String) { self.sessionDescription = sessionDescription }
+
+    /// Adds (or replaces) a header sent with every request. A name that is not an HTTP token, or a value with
+    /// control characters (a line break would split the request), is refused; returns whether it was taken.
+    @discardableResult
+    public func setHeader(_ name: String, _ value: String) -> Bool {
+        let tokenPunctuation = Set("!#$%&'*+-.^_`|~".unicodeScalars)
+        let nameIsToken = !name.isEmpty && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || tokenPunctuation.contains($0))
+        }
+        let valueIsClean = value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }
+        guard nameIsToken, valueIsClean else { return false }
+        extraHeaders.withLock { headers in
+            headers.removeAll { $0.name.lowercased() == name.lowercased() }
+            headers.append((name, value))
+        }
+        return true
+    }
+
+    /// The extra headers in the order they were set.
+    public var headers: [(name: String, value: String)] { extraHeaders.withLock { $0 } }
 }

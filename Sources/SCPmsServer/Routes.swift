@@ -10,6 +10,8 @@ struct Routes: Sendable {
     let node: Node
     let store: RegistrationStore
     let maxRegistrationBytes: Int
+    /// `https` on the TLS listener, `http` on the plain one: absolute URIs in answers use it.
+    let scheme: String
 
     func answer(_ request: HTTPServerRequest) -> HTTPResponse {
         if node.fault(SCPmsServer.unavailableFault) {
@@ -34,7 +36,7 @@ struct Routes: Sendable {
         case .failure(.notFound(let why)): return .text(.notFound, why)
         }
         let applicationId = switch route {
-        case .connections(let id), .connection(let id, _), .clientLogs(let id), .application(let id): id
+        case .connections(let id), .connection(let id, _), .clientLogs(let id), .application(let id), .service(let id, _): id
         }
         guard let application = try store.application(applicationId) else {
             return .text(.notFound, "unknown application '\(applicationId)'")
@@ -51,6 +53,7 @@ struct Routes: Sendable {
         case (.connection(_, let id), .DELETE): return try delete(id: id, applicationId: applicationId, user: user)
         case (.application, .GET), (.application, .HEAD): return try applicationEndpoint(request, applicationId: applicationId, user: user)
         case (.clientLogs, .POST): return try uploadLogs(request, application: application, user: user)
+        case (.service(_, let resource), _): return try service(request, resource: resource, applicationId: applicationId, user: user)
         case (.connections, _): return Self.notAllowed(request.method, allowed: "POST")
         case (.connection, _): return Self.notAllowed(request.method, allowed: "GET, PUT, DELETE")
         case (.application, _): return Self.notAllowed(request.method, allowed: "GET, HEAD")
@@ -99,8 +102,11 @@ struct Routes: Sendable {
         let connection = ApplicationConnection(id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
                                                modifiedAtMilliseconds: now, settings: settings)
         try store.insert(connection)
-        node.trace("registered", [("application", applicationId), ("device-type", settings["DeviceType"] ?? "Unknown"), ("id", id), ("user", user)])
-        let uri = Self.entityURI(request, collectionPath: request.path, id: id)
+        // The seed posts no body, and meant to send the device's name as UserName: both are stored as sent, and shown.
+        node.trace("registered", [("application", applicationId), ("body-bytes", "\(request.body.readableBytes)"),
+                                  ("device-type", settings["DeviceType"] ?? "Unknown"), ("id", id), ("user", user),
+                                  ("user-name", settings["UserName"] ?? "")])
+        let uri = entityURI(request, collectionPath: request.path, id: id)
         var headers = Self.jsonHeaders
         headers.add(name: "Location", value: uri)
         headers.add(name: "Set-Cookie", value: "X-SMP-APPCID=\(id); Path=/; HttpOnly")
@@ -111,7 +117,7 @@ struct Routes: Sendable {
         switch try owned(id, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success(let connection):
-            let uri = Self.entityURI(request, collectionPath: Self.collectionPath(of: request.path), id: id)
+            let uri = entityURI(request, collectionPath: Self.collectionPath(of: request.path), id: id)
             var headers = Self.jsonHeaders
             headers.add(name: "ETag", value: connection.etag)
             return HTTPResponse(status: .ok, headers: headers, body: ByteBuffer(string: connection.odataJSON(uri: uri)))
@@ -174,13 +180,31 @@ struct Routes: Sendable {
         case .failure(let refusal): return refusal.response
         case .success(let id):
             node.trace("appcid-accepted", [("id", id)])
-            let body = ODataJSON.text(.object([("d", .object([
-                ("ApplicationId", .string(applicationId)), ("ApplicationConnectionId", .string(id)), ("UserName", .string(user)),
-            ]))]))
-            var headers = Self.jsonHeaders
-            headers.add(name: "X-SMP-APPCID", value: id)
-            return HTTPResponse(status: .ok, headers: headers, body: request.method == .HEAD ? ByteBuffer() : ByteBuffer(string: body))
+            // The application endpoint is the root of the app's OData service: it answers the service document.
+            var response = odata(request, resource: "", applicationId: applicationId)
+            response.headers.add(name: "X-SMP-APPCID", value: id)
+            return response
         }
+    }
+
+    /// A resource of the app's OData service, for a registered device only (as the application endpoint).
+    private func service(_ request: HTTPServerRequest, resource: String, applicationId: String, user: String) throws -> HTTPResponse {
+        switch try checkConnectionId(request, applicationId: applicationId, user: user) {
+        case .failure(let refusal): return refusal.response
+        case .success: return odata(request, resource: resource, applicationId: applicationId)
+        }
+    }
+
+    private func odata(_ request: HTTPServerRequest, resource: String, applicationId: String) -> HTTPResponse {
+        let host = request.headers.first(name: "Host").flatMap { $0.isEmpty ? nil : $0 }
+        let root = (host.map { "\(scheme)://\($0)" } ?? "") + "/\(applicationId)/"
+        let answer = ODataService.demo.answer(method: request.method.rawValue, resource: resource, query: request.query,
+                                              accept: request.headers.first(name: "Accept"), serviceRoot: root)
+        node.trace("odata", [("method", request.method.rawValue), ("resource", resource.isEmpty ? "/" : resource), ("status", "\(answer.status)")])
+        var headers: HTTPHeaders = ["Content-Type": answer.contentType, "DataServiceVersion": "2.0"]
+        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+        let body = request.method == .HEAD ? ByteBuffer() : ByteBuffer(string: answer.body)
+        return HTTPResponse(status: HTTPResponseStatus(statusCode: answer.status), headers: headers, body: body)
     }
 
     /// The `X-SMP-APPCID` of the request (header first, then cookie) if it names a registration of this
@@ -224,11 +248,11 @@ struct Routes: Sendable {
         .text(.methodNotAllowed, "\(method) is not supported here; allowed: \(allowed)", headers: ["Allow": allowed])
     }
 
-    /// `http://host/…/Connections('<id>')`, absolute when the request named its host.
-    private static func entityURI(_ request: HTTPServerRequest, collectionPath: String, id: String) -> String {
+    /// `https://host/…/Connections('<id>')`, absolute when the request named its host.
+    private func entityURI(_ request: HTTPServerRequest, collectionPath: String, id: String) -> String {
         let path = "\(collectionPath)('\(id)')"
         guard let host = request.headers.first(name: "Host"), !host.isEmpty else { return path }
-        return "http://\(host)\(path)"
+        return "\(scheme)://\(host)\(path)"
     }
 
     /// `/odata/applications/latest/app/Connections` of `/odata/applications/latest/app/Connections('x')`.

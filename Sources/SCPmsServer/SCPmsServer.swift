@@ -1,17 +1,36 @@
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import SCPms
 import Wire
 import WireHTTP
 
 /// What SAP Mobile Services answers an app: device registration (OData v2 `Connections`), the application
-/// endpoint guarded by `X-SMP-APPCID`, Basic authentication with a challenge, and client log upload.
+/// endpoint guarded by `X-SMP-APPCID` with the app's OData service behind it, Basic authentication with a
+/// challenge, and client log upload — over HTTPS when ``Configuration/tls`` is set, and plain HTTP unless switched off.
 ///
 /// Fault points: ``unavailableFault`` answers 503, ``internalErrorFault`` answers 500 (to any request).
 public final class SCPmsServer: Sendable {
     /// How the server is set up.
     public struct Configuration: Sendable {
+        /// The HTTPS listener: its port and the server certificate (PEM) with its key.
+        public struct TLS: Sendable {
+            public var port: Int
+            public var certificatePath: String
+            public var privateKeyPath: String
+
+            public init(port: Int = 443, certificatePath: String, privateKeyPath: String) {
+                self.port = port
+                self.certificatePath = certificatePath
+                self.privateKeyPath = privateKeyPath
+            }
+        }
+
+        /// The plain HTTP port (when ``servesPlainHTTP``).
         public var port: Int
+        public var servesPlainHTTP = true
+        /// nil: no HTTPS listener.
+        public var tls: TLS?
         /// SQLite file; `nil` keeps registrations in memory.
         public var databasePath: String?
         /// An application and a user created at start (kept if they exist; the password is reset).
@@ -47,13 +66,15 @@ public final class SCPmsServer: Sendable {
     public let node: Node
     public let configuration: Configuration
     public let store: RegistrationStore
-    private let http: HTTPServer
+    private let http: HTTPServer?
+    private let https: HTTPServer?
 
-    private init(node: Node, configuration: Configuration, store: RegistrationStore, http: HTTPServer) {
+    private init(node: Node, configuration: Configuration, store: RegistrationStore, http: HTTPServer?, https: HTTPServer?) {
         self.node = node
         self.configuration = configuration
         self.store = store
         self.http = http
+        self.https = https
     }
 
     /// Opens the store, creates the configured application and user, and starts listening.
@@ -63,22 +84,62 @@ public final class SCPmsServer: Sendable {
         let store = try RegistrationStore(path: configuration.databasePath)
         try store.putApplication(configuration.applicationId, logUploadEnabled: configuration.logUploadEnabled)
         try store.putUser(configuration.user, password: configuration.password, salt: node.secrets.bytes(16))
-        let routes = Routes(node: node, store: store, maxRegistrationBytes: configuration.maxRegistrationBytes)
-        let http = try await HTTPServer.start(on: node, port: configuration.port, limits: configuration.limits) { request in
-            routes.answer(request)
-        }.get()
-        node.trace("started", [("application", configuration.applicationId), ("port", "\(http.listener.port)")])
-        return SCPmsServer(node: node, configuration: configuration, store: store, http: http)
+        guard configuration.servesPlainHTTP || configuration.tls != nil else {
+            throw SCPmsServerError("neither plain HTTP nor HTTPS is configured; the server would not listen at all")
+        }
+        var https: HTTPServer?
+        if let tls = configuration.tls {
+            let context = try serverContext(tls)
+            let routes = Routes(node: node, store: store, maxRegistrationBytes: configuration.maxRegistrationBytes, scheme: "https")
+            https = try await HTTPServer.start(
+                on: node, port: tls.port, limits: configuration.limits,
+                setup: { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                },
+                handler: { request in routes.answer(request) }
+            ).get()
+        }
+        var http: HTTPServer?
+        if configuration.servesPlainHTTP {
+            let routes = Routes(node: node, store: store, maxRegistrationBytes: configuration.maxRegistrationBytes, scheme: "http")
+            http = try await HTTPServer.start(on: node, port: configuration.port, limits: configuration.limits) { request in
+                routes.answer(request)
+            }.get()
+        }
+        node.trace("started", [("application", configuration.applicationId), ("https-port", https.map { "\($0.listener.port)" } ?? "none"),
+                               ("port", http.map { "\($0.listener.port)" } ?? "none")])
+        return SCPmsServer(node: node, configuration: configuration, store: store, http: http, https: https)
     }
 
-    /// `http://host:port` — the `{base}` of every SCPms URL.
-    public var baseURL: String { http.baseURL }
-    public var host: String { http.listener.host }
-    public var port: Int { http.listener.port }
+    private static func serverContext(_ tls: Configuration.TLS) throws -> NIOSSLContext {
+        do {
+            let configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificatePath).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKeyPath, format: .pem)))
+            return try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw SCPmsServerError("cannot load the server certificate \(tls.certificatePath) or key \(tls.privateKeyPath): \(error)")
+        }
+    }
 
-    /// The application endpoint `{base}/{appId}` with the demo credentials in it, ready for curl.
-    public var applicationURLWithCredentials: String {
-        "http://\(configuration.user):\(configuration.password)@\(host):\(port)/\(configuration.applicationId)"
+    /// `https://host:port` when HTTPS is on, else `http://host:port` — the `{base}` of every SCPms URL.
+    public var baseURL: String { httpsBaseURL ?? httpBaseURL ?? "" }
+    /// The plain listener's `http://host:port`, if it runs.
+    public var httpBaseURL: String? { http?.baseURL }
+    /// The TLS listener's `https://host:port`, if it runs.
+    public var httpsBaseURL: String? { https.map { "https://\($0.listener.host):\($0.listener.port)" } }
+
+    /// The application endpoint `{base}/{appId}` with the demo credentials in it, ready for curl (HTTPS when on).
+    public var applicationURLWithCredentials: String { withCredentials(baseURL) + "/\(configuration.applicationId)" }
+
+    /// The same over plain HTTP, if that listener runs.
+    public var plainApplicationURLWithCredentials: String? {
+        httpBaseURL.map { withCredentials($0) + "/\(configuration.applicationId)" }
+    }
+
+    private func withCredentials(_ base: String) -> String {
+        guard let separator = base.range(of: "://") else { return base }
+        return String(base[..<separator.upperBound]) + "\(configuration.user):\(configuration.password)@" + String(base[separator.upperBound...])
     }
 
     /// Deletes a registration server-side (an administrator in the cockpit); returns whether it existed.
@@ -102,7 +163,14 @@ public final class SCPmsServer: Sendable {
     }
 
     public func stop() async throws {
-        try await http.stop().get()
+        try await http?.stop().get()
+        try await https?.stop().get()
         node.trace("stopped")
     }
+}
+
+/// The server cannot start as configured.
+public struct SCPmsServerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -72,7 +72,7 @@ struct LoadBench: AsyncParsableCommand {
     /// Every actor's ports, as `--set` overrides: 0 lets the kernel pick a free one, so the bench never collides
     /// with a `serve` already running on the usual ports.
     static let zeroPorts = [
-        "mig.tls-port", "mig.plain-port", "mig-proxy.port", "scpms.port", "ims-signer.port", "ims.port", "ivanti.bus-port",
+        "mig.tls-port", "mig.plain-port", "mig-proxy.port", "scpms.port", "scpms.tls-port", "ims-signer.port", "ims.port", "ivanti.bus-port",
         "sunfire.port", "sunfire.directory-port", "mysoc.port", "echo.tcp-port", "echo.http-port",
     ]
 

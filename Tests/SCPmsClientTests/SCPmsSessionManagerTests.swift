@@ -50,7 +50,7 @@ import WireHTTP
         #expect(try world.server.store.connectionCount() == 1)
         let body = try world.server.store.connection(first.applicationConnectionId, applicationId: Self.app)
         #expect(body?.settings["DeviceType"] == "iPhone")
-        #expect(body?.settings["UserName"] == "demo")
+        #expect(body?.settings["UserName"] == "iPhone", "the seed sends the device's name as UserName")
         #expect(world.kernel.trace.all.contains { $0.event == "scpms-challenge-answered" })
         #expect(world.kernel.loop.violations.isEmpty)
     }
@@ -110,7 +110,9 @@ import WireHTTP
         let nowhere = try world.start(try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = "http://scpms:81" })
         #expect(nowhere.failure?.code == .unknownNetworkError)
         #expect(nowhere.failure?.httpStatus == nil)
-        #expect(throws: SCPmsSessionError.self) { try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = "https://scpms" } }
+        for bad in ["ftp://scpms", "https://", "https://scpms:0", "https://scpms:65536", "scpms"] {
+            #expect(throws: SCPmsSessionError.self, "\(bad)") { try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = bad } }
+        }
     }
 
     @Test func brokenRegistrationAnswersAreTypedErrors() throws {

@@ -8,15 +8,16 @@ import Testing
     /// Starts `workbench serve` and returns it with its `listening scpms` URL.
     static func serve(database: String) throws -> (ServedProcess, String) {
         let serve = try WorkbenchBinary.serve(
-            ["--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.database=\(database)",
+            ["--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.tls-port=0", "--set", "scpms.database=\(database)",
              "--state-dir", NSTemporaryDirectory() + "workbench-scpms-serve-\(getpid())"],
-            until: { $0.contains("listening scpms ") && $0.hasSuffix("\n") })
+            until: { $0.contains("listening scpms http://") && $0.hasSuffix("\n") })
         let line = try #require(serve.lines.first { $0.hasPrefix("listening scpms ") })
         return (serve, String(line.dropFirst("listening scpms ".count)))
     }
 
+    /// curl trusting the test CA (the HTTPS listener's certificate is Fixtures/tls/server.pem).
     static func curl(_ arguments: [String]) throws -> String {
-        let run = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-g", "--max-time", "10"] + arguments)
+        let run = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-g", "--max-time", "10", "--cacert", Repository.fixture("tls/ca.pem")] + arguments)
         #expect(run.status == 0, "curl \(arguments): \(run.stderr)")
         return run.stdout
     }
@@ -28,7 +29,7 @@ import Testing
         let database = directory.appendingPathComponent("scpms.sqlite").path
 
         let (first, url) = try Self.serve(database: database)
-        #expect(url.hasPrefix("http://demo:password@127.0.0.1:"))
+        #expect(url.hasPrefix("https://demo:password@127.0.0.1:"), "HTTPS is listed first")
         #expect(url.hasSuffix("/com.workbench.demo"))
         // The URL carries the demo credentials, so curl passes the Basic check and meets the APPCID check.
         #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", url]) == "403")

@@ -7,7 +7,7 @@ extension WorkbenchSystem {
         name: "SCPms",
         actorKinds: [.scpms],
         directives: [.scpms],
-        liveOptions: ["scpms": ["port": "9083"]],
+        liveOptions: ["scpms": ["port": "9083", "tls-port": "9086"]],
         actorBenches: [SCPmsBench.self]
     )
 }

@@ -6,14 +6,27 @@ import Wire
 /// SAP Mobile Services' registration endpoint: `start scpms` in scenarios, `listening scpms …` in serve.
 extension ActorKind {
     static let scpms = ActorKind(
-        name: "scpms", summary: "SAP Mobile Services: device registration (OData Connections), X-SMP-APPCID check, Basic auth, client logs",
+        name: "scpms", summary: "SAP Mobile Services: HTTPS device registration (OData Connections), X-SMP-APPCID check, the app's OData service, Basic auth, client logs",
         defaultHost: "scpms",
-        options: [("port", "HTTP port (default 80)"), ("database", "SQLite file for registrations (default: in memory)"),
+        options: [("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem"),
+                  ("port", "plain HTTP port (default 80; 'none' for HTTPS only)"), ("database", "SQLite file for registrations (default: in memory)"),
                   ("app-id", "the demo application id (default com.workbench.demo)"), ("user", "demo user (default demo)"),
                   ("password", "demo password (default password)"), ("log-upload", "on|off: accept client logs (default on)")]
     ) { node, options in
         var configuration = SCPmsServer.Configuration()
-        if let port = options["port"] { configuration.port = try parsePort(port, "port") }
+        if options["port"] == "none" {
+            configuration.servesPlainHTTP = false
+        } else if let port = options["port"] {
+            configuration.port = try parsePort(port, "port")
+        }
+        if options["tls-port"] != "none" {
+            configuration.tls = SCPmsServer.Configuration.TLS(
+                port: try options["tls-port"].map { try parsePort($0, "tls-port") } ?? 443,
+                certificatePath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"))
+        }
+        guard configuration.servesPlainHTTP || configuration.tls != nil else {
+            throw CatalogError("options port=none and tls-port=none: the server would not listen at all; keep one")
+        }
         if let path = options["database"] {
             guard !path.isEmpty else { throw CatalogError("option database: expected the path of an SQLite file") }
             try createParentDirectory(of: path)
@@ -42,13 +55,20 @@ extension ActorKind {
 struct RunningSCPms: RunningActor {
     let server: SCPmsServer
 
-    /// One URL: the application endpoint with the demo credentials, usable as-is by curl.
-    var endpoints: [(label: String, url: String)] { [("application", server.applicationURLWithCredentials)] }
+    /// The application endpoint with the demo credentials (HTTPS when on), and the plain one if it runs.
+    var endpoints: [(label: String, url: String)] {
+        var list = [("application", server.applicationURLWithCredentials)]
+        if server.configuration.tls != nil, let plain = server.plainApplicationURLWithCredentials { list.append(("http", plain)) }
+        return list
+    }
 
     var notes: [String] {
         let configuration = server.configuration
-        return ["register: curl -u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
-                + "\(server.baseURL)/odata/applications/latest/\(configuration.applicationId)/Connections"]
+        let cacert = server.configuration.tls == nil ? "" : "--cacert Fixtures/tls/ca.pem "
+        return ["register: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
+                + "\(server.baseURL)/odata/applications/latest/\(configuration.applicationId)/Connections",
+                "data: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'X-SMP-APPCID: <id>' "
+                + "'\(server.baseURL)/\(configuration.applicationId)/Products?$top=2&$format=json'"]
     }
 
     func stop() async throws { try await server.stop() }

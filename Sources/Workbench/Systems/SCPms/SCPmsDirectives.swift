@@ -5,27 +5,34 @@ import SCPmsServer
 import Scenario
 import Wire
 
-/// The `scpms` directive: the app's session manager (`launch`, `relaunch`, `start-session`, `register`, `upload-log`)
-/// and the administrator's knobs (`delete-registration`, `add-user`, `add-app`).
+/// The `scpms` directive: the app's session manager (`launch`, `relaunch`, `start-session`, `register`, `odata`,
+/// `log`, `upload-log`, `upload-logs`, `end`) and the administrator's knobs (`delete-registration`, `add-user`, `add-app`).
 extension Directive {
     static let scpms = Directive(
         "scpms",
         usage: """
-            scpms launch [app NAME] [from NODE] [server URL] [application ID] [device TYPE] [retries N] [retry-delay D] [no-reregister] | \
+            scpms launch [app NAME] [from NODE] [server URL] [application ID] [device TYPE] [device-name NAME] [body device-info|none] \
+            [trust any|ca|system] [ca-file FILE] [log-level S] [header NAME VALUE]… [retries N] [retry-delay D] [no-reregister] | \
             scpms relaunch [app NAME] | scpms start-session [app NAME] user USER password PASSWORD [as VAR] | \
-            scpms register [app NAME] [as VAR] | scpms upload-log [app NAME] [severity S] message TEXT [as VAR] | \
+            scpms register [app NAME] [as VAR] | scpms odata [app NAME] metadata|SET [key N] [top N] [skip N] [filter TEXT] [as VAR] | \
+            scpms log [app NAME] [severity S] message TEXT [as VAR] | scpms upload-logs [app NAME] [as VAR] | scpms end [app NAME] [as VAR] | \
+            scpms upload-log [app NAME] [severity S] message TEXT [as VAR] | \
             scpms delete-registration ID [on ACTOR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
             """,
         summary: "the SCPms app (session manager) and admin knobs; ${VAR.status} ok|error, .id, .registration, .code, .http, .error",
-        keywords: ["launch", "relaunch", "start-session", "register", "upload-log", "delete-registration", "add-user", "add-app",
-                   "app", "from", "server", "application", "device", "retries", "retry-delay", "no-reregister", "user", "password",
+        keywords: ["launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
+                   "delete-registration", "add-user", "add-app",
+                   "app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level", "header",
+                   "retries", "retry-delay", "no-reregister", "user", "password", "metadata", "key", "top", "skip", "filter",
                    "as", "severity", "message", "on", "log-upload"]
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["launch", "relaunch", "start-session", "register", "upload-log",
+        let action = try args.oneOf(["launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
                                      "delete-registration", "add-user", "add-app"])
         switch action {
         case "launch": return try parseLaunch(&args)
         case "relaunch": return try parseRelaunch(&args)
+        case "odata": return try parseOData(&args)
+        case "log", "upload-logs", "end": return try parseLogging(action, &args)
         case "start-session", "register", "upload-log": return try parseAppCall(action, &args)
         default: return try parseAdmin(action, &args)
         }
@@ -39,7 +46,21 @@ private final class SCPmsApp {
     var configuration: SCPmsSessionManager.Configuration?
     var node: Node?
     var manager: SCPmsSessionManager?
+    var delegate: ScenarioDelegate?
     var launches = 0
+}
+
+/// The app's delegate: answers the seed's `applicationConnectionIdFor:` by adding the launch's headers.
+private final class ScenarioDelegate: SCPmsSessionManagerDelegate {
+    let headers: [(String, String)]
+
+    init(headers: [(String, String)]) { self.headers = headers }
+
+    func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String? {
+        for (name, value) in headers { session.setHeader(name, value) }
+        manager.node.trace("scpms-delegate-asked", [("headers", headers.map(\.0).joined(separator: ",")), ("session", session.sessionDescription)])
+        return nil
+    }
 }
 
 // MARK: App side
@@ -50,34 +71,55 @@ private func appState(_ context: ScenarioContext, _ name: String) -> SCPmsApp {
 
 private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
     var app = "app", from = "phone"
-    var server: Template?, application: Template?, device = "iPhone"
+    var server: Template?, application: Template?, device = "iPhone", deviceName: Template?
+    var body = SCPmsSessionManager.RegistrationBody.deviceInfo, trust = "any", caFile: Template?, logLevel = ClientLogLine.Severity.error
+    var headers: [(Template, Template)] = []
     var retries = 0, retryDelay = Template(literal: "2s"), reregister = true
     while !args.isEmpty {
-        switch try args.oneOf(["app", "from", "server", "application", "device", "retries", "retry-delay", "no-reregister"]) {
+        switch try args.oneOf(["app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level",
+                               "header", "retries", "retry-delay", "no-reregister"]) {
         case "app": app = try args.name("an app name")
         case "from": from = try args.name("a node name")
-        case "server": server = try args.value("the backend URL, e.g. http://scpms")
+        case "server": server = try args.value("the backend URL, e.g. https://scpms")
         case "application": application = try args.value("an application id")
         case "device": device = try args.name("a device type like iPhone")
+        case "device-name": deviceName = try args.value("the device's name, sent as UserName")
+        case "body": body = try args.oneOf(["device-info", "none"]) == "none" ? .noBody : .deviceInfo
+        case "trust": trust = try args.oneOf(["any", "ca", "system"])
+        case "ca-file": caFile = try args.value("a PEM CA certificate file")
+        case "log-level": logLevel = ClientLogLine.Severity(rawValue: try args.oneOf(ClientLogLine.Severity.allCases.map(\.rawValue))) ?? .error
+        case "header": headers.append((try args.value("a header name"), try args.value("a header value")))
         case "retries": retries = try args.integer("how many times to retry a 503", in: 0...100)
         case "retry-delay": retryDelay = try args.duration()
         default: reregister = false
         }
     }
+    if caFile != nil, trust != "ca" { throw args.error("ca-file needs 'trust ca'") }
     let (appName, node, serverURL, applicationId, deviceType, retryCount, delay, registersAgain) =
         (app, from, server, application, device, retries, retryDelay, reregister)
+    let (givenName, registrationBody, trustWord, givenCA, level, givenHeaders) = (deviceName, body, trust, caFile, logLevel, headers)
     return Run { context in
-        // Without `server`, the app talks to the running `scpms` actor (its URL and demo application).
+        // Without `server`, the app talks to the running `scpms` actor (its HTTPS URL and demo application).
         let actor = context.actor(named: "scpms") as? RunningSCPms
-        let backend = try serverURL?.resolve(context) ?? actor?.server.baseURL ?? "http://scpms"
+        let backend = try serverURL?.resolve(context) ?? actor?.server.baseURL ?? "https://scpms"
         let appId = try applicationId?.resolve(context) ?? actor?.server.configuration.applicationId ?? "com.workbench.demo"
+        let serverTrust: SCPmsServerTrust
+        switch trustWord {
+        case "ca": serverTrust = .caFile(try givenCA?.resolve(context) ?? Fixtures.path("tls/ca.pem"))
+        case "system": serverTrust = .systemDefault
+        default: serverTrust = .acceptAnyCertificate
+        }
         let configuration = SCPmsSessionManager.Configuration(
             backendURL: backend, applicationId: appId, deviceType: deviceType, deviceModel: "iOS 17.5",
             registersAgainWhenRefused: registersAgain, serviceUnavailableRetries: retryCount,
-            retryDelay: try parseDuration(delay.resolve(context)))
+            retryDelay: try parseDuration(delay.resolve(context)), serverTrust: serverTrust,
+            deviceName: try givenName?.resolve(context) ?? deviceType, registrationBody: registrationBody, logLevel: level)
+        var resolvedHeaders: [(String, String)] = []
+        for (name, value) in givenHeaders { resolvedHeaders.append((try name.resolve(context), try value.resolve(context))) }
         let state = appState(context, appName)
         state.configuration = configuration
         state.node = context.kernel.node(node)
+        state.delegate = resolvedHeaders.isEmpty ? nil : ScenarioDelegate(headers: resolvedHeaders)
         return try launch(state, appName, context)
     }
 }
@@ -98,7 +140,7 @@ private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContex
         throw StepError("app '\(name)' was never launched; use 'scpms launch' first")
     }
     do {
-        state.manager = try SCPmsSessionManager(node: node, configuration: configuration, store: state.store)
+        state.manager = try SCPmsSessionManager(node: node, configuration: configuration, store: state.store, delegate: state.delegate)
     } catch {
         throw StepError("cannot launch app '\(name)': \(error)")
     }
@@ -166,6 +208,108 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
                     return ["status": "ok", "lines": "\(count)", "code": ""]
                 } catch {
                     return ["status": "error", "lines": "0", "code": error.name, "error": error.description]
+                }
+            }
+        }
+    }
+}
+
+// MARK: OData and logging
+
+private func parseOData(_ args: inout Arguments) throws(ScenarioError) -> any Step {
+    var app = "app", label = "odata", key: Int?, top: Int?, skip: Int?, filter: Template?
+    let resource = try args.name("metadata or an entity set like Products")
+    while !args.isEmpty {
+        switch try args.oneOf(["app", "as", "key", "top", "skip", "filter"]) {
+        case "app": app = try args.name("an app name")
+        case "as": label = try args.name("a variable name")
+        case "key": key = try args.integer("an entity key", in: Int(Int32.min)...Int(Int32.max))
+        case "top": top = try args.integer("how many entities at most", in: 0...ODataQuery.maxCount)
+        case "skip": skip = try args.integer("how many entities to skip", in: 0...ODataQuery.maxCount)
+        default: filter = try args.value("a filter like \"Category eq 'Notebooks'\"")
+        }
+    }
+    if resource == "metadata", key != nil || top != nil || skip != nil || filter != nil {
+        throw args.error("'odata metadata' takes no key, top, skip or filter")
+    }
+    if key != nil, top != nil || skip != nil || filter != nil { throw args.error("'key' reads one entity: no top, skip or filter with it") }
+    let (appName, variable, givenKey, givenTop, givenSkip, givenFilter) = (app, label, key, top, skip, filter)
+    return Run { context in
+        let state = appState(context, appName)
+        guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
+        let provider = manager.createODataProvider(withName: "WorkbenchDemo")
+        var query: [(name: String, value: String)] = []
+        if let givenTop { query.append(("$top", "\(givenTop)")) }
+        if let givenSkip { query.append(("$skip", "\(givenSkip)")) }
+        if let givenFilter { query.append(("$filter", try givenFilter.resolve(context))) }
+        let finalQuery = query
+        return context.perform("scpms odata", label: variable, timeout: .seconds(120)) {
+            do throws(SCPmsODataError) {
+                if resource == "metadata" {
+                    let body = try await provider.metadata()
+                    return ["status": "ok", "body": body, "count": "", "keys": "", "code": "", "http": "200"]
+                }
+                let entities: [SCPmsODataProvider.Entity]
+                if let givenKey {
+                    entities = [try await provider.fetch(resource, key: givenKey)]
+                } else {
+                    entities = try await provider.fetch(resource, query: finalQuery)
+                }
+                var values = ["status": "ok", "count": "\(entities.count)", "code": "", "http": "200",
+                              "keys": entities.map { entityKey($0.uri) }.joined(separator: ","), "uri": entities.first?.uri ?? ""]
+                for (name, value) in entities.first?.properties ?? [:] { values["first." + name] = value }
+                return values
+            } catch {
+                return ["status": "error", "count": "0", "keys": "", "code": error.odataCode ?? error.code.rawValue,
+                        "http": error.httpStatus.map(String.init) ?? "", "error": error.description]
+            }
+        }
+    }
+}
+
+/// `3` of `https://scpms/app/Products(3)`.
+private func entityKey(_ uri: String) -> String {
+    guard let open = uri.lastIndex(of: "("), uri.hasSuffix(")") else { return "" }
+    return String(uri[uri.index(after: open)..<uri.index(before: uri.endIndex)])
+}
+
+private func parseLogging(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
+    var app = "app", label = action == "log" ? "logged" : "logs", severity = ClientLogLine.Severity.error, message: Template?
+    var allowed = ["app", "as"]
+    if action == "log" { allowed += ["severity", "message"] }
+    while !args.isEmpty {
+        switch try args.oneOf(allowed) {
+        case "app": app = try args.name("an app name")
+        case "as": label = try args.name("a variable name")
+        case "message": message = try args.value("the log message")
+        default: severity = ClientLogLine.Severity(rawValue: try args.oneOf(ClientLogLine.Severity.allCases.map(\.rawValue))) ?? .error
+        }
+    }
+    if action == "log", message == nil { throw args.error("log needs 'message TEXT'") }
+    let (appName, variable, level, text) = (app, label, severity, message)
+    return Run { context in
+        let state = appState(context, appName)
+        guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
+        switch action {
+        case "log":
+            // The app logs through the root logger: kept for upload only at or above its level.
+            let kept = manager.rootLogger.logger(named: appName).log(level, try text?.resolve(context) ?? "", location: "scenario")
+            context.publish(variable, ["kept": "\(kept)", "pending": "\(manager.rootLogger.pending.count)"])
+            return nil
+        case "upload-logs":
+            return context.perform("scpms upload-logs", label: variable, timeout: .seconds(120)) {
+                do throws(SCPmsLogUploadError) {
+                    return ["status": "ok", "lines": "\(try await manager.uploadLogs())", "code": ""]
+                } catch {
+                    return ["status": "error", "lines": "0", "code": error.name, "error": error.description]
+                }
+            }
+        default:
+            return context.perform("scpms end", label: variable, timeout: .seconds(120)) {
+                switch await manager.end() {
+                case nil: return ["status": "nothing", "lines": "0", "code": ""]
+                case .success(let lines)?: return ["status": "ok", "lines": "\(lines)", "code": ""]
+                case .failure(let error)?: return ["status": "error", "lines": "0", "code": error.name, "error": error.description]
                 }
             }
         }
