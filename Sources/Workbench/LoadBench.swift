@@ -232,7 +232,7 @@ struct Targets: Sendable {
         let signer = try url("ims-signer", "https")
         signURL = "https://\(signer.host ?? ""):\(signer.port ?? 0)/sign"
         // serve's back end presents the workbench's test certificate.
-        signerCA = Array(try ActorKind.readFixture("Fixtures/tls/ca.pem", "ca").utf8)
+        signerCA = Array(try String(contentsOfFile: try Fixtures.path("tls/ca.pem"), encoding: .utf8).utf8)
         // `bearer-token TOKEN user USER`: the app token of the user serve enrolled.
         let bearer = try note("ims-signer", "bearer-token").split(separator: " ").map(String.init)
         guard bearer.count == 3, bearer[1] == "user" else { throw BenchError("ims-signer's bearer-token note is not 'TOKEN user USER'") }

@@ -25,9 +25,9 @@ enum IMSFixtures {
     static let apiKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
 
     /// HTTPS on 443 (the seed's https://…/sign) unless `tls` is false (plain HTTP on 80).
-    static func signerConfiguration(keyID: String? = nil, tls: Bool = true) -> HostSigningBackend.Configuration {
+    static func signerConfiguration(port: Int? = nil, keyID: String? = nil, tls: Bool = true) -> HostSigningBackend.Configuration {
         HostSigningBackend.Configuration(apiKey: apiKey, keyID: keyID, privateKeyPEM: text("host.key"), certificatePEM: text("host.pem"),
-                                         adminToken: "signer-admin", port: tls ? 443 : 80,
+                                         adminToken: "signer-admin", port: port ?? (tls ? 443 : 80),
                                          tls: tls ? .init(certificateChainPath: tlsPath("server.pem"), privateKeyPath: tlsPath("server.key")) : nil)
     }
 }

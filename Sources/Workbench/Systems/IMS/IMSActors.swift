@@ -27,9 +27,11 @@ extension ActorKind {
                   ("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")]
     ) { node, options in
         // Absent means HTTPS: the seed's signer posts to https://…/sign.
-        let usesTLS = options["tls"] == nil ? true : try parseFlag(options["tls"], "tls")
-        let tls = usesTLS ? HostSigningBackend.TLSIdentity(certificateChainPath: try Fixtures.path("tls/server.pem"),
-                                                           privateKeyPath: try Fixtures.path("tls/server.key")) : nil
+        let usesTLS = try options["tls"].map { try parseFlag($0, "tls") } ?? true
+        var tls: HostSigningBackend.TLSIdentity?
+        if usesTLS {
+            tls = HostSigningBackend.TLSIdentity(certificateChainPath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"))
+        }
         let configuration = HostSigningBackend.Configuration(
             apiKey: options["api-key"] ?? imsDemoAPIKey, keyID: options["kid"],
             privateKeyPEM: try readFixture(options["key"] ?? "Fixtures/ims/host.key", "key"),

@@ -21,12 +21,9 @@ struct RecordedRequest {
             throw StepError("the recorded request takes \(text.utf8.count) bytes; expected at most \(Self.maxBytes)")
         }
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
-        let (head, body): (Substring, Substring)
-        if let blank = normalized.range(of: "\n\n") {
-            (head, body) = (normalized[..<blank.lowerBound], normalized[blank.upperBound...])
-        } else {
-            (head, body) = (normalized[...].dropLast(normalized.hasSuffix("\n") ? 1 : 0), "")
-        }
+        let blank = normalized.range(of: "\n\n")
+        let head = blank.map { normalized[..<$0.lowerBound] } ?? normalized[...].dropLast(normalized.hasSuffix("\n") ? 1 : 0)
+        let body = blank.map { normalized[$0.upperBound...] } ?? ""
         var lines = head.split(separator: "\n", omittingEmptySubsequences: false)
         guard !lines.isEmpty else { throw StepError("the recorded request is empty; expected 'METHOD /path HTTP/1.1' on its first line") }
         let requestLine = lines.removeFirst().split(separator: " ")

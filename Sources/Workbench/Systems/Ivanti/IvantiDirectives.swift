@@ -148,6 +148,7 @@ extension Directive {
                 }
             }
             let declaration = URLBus.AppDeclaration(urlSchemes: [scheme] + urlTypes, queriesSchemes: queries)
+            let variable = label
             return Run { context in
                 let node = context.kernel.node(app)
                 guard let appConnect = AppConnect(node: node, scheme: scheme) else { throw StepError("'\(scheme)' is not a URL scheme") }
@@ -160,7 +161,7 @@ extension Directive {
                 node.bus.activate(app)
                 let introduced = appConnect.start()
                 context.kernel.loop.runDue()
-                context.publish(label, ["": String(introduced)])
+                context.publish(variable, ["": String(introduced)])
                 return nil
             }
         case "check":
