@@ -258,7 +258,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "TestSupport"]),
+        .testTarget(name: "WorkbenchTests", dependencies: [
+            "Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IvantiClientTests", dependencies: [
             "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",
