@@ -49,6 +49,7 @@ let package = Package(
             "JWT", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // IMS's verifier: registered host certificates, enrolled users, replay cache (SQLite), sessions; an actor.
         .target(name: "IMSVerifier", dependencies: [
@@ -61,6 +62,7 @@ let package = Package(
         .target(name: "IMSSDK", dependencies: [
             "JWT", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // Pure IPP codec (RFC 8010/8011): no I/O, no clock.
         .target(name: "IPP"),
@@ -196,6 +198,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .executableTarget(name: "workbench", dependencies: [
             "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -241,6 +244,7 @@ let package = Package(
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "EchoServerTests", dependencies: [
             "EchoServer", "Kernel", "Wire", "WireHTTP", "TestSupport",
@@ -256,7 +260,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "TestSupport"]),
+        .testTarget(name: "WorkbenchTests", dependencies: [
+            "Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "IvantiClientTests", dependencies: [
             "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",

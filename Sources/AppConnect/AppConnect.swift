@@ -49,17 +49,31 @@ public final class AppConnect: Sendable {
         self.scheme = scheme.lowercased()
     }
 
+    /// What an AppConnect app lists in its Info.plist's `LSApplicationQueriesSchemes`, so the library can ask
+    /// `canOpenURL` which Ivanti client is installed.
+    public static let queriesSchemes = [IvantiScheme.appConnect, IvantiScheme.derivedCredential]
+
     /// Starts AppConnect: registers the app's scheme and introduces the app to the Ivanti client.
     ///
-    /// - returns: whether an Ivanti client received the introduction (`false` when none is installed, or
-    ///   another app already owns the scheme).
+    /// - returns: whether an Ivanti client received the introduction (`false` when none is installed, the
+    ///   scheme is not among the app's declared URL types, or another app already owns it).
     @discardableResult
     public func start() -> Bool {
-        guard node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop, handler: { [self] url, _ in handle(url: url) }) else {
-            node.trace("appconnect-error", [("reason", "scheme \(scheme) belongs to another app")])
+        if let declared = node.bus.declaration(of: node.name), !declared.urlSchemes.contains(scheme) {
+            logError("AppConnect scheme \(scheme) is not among the app's URL types (CFBundleURLSchemes: \(declared.urlSchemes.joined(separator: ", ")))")
             return false
         }
-        return node.bus.open(AppConnectRequest.register(appScheme: scheme).url.description, from: node.name)
+        guard node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop, handler: { [self] url, _ in handle(url: url) }) else {
+            logError("AppConnect scheme \(scheme) belongs to another app")
+            return false
+        }
+        // The introduction is AppConnect's background exchange: no app switch.
+        return node.bus.open(AppConnectRequest.register(appScheme: scheme).url.description, from: node.name, activating: false)
+    }
+
+    /// Writes `message` to the device's console, as the AppConnect library logs its errors there.
+    func logError(_ message: String) {
+        node.trace("console", [("level", "error"), ("message", message)])
     }
 
     /// The delegate told of availability changes (held weakly, as in UIKit).
@@ -95,10 +109,11 @@ public final class AppConnect: Sendable {
     public var isReady: Bool { mutable.withLock { $0.status?.ready ?? false } }
 
     /// `+[ACDerivedCredentialService derivedCredentialSupport]`: which Ivanti client the phone has, judged by
-    /// the schemes it handles (`canOpenURL`), as the real library does with its queried schemes.
+    /// the schemes it handles (`canOpenURL`), as the real library does with its queried schemes — so an app
+    /// that did not list ``queriesSchemes`` sees no client at all.
     public var derivedCredentialSupport: DerivedCredentialSupport {
-        if node.bus.canOpen(IvantiScheme.derivedCredential + "://") { return .present }
-        if node.bus.canOpen(IvantiScheme.appConnect + "://") { return .oldClient }
+        if node.bus.canOpen(IvantiScheme.derivedCredential + "://", from: node.name) { return .present }
+        if node.bus.canOpen(IvantiScheme.appConnect + "://", from: node.name) { return .oldClient }
         return .missingClient
     }
 
@@ -129,7 +144,7 @@ public final class AppConnect: Sendable {
                 return all.nextRequest
             }
             let url = AppConnectRequest.certificate(serial: serialNumber, tag: tag).url.description
-            guard node.bus.open(url, from: node.name) else {
+            guard node.bus.open(url, from: node.name, activating: false) else {
                 finishCertificateRequests(key, only: id, .failure(AppConnectError("no Ivanti client that supports derived credentials is installed")))
                 return
             }

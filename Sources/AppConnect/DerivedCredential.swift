@@ -36,12 +36,27 @@ public struct DerivedCredential: Sendable, Equatable {
 
     /// `initWithName:serialNumber:expirationDate:certificates:`.
     ///
+    /// - parameter appConnect: the app's AppConnect library, whose device console the reason for a `nil` goes
+    ///   to (the real library is a process-wide singleton; the workbench runs many apps in one process).
     /// - returns: `nil` when the name or serial number is missing or empty, the date is missing, or the
-    ///   certificates are missing or empty — the seed's cases. Other problems (tags, key material, sizes)
-    ///   are reported by ``DerivedCredentialService/send(_:)`` as ``DerivedCredentialServiceError/Code/invalid``.
-    public init?(name: String?, serialNumber: String?, expirationDate: Date?, certificates: [Certificate]?) {
+    ///   certificates are missing or empty — the seed's cases — after logging which to the device's console.
+    ///   Other problems (tags, key material, sizes) are reported by ``DerivedCredentialService/send(_:)`` as
+    ///   ``DerivedCredentialServiceError/Code/invalid``.
+    public init?(name: String?, serialNumber: String?, expirationDate: Date?, certificates: [Certificate]?, appConnect: AppConnect) {
         guard let name, !name.isEmpty, let serialNumber, !serialNumber.isEmpty, let expirationDate,
-              let certificates, !certificates.isEmpty else { return nil }
+              let certificates, !certificates.isEmpty else {
+            let problem = switch (name, serialNumber, expirationDate, certificates) {
+            case (nil, _, _, _): "name is nil"
+            case ("", _, _, _): "name is an empty string"
+            case (_, nil, _, _): "serialNumber is nil"
+            case (_, "", _, _): "serialNumber is an empty string"
+            case (_, _, nil, _): "expirationDate is nil"
+            case (_, _, _, nil): "certificates is nil"
+            default: "certificates is an empty array"
+            }
+            appConnect.logError("ACDerivedCredential initWithName:serialNumber:expirationDate:certificates: returned nil: \(problem)")
+            return nil
+        }
         self.name = name
         self.serialNumber = serialNumber
         self.expirationDate = expirationDate

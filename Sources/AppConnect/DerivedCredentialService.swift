@@ -21,30 +21,41 @@ public final class DerivedCredentialService: Sendable {
 
     let mutable = Mutex(Mutable())
 
-    /// `initWithBrand:callbackScheme:`; also registers the callback scheme on the bus (the app's Info.plist).
+    /// `initWithBrand:callbackScheme:`; also starts handling the callback scheme, which must be one of the
+    /// app's declared URL types (its Info.plist).
     ///
-    /// - returns: `nil` when a parameter is empty, the callback scheme is not a URL scheme or belongs to
-    ///   another app, or the Ivanti client does not support derived credentials.
+    /// - returns: `nil` — with the reason logged to the device's console — when a parameter is empty, the
+    ///   callback scheme is not a URL scheme, is not among the app's URL types or belongs to another app, or
+    ///   the Ivanti client does not support derived credentials.
     public init?(brand: String, callbackScheme: String, appConnect: AppConnect) {
         let node = appConnect.node
-        guard !brand.isEmpty, brand.utf8.count <= CredentialLimits.maxTextBytes, BusURL.isScheme(callbackScheme),
-              callbackScheme.lowercased() != appConnect.scheme else {
-            node.trace("appconnect-error", [("reason", "derived credential service needs a brand and a callback scheme of its own")])
+        let initializer = "ACDerivedCredentialService initWithBrand:callbackScheme: returned nil"
+        guard !brand.isEmpty, brand.utf8.count <= CredentialLimits.maxTextBytes else {
+            appConnect.logError("\(initializer): the brand is empty or longer than \(CredentialLimits.maxTextBytes) bytes")
+            return nil
+        }
+        guard BusURL.isScheme(callbackScheme), callbackScheme.lowercased() != appConnect.scheme else {
+            appConnect.logError("\(initializer): callback scheme '\(callbackScheme)' is not a URL scheme of its own (expected letters, digits, + - ., not the AppConnect scheme)")
             return nil
         }
         guard appConnect.derivedCredentialSupport == .present else {
-            node.trace("appconnect-error", [("reason", "the Ivanti client does not support derived credentials")])
+            appConnect.logError("\(initializer): the Ivanti client does not support derived credentials")
+            return nil
+        }
+        let scheme = callbackScheme.lowercased()
+        if let declared = node.bus.declaration(of: node.name), !declared.urlSchemes.contains(scheme) {
+            appConnect.logError("\(initializer): callback scheme \(scheme) is not among the app's URL types (CFBundleURLSchemes: \(declared.urlSchemes.joined(separator: ", ")))")
             return nil
         }
         self.brand = brand
-        self.callbackScheme = callbackScheme.lowercased()
+        self.callbackScheme = scheme
         self.appConnect = appConnect
-        let registered = node.bus.owner(of: self.callbackScheme) == node.name
-            || node.bus.register(scheme: self.callbackScheme, owner: node.name, on: node.eventLoop) { [weak self] url, _ in
+        let registered = node.bus.owner(of: scheme) == node.name
+            || node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop) { [weak self] url, _ in
                 self?.handle(url: url)
             }
         guard registered else {
-            node.trace("appconnect-error", [("reason", "callback scheme \(self.callbackScheme) belongs to another app")])
+            appConnect.logError("\(initializer): callback scheme \(scheme) belongs to another app")
             return nil
         }
     }
@@ -58,8 +69,9 @@ public final class DerivedCredentialService: Sendable {
     public var newCredentialRequests: Int { mutable.withLock { $0.newCredentialRequests } }
 
     /// `sendDerivedCredential:withError:`: seals the credential for the Ivanti client and opens it as
-    /// `appconnectdc://credential?…`. On success the Ivanti client comes to the front; whether it stored the
-    /// credential is its business (it validates the key material on its side).
+    /// `appconnectdc://credential?…`. On success the Ivanti client comes to the front and control does not
+    /// return to the app by itself (the app hears `didBecomeActive` when the user or the client brings it
+    /// back); whether the client stored the credential is its business (it validates the key material).
     ///
     /// - throws: ``DerivedCredentialServiceError`` with the SDK's codes: `missingClient` / `oldClient` when no
     ///   supporting client handles `appconnectdc`, `notReady` before AppConnect is ready, `serviceUnavailable`

@@ -20,7 +20,8 @@ public struct TokenSigningError: Error, CustomStringConvertible, Sendable, Equat
     public enum Kind: Sendable, Equatable {
         /// No HTTP answer at all (refused, reset, timed out).
         case transport
-        /// An answer that is not a plain-text token (seed: "Invalid response type").
+        /// An answer of a media type the signer was told not to take (``URLTokenSigner/ContentTypes/strict``;
+        /// the seed's "Invalid response type").
         case invalidResponseType
         /// An answer other than 200 (seed: "Bad response: <status>").
         case badStatus(Int)

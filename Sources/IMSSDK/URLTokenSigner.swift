@@ -1,37 +1,93 @@
 import Foundation
 import NIOCore
+import NIOSSL
 import Wire
 import WireHTTP
 
-/// The ready-made signer of the seed's example: `POST` the prototype to the host's back end as
-/// `text/plain` with the app's bearer token, and hand back the body of a `200` as the signed token.
+/// The ready-made signer of the seed's example: `POST` the prototype to the host's back end
+/// (`https://…/sign`) as `text/plain` with the app's bearer token, and hand back the body of a `200` as the
+/// signed token.
 public struct URLTokenSigner: TokenSigner {
+    /// Which answers count as a token.
+    public enum ContentTypes: Sendable, Equatable {
+        /// Any content type, or none — the seed's signer only needs an HTTP response with status 200 and a
+        /// UTF-8 body (the SDK then checks the token itself).
+        case any
+        /// Only these media types (lowercase, parameters ignored); anything else is "Invalid response type".
+        case only([String])
+
+        /// `text/plain` (what the seed's back end sends) or `application/jwt` (RFC 7519's media type).
+        public static let strict = ContentTypes.only(["text/plain", "application/jwt"])
+    }
+
+    /// How to trust the back end's HTTPS certificate.
+    public enum Trust: Sendable {
+        /// The system's roots, as an app does.
+        case systemDefault
+        /// Only this CA (PEM), e.g. a test CA.
+        case caPEM([UInt8])
+    }
+
     public let node: Node
     public let host: String
     public let port: Int
     public let path: String
+    public let usesTLS: Bool
     public let appAuthorization: String
     public let timeout: TimeAmount
+    public let contentTypes: ContentTypes
+    private let tls: NIOSSLContext?
 
     /// - parameters:
-    ///   - url: `http://host[:port]/path` of the back end's signing endpoint.
+    ///   - url: `https://host[:port]/path` of the back end's signing endpoint (`http://` for a back end
+    ///     without TLS).
     ///   - appAuthorization: the token that authenticates the app's user to its host (not an IMS token).
-    public init(node: Node, url: String, appAuthorization: String, timeout: TimeAmount = .seconds(30)) throws {
-        guard url.hasPrefix("http://") else {
-            throw TokenSigningError(.transport, "signing URL \(url): expected http://host[:port]/path")
+    ///   - trust: the roots the back end's certificate must chain to (https only).
+    ///   - contentTypes: which answers count as a token (default: any, as the seed's signer).
+    /// - throws: ``TokenSigningError`` (`transport`) for a URL that is not http(s)://host[:port]/path or an
+    ///   unusable CA.
+    public init(node: Node, url: String, appAuthorization: String, timeout: TimeAmount = .seconds(30),
+                trust: Trust = .systemDefault, contentTypes: ContentTypes = .any) throws {
+        let expected = "expected https://host[:port]/path (or http://)"
+        let usesTLS: Bool
+        if url.hasPrefix("https://") { usesTLS = true } else if url.hasPrefix("http://") { usesTLS = false } else {
+            throw TokenSigningError(.transport, "signing URL \(url): \(expected)")
         }
-        let rest = url.dropFirst("http://".count)
+        let rest = url.drop { $0 != "/" }.dropFirst(2)
         let authority = rest.prefix { $0 != "/" }
-        let hostPort = authority.split(separator: ":")
+        let hostPort = authority.split(separator: ":", omittingEmptySubsequences: false)
         guard let host = hostPort.first, !host.isEmpty, hostPort.count <= 2 else {
-            throw TokenSigningError(.transport, "signing URL \(url): expected http://host[:port]/path")
+            throw TokenSigningError(.transport, "signing URL \(url): \(expected)")
+        }
+        var port = usesTLS ? 443 : 80
+        if hostPort.count == 2 {
+            guard let number = Int(hostPort[1]), (1...65535).contains(number) else {
+                throw TokenSigningError(.transport, "signing URL \(url): port '\(hostPort[1])' is not a number from 1 to 65535")
+            }
+            port = number
         }
         self.node = node
         self.host = String(host)
-        self.port = hostPort.count == 2 ? Int(hostPort[1]) ?? 80 : 80
+        self.port = port
+        self.usesTLS = usesTLS
         self.path = rest.count > authority.count ? String(rest.dropFirst(authority.count)) : "/"
         self.appAuthorization = appAuthorization
         self.timeout = timeout
+        self.contentTypes = contentTypes
+        guard usesTLS else {
+            tls = nil
+            return
+        }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
+        if case .caPEM(let pem) = trust {
+            do { configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(pem)) } catch {
+                throw TokenSigningError(.transport, "the trusted CA is not a PEM certificate: \(error)")
+            }
+        }
+        do { tls = try NIOSSLContext(configuration: configuration) } catch {
+            throw TokenSigningError(.transport, "the TLS settings are unusable: \(error)")
+        }
     }
 
     public func sign(_ unsignedToken: String, resultHandler: @escaping @Sendable (Result<String, any Error>) -> Void) {
@@ -39,15 +95,21 @@ public struct URLTokenSigner: TokenSigner {
                                   headers: ["Authorization": "Bearer \(appAuthorization)", "Content-Type": "text/plain",
                                             "Cache-Control": "no-cache"],
                                   body: ByteBuffer(string: unsignedToken))
-        let (node, host, port, timeout) = (self.node, self.host, self.port, self.timeout)
+        let (node, host, port, timeout, tls, contentTypes) = (self.node, self.host, self.port, self.timeout, self.tls, self.contentTypes)
+        // SNI carries names only; an address literal goes without one.
+        let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
         node.task { () -> Result<String, any Error> in
             let response: HTTPResponse
             do {
-                response = try await HTTPClient.send(request, host: host, port: port, on: node, timeout: timeout)
+                response = try await HTTPClient.send(request, host: host, port: port, on: node, timeout: timeout) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
+                    }
+                }
             } catch {
                 return .failure(TokenSigningError(.transport, "Problem signing token: no response from the back end (\(error))"))
             }
-            return Self.interpret(response)
+            return Self.interpret(response, contentTypes: contentTypes)
         }.whenComplete { outcome in
             switch outcome {
             case .success(let result): resultHandler(result)
@@ -57,14 +119,17 @@ public struct URLTokenSigner: TokenSigner {
     }
 
     /// The seed's checks, in its order: response type, status, decodable body.
-    static func interpret(_ response: HTTPResponse) -> Result<String, any Error> {
+    static func interpret(_ response: HTTPResponse, contentTypes: ContentTypes = .any) -> Result<String, any Error> {
         guard response.status.code == 200 else {
             let reason = response.text.trimmingCharacters(in: .whitespacesAndNewlines)
             return .failure(TokenSigningError(.badStatus(Int(response.status.code)), "Bad response: \(response.status.code)\(reason.isEmpty ? "" : " (\(reason))")"))
         }
-        let type = response.headers.first(name: "Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "text/plain" || type == "application/jwt" else {
-            return .failure(TokenSigningError(.invalidResponseType, "Invalid response type \(type ?? "(none)"), expecting text/plain"))
+        if case .only(let accepted) = contentTypes {
+            let type = response.headers.first(name: "Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let type, accepted.contains(type) else {
+                return .failure(TokenSigningError(.invalidResponseType,
+                                                  "Invalid response type \(type ?? "(none)"), expecting \(accepted.joined(separator: " or "))"))
+            }
         }
         guard let text = String(validating: response.body.readableBytesView, as: UTF8.self) else {
             return .failure(TokenSigningError(.undecodableBody, "Problem signing token: the body is not UTF-8"))

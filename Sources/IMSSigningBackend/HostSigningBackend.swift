@@ -2,11 +2,15 @@ import Foundation
 import JWT
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Synchronization
 import Wire
 import WireHTTP
 
 /// The host app's back end that signs IMS token prototypes (seed 004, "Example HTTP Signing Request").
+///
+/// It serves HTTPS, as the seed's `https://www.example.com/sign`, when given a TLS identity (plain HTTP
+/// otherwise, for a TLS-terminating proxy in front or tools without TLS).
 ///
 /// - `POST /sign`, `Content-Type: text/plain`, `Authorization: Bearer <app token>`, body the prototype
 ///   `header.payload`: checks it (RS256/JWT header; iss, sub, jti, nbf, exp present and well typed;
@@ -31,15 +35,30 @@ public final class HostSigningBackend: Sendable {
         /// Bearer token for the admin endpoint.
         public var adminToken: String
         public var port: Int
+        /// The server certificate and key of the HTTPS endpoint; nil serves plain HTTP.
+        public var tls: TLSIdentity?
 
         public init(apiKey: String, keyID: String? = nil, privateKeyPEM: String, certificatePEM: String,
-                    adminToken: String, port: Int = 80) {
+                    adminToken: String, port: Int = 80, tls: TLSIdentity? = nil) {
             self.apiKey = apiKey
             self.keyID = keyID
             self.privateKeyPEM = privateKeyPEM
             self.certificatePEM = certificatePEM
             self.adminToken = adminToken
             self.port = port
+            self.tls = tls
+        }
+    }
+
+    /// The web server's certificate chain and key (PEM files): what HTTPS clients see, unrelated to the JWT
+    /// signing key.
+    public struct TLSIdentity: Sendable {
+        public var certificateChainPath: String
+        public var privateKeyPath: String
+
+        public init(certificateChainPath: String, privateKeyPath: String) {
+            self.certificateChainPath = certificateChainPath
+            self.privateKeyPath = privateKeyPath
         }
     }
 
@@ -70,19 +89,50 @@ public final class HostSigningBackend: Sendable {
         guard key.publicKey.pem == certificate.publicKey.pem else {
             throw JWTError(.key, "the certificate does not hold the signing key's public key; expected the certificate made from this key pair")
         }
+        let tls = try configuration.tls.map(Self.serverContext)
         node.faults.declare(unavailableFault)
         let backend = HostSigningBackend(node: node, configuration: configuration, key: key, certificate: certificate)
-        let server = try await HTTPServer.start(on: node, port: configuration.port,
-                                                limits: HTTPServer.Limits(maxBodyBytes: JWTLimits.maxTokenBytes)) { request in
-            backend.handle(request)
-        }.get()
+        let server = try await HTTPServer.start(
+            on: node, port: configuration.port, limits: HTTPServer.Limits(maxBodyBytes: JWTLimits.maxTokenBytes),
+            setup: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                }
+            },
+            handler: { request in backend.handle(request) }
+        ).get()
         backend.server.withLock { $0 = server }
-        node.trace("started", [("port", "\(server.listener.port)")])
+        node.trace("started", [("port", "\(server.listener.port)"), ("scheme", backend.scheme)])
         return backend
     }
 
-    /// `http://host:port/` of the back end.
-    public var baseURL: String { (server.withLock { $0?.baseURL } ?? "http://\(node.name)") + "/" }
+    /// - throws: ``JWTError`` naming the file that could not be used.
+    private static func serverContext(_ identity: TLSIdentity) throws -> NIOSSLContext {
+        let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
+        do { chain = try NIOSSLCertificate.fromPEMFile(identity.certificateChainPath) } catch {
+            throw JWTError(.key, "TLS certificate \(identity.certificateChainPath): \(error); expected a PEM certificate chain")
+        }
+        do { key = try NIOSSLPrivateKey(file: identity.privateKeyPath, format: .pem) } catch {
+            throw JWTError(.key, "TLS key \(identity.privateKeyPath): \(error); expected a PEM private key")
+        }
+        do {
+            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
+        } catch {
+            throw JWTError(.key, "TLS certificate \(identity.certificateChainPath) and key \(identity.privateKeyPath) are unusable together: \(error)")
+        }
+    }
+
+    /// Where it listens (nil once stopped before it started).
+    public var listener: (any Listener)? { server.withLock { $0?.listener } }
+
+    /// `https` or `http`.
+    public var scheme: String { configuration.tls == nil ? "http" : "https" }
+
+    /// `https://host:port/` of the back end (`http://` without TLS).
+    public var baseURL: String {
+        guard let listener else { return "\(scheme)://\(node.name)/" }
+        return "\(scheme)://\(listener.host):\(listener.port)/"
+    }
 
     public func stop() async throws {
         try await server.withLock { $0 }?.stop().get()
@@ -96,6 +146,22 @@ public final class HostSigningBackend: Sendable {
         appTokens.withLock { $0[token] = user }
         node.trace("user-enrolled", [("user", user)])
         return token
+    }
+
+    /// Enrols `user` with an app token the host's login already issued (the seed's example request carries
+    /// `CLIENT_AUTHORIZATION_TOKEN`), so a recorded request can be replayed as it was sent.
+    /// - throws: ``JWTError`` (`malformed`) when the token could not travel as `Authorization: Bearer <token>`
+    ///   (1…256 visible ASCII characters) or already belongs to another user.
+    public func enrol(user: String, appToken token: String) throws(JWTError) {
+        guard (1...256).contains(token.utf8.count), token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw JWTError(.malformed, "app token: expected 1…256 visible ASCII characters (it travels as Authorization: Bearer <token>)")
+        }
+        let owner = appTokens.withLock { tokens in
+            if tokens[token] == nil { tokens[token] = user }
+            return tokens[token]
+        }
+        guard owner == user else { throw JWTError(.malformed, "app token: it already belongs to another user; expected a token of its own") }
+        node.trace("user-enrolled", [("user", user)])
     }
 
     // MARK: Requests

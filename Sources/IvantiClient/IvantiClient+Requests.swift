@@ -80,7 +80,8 @@ extension IvantiClient {
         } else {
             node.trace("certificate-denied", [("app", sender), ("serial", serial), ("tag", tag.rawValue)])
         }
-        node.bus.open(AppConnectReply.certificate(serial: serial, tag: tag.rawValue, outcome: outcome).url(scheme: scheme).description, from: node.name)
+        node.bus.open(AppConnectReply.certificate(serial: serial, tag: tag.rawValue, outcome: outcome).url(scheme: scheme).description, from: node.name,
+                      activating: false)
     }
 
     private func record(_ outcome: Outcome) {

@@ -169,7 +169,7 @@ public final class IvantiClient: Sendable {
     }
 
     /// Asks `app` for a new derived credential by opening `<callback-scheme>://new`, with the callback scheme of
-    /// its latest credential.
+    /// its latest credential; like any `open`, this brings the app to the front.
     ///
     /// - returns: whether an app handles that scheme.
     /// - throws: ``IvantiClientError`` when the app never sent a credential (its callback scheme is unknown).
@@ -191,6 +191,8 @@ public final class IvantiClient: Sendable {
         case .old: [IvantiScheme.appConnect]
         case .missing: []
         }
+        // The installed version's Info.plist: its URL types; it asks canOpenURL about nothing.
+        node.bus.declare(app: node.name, installation == .missing ? nil : URLBus.AppDeclaration(urlSchemes: handled, queriesSchemes: []))
         for scheme in [IvantiScheme.appConnect, IvantiScheme.derivedCredential] {
             if handled.contains(scheme) {
                 if node.bus.owner(of: scheme) != node.name {
@@ -207,7 +209,8 @@ public final class IvantiClient: Sendable {
     func sendState(_ state: State, to appScheme: String) {
         let status = AppConnectStatus(authState: state.authState, managedPolicy: state.managedPolicy, secureServices: state.secureServices,
                                       ready: state.ready, clientKey: publicKey)
-        node.bus.open(AppConnectReply.state(status).url(scheme: appScheme).description, from: node.name)
+        // AppConnect's background exchange: the app is told without an app switch.
+        node.bus.open(AppConnectReply.state(status).url(scheme: appScheme).description, from: node.name, activating: false)
     }
 }
 

@@ -136,6 +136,25 @@ extension Directive {
                 return nil
             }
         },
+        Directive("foreground", usage: "foreground [APP] [as NAME]",
+                  summary: "the user brings APP to the front (app switcher); NAME (default 'foreground') is the app in front, or home-screen",
+                  keywords: ["as"]) { args throws(ScenarioError) in
+            var app: String?
+            if let next = args.peek, !(next.text == "as" && !next.quoted) { app = try args.name("an app (node) name") }
+            let label = args.accept("as") ? try args.name("a variable name") : "foreground"
+            try args.end()
+            let (target, name) = (app, label)
+            return Run { context in
+                if let target {
+                    guard context.kernel.bus.activate(target) else {
+                        throw StepError("no app '\(target)' on the phone; expected an app that declared its Info.plist or handles a URL scheme")
+                    }
+                    context.kernel.loop.runDue()
+                }
+                context.publish(name, ["": context.kernel.bus.foregroundApp ?? "home-screen"])
+                return nil
+            }
+        },
     ]
 }
 

@@ -3,12 +3,41 @@ import Synchronization
 
 /// The URL-scheme message bus between apps on one simulated phone, with iOS semantics.
 ///
-/// An app registers the schemes it handles (as in its Info.plist). `open(_:from:)` returns `false` when no
-/// app handles the scheme — like `UIApplication.open` completing with `false` — and otherwise delivers the
-/// URL later, on the receiving app's event loop, like the system switching to that app.
+/// - An app declares its Info.plist entries (``declare(app:_:)``): the URL schemes it handles
+///   (`CFBundleURLTypes`) and the schemes it may ask about (`LSApplicationQueriesSchemes`). A declared app
+///   can register handlers only for its own URL types, and ``canOpen(_:from:)`` — `canOpenURL` — answers it
+///   only for schemes it declared it queries. Actors that are not phone apps (the echo demo's scheme) register
+///   without a declaration.
+/// - `open(_:from:)` returns `false` when no app handles the scheme — like `UIApplication.open` completing
+///   with `false` — and otherwise delivers the URL later, on the receiving app's event loop, switching the
+///   phone's foreground app to it (control does not come back by itself): the app in front is told it
+///   resigns active, the receiver that it became active.
 public final class URLBus: Sendable {
     /// Receives an opened URL and the name of the app that opened it.
     public typealias Handler = @Sendable (_ url: String, _ sender: String) -> Void
+
+    /// An app's Info.plist entries the bus enforces.
+    public struct AppDeclaration: Sendable, Equatable {
+        /// `CFBundleURLTypes` / `CFBundleURLSchemes`: the schemes the app handles (lowercased).
+        public let urlSchemes: [String]
+        /// `LSApplicationQueriesSchemes`: the schemes `canOpenURL` answers for (lowercased).
+        public let queriesSchemes: [String]
+
+        public init(urlSchemes: [String], queriesSchemes: [String]) {
+            self.urlSchemes = urlSchemes.map { $0.lowercased() }
+            self.queriesSchemes = queriesSchemes.map { $0.lowercased() }
+        }
+    }
+
+    /// What the system tells an app about its place on screen (`UIApplicationDelegate`).
+    public enum LifecycleEvent: String, Sendable {
+        /// `applicationDidBecomeActive(_:)`: the app is in front.
+        case didBecomeActive = "did-become-active"
+        /// `applicationWillResignActive(_:)`: another app is coming to the front.
+        case willResignActive = "will-resign-active"
+    }
+
+    public typealias LifecycleHandler = @Sendable (LifecycleEvent) -> Void
 
     private struct Registration: Sendable {
         let owner: String
@@ -16,68 +45,165 @@ public final class URLBus: Sendable {
         let handler: Handler
     }
 
-    private let registrations = Mutex<[String: Registration]>([:])
+    private struct Observer: Sendable {
+        let eventLoop: any EventLoop
+        let handler: LifecycleHandler
+    }
+
+    private struct State: Sendable {
+        var registrations: [String: Registration] = [:]
+        var declarations: [String: AppDeclaration] = [:]
+        var observers: [String: Observer] = [:]
+        /// The app in front; nil on the home screen.
+        var foreground: String?
+    }
+
+    private let state = Mutex(State())
     private let tracer: any TraceSink
 
     public init(tracer: any TraceSink) {
         self.tracer = tracer
     }
 
+    // MARK: - Info.plist
+
+    /// Installs `app`'s Info.plist entries, replacing earlier ones; `nil` removes them (the app was deleted).
+    public func declare(app: String, _ declaration: AppDeclaration?) {
+        state.withLock { $0.declarations[app] = declaration }
+        if let declaration {
+            tracer.record(actor: "bus", event: "app-declared", fields: [("app", app), ("queries", declaration.queriesSchemes.joined(separator: ",")),
+                                                                        ("url-schemes", declaration.urlSchemes.joined(separator: ","))])
+        }
+    }
+
+    /// `app`'s declared Info.plist entries, if it declared them.
+    public func declaration(of app: String) -> AppDeclaration? {
+        state.withLock { $0.declarations[app] }
+    }
+
+    // MARK: - Schemes
+
     /// Registers `owner` as the handler of `scheme`.
     ///
     /// - returns: `false` if another app already handles the scheme (the first registration keeps it, so the
-    ///   outcome never depends on start-up order races).
+    ///   outcome never depends on start-up order races), or if `owner` declared its URL types and `scheme`
+    ///   is not one of them.
     @discardableResult
     public func register(scheme: String, owner: String, on eventLoop: any EventLoop, handler: @escaping Handler) -> Bool {
         let key = scheme.lowercased()
-        let added = registrations.withLock { all -> Bool in
-            if let existing = all[key], existing.owner != owner { return false }
-            all[key] = Registration(owner: owner, eventLoop: eventLoop, handler: handler)
-            return true
+        let outcome = state.withLock { all -> String in
+            if let declared = all.declarations[owner], !declared.urlSchemes.contains(key) { return "scheme-undeclared" }
+            if let existing = all.registrations[key], existing.owner != owner { return "scheme-taken" }
+            all.registrations[key] = Registration(owner: owner, eventLoop: eventLoop, handler: handler)
+            return "scheme-registered"
         }
-        tracer.record(actor: "bus", event: added ? "scheme-registered" : "scheme-taken",
-                      fields: [("owner", owner), ("scheme", key)])
-        return added
+        tracer.record(actor: "bus", event: outcome, fields: [("owner", owner), ("scheme", key)])
+        return outcome == "scheme-registered"
     }
 
     /// Removes a registration (the app was uninstalled or stopped).
     public func unregister(scheme: String, owner: String) {
         let key = scheme.lowercased()
-        registrations.withLock { all in
-            if all[key]?.owner == owner { all[key] = nil }
+        state.withLock { all in
+            if all.registrations[key]?.owner == owner { all.registrations[key] = nil }
         }
         tracer.record(actor: "bus", event: "scheme-unregistered", fields: [("owner", owner), ("scheme", key)])
     }
 
-    /// Whether some app handles the URL's scheme (`canOpenURL`).
+    /// Whether some app handles the URL's scheme — the system's view, for tools and tests (apps ask with
+    /// ``canOpen(_:from:)``).
     public func canOpen(_ url: String) -> Bool {
         guard let scheme = Self.scheme(of: url) else { return false }
-        return registrations.withLock { $0[scheme] != nil }
+        return state.withLock { $0.registrations[scheme] != nil }
+    }
+
+    /// `canOpenURL` asked by `app`: whether some app handles the URL's scheme, answered only when `app` declared
+    /// the scheme in `LSApplicationQueriesSchemes`; otherwise `false`, with iOS's console error.
+    public func canOpen(_ url: String, from app: String) -> Bool {
+        guard let scheme = Self.scheme(of: url) else { return false }
+        let (declared, handled) = state.withLock { ($0.declarations[app]?.queriesSchemes.contains(scheme) ?? false, $0.registrations[scheme] != nil) }
+        guard declared else {
+            tracer.record(actor: app, event: "console", fields: [
+                ("level", "error"),
+                ("message", "-canOpenURL: failed for URL: \"\(url)\" - error: \"This app is not allowed to query for scheme \(scheme)\""),
+            ])
+            return false
+        }
+        return handled
     }
 
     /// The app that handles `scheme`, if any.
     public func owner(of scheme: String) -> String? {
-        registrations.withLock { $0[scheme.lowercased()]?.owner }
+        state.withLock { $0.registrations[scheme.lowercased()]?.owner }
     }
+
+    // MARK: - Opening URLs
 
     /// Opens `url` on behalf of `sender`.
     ///
+    /// - parameter activating: `true` (iOS's `open`) brings the receiver to the front; `false` delivers without
+    ///   an app switch — for messages the real system carries without one (AppConnect's background exchange
+    ///   with the Ivanti client), which the workbench also sends as URLs.
     /// - returns: whether an app will receive it; delivery itself happens asynchronously.
     @discardableResult
-    public func open(_ url: String, from sender: String) -> Bool {
+    public func open(_ url: String, from sender: String, activating: Bool = true) -> Bool {
         guard let scheme = Self.scheme(of: url) else {
             tracer.record(actor: "bus", event: "open-rejected", fields: [("from", sender), ("reason", "no valid scheme"), ("url", url)])
             return false
         }
-        guard let target = registrations.withLock({ $0[scheme] }) else {
+        guard let target = state.withLock({ $0.registrations[scheme] }) else {
             tracer.record(actor: "bus", event: "open-unhandled", fields: [("from", sender), ("url", url)])
             return false
         }
         tracer.record(actor: "bus", event: "open", fields: [("from", sender), ("to", target.owner), ("url", url)])
-        target.eventLoop.execute {
-            target.handler(url, sender)
+        target.eventLoop.execute { [self] in
+            guard activating else { return target.handler(url, sender) }
+            let activated = bringToFront(target.owner)
+            // One more turn, so the app leaving the front hears it resigns before the receiver runs; UIKit hands
+            // the URL to a returning app before telling it it is active.
+            target.eventLoop.execute {
+                target.handler(url, sender)
+                if let activated { activated.eventLoop.execute { activated.handler(.didBecomeActive) } }
+            }
         }
         return true
+    }
+
+    // MARK: - Foreground
+
+    /// The app in front (nil: the home screen).
+    public var foregroundApp: String? { state.withLock { $0.foreground } }
+
+    /// Receives `app`'s lifecycle events (its `UIApplicationDelegate`), replacing an earlier handler.
+    public func observeLifecycle(of app: String, on eventLoop: any EventLoop, handler: @escaping LifecycleHandler) {
+        state.withLock { $0.observers[app] = Observer(eventLoop: eventLoop, handler: handler) }
+    }
+
+    /// The user brings `app` to the front (home screen icon or app switcher).
+    ///
+    /// - returns: `false` when no such app is on the phone (it neither declared an Info.plist nor handles a
+    ///   scheme).
+    @discardableResult
+    public func activate(_ app: String) -> Bool {
+        let known = state.withLock { all in all.declarations[app] != nil || all.registrations.values.contains { $0.owner == app } }
+        guard known else { return false }
+        if let activated = bringToFront(app) { activated.eventLoop.execute { activated.handler(.didBecomeActive) } }
+        return true
+    }
+
+    /// Makes `app` the foreground app and tells the one it replaces; returns the new app's observer for the
+    /// caller to tell it became active once it has done what comes first. Nil when `app` was already in front.
+    private func bringToFront(_ app: String) -> Observer? {
+        let (previous, resigning, activated, changed) = state.withLock { all in
+            let previous = all.foreground
+            guard previous != app else { return (previous, Observer?.none, Observer?.none, false) }
+            all.foreground = app
+            return (previous, previous.flatMap { all.observers[$0] }, all.observers[app], true)
+        }
+        guard changed else { return nil }
+        tracer.record(actor: "bus", event: "foreground", fields: [("app", app), ("previous", previous ?? "home-screen")])
+        if let resigning { resigning.eventLoop.execute { resigning.handler(.willResignActive) } }
+        return activated
     }
 
     /// The scheme of a URL per RFC 3986 (ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) before ":"), lowercased.

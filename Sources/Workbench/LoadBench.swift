@@ -32,8 +32,8 @@ struct LoadBench: AsyncParsableCommand {
               scpms-check     SCPmsSessionManager.startSession with the stored id: GET {base}/APP with X-SMP-APPCID, the \
             request the SDK checks a registration with; 200, registration 'existing'.
               ims-session     IMSClient.startSession() with a URLTokenSigner (one signing attempt): POST /sign to \
-            ims-signer with the app's bearer token (200, an RS256 token), then POST /v1/sessions to ims; 201 with a \
-            session id. Two HTTP exchanges.
+            ims-signer over HTTPS (a TLS handshake each time, trusting the test CA) with the app's bearer token (200, \
+            an RS256 token), then POST /v1/sessions to ims; 201 with a session id. Two HTTP exchanges.
               ivanti-open     POST appconnect://register?scheme=loadbenchK to the Ivanti bus gateway's /open as app \
             load-K (a URL the Ivanti client accepts: it registers the app and sends it its state); 202.
               sunfire-exec    SSHConnectivity.execute("lpq -P psts") on the client's own SSH connection to Sunfire \
@@ -200,7 +200,7 @@ struct Targets: Sendable {
     /// `ipp://demo:demo-password@127.0.0.1:PORT/ipp/print`.
     let migURL: String
     let scpmsBase: String, scpmsApplication: String, scpmsUser: String, scpmsPassword: String
-    let signURL: String, appToken: String, imsUser: String, apiKey: String, imsURL: String
+    let signURL: String, signerCA: [UInt8], appToken: String, imsUser: String, apiKey: String, imsURL: String
     let busHost: String, busPort: Int, busPath: String
     let sshHost: String, sshPort: Int, sshUser: String, sshPassword: String, hostKey: String
 
@@ -229,8 +229,10 @@ struct Targets: Sendable {
         scpmsUser = user
         scpmsPassword = password
 
-        let signer = try url("ims-signer", "http")
-        signURL = "http://\(signer.host ?? ""):\(signer.port ?? 0)/sign"
+        let signer = try url("ims-signer", "https")
+        signURL = "https://\(signer.host ?? ""):\(signer.port ?? 0)/sign"
+        // serve's back end presents the workbench's test certificate.
+        signerCA = Array(try String(contentsOfFile: try Fixtures.path("tls/ca.pem"), encoding: .utf8).utf8)
         // `bearer-token TOKEN user USER`: the app token of the user serve enrolled.
         let bearer = try note("ims-signer", "bearer-token").split(separator: " ").map(String.init)
         guard bearer.count == 3, bearer[1] == "user" else { throw BenchError("ims-signer's bearer-token note is not 'TOKEN user USER'") }
@@ -326,7 +328,7 @@ struct LoadClient: Sendable {
                                         store: InMemorySCPmsSettingsStore())
         // One signing attempt: a retry after 2 s would hide a failure from the figures.
         let configuration = IMSClient.Configuration(apiKey: targets.apiKey, userID: targets.imsUser, imsURL: targets.imsURL, signingAttempts: 1)
-        let signer = try URLTokenSigner(node: node, url: targets.signURL, appAuthorization: targets.appToken)
+        let signer = try URLTokenSigner(node: node, url: targets.signURL, appAuthorization: targets.appToken, trust: .caPEM(targets.signerCA))
         ims = IMSClient(node: node, configuration: configuration) { signer }
         // No retries either: a busy printer or a dropped connection is an error here, not a slower job.
         mig = try MiGClient(configuration: .init(url: targets.migURL, retry: .none), node: node)

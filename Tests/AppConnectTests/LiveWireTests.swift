@@ -14,6 +14,7 @@ import Wire
         let wire = LiveWire(threads: 2)
         let ivanti = try await IvantiClient.start(on: wire.node("ivanti"),
                                                   configuration: IvantiClient.Configuration(databasePath: directory.appendingPathComponent("vault.sqlite").path))
+        Phone.install(wire.node("phone"), urlSchemes: ["provider-ac", "providerdc"])
         let appConnect = try #require(AppConnect(node: wire.node("phone"), scheme: "provider-ac"))
         let changes = appConnect.secureServicesAvailabilityChanges()
         #expect(appConnect.start())
@@ -22,7 +23,7 @@ import Wire
 
         let service = try #require(DerivedCredentialService(brand: "Brand", callbackScheme: "providerdc", appConnect: appConnect))
         // Live, the Ivanti client judges dates by the wall clock (the fixtures are valid until 2035).
-        let credential = Phone.credential(serial: "LIVE-1", expires: Date().addingTimeInterval(30 * 86_400))
+        let credential = Phone.credential(serial: "LIVE-1", expires: Date().addingTimeInterval(30 * 86_400), appConnect: appConnect)
         try service.send(credential)
         let deadline = ContinuousClock.now + .seconds(10)
         while ivanti.lastOutcome == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }

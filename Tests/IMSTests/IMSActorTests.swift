@@ -125,23 +125,63 @@ import WireHTTP
         let world = try SimulatedIMS()
         let prototype = try world.client().makePrototype().compact
         func outcome(_ url: String) throws -> TokenSigningError? {
-            let signer = try URLTokenSigner(node: world.phone, url: url, appAuthorization: world.appToken)
+            let signer = try world.urlSigner(url: url)
             do { _ = try world.kernel.run("sign") { try await signer.sign(prototype) }; return nil } catch let error as TokenSigningError { return error }
         }
-        #expect(try outcome("http://ims-signer/nowhere")?.kind == .badStatus(404))
-        #expect(try outcome("http://ims-signer/nowhere")?.message.hasPrefix("Bad response: 404") == true)
-        #expect(try outcome("http://nobody/sign")?.kind == .transport)
-        // 200 answers that are not a token.
-        let odd = world.kernel.node("odd")
-        _ = try world.kernel.run("odd server") {
-            try await HTTPServer.start(on: odd, port: 80) { request in
-                request.path == "/json" ? HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: ByteBuffer(string: "{}"))
-                    : .text(.ok, "not a token")
-            }.get()
-        }
-        #expect(try outcome("http://odd/json")?.kind == .invalidResponseType)
+        #expect(try outcome("https://ims-signer/nowhere")?.kind == .badStatus(404))
+        #expect(try outcome("https://ims-signer/nowhere")?.message.hasPrefix("Bad response: 404") == true)
+        #expect(try outcome("https://nobody/sign")?.kind == .transport)
+        try OddBackEnd.start(in: world)
         #expect(try outcome("http://odd/text")?.kind == .undecodableBody)
-        #expect(try outcome("http://ims-signer/sign") == nil)
+        #expect(try outcome("https://ims-signer/sign") == nil)
+    }
+
+    @Test func theSigningBackEndServesHTTPSOnly() throws {
+        let world = try SimulatedIMS()
+        #expect(world.signer.baseURL == "https://ims-signer:443/")
+        // Plain HTTP to the HTTPS port gets no HTTP answer, and a signer that trusts another CA refuses the certificate.
+        let plain = try world.urlSigner(url: "http://ims-signer:443/sign")
+        let prototype = try world.client().makePrototype().compact
+        #expect { try world.kernel.run("plain") { try await plain.sign(prototype) } } throws: { ($0 as? TokenSigningError)?.kind == .transport }
+        let stranger = try URLTokenSigner(node: world.phone, url: world.signURL, appAuthorization: world.appToken,
+                                          trust: .caPEM(Array(IMSFixtures.text("other.pem").utf8)))
+        #expect { try world.kernel.run("untrusted") { try await stranger.sign(prototype) } } throws: { error in
+            guard let error = error as? TokenSigningError else { return false }
+            return error.kind == .transport && error.message.contains("CERTIFICATE_VERIFY_FAILED")
+        }
+        #expect(!world.kernel.trace.all.contains { $0.event == "token-signed" })
+        // The same back end without TLS, for a TLS-terminating proxy in front.
+        let plainWorld = try SimulatedIMS(tls: false)
+        #expect(plainWorld.signer.baseURL == "http://ims-signer:80/")
+        #expect(try plainWorld.signedToken().split(separator: ".").count == 3)
+        #expect(world.kernel.loop.violations.isEmpty)
+    }
+
+    @Test func theSDKTakesTheSignersAnswerWhateverItsContentTypeUnlessStrict() throws {
+        let world = try SimulatedIMS()
+        try OddBackEnd.start(in: world)
+        let prototype = try world.client().makePrototype()
+        func sign(_ path: String, _ contentTypes: URLTokenSigner.ContentTypes) -> Result<String, TokenSigningError> {
+            do {
+                let signer = try world.urlSigner(url: "http://odd\(path)", contentTypes: contentTypes)
+                return .success(try world.kernel.run("sign") { try await signer.sign(prototype.compact) })
+            } catch let error as TokenSigningError { return .failure(error) } catch { return .failure(TokenSigningError(.transport, "\(error)")) }
+        }
+        // The relay answers the back end's token as application/octet-stream, or with no Content-Type at all.
+        for path in ["/octet-stream", "/untyped"] {
+            let lenient = try sign(path, .any).get()
+            #expect(try SignedJWT(compact: lenient).claims == prototype.claims)
+            guard case .failure(let strict) = sign(path, .strict) else { Issue.record("strict accepted \(path)"); continue }
+            #expect(strict.kind == .invalidResponseType)
+            #expect(strict.message == "Invalid response type \(path == "/untyped" ? "(none)" : "application/octet-stream"), expecting text/plain or application/jwt")
+        }
+        // Strict still takes the back end's own text/plain answer.
+        #expect(try sign("/text-plain", .strict).get().split(separator: ".").count == 3)
+        // And the whole SDK flow works through the relay.
+        let relay = try world.urlSigner(url: "http://odd/octet-stream")
+        let relayed = IMSClient(node: world.phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: "14", imsURL: "http://ims/"),
+                                tokenSignerFactory: { relay })
+        #expect(try world.kernel.run("session") { try await relayed.startSession() }.claims.subject == "14")
     }
 
     @Test func theSDKRetriesA503AndGivesUpAfterItsAttempts() throws {
@@ -206,5 +246,28 @@ import WireHTTP
         try world.kernel.run("stop") { try await first.stop() }
         let second = try world.kernel.run("restart") { try await IMSVerifier.start(on: node, configuration: configuration) }
         if case .failure(let error) = second.verify(token) { #expect(error.code == IMSVerifier.replayed) } else { Issue.record("replay accepted after restart") }
+    }
+}
+
+/// A back end in front of the real one that relays its token with another Content-Type: `/octet-stream`,
+/// `/untyped` (none), `/text-plain`; `/text` answers 200 with text that is not a token.
+enum OddBackEnd {
+    static func start(in world: SimulatedIMS) throws {
+        let odd = world.kernel.node("odd")
+        _ = try world.kernel.run("odd server") {
+            try await HTTPServer.start(on: odd, port: 80) { request in
+                guard request.path != "/text" else { return .text(.ok, "not a token") }
+                let forwarded = HTTPRequest(method: .POST, target: "/sign", headers: request.headers, body: request.body)
+                guard let answer = try? await world.sendAsync(forwarded, from: odd) else { return .text(.badGateway, "no answer from ims-signer") }
+                var headers = answer.headers
+                headers.remove(name: "Content-Type")
+                switch request.path {
+                case "/octet-stream": headers.add(name: "Content-Type", value: "application/octet-stream")
+                case "/text-plain": headers.add(name: "Content-Type", value: "text/plain")
+                default: break
+                }
+                return HTTPResponse(status: answer.status, headers: headers, body: answer.body)
+            }.get()
+        }
     }
 }

@@ -4,6 +4,7 @@ import IMSSigningBackend
 import IMSVerifier
 import JWT
 import Kernel
+import NIOSSL
 import Wire
 import WireHTTP
 
@@ -13,15 +14,21 @@ enum IMSFixtures {
 
     static func path(_ name: String) -> String { repository.appendingPathComponent("Fixtures/ims/\(name)").path }
 
+    /// The workbench's TLS test material (Fixtures/tls): the server certificate names `ims-signer`.
+    static func tlsPath(_ name: String) -> String { repository.appendingPathComponent("Fixtures/tls/\(name)").path }
+    static var testCA: [UInt8] { Array(((try? String(contentsOfFile: tlsPath("ca.pem"), encoding: .utf8)) ?? "").utf8) }
+
     static func text(_ name: String) -> String {
         (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? "missing fixture \(name)"
     }
 
     static let apiKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
 
-    static func signerConfiguration(port: Int = 80, keyID: String? = nil) -> HostSigningBackend.Configuration {
+    /// HTTPS on 443 (the seed's https://…/sign) unless `tls` is false (plain HTTP on 80).
+    static func signerConfiguration(port: Int? = nil, keyID: String? = nil, tls: Bool = true) -> HostSigningBackend.Configuration {
         HostSigningBackend.Configuration(apiKey: apiKey, keyID: keyID, privateKeyPEM: text("host.key"), certificatePEM: text("host.pem"),
-                                         adminToken: "signer-admin", port: port)
+                                         adminToken: "signer-admin", port: port ?? (tls ? 443 : 80),
+                                         tls: tls ? .init(certificateChainPath: tlsPath("server.pem"), privateKeyPath: tlsPath("server.key")) : nil)
     }
 }
 
@@ -34,10 +41,10 @@ struct SimulatedIMS {
     let phone: Node
     let appToken: String
 
-    init(seed: UInt64 = 1, keyID: String? = nil, register: Bool = true, maximumSessions: Int = 100_000) throws {
+    init(seed: UInt64 = 1, keyID: String? = nil, register: Bool = true, maximumSessions: Int = 100_000, tls: Bool = true) throws {
         kernel = Kernel(seed: seed)
         let (signerNode, imsNode) = (kernel.node("ims-signer"), kernel.node("ims"))
-        let configuration = IMSFixtures.signerConfiguration(keyID: keyID)
+        let configuration = IMSFixtures.signerConfiguration(keyID: keyID, tls: tls)
         signer = try kernel.run("start signer") { try await HostSigningBackend.start(on: signerNode, configuration: configuration) }
         ims = try kernel.run("start ims") { try await IMSVerifier.start(on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin", maximumSessions: maximumSessions)) }
         phone = kernel.node("phone")
@@ -46,16 +53,41 @@ struct SimulatedIMS {
         if register { try ims.registerCertificate(issuer: IMSFixtures.apiKey, keyID: keyID, pem: signer.certificate.pem) }
     }
 
+    /// `https://ims-signer/sign`, or `http://` when the back end runs without TLS.
+    var signURL: String { signer.baseURL.replacingOccurrences(of: ":443/", with: "/").replacingOccurrences(of: ":80/", with: "/") + "sign" }
+
+    func urlSigner(url: String? = nil, token: String? = nil, contentTypes: URLTokenSigner.ContentTypes = .any) throws -> URLTokenSigner {
+        try URLTokenSigner(node: phone, url: url ?? signURL, appAuthorization: token ?? appToken, trust: .caPEM(IMSFixtures.testCA),
+                           contentTypes: contentTypes)
+    }
+
     func client(user: String = "14", token: String? = nil, attempts: Int = 3) throws -> IMSClient {
-        let signer = try URLTokenSigner(node: phone, url: "http://ims-signer/sign", appAuthorization: token ?? appToken)
+        let signer = try urlSigner(token: token)
         return IMSClient(node: phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: user, imsURL: "http://ims/",
                                                                              signingAttempts: attempts),
                          tokenSignerFactory: { signer })
     }
 
+    /// Sends `request` from the phone; to the back end over its HTTPS (trusting the test CA) when it has it.
     func send(_ request: HTTPRequest, to host: String) throws -> HTTPResponse {
         let phone = self.phone
-        return try kernel.run("send") { try await HTTPClient.send(request, host: host, port: 80, on: phone) }
+        guard host == "ims-signer" else {
+            return try kernel.run("send") { try await HTTPClient.send(request, host: host, port: 80, on: phone) }
+        }
+        return try kernel.run("send") { try await sendAsync(request, from: phone) }
+    }
+
+    /// Sends `request` to the back end from `node`, over TLS when it serves HTTPS.
+    func sendAsync(_ request: HTTPRequest, from node: Node) async throws -> HTTPResponse {
+        guard signer.configuration.tls != nil else { return try await HTTPClient.send(request, host: "ims-signer", port: 80, on: node) }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(IMSFixtures.testCA))
+        let context = try NIOSSLContext(configuration: configuration)
+        return try await HTTPClient.send(request, host: "ims-signer", port: 443, on: node) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: "ims-signer"))
+            }
+        }
     }
 
     /// A token signed by the back end for user 14 through the SDK's URL signer.

@@ -41,7 +41,7 @@ import WireHTTP
         }
 
         func client() throws -> IMSClient {
-            let signer = try URLTokenSigner(node: phone, url: self.signer.baseURL + "sign", appAuthorization: appToken)
+            let signer = try URLTokenSigner(node: phone, url: self.signer.baseURL + "sign", appAuthorization: appToken, trust: .caPEM(IMSFixtures.testCA))
             return IMSClient(node: phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: "14", imsURL: ims.baseURL),
                              tokenSignerFactory: { signer })
         }

@@ -55,8 +55,61 @@ final class Inbox: Sendable {
         #expect(inbox.all.isEmpty, "open returns before the receiving app runs, as the system switching apps does")
         loop.run()
         #expect(inbox.all == ["phone -> echo://ping?x=1"])
-        #expect(sink.all.map(\.event) == ["scheme-registered", "open"])
-        #expect(sink.all.last == RecordingSink.Event(actor: "bus", event: "open", fields: ["from=phone", "to=echo", "url=echo://ping?x=1"]))
+        #expect(sink.all.map(\.event) == ["scheme-registered", "open", "foreground"])
+        #expect(sink.all[1] == RecordingSink.Event(actor: "bus", event: "open", fields: ["from=phone", "to=echo", "url=echo://ping?x=1"]))
+        #expect(bus.foregroundApp == "echo", "the receiver is in front")
+        try loop.syncShutdownGracefully()
+    }
+
+    @Test func openSwitchesTheForegroundAppAndTellsBothApps() throws {
+        let sink = RecordingSink()
+        let bus = URLBus(tracer: sink)
+        let loop = EmbeddedEventLoop()
+        let told = Inbox()
+        for app in ["phone", "ivanti"] {
+            bus.declare(app: app, URLBus.AppDeclaration(urlSchemes: [app + "-scheme"], queriesSchemes: []))
+            #expect(bus.register(scheme: app + "-scheme", owner: app, on: loop) { url, _ in told.append(url, from: app) })
+            bus.observeLifecycle(of: app, on: loop) { told.append($0.rawValue, from: app) }
+        }
+        #expect(bus.foregroundApp == nil)
+        #expect(bus.activate("phone"))
+        loop.run()
+        #expect(bus.open("ivanti-scheme://x", from: "phone"))
+        #expect(bus.foregroundApp == "phone", "the switch happens when the URL is delivered")
+        loop.run()
+        #expect(bus.foregroundApp == "ivanti")
+        // A background message (AppConnect's state) switches nothing.
+        #expect(bus.open("phone-scheme://state", from: "ivanti", activating: false))
+        loop.run()
+        #expect(bus.foregroundApp == "ivanti")
+        #expect(bus.activate("phone"))
+        loop.run()
+        #expect(told.all == ["phone -> did-become-active", "phone -> will-resign-active", "ivanti -> ivanti-scheme://x", "ivanti -> did-become-active",
+                             "phone -> phone-scheme://state", "ivanti -> will-resign-active", "phone -> did-become-active"])
+        #expect(sink.all.filter { $0.event == "foreground" }.map(\.fields) == [["app=phone", "previous=home-screen"], ["app=ivanti", "previous=phone"],
+                                                                               ["app=phone", "previous=ivanti"]])
+        #expect(!bus.activate("nobody"))
+        try loop.syncShutdownGracefully()
+    }
+
+    @Test func aDeclaredAppHandlesOnlyItsURLTypesAndQueriesOnlyItsQuerySchemes() throws {
+        let sink = RecordingSink()
+        let bus = URLBus(tracer: sink)
+        let loop = EmbeddedEventLoop()
+        bus.declare(app: "ivanti", URLBus.AppDeclaration(urlSchemes: ["AppConnectDC"], queriesSchemes: []))
+        #expect(bus.register(scheme: "appconnectdc", owner: "ivanti", on: loop) { _, _ in })
+        #expect(!bus.register(scheme: "mail", owner: "ivanti", on: loop) { _, _ in })
+        #expect(sink.all.last?.event == "scheme-undeclared")
+        bus.declare(app: "phone", URLBus.AppDeclaration(urlSchemes: [], queriesSchemes: ["appconnectdc", "nobody"]))
+        #expect(bus.canOpen("appconnectdc://", from: "phone"))
+        #expect(!bus.canOpen("nobody://", from: "phone"), "declared, but no app handles it")
+        #expect(!bus.canOpen("appconnectdc://", from: "mail"), "mail declared no query schemes")
+        #expect(sink.all.last == RecordingSink.Event(actor: "mail", event: "console", fields: [
+            "level=error", #"message=-canOpenURL: failed for URL: "appconnectdc://" - error: "This app is not allowed to query for scheme appconnectdc""#,
+        ]))
+        // The system's view is unaffected; undeclared owners (actors that are not phone apps) register freely.
+        #expect(bus.canOpen("appconnectdc://"))
+        #expect(bus.register(scheme: "echo", owner: "echo", on: loop) { _, _ in })
         try loop.syncShutdownGracefully()
     }
 

@@ -3,7 +3,7 @@ import JWT
 import TestSupport
 import Testing
 
-/// `workbench serve` with the IMS actors, driven with curl as a host app's back-end client would be.
+/// `workbench serve` with the IMS actors, driven with curl and openssl as a host app's back-end client would be.
 @Suite(.serialized) struct ServeIMSTests {
     /// Options that keep serve's IMS actors off the fixed live ports and its database out of the repository,
     /// so tests can run next to a developer's own `workbench serve`.
@@ -16,25 +16,73 @@ import Testing
         try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments).stdout
     }
 
+    /// curl trusting only the workbench's test CA, which issued the back end's certificate.
+    static func curlTLS(_ arguments: [String]) throws -> String {
+        try curl(["--cacert", Repository.fixture("tls/ca.pem")] + arguments)
+    }
+
+    /// A prototype for the demo host's user 14, valid from now.
+    static func prototype(_ label: String) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        return JWTPrototype(claims: JWTClaims(issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
+                                              id: "\(label)-\(now)-\(UInt32.random(in: 0 ... .max))", notBefore: now, expires: now + 900)).compact
+    }
+
     @Test func serveListsTheIMSActorsAndTheirDemoCredentialsWork() throws {
         let serve = try WorkbenchBinary.serve(
             ["--only", "ims-signer", "--only", "ims", "--state-dir", NSTemporaryDirectory() + "workbench-ims-serve-\(getpid())"] + Self.freePorts,
             until: { $0.contains("note ims admin-token") && $0.hasSuffix("\n") })
         defer { serve.stop() }
-        let signerURL = try serve.lastWord(ofLineStartingWith: "listening ims-signer http://")
+        let signerURL = try serve.lastWord(ofLineStartingWith: "listening ims-signer https://")
         let imsURL = try serve.lastWord(ofLineStartingWith: "listening ims http://")
         let apiKey = try serve.lastWord(ofLineStartingWith: "note ims-signer api-key ")
+        #expect(apiKey == "63d9a389-4ddc-4df1-8dd1-af6a10c7226e")
         let bearer = try #require(serve.lines.first { $0.hasPrefix("note ims-signer bearer-token ") }?.split(separator: " ")[3].description)
 
         // The host app signs a prototype for user 14 with the demo bearer token, then starts an IMS session.
-        let now = Int64(Date().timeIntervalSince1970)
-        let prototype = JWTPrototype(claims: JWTClaims(issuer: apiKey, subject: "14", id: "serve-\(now)-\(UInt32.random(in: 0 ... .max))",
-                                                       notBefore: now, expires: now + 900)).compact
-        let token = try Self.curl(["-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign"])
+        let prototype = Self.prototype("serve")
+        let token = try Self.curlTLS(["-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign"])
         #expect(token.split(separator: ".").count == 3, "signing answered: \(token)")
         let session = try Self.curl(["-X", "POST", "-H", "Authorization: Bearer \(token)", imsURL + "v1/sessions"])
         #expect(session.contains(#""sub":"14""#), "IMS answered: \(session)")
-        let wrong = try Self.curl(["-H", "Authorization: Bearer nope", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign"])
+        let wrong = try Self.curlTLS(["-H", "Authorization: Bearer nope", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign"])
         #expect(wrong.contains("not a valid app token"))
+    }
+
+    /// The seed's signer posts to `https://…/sign`: serve's back end speaks TLS with the test certificate, which
+    /// openssl s_client shows and verifies, and curl gets a signed token over it.
+    @Test func theSigningBackEndServesHTTPSThatOpenSSLAndCurlVerify() throws {
+        let serve = try WorkbenchBinary.serve(
+            ["--only", "ims-signer", "--state-dir", NSTemporaryDirectory() + "workbench-ims-tls-\(getpid())", "--set", "ims-signer.port=0"],
+            until: { $0.contains("note ims-signer bearer-token") && $0.hasSuffix("\n") })
+        defer { serve.stop() }
+        let signerURL = try serve.lastWord(ofLineStartingWith: "listening ims-signer https://")
+        let bearer = try #require(serve.lines.first { $0.hasPrefix("note ims-signer bearer-token ") }?.split(separator: " ")[3].description)
+        let url = try #require(URL(string: signerURL))
+        let authority = "\(url.host ?? ""):\(try #require(url.port))"
+
+        let handshake = try ExternalProcess.run("/usr/bin/openssl", ["s_client", "-connect", authority, "-servername", "ims-signer",
+                                                                     "-CAfile", Repository.fixture("tls/ca.pem"), "-verify_return_error"],
+                                                input: Data(), timeout: 30)
+        #expect(handshake.stdout.contains("CN = tls-server") || handshake.stdout.contains("CN=tls-server"), "s_client printed: \(handshake.stdout)")
+        #expect(handshake.stdout.contains("Workbench Test CA"), "s_client printed: \(handshake.stdout)")
+        #expect(handshake.stdout.contains("Verify return code: 0 (ok)"), "s_client printed: \(handshake.stdout)")
+
+        let prototype = Self.prototype("serve-tls")
+        let signed = try Self.curlTLS(["-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype,
+                                       "-w", "\n%{http_code} %{content_type}", signerURL + "sign"])
+        let lines = signed.split(separator: "\n")
+        #expect(lines.last == "200 text/plain; charset=utf-8", "curl printed: \(signed)")
+        let token = try SignedJWT(compact: String(lines.first ?? ""))
+        #expect(token.claims.subject == "14")
+        let certificate = try HostCertificate(pem: String(contentsOfFile: Repository.fixture("ims/host.pem"), encoding: .utf8))
+        #expect(token.hasValidSignature(certificate.publicKey))
+
+        // Without the test CA curl refuses the certificate; plain HTTP to the TLS port gets no HTTP answer.
+        let untrusted = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "--data-binary", prototype, signerURL + "sign"])
+        #expect(untrusted.status == 60, "curl said: \(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
+        let plain = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "--data-binary", prototype,
+                                                              signerURL.replacingOccurrences(of: "https://", with: "http://") + "sign"])
+        #expect(plain.status != 0, "plain HTTP got: \(plain.stdout)")
     }
 }

@@ -16,19 +16,28 @@ extension ActorKind {
 
     static let imsSigner = ActorKind(
         name: "ims-signer",
-        summary: "the host app's back end that signs IMS token prototypes: POST /sign (port 80), POST /admin/users/<id>",
+        summary: "the host app's back end that signs IMS token prototypes: POST /sign over HTTPS (port 443), POST /admin/users/<id>",
         defaultHost: "ims-signer",
-        options: [("port", "HTTP port (default 80)"), ("api-key", "the host API key, every token's iss (default the seed's)"),
+        options: [("port", "port (default 443, or 80 with tls=false)"),
+                  ("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the seed's https://…/sign; false: plain HTTP"),
+                  ("api-key", "the host API key, every token's iss (default the seed's)"),
                   ("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
                   ("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
                   ("kid", "key id to put in signed tokens (default none)"), ("admin-token", "bearer token of the admin endpoint"),
                   ("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")]
     ) { node, options in
+        // Absent means HTTPS: the seed's signer posts to https://…/sign.
+        let usesTLS = try options["tls"].map { try parseFlag($0, "tls") } ?? true
+        var tls: HostSigningBackend.TLSIdentity?
+        if usesTLS {
+            tls = HostSigningBackend.TLSIdentity(certificateChainPath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"))
+        }
         let configuration = HostSigningBackend.Configuration(
             apiKey: options["api-key"] ?? imsDemoAPIKey, keyID: options["kid"],
             privateKeyPEM: try readFixture(options["key"] ?? "Fixtures/ims/host.key", "key"),
             certificatePEM: try readFixture(options["certificate"] ?? "Fixtures/ims/host.pem", "certificate"),
-            adminToken: options["admin-token"] ?? "signer-admin-demo", port: try parsePort(options["port"] ?? "80", "port"))
+            adminToken: options["admin-token"] ?? "signer-admin-demo", port: try parsePort(options["port"] ?? (usesTLS ? "443" : "80"), "port"),
+            tls: tls)
         let backend = try await HostSigningBackend.start(on: node, configuration: configuration)
         var notes = ["api-key \(configuration.apiKey)", "admin-token \(configuration.adminToken)"]
         for user in (options["enrol"] ?? "").split(separator: ",").map(String.init) {
@@ -70,7 +79,7 @@ extension ActorKind {
         return RunningIMS(verifier: verifier, notes: ["admin-token \(configuration.adminToken)"])
     }
 
-    private static func readFixture(_ path: String, _ option: String) throws -> String {
+    static func readFixture(_ path: String, _ option: String) throws -> String {
         // `Fixtures/…` is found from anywhere in a checkout, as the other actors' key material is.
         var path = path
         if !FileManager.default.fileExists(atPath: path), path.hasPrefix("Fixtures/") {
@@ -85,7 +94,7 @@ extension ActorKind {
 struct RunningIMSSigner: RunningActor {
     let backend: HostSigningBackend
     let notes: [String]
-    var endpoints: [(label: String, url: String)] { [("http", backend.baseURL)] }
+    var endpoints: [(label: String, url: String)] { [(backend.scheme, backend.baseURL)] }
     func stop() async throws { try await backend.stop() }
 }
 

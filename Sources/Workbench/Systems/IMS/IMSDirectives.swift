@@ -1,33 +1,50 @@
+import Foundation
 import IMSSDK
 import IMSSigningBackend
 import IMSVerifier
 import JWT
+import NIOCore
+import NIOSSL
 import Scenario
 import Wire
+import WireHTTP
 
-/// `ims …`: enrol users and register the host's certificate (the admin surface), and act as the IMS SDK in
-/// an app on the phone. Expects actors started as `ims-signer` and `ims`.
+/// `ims …`: enrol users and register the host's certificate (the admin surface), act as the IMS SDK in
+/// an app on the phone, and send raw requests to the signing back end. Expects actors started as
+/// `ims-signer` and `ims`.
 extension Directive {
     static let ims = Directive(
         "ims",
-        usage: "ims enrol USER | register-certificate [kid KID] | sign USER [lifetime D] | start-session USER | status USER  [from NODE] [as NAME]",
-        summary: "IMS token signing: enrol (${NAME.token}), register the host certificate, sign a prototype (${NAME.token}), SDK session and status calls",
-        keywords: ["enrol", "register-certificate", "sign", "start-session", "status", "kid", "lifetime", "from", "as"]
+        usage: """
+            ims enrol USER [token T] | register-certificate [kid KID] | sign USER [lifetime D] [content-types any|strict] | \
+            start-session USER | status USER | request [file FILE] [header N V]… [body TEXT]  [from NODE] [as NAME]
+            """,
+        summary: "IMS token signing: enrol (${NAME.token}), register the host certificate, sign a prototype (${NAME.token}), SDK session and status calls, a raw request to the back end",
+        keywords: ["enrol", "register-certificate", "sign", "start-session", "status", "request", "token", "kid", "lifetime", "content-types",
+                   "any", "strict", "file", "header", "body", "from", "as"]
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["enrol", "register-certificate", "sign", "start-session", "status"])
-        let user: Template? = action == "register-certificate" ? nil : try args.value("a user id")
-        var keyID: Template?, lifetime: Template?
-        var from = "phone", label = action == "register-certificate" ? "certificate" : "ims"
+        let action = try args.oneOf(["enrol", "register-certificate", "sign", "start-session", "status", "request"])
+        let user: Template? = ["register-certificate", "request"].contains(action) ? nil : try args.value("a user id")
+        var keyID: Template?, lifetime: Template?, appToken: Template?, file: Template?, body: Template?
+        var headers: [(Template, Template)] = []
+        var strict = false
+        var from = "phone", label = ["register-certificate": "certificate", "request": "request"][action] ?? "ims"
         while !args.isEmpty {
-            switch try args.oneOf(["kid", "lifetime", "from", "as"]) {
+            switch try args.oneOf(["token", "kid", "lifetime", "content-types", "file", "header", "body", "from", "as"]) {
+            case "token" where action == "enrol": appToken = try args.value("the app token the host's login issued")
             case "kid" where action == "register-certificate": keyID = try args.value("a key id")
             case "lifetime" where action == "sign": lifetime = try args.duration()
+            case "content-types" where action == "sign": strict = try args.oneOf(["any", "strict"]) == "strict"
+            case "file" where action == "request": file = try args.value("a file holding an HTTP/1.1 request")
+            case "header" where action == "request": headers.append((try args.value("a header name"), try args.value("a header value")))
+            case "body" where action == "request": body = try args.value("the body text")
             case "from": from = try args.name("a node name")
             case "as": label = try args.name("a variable name")
             case let word: throw args.error("'\(word)' does not apply to 'ims \(action)'")
             }
         }
-        let (sender, variable, kid, window) = (from, label, keyID, lifetime)
+        let (requestFile, requestHeaders, requestBody) = (file, headers, body)
+        let (sender, variable, kid, window, token, contentTypes) = (from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any)
         return Run { context in
             let world = try IMSWorld(context)
             let userID = try user?.resolve(context) ?? ""
@@ -35,12 +52,18 @@ extension Directive {
             // Enrolment and registration are administrative and instant: they run on the scenario's thread
             // (the kernel's), as an operator's console command would.
             case "enrol":
-                let token = world.signer.enrol(user: userID)
+                let appToken: String
+                if let given = try token?.resolve(context) {
+                    try world.signer.enrol(user: userID, appToken: given)
+                    appToken = given
+                } else {
+                    appToken = world.signer.enrol(user: userID)
+                }
                 try world.ims.enrol(issuer: world.signer.configuration.apiKey, subject: userID)
                 var tokens = context.state("ims.app-tokens") { [String: String]() }
-                tokens[userID] = token
+                tokens[userID] = appToken
                 context.setState("ims.app-tokens", tokens)
-                context.publish(variable, ["token": token, "status": "enrolled"])
+                context.publish(variable, ["token": appToken, "status": "enrolled"])
                 return nil
             case "register-certificate":
                 let certificate = try world.ims.registerCertificate(issuer: world.signer.configuration.apiKey,
@@ -51,7 +74,7 @@ extension Directive {
             case "sign":
                 let client = try world.client(for: userID, on: context.kernel.node(sender), context: context)
                 let seconds = try window.map { try parseDuration($0.resolve(context)).components.seconds }
-                let signer = try world.urlSigner(for: userID, on: context.kernel.node(sender), context: context)
+                let signer = try world.urlSigner(for: userID, on: context.kernel.node(sender), context: context, contentTypes: contentTypes)
                 return context.perform("ims sign", label: variable, timeout: .seconds(120)) {
                     var prototype = client.makePrototype()
                     // A scenario may ask for a window the SDK would never build, to see the back end refuse it.
@@ -67,6 +90,23 @@ extension Directive {
                         values["token"] = ""
                     }
                     return values
+                }
+            case "request":
+                var request = HTTPRequest(method: .POST, target: "/sign")
+                if let requestFile {
+                    request = try RecordedRequest(text: ActorKind.readFixture(try requestFile.resolve(context), "file")).request
+                }
+                for (name, value) in requestHeaders { request.headers.replaceOrAdd(name: try name.resolve(context), value: try value.resolve(context)) }
+                if let requestBody { request.body = ByteBuffer(string: try requestBody.resolve(context)) }
+                let (node, finalRequest) = (context.kernel.node(sender), request)
+                return context.perform("ims request", label: variable, timeout: .seconds(60)) {
+                    do {
+                        let response = try await world.sendToSigner(finalRequest, from: node)
+                        return ["status": "\(response.status.code)", "body": response.text, "error": "",
+                                "content-type": response.headers.first(name: "Content-Type") ?? ""]
+                    } catch {
+                        return ["status": "error", "body": "", "error": "\(error)", "content-type": ""]
+                    }
                 }
             case "start-session":
                 let client = try world.client(for: userID, on: context.kernel.node(sender), context: context)
@@ -109,8 +149,31 @@ private struct IMSWorld {
         return token
     }
 
-    func urlSigner(for user: String, on node: Node, context: ScenarioContext) throws -> URLTokenSigner {
-        try URLTokenSigner(node: node, url: signer.baseURL + "sign", appAuthorization: appToken(for: user, context: context))
+    /// The workbench's test CA, which issued the back end's HTTPS certificate (`Fixtures/tls/server.pem`).
+    static func testCA() throws -> [UInt8] {
+        Array(try ActorKind.readFixture("Fixtures/tls/ca.pem", "ca").utf8)
+    }
+
+    func urlSigner(for user: String, on node: Node, context: ScenarioContext, contentTypes: URLTokenSigner.ContentTypes = .any) throws -> URLTokenSigner {
+        try URLTokenSigner(node: node, url: signer.baseURL + "sign", appAuthorization: appToken(for: user, context: context),
+                           trust: .caPEM(Self.testCA()), contentTypes: contentTypes)
+    }
+
+    /// Sends `request` as is to the back end (over TLS, trusting the test CA, when it serves HTTPS).
+    func sendToSigner(_ request: HTTPRequest, from node: Node) async throws -> HTTPResponse {
+        guard let listener = signer.listener else { throw StepError("the ims-signer is not listening") }
+        var tls: NIOSSLContext?
+        if signer.configuration.tls != nil {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Self.testCA()))
+            tls = try NIOSSLContext(configuration: configuration)
+        }
+        let (context, host) = (tls, listener.host)
+        return try await HTTPClient.send(request, host: host, port: listener.port, on: node) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: host)) }
+            }
+        }
     }
 
     /// The SDK instance of the app signed in as `user` on `node`, kept for the rest of the scenario.

@@ -79,6 +79,16 @@ extension Directive {
         }
     }
 
+    /// `a,b,c`: URL schemes, each checked.
+    private static func schemeList(_ args: inout Arguments, _ what: String) throws(ScenarioError) -> [String] {
+        let list = try args.take(what).text
+        let schemes = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for scheme in schemes where !BusURL.isScheme(scheme) {
+            throw args.error("'\(scheme)' in '\(list)' is not a URL scheme; expected a letter, then letters, digits, + - or .")
+        }
+        return schemes
+    }
+
     private static func parseStateChange(_ args: inout Arguments) throws(ScenarioError) -> @Sendable (inout IvantiClient.State) -> Void {
         var changes: [@Sendable (inout IvantiClient.State) -> Void] = []
         while !args.isEmpty {
@@ -114,13 +124,13 @@ extension Directive {
     static let appConnect = Directive(
         "appconnect",
         usage: """
-            appconnect start [app NODE] scheme S [as NAME] | check [app NODE] [as NAME] | \
+            appconnect start [app NODE] scheme S [url-types S,…] [queries S,…|none] [as NAME] | check [app NODE] [as NAME] | \
             send [app NODE] brand B callback S name N serial S expires D certs TAG[=FIXTURE],… [pad N] [fixtures DIR] [as NAME] | \
             certificate [app NODE] serial S tag T [as NAME]
             """,
         summary: "act as an AppConnect app: start AppConnect, check support/canSend/state, send a derived credential (codes -1000…-1005), read a certificate back",
-        keywords: ["start", "check", "send", "certificate", "app", "scheme", "as", "brand", "callback", "name", "serial", "expires", "certs",
-                   "pad", "fixtures", "tag"]
+        keywords: ["start", "check", "send", "certificate", "app", "scheme", "url-types", "queries", "none", "as", "brand", "callback", "name",
+                   "serial", "expires", "certs", "pad", "fixtures", "tag"]
     ) { args throws(ScenarioError) in
         let command = try args.oneOf(["start", "check", "send", "certificate"])
         let app = args.accept("app") ? try args.name("an app (node) name") : "phone"
@@ -128,17 +138,30 @@ extension Directive {
         case "start":
             try args.expect("scheme", "(the app's AppConnect scheme)")
             let scheme = try args.name("a URL scheme")
-            let label = args.accept("as") ? try args.name("a variable name") : "appconnect"
-            try args.end()
+            var urlTypes: [String] = [], queries = AppConnect.queriesSchemes
+            var label = "appconnect"
+            while !args.isEmpty {
+                switch try args.oneOf(["url-types", "queries", "as"]) {
+                case "url-types": urlTypes = try schemeList(&args, "the app's other URL schemes, like providerdc")
+                case "queries": queries = args.accept("none") ? [] : try schemeList(&args, "the schemes canOpenURL may ask about, like appconnect,appconnectdc")
+                default: label = try args.name("a variable name")
+                }
+            }
+            let declaration = URLBus.AppDeclaration(urlSchemes: [scheme] + urlTypes, queriesSchemes: queries)
+            let variable = label
             return Run { context in
                 let node = context.kernel.node(app)
                 guard let appConnect = AppConnect(node: node, scheme: scheme) else { throw StepError("'\(scheme)' is not a URL scheme") }
+                // The app as installed (its Info.plist), launched by the user, then starting AppConnect.
+                node.bus.declare(app: app, declaration)
                 let session = AppSession(appConnect: appConnect)
                 appConnect.delegate = session
+                node.bus.observeLifecycle(of: app, on: node.eventLoop) { [weak session] event in session?.told(event) }
                 context.setState(AppSession.key(app), session)
+                node.bus.activate(app)
                 let introduced = appConnect.start()
                 context.kernel.loop.runDue()
-                context.publish(label, ["": String(introduced)])
+                context.publish(variable, ["": String(introduced)])
                 return nil
             }
         case "check":
@@ -152,6 +175,7 @@ extension Directive {
                     "auth": ac.authState.word, "policy": ac.managedPolicy.word, "secure": ac.secureServicesAvailability.word,
                     "ready": String(ac.isReady), "changes": session.availabilityChanges.map(\.word).joined(separator: ","),
                     "newRequests": String(session.newCredentialRequests),
+                    "active": String(ac.node.bus.foregroundApp == app), "activations": String(session.activations),
                 ])
                 return nil
             }
@@ -194,7 +218,7 @@ extension Directive {
 /// availability changes and renewal requests the app was told about.
 final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Sendable {
     let appConnect: AppConnect
-    private let mutable = Mutex<(changes: [SecureServicesAvailability], services: [String: DerivedCredentialService])>(([], [:]))
+    private let mutable = Mutex<(changes: [SecureServicesAvailability], services: [String: DerivedCredentialService], activations: Int)>(([], [:], 0))
 
     init(appConnect: AppConnect) { self.appConnect = appConnect }
 
@@ -217,6 +241,15 @@ final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Se
         service.delegate = self
         mutable.withLock { $0.services[service.callbackScheme] = service }
         return service
+    }
+
+    /// How many times the app was told it became active.
+    var activations: Int { mutable.withLock { $0.activations } }
+
+    /// The app delegate's `applicationDidBecomeActive` / `applicationWillResignActive`.
+    func told(_ event: URLBus.LifecycleEvent) {
+        if event == .didBecomeActive { mutable.withLock { $0.activations += 1 } }
+        appConnect.node.trace(event.rawValue)
     }
 
     func appConnect(_ appConnect: AppConnect, secureServicesAvailabilityChangedTo availability: SecureServicesAvailability) {
@@ -282,11 +315,11 @@ private struct SendRequest: Sendable {
         let lifetime = try parseDuration(expires.resolve(context))
         let expirationDate = Date(timeIntervalSince1970: TimeInterval((node.clock.unixTime + lifetime).components.seconds))
         guard let credential = DerivedCredential(name: try name.resolve(context), serialNumber: try serial.resolve(context),
-                                                 expirationDate: expirationDate, certificates: certificates) else {
-            return ["status": "no-credential", "code": "", "error": "DerivedCredential(name:serialNumber:expirationDate:certificates:) returned nil"]
+                                                 expirationDate: expirationDate, certificates: certificates, appConnect: session.appConnect) else {
+            return ["status": "no-credential", "code": "", "error": "DerivedCredential(name:serialNumber:expirationDate:certificates:) returned nil (see the console event)"]
         }
         guard let service = session.service(brand: try brand.resolve(context), callbackScheme: try callback.resolve(context)) else {
-            return ["status": "no-service", "code": "", "error": "DerivedCredentialService(brand:callbackScheme:) returned nil"]
+            return ["status": "no-service", "code": "", "error": "DerivedCredentialService(brand:callbackScheme:) returned nil (see the console event)"]
         }
         do {
             try service.send(credential)
