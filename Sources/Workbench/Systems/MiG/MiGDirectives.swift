@@ -133,7 +133,8 @@ extension Directive {
                     }
                 }
             case "replay":
-                let path = try Fixtures.path(try replayed!.resolve(context))
+                guard let replayed else { throw StepError("mig replay needs a fixture file") }
+                let path = try Fixtures.path(try replayed.resolve(context))
                 let bytes: [UInt8]
                 do {
                     bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
