@@ -138,7 +138,7 @@ class Served:
             self.arguments += ["--only", actor]
         self.arguments += ["--set", "mig.tls-port=none", "--set", "mig.plain-port=%d" % mig_port,
                            "--set", "scpms.tls-port=none", "--set", "scpms.port=%d" % scpms_port,
-                           "--set", "ims-signer.port=%d" % signer_port,
+                           "--set", "ims-signer.tls=false", "--set", "ims-signer.port=%d" % signer_port,
                            "--set", "ims.port=%d" % ims_port]
         if mig_sync is not None:
             self.arguments += ["--set", "mig.sync-to-disk=%s" % ("true" if mig_sync else "false")]
