@@ -35,6 +35,11 @@ extension IPPStorage {
             guard let valueSize = wireSize(of: value, attribute: name) else { return false }
             size += valueSize
         }
+        // Items address bytes with 32-bit offsets, which the writer below stores unchecked.
+        guard bytes.count + size <= Int(UInt32.max) else {
+            note("attribute \"\(name.prefix(40))\" would take the message past 4 GiB")
+            return false
+        }
         let firstNewItem = items.count
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: size))

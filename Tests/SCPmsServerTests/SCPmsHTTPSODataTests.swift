@@ -16,33 +16,7 @@ import WireHTTP
     static let app = "com.workbench.demo"
     static let demo = BasicCredentials(user: "demo", password: "password").headerValue
 
-    struct World {
-        let kernel: Kernel
-        let phone: Node
-        let server: SCPmsServer
-        let trust: NIOSSLContext
-
-        func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = ["Authorization": SCPmsHTTPSODataTests.demo],
-                  body: String? = nil) throws -> HTTPResponse {
-            let request = HTTPRequest(method: method, target: target, headers: headers, body: body.map { ByteBuffer(string: $0) })
-            let context = trust
-            return try kernel.run("send") { [phone] in
-                try await HTTPClient.send(request, host: "scpms", port: 443, on: phone) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: "scpms"))
-                    }
-                }
-            }
-        }
-
-        func register() throws -> String {
-            let response = try send(.POST, "/odata/applications/latest/\(SCPmsHTTPSODataTests.app)/Connections",
-                                    headers: ["Authorization": SCPmsHTTPSODataTests.demo, "Content-Type": "application/json"], body: "{}")
-            #expect(response.status == .created)
-            let cookie = try #require(response.headers.first(name: "Set-Cookie"))
-            return String(cookie.dropFirst("X-SMP-APPCID=".count).prefix { $0 != ";" })
-        }
-    }
+    typealias World = SCPmsServerTests.World
 
     static func world(servesPlainHTTP: Bool = true) throws -> World {
         let kernel = Kernel(seed: 5)
@@ -60,7 +34,7 @@ import WireHTTP
     @Test func registeredAppReadsItsODataServiceOverHTTPS() throws {
         let world = try Self.world()
         #expect(world.server.baseURL == "https://scpms:443")
-        let id = try world.register()
+        let id = try world.register("{}")
         let headers: HTTPHeaders = ["Authorization": Self.demo, "X-SMP-APPCID": id]
 
         let root = try world.send(.GET, "/\(Self.app)", headers: headers)
@@ -101,7 +75,7 @@ import WireHTTP
     @Test func httpsOnlyWhenPlainIsOff() async throws {
         let world = try Self.world(servesPlainHTTP: false)
         #expect(world.server.httpBaseURL == nil)
-        _ = try world.register()
+        _ = try world.register("{}")
         #expect(throws: (any Error).self) {
             try world.kernel.run("plain") { [phone = world.phone] in
                 try await HTTPClient.send(HTTPRequest(), host: "scpms", port: 80, on: phone, timeout: .seconds(5))

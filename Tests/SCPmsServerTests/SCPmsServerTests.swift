@@ -3,6 +3,7 @@ import JSONEscaping
 import Kernel
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import SCPms
 import SCPmsServer
 import Testing
@@ -19,11 +20,22 @@ import WireHTTP
         let kernel: Kernel
         let phone: Node
         let server: SCPmsServer
+        /// Set: requests go over HTTPS (port 443) trusting this context; nil: plain HTTP on 80.
+        var trust: NIOSSLContext? = nil
 
         func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = ["Authorization": SCPmsServerTests.demo],
                   body: String? = nil) throws -> HTTPResponse {
             let request = HTTPRequest(method: method, target: target, headers: headers, body: body.map { ByteBuffer(string: $0) })
-            return try kernel.run("send") { [phone] in try await HTTPClient.send(request, host: "scpms", port: 80, on: phone) }
+            guard let trust else {
+                return try kernel.run("send") { [phone] in try await HTTPClient.send(request, host: "scpms", port: 80, on: phone) }
+            }
+            return try kernel.run("send") { [phone] in
+                try await HTTPClient.send(request, host: "scpms", port: 443, on: phone) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: trust, serverHostname: "scpms"))
+                    }
+                }
+            }
         }
 
         func register(_ body: String = #"{"DeviceType": "iPhone", "DeviceModel": "iOS 17", "UserName": "demo"}"#) throws -> String {
