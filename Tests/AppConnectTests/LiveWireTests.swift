@@ -18,17 +18,17 @@ import Wire
         let appConnect = try #require(AppConnect(node: wire.node("phone"), scheme: "provider-ac"))
         let changes = appConnect.secureServicesAvailabilityChanges()
         #expect(appConnect.start())
-        _ = try await firstElement(of: changes, within: .seconds(10), "AppConnect reporting secure services available") { $0 == .available }
+        _ = try await firstElement(of: changes, within: liveStepLimit, "AppConnect reporting secure services available") { $0 == .available }
         #expect(appConnect.canSendCredential)
 
         let service = try #require(DerivedCredentialService(brand: "Brand", callbackScheme: "providerdc", appConnect: appConnect))
         // Live, the Ivanti client judges dates by the wall clock (the fixtures are valid until 2035).
         let credential = Phone.credential(serial: "LIVE-1", expires: Date().addingTimeInterval(30 * 86_400), appConnect: appConnect)
         try service.send(credential)
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + liveStepLimit
         while ivanti.lastOutcome == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(ivanti.lastOutcome?.result == "stored", "\(String(describing: ivanti.lastOutcome))")
-        let der = try await withDeadline(.seconds(10), "reading back the stored certificate") {
+        let der = try await withDeadline(liveStepLimit, "reading back the stored certificate") {
             try await appConnect.certificate(serialNumber: "LIVE-1", tag: .signing)
         }
         #expect(der == Phone.fixture("signing.cert.der"))

@@ -164,17 +164,17 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
 
     @Test func theSameActorServesOnTheLiveWire() async throws {
         let wire = LiveWire(seed: 1, threads: 2)
-        let server = try await withDeadline(.seconds(10), "echo starting on loopback") {
+        let server = try await withDeadline(liveStepLimit, "echo starting on loopback") {
             try await EchoServer.start(on: wire.node("echo"), configuration: EchoServer.Configuration(tcpPort: 0, httpPort: 0, scheme: "echo")).get()
         }
         let http = try #require(server.endpoints.first { $0.label == "http" }?.url)
         #expect(http == "http://127.0.0.1:\(server.http.port)/")
         let phone = wire.node("phone")
-        let response = try await withDeadline(.seconds(10), "GET / from the live echo") {
+        let response = try await withDeadline(liveStepLimit, "GET / from the live echo") {
             try await HTTPClient.send(HTTPRequest(), host: "echo", port: server.http.port, on: phone)
         }
         #expect(response.text == "echo hello\n")
-        try await withDeadline(.seconds(10), "echo stopping") { try await server.stop().get() }
+        try await withDeadline(liveStepLimit, "echo stopping") { try await server.stop().get() }
         try await wire.shutdown()
     }
 }

@@ -6,6 +6,11 @@ public struct DeadlineExceeded: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
+/// How long one live-wire step may take before its test fails instead of hanging. Generous: the whole suite
+/// runs in parallel on two cores, where a loopback round trip has waited tens of seconds for a CPU; a step that
+/// works never waits for this limit.
+public let liveStepLimit: Duration = .seconds(120)
+
 /// Runs `body` and returns its result, or throws ``DeadlineExceeded`` naming `what` if it has not finished within
 /// `limit` of wall-clock time. On the deadline the body's task is cancelled, but the caller does not wait for it
 /// to end: a body that ignores cancellation cannot hold the test.

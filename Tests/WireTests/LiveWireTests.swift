@@ -56,11 +56,11 @@ final class Collect: ChannelInboundHandler {
     @Test func aNodeIsReachedByItsNameAndThePortItAskedFor() async throws {
         let wire = LiveWire(seed: 1, threads: 2)
         let echo = wire.node("echo"), phone = wire.node("phone")
-        let listener = try await withDeadline(.seconds(10), "listening on loopback") { try await Self.startEcho(on: echo) }
+        let listener = try await withDeadline(liveStepLimit, "listening on loopback") { try await Self.startEcho(on: echo) }
         #expect(listener.host == "127.0.0.1")
         #expect(listener.port > 0, "port 0 picks a free port")
         // A scenario written against echo:0 (the port asked for), the port it got, or the address itself.
-        let answers = try await withDeadline(.seconds(10), "three round trips on loopback") {
+        let answers = try await withDeadline(liveStepLimit, "three round trips on loopback") {
             [try await Self.roundTrip("asked", from: phone, to: "echo", port: 0),
              try await Self.roundTrip("bound", from: phone, to: "echo", port: listener.port),
              try await Self.roundTrip("address", from: phone, to: "127.0.0.1", port: listener.port)]
@@ -74,11 +74,11 @@ final class Collect: ChannelInboundHandler {
         let wire = LiveWire(seed: 1, threads: 2)
         let first = try await Self.startEcho(on: wire.node("a"))
         await #expect(throws: WireError(.addressInUse, "127.0.0.1:\(first.port)")) {
-            _ = try await withDeadline(.seconds(10), "a second listener on a taken port") { try await Self.startEcho(on: wire.node("b"), port: first.port) }
+            _ = try await withDeadline(liveStepLimit, "a second listener on a taken port") { try await Self.startEcho(on: wire.node("b"), port: first.port) }
         }
         try await first.close().get()
         await #expect(throws: WireError(.refused, "127.0.0.1:\(first.port)")) {
-            _ = try await withDeadline(.seconds(10), "connecting to a closed port") {
+            _ = try await withDeadline(liveStepLimit, "connecting to a closed port") {
                 try await wire.node("phone").connect(host: "127.0.0.1", port: first.port).get()
             }
         }

@@ -72,13 +72,13 @@ final class RecordingNetwork: Network {
     @Test func liveTasksRunOnTheNodesOwnLoopAndReportTheirOutcome() async throws {
         let wire = LiveWire(seed: 1, threads: 2)
         let node = wire.node("mig")
-        let onLoop = try await withDeadline(.seconds(10), "a node task reporting back") {
+        let onLoop = try await withDeadline(liveStepLimit, "a node task reporting back") {
             try await node.task { node.eventLoop.inEventLoop }.get()
         }
         #expect(onLoop)
         struct Refusal: Error, Equatable {}
         await #expect(throws: Refusal()) {
-            try await withDeadline(.seconds(10), "a failing node task reporting back") {
+            try await withDeadline(liveStepLimit, "a failing node task reporting back") {
                 try await node.task { () throws -> Int in throw Refusal() }.get()
             }
         }
