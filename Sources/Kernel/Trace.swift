@@ -82,6 +82,11 @@ public final class Trace: TraceSink, @unchecked Sendable {
     /// Everything recorded so far.
     public var all: [Event] { lock.withLock { events } }
 
+    /// The events recorded from position `index` on (0-based), e.g. those since a checker last looked.
+    public func events(from index: Int) -> [Event] {
+        lock.withLock { index < events.count ? Array(events[max(0, index)...]) : [] }
+    }
+
     /// The number of events recorded so far.
     public var count: Int { lock.withLock { events.count } }
 

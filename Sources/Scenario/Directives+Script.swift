@@ -96,9 +96,9 @@ extension Directive {
                 return nil
             }
         },
-        Directive("expect", usage: "expect VALUE OP VALUE | expect [no] trace EVENT [by ACTOR] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
-                  summary: "check an outcome; OP is == != contains !contains matches < <= > >=",
-                  keywords: ["trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]) { args throws(ScenarioError) in
+        Directive("expect", usage: "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by ACTOR] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
+                  summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
+                  keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]) { args throws(ScenarioError) in
             try Expectations.parse(&args)
         },
     ]

@@ -1,7 +1,7 @@
 import Kernel
 import Wire
 
-/// `expect` in its three forms. A failed expectation is recorded with expected vs actual and the file:line;
+/// `expect` in its four forms (trace, no trace, elapsed, a comparison or a set of acceptable outcomes). A failed expectation is recorded with expected vs actual and the file:line;
 /// the scenario goes on so one run reports every broken expectation.
 enum Expectations {
     static let operators = ["==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
@@ -47,7 +47,8 @@ enum Expectations {
             }
         }
         let lhs = try args.value("a value")
-        let op = try args.oneOf(operators)
+        if args.accept("in") { return try outcomeSet(lhs, &args, text: text) }
+        let op = try args.oneOf(operators + ["in"])
         let rhs = try args.value("a value")
         try args.end()
         if op == "matches", !rhs.token.text.contains("${") {
@@ -61,6 +62,22 @@ enum Expectations {
             let holds = try check(actual, op, expected)
             context.record("expect \(text)", failure: holds ? nil :
                 "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))")
+            return nil
+        }
+    }
+
+    /// `expect VALUE in A B …`: the value is one of several acceptable outcomes (a swarm workload under faults
+    /// may end either way; what it must never do is end some third way).
+    static func outcomeSet(_ lhs: Template, _ args: inout Arguments, text: String) throws(ScenarioError) -> any Step {
+        var accepted: [Template] = []
+        while !args.isEmpty { accepted.append(try args.value("an acceptable outcome")) }
+        guard !accepted.isEmpty else { throw args.error("expected one or more acceptable outcomes after 'in', e.g. 'in 200 503'") }
+        let outcomes = accepted
+        return Run { context in
+            let actual = try lhs.resolve(context)
+            let allowed = try outcomes.map { try $0.resolve(context) }
+            context.record("expect \(text)", failure: allowed.contains(actual) ? nil :
+                "expected \(lhs) in \(allowed.map(quoteForMessage).joined(separator: " ")), actual \(quoteForMessage(actual))")
             return nil
         }
     }

@@ -15,6 +15,20 @@ public final class ScenarioContext: @unchecked Sendable {
         public let line: Int
         public let text: String
         public let failure: String?
+        /// How many trace events had been recorded when it was checked (its place in the trace), and when.
+        public let traceIndex: Int
+        public let nanoseconds: Int64
+    }
+
+    /// A promise a system keeps (an ``Invariant``) found broken: which, what broke, and where in the run.
+    public struct Violation: Sendable {
+        public let invariant: String
+        public let message: String
+        /// The statement after which it was found (0: at the end of the run).
+        public let line: Int
+        /// How many trace events had been recorded when it was found, and when.
+        public let traceIndex: Int
+        public let nanoseconds: Int64
     }
 
     public let kernel: Kernel
@@ -23,6 +37,7 @@ public final class ScenarioContext: @unchecked Sendable {
     public internal(set) var line = 0
     public internal(set) var variables: [String: String] = [:]
     public internal(set) var expectations: [Expectation] = []
+    public internal(set) var violations: [Violation] = []
     public internal(set) var title: String?
     var actors: [(name: String, actor: any RunningActor)] = []
     var connections: [String: TCPConnection] = [:]
@@ -76,7 +91,8 @@ public final class ScenarioContext: @unchecked Sendable {
     }
 
     func record(_ text: String, failure: String?) {
-        expectations.append(Expectation(file: file, line: line, text: text, failure: failure))
+        expectations.append(Expectation(file: file, line: line, text: text, failure: failure,
+                                        traceIndex: kernel.trace.count, nanoseconds: kernel.loop.nanoseconds))
     }
 
     /// The actor started under `name` (the `as NAME` of `start`, or its kind).

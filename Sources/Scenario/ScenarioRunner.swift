@@ -5,10 +5,13 @@ import Wire
 public struct ScenarioRunner: Sendable {
     public let language: ScenarioLanguage
     public let catalog: [ActorKind]
+    /// The promises checked after every statement and at the end of every run.
+    public let invariants: [Invariant]
 
-    public init(language: ScenarioLanguage, catalog: [ActorKind]) {
+    public init(language: ScenarioLanguage, catalog: [ActorKind], invariants: [Invariant] = []) {
         self.language = language
         self.catalog = catalog
+        self.invariants = invariants
     }
 
     /// The outcome of one scenario run.
@@ -17,6 +20,8 @@ public struct ScenarioRunner: Sendable {
         public let title: String
         public let seed: UInt64
         public let expectations: [ScenarioContext.Expectation]
+        /// The invariants found broken, in the order they broke.
+        public let violations: [ScenarioContext.Violation]
         /// A step that could not run (the scenario stopped there), with its place.
         public let error: String?
         public let digest: String
@@ -25,7 +30,7 @@ public struct ScenarioRunner: Sendable {
         public let traceEvents: Int
 
         public var failures: [ScenarioContext.Expectation] { expectations.filter { $0.failure != nil } }
-        public var passed: Bool { error == nil && failures.isEmpty }
+        public var passed: Bool { error == nil && failures.isEmpty && violations.isEmpty }
     }
 
     /// Runs every statement of `script` in order on a new kernel seeded with `seed`.
@@ -35,6 +40,7 @@ public struct ScenarioRunner: Sendable {
         // Only the file's name: the trace depends on seed and build, not on how the path was typed.
         let name = script.file.split(separator: "/").last.map(String.init) ?? script.file
         kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
+        let watch = InvariantWatch(invariants)
         var error: String?
         for statement in script.statements {
             do {
@@ -43,18 +49,21 @@ public struct ScenarioRunner: Sendable {
                 error = "\(statement.file):\(statement.line): \(statement.directive): \(failure)"
                 break
             }
+            watch.check(context, phase: .step, line: statement.line)
         }
+        watch.check(context, phase: .end, line: 0)
         for (name, _) in context.background.sorted(by: { $0.key < $1.key }) {
             kernel.trace.record(actor: "scenario", event: "unjoined", fields: [("name", name)])
         }
-        let violations = kernel.loop.violations
-        if error == nil, !violations.isEmpty {
-            error = "\(script.file): determinism violations: \(violations.joined(separator: "; "))"
+        let unordered = kernel.loop.violations
+        if error == nil, !unordered.isEmpty {
+            error = "\(script.file): determinism violations: \(unordered.joined(separator: "; "))"
         }
         kernel.trace.record(actor: "scenario", event: "end", fields: [
             ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
-        ])
+        ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         return Result(file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
+                      violations: context.violations,
                       error: error, digest: kernel.trace.digest, trace: kernel.trace.canonicalText,
                       virtualTime: kernel.now, traceEvents: kernel.trace.count)
     }

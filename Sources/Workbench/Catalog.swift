@@ -18,6 +18,9 @@ public enum Catalog {
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives, actorKinds: actorKinds) }
 
+    /// Every system's invariants, checked by every run.
+    public static let invariants: [Invariant] = systems.flatMap(\.invariants)
+
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = systems.reduce(into: [:]) { options, system in
         options.merge(system.liveOptions) { _, kind in kind }

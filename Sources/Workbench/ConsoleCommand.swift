@@ -57,7 +57,7 @@ final class ConsoleSession: @unchecked Sendable {
         kernel = Kernel(seed: seed)
         self.write = write
         context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: write)
-        runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
+        runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds, invariants: Catalog.invariants)
     }
 
     /// Handles one line typed (or piped) into the console.

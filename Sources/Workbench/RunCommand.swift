@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let language = Catalog.language
-        let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
+        let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds, invariants: Catalog.invariants)
         var scripts: [Script] = []
         var syntaxErrors: [String] = []
         for file in files {
@@ -73,6 +73,7 @@ struct RunCommand: ParsableCommand {
         let failed = results.filter { !$0.passed }
         let expectations = results.reduce(0) { $0 + $1.expectations.count }
         let failedExpectations = results.reduce(0) { $0 + $1.failures.count }
+        let brokenInvariants = results.reduce(0) { $0 + $1.violations.count }
         let ok = failed.isEmpty && mismatches.isEmpty
         if !ok {
             let command = (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed)]
@@ -81,6 +82,7 @@ struct RunCommand: ParsableCommand {
         }
         print("\(ok ? "PASS" : "FAIL") \(results.count) scenario\(results.count == 1 ? "" : "s"), \(expectations) expectations"
               + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : "")
+              + (brokenInvariants > 0 ? ", \(brokenInvariants) invariant\(brokenInvariants == 1 ? "" : "s") broken" : "")
               + (mismatches.isEmpty ? "" : ", \(mismatches.count) not deterministic")
               + ", seed \(seed), digest \(digest)")
         if !ok { throw ExitCode(1) }
@@ -94,8 +96,12 @@ struct RunCommand: ParsableCommand {
                 print("\(expectation.file):\(expectation.line): ok \(expectation.text)")
             }
         }
+        for violation in result.violations {
+            printError(violation.summary(file: result.file))
+        }
         if let error = result.error { printError("\(error)") }
         print("\(result.passed ? "ok" : "FAILED") \(result.file): \(result.expectations.count - result.failures.count)/\(result.expectations.count) expectations, "
+              + (result.violations.isEmpty ? "" : "\(result.violations.count) invariant\(result.violations.count == 1 ? "" : "s") broken, ")
               + "\(result.virtualTime.workbenchText) virtual in \(wall.workbenchText) wall, \(result.traceEvents) trace events, digest \(result.digest.prefix(16))")
     }
 

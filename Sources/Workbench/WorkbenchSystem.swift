@@ -15,18 +15,21 @@ struct WorkbenchSystem: Sendable {
     let liveOptions: [String: [String: String]]
     /// Other deployments `serve --topology NAME` offers, each a set of options over `liveOptions`.
     let liveTopologies: [LiveTopology]
+    /// The promises the system's actors and clients keep in every run (checked after every statement).
+    let invariants: [Invariant]
     /// `workbench bench` subcommands that measure a protocol core the system is built on (e.g. `bench ipp`).
     let coreBenches: [any ParsableCommand.Type]
     /// `workbench bench` subcommands that measure the system's actors (e.g. `bench mig`).
     let actorBenches: [any ParsableCommand.Type]
 
     init(name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
-         liveTopologies: [LiveTopology] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = []) {
+         liveTopologies: [LiveTopology] = [], invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = []) {
         self.name = name
         self.actorKinds = actorKinds
         self.directives = directives
         self.liveOptions = liveOptions
         self.liveTopologies = liveTopologies
+        self.invariants = invariants
         self.coreBenches = coreBenches
         self.actorBenches = actorBenches
     }

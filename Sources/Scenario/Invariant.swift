@@ -1,0 +1,96 @@
+import Kernel
+
+/// A promise a system keeps in every run, whatever the scenario and whatever the faults: "every job MiG
+/// acknowledged is in its spool exactly once". The runner checks each one after every statement and at the end
+/// of the run; a broken one fails the run with its name and its place in the trace.
+///
+/// Systems declare them next to their actors (``ScenarioRunner/init(language:catalog:invariants:)`` takes the
+/// list); a fresh checker is made for every run, so a checker may keep what it learnt from earlier events.
+public struct Invariant: Sendable {
+    /// `system.promise`, e.g. `mig.acknowledged-job-spooled-once`.
+    public let name: String
+    /// What it checks, in one sentence (for `workbench invariants` and the README).
+    public let promise: String
+    /// Makes the checker of one run.
+    public let makeChecker: @Sendable () -> any InvariantChecker
+
+    public init(name: String, promise: String, makeChecker: @escaping @Sendable () -> any InvariantChecker) {
+        self.name = name
+        self.promise = promise
+        self.makeChecker = makeChecker
+    }
+
+    /// An invariant whose checker only reads the trace: `check` sees each new event once, in order, and keeps its
+    /// own state in `State`; `end` (if any) looks at that state when the run is over.
+    public static func trace<State: Sendable>(
+        _ name: String, promise: String, initial: State,
+        check: @escaping @Sendable (inout State, Trace.Event) -> String?,
+        end: (@Sendable (State) -> String?)? = nil
+    ) -> Invariant {
+        Invariant(name: name, promise: promise) {
+            TraceInvariantChecker(state: initial, check: check, end: end)
+        }
+    }
+}
+
+/// When a check runs: after a statement, or once the run is over (everything it started has had its chance).
+public enum InvariantPhase: Sendable { case step, end }
+
+/// The checker of one invariant in one run. Confined to the scenario's thread.
+public protocol InvariantChecker: AnyObject {
+    /// Looks at the events recorded since the last check (in order) and at the world; returns what broke, or nil.
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String?
+}
+
+final class TraceInvariantChecker<State: Sendable>: InvariantChecker {
+    var state: State
+    let checkEvent: @Sendable (inout State, Trace.Event) -> String?
+    let end: (@Sendable (State) -> String?)?
+
+    init(state: State, check: @escaping @Sendable (inout State, Trace.Event) -> String?, end: (@Sendable (State) -> String?)?) {
+        self.state = state
+        self.checkEvent = check
+        self.end = end
+    }
+
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String? {
+        for event in newEvents {
+            if let broken = checkEvent(&state, event) { return broken }
+        }
+        return phase == .end ? end?(state) : nil
+    }
+}
+
+/// The checkers of one run and how far into the trace they have read.
+final class InvariantWatch {
+    private var checkers: [(name: String, checker: any InvariantChecker)]
+    private var broken: Set<String> = []
+    private var seen = 0
+
+    init(_ invariants: [Invariant]) {
+        checkers = invariants.map { ($0.name, $0.makeChecker()) }
+    }
+
+    /// Runs every checker not yet broken over the new events; records each newly broken one (once per run).
+    func check(_ context: ScenarioContext, phase: InvariantPhase, line: Int) {
+        guard !checkers.isEmpty else { return }
+        let events = context.kernel.trace.events(from: seen)
+        let fresh = events[...]
+        seen += events.count
+        for (name, checker) in checkers where !broken.contains(name) {
+            guard let message = checker.check(fresh, phase: phase, in: context) else { continue }
+            broken.insert(name)
+            context.violations.append(ScenarioContext.Violation(
+                invariant: name, message: message, line: line, traceIndex: seen, nanoseconds: context.kernel.loop.nanoseconds))
+            context.kernel.trace.record(actor: "scenario", event: "invariant-broken", fields: [("invariant", name), ("message", message)])
+        }
+    }
+}
+
+extension ScenarioContext.Violation {
+    /// `FILE:LINE: INVARIANT BROKEN name at trace event N (t=…): message`, the line a run prints.
+    public func summary(file: String) -> String {
+        "\(file):\(line == 0 ? "end" : String(line)): INVARIANT BROKEN \(invariant) at trace event \(traceIndex) "
+            + "(t=\(Duration.nanoseconds(nanoseconds).workbenchText)): \(message)"
+    }
+}
