@@ -79,7 +79,8 @@ public final class IMSVerifier: Sendable {
             ims.handle(request)
         }.get()
         ims.server.withLock { $0 = server }
-        node.trace("started", [("certificates", "\(loaded.values.map(\.count).reduce(0, +))"), ("port", "\(server.listener.port)")])
+        node.trace("started", [("certificates", "\(loaded.values.map(\.count).reduce(0, +))"), ("leeway", "\(configuration.leewaySeconds)"),
+                                ("port", "\(server.listener.port)")])
         return ims
     }
 
@@ -186,7 +187,7 @@ public final class IMSVerifier: Sendable {
         case .success(let claims):
             let id = node.secrets.uuid()
             sessions.withLock { $0[id] = Session(subject: claims.subject, expires: claims.expires) }
-            node.trace("session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("sub", claims.subject)])
+            node.trace("session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("nbf", "\(claims.notBefore)"), ("sub", claims.subject)])
             return HTTPResponse(status: .created, headers: ["Content-Type": "application/json"],
                                 body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(JSONString.quoted(claims.subject)),"exp":\#(claims.expires)}"#))
         }

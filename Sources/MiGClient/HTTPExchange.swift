@@ -17,6 +17,8 @@ struct OutgoingRequest: Sendable {
     var expectContinue: Bool
     var progress: PrintProgress?
     var maxResponseBytes: Int
+    /// The IPP operation, when known: a lost answer to one that changes the spool is not retried.
+    var operation: String? = nil
 }
 
 /// The server's final answer.
@@ -51,6 +53,8 @@ final class ExchangeHandler: ChannelInboundHandler {
     private var responseBody = ByteBuffer()
     private var documentBytesQueued: Int64 = 0
     private var documentBytesSent: Int64 = 0
+    /// The connection took the request's last byte.
+    private var requestWritten = false
     private var continueTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
 
@@ -202,7 +206,10 @@ final class ExchangeHandler: ChannelInboundHandler {
             return
         }
         phase = .bodySent
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // Only once the connection has taken the last byte can MiG have the whole request (and act on it).
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenSuccess { [weak self] in self?.requestWritten = true }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
     }
 
     // MARK: Outcome
@@ -222,12 +229,20 @@ final class ExchangeHandler: ChannelInboundHandler {
         guard phase != .finished else { return }
         if let head = responseHead, !(200..<300).contains(head.status.code) {
             succeed(context: context, head)
+        } else if responseHead == nil, requestWritten, let operation = request.operation {
+            fail(context: context, MiGError.answerLost(operation: operation, detail: Self.describe(error)))
         } else if responseHead != nil {
             fail(context: context, MiGError.malformedResponse(
                 "the connection ended in the middle of a \(responseHead!.status.code) response (\(error))"))
         } else {
             fail(context: context, error)
         }
+    }
+
+    /// A short account of why the connection ended, for the lost-answer error.
+    private static func describe(_ error: any Error) -> String {
+        if case MiGError.connectionDropped(let text)? = error as? MiGError { return text }
+        return "\(error)"
     }
 
     private func fail(context: ChannelHandlerContext, _ error: any Error) {

@@ -45,7 +45,8 @@ extension MiGClient {
                                              ("request-id", "\(message.requestID)")])
             let request = OutgoingRequest(
                 head: head, prefix: ByteBuffer(bytes: prefix), document: document, documentSize: documentSize,
-                compression: options.compression, expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes)
+                compression: options.compression, expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes,
+                operation: "\(message.operation)")
 
             let failure: MiGError
             switch await exchange(request) {

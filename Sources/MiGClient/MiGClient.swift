@@ -241,6 +241,7 @@ extension MiGError {
         switch self {
         case .ipp(let status, _): "\(status)"
         case .connectionDropped: "connection-dropped"
+        case .answerLost: "answer-lost"
         default: "\(self)"
         }
     }

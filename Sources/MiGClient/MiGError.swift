@@ -20,6 +20,10 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(String)
     /// The connection was reset or closed before a complete response: retried by the retry policy.
     case connectionDropped(String)
+    /// The whole request was sent, then the connection ended without an answer: MiG may have acted on it. A
+    /// request that creates something (Print-Job, Create-Job, Send-Document) is not sent again — that could print
+    /// twice; the caller checks the jobs (Get-Jobs) before printing again. Read-only requests are retried.
+    case answerLost(operation: String, detail: String)
 
     /// The server's certificate is not trusted (unknown CA, expired, wrong host name).
     case tlsUntrustedServer(String)
@@ -63,11 +67,15 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether the retry policy tries again after this failure: a busy printer, or a connection that broke
-    /// before any answer (the upload is repeated from the start).
+    /// Operations that change the spool: repeating one whose answer was lost could make a second job.
+    static let unsafeToRepeat: Set<String> = ["\(IPPOperation.printJob)", "\(IPPOperation.createJob)", "\(IPPOperation.sendDocument)"]
+
+    /// Whether the retry policy tries again after this failure: a busy printer, a connection that broke before the
+    /// whole request was sent (the upload is repeated from the start), or a lost answer to a read-only request.
     public var isRetryable: Bool {
         switch self {
         case .connectionDropped: true
+        case .answerLost(let operation, _): !Self.unsafeToRepeat.contains(operation)
         case .ipp(let status, _): status == .busy
         default: false
         }
@@ -82,6 +90,9 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectionRefused(let target): "connection refused by \(target): is MiG running on that port?"
         case .timedOut(let text): "timed out: \(text)"
         case .connectionDropped(let text): "connection dropped before a response: \(text)"
+        case .answerLost(let operation, let detail):
+            "the whole \(operation) request was sent but its answer was lost (\(detail)); MiG may have acted on it, so it was not "
+                + "sent again (that could print twice): check the jobs (Get-Jobs) before printing again"
         case .tlsUntrustedServer(let text): "the server's TLS certificate is not trusted: \(text)"
         case .tlsClientCertificateRejected(let text): "the server rejected the client certificate: \(text)"
         case .tls(let text): "TLS failure: \(text)"

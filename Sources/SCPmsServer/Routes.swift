@@ -179,7 +179,6 @@ struct Routes: Sendable {
         switch try checkConnectionId(request, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success(let id):
-            node.trace("appcid-accepted", [("id", id)])
             // The application endpoint is the root of the app's OData service: it answers the service document.
             var response = odata(request, resource: "", applicationId: applicationId)
             response.headers.add(name: "X-SMP-APPCID", value: id)
@@ -226,6 +225,7 @@ struct Routes: Sendable {
         guard connection.owner == user else {
             return refuse("other-user", "X-SMP-APPCID '\(id)' belongs to another user")
         }
+        node.trace("appcid-accepted", [("id", id)])
         return .success(id)
     }
 

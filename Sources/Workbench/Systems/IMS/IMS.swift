@@ -9,6 +9,7 @@ extension WorkbenchSystem {
         directives: [.ims],
         liveOptions: ["ims-signer": ["port": "9081", "enrol": "14"],
                       "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"]],
+        invariants: Invariant.imsInvariants,
         coreBenches: [JWTBench.self]
     )
 }

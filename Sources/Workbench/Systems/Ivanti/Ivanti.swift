@@ -6,6 +6,7 @@ extension WorkbenchSystem {
         name: "Ivanti",
         actorKinds: [.ivanti],
         directives: [.ivanti, .appConnect],
-        liveOptions: ["ivanti": ["bus-port": "9084"]]
+        liveOptions: ["ivanti": ["bus-port": "9084"]],
+        invariants: Invariant.ivantiInvariants
     )
 }

@@ -18,6 +18,7 @@ extension WorkbenchSystem {
                     + "(a real nginx's 'proxy_pass http://127.0.0.1:8050;' works unchanged)",
                 options: ["mig": ["tls-port": "none", "plain-port": "8050"], "mig-proxy": ["upstream": "mig:8050"]]),
         ],
+        invariants: Invariant.migInvariants,
         coreBenches: [IPPBench.self],
         actorBenches: [MiGBench.self]
     )

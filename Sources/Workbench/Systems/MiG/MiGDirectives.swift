@@ -217,6 +217,7 @@ extension Directive {
         case .connectionRefused: "connection-refused"
         case .timedOut: "timed-out"
         case .connectionDropped: "connection-dropped"
+        case .answerLost: "answer-lost"
         case .tlsUntrustedServer: "tls-untrusted-server"
         case .tlsClientCertificateRejected: "tls-client-certificate-rejected"
         case .tls: "tls"

@@ -8,6 +8,7 @@ extension WorkbenchSystem {
         actorKinds: [.scpms],
         directives: [.scpms],
         liveOptions: ["scpms": ["port": "9083", "tls-port": "9086"]],
+        invariants: Invariant.scpmsInvariants,
         actorBenches: [SCPmsBench.self]
     )
 }

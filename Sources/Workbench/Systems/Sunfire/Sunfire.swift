@@ -9,6 +9,7 @@ extension WorkbenchSystem {
         directives: [.ssh, .sunfire, .socprint],
         liveOptions: ["sunfire": ["port": "2222", "directory-port": "8389"],
                       "mysoc": ["port": "9443", "directory": "sunfire:8389"]],
+        invariants: Invariant.sunfireInvariants,
         actorBenches: [SunfireBench.self]
     )
 }

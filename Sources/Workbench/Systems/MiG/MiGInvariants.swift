@@ -1,0 +1,86 @@
+import Kernel
+import MiGServer
+import Scenario
+
+/// What MiG and its print client promise in every run.
+extension Invariant {
+    static let migInvariants: [Invariant] = [acknowledgedJobSpooledOnce, clientSuccessWasAccepted, onePrintPerSubmission]
+
+    /// MiG answered "received" for a document: the job that holds it is in the spool, once, with that document.
+    static let acknowledgedJobSpooledOnce = Invariant(
+        name: "mig.acknowledged-job-spooled-once",
+        promise: "every job whose document MiG acknowledged is in MiG's spool exactly once, holding the document it acknowledged"
+    ) { SpooledJobsChecker() }
+
+    /// The client says "submitted, job N" only after MiG took the whole document of job N.
+    static let clientSuccessWasAccepted = Invariant.trace(
+        "mig.client-success-was-accepted",
+        promise: "a print client reports a job submitted only if MiG received that job's whole document",
+        initial: Set<String>()
+    ) { received, event in
+        switch (event.actor, event.event) {
+        case (_, "document-received"):
+            if let job = event["job"] { received.insert(job) }
+        case (_, "mig-client-job-submitted"):
+            guard let job = event["job-id"] else { return "\(event.actor) reported a job submitted without a job id" }
+            if !received.contains(job) { return "\(event.actor) reported job \(job) submitted, but MiG never received its document" }
+        default: break
+        }
+        return nil
+    }
+
+    /// One `print` is one printout: a retry must never leave two jobs holding the same document.
+    static let onePrintPerSubmission = Invariant.trace(
+        "mig.one-print-per-submission",
+        promise: "one print by a client leaves at most one job in MiG holding its document (a retry after a lost answer must not print twice)",
+        initial: OnePrintState()
+    ) { state, event in
+        switch (event.actor, event.event) {
+        case (_, "mig-client-request") where event["attempt"] == "1" && event["operation"] == "Print-Job":
+            state.submissionStart[event.actor] = state.received.count
+        case (_, "document-received"):
+            if let job = event["job"], let digest = event["digest"] { state.received.append((job, digest)) }
+        case (_, "mig-client-job-submitted"):
+            guard let job = event["job-id"], let start = state.submissionStart.removeValue(forKey: event.actor),
+                  let digest = state.received.last(where: { $0.job == job })?.digest else { return nil }
+            let others = state.received[start...].filter { $0.digest == digest && $0.job != job }.map(\.job)
+            if !others.isEmpty {
+                return "\(event.actor)'s one print left jobs \((others + [job]).joined(separator: ", ")) holding the same document "
+                    + "(digest \(digest)): it will print \(others.count + 1) times"
+            }
+        default: break
+        }
+        return nil
+    }
+
+    struct OnePrintState: Sendable {
+        /// Per client node: how many documents MiG had received when its current print began.
+        var submissionStart: [String: Int] = [:]
+        var received: [(job: String, digest: String)] = []
+    }
+}
+
+/// Compares what MiG's trace acknowledged with what its spool holds, after every step.
+final class SpooledJobsChecker: InvariantChecker {
+    /// MiG node → job id → the digest prefix it acknowledged.
+    private var acknowledged: [String: [String: String]] = [:]
+
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String? {
+        for event in newEvents where event.event == "document-received" {
+            if let job = event["job"], let digest = event["digest"] { acknowledged[event.actor, default: [:]][job] = digest }
+        }
+        for (node, jobsAcknowledged) in acknowledged.sorted(by: { $0.key < $1.key }) {
+            guard let mig = context.startedActors.lazy.compactMap({ $0.actor as? RunningMiG }).first(where: { $0.server.node.name == node })
+            else { continue }
+            let jobs: [Job]
+            do { jobs = try mig.server.jobs() } catch { return "\(node)'s spool cannot be read: \(error)" }
+            for (job, digest) in jobsAcknowledged.sorted(by: { $0.key < $1.key }) {
+                let held = jobs.filter { $0.id.map(String.init) == job }
+                guard held.count == 1 else { return "\(node) acknowledged job \(job) but its spool holds it \(held.count) times" }
+                let spooled = String((held[0].documentDigest ?? "stored").prefix(16))
+                if spooled != digest { return "\(node) acknowledged job \(job) with document \(digest) but its spool holds \(spooled)" }
+            }
+        }
+        return nil
+    }
+}
