@@ -10,22 +10,31 @@ import Wire
 ///   (method, path, body size). `?delay=250ms` delays the answer on the node's clock; the fault point
 ///   `echo.unavailable` turns answers into `503 Service Unavailable`.
 /// - Bus: `echo://…` URLs are traced; `echo://ping?reply=<url>` opens `<url>` back.
+/// - A planted bug, for testing the swarm and `shrink` (off unless configured): once `echo.planted-arm` has fired,
+///   a firing of `echo.planted-miscount` makes the next summary miscount the body by one byte. Only those two
+///   faults, in that order, break the invariant that echo reports what it received.
 public final class EchoServer: Sendable {
     /// Where the services listen.
     public struct Configuration: Sendable {
         public var tcpPort: Int
         public var httpPort: Int
         public var scheme: String?
+        /// Declares the planted bug's fault points (see the type's comment).
+        public var plantedBug: Bool
 
-        public init(tcpPort: Int = 7, httpPort: Int = 80, scheme: String? = "echo") {
+        public init(tcpPort: Int = 7, httpPort: Int = 80, scheme: String? = "echo", plantedBug: Bool = false) {
             self.tcpPort = tcpPort
             self.httpPort = httpPort
             self.scheme = scheme
+            self.plantedBug = plantedBug
         }
     }
 
     /// The fault point that makes HTTP answers 503.
     public static let unavailableFault = "echo.unavailable"
+    /// The planted bug's two fault points, in the order they must fire.
+    public static let plantedArmFault = "echo.planted-arm"
+    public static let plantedMiscountFault = "echo.planted-miscount"
 
     public let node: Node
     public let tcp: any Listener
@@ -42,6 +51,11 @@ public final class EchoServer: Sendable {
     /// Starts the services on `node`.
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<EchoServer> {
         node.faults.declare(unavailableFault)
+        let planted = configuration.plantedBug ? PlantedBug() : nil
+        if planted != nil {
+            node.faults.declare(plantedArmFault)
+            node.faults.declare(plantedMiscountFault)
+        }
         let tcp = node.listen(port: configuration.tcpPort) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -51,7 +65,7 @@ public final class EchoServer: Sendable {
         let http = node.listen(port: configuration.httpPort) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                try channel.pipeline.syncOperations.addHandler(HTTPEchoHandler(node: node))
+                try channel.pipeline.syncOperations.addHandler(HTTPEchoHandler(node: node, planted: planted))
             }
         }
         return tcp.and(http).map { tcp, http in
@@ -123,10 +137,14 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     let node: Node
+    let planted: PlantedBug?
     private var head: HTTPRequestHead?
     private var bodyBytes = 0
 
-    init(node: Node) { self.node = node }
+    init(node: Node, planted: PlantedBug?) {
+        self.node = node
+        self.planted = planted
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -147,6 +165,7 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
         node.trace("http-request", [("bytes", "\(bodyBytes)"), ("method", "\(head.method)"), ("path", path)])
         let status: HTTPResponseStatus
         let body: String
+        var reported: Int?
         if node.fault(EchoServer.unavailableFault) {
             status = .serviceUnavailable
             body = "echo is unavailable (fault \(EchoServer.unavailableFault) is on)\n"
@@ -155,8 +174,11 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
             body = "echo hello\n"
         } else {
             status = .ok
-            body = "\(head.method) \(path) \(bodyBytes) bytes\n"
+            let count = bodyBytes + (planted?.miscounts(node) == true ? 1 : 0)
+            reported = count
+            body = "\(head.method) \(path) \(count) bytes\n"
         }
+        let summary = reported.map { [("received", "\(bodyBytes)"), ("reported", "\($0)")] } ?? []
         let delay = query["delay"].flatMap(parseDelay) ?? .zero
         let keepAlive = head.isKeepAlive
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -170,7 +192,7 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
             context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
             context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
             let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
-            node.trace("http-response", [("status", "\(status.code)")])
+            node.trace("http-response", [("status", "\(status.code)")] + summary)
             if !keepAlive { done.whenComplete { _ in loopBound.value.close(promise: nil) } }
         }
         if delay == .zero {
@@ -198,6 +220,17 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
             if let value = Int64(text.dropLast(suffix.count)) { return .nanoseconds(value * scale) }
         }
         return nil
+    }
+}
+
+/// The planted bug's state: armed by one fault point, fired by the other. Used only on the node's loop.
+final class PlantedBug: @unchecked Sendable {
+    private var armed = false
+
+    /// Whether this answer miscounts: checks both points in order on every summary.
+    func miscounts(_ node: Node) -> Bool {
+        if node.fault(EchoServer.plantedArmFault) { armed = true }
+        return node.fault(EchoServer.plantedMiscountFault) && armed
     }
 }
 

@@ -89,6 +89,9 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     /// Whether a host name resolves.
     public func hasHost(_ name: String) -> Bool { hosts.contains(name) }
 
+    /// Every host, by name.
+    public var hostNames: [String] { hosts.sorted() }
+
     /// Gives a host a fixed IP address, as seen by the peers it connects to (a phone on a carrier network, say, for
     /// an actor that filters by address). Connections made afterwards carry it.
     ///

@@ -47,10 +47,14 @@ extension Directive {
                 return nil
             }
         },
-        pathSwitch("partition", summary: "cut a path: traffic waits, senders time out") { $0.setPartitioned(from: $1, to: $2, true) },
-        pathSwitch("heal", summary: "end a partition; waiting traffic flows") { $0.setPartitioned(from: $1, to: $2, false) },
-        pathSwitch("hold", summary: "hold traffic on a path (it waits, nobody times out)") { $0.setHeld(from: $1, to: $2, true) },
-        pathSwitch("release", summary: "let held traffic through, in order") { $0.setHeld(from: $1, to: $2, false) },
+        pathSwitch("partition", summary: "cut a path: traffic waits, senders time out ('for D' heals it D later)", undo: "heal") {
+            $0.setPartitioned(from: $1, to: $2, $3)
+        },
+        pathSwitch("heal", summary: "end a partition; waiting traffic flows") { $0.setPartitioned(from: $1, to: $2, !$3) },
+        pathSwitch("hold", summary: "hold traffic on a path (it waits, nobody times out; 'for D' releases it D later)", undo: "release") {
+            $0.setHeld(from: $1, to: $2, $3)
+        },
+        pathSwitch("release", summary: "let held traffic through, in order") { $0.setHeld(from: $1, to: $2, !$3) },
         Directive("reset", usage: "reset A <-> B | reset A -> B after N bytes",
                   summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]) { args throws(ScenarioError) in
             let path = try parsePath(&args)
@@ -158,16 +162,30 @@ extension Directive {
     ]
 }
 
-/// A directive `NAME A -> B | A <-> B` that applies `change` to each direction of the path.
+/// A directive `NAME A -> B | A <-> B` that applies `change` to each direction of the path (`true`: switch on).
+/// With `undo`, it also takes `for DURATION`: the change is undone that much later, whatever the scenario is doing
+/// then (a swarm's partition lasts a few seconds of someone's upload, not until the next statement).
 private func pathSwitch(
-    _ name: String, summary: String,
-    _ change: @escaping @Sendable (SimulatedNetwork, String, String) -> Void
+    _ name: String, summary: String, undo: String? = nil,
+    _ change: @escaping @Sendable (SimulatedNetwork, String, String, Bool) -> Void
 ) -> Directive {
-    Directive(name, usage: "\(name) A -> B | A <-> B", summary: summary, keywords: ["->", "<->"]) { args throws(ScenarioError) in
+    Directive(name, usage: "\(name) A -> B | A <-> B" + (undo == nil ? "" : " [for DURATION]"), summary: summary,
+              keywords: ["->", "<->"] + (undo == nil ? [] : ["for"])) { args throws(ScenarioError) in
         let path = try parsePath(&args)
+        var lasting: Template?
+        if undo != nil, args.accept("for") { lasting = try args.duration() }
         try args.end()
+        let period = lasting
         return Run { context in
-            for (from, to) in path.directions { change(context.kernel.network, from, to) }
+            for (from, to) in path.directions { change(context.kernel.network, from, to, true) }
+            if let period {
+                let duration = try parseDuration(period.resolve(context))
+                guard duration > .zero else { throw StepError("'for \(duration.workbenchText)': expected a positive duration") }
+                let network = context.kernel.network
+                context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
+                    for (from, to) in path.directions { change(network, from, to, false) }
+                }
+            }
             return nil
         }
     }

@@ -51,6 +51,18 @@ public struct ScenarioLanguage: Sendable {
             return Statement(file: file, line: line, source: source, directive: "spawn",
                              step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
+        if head.text == "later", !head.quoted {
+            var args = Arguments(file: file, line: line, directiveColumn: head.column, tokens: Array(tokens.dropFirst()))
+            let delay = try args.duration()
+            guard let inner = args.peek else { throw args.error("expected a directive to run later, found end of line") }
+            guard !inner.quoted, LaterStep.directives.contains(inner.text) else {
+                throw ScenarioError(file: file, line: line, column: inner.column,
+                                    message: "'later' runs a change to the world (\(LaterStep.directives.joined(separator: ", "))), found '\(inner.text)'")
+            }
+            let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
+            return Statement(file: file, line: line, source: source, directive: "later",
+                             step: LaterStep(delay: delay, inner: innerStatement.step, directive: innerStatement.directive))
+        }
         guard !head.quoted, let directive = directive(named: head.text) else {
             let suggestion = directives.map(\.name).min { editDistance($0, head.text) < editDistance($1, head.text) } ?? ""
             throw ScenarioError(file: file, line: line, column: head.column,
@@ -108,6 +120,29 @@ struct SpawnStep: Step {
     func run(_ context: ScenarioContext) throws -> Pending? {
         guard context.background[name] == nil else { throw StepError("'\(name)' is already running; join it first") }
         if let pending = try inner.run(context) { context.background[name] = pending }
+        return nil
+    }
+}
+
+/// `later DURATION DIRECTIVE…`: changes the world that much later, in the middle of whatever runs then (a
+/// partition that starts 300 ms into an upload). Only directives that act at once may be deferred.
+struct LaterStep: Step {
+    static let directives = ["partition", "heal", "hold", "release", "reset", "link", "clock", "fault"]
+    let delay: Template
+    let inner: any Step
+    let directive: String
+
+    func run(_ context: ScenarioContext) throws -> Pending? {
+        let duration = try parseDuration(delay.resolve(context))
+        guard duration >= .zero else { throw StepError("later \(duration.workbenchText): expected a delay of 0 or more") }
+        let (inner, directive) = (self.inner, self.directive)
+        context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
+            do {
+                _ = try inner.run(context)
+            } catch {
+                context.kernel.trace.record(actor: "scenario", event: "later-failed", fields: [("directive", directive), ("error", "\(error)")])
+            }
+        }
         return nil
     }
 }

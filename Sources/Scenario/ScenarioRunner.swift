@@ -22,6 +22,8 @@ public struct ScenarioRunner: Sendable {
         public let expectations: [ScenarioContext.Expectation]
         /// The invariants found broken, in the order they broke.
         public let violations: [ScenarioContext.Violation]
+        /// The faults a swarm's schedule ran, in order (empty for a plain run).
+        public let faults: [ScheduledFault]
         /// A step that could not run (the scenario stopped there), with its place.
         public let error: String?
         public let digest: String
@@ -33,8 +35,9 @@ public struct ScenarioRunner: Sendable {
         public var passed: Bool { error == nil && failures.isEmpty && violations.isEmpty }
     }
 
-    /// Runs every statement of `script` in order on a new kernel seeded with `seed`.
-    public func run(_ script: Script, seed: UInt64, output: @escaping @Sendable (String) -> Void) -> Result {
+    /// Runs every statement of `script` in order on a new kernel seeded with `seed`, with the faults of `faults`
+    /// run just before the statements they name.
+    public func run(_ script: Script, seed: UInt64, faults: FaultSource? = nil, output: @escaping @Sendable (String) -> Void) -> Result {
         let kernel = Kernel(seed: seed)
         let context = ScenarioContext(kernel: kernel, catalog: catalog, file: script.file, output: output)
         // Only the file's name: the trace depends on seed and build, not on how the path was typed.
@@ -42,8 +45,27 @@ public struct ScenarioRunner: Sendable {
         kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
         let watch = InvariantWatch(invariants)
         var error: String?
-        for statement in script.statements {
+        var generator: FaultScheduleGenerator?
+        var planned: [ScheduledFault] = []
+        switch faults {
+        case .seeded(let classes)?: generator = FaultScheduleGenerator(classes: classes, seed: seed)
+        case .explicit(let list)?: planned = list
+        case nil: break
+        }
+        var ran: [ScheduledFault] = []
+        for (index, statement) in script.statements.enumerated() {
             do {
+                let lines = generator?.lines(before: index, in: context) ?? planned.filter { $0.before == index }.map(\.line)
+                for line in lines {
+                    ran.append(ScheduledFault(before: index, line: line))
+                    kernel.trace.record(actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])
+                    do {
+                        guard let fault = try language.parse(line: line, file: "fault schedule", lineNumber: statement.line) else { continue }
+                        try execute(fault, in: context)
+                    } catch let failure {
+                        throw StepError("the fault '\(line)' scheduled before line \(statement.line) could not run: \(failure)")
+                    }
+                }
                 try execute(statement, in: context)
             } catch let failure {
                 error = "\(statement.file):\(statement.line): \(statement.directive): \(failure)"
@@ -63,7 +85,7 @@ public struct ScenarioRunner: Sendable {
             ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
         ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         return Result(file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
-                      violations: context.violations,
+                      violations: context.violations, faults: ran,
                       error: error, digest: kernel.trace.digest, trace: kernel.trace.canonicalText,
                       virtualTime: kernel.now, traceEvents: kernel.trace.count)
     }

@@ -71,7 +71,7 @@ struct ScenarioLineGenerator {
 
     init(language: ScenarioLanguage, random: RandomStream) {
         self.random = random
-        directives = language.directives.map(\.name) + ["spawn", "join"]
+        directives = language.directives.map(\.name) + ["spawn", "join", "later"]
         usages = language.directives.map { directive in
             directive.usage.replacingOccurrences(of: "[", with: " ").replacingOccurrences(of: "]", with: " ")
                 .replacingOccurrences(of: "…", with: " ").split(separator: " ").map(String.init).filter { $0 != "|" && $0 != "/" }

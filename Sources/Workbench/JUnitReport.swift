@@ -9,40 +9,41 @@ struct JUnitReport {
         for result in results {
             let failures = result.failures.count + result.violations.count + (result.error == nil ? 0 : 1)
             let tests = result.expectations.count + result.violations.count + (result.error == nil ? 0 : 1)
-            out += "  <testsuite name=\"\(escape(result.title))\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
+            out += "  <testsuite name=\"\(xmlEscape(result.title))\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
             out += "    <properties><property name=\"seed\" value=\"\(result.seed)\"/><property name=\"digest\" value=\"\(result.digest)\"/></properties>\n"
             for expectation in result.expectations {
-                out += "    <testcase classname=\"\(escape(result.file))\" name=\"line \(expectation.line): \(escape(expectation.text))\""
+                out += "    <testcase classname=\"\(xmlEscape(result.file))\" name=\"line \(expectation.line): \(xmlEscape(expectation.text))\""
                 if let failure = expectation.failure {
-                    out += ">\n      <failure message=\"\(escape(failure))\"/>\n    </testcase>\n"
+                    out += ">\n      <failure message=\"\(xmlEscape(failure))\"/>\n    </testcase>\n"
                 } else {
                     out += "/>\n"
                 }
             }
             for violation in result.violations {
-                out += "    <testcase classname=\"\(escape(result.file))\" name=\"invariant \(escape(violation.invariant))\">\n"
-                    + "      <failure message=\"\(escape(violation.summary(file: result.file)))\"/>\n    </testcase>\n"
+                out += "    <testcase classname=\"\(xmlEscape(result.file))\" name=\"invariant \(xmlEscape(violation.invariant))\">\n"
+                    + "      <failure message=\"\(xmlEscape(violation.summary(file: result.file)))\"/>\n    </testcase>\n"
             }
             if let error = result.error {
-                out += "    <testcase classname=\"\(escape(result.file))\" name=\"run\">\n      <error message=\"\(escape(error))\"/>\n    </testcase>\n"
+                out += "    <testcase classname=\"\(xmlEscape(result.file))\" name=\"run\">\n      <error message=\"\(xmlEscape(error))\"/>\n    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }
         return out + "</testsuites>\n"
     }
+}
 
-    private func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            default: out.append(c)
-            }
+/// Text made safe for an XML attribute or element.
+func xmlEscape(_ text: String) -> String {
+    var out = ""
+    for c in text {
+        switch c {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "\n": out += "&#10;"
+        default: out.append(c)
         }
-        return out
     }
+    return out
 }
