@@ -36,10 +36,22 @@ public struct Invariant: Sendable {
 /// When a check runs: after a statement, or once the run is over (everything it started has had its chance).
 public enum InvariantPhase: Sendable { case step, end }
 
+/// What a checker found broken: a sentence, and the event that broke it when one did (its index in the events
+/// the checker was given).
+public struct InvariantBreach: Sendable {
+    public let message: String
+    public let event: Int?
+
+    public init(_ message: String, event: Int? = nil) {
+        self.message = message
+        self.event = event
+    }
+}
+
 /// The checker of one invariant in one run. Confined to the scenario's thread.
 public protocol InvariantChecker: AnyObject {
     /// Looks at the events recorded since the last check (in order) and at the world; returns what broke, or nil.
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String?
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach?
 }
 
 final class TraceInvariantChecker<State: Sendable>: InvariantChecker {
@@ -53,11 +65,11 @@ final class TraceInvariantChecker<State: Sendable>: InvariantChecker {
         self.end = end
     }
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String? {
-        for event in newEvents {
-            if let broken = checkEvent(&state, event) { return broken }
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+        for index in newEvents.indices {
+            if let broken = checkEvent(&state, newEvents[index]) { return InvariantBreach(broken, event: index) }
         }
-        return phase == .end ? end?(state) : nil
+        return phase == .end ? end?(state).map { InvariantBreach($0) } : nil
     }
 }
 
@@ -74,15 +86,19 @@ final class InvariantWatch {
     /// Runs every checker not yet broken over the new events; records each newly broken one (once per run).
     func check(_ context: ScenarioContext, phase: InvariantPhase, line: Int) {
         guard !checkers.isEmpty else { return }
-        let events = context.kernel.trace.events(from: seen)
-        let fresh = events[...]
-        seen += events.count
+        let fresh = context.kernel.trace.events(from: seen)[...]
+        let first = seen
+        seen += fresh.count
         for (name, checker) in checkers where !broken.contains(name) {
-            guard let message = checker.check(fresh, phase: phase, in: context) else { continue }
+            guard let breach = checker.check(fresh, phase: phase, in: context) else { continue }
             broken.insert(name)
+            // The place is the event that broke it (1-based, as `expect` and the report count), else the check's.
+            let position = breach.event.map { first + $0 + 1 } ?? seen
+            let time = breach.event.map { fresh[$0].nanoseconds } ?? context.kernel.loop.nanoseconds
             context.violations.append(ScenarioContext.Violation(
-                invariant: name, message: message, line: line, traceIndex: seen, nanoseconds: context.kernel.loop.nanoseconds))
-            context.kernel.trace.record(actor: "scenario", event: "invariant-broken", fields: [("invariant", name), ("message", message)])
+                invariant: name, message: breach.message, line: line, traceIndex: position, nanoseconds: time))
+            context.kernel.trace.record(actor: "scenario", event: "invariant-broken", fields: [
+                ("invariant", name), ("message", breach.message), ("trace-event", String(position))])
         }
     }
 }

@@ -26,7 +26,8 @@ public final class ScenarioContext: @unchecked Sendable {
         public let message: String
         /// The statement after which it was found (0: at the end of the run).
         public let line: Int
-        /// How many trace events had been recorded when it was found, and when.
+        /// The trace event (1-based) that broke it, or, for a promise about the world's state, how many events had
+        /// been recorded when it was found; and that moment's virtual time.
         public let traceIndex: Int
         public let nanoseconds: Int64
     }

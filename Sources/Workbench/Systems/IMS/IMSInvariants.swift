@@ -29,8 +29,9 @@ final class SessionWindowChecker: InvariantChecker {
     private var skews: [String: Duration] = [:]
     private var leeways: [String: Int64] = [:]
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String? {
-        for event in newEvents {
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+        for index in newEvents.indices {
+            let event = newEvents[index]
             switch event.event {
             case "clock-skew" where event.actor == "scenario":
                 if let node = event["node"], let skew = event["skew"].flatMap(DurationParser.parse) { skews[node] = skew }
@@ -42,8 +43,8 @@ final class SessionWindowChecker: InvariantChecker {
                 let clock = context.kernel.epoch + .nanoseconds(event.nanoseconds) + (skews[event.actor] ?? .zero)
                 let now = clock.components.seconds
                 if !(nbf <= now + leeway && now - leeway < exp) {
-                    return "\(event.actor) started a session (jti \(event["jti"] ?? "?")) at its time \(now), outside the token's window "
-                        + "nbf \(nbf) … exp \(exp) with leeway \(leeway) s"
+                    return InvariantBreach("\(event.actor) started a session (jti \(event["jti"] ?? "?")) at its time \(now), outside the token's window "
+                        + "nbf \(nbf) … exp \(exp) with leeway \(leeway) s", event: index)
                 }
             default: break
             }

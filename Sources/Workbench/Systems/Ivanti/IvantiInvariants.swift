@@ -65,14 +65,15 @@ final class PrivateKeyWatch: InvariantChecker {
         }
     }
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String? {
-        for event in newEvents {
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+        for index in newEvents.indices {
+            let event = newEvents[index]
             for (field, value) in event.fields where value.count >= 24 {
                 if value.contains("PRIVATE KEY-----") {
-                    return "\(event.actor) \(event.event) carries a PEM private key in its \(field) field"
+                    return InvariantBreach("\(event.actor) \(event.event) carries a PEM private key in its \(field) field", event: index)
                 }
                 if let hit = fragments.first(where: { value.contains($0.fragment) }) {
-                    return "\(event.actor) \(event.event) carries the private key \(hit.key) in clear in its \(field) field"
+                    return InvariantBreach("\(event.actor) \(event.event) carries the private key \(hit.key) in clear in its \(field) field", event: index)
                 }
             }
         }

@@ -65,7 +65,7 @@ final class SpooledJobsChecker: InvariantChecker {
     /// MiG node → job id → the digest prefix it acknowledged.
     private var acknowledged: [String: [String: String]] = [:]
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> String? {
+    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
         for event in newEvents where event.event == "document-received" {
             if let job = event["job"], let digest = event["digest"] { acknowledged[event.actor, default: [:]][job] = digest }
         }
@@ -73,12 +73,12 @@ final class SpooledJobsChecker: InvariantChecker {
             guard let mig = context.startedActors.lazy.compactMap({ $0.actor as? RunningMiG }).first(where: { $0.server.node.name == node })
             else { continue }
             let jobs: [Job]
-            do { jobs = try mig.server.jobs() } catch { return "\(node)'s spool cannot be read: \(error)" }
+            do { jobs = try mig.server.jobs() } catch { return InvariantBreach("\(node)'s spool cannot be read: \(error)") }
             for (job, digest) in jobsAcknowledged.sorted(by: { $0.key < $1.key }) {
                 let held = jobs.filter { $0.id.map(String.init) == job }
-                guard held.count == 1 else { return "\(node) acknowledged job \(job) but its spool holds it \(held.count) times" }
+                guard held.count == 1 else { return InvariantBreach("\(node) acknowledged job \(job) but its spool holds it \(held.count) times") }
                 let spooled = String((held[0].documentDigest ?? "stored").prefix(16))
-                if spooled != digest { return "\(node) acknowledged job \(job) with document \(digest) but its spool holds \(spooled)" }
+                if spooled != digest { return InvariantBreach("\(node) acknowledged job \(job) with document \(digest) but its spool holds \(spooled)") }
             }
         }
         return nil

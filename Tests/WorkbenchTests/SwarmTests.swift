@@ -1,0 +1,180 @@
+import Foundation
+import Scenario
+import TestSupport
+import Testing
+@testable import Workbench
+
+/// Invariants, `swarm`, `shrink` and shards, on the echo actor's planted bug and on MiG's lost answer.
+@Suite(.serialized) struct SwarmTests {
+    static let planted = "Fixtures/swarm/echo-planted-bug.scn"
+
+    func script(_ text: String, file: String = "test.scn") throws -> Script {
+        let (script, errors) = Catalog.language.parse(file: file, text: text)
+        try #require(errors.isEmpty, "\(errors.map(\.message))")
+        return script
+    }
+
+    func plantedScript() throws -> Script {
+        try script(String(contentsOfFile: Repository.root.appendingPathComponent(Self.planted).path, encoding: .utf8), file: Self.planted)
+    }
+
+    @Test func aBrokenInvariantFailsTheRunWithItsNameAndPlace() throws {
+        let faults = [ScheduledFault(before: 3, line: "fault echo.planted-arm once"), ScheduledFault(before: 5, line: "fault echo.planted-miscount once")]
+        let result = SwarmScripts.runner.run(try plantedScript(), seed: 3, faults: .explicit(faults)) { _ in }
+        #expect(!result.passed)
+        #expect(result.failures.isEmpty, "the workload's own expectations accept the outcome")
+        let violation = try #require(result.violations.first)
+        #expect(violation.invariant == "echo.reports-what-it-received")
+        #expect(violation.message == "echo received 3 bytes and answered that it got 4")
+        #expect(violation.line == 10, "the statement that ran when it broke: the second POST")
+        let events = result.trace.split(separator: "\n")
+        #expect(violation.traceIndex > 0 && violation.traceIndex <= events.count)
+        #expect(events[violation.traceIndex - 1].contains("\"reported\":\"4\""), "the position names the event that broke it")
+    }
+
+    @Test func thePlantedBugNeedsBothFaultsInOrder() throws {
+        let runner = SwarmScripts.runner, script = try plantedScript()
+        let reversed = [ScheduledFault(before: 3, line: "fault echo.planted-miscount once"), ScheduledFault(before: 5, line: "fault echo.planted-arm once")]
+        #expect(runner.run(script, seed: 3, faults: .explicit(reversed)) { _ in }.passed)
+        #expect(runner.run(script, seed: 3, faults: .explicit([ScheduledFault(before: 3, line: "fault echo.planted-arm on")])) { _ in }.passed)
+        #expect(runner.run(script, seed: 3) { _ in }.passed)
+    }
+
+    @Test func aLostAnswerIsNotPrintedTwice() throws {
+        let run = SwarmScripts.runner.run(try script("""
+            start mig
+            link phone <-> mig latency 5ms bandwidth 1MB/s
+            reset mig -> phone after 100 bytes
+            mig print bytes 10000 as p
+            expect ${p.code} == answer-lost
+            """), seed: 1) { _ in }
+        #expect(run.violations.isEmpty, "\(run.violations.map(\.message))")
+        #expect(run.error == nil, "\(run.error ?? "")")
+        #expect(run.passed, "\(run.failures.map { $0.failure ?? "" })")
+        #expect(run.trace.components(separatedBy: "\"event\":\"job-created\"").count == 2, "one job, not two")
+        #expect(run.trace.contains("\"event\":\"mig-client-retry\"") == false)
+    }
+
+    @Test func expectInAcceptsOnlyTheNamedOutcomes() throws {
+        let result = SwarmScripts.runner.run(try script("""
+            start echo
+            http GET http://echo/ as r
+            expect ${r.status} in 200 503
+            expect ${r.status} in 404 error
+            """), seed: 1) { _ in }
+        #expect(result.expectations.map { $0.failure == nil } == [true, false])
+        #expect(result.expectations[1].failure == "expected ${r.status} in \"404\" \"error\", actual \"200\"")
+    }
+
+    @Test func aSeedsScheduleIsTheSameEveryTime() throws {
+        let runner = SwarmScripts.runner, script = try plantedScript()
+        for seed: UInt64 in [4, 10, 77] {
+            let first = SwarmRun(runner.run(script, seed: seed, faults: .seeded(.all)) { _ in })
+            let second = SwarmRun(runner.run(script, seed: seed, faults: .seeded(.all)) { _ in })
+            #expect(first == second)
+            // The explicit schedule replays the same run.
+            let replay = runner.run(script, seed: seed, faults: .explicit(first.faults)) { _ in }
+            #expect(replay.digest == first.digest)
+        }
+    }
+
+    @Test func deltaDebuggingKeepsOnlyTheFaultsThatMatter() {
+        var runs = 0
+        let kept = DeltaDebugging.minimise(Array(0..<40)) { subset in
+            runs += 1
+            guard let a = subset.firstIndex(of: 7), let b = subset.firstIndex(of: 31) else { return false }
+            return a < b
+        }
+        #expect(kept == [7, 31])
+        #expect(runs < 80, "ddmin took \(runs) runs")
+        #expect(DeltaDebugging.minimise([1, 2, 3]) { _ in true } == [])
+    }
+
+    @Test func swarmFindsThePlantedBugAndShrinkCutsItToTwoFaults() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swarm-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let swarm = try WorkbenchBinary.run(["swarm", Self.planted, "--seeds", "1..40", "--faults", "actors", "--jobs", "2"])
+        #expect(swarm.status == 1, "\(swarm.output)")
+        let lines = swarm.stdout.split(separator: "\n").map(String.init)
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix("FAIL swarm: 40 seeds × 1 file, "), "\(summary)")
+        let failing = lines.filter { $0.hasPrefix("FAIL \(Self.planted) seed ") }
+        #expect(!failing.isEmpty)
+        #expect(failing.allSatisfy { $0.contains("INVARIANT BROKEN echo.reports-what-it-received") })
+        let seed = try #require(failing.first?.split(separator: " ")[3])
+        #expect(lines.contains("    replay: workbench swarm \(Self.planted) --seeds \(seed) --faults actors"))
+
+        let replay = try WorkbenchBinary.run(["swarm", Self.planted, "--seeds", String(seed), "--faults", "actors"])
+        #expect(replay.status == 1)
+        #expect(replay.stdout.contains("FAIL \(Self.planted) seed \(seed) "))
+
+        let out = directory.appendingPathComponent("shrunk.scn").path
+        let shrink = try WorkbenchBinary.run(["shrink", Self.planted, "--seed", String(seed), "--faults", "actors", "--out", out])
+        #expect(shrink.status == 0, "\(shrink.output)")
+        #expect(shrink.stdout.contains("kept 2 of "), "\(shrink.stdout)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let kept = text.split(separator: "\n").filter { $0.hasSuffix("# fault kept by shrink") }
+        #expect(kept.count == 2)
+        #expect(kept[0].contains("echo.planted-arm") || kept[0].contains("echo.planted-miscount"))
+        #expect(!text.contains("echo.unavailable"))
+        let rerun = try WorkbenchBinary.run(["run", out, "--seed", String(seed)])
+        #expect(rerun.status == 1)
+        #expect(rerun.stderr.contains("INVARIANT BROKEN echo.reports-what-it-received"), "\(rerun.output)")
+    }
+
+    /// The union of the shards is the unsharded run, seed for seed; merge makes one summary and JUnit of them.
+    @Test func shardsTogetherAreTheWholeSwarm() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let whole = directory.appendingPathComponent("whole.json").path
+        let arguments = ["swarm", Self.planted, "Simulations/kernel-seeded-faults.scn", "--seeds", "5..34", "--faults", "all"]
+        _ = try WorkbenchBinary.run(arguments + ["--jobs", "2", "--json", whole])
+        var parts: [String] = []
+        for index in 0..<3 {
+            let part = directory.appendingPathComponent("shard-\(index).json").path
+            _ = try WorkbenchBinary.run(arguments + ["--jobs", "1", "--shard", "\(index)/3", "--json", part])
+            parts.append(part)
+        }
+        let decode = { (path: String) in try SwarmResult.decode(String(contentsOfFile: path, encoding: .utf8), source: path) }
+        let unsharded = try decode(whole)
+        #expect(unsharded.runs.count == 60)
+        let shards = try parts.map(decode)
+        for (index, shard) in shards.enumerated() {
+            #expect(shard.runs.allSatisfy { $0.seed % 3 == UInt64(index) })
+        }
+        let union = SwarmResult.ordered(shards.flatMap(\.runs), files: unsharded.files)
+        #expect(union == unsharded.runs, "seed for seed: file, verdict, digest, failure and fault schedule")
+
+        let junit = directory.appendingPathComponent("merged.xml").path
+        let merge = try WorkbenchBinary.run(["swarm", "merge"] + parts + ["--junit", junit])
+        let mergedSummary = merge.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let failed = unsharded.runs.filter { !$0.passed }.count
+        #expect(mergedSummary.contains("30 seeds × 2 files, \(failed) failed"), "\(merge.output)")
+        #expect(merge.status == (failed == 0 ? 0 : 1))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 60)
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == failed)
+
+        // A shard from another build (a different digest for the same seed) is refused.
+        let tampered = directory.appendingPathComponent("tampered.json").path
+        try String(contentsOfFile: parts[0], encoding: .utf8).replacingOccurrences(of: shards[0].runs[0].digest, with: String(repeating: "0", count: 64))
+            .write(toFile: tampered, atomically: true, encoding: .utf8)
+        let refused = try WorkbenchBinary.run(["swarm", "merge", parts[0], tampered])
+        #expect(refused.status != 0 && refused.stderr.contains("ran twice with different digests"), "\(refused.output)")
+    }
+
+    @Test func badSwarmArgumentsAreRefused() throws {
+        for (arguments, message) in [
+            (["--seeds", "9..3"], "the first seed is after the last"),
+            (["--seeds", "1..x"], "expected A..B"),
+            (["--seeds", "1..2", "--shard", "3/3"], "shards are numbered 0…2"),
+            (["--seeds", "1..2", "--jobs", "0"], "--jobs 0: expected 1…64"),
+            (["--seeds", "1..2", "--faults", "some"], "some"),
+        ] {
+            let run = try WorkbenchBinary.run(["swarm", Self.planted] + arguments)
+            #expect(run.status != 0 && run.stderr.contains(message), "\(arguments): \(run.output)")
+        }
+    }
+}
