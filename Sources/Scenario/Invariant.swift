@@ -73,19 +73,22 @@ final class TraceInvariantChecker<State: Sendable>: InvariantChecker {
     }
 }
 
-/// The checkers of one run and how far into the trace they have read.
-final class InvariantWatch {
+/// The checkers of one run and how far into the trace they have read (the runner's, and the console's).
+public final class InvariantWatch {
     private var checkers: [(name: String, checker: any InvariantChecker)]
     private var broken: Set<String> = []
     private var seen = 0
 
-    init(_ invariants: [Invariant]) {
+    public init(_ invariants: [Invariant]) {
         checkers = invariants.map { ($0.name, $0.makeChecker()) }
     }
 
-    /// Runs every checker not yet broken over the new events; records each newly broken one (once per run).
-    func check(_ context: ScenarioContext, phase: InvariantPhase, line: Int) {
-        guard !checkers.isEmpty else { return }
+    /// Runs every checker not yet broken over the new events; records each newly broken one (once per run) in
+    /// `context.violations`, and returns those.
+    @discardableResult
+    public func check(_ context: ScenarioContext, phase: InvariantPhase, line: Int) -> [ScenarioContext.Violation] {
+        guard !checkers.isEmpty else { return [] }
+        let known = context.violations.count
         let fresh = context.kernel.trace.events(from: seen)[...]
         let first = seen
         seen += fresh.count
@@ -100,6 +103,7 @@ final class InvariantWatch {
             context.kernel.trace.record(actor: "scenario", event: "invariant-broken", fields: [
                 ("invariant", name), ("message", breach.message), ("trace-event", String(position))])
         }
+        return Array(context.violations[known...])
     }
 }
 

@@ -45,6 +45,8 @@ final class ConsoleSession: @unchecked Sendable {
     let language = Catalog.language
     let context: ScenarioContext
     let runner: ScenarioRunner
+    /// The systems' invariants, checked after every line, as a run checks them after every statement.
+    let watch: InvariantWatch
     private var lineNumber = 0
     private let write: @Sendable (String) -> Void
     private(set) var failedExpectations = 0
@@ -57,7 +59,8 @@ final class ConsoleSession: @unchecked Sendable {
         kernel = Kernel(seed: seed)
         self.write = write
         context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: write)
-        runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds, invariants: Catalog.invariants)
+        runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
+        watch = InvariantWatch(Catalog.invariants)
     }
 
     /// Handles one line typed (or piped) into the console.
@@ -91,6 +94,10 @@ final class ConsoleSession: @unchecked Sendable {
                 } else {
                     write("ok \(expectation.text)")
                 }
+            }
+            for violation in watch.check(context, phase: .step, line: lineNumber) {
+                failedExpectations += 1
+                write(violation.summary(file: "console"))
             }
             let results = summary(of: statement)
             if !results.isEmpty { write(results) }

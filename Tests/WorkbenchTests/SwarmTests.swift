@@ -55,6 +55,17 @@ import Testing
         #expect(run.trace.contains("\"event\":\"mig-client-retry\"") == false)
     }
 
+    @Test func theConsoleChecksInvariantsAfterEveryLine() throws {
+        let run = try WorkbenchBinary.run([], input: """
+            start echo planted-bug=true
+            fault echo.planted-arm once
+            fault echo.planted-miscount once
+            http POST http://echo/x body "abc" as r
+            """)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("console:4: INVARIANT BROKEN echo.reports-what-it-received at trace event "), "\(run.stdout)")
+    }
+
     @Test func expectInAcceptsOnlyTheNamedOutcomes() throws {
         let result = SwarmScripts.runner.run(try script("""
             start echo
