@@ -129,7 +129,7 @@ extension Directive {
                 // `${p.job}` of a print that failed is empty: following it is an outcome (a workload under faults
                 // follows whatever the print made), not a broken scenario.
                 return context.perform("mig \(action)", label: variable, timeout: timeout) {
-                    ["status": "error", "job": "", "code": "no-job", "error": "no job to \(action): the print that would have made it failed"]
+                    ["status": "error", "job": "", "state": "", "code": "no-job", "error": "no job to \(action): the print that would have made it failed"]
                 }
             }
             let id = try given.map { resolved -> Int32 in
