@@ -97,3 +97,6 @@ openssl verify -CAfile "$out/ca.pem" "$out/server.pem" "$out/client.pem"
 openssl pkcs12 -info -noout -in "$out/client.p12" -passin "pass:$p12_password"
 chmod 644 "$out"/*.pem "$out"/*.key "$out"/*.p12
 echo "TLS test fixtures written to $out"
+
+# The derived credential the Ivanti client vaults and the MiG client presents is issued by this CA: reissue it.
+"$repo/tools/make-derived-tls-credential.sh" "$out"

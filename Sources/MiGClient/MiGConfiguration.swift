@@ -59,6 +59,10 @@ extension MiGClient {
     public enum ClientIdentity: Sendable {
         /// A password-protected PKCS#12 file (certificate, key and chain), as the seed's app ships.
         case pkcs12(file: String, password: String)
+        /// A certificate chain (DER, leaf first) and the leaf's private key (DER, PKCS#8 or the key type's own
+        /// form) the app holds in memory — a derived credential it vaulted with the Ivanti client, say; `source`
+        /// names where they came from in errors.
+        case der(certificateChain: [[UInt8]], privateKey: [UInt8], source: String)
     }
 
     /// When and how often to try again after a busy printer or a dropped connection.

@@ -49,7 +49,7 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The retry policy ran out; `last` is the failure of the final attempt.
     indirect case retriesExhausted(attempts: Int, last: MiGError)
 
-    /// Why a PKCS#12 file could not be used.
+    /// Why a PKCS#12 file (or an in-memory identity) could not be used.
     public enum ClientCertificateProblem: Sendable, Equatable, CustomStringConvertible {
         /// The file is missing or unreadable.
         case unreadable(String)
@@ -57,12 +57,15 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
         case wrongPassword
         /// The file is not a usable PKCS#12 bundle (or holds no key and certificate).
         case invalid(String)
+        /// An in-memory identity's certificate or key is not DER, or the key is not the certificate's.
+        case unusable(String)
 
         public var description: String {
             switch self {
             case .unreadable(let reason): "cannot be read: \(reason)"
             case .wrongPassword: "the password is wrong (PKCS#12 decryption failed)"
             case .invalid(let reason): "is not a usable PKCS#12 bundle: \(reason)"
+            case .unusable(let reason): "is unusable: \(reason)"
             }
         }
     }

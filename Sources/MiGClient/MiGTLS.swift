@@ -32,10 +32,17 @@ enum MiGTLS {
         case .acceptAnyCertificate:
             tls.certificateVerification = .none
         }
-        if let identity = configuration.clientIdentity {
-            let bundle = try loadPKCS12(identity)
+        switch configuration.clientIdentity {
+        case .pkcs12(let file, let password)?:
+            let bundle = try loadPKCS12(file: file, password: password)
             tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
             tls.privateKey = .privateKey(bundle.privateKey)
+        case .der(let chain, let key, let source)?:
+            let (certificates, privateKey) = try loadDER(chain: chain, key: key, source: source)
+            tls.certificateChain = certificates.map { .certificate($0) }
+            tls.privateKey = .privateKey(privateKey)
+        case nil:
+            break
         }
         do {
             return try NIOSSLContext(configuration: tls)
@@ -44,24 +51,48 @@ enum MiGTLS {
         }
     }
 
+    /// Reads an in-memory identity, checking that the key belongs to the leaf certificate (a mismatch would
+    /// otherwise surface as a handshake the server refuses, far from its cause).
+    static func loadDER(chain: [[UInt8]], key: [UInt8], source: String) throws(MiGError) -> ([NIOSSLCertificate], NIOSSLPrivateKey) {
+        guard !chain.isEmpty else { throw .clientCertificate(file: source, problem: .unusable("no certificate")) }
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try chain.map { try NIOSSLCertificate(bytes: $0, format: .der) }
+        } catch {
+            throw .clientCertificate(file: source, problem: .unusable("a certificate is not DER X.509 (\(withoutSourceLocations("\(error)")))"))
+        }
+        let privateKey: NIOSSLPrivateKey
+        do {
+            privateKey = try NIOSSLPrivateKey(bytes: key, format: .der)
+        } catch {
+            throw .clientCertificate(file: source, problem: .unusable("the private key is not DER (\(withoutSourceLocations("\(error)")))"))
+        }
+        do {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateChain = [.certificate(certificates[0])]
+            tls.privateKey = .privateKey(privateKey)
+            _ = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .clientCertificate(file: source, problem: .unusable("the private key is not the certificate's (\(withoutSourceLocations("\(error)")))"))
+        }
+        return (certificates, privateKey)
+    }
+
     /// Opens a password-protected PKCS#12 file, telling a missing file, a wrong password and a bad file apart.
-    static func loadPKCS12(_ identity: MiGClient.ClientIdentity) throws(MiGError) -> NIOSSLPKCS12Bundle {
-        switch identity {
-        case .pkcs12(let file, let password):
-            guard FileManager.default.isReadableFile(atPath: file) else {
-                let reason = FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file"
-                throw .clientCertificate(file: file, problem: .unreadable(reason))
+    static func loadPKCS12(file: String, password: String) throws(MiGError) -> NIOSSLPKCS12Bundle {
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            let reason = FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file"
+            throw .clientCertificate(file: file, problem: .unreadable(reason))
+        }
+        do {
+            return try NIOSSLPKCS12Bundle(file: file, passphrase: Array(password.utf8))
+        } catch {
+            let text = String(describing: error)
+            // BoringSSL reports a failed MAC check or key decryption as INCORRECT_PASSWORD.
+            if text.contains("INCORRECT_PASSWORD") || text.contains("BAD_DECRYPT") {
+                throw .clientCertificate(file: file, problem: .wrongPassword)
             }
-            do {
-                return try NIOSSLPKCS12Bundle(file: file, passphrase: Array(password.utf8))
-            } catch {
-                let text = String(describing: error)
-                // BoringSSL reports a failed MAC check or key decryption as INCORRECT_PASSWORD.
-                if text.contains("INCORRECT_PASSWORD") || text.contains("BAD_DECRYPT") {
-                    throw .clientCertificate(file: file, problem: .wrongPassword)
-                }
-                throw .clientCertificate(file: file, problem: .invalid(text))
-            }
+            throw .clientCertificate(file: file, problem: .invalid(text))
         }
     }
 

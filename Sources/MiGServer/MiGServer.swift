@@ -211,9 +211,13 @@ public final class MiGServer: @unchecked Sendable {
             } else {
                 verdict = .failure(.missing)
             }
-            if case .failure(let problem) = verdict {
+            switch verdict {
+            case .failure(let problem):
                 node.trace("certificate-refused", [("user", account.user)])
                 return .failure(.init(status: .forbidden, body: "account \(account.user) requires a valid client certificate: \(problem)"))
+            case .success(let subject):
+                // Whose certificate opened the account, and how it arrived: a deployment's audit line.
+                node.trace("certificate-accepted", [("subject", subject), ("user", account.user), ("via", presented == nil ? "proxy" : "handshake")])
             }
         }
         return .success(account.user)

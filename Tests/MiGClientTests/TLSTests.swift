@@ -1,3 +1,4 @@
+import Foundation
 import IPP
 import Kernel
 import MiGClient
@@ -102,6 +103,36 @@ import WireHTTP
         default: Issue.record("got \(String(describing: error))")
         }
         #expect(recorder.requests.isEmpty)
+    }
+
+    /// The derived credential an app vaulted with the Ivanti client, held in memory as DER (issued by the test CA).
+    static func derived(_ part: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.tls("../ivanti/tls-client.\(part).der"))))
+    }
+
+    @Test func aDERIdentityHeldInMemoryIsPresented() throws {
+        let world = SimulatedWorld()
+        _ = try Self.startServer(world, requireClientCertificate: true)
+        let identity = MiGClient.ClientIdentity.der(certificateChain: [try Self.derived("cert")], privateKey: try Self.derived("key"), source: "derived credential")
+        let client = try world.client(url: Self.url, trust: Self.caTrust, identity: identity)
+        #expect(try world.run { try await client.print(.bytes([1, 2, 3])) }.id == 11)
+    }
+
+    @Test func aDERIdentityWhoseKeyIsNotItsCertificatesIsRefusedUpFront() throws {
+        let world = SimulatedWorld()
+        let otherKey = Array(try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.tls("../ivanti/encryption.key.der"))))
+        for (chain, key, what) in [([try Self.derived("cert")], otherKey, "not the certificate's"),
+                                   ([[0x30, 0x01]], try Self.derived("key"), "not DER X.509"),
+                                   ([], try Self.derived("key"), "no certificate")] {
+            do {
+                _ = try world.client(url: Self.url, identity: .der(certificateChain: chain, privateKey: key, source: "credential 7"))
+                Issue.record("accepted an identity whose problem is: \(what)")
+            } catch let error as MiGError {
+                guard case .clientCertificate("credential 7", .unusable(let reason)) = error, reason.contains(what) else {
+                    Issue.record("got \(error), expected one saying \(what)"); continue
+                }
+            }
+        }
     }
 
     @Test func aWrongPKCS12PasswordNamesTheFile() throws {

@@ -218,7 +218,8 @@ extension Directive {
 /// availability changes and renewal requests the app was told about.
 final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Sendable {
     let appConnect: AppConnect
-    private let mutable = Mutex<(changes: [SecureServicesAvailability], services: [String: DerivedCredentialService], activations: Int)>(([], [:], 0))
+    private let mutable = Mutex<(changes: [SecureServicesAvailability], services: [String: DerivedCredentialService], activations: Int,
+                                 keys: [String: [String: [UInt8]]])>(([], [:], 0, [:]))
 
     init(appConnect: AppConnect) { self.appConnect = appConnect }
 
@@ -241,6 +242,28 @@ final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Se
         service.delegate = self
         mutable.withLock { $0.services[service.callbackScheme] = service }
         return service
+    }
+
+    /// The app keeps the private keys of the credentials it sent (it made them; the Ivanti client never hands a
+    /// key back), by serial number and tag.
+    func keep(serialNumber: String, _ certificates: [DerivedCredential.Certificate]) {
+        mutable.withLock { all in
+            for certificate in certificates { all.keys[serialNumber, default: [:]][certificate.tag] = certificate.privateKey }
+        }
+    }
+
+    /// The TLS identity the app holds for its credential `serialNumber`: the `tag` certificate as the Ivanti
+    /// client vaulted it, read back through AppConnect (so a credential the client refused, or never got, gives
+    /// none), with the private key the app kept when it sent the credential.
+    func identity(serialNumber: String, tag: CredentialTag) async throws(HeldIdentityUnavailable) -> (certificate: [UInt8], privateKey: [UInt8]) {
+        guard let key = mutable.withLock({ $0.keys[serialNumber]?[tag.rawValue] }) else {
+            throw HeldIdentityUnavailable("app \(appConnect.node.name) sent no credential \(serialNumber) with a \(tag.rawValue) certificate")
+        }
+        do {
+            return (try await appConnect.certificate(serialNumber: serialNumber, tag: tag), key)
+        } catch {
+            throw HeldIdentityUnavailable("the Ivanti client gave no \(tag.rawValue) certificate of credential \(serialNumber): \(error)")
+        }
     }
 
     /// How many times the app was told it became active.
@@ -323,6 +346,7 @@ private struct SendRequest: Sendable {
         }
         do {
             try service.send(credential)
+            session.keep(serialNumber: credential.serialNumber, credential.certificates)
             return ["status": "sent", "code": "0", "error": ""]
         } catch {
             return ["status": "failed", "code": String(error.code.rawValue), "error": error.description]
@@ -341,4 +365,10 @@ private struct SendRequest: Sendable {
         }
         return [UInt8](data)
     }
+}
+
+/// An app has no TLS identity for a derived credential: it never sent one, or the Ivanti client does not hold it.
+struct HeldIdentityUnavailable: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import DerivedCredential
 import Foundation
 import MiGClient
 import NIOConcurrencyHelpers
@@ -13,6 +14,8 @@ extension Directive {
         var user: Template?
         var password: Template?
         var p12: (file: Template, password: Template)?
+        /// `credential SERIAL TAG`: a derived credential the app sent to the Ivanti client, presented in TLS.
+        var credential: (serial: Template, tag: CredentialTag)?
         var ca = Template(literal: "tls/ca.pem")
         var from = "phone"
         var retries = 4
@@ -24,6 +27,13 @@ extension Directive {
             case "user": user = try args.value("a MiG account name")
             case "password": password = try args.value("the account's password")
             case "p12": p12 = (try args.value("a PKCS#12 file under Fixtures/, e.g. tls/client.p12"), try args.value("its password"))
+            case "credential":
+                let serial = try args.value("the serial number of a derived credential the app sent to the Ivanti client")
+                let word = try args.name("a tag")
+                guard let tag = CredentialTag(word: word) else {
+                    throw args.error("tag '\(word)': expected one of \(CredentialTag.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", "))")
+                }
+                credential = (serial, tag)
             case "ca": ca = try args.value("a CA certificate file under Fixtures/")
             case "from": from = try args.name("a node name")
             case "retries": retries = try args.integer("how many times to retry", in: 0...100)
@@ -32,20 +42,34 @@ extension Directive {
             return true
         }
 
-        static let words = ["url", "user", "password", "p12", "ca", "from", "retries"]
+        static let words = ["url", "user", "password", "p12", "credential", "ca", "from", "retries"]
 
-        func client(_ context: ScenarioContext) throws -> MiGClient {
+        /// Resolves the words on the scenario's thread and returns what makes the client inside the step's task:
+        /// an identity held through AppConnect is first read back from the Ivanti client over the bus.
+        func client(_ context: ScenarioContext) throws -> @Sendable () async throws -> MiGClient {
             let node = context.kernel.node(from)
             var identity: MiGClient.ClientIdentity?
             if let p12 { identity = .pkcs12(file: try Fixtures.path(try p12.file.resolve(context)), password: try p12.password.resolve(context)) }
+            var held: (session: AppSession, serial: String, tag: CredentialTag)?
+            if let credential { held = (try AppSession.of(from, context), try credential.serial.resolve(context), credential.tag) }
             let address = try url.resolve(context)
             // `password P` alone changes the password of the URL's user.
             let account = try user?.resolve(context) ?? (password == nil ? nil : (try? MiGEndpoint(url: address))?.credentials?.user)
-            let configuration = try MiGClient.Configuration(
-                url: address, user: account, password: try password?.resolve(context),
-                trust: .caFile(try Fixtures.path(try ca.resolve(context))), clientIdentity: identity,
-                retry: MiGClient.RetryPolicy(maxAttempts: retries + 1, baseDelay: .milliseconds(500), maxDelay: .seconds(8)))
-            return try MiGClient(configuration: configuration, node: node)
+            let secret = try password?.resolve(context)
+            let trust = MiGClient.ServerTrust.caFile(try Fixtures.path(try ca.resolve(context)))
+            let retry = MiGClient.RetryPolicy(maxAttempts: retries + 1, baseDelay: .milliseconds(500), maxDelay: .seconds(8))
+            let fixed = identity, heldIdentity = held
+            return {
+                var identity = fixed
+                if let heldIdentity {
+                    let (certificate, key) = try await heldIdentity.session.identity(serialNumber: heldIdentity.serial, tag: heldIdentity.tag)
+                    identity = .der(certificateChain: [certificate], privateKey: key,
+                                    source: "derived credential \(heldIdentity.serial) (\(heldIdentity.tag.rawValue))")
+                }
+                let configuration = try MiGClient.Configuration(url: address, user: account, password: secret, trust: trust,
+                                                                clientIdentity: identity, retry: retry)
+                return try MiGClient(configuration: configuration, node: node)
+            }
         }
     }
 
@@ -54,7 +78,8 @@ extension Directive {
         usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] "
             + "[attributes complete|seed] | mig replay FIXTURE [bytes N | file PATH] | "
             + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig alive — each with [url URL] [user U] [password P] "
-            + "[p12 FILE PASSWORD] [ca FILE] [from NODE] [retries N] [as NAME]",
+            + "[p12 FILE PASSWORD | credential SERIAL TAG] [ca FILE] [from NODE] [retries N] [as NAME] "
+            + "(credential: the app's derived credential, its certificate read back through AppConnect, with the key the app kept)",
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
             + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .seed (what the seed's HTTP-status check concludes)",
         keywords: ["print", "replay", "wait", "job", "cancel", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
@@ -96,15 +121,18 @@ extension Directive {
         let replayed = fixture
         return Run { context in
             let timeout = try parseDuration(limit.resolve(context))
-            let client: MiGClient
-            do {
-                client = try finalConnection.client(context)
-            } catch {
-                // A client that cannot be made (a P12 with the wrong password) is an outcome the app handles.
-                return context.perform("mig \(action)", label: variable, timeout: timeout) { Self.failure(error) }
+            // A client that cannot be made (a P12 with the wrong password, a credential the Ivanti client does not
+            // hold) is an outcome the app handles: each step makes it in its task and reports the failure.
+            let makeClient = try finalConnection.client(context)
+            let given = try job?.resolve(context)
+            if given == "" {
+                // `${p.job}` of a print that failed is empty: following it is an outcome (a workload under faults
+                // follows whatever the print made), not a broken scenario.
+                return context.perform("mig \(action)", label: variable, timeout: timeout) {
+                    ["status": "error", "job": "", "state": "", "code": "no-job", "error": "no job to \(action): the print that would have made it failed"]
+                }
             }
-            let id = try job.map { text -> Int32 in
-                let resolved = try text.resolve(context)
+            let id = try given.map { resolved -> Int32 in
                 guard let value = Int32(resolved) else { throw StepError("'\(resolved)' is not a job id") }
                 return value
             }
@@ -124,6 +152,7 @@ extension Directive {
                 let final = printOptions
                 return context.perform("mig print", label: variable, timeout: timeout) {
                     do {
+                        let client = try await makeClient()
                         let submitted = try await client.print(source, options: final) { _, _ in progress.withLockedValue { $0 += 1 } }
                         return ["status": "ok", "job": "\(submitted.id)", "state": submitted.state.map { "\($0)" } ?? "",
                                 "reasons": submitted.stateReasons.joined(separator: ","), "attempts": "\(submitted.attempts)",
@@ -144,29 +173,33 @@ extension Directive {
                 let source = try finalDocument.resolve(context, format: nil)
                 return context.perform("mig replay", label: variable, timeout: timeout) {
                     do {
+                        let client = try await makeClient()
                         return Self.values(try await client.replay(encodedRequest: bytes, document: source))
                     } catch { return Self.failure(error) }
                 }
             case "wait":
                 return context.perform("mig wait", label: variable, timeout: timeout + .seconds(5)) {
                     do {
+                        let client = try await makeClient()
                         let status = try await client.waitForCompletion(id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue))
                         return Self.values(status)
                     } catch { return Self.failure(error) }
                 }
             case "job":
                 return context.perform("mig job", label: variable, timeout: timeout) {
-                    do { return Self.values(try await client.jobAttributes(id!)) } catch { return Self.failure(error) }
+                    do { return Self.values(try await makeClient().jobAttributes(id!)) } catch { return Self.failure(error) }
                 }
             case "cancel":
                 return context.perform("mig cancel", label: variable, timeout: timeout) {
                     do {
-                        try await client.cancel(id!)
+                        try await makeClient().cancel(id!)
                         return ["status": "ok", "code": ""]
                     } catch { return Self.failure(error) }
                 }
             default:
                 return context.perform("mig alive", label: variable, timeout: timeout) {
+                    let client: MiGClient
+                    do { client = try await makeClient() } catch { return Self.failure(error) }
                     switch await client.isAlive() {
                     case .alive: return ["status": "ok", "result": "alive"]
                     case .notMiG(let why): return ["status": "ok", "result": "not-mig", "error": why]
@@ -202,8 +235,11 @@ extension Directive {
     private static func failure(_ error: any Error, _ extra: [String: String] = [:]) -> [String: String] {
         var values = extra
         values["status"] = "error"
+        // The same names as a success, so a workload under faults can check both outcomes in one expectation.
+        values["job"] = values["job"] ?? ""
+        values["state"] = values["state"] ?? ""
         values["error"] = "\(error)"
-        values["code"] = (error as? MiGError).map(code) ?? "unexpected"
+        values["code"] = (error as? MiGError).map(code) ?? (error is HeldIdentityUnavailable ? "credential-unavailable" : "unexpected")
         if case .retriesExhausted(let attempts, _)? = error as? MiGError { values["attempts"] = "\(attempts)" }
         return values
     }
