@@ -182,6 +182,17 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("ran twice with different digests"), "\(refused.output)")
     }
 
+    /// The whole-ecosystem workload keeps every promise under the faults its seeds choose (a sample of the 10,000
+    /// seeds `workbench swarm` is run with; any failing seed here is a finding, with its replay command).
+    @Test func theEcosystemWorkloadHoldsUnderSeededFaults() throws {
+        let file = "Simulations/ecosystem-swarm.scn"
+        let script = try script(String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8), file: file)
+        let runs = SwarmScripts.run([script], seeds: Array(1...12), faults: .all) { _ in }
+        #expect(runs.count == 12)
+        #expect(runs.reduce(0) { $0 + $1.faults.count } > 12, "the seeds chose faults")
+        for run in runs where !run.passed { Issue.record("\(run.failureLine(faults: .all))") }
+    }
+
     @Test func badSwarmArgumentsAreRefused() throws {
         for (arguments, message) in [
             (["--seeds", "9..3"], "the first seed is after the last"),
