@@ -75,7 +75,7 @@ ul.failures .where { font-weight:700; margin-right:6px; }
 .check.failed .band { background:#fef2f2; color:#991b1b; border:1px solid #fca5a5; font-weight:600; }
 .band .where { font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace; font-size:11px; }
 .gap { position:absolute; left:170px; right:0; border-top:1px dotted #d0d5dd; color:var(--muted); font-size:11px; padding-left:6px;
-  display:flex; align-items:center; pointer-events:none; }
+  display:flex; align-items:flex-end; padding-bottom:3px; pointer-events:none; }
 .dense .label, .dense .band span { display:none; }
 aside.detail { position:fixed; right:14px; bottom:14px; width:440px; max-height:45vh; overflow:auto; background:#fff; border:1px solid var(--line);
   border-radius:8px; box-shadow:0 8px 24px rgba(16,24,40,.18); padding:8px 10px; z-index:10; }
@@ -449,7 +449,7 @@ function select(index) {
     if (it.kind !== 'check' || !it.failed) return;
     var li = el('li', 'failed'), b = el('button');
     b.appendChild(el('span', 'where', it.where));
-    b.appendChild(document.createTextNode(it.text + (it.stepError ? '' : ' \u2014 ' + it.failure)));
+    b.appendChild(document.createTextNode(it.text + ' \u2014 ' + it.failure));
     b.addEventListener('click', function () { jump(i, true); });
     li.appendChild(b); failures.appendChild(li);
   });
