@@ -53,7 +53,7 @@ import Testing
         // The failed expectation: in the list of failures and as a red row of the timeline, with its line and text.
         let failureList = try #require(Self.slice(of: dom, from: "<ul class=\"failures\"", to: "</ul>"))
         #expect(failureList.contains("<span class=\"where\">line \(failingLine)</span>\(Self.failingText) — expected"), "\(failureList)")
-        #expect(failureList.contains("actual 503"), "\(failureList)")
+        #expect(failureList.contains("actual \"503\""), "\(failureList)")
         let failedRow = try #require(Self.slice(of: dom, from: "<div class=\"row check failed", to: "</div></div>"))
         #expect(failedRow.contains("<span class=\"where\">line \(failingLine)</span><span class=\"text\">\(Self.failingText)</span>"), "\(failedRow)")
         #expect(dom.contains("<div class=\"row check ok"), "the expectations that held are drawn too")
@@ -129,12 +129,14 @@ import Testing
             checks: [], error: "x.scn:2: http: \(hostile)", virtualTime: .zero)]).html
         #expect(html.components(separatedBy: "<script").count == 3)
         #expect(html.components(separatedBy: "</script>").count == 3)
-        #expect(!html.contains("<!--") && !html.contains("\u{2028}") && !html.contains("\u{2029}"))
         #expect(html.contains("<title>FAIL &lt;/script&gt;&lt;script&gt;"))
         // The data is still the same JSON once parsed, as the page's script parses it.
         let start = try #require(html.range(of: "<script type=\"application/json\" id=\"run-data\">"))
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        #expect(!html.contains("<!--"))
+        let data = html[start.upperBound..<end.lowerBound]
+        #expect(!data.contains("<") && !data.contains("\u{2028}") && !data.contains("\u{2029}"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
         let scenario = try #require((json["scenarios"] as? [[String: Any]])?.first)
         #expect(scenario["title"] as? String == hostile)
         #expect((scenario["trace"] as? String)?.contains(hostile) == true)
