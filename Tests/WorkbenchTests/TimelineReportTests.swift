@@ -67,6 +67,25 @@ import Testing
         #expect(try Data(contentsOf: again) == Data(contentsOf: page))
     }
 
+    @Test func severalScenariosShareOnePageWithASelector() throws {
+        let directory = try temporaryDirectory("report-several")
+        let first = directory.appendingPathComponent("report-check.scn"), second = directory.appendingPathComponent("plain-echo.scn")
+        try Self.scenario.write(to: first, atomically: true, encoding: .utf8)
+        try "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200\n".write(to: second, atomically: true, encoding: .utf8)
+        let page = directory.appendingPathComponent("report.html")
+        let run = try WorkbenchBinary.run(["run", first.path, second.path, "--report", page.path])
+        #expect(run.status == 1, "\(run.output)")
+        let link = try #require(URL(string: page.absoluteString + "#scenario=2"))
+        let dom = try Chromium.dumpDOM(link, profile: directory.appendingPathComponent("profile"))
+        let selector = try #require(Self.slice(of: dom, from: "<nav class=\"scenarios\"", to: "</nav>"))
+        #expect(selector.contains("<button class=\"failed\" title=\"report-check.scn\">✗ Report check"), "\(selector)")
+        #expect(selector.contains("<button class=\"passed selected\" title=\"plain-echo.scn\">✓ plain-echo.scn</button>"), "\(selector)")
+        #expect(dom.contains("<h2><span>plain-echo.scn</span><span class=\"verdict pass\">PASS</span></h2>"))
+        // The second scenario's own lifelines: no MiG there.
+        let lifelines = Set(Self.matches(of: #"class="lifeline-head[^"]*" data-actor="([^"]+)""#, in: dom))
+        #expect(lifelines == ["scenario", "phone", "echo", "bus"], "\(lifelines)")
+    }
+
     @Test func screenshotIsThePageAtTheRequestedSize() throws {
         let directory = try temporaryDirectory("report-shot")
         let file = directory.appendingPathComponent("report-check.scn")

@@ -38,8 +38,8 @@ ul.failures .where { font-weight:700; margin-right:6px; }
 .toolbar .status { margin-left:auto; color:var(--muted); }
 .toolbar label { color:var(--muted); display:flex; align-items:center; gap:3px; }
 .timeline { flex:1; min-height:160px; overflow:auto; position:relative; }
-.heads { position:sticky; top:0; z-index:5; height:34px; background:rgba(255,255,255,.96); border-bottom:1px solid var(--line); }
-.lifeline-head { position:absolute; top:6px; height:22px; width:136px; margin-left:-68px; text-align:center; border:1px solid #98a2b3;
+.heads { position:sticky; top:0; z-index:5; height:34px; background:#fff; border-bottom:1px solid var(--line); }
+.lifeline-head { position:absolute; top:6px; height:22px; text-align:center; border:1px solid #98a2b3;
   border-radius:5px; background:#eef2ff; font-weight:600; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; padding:2px 4px; }
 .lifeline-head.scenario-lane { background:#f3f4f6; }
 .canvas { position:relative; }
@@ -91,7 +91,7 @@ aside.detail td:first-child { color:var(--muted); white-space:nowrap; word-break
 (function () {
 'use strict';
 var data = JSON.parse(document.getElementById('run-data').textContent);
-var LANE_W = 150, GUTTER = 170, HEAD_H = 34, BASE_ROW = 24, OVERSCAN = 480, MAX_HEIGHT = 8e6;
+var laneWidth = 150, GUTTER = 170, HEAD_H = 34, BASE_ROW = 24, OVERSCAN = 480, MAX_HEIGHT = 8e6;
 
 function el(tag, cls, text) {
   var e = document.createElement(tag);
@@ -248,9 +248,12 @@ function buildModel(sc) {
       return mark(f.host || (f.on && hostOf(f.on)) || f.from || 'net', severity(e, 'net'), genericLabel(e));
     }
     if (e.actor === 'bus') {
+      lane('bus'); // every actor of the trace has its lifeline, even one whose events are drawn on others
       if (e.event === 'open' && f.from && f.to) return arrow(f.from, f.to, 'bus', 'open ' + clip(f.url || '', 90));
       if (e.event === 'open-unhandled') return mark(f.from || 'bus', 'error', 'nobody opens ' + clip(f.url || '', 80));
-      return mark('bus', severity(e, 'bus'), genericLabel(e));
+      // What the bus records about one app (declared, registered a scheme, came to the foreground) sits on that app.
+      var app = f.app || f.owner;
+      return mark(app || 'bus', severity(e, 'bus'), (app ? 'bus: ' : '') + genericLabel(e));
     }
     if (e.actor === 'scenario') {
       switch (e.event) {
@@ -416,7 +419,7 @@ root.appendChild(timeline);
 
 var detail = el('aside', 'detail'); detail.hidden = true; root.appendChild(detail);
 
-function laneX(i) { return GUTTER + i * LANE_W + LANE_W / 2; }
+function laneX(i) { return GUTTER + i * laneWidth + laneWidth / 2; }
 
 function select(index) {
   if (index === state.scenario) return;
@@ -456,11 +459,14 @@ function select(index) {
   if (failures.children.length) head.appendChild(failures);
 
   heads.textContent = ''; lifelines.textContent = '';
-  var width = GUTTER + model.lanes.length * LANE_W + 320;
+  // Lanes narrow (down to a readable 112 px) to fit the window before the timeline scrolls sideways.
+  laneWidth = Math.max(112, Math.min(150, Math.floor(((timeline.clientWidth || 1200) - GUTTER - 220) / model.lanes.length)));
+  var width = GUTTER + model.lanes.length * laneWidth + 320;
   heads.style.width = canvas.style.width = width + 'px';
   model.lanes.forEach(function (name, i) {
     var h = el('div', 'lifeline-head' + (name === 'scenario' ? ' scenario-lane' : ''), name);
     h.dataset.actor = name; h.title = name; h.style.left = laneX(i) + 'px';
+    h.style.width = (laneWidth - 14) + 'px'; h.style.marginLeft = (7 - laneWidth / 2) + 'px';
     heads.appendChild(h);
     var line = el('div', 'lifeline'); line.dataset.actor = name; line.style.left = laneX(i) + 'px';
     lifelines.appendChild(line);
@@ -571,7 +577,7 @@ function rowElement(k, dense) {
   var mid = h / 2;
   if (it.kind === 'check') {
     var band = el('div', 'band');
-    band.style.left = (GUTTER - 4) + 'px'; band.style.width = (state.model.lanes.length * LANE_W + 8) + 'px';
+    band.style.left = (GUTTER - 4) + 'px'; band.style.width = (state.model.lanes.length * laneWidth + 8) + 'px';
     band.appendChild(el('span', 'mark-text', it.failed ? '\u2717' : '\u2713'));
     band.appendChild(el('span', 'where', it.where));
     band.appendChild(el('span', 'text', it.text));
@@ -726,7 +732,7 @@ function fromHash() {
   if (s >= 1 && s <= data.scenarios.length) select(s - 1); else if (state.scenario < 0) select(0);
   if (e >= 1) {
     var items = state.model.items;
-    for (var i = 0; i < items.length; i++) if (items[i].kind === 'event' && items[i].index === e - 1) { jump(i, true); break; }
+    for (var i = 0; i < items.length; i++) if (items[i].kind === 'event' && items[i].index === e - 1) { jump(i, false); break; }
   }
 }
 window.addEventListener('hashchange', fromHash);
