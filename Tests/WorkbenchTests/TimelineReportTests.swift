@@ -26,6 +26,7 @@ import Testing
 
     @Test func failingRunShowsALifelinePerActorAndMarksTheFailedStep() throws {
         let directory = try temporaryDirectory("report")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("report-check.scn")
         try Self.scenario.write(to: file, atomically: true, encoding: .utf8)
         let page = directory.appendingPathComponent("report.html"), trace = directory.appendingPathComponent("trace.jsonl")
@@ -69,11 +70,15 @@ import Testing
 
     @Test func severalScenariosShareOnePageWithASelector() throws {
         let directory = try temporaryDirectory("report-several")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let first = directory.appendingPathComponent("report-check.scn"), second = directory.appendingPathComponent("plain-echo.scn")
         try Self.scenario.write(to: first, atomically: true, encoding: .utf8)
         try "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200\n".write(to: second, atomically: true, encoding: .utf8)
         let page = directory.appendingPathComponent("report.html")
-        let run = try WorkbenchBinary.run(["run", first.path, second.path, "--report", page.path])
+        // A step that cannot run stops its scenario: the third one's error is shown at its place.
+        let third = directory.appendingPathComponent("broken.scn")
+        try "start echo\nhttp GET http://echo/ as r\nexpect ${nothing.here} == 1\n".write(to: third, atomically: true, encoding: .utf8)
+        let run = try WorkbenchBinary.run(["run", first.path, second.path, third.path, "--report", page.path])
         #expect(run.status == 1, "\(run.output)")
         let link = try #require(URL(string: page.absoluteString + "#scenario=2"))
         let dom = try Chromium.dumpDOM(link, profile: directory.appendingPathComponent("profile"))
@@ -84,10 +89,17 @@ import Testing
         // The second scenario's own lifelines: no MiG there.
         let lifelines = Set(Self.matches(of: #"class="lifeline-head[^"]*" data-actor="([^"]+)""#, in: dom))
         #expect(lifelines == ["scenario", "phone", "echo", "bus"], "\(lifelines)")
+
+        let broken = try Chromium.dumpDOM(try #require(URL(string: page.absoluteString + "#scenario=3")),
+                                          profile: directory.appendingPathComponent("profile"))
+        #expect(broken.contains("<div class=\"step-error\">broken.scn:3: expect: undefined variable ${nothing.here}"))
+        let errorRow = try #require(Self.slice(of: broken, from: "<div class=\"row check failed step-error", to: "</div></div>"))
+        #expect(errorRow.contains("<span class=\"where\">line 3</span><span class=\"text\">step error</span>"), "\(errorRow)")
     }
 
     @Test func screenshotIsThePageAtTheRequestedSize() throws {
         let directory = try temporaryDirectory("report-shot")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("report-check.scn")
         try Self.scenario.write(to: file, atomically: true, encoding: .utf8)
         let page = directory.appendingPathComponent("report.html")
@@ -107,11 +119,14 @@ import Testing
 
     @Test func tenThousandEventsStayFastAndSmall() throws {
         let directory = try temporaryDirectory("report-large")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let trace = Self.syntheticTrace(events: 10_000)
         let section = TimelineReport.Section(
             title: "10,000 events", file: "large.scn", seed: 1, digest: String(repeating: "0", count: 64), trace: trace,
             checks: [TimelineReport.Check(kind: .expectation, line: 3, text: "expect ${r9000.status} == 500",
-                                          failure: "got 200", traceIndex: 9_000, nanoseconds: 9_000_000_000)],
+                                          failure: "got 200", traceIndex: 9_000, nanoseconds: 9_000_000_000),
+                     TimelineReport.Check(kind: .invariant, line: 4, text: "echo.answers", failure: "echo stopped answering",
+                                          traceIndex: 9_500, nanoseconds: 9_500_000_000)],
             error: nil, virtualTime: .seconds(10))
         let page = directory.appendingPathComponent("large.html")
         try TimelineReport(sections: [section]).html.write(to: page, atomically: true, encoding: .utf8)
@@ -127,6 +142,7 @@ import Testing
         let timeline = try #require(Self.slice(of: dom, from: "<div class=\"timeline\"", to: "<aside"))
         let elements = timeline.components(separatedBy: "<").count - 1 - timeline.components(separatedBy: "</").count + 1
         #expect(elements < 3_000, "\(elements) elements in the timeline")
+        #expect(dom.contains("<span class=\"where\">after line 4</span>invariant echo.answers — echo stopped answering"))
         // It opened at the failed expectation (after event 9,000), drawing rows there and none from the start.
         #expect(timeline.contains("<span class=\"when\">#9000 "))
         #expect(!timeline.contains("<span class=\"when\">#1 "))
