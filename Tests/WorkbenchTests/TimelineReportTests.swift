@@ -62,6 +62,13 @@ import Testing
         #expect(dom.contains("&lt;script&gt;window.injected=1&lt;/script&gt;"), "the title is shown as text")
         #expect(!dom.contains("<script>window.injected"), "the title became markup")
 
+        // A search from the link: the one fault that fired is found, counted and brought into view.
+        let searched = try Chromium.dumpDOM(try #require(URL(string: page.absoluteString + "#q=fault%20fired")),
+                                            profile: directory.appendingPathComponent("profile"))
+        #expect(searched.contains("<span class=\"count\">1 / 1</span>"), "\(searched.prefix(3000))")
+        let found = try #require(Self.slice(of: searched, from: "<div class=\"row event match current", to: "</div></div>"))
+        #expect(found.contains("fault fired: echo.unavailable"), "\(found)")
+
         // The same run writes the same bytes.
         let again = directory.appendingPathComponent("again.html")
         _ = try WorkbenchBinary.run(["run", file.path, "--seed", "7", "--report", again.path])

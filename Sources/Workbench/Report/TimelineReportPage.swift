@@ -703,7 +703,11 @@ function jump(item, flash) {
   var k = state.pos[item];
   timeline.scrollTop = Math.max(0, HEAD_H + state.ys[k] - timeline.clientHeight / 2 + state.rowH / 2);
   state.selected = item;
-  if (flash) state.flash = item;
+  if (flash) {
+    // Once: rows are redrawn while scrolling, and a lasting class would flash again each time.
+    state.flash = item;
+    setTimeout(function () { if (state.flash === item) state.flash = -1; }, 1600);
+  }
   render(true);
 }
 
@@ -724,12 +728,16 @@ document.addEventListener('keydown', function (event) {
   else if (event.key === 'Escape') { detail.hidden = true; }
 });
 
-// #scenario=2&event=120 opens the second scenario at its 120th trace event (both count from 1).
+// #scenario=2&event=120 opens the second scenario at its 120th trace event (both count from 1); q=TEXT searches.
 function fromHash() {
   var params = {};
   location.hash.replace(/^#/, '').split('&').forEach(function (p) { var kv = p.split('='); if (kv.length === 2) params[kv[0]] = kv[1]; });
   var s = Number(params.scenario), e = Number(params.event);
   if (s >= 1 && s <= data.scenarios.length) select(s - 1); else if (state.scenario < 0) select(0);
+  if (params.q) {
+    try { search.value = decodeURIComponent(params.q); } catch (error) { search.value = params.q; }
+    runSearch(true);
+  }
   if (e >= 1) {
     var items = state.model.items;
     for (var i = 0; i < items.length; i++) if (items[i].kind === 'event' && items[i].index === e - 1) { jump(i, false); break; }
