@@ -261,7 +261,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "WorkbenchTests", dependencies: [
-            "Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+            "Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

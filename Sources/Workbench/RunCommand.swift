@@ -23,6 +23,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write a JUnit XML report to this file.")
     var junit: String?
 
+    @Option(name: .customLong("report"), help: "Write a self-contained HTML timeline of the run (a sequence diagram per scenario) to this file.")
+    var reportFile: String?
+
     @Flag(help: "Run each scenario twice and fail if the trace digests differ.")
     var verifyDeterminism = false
 
@@ -69,6 +72,7 @@ struct RunCommand: ParsableCommand {
         let digest = Trace.combinedDigest(results.map(\.digest))
         if let trace { try results.map(\.trace).joined().write(toFile: trace, atomically: true, encoding: .utf8) }
         if let junit { try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8) }
+        if let reportFile { try TimelineReport(results: results).html.write(toFile: reportFile, atomically: true, encoding: .utf8) }
 
         let failed = results.filter { !$0.passed }
         let expectations = results.reduce(0) { $0 + $1.expectations.count }

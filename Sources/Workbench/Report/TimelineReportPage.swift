@@ -1,0 +1,751 @@
+/// The style and script of ``TimelineReport``'s page, inline so the file opens anywhere without a network.
+///
+/// The script reads the run from `<script id="run-data">` and builds the page with `textContent` only: trace values
+/// are never parsed as HTML. It draws only the rows near the visible part of the timeline (a few hundred elements
+/// whatever the trace's length), so a 10,000-event trace scrolls, zooms and searches at once.
+enum TimelineReportPage {
+    static let css = #"""
+:root { --ink:#1d2330; --muted:#667085; --line:#d0d5dd; --bg:#fff; --panel:#f7f8fa;
+  --net:#8a94a6; --http:#2563eb; --ssh:#0e7490; --bus:#7c3aed; --fault:#d97706; --error:#dc2626; --ok:#16a34a; --heal:#0d9488; }
+* { box-sizing:border-box; }
+html, body { margin:0; height:100%; }
+body { font:13px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif; color:var(--ink); background:var(--bg);
+  display:flex; flex-direction:column; }
+code, .mono, .when, .digest { font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace; font-size:12px; }
+header.run { display:flex; flex-wrap:wrap; align-items:baseline; gap:6px 14px; padding:8px 14px; background:#111827; color:#f9fafb; }
+header.run h1 { font-size:15px; margin:0; font-weight:600; }
+header.run .facts { color:#cbd5e1; }
+.verdict { display:inline-block; padding:1px 8px; border-radius:10px; font-weight:700; font-size:12px; letter-spacing:.04em; color:#fff; }
+.verdict.pass { background:var(--ok); } .verdict.fail { background:var(--error); }
+nav.scenarios { display:flex; flex-wrap:wrap; gap:4px; padding:6px 14px; background:var(--panel); border-bottom:1px solid var(--line); }
+nav.scenarios button { border:1px solid var(--line); background:#fff; border-radius:6px; padding:3px 9px; cursor:pointer; font:inherit; }
+nav.scenarios button.selected { border-color:var(--ink); box-shadow:inset 0 -2px 0 var(--ink); }
+nav.scenarios button.failed { color:var(--error); }
+section.scenario { padding:8px 14px 6px; border-bottom:1px solid var(--line); }
+section.scenario h2 { font-size:16px; margin:0 0 4px; display:flex; gap:10px; align-items:center; }
+dl.meta { display:flex; flex-wrap:wrap; gap:2px 18px; margin:0; color:var(--muted); }
+dl.meta div { display:flex; gap:5px; } dl.meta dt { font-weight:600; } dl.meta dd { margin:0; color:var(--ink); }
+.step-error { margin:6px 0 0; padding:5px 8px; border-left:4px solid var(--error); background:#fef2f2; color:#7f1d1d; white-space:pre-wrap; }
+ul.failures { list-style:none; margin:6px 0 0; padding:0; max-height:96px; overflow:auto; }
+ul.failures li button { all:unset; cursor:pointer; display:block; padding:2px 6px; border-radius:4px; color:#7f1d1d; }
+ul.failures li button:hover, ul.failures li button:focus { background:#fee2e2; outline:none; }
+ul.failures .where { font-weight:700; margin-right:6px; }
+.toolbar { display:flex; flex-wrap:wrap; align-items:center; gap:6px; padding:6px 14px; background:var(--panel); border-bottom:1px solid var(--line); }
+.toolbar button, .toolbar input[type=search] { font:inherit; border:1px solid var(--line); border-radius:6px; background:#fff; padding:3px 8px; }
+.toolbar button { cursor:pointer; min-width:28px; } .toolbar button:hover { border-color:var(--muted); }
+.toolbar input[type=search] { width:260px; }
+.toolbar .count { color:var(--muted); min-width:64px; }
+.toolbar .status { margin-left:auto; color:var(--muted); }
+.toolbar label { color:var(--muted); display:flex; align-items:center; gap:3px; }
+.timeline { flex:1; min-height:160px; overflow:auto; position:relative; }
+.heads { position:sticky; top:0; z-index:5; height:34px; background:#fff; border-bottom:1px solid var(--line); }
+.lifeline-head { position:absolute; top:6px; height:22px; text-align:center; border:1px solid #98a2b3;
+  border-radius:5px; background:#eef2ff; font-weight:600; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; padding:2px 4px; }
+.lifeline-head.scenario-lane { background:#f3f4f6; }
+.canvas { position:relative; }
+.lifeline { position:absolute; top:0; bottom:0; width:0; border-left:1px dashed #b8c0cc; }
+.row { position:absolute; left:0; cursor:pointer; }
+.row:hover { background:rgba(37,99,235,.05); }
+.row.match { background:rgba(250,204,21,.22); }
+.row.current { background:rgba(250,204,21,.55); }
+.row.selected { outline:1px solid var(--http); }
+.row.flash { animation:flash 1.6s ease-out 1; }
+@keyframes flash { from { background:rgba(220,38,38,.35); } to { background:transparent; } }
+.when { position:sticky; left:0; display:inline-block; width:160px; height:100%; padding:0 6px; color:var(--muted); background:rgba(255,255,255,.9);
+  white-space:nowrap; overflow:hidden; z-index:2; font-size:11px; display:inline-flex; align-items:center; }
+.arrow, .cut { position:absolute; height:0; border-top:1.5px solid var(--c); --c:var(--net); }
+.cut { border-top-style:dashed; border-top-width:2px; }
+.arrow::after { content:""; position:absolute; top:-5.5px; border-top:5px solid transparent; border-bottom:5px solid transparent; }
+.arrow.right::after { right:-1px; border-left:9px solid var(--c); }
+.arrow.left::after { left:-1px; border-right:9px solid var(--c); }
+.mark { position:absolute; width:9px; height:9px; margin-left:-4.5px; margin-top:-4.5px; border-radius:50%; background:var(--c); --c:var(--net); }
+.label { position:absolute; white-space:nowrap; font-size:11.5px; color:var(--ink); pointer-events:none; }
+.arrow .label, .cut .label { left:50%; transform:translateX(-50%); bottom:1px; background:rgba(255,255,255,.8); padding:0 3px; border-radius:3px; }
+.mark .label { left:14px; top:50%; transform:translateY(-50%); background:rgba(255,255,255,.8); padding:0 3px; border-radius:3px; }
+.net { --c:var(--net); } .net .label { color:#475467; } .minor .label { color:var(--muted); }
+.http { --c:var(--http); } .ssh { --c:var(--ssh); } .bus { --c:var(--bus); }
+.fault { --c:var(--fault); } .fault .label { color:#92400e; font-weight:600; }
+.error { --c:var(--error); } .error .label { color:#b91c1c; font-weight:600; }
+.heal { --c:var(--heal); } .scen { --c:#374151; }
+.mark.fault { width:12px; height:12px; margin-left:-6px; margin-top:-6px; border-radius:2px; transform:rotate(45deg); }
+.mark.fault .label { transform:rotate(-45deg) translate(6px,-12px); transform-origin:left; }
+.band { position:absolute; top:2px; bottom:2px; border-radius:4px; padding:0 8px; display:flex; align-items:center; gap:8px;
+  white-space:nowrap; overflow:hidden; text-overflow:ellipsis; font-size:12px; }
+.check.ok .band { background:#ecfdf3; color:#166534; border:1px solid #bbf7d0; }
+.check.failed .band { background:#fef2f2; color:#991b1b; border:1px solid #fca5a5; font-weight:600; }
+.band .where { font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace; font-size:11px; }
+.gap { position:absolute; left:170px; right:0; border-top:1px dotted #d0d5dd; color:var(--muted); font-size:11px; padding-left:6px;
+  display:flex; align-items:flex-end; padding-bottom:3px; pointer-events:none; }
+.dense .label, .dense .band span { display:none; }
+aside.detail { position:fixed; right:14px; bottom:14px; width:440px; max-height:45vh; overflow:auto; background:#fff; border:1px solid var(--line);
+  border-radius:8px; box-shadow:0 8px 24px rgba(16,24,40,.18); padding:8px 10px; z-index:10; }
+aside.detail[hidden] { display:none; }
+aside.detail h3 { margin:0 0 6px; font-size:13px; padding-right:24px; }
+aside.detail button.close { position:absolute; right:8px; top:6px; border:0; background:none; font-size:16px; cursor:pointer; }
+aside.detail table { border-collapse:collapse; width:100%; }
+aside.detail td { border-top:1px solid #eef0f3; padding:2px 4px; vertical-align:top; word-break:break-all; }
+aside.detail td:first-child { color:var(--muted); white-space:nowrap; word-break:normal; width:1%; }
+"""#
+
+    static let script = #"""
+(function () {
+'use strict';
+var data = JSON.parse(document.getElementById('run-data').textContent);
+var laneWidth = 150, GUTTER = 170, HEAD_H = 34, BASE_ROW = 24, OVERSCAN = 480, MAX_HEIGHT = 8e6;
+
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+// Virtual time as the workbench prints it (Duration.workbenchText): 0s, 250ms, 1.5s, 2m, 1h30m.
+function fmtTime(ns) {
+  if (ns === 0) return '0s';
+  var sign = ns < 0 ? '-' : '', n = Math.abs(ns);
+  function dec(v, unit, suffix) {
+    var whole = Math.floor(v / unit), fraction = v % unit;
+    if (!fraction) return whole + suffix;
+    var digits = String(fraction);
+    while (digits.length < String(unit).length - 1) digits = '0' + digits;
+    return whole + '.' + digits.replace(/0+$/, '') + suffix;
+  }
+  if (n % 1e9 === 0) {
+    var s = n / 1e9, text = '';
+    if (s >= 3600) { text += Math.floor(s / 3600) + 'h'; s %= 3600; }
+    if (s >= 60) { text += Math.floor(s / 60) + 'm'; s %= 60; }
+    if (s > 0) text += s + 's';
+    return sign + text;
+  }
+  if (n >= 60e9) {
+    var m = Math.floor(n / 60e9);
+    return sign + (m >= 60 ? Math.floor(m / 60) + 'h' + (m % 60) + 'm' : m + 'm') + dec(n % 60e9, 1e9, 's');
+  }
+  if (n >= 1e9) return sign + dec(n, 1e9, 's');
+  if (n >= 1e6) return sign + dec(n, 1e6, 'ms');
+  if (n >= 1e3) return sign + dec(n, 1e3, '\u00b5s');
+  return sign + n + 'ns';
+}
+
+function clip(text, limit) { return text.length > limit ? text.slice(0, limit - 1) + '\u2026' : text; }
+
+// ---- The model: trace events and checks as rows, each drawn on the lifelines it involves.
+
+function parseTrace(text) {
+  var events = [], lines = text.split('\n'), lastT = 0;
+  for (var i = 0; i < lines.length; i++) {
+    if (!lines[i]) continue;
+    var o = null;
+    try { o = JSON.parse(lines[i]); } catch (e) { o = null; }
+    if (!o || typeof o !== 'object') o = { t: lastT, actor: 'trace', event: 'unreadable-line', line: clip(lines[i], 200) };
+    var f = {}, fields = [];
+    for (var k in o) {
+      if (k === 't' || k === 'actor' || k === 'event') continue;
+      f[k] = String(o[k]); fields.push(k);
+    }
+    var t = Number(o.t); if (!isFinite(t)) t = lastT; lastT = t;
+    events.push({ t: t, actor: String(o.actor), event: String(o.event), f: f, keys: fields });
+  }
+  return events;
+}
+
+function hostOf(address) { return String(address).replace(/:\d+$/, ''); }
+function portOf(address) { var m = /:(\d+)$/.exec(String(address)); return m ? ':' + m[1] : ''; }
+var ERRORISH = /fail|refus|reject|denied|error|unreachable|expired|abandon|timeout|unhandled|unknown|invalid|malformed/;
+
+function genericLabel(e) {
+  var parts = [e.event];
+  for (var i = 0; i < e.keys.length; i++) parts.push(e.keys[i] + '=' + clip(e.f[e.keys[i]], 48));
+  return clip(parts.join(' '), 120);
+}
+
+function buildModel(sc) {
+  var events = parseTrace(sc.trace);
+  var lanes = [], laneIndex = Object.create(null);
+  function lane(name) {
+    name = String(name);
+    if (!(name in laneIndex)) { laneIndex[name] = lanes.length; lanes.push(name); }
+    return laneIndex[name];
+  }
+  lane('scenario');
+  var firstTarget = Object.create(null), conns = Object.create(null), open = [], lastClient = Object.create(null), hostOfAddress = Object.create(null);
+  function node(name) { name = String(name); return hostOfAddress[name] || name; }
+  function arrow(a, b, cls, label) {
+    a = lane(node(a)); b = lane(node(b));
+    return a === b ? { shape: 'mark', a: a, cls: cls, label: label } : { shape: 'arrow', a: a, b: b, cls: cls, label: label };
+  }
+  function cut(a, b, cls, label) {
+    a = lane(node(a)); b = lane(node(b));
+    return a === b ? { shape: 'mark', a: a, cls: cls, label: label } : { shape: 'cut', a: a, b: b, cls: cls, label: label };
+  }
+  function mark(a, cls, label) { return { shape: 'mark', a: lane(node(a)), cls: cls, label: label }; }
+  function peer(c, end) { return end === c.client ? c.server : c.client; }
+  // Which client sent what a server reads now: the peer of the newest connection it accepted that is still open.
+  // The trace does not tie messages to connections, so with several open at once this is the best guess.
+  function clientOf(server) {
+    for (var i = open.length - 1; i >= 0; i--) {
+      var c = open[i];
+      if (c.server === server && c.accepted && !c.closed[server]) return c.client;
+    }
+    return null;
+  }
+  function closeConn(c) { var i = open.indexOf(c); if (i >= 0) open.splice(i, 1); }
+  function severity(e, base) {
+    var status = Number(e.f.status || e.f.http);
+    return (ERRORISH.test(e.event) || status >= 400) ? 'error' : base;
+  }
+
+  function describe(e, index) {
+    var f = e.f, c;
+    if (e.actor === 'net') {
+      c = f.conn !== undefined ? conns[f.conn] : undefined;
+      switch (e.event) {
+      case 'connect':
+        c = conns[f.conn] = { id: f.conn, client: node(f.from), server: hostOf(f.to), accepted: false, closed: {} };
+        if (!(c.server in firstTarget)) firstTarget[c.server] = index;
+        open.push(c);
+        return arrow(c.client, c.server, 'net', 'connect ' + portOf(f.to) + ' #' + f.conn);
+      case 'accept':
+        if (c) c.accepted = true;
+        return mark(hostOf(f.on), 'net minor', 'accept #' + f.conn);
+      case 'connected':
+        return c ? arrow(c.server, c.client, 'net minor', 'connected #' + f.conn) : mark('net', 'net', genericLabel(e));
+      case 'refused':
+        if (c) closeConn(c);
+        return c ? arrow(c.server, c.client, 'error', 'refused #' + f.conn) : mark('net', 'error', genericLabel(e));
+      case 'accept-failed':
+        if (c) closeConn(c);
+        return c ? arrow(c.server, c.client, 'error', 'accept failed #' + f.conn + ': ' + clip(f.error || '', 80))
+                 : mark('net', 'error', genericLabel(e));
+      case 'connect-timeout':
+        if (c) closeConn(c);
+        return c ? mark(c.client, 'error', 'connect timed out #' + f.conn) : mark('net', 'error', genericLabel(e));
+      case 'unknown-host':
+        return mark(f.from, 'error', 'unknown host ' + f.to);
+      case 'close':
+        if (!c) return mark(f.end || 'net', 'net', genericLabel(e));
+        c.closed[f.end] = true;
+        if (c.closed[c.client] && c.closed[c.server]) closeConn(c);
+        return arrow(f.end, peer(c, f.end), 'net minor', 'close #' + f.conn);
+      case 'reset':
+        if (!c) return mark(f.end || 'net', 'error', genericLabel(e));
+        closeConn(c);
+        return cut(peer(c, f.end), f.end, 'error', 'reset #' + f.conn + ': ' + clip(f.reason || '', 60));
+      case 'listen': case 'unlisten':
+        return mark(hostOf(f.address), 'net minor', e.event + ' ' + portOf(f.address));
+      case 'address':
+        hostOfAddress[f.address] = f.host;
+        return mark(f.host, 'net minor', 'address ' + f.address);
+      case 'partition': case 'hold': case 'reset-armed':
+        return cut(f.from, f.to, 'fault', e.event + (f['after-bytes'] ? ' after ' + f['after-bytes'] + ' bytes' : '') + ' ' + f.from + ' \u2192 ' + f.to);
+      case 'heal': case 'release':
+        return cut(f.from, f.to, 'heal', e.event + ' ' + f.from + ' \u2192 ' + f.to);
+      case 'link':
+        return cut(f.from, f.to, 'fault', 'link ' + clip(f.conditions || '', 70));
+      }
+      if (f.from && f.to) return arrow(f.from, hostOf(f.to), severity(e, 'net'), genericLabel(e));
+      return mark(f.host || (f.on && hostOf(f.on)) || f.from || 'net', severity(e, 'net'), genericLabel(e));
+    }
+    if (e.actor === 'bus') {
+      lane('bus'); // every actor of the trace has its lifeline, even one whose events are drawn on others
+      if (e.event === 'open' && f.from && f.to) return arrow(f.from, f.to, 'bus', 'open ' + clip(f.url || '', 90));
+      if (e.event === 'open-unhandled') return mark(f.from || 'bus', 'error', 'nobody opens ' + clip(f.url || '', 80));
+      // What the bus records about one app (declared, registered a scheme, came to the foreground) sits on that app.
+      var app = f.app || f.owner;
+      return mark(app || 'bus', severity(e, 'bus'), (app ? 'bus: ' : '') + genericLabel(e));
+    }
+    if (e.actor === 'scenario') {
+      switch (e.event) {
+      case 'fault':
+        var owner = String(f.point || '').split('.')[0];
+        return mark(owner in laneIndex ? owner : 'scenario', 'fault', 'fault ' + f.point + ' ' + (f.mode || ''));
+      case 'clock-skew': return mark(f.node || 'scenario', 'fault', 'clock skew ' + f.skew);
+      case 'invariant-broken': return mark('scenario', 'error', 'invariant broken: ' + f.invariant);
+      }
+      return mark('scenario', severity(e, 'scen'), genericLabel(e));
+    }
+    var a = e.actor, client;
+    switch (e.event) {
+    case 'http-request': case 'proxy-request':
+      client = clientOf(a); lastClient[a] = client;
+      var request = (f.method || '') + ' ' + clip(f.path || '', 70);
+      return client ? arrow(client, a, 'http', request) : mark(a, 'http', e.event + ' ' + request);
+    case 'http-response':
+      client = lastClient[a];
+      return client ? arrow(a, client, severity(e, 'http'), String(f.status)) : mark(a, severity(e, 'http'), 'http-response ' + f.status);
+    case 'ssh-exec':
+      client = clientOf(a); lastClient[a] = client;
+      return client ? arrow(client, a, 'ssh', '$ ' + clip(f.command || '', 70)) : mark(a, 'ssh', '$ ' + clip(f.command || '', 70));
+    case 'ssh-exit':
+      client = lastClient[a];
+      var exit = 'exit ' + f.status + ' (' + clip(f.command || '', 40) + ')', cls = f.status === '0' ? 'ssh' : 'error';
+      return client ? arrow(a, client, cls, exit) : mark(a, cls, exit);
+    case 'fault-fired': return mark(a, 'fault', 'fault fired: ' + f.point);
+    case 'ipp-response': return mark(a, /^successful/.test(f.status || '') ? 'http' : 'error', 'IPP ' + f.status);
+    case 'mig-client-request':
+      return mark(a, 'http', 'IPP ' + f.operation + ' (request ' + f['request-id'] + ', attempt ' + f.attempt + ')');
+    case 'mig-client-response':
+      return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : ''));
+    case 'url-received': return mark(a, 'bus', 'url received ' + clip(f.url || '', 90));
+    }
+    return mark(a, severity(e, ''), genericLabel(e));
+  }
+
+  var items = [], checks = sc.checks.map(function (c, n) { return { c: c, n: n }; });
+  // Expectations first at the same place: invariants are checked after the statement that holds them.
+  checks.sort(function (x, y) {
+    return x.c.at - y.c.at || (x.c.kind === y.c.kind ? x.n - y.n : (x.c.kind === 'expectation' ? -1 : 1));
+  });
+  function checkItem(c) {
+    var failed = c.failure !== null && c.failure !== undefined;
+    var where = c.kind === 'invariant' ? (c.line > 0 ? 'after line ' + c.line : 'at the end') : 'line ' + c.line;
+    var text = c.kind === 'invariant' ? 'invariant ' + c.text : c.text;
+    return { kind: 'check', failed: failed, check: c, t: c.t, where: where, text: text, failure: failed ? c.failure : null,
+             search: (where + ' ' + text + ' ' + (failed ? 'failed ' + c.failure : 'ok')).toLowerCase() };
+  }
+  var ci = 0;
+  for (var i = 0; i < events.length; i++) {
+    while (ci < checks.length && checks[ci].c.at <= i) items.push(checkItem(checks[ci++].c));
+    var e = events[i], d = describe(e, i);
+    items.push({ kind: 'event', index: i, t: e.t, e: e, shape: d.shape, a: d.a, b: d.b, cls: d.cls, label: d.label, search: null });
+  }
+  while (ci < checks.length) items.push(checkItem(checks[ci++].c));
+  if (sc.error) {
+    // The step that could not run comes before the run's closing events (end-of-run checks, unjoined, end).
+    var at = items.length;
+    while (at > 0) {
+      var it = items[at - 1];
+      var closing = it.kind === 'event' ? (it.e.actor === 'scenario' && (it.e.event === 'end' || it.e.event === 'unjoined'))
+                                        : (it.check.kind === 'invariant' && it.check.line === 0);
+      if (!closing) break;
+      at--;
+    }
+    var m = /:(\d+): /.exec(sc.error);
+    items.splice(at, 0, { kind: 'check', failed: true, stepError: true, t: at > 0 ? items[at - 1].t : 0,
+                          where: m ? 'line ' + m[1] : 'step', text: 'step error', failure: sc.error,
+                          search: ('step error ' + sc.error).toLowerCase() });
+  }
+  return orderLanes(lanes, items, events.length, firstTarget);
+}
+
+// Left to right as a sequence diagram reads: the scenario, then the clients (nodes that only ever connect), then
+// the servers in the order they were first connected to (so phone, proxy, mig), then everyone else, then bus and net.
+function orderLanes(lanes, items, eventCount, firstTarget) {
+  function rank(name, i) {
+    if (name === 'scenario') return [0, i];
+    if (name === 'bus' || name === 'net') return [4, i];
+    if (name in firstTarget) return [2, firstTarget[name]];
+    if (clients[name]) return [1, i];
+    return [3, i];
+  }
+  var clients = {};
+  items.forEach(function (it) { if (it.kind === 'event' && it.e.actor === 'net' && it.e.event === 'connect') clients[it.e.f.from] = true; });
+  var order = lanes.map(function (name, i) { return { name: name, i: i, r: rank(name, i) }; });
+  order.sort(function (x, y) { return x.r[0] - y.r[0] || x.r[1] - y.r[1] || x.i - y.i; });
+  var moved = new Int32Array(lanes.length);
+  order.forEach(function (o, to) { moved[o.i] = to; });
+  items.forEach(function (it) { if (it.a !== undefined) it.a = moved[it.a]; if (it.b !== undefined) it.b = moved[it.b]; });
+  return { lanes: order.map(function (o) { return o.name; }), items: items, events: eventCount };
+}
+
+// ---- The page.
+
+var root = document.body;
+var state = { scenario: -1, model: null, list: null, pos: null, ys: null, rowH: BASE_ROW, zoom: 1, timeScale: false,
+              pxPerNs: 0, matches: [], matchFlags: null, matchAt: -1, only: false, selected: -1, flash: -1, shown: '' };
+var models = [];
+
+var header = el('header', 'run');
+var failedCount = data.scenarios.filter(function (s) { return !s.passed; }).length;
+var runPassed = failedCount === 0;
+header.appendChild(el('h1', null, 'workbench run'));
+header.appendChild(el('span', 'verdict ' + (runPassed ? 'pass' : 'fail'), runPassed ? 'PASS' : 'FAIL'));
+var seeds = data.scenarios.map(function (s) { return s.seed; }).filter(function (s, i, all) { return all.indexOf(s) === i; });
+var totalChecks = 0, totalFailed = 0, totalBroken = 0;
+data.scenarios.forEach(function (s) {
+  s.checks.forEach(function (c) {
+    if (c.kind === 'expectation') { totalChecks++; if (c.failure !== null) totalFailed++; } else totalBroken++;
+  });
+});
+header.appendChild(el('span', 'facts', data.scenarios.length + ' scenario' + (data.scenarios.length === 1 ? '' : 's')
+  + (failedCount ? ' (' + failedCount + ' failed)' : '') + ' \u00b7 ' + totalChecks + ' expectations'
+  + (totalFailed ? ' (' + totalFailed + ' failed)' : '') + (totalBroken ? ' \u00b7 ' + totalBroken + ' invariants broken' : '')
+  + ' \u00b7 seed ' + seeds.join(', ')));
+header.appendChild(el('span', 'facts digest', 'digest ' + data.digest));
+root.appendChild(header);
+
+var nav = el('nav', 'scenarios');
+nav.setAttribute('aria-label', 'Scenarios');
+data.scenarios.forEach(function (s, i) {
+  var b = el('button', s.passed ? 'passed' : 'failed', (s.passed ? '\u2713 ' : '\u2717 ') + s.title);
+  b.title = s.file;
+  b.addEventListener('click', function () { select(i); });
+  nav.appendChild(b);
+});
+if (data.scenarios.length > 1) root.appendChild(nav);
+
+var head = el('section', 'scenario');
+root.appendChild(head);
+
+var toolbar = el('div', 'toolbar');
+function button(text, title, action) {
+  var b = el('button', null, text); b.title = title; b.type = 'button';
+  b.addEventListener('click', action); toolbar.appendChild(b); return b;
+}
+button('\u2212', 'Zoom out (Ctrl+wheel, -)', function () { zoomBy(1 / 1.5); });
+button('+', 'Zoom in (Ctrl+wheel, +)', function () { zoomBy(1.5); });
+button('1:1', 'Reset the zoom', function () { zoomBy(1 / state.zoom); });
+var modeButton = button('', 'Rows in event order, or spaced by virtual time', function () {
+  var anchor = anchorItem(); state.timeScale = !state.timeScale; state.zoom = 1; relayout(anchor);
+});
+var search = el('input'); search.type = 'search'; search.placeholder = 'Search actor, event, fields\u2026 ( / )';
+search.setAttribute('aria-label', 'Search the trace');
+toolbar.appendChild(search);
+button('\u25b2', 'Previous match (Shift+Enter)', function () { step(-1); });
+button('\u25bc', 'Next match (Enter)', function () { step(1); });
+var count = el('span', 'count'); toolbar.appendChild(count);
+var onlyLabel = el('label'), only = el('input'); only.type = 'checkbox';
+onlyLabel.appendChild(only); onlyLabel.appendChild(document.createTextNode('only matches'));
+toolbar.appendChild(onlyLabel);
+var status = el('span', 'status'); toolbar.appendChild(status);
+root.appendChild(toolbar);
+
+var timeline = el('div', 'timeline'); timeline.tabIndex = 0;
+var heads = el('div', 'heads'), canvas = el('div', 'canvas'), lifelines = el('div', 'lifelines'), rows = el('div', 'rows');
+canvas.appendChild(lifelines); canvas.appendChild(rows);
+timeline.appendChild(heads); timeline.appendChild(canvas);
+root.appendChild(timeline);
+
+var detail = el('aside', 'detail'); detail.hidden = true; root.appendChild(detail);
+
+function laneX(i) { return GUTTER + i * laneWidth + laneWidth / 2; }
+
+function select(index) {
+  if (index === state.scenario) return;
+  var started = performance.now();
+  state.scenario = index;
+  var sc = data.scenarios[index];
+  if (!models[index]) models[index] = buildModel(sc);
+  var model = state.model = models[index];
+  Array.prototype.forEach.call(nav.children, function (b, i) { b.classList.toggle('selected', i === index); });
+
+  head.textContent = '';
+  var h2 = el('h2'); h2.appendChild(el('span', null, sc.title));
+  h2.appendChild(el('span', 'verdict ' + (sc.passed ? 'pass' : 'fail'), sc.passed ? 'PASS' : 'FAIL'));
+  head.appendChild(h2);
+  var expectations = sc.checks.filter(function (c) { return c.kind === 'expectation'; });
+  var failedExpectations = expectations.filter(function (c) { return c.failure !== null; }).length;
+  var broken = sc.checks.length - expectations.length;
+  var meta = el('dl', 'meta');
+  [['file', sc.file], ['seed', sc.seed], ['digest', sc.digest], ['events', String(model.events)],
+   ['expectations', (expectations.length - failedExpectations) + '/' + expectations.length + ' held'],
+   ['invariants broken', String(broken)], ['virtual time', sc.virtualTime]].forEach(function (pair) {
+    var d = el('div'); d.appendChild(el('dt', null, pair[0])); d.appendChild(el('dd', pair[0] === 'digest' ? 'digest' : null, pair[1]));
+    meta.appendChild(d);
+  });
+  head.appendChild(meta);
+  if (sc.error) head.appendChild(el('div', 'step-error', sc.error));
+  var failures = el('ul', 'failures');
+  failures.setAttribute('aria-label', 'Failures');
+  model.items.forEach(function (it, i) {
+    if (it.kind !== 'check' || !it.failed) return;
+    var li = el('li', 'failed'), b = el('button');
+    b.appendChild(el('span', 'where', it.where));
+    b.appendChild(document.createTextNode(it.text + ' \u2014 ' + it.failure));
+    b.addEventListener('click', function () { jump(i, true); });
+    li.appendChild(b); failures.appendChild(li);
+  });
+  if (failures.children.length) head.appendChild(failures);
+
+  heads.textContent = ''; lifelines.textContent = '';
+  // Lanes narrow (down to a readable 112 px) to fit the window before the timeline scrolls sideways.
+  laneWidth = Math.max(112, Math.min(150, Math.floor(((timeline.clientWidth || 1200) - GUTTER - 220) / model.lanes.length)));
+  var width = GUTTER + model.lanes.length * laneWidth + 320;
+  heads.style.width = canvas.style.width = width + 'px';
+  model.lanes.forEach(function (name, i) {
+    var h = el('div', 'lifeline-head' + (name === 'scenario' ? ' scenario-lane' : ''), name);
+    h.dataset.actor = name; h.title = name; h.style.left = laneX(i) + 'px';
+    h.style.width = (laneWidth - 14) + 'px'; h.style.marginLeft = (7 - laneWidth / 2) + 'px';
+    heads.appendChild(h);
+    var line = el('div', 'lifeline'); line.dataset.actor = name; line.style.left = laneX(i) + 'px';
+    lifelines.appendChild(line);
+  });
+  state.matchFlags = new Uint8Array(model.items.length);
+  state.selected = -1; state.flash = -1; state.zoom = 1; state.ys = null; state.pos = null; state.shown = ''; detail.hidden = true;
+  timeline.dataset.events = String(model.events);
+  timeline.dataset.items = String(model.items.length);
+  runSearch(false);
+  var first = model.items.findIndex(function (it) { return it.kind === 'check' && it.failed; });
+  if (first >= 0) jump(first, true); else { timeline.scrollTop = 0; render(true); }
+  status.textContent = model.events + ' events \u00b7 ' + model.lanes.length + ' lifelines \u00b7 drawn in '
+    + Math.round(performance.now() - started) + ' ms';
+  root.dataset.renderMs = String(Math.round(performance.now() - started));
+}
+
+// ---- Layout: a y position per shown row, in event order or spaced by virtual time.
+
+function relayout(anchor) {
+  var model = state.model, items = model.items;
+  var list = state.list = state.only && state.query ? Int32Array.from(state.matches) : null;
+  var n = list ? list.length : items.length;
+  var pos = state.pos = new Int32Array(items.length).fill(-1);
+  for (var k = 0; k < n; k++) pos[list ? list[k] : k] = k;
+  var ys = state.ys = new Float64Array(n + 1);
+  modeButton.textContent = state.timeScale ? 'Scale: virtual time' : 'Scale: event order';
+  if (!state.timeScale) {
+    state.rowH = Math.max(5, Math.min(96, BASE_ROW * state.zoom));
+    for (k = 0; k <= n; k++) ys[k] = k * state.rowH;
+  } else {
+    state.rowH = BASE_ROW;
+    var first = n ? items[list ? list[0] : 0].t : 0, last = n ? items[list ? list[n - 1] : n - 1].t : 0;
+    var span = Math.max(1, last - first);
+    var base = Math.max(n * BASE_ROW, timeline.clientHeight * 2) / span;
+    var limit = Math.max(0, MAX_HEIGHT - (n + 1) * BASE_ROW) / span;
+    state.pxPerNs = Math.min(limit, base * state.zoom);
+    var y = 0;
+    for (k = 0; k < n; k++) {
+      if (k > 0) y += BASE_ROW + Math.max(0, items[list ? list[k] : k].t - items[list ? list[k - 1] : k - 1].t) * state.pxPerNs;
+      ys[k] = y;
+    }
+    ys[n] = y + BASE_ROW;
+  }
+  canvas.style.height = (ys[n] + 40) + 'px';
+  if (anchor) {
+    var p = pos[anchor.item];
+    if (p >= 0) timeline.scrollTop = HEAD_H + ys[p] - anchor.offset;
+  }
+  render(true);
+}
+
+// The row at a height of the view (its middle by default) and where it is, to keep it there across a new layout.
+function anchorItem(clientY) {
+  if (!state.ys || !state.model || !rowCount()) return null;
+  var offset = clientY === undefined ? timeline.clientHeight / 2 : clientY - timeline.getBoundingClientRect().top;
+  var k = Math.max(0, Math.min(lowerBound(state.ys, timeline.scrollTop - HEAD_H + offset) - 1, rowCount() - 1));
+  return { item: state.list ? state.list[k] : k, offset: HEAD_H + state.ys[k] - timeline.scrollTop };
+}
+
+function rowCount() { return state.list ? state.list.length : state.model.items.length; }
+
+function lowerBound(ys, y) {
+  var lo = 0, hi = rowCount();
+  while (lo < hi) { var mid = (lo + hi) >> 1; if (ys[mid] < y) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+function zoomBy(factor, clientY) {
+  var anchor = anchorItem(clientY);
+  state.zoom = Math.max(1 / 256, Math.min(4096, state.zoom * factor));
+  if (!state.timeScale) state.zoom = Math.max(5 / BASE_ROW, Math.min(4, state.zoom));
+  relayout(anchor);
+}
+
+// ---- Drawing only the rows near the view.
+
+function render(force) {
+  var model = state.model; if (!model) return;
+  var n = rowCount(), top = timeline.scrollTop - HEAD_H, height = timeline.clientHeight || 600;
+  var a = Math.max(0, lowerBound(state.ys, top - OVERSCAN) - 1), b = Math.min(n, lowerBound(state.ys, top + height + OVERSCAN) + 1);
+  var key = a + ':' + b;
+  if (!force && key === state.shown) return;
+  state.shown = key;
+  var dense = state.rowH < 14;
+  rows.className = 'rows' + (dense ? ' dense' : '');
+  var fragment = document.createDocumentFragment();
+  for (var k = a; k < b; k++) fragment.appendChild(rowElement(k, dense));
+  rows.textContent = '';
+  rows.appendChild(fragment);
+  timeline.dataset.rows = String(b - a);
+}
+
+function rowElement(k, dense) {
+  var i = state.list ? state.list[k] : k, it = state.model.items[i], h = state.rowH;
+  var cls = 'row ' + it.kind;
+  if (it.kind === 'check') cls += it.failed ? ' failed' : ' ok';
+  if (it.stepError) cls += ' step-error';
+  if (state.matchFlags[i]) cls += ' match';
+  if (state.matchAt >= 0 && state.matches[state.matchAt] === i) cls += ' current';
+  if (state.selected === i) cls += ' selected';
+  if (state.flash === i) cls += ' flash';
+  var row = el('div', cls);
+  row.dataset.item = String(i);
+  if (it.kind === 'event') { row.dataset.actor = it.e.actor; row.dataset.event = it.e.event; }
+  row.style.top = state.ys[k] + 'px'; row.style.height = h + 'px';
+  row.style.width = canvas.style.width;
+  if (!dense) row.appendChild(el('span', 'when', (it.kind === 'event' ? '#' + (it.index + 1) + '  ' : '') + fmtTime(it.t)));
+  var mid = h / 2;
+  if (it.kind === 'check') {
+    var band = el('div', 'band');
+    band.style.left = (GUTTER - 4) + 'px'; band.style.width = (state.model.lanes.length * laneWidth + 8) + 'px';
+    band.appendChild(el('span', 'mark-text', it.failed ? '\u2717' : '\u2713'));
+    band.appendChild(el('span', 'where', it.where));
+    band.appendChild(el('span', 'text', it.text));
+    if (it.failed && !it.stepError) band.appendChild(el('span', 'failure', '\u2014 ' + it.failure));
+    if (it.stepError) band.appendChild(el('span', 'failure', it.failure));
+    band.title = it.where + ': ' + it.text + (it.failed ? ' \u2014 ' + it.failure : '');
+    row.appendChild(band);
+  } else if (it.shape === 'mark') {
+    var m = el('div', 'mark ' + (it.cls || ''));
+    m.style.left = laneX(it.a) + 'px'; m.style.top = mid + 'px';
+    if (!dense) m.appendChild(el('span', 'label', it.label));
+    row.appendChild(m);
+  } else {
+    var x1 = laneX(it.a), x2 = laneX(it.b);
+    var line = el('div', (it.shape === 'cut' ? 'cut ' : 'arrow ') + (x2 > x1 ? 'right ' : 'left ') + (it.cls || ''));
+    line.style.left = Math.min(x1, x2) + 'px'; line.style.width = Math.abs(x2 - x1) + 'px'; line.style.top = mid + 'px';
+    if (!dense) line.appendChild(el('span', 'label', it.label));
+    row.appendChild(line);
+  }
+  if (it.kind === 'event') row.title = it.label;
+  if (state.timeScale && k > 0) {
+    var gap = state.ys[k] - state.ys[k - 1] - h;
+    if (gap > 2 * h) {
+      var prev = state.model.items[state.list ? state.list[k - 1] : k - 1];
+      var g = el('div', 'gap', '+' + fmtTime(it.t - prev.t));
+      g.style.top = (-gap) + 'px'; g.style.height = gap + 'px';
+      row.appendChild(g);
+    }
+  }
+  return row;
+}
+
+var scheduled = false;
+timeline.addEventListener('scroll', function () {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(function () { scheduled = false; render(false); });
+});
+timeline.addEventListener('wheel', function (event) {
+  if (!event.ctrlKey && !event.metaKey) return;
+  event.preventDefault();
+  zoomBy(event.deltaY < 0 ? 1.25 : 0.8, event.clientY);
+}, { passive: false });
+window.addEventListener('resize', function () { render(true); });
+
+rows.addEventListener('click', function (event) {
+  var row = event.target.closest ? event.target.closest('.row') : null;
+  if (!row) return;
+  state.selected = Number(row.dataset.item);
+  showDetail(state.model.items[state.selected]);
+  render(true);
+});
+
+function showDetail(it) {
+  detail.textContent = '';
+  var close = el('button', 'close', '\u00d7'); close.title = 'Close'; close.type = 'button';
+  close.addEventListener('click', function () { detail.hidden = true; state.selected = -1; render(true); });
+  detail.appendChild(close);
+  var table = el('table');
+  function add(key, value) { var tr = el('tr'); tr.appendChild(el('td', null, key)); tr.appendChild(el('td', 'mono', value)); table.appendChild(tr); }
+  if (it.kind === 'event') {
+    detail.appendChild(el('h3', null, '#' + (it.index + 1) + ' ' + it.e.actor + ' ' + it.e.event));
+    add('time', fmtTime(it.t) + ' (' + it.t + ' ns)');
+    it.e.keys.forEach(function (k) { add(k, it.e.f[k]); });
+    add('drawn as', it.label);
+  } else {
+    detail.appendChild(el('h3', null, (it.failed ? '\u2717 ' : '\u2713 ') + it.where + ': ' + it.text));
+    add('time', fmtTime(it.t));
+    if (it.check) add('trace position', 'after event #' + it.check.at);
+    add('result', it.failed ? it.failure : 'held');
+  }
+  detail.appendChild(table);
+  detail.hidden = false;
+}
+
+// ---- Search: every word must occur in the row's actor, event, fields or drawing.
+
+function runSearch(move) {
+  var q = search.value.trim().toLowerCase(), words = q ? q.split(/\s+/) : [];
+  state.query = q;
+  var items = state.model.items, flags = state.matchFlags, matches = [];
+  flags.fill(0);
+  if (words.length) {
+    for (var i = 0; i < items.length; i++) {
+      var s = searchText(items[i]), all = true;
+      for (var w = 0; w < words.length && all; w++) all = s.indexOf(words[w]) >= 0;
+      if (all) { matches.push(i); flags[i] = 1; }
+    }
+  }
+  state.matches = matches; state.matchAt = -1;
+  relayout(move ? null : anchorItem());
+  count.textContent = words.length ? (matches.length ? matches.length + ' matches' : 'no match') : '';
+  if (move && matches.length) step(1);
+}
+
+// Built on the first search only: most views of a large trace never search.
+function searchText(it) {
+  if (it.search === null) {
+    var e = it.e, parts = [e.actor, e.event];
+    for (var k = 0; k < e.keys.length; k++) parts.push(e.keys[k] + '=' + e.f[e.keys[k]]);
+    parts.push(it.label);
+    it.search = parts.join(' ').toLowerCase();
+  }
+  return it.search;
+}
+
+function step(direction) {
+  var matches = state.matches; if (!matches.length) return;
+  if (state.matchAt < 0) {
+    var here = anchorItem(), from = here ? here.item : 0, k = 0;
+    while (k < matches.length && matches[k] < from) k++;
+    state.matchAt = direction > 0 ? k % matches.length : (k - 1 + matches.length) % matches.length;
+  } else {
+    state.matchAt = (state.matchAt + direction + matches.length) % matches.length;
+  }
+  count.textContent = (state.matchAt + 1) + ' / ' + matches.length;
+  jump(matches[state.matchAt], false);
+}
+
+function jump(item, flash) {
+  if (state.pos && state.pos[item] < 0) { only.checked = false; state.only = false; }
+  if (!state.pos || state.pos[item] < 0) relayout(null);
+  var k = state.pos[item];
+  timeline.scrollTop = Math.max(0, HEAD_H + state.ys[k] - timeline.clientHeight / 2 + state.rowH / 2);
+  state.selected = item;
+  if (flash) {
+    // Once: rows are redrawn while scrolling, and a lasting class would flash again each time.
+    state.flash = item;
+    setTimeout(function () { if (state.flash === item) state.flash = -1; }, 1600);
+  }
+  render(true);
+}
+
+var searchTimer = 0;
+search.addEventListener('input', function () { clearTimeout(searchTimer); searchTimer = setTimeout(function () { runSearch(true); }, 120); });
+search.addEventListener('keydown', function (event) {
+  if (event.key === 'Enter') { event.preventDefault(); clearTimeout(searchTimer); if (state.query !== search.value.trim().toLowerCase()) runSearch(true); else step(event.shiftKey ? -1 : 1); }
+  if (event.key === 'Escape') { search.value = ''; runSearch(false); }
+});
+only.addEventListener('change', function () { state.only = only.checked; relayout(anchorItem()); });
+document.addEventListener('keydown', function (event) {
+  if (event.target === search) return;
+  if (event.key === '/') { event.preventDefault(); search.focus(); }
+  else if (event.key === '+' || event.key === '=') zoomBy(1.5);
+  else if (event.key === '-') zoomBy(1 / 1.5);
+  else if (event.key === 'n') step(1);
+  else if (event.key === 'N') step(-1);
+  else if (event.key === 'Escape') { detail.hidden = true; }
+});
+
+// #scenario=2&event=120 opens the second scenario at its 120th trace event (both count from 1); q=TEXT searches.
+function fromHash() {
+  var params = {};
+  location.hash.replace(/^#/, '').split('&').forEach(function (p) { var kv = p.split('='); if (kv.length === 2) params[kv[0]] = kv[1]; });
+  var s = Number(params.scenario), e = Number(params.event);
+  if (s >= 1 && s <= data.scenarios.length) select(s - 1); else if (state.scenario < 0) select(0);
+  if (params.q) {
+    try { search.value = decodeURIComponent(params.q); } catch (error) { search.value = params.q; }
+    runSearch(true);
+  }
+  if (e >= 1) {
+    var items = state.model.items;
+    for (var i = 0; i < items.length; i++) if (items[i].kind === 'event' && items[i].index === e - 1) { jump(i, false); break; }
+  }
+}
+window.addEventListener('hashchange', fromHash);
+if (data.scenarios.length) fromHash(); else head.appendChild(el('p', null, 'The run had no scenarios.'));
+root.dataset.ready = 'true';
+})();
+"""#
+}
