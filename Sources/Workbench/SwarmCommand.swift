@@ -48,6 +48,9 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(help: "Write the results as JSON (for `workbench swarm merge`).")
     var json: String?
 
+    @Option(help: "Write a timeline report (one self-contained HTML page) of the failing seeds, the first 20 of them.")
+    var report: String?
+
     @Option(help: .hidden)
     var worker: String?
 
@@ -82,6 +85,7 @@ struct SwarmRunCommand: ParsableCommand {
         guard worker == nil else { return }
         if jobs > 1, selected.count > 1 { for run in runs where !run.passed { print(run.failureLine(faults: faults)) } }
         if let junit { try result.junitXML.write(toFile: junit, atomically: true, encoding: .utf8) }
+        if let report { try writeReport(report, failing: runs.filter { !$0.passed }, scripts: scripts) }
         print(result.summary)
         if runs.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
@@ -113,6 +117,19 @@ struct SwarmRunCommand: ParsableCommand {
             runs += try SwarmResult.decode(text, source: part).runs
         }
         return SwarmResult.ordered(runs, files: files)
+    }
+}
+
+extension SwarmRunCommand {
+    /// Replays the first failing seeds with their explicit schedules (the same runs, digest for digest) and draws them.
+    private func writeReport(_ path: String, failing: [SwarmRun], scripts: [Script]) throws {
+        let runner = SwarmScripts.runner
+        var results: [ScenarioRunner.Result] = []
+        for run in failing.prefix(20) {
+            guard let script = scripts.first(where: { $0.file == run.file }) else { continue }
+            results.append(runner.run(script, seed: run.seed, faults: .explicit(run.faults)) { _ in })
+        }
+        try TimelineReport(results: results).html.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
 

@@ -89,6 +89,24 @@ import Testing
         }
     }
 
+    @Test func aPrivateKeyInClearIsFoundInAnyEncoding() throws {
+        let keys = PrivateKeyWatch.fixtureKeys
+        let (name, der) = try #require(keys.first { $0.name == "tls-client.key.der" })
+        let watch = PrivateKeyWatch(keys: keys)
+        let hex = der.map { String(format: "%02x", $0) }.joined()
+        for shift in 0..<3 {
+            // Inside a larger blob at every alignment, in base64 and base64url.
+            let blob = Data([UInt8](repeating: 7, count: shift + 5) + der + [1, 2, 3]).base64EncodedString()
+            #expect(watch.find(in: "appconnectdc://store?payload=" + blob) == name)
+            let url = blob.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            #expect(watch.find(in: url) == name)
+        }
+        #expect(watch.find(in: "x" + hex) == name)
+        #expect(watch.find(in: "-----BEGIN PRIVATE KEY-----\nMIIE") == "PEM")
+        #expect(watch.find(in: Data(try #require(keys.first { $0.name == "tls-client.key.der" }).der.reversed()).base64EncodedString()) == nil)
+        #expect(watch.find(in: "an ordinary trace field with enough characters to be looked at") == nil)
+    }
+
     @Test func deltaDebuggingKeepsOnlyTheFaultsThatMatter() {
         var runs = 0
         let kept = DeltaDebugging.minimise(Array(0..<40)) { subset in

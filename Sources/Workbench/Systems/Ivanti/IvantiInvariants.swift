@@ -34,12 +34,16 @@ extension Invariant {
 }
 
 /// Looks for recognisable pieces of known private keys in every field of every event.
+///
+/// It runs after every statement of every run (swarms run thousands), so the search is one pass over each field's
+/// bytes: every fragment is keyed by its first eight bytes, and a rolling 64-bit window finds candidates.
 final class PrivateKeyWatch: InvariantChecker {
-    /// Name → text fragments that only a key in clear would put in a field.
-    let fragments: [(key: String, fragment: String)]
+    /// The PEM marker, and recognisable pieces of each key.
+    private let fragments: [(key: String, bytes: [UInt8])]
+    private let byPrefix: [UInt64: [Int]]
 
     init(keys: [(name: String, der: [UInt8])]) {
-        var fragments: [(String, String)] = []
+        var fragments: [(String, [UInt8])] = [("PEM", Array("PRIVATE KEY-----".utf8))]
         for (name, der) in keys where der.count >= 64 {
             // The key's bytes may sit at any offset inside a larger encoded blob: base64 of each of the three
             // alignments, plus hex, from the middle of the key (the start is a shared ASN.1 header).
@@ -47,13 +51,16 @@ final class PrivateKeyWatch: InvariantChecker {
                 let base64 = Data(der.dropFirst(shift)).base64EncodedString()
                 let middle = base64.index(base64.startIndex, offsetBy: base64.count / 2)
                 let piece = String(base64[middle...].prefix(24))
-                fragments.append((name, piece))
-                fragments.append((name, piece.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")))
+                fragments.append((name, Array(piece.utf8)))
+                fragments.append((name, Array(piece.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").utf8)))
             }
             let middle = der.count / 2
-            fragments.append((name, der[middle..<(middle + 12)].map { String(format: "%02x", $0) }.joined()))
+            fragments.append((name, Array(der[middle..<(middle + 12)].map { String(format: "%02x", $0) }.joined().utf8)))
         }
         self.fragments = fragments
+        var byPrefix: [UInt64: [Int]] = [:]
+        for (index, fragment) in fragments.enumerated() { byPrefix[Self.prefix(fragment.1[...]), default: []].append(index) }
+        self.byPrefix = byPrefix
     }
 
     /// The derived-credential keys the fixtures hold (none if the fixtures are not found: then nothing to look for).
@@ -65,16 +72,36 @@ final class PrivateKeyWatch: InvariantChecker {
         }
     }
 
+    private static func prefix(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The first fragment found in `value`, if any.
+    func find(in value: String) -> String? {
+        let bytes = Array(value.utf8)
+        guard bytes.count >= 16 else { return nil }
+        var window: UInt64 = 0
+        for (offset, byte) in bytes.enumerated() {
+            window = window << 8 | UInt64(byte)
+            guard offset >= 7, let candidates = byPrefix[window] else { continue }
+            let start = offset - 7
+            for index in candidates {
+                let fragment = fragments[index].bytes
+                if bytes.count - start >= fragment.count, bytes[start..<(start + fragment.count)].elementsEqual(fragment) {
+                    return fragments[index].key
+                }
+            }
+        }
+        return nil
+    }
+
     func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
         for index in newEvents.indices {
             let event = newEvents[index]
-            for (field, value) in event.fields where value.count >= 24 {
-                if value.contains("PRIVATE KEY-----") {
-                    return InvariantBreach("\(event.actor) \(event.event) carries a PEM private key in its \(field) field", event: index)
-                }
-                if let hit = fragments.first(where: { value.contains($0.fragment) }) {
-                    return InvariantBreach("\(event.actor) \(event.event) carries the private key \(hit.key) in clear in its \(field) field", event: index)
-                }
+            for (field, value) in event.fields {
+                guard let key = find(in: value) else { continue }
+                let what = key == "PEM" ? "a PEM private key" : "the private key \(key) in clear"
+                return InvariantBreach("\(event.actor) \(event.event) carries \(what) in its \(field) field", event: index)
             }
         }
         return nil
