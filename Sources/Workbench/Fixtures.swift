@@ -5,7 +5,9 @@ import Foundation
 /// actors that need key material start from anywhere — a scenario run from `Simulations/`, a console started
 /// in `/tmp`.
 enum Fixtures {
-    static var directory: String? {
+    /// Found once per process: every actor start and every client with a certificate asks, and a swarm starts
+    /// thousands (the search reads /proc and probes folders).
+    static let directory: String? = {
         var candidates = [FileManager.default.currentDirectoryPath]
         // /proc/self/exe names the binary however it was started (through PATH, a symlink, a relative path).
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -17,7 +19,7 @@ enum Fixtures {
         if let environment = ProcessInfo.processInfo.environment["WORKBENCH_FIXTURES"] { candidates.insert(environment, at: 0) }
         return candidates.lazy.map { $0.hasSuffix("/Fixtures") ? $0 : "\($0)/Fixtures" }
             .first { FileManager.default.fileExists(atPath: "\($0)/tls/ca.pem") }
-    }
+    }()
 
     /// The path of `relative` inside Fixtures/, or an error that says where it was looked for.
     static func path(_ relative: String) throws -> String {
