@@ -19,12 +19,19 @@ extension MiGClient {
     func perform(
         document: Document? = nil, documentSize: Int64? = nil,
         options: PrintOptions = PrintOptions(framing: .contentLength, expectContinue: false),
-        progress: PrintProgress? = nil, _ build: (Int32) -> IPPMessage
+        progress: PrintProgress? = nil, timeLimit: TimeAmount? = nil, _ build: (Int32) -> IPPMessage
     ) async throws(MiGError) -> Outcome {
         let policy = configuration.retry
+        let deadline = timeLimit.map { node.clock.now.uptime + .nanoseconds($0.nanoseconds) }
         var attempt = 0
         while true {
             attempt += 1
+            var remaining: TimeAmount?
+            if let deadline {
+                let left = deadline - node.clock.now.uptime
+                guard left > .zero else { throw .timedOut("the time allowed for the request ran out") }
+                remaining = .nanoseconds(left.nanosecondsValue)
+            }
             let requestID = nextRequestID()
             let message = build(requestID)
             let prefix: [UInt8]
@@ -49,7 +56,7 @@ extension MiGClient {
                 operation: "\(message.operation)")
 
             let failure: MiGError
-            switch await exchange(request) {
+            switch await exchange(request, timeLimit: remaining) {
             case .success(let response):
                 do {
                     let answer = try interpret(response, requestID: message.requestID)
@@ -77,13 +84,18 @@ extension MiGClient {
         }
     }
 
-    /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`.
-    func exchange(_ request: OutgoingRequest) async -> Result<IncomingResponse, MiGError> {
+    /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`; with `timeLimit`, neither
+    /// connecting nor a silent connection may take longer than that.
+    func exchange(_ request: OutgoingRequest, timeLimit: TimeAmount? = nil) async -> Result<IncomingResponse, MiGError> {
         let endpoint = configuration.endpoint
         let promise = node.eventLoop.makePromise(of: IncomingResponse.self)
         let tlsContext = self.tlsContext
         let serverName = configuration.serverName ?? (endpoint.hostIsIPAddress ? nil : endpoint.host)
-        let timeouts = configuration.timeouts
+        var timeouts = configuration.timeouts
+        if let timeLimit {
+            timeouts.connect = min(timeouts.connect, timeLimit)
+            timeouts.idle = min(timeouts.idle, timeLimit)
+        }
         do {
             _ = try await node.connect(host: endpoint.host, port: endpoint.port, timeout: timeouts.connect) { channel in
                 channel.eventLoop.makeCompletedFuture {

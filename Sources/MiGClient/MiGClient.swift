@@ -120,9 +120,13 @@ public final class MiGClient: Sendable {
 
     /// Get-Job-Attributes: the job's state and reasons.
     public func jobAttributes(_ jobID: Int32) async throws(MiGError) -> JobStatus {
+        try await jobAttributes(jobID, timeLimit: nil)
+    }
+
+    func jobAttributes(_ jobID: Int32, timeLimit: TimeAmount?) async throws(MiGError) -> JobStatus {
         let printerURI = configuration.endpoint.printerURI
         let user = requestingUser(nil)
-        let outcome = try await perform { id in
+        let outcome = try await perform(timeLimit: timeLimit) { id in
             IPPMessage.request(.getJobAttributes, requestID: id) { op in
                 op.addPrinterURI(printerURI)
                 op.addJobID(jobID)
@@ -142,7 +146,8 @@ public final class MiGClient: Sendable {
     /// - parameters:
     ///   - onChange: called with each new state or set of reasons (e.g. `media-empty` while the printer waits).
     /// - returns: the final status; check `state` for completed versus aborted or canceled.
-    /// - throws: `.jobNotFinished` with the last state and reasons when `timeout` passes first.
+    /// - throws: `.jobNotFinished` with the last state and reasons when `timeout` passes first — also while a poll
+    ///   is still waiting for its answer (a poll never runs past the deadline: a partition cannot stretch the wait).
     public func waitForCompletion(
         _ jobID: Int32, pollInterval: TimeAmount = .seconds(1), timeout: TimeAmount = .seconds(300),
         onChange: (@Sendable (JobStatus) -> Void)? = nil
@@ -150,7 +155,13 @@ public final class MiGClient: Sendable {
         let deadline = node.clock.now.uptime + .nanoseconds(timeout.nanoseconds)
         var last: JobStatus?
         while true {
-            let status = try await jobAttributes(jobID)
+            let status: JobStatus
+            do {
+                let left = deadline - node.clock.now.uptime
+                status = try await jobAttributes(jobID, timeLimit: .nanoseconds(max(1, left.nanosecondsValue)))
+            } catch .timedOut where node.clock.now.uptime >= deadline {
+                throw .jobNotFinished(jobID: jobID, state: last?.state, reasons: last?.stateReasons ?? [])
+            }
             if status != last {
                 node.trace("mig-client-job-state", [("job-id", "\(jobID)"), ("reasons", status.stateReasons.joined(separator: ",")),
                                                    ("state", status.state.map { "\($0)" } ?? "unknown")])

@@ -92,21 +92,27 @@ struct ShrinkCommand: ParsableCommand {
     }
 }
 
-/// What makes two failures "the same" for shrinking.
+/// What makes two failures "the same" for shrinking: the same invariant, else the same expectation, else the same
+/// step error. `key` includes the line (shrinking runs one file); `place` does not (the shrunk file has extra lines).
 struct FailureSignature: Equatable {
     let text: String
     private let key: String
+    private let place: String
 
     init?(_ result: ScenarioRunner.Result) {
         if let violation = result.violations.first {
             key = "invariant \(violation.invariant)"
+            place = key
             text = "invariant \(violation.invariant) broken (\(violation.message))"
         } else if let expectation = result.failures.first {
-            key = "expectation \(expectation.line)"
+            key = "expectation \(expectation.line) \(expectation.text)"
+            place = "expectation \(expectation.text)"
             text = "line \(expectation.line): \(expectation.text) (\(expectation.failure ?? ""))"
         } else if let error = result.error {
-            let place = error.split(separator: ":").prefix(2).joined(separator: ":")
-            key = "error \(place)"
+            // "FILE:LINE: directive: what happened": the part after the location says which step failed and how.
+            let parts = error.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            key = "error \(error)"
+            place = "error " + (parts.count == 3 ? String(parts[2]) : error)
             text = error
         } else {
             return nil
@@ -115,13 +121,8 @@ struct FailureSignature: Equatable {
 
     static func == (a: FailureSignature, b: FailureSignature) -> Bool { a.key == b.key }
 
-    /// The same kind of failure at the same place, when line numbers may differ (a shrunk file has extra lines):
-    /// the same invariant, or the same expectation text.
-    func sameFailure(as other: FailureSignature) -> Bool {
-        if key.hasPrefix("invariant") { return key == other.key }
-        return text.split(separator: "(").first.map { $0.split(separator: ":").dropFirst().joined() }
-            == other.text.split(separator: "(").first.map { $0.split(separator: ":").dropFirst().joined() }
-    }
+    /// The same failure wherever its line now is.
+    func sameFailure(as other: FailureSignature) -> Bool { place == other.place }
 }
 
 /// Zeller and Hildebrandt's ddmin: the smallest subset (1-minimal) of `items` for which `fails` holds.

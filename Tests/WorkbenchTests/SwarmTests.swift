@@ -211,6 +211,17 @@ import Testing
         for run in runs where !run.passed { Issue.record("\(run.failureLine(faults: .all))") }
     }
 
+    /// Found by the 10,000-seed swarm (seed 260, shrunk to this one fault): a poll held up by a partition stretched
+    /// `mig wait … within 15s` past its limit. A poll now never runs past the wait's deadline.
+    @Test func aPartitionDuringMigWaitStaysWithinItsLimit() throws {
+        let file = "Simulations/ecosystem-swarm.scn"
+        let script = try script(String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8), file: file)
+        let wait = try #require(script.statements.firstIndex { $0.source.hasPrefix("mig wait") })
+        let result = SwarmScripts.runner.run(script, seed: 260, faults: .explicit([ScheduledFault(before: wait, line: "partition proxy -> phone for 21s")])) { _ in }
+        #expect(result.error == nil, "\(result.error ?? "")")
+        #expect(result.passed)
+    }
+
     @Test func badSwarmArgumentsAreRefused() throws {
         for (arguments, message) in [
             (["--seeds", "9..3"], "the first seed is after the last"),
