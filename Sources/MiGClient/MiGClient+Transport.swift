@@ -84,8 +84,8 @@ extension MiGClient {
         }
     }
 
-    /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`; with `timeLimit`, neither
-    /// connecting nor a silent connection may take longer than that.
+    /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`; with `timeLimit`, the
+    /// whole exchange may not take longer than that.
     func exchange(_ request: OutgoingRequest, timeLimit: TimeAmount? = nil) async -> Result<IncomingResponse, MiGError> {
         let endpoint = configuration.endpoint
         let promise = node.eventLoop.makePromise(of: IncomingResponse.self)
@@ -94,7 +94,7 @@ extension MiGClient {
         var timeouts = configuration.timeouts
         if let timeLimit {
             timeouts.connect = min(timeouts.connect, timeLimit)
-            timeouts.idle = min(timeouts.idle, timeLimit)
+            timeouts.total = min(timeouts.total ?? timeLimit, timeLimit)
         }
         do {
             _ = try await node.connect(host: endpoint.host, port: endpoint.port, timeout: timeouts.connect) { channel in

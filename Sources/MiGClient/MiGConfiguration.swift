@@ -103,12 +103,16 @@ extension MiGClient {
         public var idle: TimeAmount
         /// How long to wait for `100 Continue` before sending the body anyway (servers may never send it).
         public var expectContinue: TimeAmount
+        /// The most one exchange may take from connecting to the end of the answer, however the bytes trickle
+        /// (nil: no limit beyond `connect` and `idle`). `waitForCompletion` sets it to what is left of its timeout.
+        public var total: TimeAmount?
 
         public init(connect: TimeAmount = .seconds(10), idle: TimeAmount = .seconds(30),
-                    expectContinue: TimeAmount = .seconds(1)) {
+                    expectContinue: TimeAmount = .seconds(1), total: TimeAmount? = nil) {
             self.connect = connect
             self.idle = idle
             self.expectContinue = expectContinue
+            self.total = total
         }
     }
 }

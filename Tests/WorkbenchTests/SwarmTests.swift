@@ -219,7 +219,16 @@ import Testing
         let wait = try #require(script.statements.firstIndex { $0.source.hasPrefix("mig wait") })
         let result = SwarmScripts.runner.run(script, seed: 260, faults: .explicit([ScheduledFault(before: wait, line: "partition proxy -> phone for 21s")])) { _ in }
         #expect(result.error == nil, "\(result.error ?? "")")
-        #expect(result.passed)
+        #expect(result.failures.isEmpty && result.violations.isEmpty)
+        // Seed 4405, shrunk to two faults: bytes trickling after a hold kept the idle timer alive past the deadline;
+        // a poll now has a limit on the whole exchange too.
+        let statement = { (prefix: String) in try #require(script.statements.firstIndex { $0.source.hasPrefix(prefix) }) }
+        let trickle = SwarmScripts.runner.run(script, seed: 4405, faults: .explicit([
+            ScheduledFault(before: try statement("section \"SAP Mobile Services"), line: "later 2666ms partition proxy <-> mig for 16s"),
+            ScheduledFault(before: try statement("expect ${catalogue.status} in"), line: "later 1206ms hold proxy -> phone for 10s"),
+        ])) { _ in }
+        #expect(trickle.error == nil, "\(trickle.error ?? "")")
+        #expect(trickle.failures.isEmpty && trickle.violations.isEmpty)
     }
 
     @Test func badSwarmArgumentsAreRefused() throws {
