@@ -57,6 +57,7 @@ final class ExchangeHandler: ChannelInboundHandler {
     private var requestWritten = false
     private var continueTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
+    private var totalTimer: Scheduled<Void>?
 
     init(request: OutgoingRequest, timeouts: MiGClient.Timeouts, waitsForTLSHandshake: Bool,
          promise: EventLoopPromise<IncomingResponse>) {
@@ -64,6 +65,14 @@ final class ExchangeHandler: ChannelInboundHandler {
         self.timeouts = timeouts
         self.waitsForTLSHandshake = waitsForTLSHandshake
         self.promise = promise
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // Added as the connection is made, so the limit counts from connecting.
+        guard let total = timeouts.total else { return }
+        totalTimer = context.eventLoop.assumeIsolated().scheduleTask(in: total) { [self] in
+            fail(context: context, MiGError.timedOut("no complete answer within \(total.nanoseconds / 1_000_000) ms"))
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -266,6 +275,7 @@ final class ExchangeHandler: ChannelInboundHandler {
     private func cancelTimers() {
         continueTimer?.cancel()
         idleTimer?.cancel()
+        totalTimer?.cancel()
     }
 
     private func closeReader() {
