@@ -31,19 +31,3 @@ struct JUnitReport {
         return out + "</testsuites>\n"
     }
 }
-
-/// Text made safe for an XML attribute or element.
-func xmlEscape(_ text: String) -> String {
-    var out = ""
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "\n": out += "&#10;"
-        default: out.append(c)
-        }
-    }
-    return out
-}

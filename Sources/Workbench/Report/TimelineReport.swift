@@ -70,7 +70,7 @@ struct TimelineReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(Self.escapedHTML("\(passed ? "PASS" : "FAIL") \(title) — workbench run"))</title>
+            <title>\(xmlEscape("\(passed ? "PASS" : "FAIL") \(title) — workbench run"))</title>
             <style>\(TimelineReportPage.css)</style>
             </head>
             <body>
@@ -119,21 +119,6 @@ struct TimelineReport {
             case "\u{2028}": out += "\\u2028"
             case "\u{2029}": out += "\\u2029"
             default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    static func escapedHTML(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
             }
         }
         return out
