@@ -21,20 +21,13 @@ public struct Invariant: Sendable {
     }
 
     /// An invariant whose checker only reads the trace: `check` sees each new event once, in order, and keeps its
-    /// own state in `State`; `end` (if any) looks at that state when the run is over.
+    /// own state in `State`.
     public static func trace<State: Sendable>(
-        _ name: String, promise: String, initial: State,
-        check: @escaping @Sendable (inout State, Trace.Event) -> String?,
-        end: (@Sendable (State) -> String?)? = nil
+        _ name: String, promise: String, initial: State, check: @escaping @Sendable (inout State, Trace.Event) -> String?
     ) -> Invariant {
-        Invariant(name: name, promise: promise) {
-            TraceInvariantChecker(state: initial, check: check, end: end)
-        }
+        Invariant(name: name, promise: promise) { TraceInvariantChecker(state: initial, check: check) }
     }
 }
-
-/// When a check runs: after a statement, or once the run is over (everything it started has had its chance).
-public enum InvariantPhase: Sendable { case step, end }
 
 /// What a checker found broken: a sentence, and the event that broke it when one did (its index in the events
 /// the checker was given).
@@ -51,25 +44,23 @@ public struct InvariantBreach: Sendable {
 /// The checker of one invariant in one run. Confined to the scenario's thread.
 public protocol InvariantChecker: AnyObject {
     /// Looks at the events recorded since the last check (in order) and at the world; returns what broke, or nil.
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach?
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach?
 }
 
 final class TraceInvariantChecker<State: Sendable>: InvariantChecker {
     var state: State
     let checkEvent: @Sendable (inout State, Trace.Event) -> String?
-    let end: (@Sendable (State) -> String?)?
 
-    init(state: State, check: @escaping @Sendable (inout State, Trace.Event) -> String?, end: (@Sendable (State) -> String?)?) {
+    init(state: State, check: @escaping @Sendable (inout State, Trace.Event) -> String?) {
         self.state = state
         self.checkEvent = check
-        self.end = end
     }
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for index in newEvents.indices {
             if let broken = checkEvent(&state, newEvents[index]) { return InvariantBreach(broken, event: index) }
         }
-        return phase == .end ? end?(state).map { InvariantBreach($0) } : nil
+        return nil
     }
 }
 
@@ -86,14 +77,14 @@ public final class InvariantWatch {
     /// Runs every checker not yet broken over the new events; records each newly broken one (once per run) in
     /// `context.violations`, and returns those.
     @discardableResult
-    public func check(_ context: ScenarioContext, phase: InvariantPhase, line: Int) -> [ScenarioContext.Violation] {
+    public func check(_ context: ScenarioContext, line: Int) -> [ScenarioContext.Violation] {
         guard !checkers.isEmpty else { return [] }
         let known = context.violations.count
         let fresh = context.kernel.trace.events(from: seen)[...]
         let first = seen
         seen += fresh.count
         for (name, checker) in checkers where !broken.contains(name) {
-            guard let breach = checker.check(fresh, phase: phase, in: context) else { continue }
+            guard let breach = checker.check(fresh, in: context) else { continue }
             broken.insert(name)
             // The place is the event that broke it (1-based, as `expect` and the report count), else the check's.
             let position = breach.event.map { first + $0 + 1 } ?? seen

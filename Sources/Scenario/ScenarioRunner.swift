@@ -71,9 +71,9 @@ public struct ScenarioRunner: Sendable {
                 error = "\(statement.file):\(statement.line): \(statement.directive): \(failure)"
                 break
             }
-            watch.check(context, phase: .step, line: statement.line)
+            watch.check(context, line: statement.line)
         }
-        watch.check(context, phase: .end, line: 0)
+        watch.check(context, line: 0)
         for (name, _) in context.background.sorted(by: { $0.key < $1.key }) {
             kernel.trace.record(actor: "scenario", event: "unjoined", fields: [("name", name)])
         }

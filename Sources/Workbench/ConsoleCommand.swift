@@ -95,7 +95,7 @@ final class ConsoleSession: @unchecked Sendable {
                     write("ok \(expectation.text)")
                 }
             }
-            for violation in watch.check(context, phase: .step, line: lineNumber) {
+            for violation in watch.check(context, line: lineNumber) {
                 failedExpectations += 1
                 write(violation.summary(file: "console"))
             }

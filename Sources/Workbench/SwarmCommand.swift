@@ -21,8 +21,8 @@ struct SwarmRunCommand: ParsableCommand {
         discussion: """
             For every seed, a fault schedule is drawn from the seed as the scenario runs: before each statement, with \
             probability \(FaultClass.injectionRate), one fault among latency distributions, partitions and holds that end by \
-            themselves, resets (now or after N bytes), clock skews (network) and the fault points actors declared (actors), most \
-            of them deferred a few seconds into the next step. Expectations may name sets of outcomes (`expect X in a b`); \
+            themselves, resets (now or after N bytes), clock skews (network) and the fault points actors declared (actors), half \
+            of them deferred up to 3 s into the next step. Expectations may name sets of outcomes (`expect X in a b`); \
             invariants must always hold. One line per failing seed, with the command that replays it and the one that shrinks \
             it; the summary line comes last. Exit status 1 if any seed failed.
             """)
@@ -36,8 +36,8 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(help: "Which faults the seed chooses: none, network, actors or all.")
     var faults: FaultClass = .all
 
-    @Option(help: "Parallel worker processes (1…64; default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Parallel worker processes (1…64; default: the number of cores, at most 64).")
+    var jobs: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
     @Option(help: "Run only shard I of N (0-based, I/N): the seeds whose value modulo N is I. Shards of one range never overlap and together cover it.")
     var shard: String?

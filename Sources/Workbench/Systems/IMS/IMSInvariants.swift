@@ -29,7 +29,7 @@ final class SessionWindowChecker: InvariantChecker {
     private var skews: [String: Duration] = [:]
     private var leeways: [String: Int64] = [:]
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for index in newEvents.indices {
             let event = newEvents[index]
             switch event.event {

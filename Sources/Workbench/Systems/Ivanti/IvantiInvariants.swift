@@ -95,7 +95,7 @@ final class PrivateKeyWatch: InvariantChecker {
         return nil
     }
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for index in newEvents.indices {
             let event = newEvents[index]
             for (field, value) in event.fields {

@@ -65,7 +65,7 @@ final class SpooledJobsChecker: InvariantChecker {
     /// MiG node → job id → the digest prefix it acknowledged.
     private var acknowledged: [String: [String: String]] = [:]
 
-    func check(_ newEvents: ArraySlice<Trace.Event>, phase: InvariantPhase, in context: ScenarioContext) -> InvariantBreach? {
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for event in newEvents where event.event == "document-received" {
             if let job = event["job"], let digest = event["digest"] { acknowledged[event.actor, default: [:]][job] = digest }
         }
