@@ -97,7 +97,12 @@ public final class Trace: TraceSink, @unchecked Sendable {
 
     /// SHA-256 of the canonical text, in lower-case hex.
     public var digest: String {
-        Self.sha256Hex(canonicalText)
+        Self.digest(of: canonicalText)
+    }
+
+    /// The digest of a canonical text already made (a run that keeps the text need not build it twice).
+    public static func digest(of canonicalText: String) -> String {
+        sha256Hex(canonicalText)
     }
 
     static func sha256Hex(_ text: String) -> String {

@@ -84,9 +84,10 @@ public struct ScenarioRunner: Sendable {
         kernel.trace.record(actor: "scenario", event: "end", fields: [
             ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
         ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
+        let canonical = kernel.trace.canonicalText
         return Result(file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
                       violations: context.violations, faults: ran,
-                      error: error, digest: kernel.trace.digest, trace: kernel.trace.canonicalText,
+                      error: error, digest: Trace.digest(of: canonical), trace: canonical,
                       virtualTime: kernel.now, traceEvents: kernel.trace.count)
     }
 
