@@ -83,6 +83,9 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     /// Opens the spool (recovering jobs interrupted by a crash), then listens.
+    /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept.
+    public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault]
+
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
             do {

@@ -64,10 +64,17 @@ public final class SSHConnectivity: @unchecked Sendable {
         self.connectTimeout = connectTimeout
     }
 
-    /// Connects and logs in: `(serverFound, authorised)` as the app reports them ("Server unreachable…" when the
-    /// server is not found, "Username/Password incorrect" when it is but refuses the password). An existing
-    /// connection is closed first.
-    public func connect() async -> (serverFound: Bool, authorised: Bool) {
+    /// How a login went: what the app reports ("Server unreachable…" when the server is not found, "Username/Password
+    /// incorrect" when it is but refuses the password), and in words why it failed.
+    public struct Login: Sendable, Equatable {
+        public let serverFound: Bool
+        public let authorised: Bool
+        /// Why the login failed (nil when it did not): the refused user, the unreachable address and the network's reason.
+        public let failure: String?
+    }
+
+    /// Connects and logs in. An existing connection is closed first.
+    public func connect() async -> Login {
         await disconnect()
         let authenticated = node.eventLoop.makePromise(of: Void.self)
         let user = self.user, password = self.password, policy = hostKeyPolicy, node = self.node
@@ -89,20 +96,21 @@ public final class SSHConnectivity: @unchecked Sendable {
                 try await authenticated.futureResult.get()
                 try await node.eventLoop.submit { self.channel = channel }.get()
                 node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "authorised")])
-                return (true, true)
+                return Login(serverFound: true, authorised: true, failure: nil)
             } catch ConnectivityError.authenticationFailed {
                 try? await channel.close()
                 node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "refused")])
-                return (true, false)
+                return Login(serverFound: true, authorised: false,
+                             failure: "\(host):\(port) refused the password of \(user) (check the user and password)")
             } catch {
                 try? await channel.close()
                 node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "unreachable")])
-                return (false, false)
+                return Login(serverFound: false, authorised: false, failure: "the SSH login to \(host):\(port) did not complete: \(error)")
             }
         } catch {
             authenticated.fail(error)
             node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "unreachable")])
-            return (false, false)
+            return Login(serverFound: false, authorised: false, failure: "cannot reach \(host):\(port): \(error)")
         }
     }
 

@@ -9,18 +9,36 @@ public struct ActorKind: Sendable {
     public let summary: String
     /// The node it runs on unless `on HOST` says otherwise.
     public let defaultHost: String
-    /// Options it understands (`name=value` after `start`), with their meaning.
-    public let options: [(name: String, meaning: String)]
+    /// Options it understands (`name=value` after `start`), with their meaning and the values they take.
+    public let options: [ActorOption]
+    /// The fault points its actors check (`fault POINT …` can name them once one is started).
+    public let faultPoints: [String]
     /// Starts one instance on `node` with the given options.
     public let start: @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor
 
-    public init(name: String, summary: String, defaultHost: String, options: [(name: String, meaning: String)] = [],
+    public init(name: String, summary: String, defaultHost: String, options: [ActorOption] = [], faultPoints: [String] = [],
                 start: @escaping @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor) {
         self.name = name
         self.summary = summary
         self.defaultHost = defaultHost
         self.options = options
+        self.faultPoints = faultPoints
         self.start = start
+    }
+}
+
+/// One `OPTION=VALUE` an actor kind takes: its meaning, and which values it accepts, so a wrong value stops a
+/// scenario when its line is read instead of when the actor starts.
+public struct ActorOption: Sendable {
+    public let name: String
+    public let meaning: String
+    /// Why `value` is refused (naming the option and what it expects), or nil when it is accepted.
+    public let problem: @Sendable (_ value: String) -> String?
+
+    public init(_ name: String, _ meaning: String, problem: @escaping @Sendable (_ value: String) -> String?) {
+        self.name = name
+        self.meaning = meaning
+        self.problem = problem
     }
 }
 
@@ -34,10 +52,18 @@ extension ActorKind {
     /// Why `name` is refused, with the nearest declared option as a hint.
     public func unknownOptionMessage(_ name: String) -> String {
         let known = options.map(\.name)
-        let nearest = known.min { editDistance($0, name) < editDistance($1, name) }
-        let hint = nearest.map { editDistance($0, name) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
         let list = known.isEmpty ? "it takes no options" : "expected one of \(known.joined(separator: ", "))"
-        return "\(self.name) has no option '\(name)'\(hint); \(list)"
+        return "\(self.name) has no option '\(name)'\(didYouMean(name, among: known)); \(list)"
+    }
+
+    /// Why the options' values are refused: the first option (in sorted order) whose value its declaration refuses.
+    public func valueProblem(in options: [String: String]) -> (option: String, message: String)? {
+        for (name, value) in options.sorted(by: { $0.key < $1.key }) {
+            if let option = self.options.first(where: { $0.name == name }), let problem = option.problem(value) {
+                return (name, "\(self.name): \(problem)")
+            }
+        }
+        return nil
     }
 }
 

@@ -8,6 +8,9 @@ public struct Arguments: Sendable {
     public let directiveColumn: Int
     private let tokens: [Token]
     private var index = 0
+    /// What the line names beyond its own words: the hosts it acts on, the nodes it creates, the fault points it
+    /// switches. The language checks them against what exists before anything runs.
+    public internal(set) var names: [NameUse] = []
 
     init(file: String, line: Int, directiveColumn: Int, tokens: [Token]) {
         self.file = file
@@ -73,16 +76,52 @@ public struct Arguments: Sendable {
         Template(try take(what))
     }
 
-    /// A duration such as `250ms`, `1.5s`, `2m`, `1h30m`, at most ``DurationParser/limit`` (checked now unless it
-    /// uses a variable).
-    public mutating func duration(_ what: String = "a duration like 250ms or 2s") throws(ScenarioError) -> Template {
+    /// A duration such as `250ms`, `1.5s`, `2m`, `1h30m`, from 0 to ``DurationParser/limit`` (checked now unless it
+    /// uses a variable; then when the step runs). Only an offset such as a clock's skew may be `signed`.
+    public mutating func duration(_ what: String = "a duration like 250ms or 2s", signed: Bool = false) throws(ScenarioError) -> Template {
         let token = try take(what)
-        if !token.text.contains("${"), DurationParser.parse(token.text) == nil {
-            index -= 1
-            throw error("expected \(what), found '\(token.text)' (at most \(DurationParser.limitText))")
+        if !token.text.contains("${") {
+            guard let value = DurationParser.parse(token.text) else {
+                index -= 1
+                throw error("expected \(what), found '\(token.text)' (at most \(DurationParser.limitText))")
+            }
+            guard signed || value >= .zero else {
+                index -= 1
+                throw error("expected \(what), found '\(token.text)': a duration cannot be negative (0s is the shortest)")
+            }
         }
-        return Template(token)
+        return Template(token, signed: signed)
     }
+
+    /// A host the line acts on (`partition A <-> B`, `clock A skew …`): it must be a node the scenario has, which the
+    /// language checks once it knows them all.
+    public mutating func host(_ what: String = "a host name") throws(ScenarioError) -> String {
+        let column = peek?.column ?? directiveColumn
+        let name = try name(what)
+        names.append(NameUse(kind: .host, name: name, column: column))
+        return name
+    }
+
+    /// Says that the line puts a node on the network (a client's `from NODE`, an actor's host), so other lines may name it.
+    public mutating func declare(node: String) {
+        names.append(NameUse(kind: .node, name: node, column: directiveColumn))
+    }
+
+    /// Says that the line starts an actor of this kind (whose fault points can then fire).
+    mutating func declare(actorKind: String) {
+        names.append(NameUse(kind: .actorKind, name: actorKind, column: directiveColumn))
+    }
+
+    /// A fault point the line switches: it must be one that an actor or client of the catalog declares.
+    public mutating func faultPoint() throws(ScenarioError) -> String {
+        let column = peek?.column ?? directiveColumn
+        let point = try name("a fault point name like mig.offline")
+        names.append(NameUse(kind: .faultPoint, name: point, column: column))
+        return point
+    }
+
+    /// Records the names an inner statement (`later`, `spawn`) uses as this line's.
+    mutating func adopt(_ uses: [NameUse]) { names += uses }
 
     /// A whole number in `range`: every count a scenario gives is bounded where it is read, so no later
     /// arithmetic on it can overflow.
@@ -112,16 +151,42 @@ public struct Arguments: Sendable {
     }
 }
 
+/// What a line names: a host it acts on, a node it creates, a fault point it switches.
+public struct NameUse: Sendable, Equatable {
+    /// A host the line acts on, a node it puts on the network, a fault point it switches, an actor kind it starts.
+    public enum Kind: Sendable { case host, node, faultPoint, actorKind }
+    public let kind: Kind
+    public let name: String
+    /// Where the name is written (for a declared default, the directive's column).
+    public let column: Int
+}
+
 /// A word whose `${variable}` references are filled in when the step runs.
 public struct Template: Sendable, CustomStringConvertible {
     public let token: Token
-    init(_ token: Token) { self.token = token }
-    public init(literal: String) { token = Token(text: literal, column: 0, quoted: true) }
+    /// Whether a duration written here may be negative (a clock's skew), for the check made when it is resolved.
+    let signed: Bool
+    init(_ token: Token, signed: Bool = false) {
+        self.token = token
+        self.signed = signed
+    }
+    public init(literal: String) {
+        token = Token(text: literal, column: 0, quoted: true)
+        signed = false
+    }
 
     public var description: String { token.quoted ? "\"\(token.text)\"" : token.text }
 
     /// The text with variables resolved.
     public func resolve(_ context: ScenarioContext) throws -> String {
         try context.interpolate(token.text).replacingOccurrences(of: "\u{E000}", with: "$")
+    }
+
+    /// The duration written here, resolved: a variable may hold one, but not a negative one unless it is `signed`.
+    public func duration(_ context: ScenarioContext) throws -> Duration {
+        let text = try resolve(context)
+        let value = try parseDuration(text)
+        guard signed || value >= .zero else { throw StepError("'\(text)' is a negative duration; expected 0s or more") }
+        return value
     }
 }

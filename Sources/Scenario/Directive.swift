@@ -33,6 +33,8 @@ public struct Pending: Sendable {
     /// Names the values it produces, e.g. `r` for `${r.status}`.
     public let label: String
     public let timeout: Duration
+    /// The line that started it, when it runs in the background (`spawn`): `join` publishes its results as that line's.
+    var origin: (line: Int, text: String)?
     let wait: @Sendable (ScenarioContext, Duration) throws -> [String: String]
 
     /// - parameters:

@@ -33,9 +33,10 @@ extension Directive {
                     try args.expect("timeout"); timeout = try args.duration()
                 }
             }
+            args.declare(node: from)
             let (sender, connectTimeout) = (from, timeout)
             return Run { context in
-                let limit = try parseDuration(connectTimeout.resolve(context))
+                let limit = try connectTimeout.duration(context)
                 let connection = TCPConnection(name: name)
                 context.connections[name] = connection
                 let node = context.kernel.node(sender)
@@ -88,7 +89,7 @@ extension Directive {
             let condition = until, receiveLimit = within
             return Run { context in
                 guard let connection = context.connections[name] else { throw StepError("no connection named '\(name)'") }
-                let limit = try parseDuration(receiveLimit.resolve(context))
+                let limit = try receiveLimit.duration(context)
                 let needle: [UInt8]? = if case .text(let t) = condition { Array(try t.resolve(context).utf8) } else { nil }
                 func satisfied() -> Bool {
                     if connection.ended || connection.error != nil { return true }
@@ -138,6 +139,7 @@ extension Directive {
                 default: within = try args.duration()
                 }
             }
+            args.declare(node: from)
             let finalHeaders = headers, finalBody = body, isChunked = chunked
             let (sender, variable, exchangeLimit) = (from, label, within)
             return Run { context in
@@ -145,7 +147,7 @@ extension Directive {
                 var request = HTTPRequest(method: HTTPMethod(rawValue: method), target: target.path, chunked: isChunked)
                 for (name, value) in finalHeaders { request.headers.add(name: try name.resolve(context), value: try value.resolve(context)) }
                 if let finalBody { request.body = ByteBuffer(string: try finalBody.resolve(context)) }
-                let limit = try parseDuration(exchangeLimit.resolve(context))
+                let limit = try exchangeLimit.duration(context)
                 let node = context.kernel.node(sender)
                 let started = context.kernel.now
                 let finalRequest = request
@@ -207,7 +209,14 @@ extension Directive {
                     throw ScenarioError(file: args.file, line: args.line, column: optionColumns[unknown] ?? kindColumn,
                                         message: actorKind.unknownOptionMessage(unknown))
                 }
+                // Values with a variable are checked when the actor starts, once they are known.
+                let literal = options.filter { !$0.1.token.text.contains("${") }.map { ($0.0, $0.1.token.text) }
+                if let (option, message) = actorKind.valueProblem(in: Dictionary(literal) { _, last in last }) {
+                    throw ScenarioError(file: args.file, line: args.line, column: optionColumns[option] ?? kindColumn, message: message)
+                }
             }
+            if let host { args.declare(node: host) } else if let actorKind = known.first(where: { $0.name == kind }) { args.declare(node: actorKind.defaultHost) }
+            args.declare(actorKind: kind)
             let finalOptions = options, givenName = name, givenHost = host
             return Run { context in
                 guard let actorKind = context.catalog.first(where: { $0.name == kind }) else {
@@ -219,6 +228,7 @@ extension Directive {
                 var resolved: [String: String] = [:]
                 for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }
                 if let unknown = actorKind.unknownOptionName(among: resolved.keys) { throw StepError(actorKind.unknownOptionMessage(unknown)) }
+                if let (_, message) = actorKind.valueProblem(in: resolved) { throw StepError(message) }
                 let actorOptions = resolved
                 let task = context.kernel.spawn("start \(label)") { try await actorKind.start(node, actorOptions) }
                 return Pending(label: label, timeout: .seconds(60)) { context, timeout in

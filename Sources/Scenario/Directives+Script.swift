@@ -21,7 +21,7 @@ extension Directive {
             }
         },
         Directive("print", usage: "print TEXT…", summary: "print text (variables filled in)") { args throws(ScenarioError) in
-            let parts = args.remaining.map(Template.init)
+            let parts = args.remaining.map { Template($0) }
             while !args.isEmpty { _ = try args.take("text") }
             return Run { context in
                 context.output(try parts.map { try $0.resolve(context) }.joined(separator: " "))
@@ -77,7 +77,7 @@ extension Directive {
             try args.expect("trace", "after 'until'")
             let pattern = try TracePattern.parse(&args, allowWithin: true)
             return Run { context in
-                let limit = try parseDuration(pattern.within.resolve(context))
+                let limit = try pattern.within.duration(context)
                 let fields = try pattern.resolvedFields(context)
                 let kernel = context.kernel
                 var seen = 0

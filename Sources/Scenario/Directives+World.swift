@@ -8,7 +8,7 @@ extension Directive {
             let amount = try args.duration()
             try args.end()
             return Run { context in
-                let duration = try parseDuration(amount.resolve(context))
+                let duration = try amount.duration(context)
                 guard context.kernel.now + duration <= Kernel.horizon else {
                     throw StepError("advance \(duration.workbenchText): virtual time would pass the simulation's horizon, "
                                     + "\(Kernel.horizon.workbenchText) after its start (it is now \(context.kernel.now.workbenchText))")
@@ -76,7 +76,7 @@ extension Directive {
         Directive("fault", usage: "fault POINT on | off | once | times N | chance P | after N",
                   summary: "switch a named fault point (chance draws from the seeded stream)",
                   keywords: ["on", "off", "once", "times", "chance", "after"]) { args throws(ScenarioError) in
-            let point = try args.name("a fault point name")
+            let point = try args.faultPoint()
             let mode: FaultPoints.Mode
             switch try args.oneOf(["on", "off", "once", "times", "chance", "after"]) {
             case "on": mode = .on
@@ -100,7 +100,7 @@ extension Directive {
             }
         },
         Directive("address", usage: "address NODE IP", summary: "give a node a fixed IP address, as its peers see it (e.g. a phone outside a host's whitelist)") { args throws(ScenarioError) in
-            let node = try args.name("a node name")
+            let node = try args.host("a node name")
             let address = try args.value("an IPv4 or IPv6 address like 203.0.113.7")
             try args.end()
             return Run { context in
@@ -114,12 +114,12 @@ extension Directive {
             }
         },
         Directive("clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"]) { args throws(ScenarioError) in
-            let node = try args.name("a node name")
+            let node = try args.host("a node name")
             try args.expect("skew", "after the node name")
-            let amount = try args.duration("a signed duration like +30s or -2m")
+            let amount = try args.duration("a signed duration like +30s or -2m", signed: true)
             try args.end()
             return Run { context in
-                let skew = try parseDuration(amount.resolve(context))
+                let skew = try amount.duration(context)
                 context.kernel.skew(of: node).set(skew)
                 context.kernel.trace.record(actor: "scenario", event: "clock-skew", fields: [("node", node), ("skew", skew.workbenchText)])
                 return nil
@@ -133,6 +133,7 @@ extension Directive {
                     try args.expect("as"); label = try args.name("a variable name")
                 }
             }
+            args.declare(node: from)
             let (sender, name) = (from, label)
             return Run { context in
                 let opened = context.kernel.node(sender).bus.open(try url.resolve(context), from: sender)
@@ -179,7 +180,7 @@ private func pathSwitch(
         return Run { context in
             for (from, to) in path.directions { change(context.kernel.network, from, to, true) }
             if let period {
-                let duration = try parseDuration(period.resolve(context))
+                let duration = try period.duration(context)
                 guard duration > .zero else { throw StepError("'for \(duration.workbenchText)': expected a positive duration") }
                 let network = context.kernel.network
                 context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
@@ -200,9 +201,9 @@ struct Path: Sendable {
 }
 
 func parsePath(_ args: inout Arguments) throws(ScenarioError) -> Path {
-    let a = try args.name("a host name")
+    let a = try args.host()
     let arrow = try args.oneOf(["->", "<->"])
-    let b = try args.name("a host name")
+    let b = try args.host()
     return Path(a: a, b: b, bothWays: arrow == "<->")
 }
 

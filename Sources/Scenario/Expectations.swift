@@ -39,7 +39,7 @@ enum Expectations {
             return Run { context in
                 guard let start = context.marks[mark] else { throw StepError("no mark named '\(mark)' (set one with 'mark \(mark)')") }
                 let elapsed = context.kernel.now - start
-                let limit = try parseDuration(bound.resolve(context))
+                let limit = try bound.duration(context)
                 let holds = compare(elapsed, op, limit)
                 context.record("expect elapsed since \(mark) \(op) \(bound)", failure: holds ? nil :
                     "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)")

@@ -44,6 +44,11 @@ public final class ScenarioContext: @unchecked Sendable {
     var connections: [String: TCPConnection] = [:]
     var background: [String: Pending] = [:]
     var marks: [String: Duration] = [:]
+    /// The line that is running (its text names a result's origin in messages).
+    var source = ""
+    /// What each result name holds now and held before: the line that bound it and the fields it gave.
+    private var bindings: [String: Binding] = [:]
+    private var replaced: [String: Binding] = [:]
     private var states: [String: Any] = [:]
     /// Where `print` and `section` write (the console's screen, or the run's output).
     let output: @Sendable (String) -> Void
@@ -76,20 +81,45 @@ public final class ScenarioContext: @unchecked Sendable {
         return out + rest
     }
 
-    /// The value of a variable, or an error that lists what is defined.
+    /// The value of a variable, or an error that says why there is none: a result field the line that last bound
+    /// its name did not give (naming that line and the one it replaced), or an undefined name.
     public func value(of name: String) throws -> String {
         if name == "now" { return kernel.now.workbenchText }
         if let value = variables[name] { return value }
-        let known = variables.keys.sorted().prefix(20).joined(separator: ", ")
-        throw StepError("undefined variable ${\(name)}; defined: \(known.isEmpty ? "none" : known)")
+        // `p.job`, or `a.b.c` for a label `a.b`: the longest bound label the name starts with.
+        let label = bindings.keys.filter { name.hasPrefix($0 + ".") }.max { $0.count < $1.count }
+        if let label, let binding = bindings[label] {
+            let field = String(name.dropFirst(label.count + 1))
+            let gives = binding.fields.filter { !$0.isEmpty }
+            var message = "${\(name)}: '\(label)' was last bound by line \(binding.line) (\(binding.source)), which gives no '\(field)'"
+                + didYouMean(field, among: gives) + "; it gives \(gives.isEmpty ? "no fields" : gives.map { "${\(label).\($0)}" }.joined(separator: ", "))"
+            if let earlier = replaced[label], earlier.fields.contains(field) {
+                message += ". The \(name) of line \(earlier.line) (\(earlier.source)) was replaced by that binding: name each result with its own 'as NAME'"
+            }
+            throw StepError(message)
+        }
+        let defined = variables.keys.sorted()
+        throw StepError("undefined variable ${\(name)}\(didYouMean(name, among: defined)); defined: "
+                        + (defined.isEmpty ? "none" : defined.prefix(20).joined(separator: ", ") + (defined.count > 20 ? ", …" : "")))
     }
 
-    /// Publishes values under `label.` (an entry with an empty key is published as `label` itself).
-    public func publish(_ label: String, _ values: [String: String]) {
+    /// Publishes values under `label.` (an entry with an empty key is published as `label` itself). They replace
+    /// everything `label` held, so no field of an earlier result can be read as if this line had given it.
+    /// - parameter source: the line that made them (default: the line running now).
+    public func publish(_ label: String, _ values: [String: String], source: (line: Int, text: String)? = nil) {
+        if let old = bindings[label] {
+            for field in old.fields { variables[field.isEmpty ? label : "\(label).\(field)"] = nil }
+            replaced[label] = old
+        }
         for (key, value) in values {
             variables[key.isEmpty ? label : "\(label).\(key)"] = value
         }
+        let origin = source ?? (line, self.source)
+        bindings[label] = Binding(line: origin.line, source: origin.text, fields: values.keys.sorted())
     }
+
+    /// The fields a label holds now (for tab completion), by label.
+    public var resultFields: [String: [String]] { bindings.mapValues(\.fields) }
 
     func record(_ text: String, failure: String?) {
         expectations.append(Expectation(file: file, line: line, text: text, failure: failure,
@@ -137,6 +167,13 @@ public final class ScenarioContext: @unchecked Sendable {
             return values
         }
     }
+}
+
+/// The line that bound a result name, and the fields it gave.
+struct Binding {
+    let line: Int
+    let source: String
+    let fields: [String]
 }
 
 /// A step that could not do what it was asked (as opposed to an expectation that did not hold).

@@ -7,6 +7,8 @@ public struct Statement: Sendable {
     public let line: Int
     public let source: String
     public let directive: String
+    /// The hosts, nodes and fault points the line names (its `later` or `spawn` directive's included).
+    public let names: [NameUse]
     let step: any Step
 }
 
@@ -22,6 +24,8 @@ public struct Script: Sendable {
 /// protocol logic.
 public struct ScenarioLanguage: Sendable {
     public let directives: [Directive]
+    /// The kinds `start` knows; with none, names that only a catalog defines (fault points) are not checked.
+    public let actorKinds: [ActorKind]
 
     /// - parameters:
     ///   - extra: the systems' directives.
@@ -29,6 +33,23 @@ public struct ScenarioLanguage: Sendable {
     ///     parsed, so a typo stops the file before anything runs.
     public init(extra: [Directive] = [], actorKinds: [ActorKind] = []) {
         directives = Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + extra
+        self.actorKinds = actorKinds
+    }
+
+    /// The kinds whose actors check `point`.
+    public func owners(ofFaultPoint point: String) -> [ActorKind] { actorKinds.filter { $0.faultPoints.contains(point) } }
+
+    /// Why `point` names no fault point of the catalog (with the nearest one, and the points of the system it
+    /// seems to mean), or nil when some actor kind checks it.
+    func unknownFaultPoint(_ point: String) -> String? {
+        guard !actorKinds.isEmpty, owners(ofFaultPoint: point).isEmpty else { return nil }
+        let all = Set(actorKinds.flatMap(\.faultPoints)).sorted()
+        let system = point.split(separator: ".").first.map(String.init) ?? point
+        let same = all.filter { $0.hasPrefix(system + ".") }
+        let systems = Set(all.compactMap { $0.split(separator: ".").first.map(String.init) }).sorted()
+        let list = same.isEmpty ? "no system's points start with '\(system).'; systems with fault points: \(systems.joined(separator: ", "))"
+            : "\(system)'s points: \(same.joined(separator: ", "))"
+        return "no fault point '\(point)'\(didYouMean(point, among: all)); \(list) ('workbench' console: show faults)"
     }
 
     /// The directive called `name`.
@@ -38,7 +59,11 @@ public struct ScenarioLanguage: Sendable {
     public func parse(line text: String, file: String, lineNumber: Int) throws(ScenarioError) -> Statement? {
         let tokens = try Lexer.tokens(of: text, file: file, lineNumber: lineNumber)
         guard let first = tokens.first else { return nil }
-        return try statement(tokens, source: text, file: file, line: lineNumber, column: first.column)
+        let statement = try statement(tokens, source: text, file: file, line: lineNumber, column: first.column)
+        for use in statement.names where use.kind == .faultPoint {
+            if let problem = unknownFaultPoint(use.name) { throw ScenarioError(file: file, line: lineNumber, column: use.column, message: problem) }
+        }
+        return statement
     }
 
     private func statement(_ tokens: [Token], source: String, file: String, line: Int, column: Int) throws(ScenarioError) -> Statement {
@@ -48,7 +73,7 @@ public struct ScenarioLanguage: Sendable {
             let name = try args.name("a name for the background work")
             guard let inner = args.peek else { throw args.error("expected a directive to run in the background, found end of line") }
             let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
-            return Statement(file: file, line: line, source: source, directive: "spawn",
+            return Statement(file: file, line: line, source: source, directive: "spawn", names: innerStatement.names,
                              step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
         if head.text == "later", !head.quoted {
@@ -60,22 +85,57 @@ public struct ScenarioLanguage: Sendable {
                                     message: "'later' runs a change to the world (\(LaterStep.directives.joined(separator: ", "))), found '\(inner.text)'")
             }
             let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
-            return Statement(file: file, line: line, source: source, directive: "later",
+            return Statement(file: file, line: line, source: source, directive: "later", names: innerStatement.names,
                              step: LaterStep(delay: delay, inner: innerStatement.step, directive: innerStatement.directive))
         }
         guard !head.quoted, let directive = directive(named: head.text) else {
-            let suggestion = directives.map(\.name).min { editDistance($0, head.text) < editDistance($1, head.text) } ?? ""
             throw ScenarioError(file: file, line: line, column: head.column,
-                                message: "unknown directive '\(head.text)'; expected one of the directives listed by 'help'"
-                                    + (editDistance(suggestion, head.text) <= 2 ? " (did you mean '\(suggestion)'?)" : ""))
+                                message: "unknown directive '\(head.text)'\(didYouMean(head.text, among: directives.map(\.name) + ["spawn", "later"])); "
+                                    + "expected one of the directives listed by 'help'")
         }
         var args = Arguments(file: file, line: line, directiveColumn: head.column, tokens: Array(tokens.dropFirst()))
         let step = try directive.parse(&args)
         try args.end()
-        return Statement(file: file, line: line, source: source, directive: directive.name, step: step)
+        return Statement(file: file, line: line, source: source, directive: directive.name, names: args.names, step: step)
     }
 
-    /// Parses a whole file, collecting every error (so a malformed file runs nothing).
+    /// Checks what the statements name against what the scenario puts in the world: every host a line acts on must
+    /// be a node some line of the scenario creates (an actor's host, a client's `from`), or one of `existing` (the
+    /// console's world so far). Order does not matter: a partition may be set up before the node starts.
+    public func checkNames(_ statements: [Statement], existing: Set<String> = []) -> [ScenarioError] {
+        let nodes = existing.union(statements.flatMap { $0.names.filter { $0.kind == .node }.map(\.name) })
+        var errors: [ScenarioError] = []
+        for statement in statements {
+            for use in statement.names where use.kind == .host && !nodes.contains(use.name) {
+                let known = nodes.isEmpty ? "the scenario has no nodes yet (start an actor, or name a client's node with 'from')"
+                    : "its nodes: \(nodes.sorted().joined(separator: ", "))"
+                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
+                                            message: "no node '\(use.name)'\(didYouMean(use.name, among: nodes)); \(known)"))
+            }
+        }
+        return errors
+    }
+
+    /// For `run --strict` and the swarm: the fault points a scenario switches that none of its actors checks, so the
+    /// fault could never fire (the actor kind that checks it is never started).
+    public func unreachableFaultPoints(_ script: Script) -> [ScenarioError] {
+        guard !actorKinds.isEmpty else { return [] }
+        let started = Set(script.statements.flatMap { $0.names.filter { $0.kind == .actorKind }.map(\.name) })
+        var errors: [ScenarioError] = []
+        for statement in script.statements {
+            for use in statement.names where use.kind == .faultPoint {
+                let owners = owners(ofFaultPoint: use.name)
+                guard !owners.isEmpty, !owners.contains(where: { started.contains($0.name) }) else { continue }
+                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
+                                            message: "fault point '\(use.name)' can never fire: only \(owners.map { "'\($0.name)'" }.joined(separator: " or ")) "
+                                                + "checks it, and no 'start' of this scenario starts one"))
+            }
+        }
+        return errors
+    }
+
+    /// Parses a whole file, collecting every error (so a malformed file runs nothing), then checks the names its
+    /// lines use (``checkNames(_:existing:)``).
     public func parse(file: String, text: String) -> (Script, [ScenarioError]) {
         var statements: [Statement] = []
         var errors: [ScenarioError] = []
@@ -88,6 +148,8 @@ public struct ScenarioLanguage: Sendable {
                 errors.append(error)
             }
         }
+        errors += checkNames(statements)
+        errors.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         return (Script(file: file, statements: statements), errors)
     }
 
@@ -103,8 +165,8 @@ public struct ScenarioLanguage: Sendable {
                 guard let pending = context.background.removeValue(forKey: name) else {
                     throw StepError("nothing was spawned as '\(name)'")
                 }
-                let limit = try joinLimit.map { try parseDuration($0.resolve(context)) } ?? pending.timeout
-                context.publish(pending.label, try pending.wait(context, limit))
+                let limit = try joinLimit.map { try $0.duration(context) } ?? pending.timeout
+                context.publish(pending.label, try pending.wait(context, limit), source: pending.origin)
                 return nil
             }
         },
@@ -119,7 +181,10 @@ struct SpawnStep: Step {
 
     func run(_ context: ScenarioContext) throws -> Pending? {
         guard context.background[name] == nil else { throw StepError("'\(name)' is already running; join it first") }
-        if let pending = try inner.run(context) { context.background[name] = pending }
+        if var pending = try inner.run(context) {
+            pending.origin = (context.line, context.source)
+            context.background[name] = pending
+        }
         return nil
     }
 }
@@ -133,7 +198,7 @@ struct LaterStep: Step {
     let directive: String
 
     func run(_ context: ScenarioContext) throws -> Pending? {
-        let duration = try parseDuration(delay.resolve(context))
+        let duration = try delay.duration(context)
         guard duration >= .zero else { throw StepError("later \(duration.workbenchText): expected a delay of 0 or more") }
         let (inner, directive) = (self.inner, self.directive)
         context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
@@ -145,6 +210,13 @@ struct LaterStep: Step {
         }
         return nil
     }
+}
+
+/// ` (did you mean 'X'?)` for the known name nearest to `name`, when one is close enough to be a typo; else "".
+public func didYouMean(_ name: String, among known: some Sequence<String>) -> String {
+    let nearest = known.min { (editDistance($0, name), $0) < (editDistance($1, name), $1) }
+    guard let nearest, editDistance(nearest, name) <= max(2, name.count / 4) else { return "" }
+    return " (did you mean '\(nearest)'?)"
 }
 
 /// Edit distance, for "did you mean".

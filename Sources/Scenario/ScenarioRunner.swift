@@ -94,6 +94,7 @@ public struct ScenarioRunner: Sendable {
     /// Runs one statement: the step, then the work it started, driven to completion.
     public func execute(_ statement: Statement, in context: ScenarioContext) throws {
         context.line = statement.line
+        context.source = String(statement.source.drop { $0 == " " || $0 == "\t" })
         if let pending = try statement.step.run(context) {
             context.publish(pending.label, try pending.wait(context, pending.timeout))
         }

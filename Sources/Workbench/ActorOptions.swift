@@ -1,4 +1,5 @@
 import Foundation
+import Scenario
 
 // Parsing of the `OPTION=VALUE` words after `start KIND` (and `serve --set KIND.OPTION=VALUE`), shared by
 // every system's actor kinds so the same kind of value is checked, and refused, in the same words.
@@ -54,4 +55,94 @@ func parseEndpoint(_ text: String, _ option: String) throws -> (host: String, po
 /// Creates the folder a `database=FILE` option's SQLite file goes in, so a fresh state folder works.
 func createParentDirectory(of path: String) throws {
     try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+}
+
+// The declarations of the options (`ActorKind.options`): each checks a value with the same parser the actor's start
+// uses, so a scenario line is refused when it is read, in the words the start would use.
+extension ActorOption {
+    /// A port number; `orNone`: or `none` for no listener.
+    static func port(_ name: String, _ meaning: String, orNone: Bool = false) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { _ = orNone ? try parseOptionalPort(value, name) : try parsePort(value, name) } }
+    }
+
+    /// `true`/`yes` or `false`/`no`.
+    static func flag(_ name: String, _ meaning: String) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { _ = try parseFlag(value, name) } }
+    }
+
+    /// A whole number within `range`.
+    static func number(_ name: String, _ meaning: String, _ range: ClosedRange<Int>) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { _ = try parseBounded(value, name, range) } }
+    }
+
+    /// One of `values`.
+    static func choice(_ name: String, _ meaning: String, _ values: [String]) -> ActorOption {
+        ActorOption(name, meaning) { value in
+            values.contains(value) ? nil : "option \(name)=\(value): expected \(values.joined(separator: ", "))\(didYouMean(value, among: values))"
+        }
+    }
+
+    /// A shared secret (see ``parseSecret(_:_:)``).
+    static func secret(_ name: String, _ meaning: String) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { _ = try parseSecret(value, name) } }
+    }
+
+    /// `HOST:PORT`.
+    static func endpoint(_ name: String, _ meaning: String) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { _ = try parseEndpoint(value, name) } }
+    }
+
+    /// Any text that is not empty.
+    static func text(_ name: String, _ meaning: String) -> ActorOption {
+        ActorOption(name, meaning) { value in value.isEmpty ? "option \(name): expected a value, found nothing" : nil }
+    }
+
+    /// A file that must exist and be readable: a path, or `Fixtures/…` found from anywhere in a checkout.
+    static func existingFile(_ name: String, _ meaning: String) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { _ = try readableFile(value, name) } }
+    }
+
+    /// A file or folder the actor creates (an SQLite database, a spool): it must not be something else already, and
+    /// the nearest folder that exists above it must be one the workbench can write in.
+    static func creatable(_ name: String, _ meaning: String) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { try checkCreatable(value, name) } }
+    }
+
+    /// A value checked by `parse`, the parser the actor's start uses for it.
+    static func parsed(_ name: String, _ meaning: String, _ parse: @escaping @Sendable (String) throws -> Void) -> ActorOption {
+        ActorOption(name, meaning) { value in refusal { try parse(value) } }
+    }
+}
+
+/// What `body` throws, as text; nil when it throws nothing.
+private func refusal(_ body: () throws -> Void) -> String? {
+    do { try body(); return nil } catch { return "\(error)" }
+}
+
+/// The path of a file an option names, checked to be readable: as given, or `Fixtures/…` inside the checkout's Fixtures.
+func readableFile(_ path: String, _ option: String) throws -> String {
+    var resolved = path
+    if !FileManager.default.fileExists(atPath: resolved), path.hasPrefix("Fixtures/") {
+        resolved = try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
+          FileManager.default.isReadableFile(atPath: resolved) else {
+        let absolute = URL(fileURLWithPath: resolved).standardizedFileURL.path
+        throw CatalogError("option \(option)=\(path): no readable file at \(absolute) (a relative path is taken from the current folder, \(FileManager.default.currentDirectoryPath))")
+    }
+    return resolved
+}
+
+/// Refuses a path the actor could not create: empty, an existing thing of the other kind, or under a folder it cannot write.
+func checkCreatable(_ path: String, _ option: String) throws {
+    guard !path.isEmpty else { throw CatalogError("option \(option): expected a path, found nothing") }
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    var folder = url.deletingLastPathComponent()
+    var isDirectory: ObjCBool = false
+    while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { folder = folder.deletingLastPathComponent() }
+    guard isDirectory.boolValue else { throw CatalogError("option \(option)=\(path): \(folder.path) is a file, not a folder") }
+    guard FileManager.default.isWritableFile(atPath: folder.path) else {
+        throw CatalogError("option \(option)=\(path): cannot create it, \(folder.path) is not writable")
+    }
 }

@@ -31,10 +31,17 @@ struct ConsoleCommand: ParsableCommand {
             print("Workbench console — simulated wire, seed \(seed). 'help' lists the language; 'quit' leaves.")
         }
         while let line = editor.readLine() {
+            let outcome = session.handle(line)
+            // The prompt shows the virtual time the line left the world at.
             editor.prompt = "workbench \(session.kernel.now.workbenchText)> "
-            if session.handle(line) == .quit { break }
+            if outcome == .quit { break }
+            if case .failed(let code) = outcome, !interactive {
+                // Piped or redirected input is a script: it stops at the first line that fails, as `sqlite3 -bail`.
+                printError("stopped at line \(session.lineNumber) of the input (exit \(code.rawValue))")
+                throw code
+            }
         }
-        if session.failedExpectations > 0 { throw ExitCode(1) }
+        if session.failedExpectations > 0 { throw ExitCode.failure }
     }
 }
 
@@ -47,11 +54,16 @@ final class ConsoleSession: @unchecked Sendable {
     let runner: ScenarioRunner
     /// The systems' invariants, checked after every line, as a run checks them after every statement.
     let watch: InvariantWatch
-    private var lineNumber = 0
+    private(set) var lineNumber = 0
     private let write: @Sendable (String) -> Void
     private(set) var failedExpectations = 0
+    /// The nodes lines entered so far put on the network (a client's `from`, an actor's host), so a later line may
+    /// act on them before the world has made them.
+    private var declaredNodes: Set<String> = []
 
-    enum Outcome { case proceed, quit }
+    /// What a line did: the console goes on, leaves, or the line failed with the exit status a script would get
+    /// (``ExitStatus``: the line was wrong, or a check did not hold).
+    enum Outcome: Equatable { case proceed, quit, failed(ExitCode) }
 
     static let commands = ["help", "show", "digest", "quit", "exit"]
 
@@ -72,8 +84,14 @@ final class ConsoleSession: @unchecked Sendable {
         case "quit", "exit":
             return .quit
         case "help":
-            write(help(words.dropFirst().first))
-            return .proceed
+            switch help(words.dropFirst().first) {
+            case .success(let text):
+                write(text)
+                return .proceed
+            case .failure(let error):
+                write("error: \(error.description)")
+                return .failed(ExitStatus.scenarioWrong)
+            }
         case "digest":
             write("\(kernel.trace.digest) (\(kernel.trace.count) events, t=\(kernel.now.workbenchText))")
             return .proceed
@@ -83,13 +101,17 @@ final class ConsoleSession: @unchecked Sendable {
         default:
             break
         }
+        var outcome = Outcome.proceed
         do {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
+            if let problem = language.checkNames([statement], existing: declaredNodes.union(kernel.network.hostNames)).first { throw problem }
+            declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
             let before = context.expectations.count
             try runner.execute(statement, in: context)
             for expectation in context.expectations[before...] {
                 if let failure = expectation.failure {
                     failedExpectations += 1
+                    outcome = .failed(ExitStatus.checkFailed)
                     write("FAILED \(expectation.text)\n    \(failure)")
                 } else {
                     write("ok \(expectation.text)")
@@ -97,17 +119,21 @@ final class ConsoleSession: @unchecked Sendable {
             }
             for violation in watch.check(context, line: lineNumber) {
                 failedExpectations += 1
+                outcome = .failed(ExitStatus.checkFailed)
                 write(violation.summary(file: "console"))
             }
             let results = summary(of: statement)
             if !results.isEmpty { write(results) }
         } catch let error as ScenarioError {
-            write(String(repeating: " ", count: max(0, error.column - 1 + "workbench> ".count)) + "^")
-            write("error: \(error.message) (column \(error.column))")
+            // The line again with a caret under the column: right whatever the prompt was (it grows with the time).
+            let shown = line.replacingOccurrences(of: "\t", with: " ")
+            write("error: \(error.message) (column \(error.column))\n  \(shown)\n  " + String(repeating: " ", count: max(0, error.column - 1)) + "^")
+            return .failed(ExitStatus.scenarioWrong)
         } catch {
             write("error: \(error)")
+            return .failed(ExitStatus.checkFailed)
         }
-        return .proceed
+        return outcome
     }
 
     /// The values a line published: `${NAME.…}` for `… as NAME`, else under the directive's default label
@@ -131,9 +157,28 @@ final class ConsoleSession: @unchecked Sendable {
         return flat.count > 80 ? String(flat.prefix(80)) + "…" : flat
     }
 
-    /// `help` lists the language; `help WORD` shows one directive.
-    func help(_ word: String?) -> String {
-        if let word, let directive = language.directive(named: word) {
+    /// The words the language reads in front of a directive (they are not directives themselves), with their help.
+    static let prefixes: [(name: String, usage: String, summary: String)] = [
+        ("spawn", "spawn NAME DIRECTIVE…", "run a directive in the background; 'join NAME' waits for it and publishes its results"),
+        ("later", "later DURATION DIRECTIVE…", "run a change to the world (partition, heal, hold, release, reset, link, clock, fault) that much "
+            + "virtual time later, in the middle of whatever runs then"),
+    ]
+
+    /// `help` lists the language; `help WORD` shows one directive (or `spawn`, `later`, an actor kind); an unknown
+    /// word is an error with the nearest known one.
+    func help(_ word: String?) -> Result<String, CatalogError> {
+        guard let word else {
+            var lines = ["Scenario language (the same words work in .scn files):"]
+            let entries = language.directives.map { ($0.name, $0.summary) } + Self.prefixes.map { ($0.name, $0.summary) }
+            let width = (entries.map(\.0.count).max() ?? 8) + 2
+            for (name, summary) in entries {
+                lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + summary)
+            }
+            lines.append("Console only: show trace [N] | vars | connections | faults | actors, digest, help WORD, quit")
+            lines.append("Variables: ${name}; ${now} is the virtual time; results land in ${NAME.field} (see 'help http').")
+            return .success(lines.joined(separator: "\n"))
+        }
+        if let directive = language.directive(named: word) {
             var text = "\(directive.usage)\n  \(directive.summary)"
             if directive.name == "start" {
                 text += "\n  actor kinds:" + Catalog.actorKinds.map { kind in
@@ -141,17 +186,20 @@ final class ConsoleSession: @unchecked Sendable {
                         + kind.options.map { "\n      \($0.name)=…  \($0.meaning)" }.joined()
                 }.joined()
             }
-            return text
+            if directive.name == "fault" {
+                text += "\n  fault points:" + Catalog.actorKinds.filter { !$0.faultPoints.isEmpty }.map { kind in
+                    "\n    \(kind.name): \(kind.faultPoints.joined(separator: ", "))"
+                }.joined()
+            }
+            return .success(text)
         }
-        var lines = ["Scenario language (the same words work in .scn files):"]
-        let width = (language.directives.map(\.name.count).max() ?? 8) + 2
-        for directive in language.directives {
-            lines.append("  " + directive.name.padding(toLength: width, withPad: " ", startingAt: 0) + directive.summary)
+        if let prefix = Self.prefixes.first(where: { $0.name == word }) { return .success("\(prefix.usage)\n  \(prefix.summary)") }
+        if let kind = Catalog.actorKinds.first(where: { $0.name == word }) {
+            return .success("start \(kind.name) [as NAME] [on HOST] [OPTION=VALUE]…\n  \(kind.summary) (host \(kind.defaultHost))"
+                            + kind.options.map { "\n    \($0.name)=…  \($0.meaning)" }.joined())
         }
-        lines.append("  " + "spawn".padding(toLength: width, withPad: " ", startingAt: 0) + "spawn NAME DIRECTIVE… — run a directive in the background; 'join NAME' waits for it")
-        lines.append("Console only: show trace [N] | vars | connections | faults | actors, digest, help WORD, quit")
-        lines.append("Variables: ${name}; ${now} is the virtual time; results land in ${NAME.field} (see 'help http').")
-        return lines.joined(separator: "\n")
+        let topics = language.directives.map(\.name) + Self.prefixes.map(\.name) + Catalog.actorKinds.map(\.name) + Self.commands
+        return .failure(CatalogError("no help for '\(word)'\(didYouMean(word, among: topics)); 'help' lists the directives"))
     }
 
     private func show(_ words: [String]) -> String {
@@ -189,11 +237,14 @@ final class ConsoleSession: @unchecked Sendable {
         if isFirst {
             vocabulary = language.directives.map(\.name) + ["spawn"] + Self.commands
         } else {
-            let directive = words[0] == "spawn" && words.count > 2 ? words[2] : words[0]
+            // `spawn NAME DIRECTIVE…` and `later DURATION DIRECTIVE…`: the directive is the third word.
+            let directive = ["spawn", "later"].contains(words[0]) && words.count > 2 ? words[2] : words[0]
             vocabulary = language.directive(named: directive)?.keywords ?? []
             switch directive {
-            case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name)
-            case "fault": vocabulary += kernel.faults.all.map(\.name)
+            case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
+            case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
+            case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
+                vocabulary += declaredNodes.union(kernel.network.hostNames)
             case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors"]
             default: break
             }

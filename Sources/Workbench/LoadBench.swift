@@ -359,9 +359,9 @@ struct LoadClient: Sendable {
             round += 1
             // Set-up a client needs before some operations: not timed, failures are errors of that operation.
             if operation == .sunfireExec || operation == .sunfireSFTP, !sshReady {
-                let (found, authorised) = await ssh.connect()
-                guard found, authorised else {
-                    tally.failed(operation, "SSH login to Sunfire: " + (found ? "password refused" : "server unreachable or host key mismatch"))
+                let login = await ssh.connect()
+                guard login.authorised else {
+                    tally.failed(operation, "SSH login to Sunfire: " + (login.failure ?? "refused"))
                     continue
                 }
                 sshReady = true

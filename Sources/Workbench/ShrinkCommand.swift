@@ -37,7 +37,7 @@ struct ShrinkCommand: ParsableCommand {
         let original = runner.run(script, seed: seed, faults: .seeded(faults)) { _ in }
         guard let signature = FailureSignature(original) else {
             print("seed \(seed) of \(file) does not fail with --faults \(faults.rawValue): nothing to shrink")
-            throw ExitCode(1)
+            throw ExitStatus.checkFailed
         }
         print("seed \(seed) fails: \(signature.text) with \(original.faults.count) fault\(original.faults.count == 1 ? "" : "s")")
         var runs = 1

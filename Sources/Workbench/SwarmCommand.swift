@@ -87,7 +87,7 @@ struct SwarmRunCommand: ParsableCommand {
         if let junit { try result.junitXML.write(toFile: junit, atomically: true, encoding: .utf8) }
         if let report { try writeReport(report, failing: runs.filter { !$0.passed }, scripts: scripts) }
         print(result.summary)
-        if runs.contains(where: { !$0.passed }) { throw ExitCode(1) }
+        if runs.contains(where: { !$0.passed }) { throw ExitStatus.checkFailed }
     }
 
     /// Splits the selected seeds among worker processes (this executable, `--worker K/J`), each writing JSON.
@@ -160,7 +160,7 @@ struct SwarmMergeCommand: ParsableCommand {
         if let junit { try merged.junitXML.write(toFile: junit, atomically: true, encoding: .utf8) }
         if let json { try merged.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         print(merged.summary + " (merged from \(parts.count) result file\(parts.count == 1 ? "" : "s"))")
-        if merged.runs.contains(where: { !$0.passed }) { throw ExitCode(1) }
+        if merged.runs.contains(where: { !$0.passed }) { throw ExitStatus.checkFailed }
     }
 }
 
@@ -212,19 +212,9 @@ enum SwarmScripts {
         ScenarioRunner(language: Catalog.language, catalog: Catalog.actorKinds, invariants: Catalog.invariants)
     }
 
+    /// A swarm's workloads, read strictly: a fault point none of its actors checks would make a seed's faults do nothing.
     static func load(_ files: [String]) throws -> [Script] {
-        let language = Catalog.language
-        var scripts: [Script] = []
-        for file in files {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw ValidationError("\(file): cannot read the file") }
-            let (script, errors) = language.parse(file: file, text: text)
-            if let first = errors.first {
-                throw ValidationError("\(first.file):\(first.line):\(first.column): error: \(first.message)"
-                                      + (errors.count > 1 ? " (and \(errors.count - 1) more)" : ""))
-            }
-            scripts.append(script)
-        }
-        return scripts
+        try ScenarioFiles.load(files, strict: true)
     }
 
     /// Runs every script under every seed (seed by seed), calling `each` as results come.

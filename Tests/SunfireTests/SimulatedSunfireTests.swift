@@ -19,7 +19,7 @@ import Wire
         let phone = SSHConnectivity(host: "sunfire", user: "demo", password: "demo-password", node: kernel.node("phone"))
         try kernel.run("phone", timeout: .seconds(600)) {
             let login = await phone.connect()
-            #expect(login == (true, true))
+            #expect(login.authorised && login.failure == nil)
             try await body(phone, sunfire)
             await phone.disconnect()
         }

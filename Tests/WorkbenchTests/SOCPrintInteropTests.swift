@@ -74,10 +74,12 @@ import Wire
         let phone = wire.node("phone")
 
         let refused = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: "not-it", node: phone)
-        #expect(await refused.connect() == (true, false))
+        let refusal = await refused.connect()
+        #expect(refusal.serverFound && !refusal.authorised)
+        #expect(refusal.failure?.contains("refused the password of") == true)
 
         let client = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone)
-        #expect(await client.connect() == (true, true))
+        #expect(await client.connect().authorised)
         #expect(await client.runCommand("echo socprint") == "socprint\n")
         #expect(await client.runCommand("mkdir socPrint/") == "")
         let payload = StandInJar.nupPDF.bytes()
@@ -96,7 +98,7 @@ import Wire
         let keyLine = try String(contentsOfFile: "\(work)/ssh_host_ed25519_key.pub", encoding: .utf8)
         let pinned = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
                                      hostKeyPolicy: .pinned(keyLine))
-        #expect(await pinned.connect() == (true, true))
+        #expect(await pinned.connect().authorised)
         await pinned.disconnect()
         let impostor = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
                                        hostKeyPolicy: .pinned(try String(contentsOfFile: Repository.fixture("sunfire/ssh_host_ed25519_key.pub"), encoding: .utf8)))

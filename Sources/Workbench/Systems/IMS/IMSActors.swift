@@ -18,13 +18,14 @@ extension ActorKind {
         name: "ims-signer",
         summary: "the host app's back end that signs IMS token prototypes: POST /sign over HTTPS (port 443), POST /admin/users/<id>",
         defaultHost: "ims-signer",
-        options: [("port", "port (default 443, or 80 with tls=false)"),
-                  ("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the seed's https://…/sign; false: plain HTTP"),
-                  ("api-key", "the host API key, every token's iss (default the seed's)"),
-                  ("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
-                  ("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
-                  ("kid", "key id to put in signed tokens (default none)"), ("admin-token", "bearer token of the admin endpoint"),
-                  ("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")]
+        options: [.port("port", "port (default 443, or 80 with tls=false)"),
+                  .flag("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the seed's https://…/sign; false: plain HTTP"),
+                  .text("api-key", "the host API key, every token's iss (default the seed's)"),
+                  .existingFile("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
+                  .existingFile("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
+                  .text("kid", "key id to put in signed tokens (default none)"), .text("admin-token", "bearer token of the admin endpoint"),
+                  .text("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")],
+        faultPoints: [HostSigningBackend.unavailableFault]
     ) { node, options in
         // Absent means HTTPS: the seed's signer posts to https://…/sign.
         let usesTLS = try options["tls"].map { try parseFlag($0, "tls") } ?? true
@@ -50,19 +51,15 @@ extension ActorKind {
         name: "ims",
         summary: "IMS: verifies host-signed tokens and starts sessions (POST /v1/sessions, port 80); admin /admin/hosts/<iss>/…",
         defaultHost: "ims",
-        options: [("port", "HTTP port (default 80)"), ("database", "SQLite file (default: in memory)"),
-                  ("leeway", "clock skew tolerated on nbf/exp (default 60s)"), ("admin-token", "bearer token of the admin endpoints"),
-                  ("host-certificate", "PEM certificate to register at start (with host-api-key)"),
-                  ("host-api-key", "iss to register host-certificate for (default the seed's)"),
-                  ("enrol", "comma-separated users of host-api-key to enrol at start")]
+        options: [.port("port", "HTTP port (default 80)"), .creatable("database", "SQLite file (default: in memory)"),
+                  .parsed("leeway", "clock skew tolerated on nbf/exp (default 60s)") { _ = try parseLeeway($0) },
+                  .text("admin-token", "bearer token of the admin endpoints"),
+                  .existingFile("host-certificate", "PEM certificate to register at start (with host-api-key)"),
+                  .text("host-api-key", "iss to register host-certificate for (default the seed's)"),
+                  .text("enrol", "comma-separated users of host-api-key to enrol at start")],
+        faultPoints: [IMSVerifier.unavailableFault]
     ) { node, options in
-        var leeway: Int64 = 60
-        if let text = options["leeway"] {
-            guard let duration = try? parseDuration(text), duration >= .zero, duration <= .seconds(86_400) else {
-                throw CatalogError("option leeway=\(text): expected a duration from 0s to 24h, like 60s")
-            }
-            leeway = duration.components.seconds
-        }
+        let leeway = try options["leeway"].map(parseLeeway) ?? 60
         if let path = options["database"] {
             try createParentDirectory(of: path)
         }
@@ -79,14 +76,18 @@ extension ActorKind {
         return RunningIMS(verifier: verifier, notes: ["admin-token \(configuration.adminToken)"])
     }
 
-    static func readFixture(_ path: String, _ option: String) throws -> String {
-        // `Fixtures/…` is found from anywhere in a checkout, as the other actors' key material is.
-        var path = path
-        if !FileManager.default.fileExists(atPath: path), path.hasPrefix("Fixtures/") {
-            path = try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
+    /// `leeway=DURATION`: whole seconds from 0s to 24h.
+    static func parseLeeway(_ text: String) throws -> Int64 {
+        guard let duration = DurationParser.parse(text), duration >= .zero, duration <= .seconds(86_400) else {
+            throw CatalogError("option leeway=\(text): expected a duration from 0s to 24h, like 60s")
         }
-        do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw CatalogError("option \(option)=\(path): cannot read the file (run from the repository root, or give a path): \(error.localizedDescription)")
+        return duration.components.seconds
+    }
+
+    static func readFixture(_ path: String, _ option: String) throws -> String {
+        let file = try readableFile(path, option)
+        do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
+            throw CatalogError("option \(option)=\(path): cannot read \(file): \(error.localizedDescription)")
         }
     }
 }

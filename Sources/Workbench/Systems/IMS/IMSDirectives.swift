@@ -43,6 +43,7 @@ extension Directive {
             case let word: throw args.error("'\(word)' does not apply to 'ims \(action)'")
             }
         }
+        args.declare(node: from)
         let (requestFile, requestHeaders, requestBody) = (file, headers, body)
         let (sender, variable, kid, window, token, contentTypes) = (from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any)
         return Run { context in
@@ -73,7 +74,7 @@ extension Directive {
                 return nil
             case "sign":
                 let client = try world.client(for: userID, on: context.kernel.node(sender), context: context)
-                let seconds = try window.map { try parseDuration($0.resolve(context)).components.seconds }
+                let seconds = try window.map { try $0.duration(context).components.seconds }
                 let signer = try world.urlSigner(for: userID, on: context.kernel.node(sender), context: context, contentTypes: contentTypes)
                 return context.perform("ims sign", label: variable, timeout: .seconds(120)) {
                     var prototype = client.makePrototype()

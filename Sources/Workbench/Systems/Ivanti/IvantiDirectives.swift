@@ -134,6 +134,7 @@ extension Directive {
     ) { args throws(ScenarioError) in
         let command = try args.oneOf(["start", "check", "send", "certificate"])
         let app = args.accept("app") ? try args.name("an app (node) name") : "phone"
+        args.declare(node: app)
         switch command {
         case "start":
             try args.expect("scheme", "(the app's AppConnect scheme)")
@@ -305,7 +306,7 @@ private struct SendRequest: Sendable {
             case "callback": request.callback = try args.value("the app's callback scheme")
             case "name": request.name = try args.value("the credential's name")
             case "serial": request.serial = try args.value("the serial number")
-            case "expires": request.expires = try args.duration("the lifetime from now, like 720h (negative: already expired)")
+            case "expires": request.expires = try args.duration("the lifetime from now, like 720h (negative: already expired)", signed: true)
             case "pad": request.padding = try args.integer("bytes to append to each certificate", in: 0...(16 << 20))
             case "fixtures": request.fixtures = try args.value("a directory of <fixture>.cert.der / <fixture>.key.der files")
             case "as": request.label = try args.name("a variable name")
@@ -335,14 +336,24 @@ private struct SendRequest: Sendable {
             certificates.append(DerivedCredential.Certificate(tagName: CredentialTag(word: tag)?.rawValue ?? tag, certificate: certificate, privateKey: key))
         }
         let node = session.appConnect.node
-        let lifetime = try parseDuration(expires.resolve(context))
+        let lifetime = try expires.duration(context)
         let expirationDate = Date(timeIntervalSince1970: TimeInterval((node.clock.unixTime + lifetime).components.seconds))
+        // The AppConnect library answers nil and writes why to the device's console, as on a phone: the app's
+        // developer reads it there, and so does `.error`.
+        let logged = context.kernel.trace.count
+        // The console line is the library's (`ACDerivedCredential init…: returned nil: REASON`); `.error` is the reason.
+        func consoleReason() -> String {
+            guard let message = context.kernel.trace.events(from: logged).last(where: { $0.actor == node.name && $0.event == "console" })?["message"] else {
+                return "the AppConnect library refused it without a console message"
+            }
+            return message.range(of: "returned nil: ").map { String(message[$0.upperBound...]) } ?? message
+        }
         guard let credential = DerivedCredential(name: try name.resolve(context), serialNumber: try serial.resolve(context),
                                                  expirationDate: expirationDate, certificates: certificates, appConnect: session.appConnect) else {
-            return ["status": "no-credential", "code": "", "error": "DerivedCredential(name:serialNumber:expirationDate:certificates:) returned nil (see the console event)"]
+            return ["status": "no-credential", "code": "", "error": consoleReason()]
         }
         guard let service = session.service(brand: try brand.resolve(context), callbackScheme: try callback.resolve(context)) else {
-            return ["status": "no-service", "code": "", "error": "DerivedCredentialService(brand:callbackScheme:) returned nil (see the console event)"]
+            return ["status": "no-service", "code": "", "error": consoleReason()]
         }
         do {
             try service.send(credential)

@@ -116,11 +116,12 @@ extension Directive {
             default: within = try args.duration()
             }
         }
+        args.declare(node: connection.from)
         let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
         let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet)
         let replayed = fixture
         return Run { context in
-            let timeout = try parseDuration(limit.resolve(context))
+            let timeout = try limit.duration(context)
             // A client that cannot be made (a P12 with the wrong password, a credential the Ivanti client does not
             // hold) is an outcome the app handles: each step makes it in its task and reports the failure.
             let makeClient = try finalConnection.client(context)

@@ -8,10 +8,17 @@ extension ActorKind {
     static let scpms = ActorKind(
         name: "scpms", summary: "SAP Mobile Services: HTTPS device registration (OData Connections), X-SMP-APPCID check, the app's OData service, Basic auth, client logs",
         defaultHost: "scpms",
-        options: [("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem"),
-                  ("port", "plain HTTP port (default 80; 'none' for HTTPS only)"), ("database", "SQLite file for registrations (default: in memory)"),
-                  ("app-id", "the demo application id (default com.workbench.demo)"), ("user", "demo user (default demo)"),
-                  ("password", "demo password (default password)"), ("log-upload", "on|off: accept client logs (default on)")]
+        options: [.port("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem", orNone: true),
+                  .port("port", "plain HTTP port (default 80; 'none' for HTTPS only)", orNone: true),
+                  .creatable("database", "SQLite file for registrations (default: in memory)"),
+                  .parsed("app-id", "the demo application id (default com.workbench.demo)") { app in
+                      guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
+                  },
+                  .parsed("user", "demo user (default demo)") { user in
+                      guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
+                  },
+                  .text("password", "demo password (default password)"), .choice("log-upload", "on|off: accept client logs (default on)", ["on", "off"])],
+        faultPoints: [SCPmsServer.unavailableFault, SCPmsServer.internalErrorFault]
     ) { node, options in
         var configuration = SCPmsServer.Configuration()
         if options["port"] == "none" {

@@ -95,6 +95,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         }
     }
     if caFile != nil, trust != "ca" { throw args.error("ca-file needs 'trust ca'") }
+    args.declare(node: from)
     let (appName, node, serverURL, applicationId, deviceType, retryCount, delay, registersAgain) =
         (app, from, server, application, device, retries, retryDelay, reregister)
     let (givenName, registrationBody, trustWord, givenCA, level, givenHeaders) = (deviceName, body, trust, caFile, logLevel, headers)
@@ -112,7 +113,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         let configuration = SCPmsSessionManager.Configuration(
             backendURL: backend, applicationId: appId, deviceType: deviceType, deviceModel: "iOS 17.5",
             registersAgainWhenRefused: registersAgain, serviceUnavailableRetries: retryCount,
-            retryDelay: try parseDuration(delay.resolve(context)), serverTrust: serverTrust,
+            retryDelay: try delay.duration(context), serverTrust: serverTrust,
             deviceName: try givenName?.resolve(context) ?? deviceType, registrationBody: registrationBody, logLevel: level)
         var resolvedHeaders: [(String, String)] = []
         for (name, value) in givenHeaders { resolvedHeaders.append((try name.resolve(context), try value.resolve(context))) }
@@ -177,7 +178,7 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
-        let timeout = try parseDuration(limit.resolve(context))
+        let timeout = try limit.duration(context)
         switch action {
         case "start-session":
             let (user, password) = (try givenUser?.resolve(context) ?? "", try givenPassword?.resolve(context) ?? "")

@@ -46,10 +46,11 @@ extension Directive {
             default: label = try args.name("a variable name")
             }
         }
+        args.declare(node: node)
         let (phone, name, limitText) = (node, label, within)
         return Run { context in
             let app = try SOCPrintCommand.app(on: phone, context)
-            let limit = try parseDuration(limitText.resolve(context))
+            let limit = try limitText.duration(context)
             return try command.perform(app, context: context, label: name, limit: limit)
         }
     }

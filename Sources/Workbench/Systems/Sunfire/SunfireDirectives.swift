@@ -47,18 +47,19 @@ extension Directive {
             default: label = try args.name("a variable name")
             }
         }
+        args.declare(node: from)
         let (target, targetPort, node, name, limitText, userText, passwordText) = (host, port, from, label, within, user, password)
         let (put, line0) = (upload, command)
         return Run { context in
             let connectivity = SSHConnectivity(host: target, port: targetPort, user: try userText.resolve(context),
                                                password: try passwordText.resolve(context), node: context.kernel.node(node))
             let line = try line0.resolve(context)
-            let limit = try parseDuration(limitText.resolve(context))
+            let limit = try limitText.duration(context)
             let transfer = try put.map { (source: try $0.source.make(context), path: try $0.path.resolve(context), transport: $0.transport, cancelAfter: $0.cancelAfter) }
             return context.perform(transfer.map { "ssh put \($0.path)" } ?? "ssh \(line)", label: name, timeout: limit) {
                 let login = await connectivity.connect()
-                guard login.serverFound else { return ["status": "unreachable", "stdout": "", "stderr": "", "exit": ""] }
-                guard login.authorised else { return ["status": "refused", "stdout": "", "stderr": "", "exit": ""] }
+                guard login.serverFound else { return ["status": "unreachable", "error": login.failure ?? "", "stdout": "", "stderr": "", "exit": ""] }
+                guard login.authorised else { return ["status": "refused", "error": login.failure ?? "", "stdout": "", "stderr": "", "exit": ""] }
                 if let transfer {
                     let sent = ByteCounter()
                     let stop = transfer.cancelAfter.map(UInt64.init)

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The exit statuses of every command, as the README's table gives them.
+enum ExitStatus {
+    /// 0: everything held.
+    static let passed = ExitCode.success
+    /// 1: a check did not hold: an expectation, an invariant, determinism, a step that could not run, a bench target
+    /// under `--check`.
+    static let checkFailed = ExitCode.failure
+    /// 2: the scenario (or another input file) is wrong: it names something that does not exist, does not parse, or
+    /// cannot be read; nothing ran.
+    static let scenarioWrong = ExitCode(2)
+    // 64: the command line is wrong (ArgumentParser's `ExitCode.validationFailure`).
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Scenario
+
+/// Reading scenario files for `run`, `swarm` and `shrink`: every problem of every file is listed (file, line, column,
+/// message) before anything runs, and any problem stops the command with ``ExitStatus/scenarioWrong``.
+enum ScenarioFiles {
+    /// Parses `files` with the catalog's language. `strict` also refuses fault points no actor of the scenario checks.
+    static func load(_ files: [String], strict: Bool) throws -> [Script] {
+        let language = Catalog.language
+        var scripts: [Script] = []
+        var problems: [String] = []
+        for file in files {
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
+                problems.append("\(file): error: cannot read \(absolute): \((error as NSError).localizedDescription)")
+                continue
+            }
+            var (script, errors) = language.parse(file: file, text: text)
+            if strict, errors.isEmpty { errors = language.unreachableFaultPoints(script) }
+            problems += errors.map { "\($0.file):\($0.line):\($0.column): error: \($0.message)" }
+            scripts.append(script)
+        }
+        guard problems.isEmpty else {
+            for line in problems { printError(line) }
+            print("ERROR \(problems.count) problem\(problems.count == 1 ? "" : "s") in the scenario files; nothing was run")
+            throw ExitStatus.scenarioWrong
+        }
+        return scripts
+    }
+}
