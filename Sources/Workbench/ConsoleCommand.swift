@@ -61,6 +61,10 @@ final class ConsoleSession: @unchecked Sendable {
     /// act on them before the world has made them.
     private var declaredNodes: Set<String> = []
 
+    /// The nodes a line may act on: those of the world, those earlier lines named, and the phone, every client's
+    /// default node (a console user sets its link up before its first request).
+    private var knownNodes: Set<String> { declaredNodes.union(kernel.network.hostNames).union(["phone"]) }
+
     /// What a line did: the console goes on, leaves, or the line failed with the exit status a script would get
     /// (``ExitStatus``: the line was wrong, or a check did not hold).
     enum Outcome: Equatable { case proceed, quit, failed(ExitCode) }
@@ -104,7 +108,7 @@ final class ConsoleSession: @unchecked Sendable {
         var outcome = Outcome.proceed
         do {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
-            if let problem = language.checkNames([statement], existing: declaredNodes.union(kernel.network.hostNames)).first { throw problem }
+            if let problem = language.checkNames([statement], existing: knownNodes).first { throw problem }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
             let before = context.expectations.count
             try runner.execute(statement, in: context)
@@ -244,7 +248,7 @@ final class ConsoleSession: @unchecked Sendable {
             case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
             case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
             case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
-                vocabulary += declaredNodes.union(kernel.network.hostNames)
+                vocabulary += knownNodes
             case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors"]
             default: break
             }

@@ -1,0 +1,104 @@
+import EchoServer
+import Scenario
+import Testing
+
+/// What a scenario names is checked against what exists before anything runs: fault points against the catalog's,
+/// hosts against the scenario's nodes, option values against their declarations, durations against their sign.
+@Suite struct ScenarioNamesTests {
+    static let echo = ActorKind(
+        name: "echo", summary: "echo", defaultHost: "echo",
+        options: [ActorOption("tcp-port", "a port") { Int($0).map { (0...65_535).contains($0) } == true ? nil : "option tcp-port=\($0): expected a port" }],
+        faultPoints: [EchoServer.unavailableFault]
+    ) { node, _ in TestActors.Running(server: try await EchoServer.start(on: node).get()) }
+    static let other = ActorKind(name: "other", summary: "another system", defaultHost: "other", faultPoints: ["other.down"]) { _, _ in TestActors.Nothing() }
+
+    let language = ScenarioLanguage(actorKinds: [Self.echo, Self.other])
+
+    func errors(_ text: String) -> [ScenarioError] { language.parse(file: "t.scn", text: text).1 }
+
+    @Test func aMisspelledFaultPointIsRefusedWithTheNearestOne() throws {
+        let error = try #require(errors("start echo\nfault echo.unavilable on").first)
+        #expect((error.line, error.column) == (2, 7))
+        #expect(error.message == "no fault point 'echo.unavilable' (did you mean 'echo.unavailable'?); echo's points: echo.unavailable ('workbench' console: show faults)")
+    }
+
+    @Test func aFaultPointOfNoSystemNamesTheSystemsThatHaveSome() throws {
+        let error = try #require(errors("fault printer.offline on").first)
+        #expect(error.message.contains("no system's points start with 'printer.'; systems with fault points: echo, other"))
+    }
+
+    @Test func hostsMustBeNodesOfTheScenarioWhereverTheyAreNamed() {
+        let found = errors("""
+            start echo
+            http GET http://echo/ as r
+            partition phone <-> printhost
+            later 2s hold phone -> ehco for 1s
+            clock phnoe skew +5m
+            link phone <-> echo latency 10ms
+            """)
+        #expect(found.map { "\($0.line):\($0.column) \($0.message)" } == [
+            "3:21 no node 'printhost'; its nodes: echo, phone",
+            "4:24 no node 'ehco' (did you mean 'echo'?); its nodes: echo, phone",
+            "5:7 no node 'phnoe' (did you mean 'phone'?); its nodes: echo, phone",
+        ])
+    }
+
+    @Test func aNodeMayBeNamedBeforeTheLineThatCreatesIt() {
+        #expect(errors("partition laptop <-> mirror for 1s\nstart echo as e on mirror\nhttp GET http://mirror/ from laptop as r").isEmpty)
+    }
+
+    @Test func durationsAreNotNegativeExceptAnOffset() throws {
+        for line in ["advance -5s", "later -1s fault echo.unavailable on", "partition phone <-> echo for -2s", "receive c within -1s"] {
+            let error = try #require(errors("start echo\nconnect c to echo:7\n" + line).first, "\(line)")
+            #expect(error.message.contains("a duration cannot be negative (0s is the shortest)"), "\(line): \(error.message)")
+        }
+        #expect(errors("start echo\nadvance 0s\nclock echo skew -2m").isEmpty)
+    }
+
+    @Test func optionValuesAreCheckedWhenTheLineIsRead() throws {
+        let error = try #require(errors("start echo tcp-port=70000").first)
+        #expect((error.column, error.message) == (12, "echo: option tcp-port=70000: expected a port"))
+        #expect(errors("let p = 7\nstart echo tcp-port=${p}").isEmpty, "a value from a variable is checked when the actor starts")
+    }
+
+    @Test func strictRefusesAFaultPointNoStartedActorChecks() throws {
+        let (script, parseErrors) = language.parse(file: "t.scn", text: "start echo\nfault other.down on\nfault echo.unavailable once")
+        #expect(parseErrors.isEmpty)
+        let unreachable = language.unreachableFaultPoints(script)
+        #expect(unreachable.map { "\($0.line):\($0.column) \($0.message)" }
+                == ["2:7 fault point 'other.down' can never fire: only 'other' checks it, and no 'start' of this scenario starts one"])
+    }
+}
+
+/// A result name holds exactly what the line that last bound it gave.
+@Suite struct ResultFieldTests {
+    let runner = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo]), catalog: [TestActors.echo])
+
+    func run(_ text: String) -> ScenarioRunner.Result {
+        let (script, errors) = runner.language.parse(file: "t.scn", text: text)
+        #expect(errors.isEmpty, "\(errors)")
+        return runner.run(script, seed: 1) { _ in }
+    }
+
+    @Test func aFieldTheLatestBindingDidNotGiveNamesBothLines() throws {
+        let result = run("""
+            start echo
+            http GET http://echo/ as r
+            connect r to echo:7
+            expect ${r.body} == "echo hello\\n"
+            """)
+        let error = try #require(result.error)
+        #expect(error.contains("${r.body}: 'r' was last bound by line 3 (connect r to echo:7), which gives no 'body'"), "\(error)")
+        #expect(error.contains("The r.body of line 2 (http GET http://echo/ as r) was replaced by that binding"), "\(error)")
+    }
+
+    @Test func aMisspelledFieldSuggestsTheNearest() throws {
+        let error = try #require(run("start echo\nhttp GET http://echo/ as r\nexpect ${r.stauts} == 200").error)
+        #expect(error.contains("which gives no 'stauts' (did you mean 'status'?)"), "\(error)")
+    }
+
+    @Test func aJoinedResultIsTheSpawnedLines() throws {
+        let error = try #require(run("start echo\nspawn w http GET http://echo/ as r\njoin w\nexpect ${r.nope} == 1").error)
+        #expect(error.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)"), "\(error)")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Scenario
+import TestSupport
+import Testing
+@testable import Workbench
+
+/// Mistakes a new user makes never run green: each is refused before anything runs (exit 2, with line, column and
+/// the nearest real name), or fails the run with its reason (exit 1).
+@Suite(.serialized) struct MistakenInputTests {
+    /// The README's exit statuses, by case: the scenario text, the status, and what the output must say.
+    static let cases: [(name: String, text: String, status: Int32, says: String)] = [
+        ("fault point typo", "start mig\nfault mig.ofline on\nmig print bytes 1000 as p\n", 2,
+         ":2:7: error: no fault point 'mig.ofline' (did you mean 'mig.offline'?)"),
+        ("unknown node", "start mig\npartition phone <-> printhost\nmig print bytes 1000 as p\n", 2,
+         ":2:21: error: no node 'printhost'; its nodes: mig, phone"),
+        ("negative advance", "start echo\nadvance -5s\n", 2, ":2:9: error: expected a duration like 250ms or 2s, found '-5s': a duration cannot be negative"),
+        ("typos inside later", "start mig\nlater 1s fault mig.ofline on\nlater 2s partition phone <-> mgi for 1s\nmig print bytes 1000 as p\n", 2,
+         ":3:30: error: no node 'mgi' (did you mean 'mig'?)"),
+        ("unknown system", "start mig\nfault printer.offline on\n", 2, "no system's points start with 'printer.'"),
+        ("option value", "start ivanti version=curent\n", 2, ":1:14: error: ivanti: option version=curent: expected current, old, missing (did you mean 'current'?)"),
+        ("missing key file", "start ims-signer key=/no/such/host.key\n", 2, "option key=/no/such/host.key: no readable file at /no/such/host.key"),
+        ("stale field", "start mig\nmig print bytes 1000 as p\nmig alive as p\nexpect ${p.job} == 1\n", 1,
+         "${p.job}: 'p' was last bound by line 3 (mig alive as p), which gives no 'job'"),
+        ("refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
+         "actual \"sunfire:22 refused the password of demo (check the user and password)\""),
+    ]
+
+    @Test(arguments: 0..<cases.count) func isRefusedWithItsReason(_ index: Int) throws {
+        let mistake = Self.cases[index]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mistake-\(getpid())-\(index).scn")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try mistake.text.write(to: file, atomically: true, encoding: .utf8)
+        let run = try WorkbenchBinary.run(["run", file.path])
+        #expect(run.status == mistake.status, "\(mistake.name): \(run.output)")
+        #expect(run.output.contains(mistake.says), "\(mistake.name): \(run.output)")
+        if mistake.status == 2 { #expect(run.stdout.contains("nothing was run"), "\(mistake.name)") }
+    }
+
+    @Test func strictRefusesAFaultThatCanNeverFire() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(getpid()).scn")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "start echo\nfault ims.unavailable on\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try WorkbenchBinary.run(["run", file.path]).status == 0)
+        let strict = try WorkbenchBinary.run(["run", file.path, "--strict"])
+        #expect(strict.status == 2)
+        #expect(strict.stderr.contains(":2:7: error: fault point 'ims.unavailable' can never fire: only 'ims' checks it"), "\(strict.output)")
+    }
+
+    @Test func pipedConsoleStopsAtTheFirstFailingLine() throws {
+        let wrong = try WorkbenchBinary.run([], input: "start echo\nbogus line\nprint reached\n")
+        #expect(wrong.status == 2)
+        #expect(!wrong.stdout.contains("reached"))
+        #expect(wrong.stdout.contains("error: unknown directive 'bogus'"))
+        #expect(wrong.stderr.contains("stopped at line 2 of the input (exit 2)"))
+        let failed = try WorkbenchBinary.run([], input: "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 500\nprint reached\n")
+        #expect(failed.status == 1)
+        #expect(!failed.stdout.contains("reached"))
+        let help = try WorkbenchBinary.run([], input: "help advnace\n")
+        #expect(help.status == 2)
+        #expect(help.stdout.contains("no help for 'advnace' (did you mean 'advance'?)"))
+    }
+
+    @Test func verifyDeterminismSaysWhatItVerified() throws {
+        let run = try WorkbenchBinary.run(["run", "Simulations/kernel-faults.scn", "--verify-determinism"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("deterministic Simulations/kernel-faults.scn: 2 runs, same digest "), "\(run.stdout)")
+    }
+}
+
+@Suite struct ConsoleChecksTests {
+    @Test func theCaretSitsUnderTheColumnWhateverThePrompt() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("start echo") == .proceed)
+        #expect(session.handle("partition phone <-> ecoh") == .failed(ExitStatus.scenarioWrong))
+        let shown = lines.all.last ?? ""
+        #expect(shown == "error: no node 'ecoh' (did you mean 'echo'?); its nodes: echo, phone (column 21)\n  partition phone <-> ecoh\n                      ^")
+    }
+
+    @Test func laterAndSpawnAreInHelpAndCompletionKnowsPointsAndNodes() throws {
+        let session = ConsoleSession(seed: 1, write: { _ in })
+        let overview = try session.help(nil).get()
+        #expect(overview.contains("  later ") && overview.contains("  spawn "))
+        #expect(try session.help("later").get().hasPrefix("later DURATION DIRECTIVE…"))
+        #expect(session.complete(line: "fault mig.of", cursor: 12).candidates == ["mig.offline"])
+        #expect(session.complete(line: "later 2s fault ims.", cursor: 19).candidates == ["ims.unavailable"])
+        _ = session.handle("start echo")
+        #expect(session.complete(line: "partition phone <-> ec", cursor: 22).candidates == ["echo"])
+        _ = session.handle("http GET http://echo/ as r")
+        #expect(session.complete(line: "expect ${r.st", cursor: 13).candidates == ["${r.status}"])
+    }
+}
+
+/// The fault points a kind declares in the catalog are exactly those its actor checks, so the scenario checks can
+/// neither refuse a real point nor accept one that never fires.
+@Suite struct CatalogFaultPointTests {
+    @Test(arguments: Catalog.actorKinds.map(\.name)) func declaredPointsAreTheActorsOwn(_ kind: String) throws {
+        let session = ConsoleSession(seed: 1, write: { _ in })
+        let options = kind == "echo" ? " planted-bug=true" : ""
+        #expect(session.handle("start \(kind)\(options)") == .proceed)
+        let declared = Set(session.kernel.faults.all.map(\.name))
+        let catalogued = Set(try #require(Catalog.actorKinds.first { $0.name == kind }).faultPoints)
+        #expect(declared == catalogued)
+    }
+}
