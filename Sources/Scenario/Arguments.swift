@@ -166,7 +166,7 @@ public struct Template: Sendable, CustomStringConvertible {
     public let token: Token
     /// Whether a duration written here may be negative (a clock's skew), for the check made when it is resolved.
     let signed: Bool
-    init(_ token: Token, signed: Bool = false) {
+    public init(_ token: Token, signed: Bool = false) {
         self.token = token
         self.signed = signed
     }

@@ -49,7 +49,7 @@ public struct ScenarioLanguage: Sendable {
         let systems = Set(all.compactMap { $0.split(separator: ".").first.map(String.init) }).sorted()
         let list = same.isEmpty ? "no system's points start with '\(system).'; systems with fault points: \(systems.joined(separator: ", "))"
             : "\(system)'s points: \(same.joined(separator: ", "))"
-        return "no fault point '\(point)'\(didYouMean(point, among: all)); \(list) ('workbench' console: show faults)"
+        return "no fault point '\(point)'\(didYouMean(point, among: all)); \(list) ('help fault' lists them all)"
     }
 
     /// The directive called `name`.

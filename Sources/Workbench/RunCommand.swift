@@ -50,16 +50,18 @@ struct RunCommand: ParsableCommand {
             let started = ContinuousClock.now
             let result = runner.run(script, seed: seed) { print($0) }
             let wall = ContinuousClock.now - started
+            var verified: String?
             if verifyDeterminism {
                 let again = runner.run(script, seed: seed) { _ in }
                 if again.digest != result.digest {
                     mismatches.append(script.file)
                     printError("\(script.file): NOT DETERMINISTIC: digest \(result.digest) then \(again.digest); first difference: \(firstDifference(result.trace, again.trace))")
                 } else {
-                    print("deterministic \(script.file): 2 runs, same digest \(result.digest.prefix(16)) over \(result.traceEvents) trace events")
+                    verified = "deterministic \(script.file): 2 runs, same digest \(result.digest.prefix(16)) over \(result.traceEvents) trace events"
                 }
             }
             report(result, wall: wall)
+            if let verified { print(verified) }
             results.append(result)
         }
 

@@ -19,7 +19,7 @@ import Testing
     @Test func aMisspelledFaultPointIsRefusedWithTheNearestOne() throws {
         let error = try #require(errors("start echo\nfault echo.unavilable on").first)
         #expect((error.line, error.column) == (2, 7))
-        #expect(error.message == "no fault point 'echo.unavilable' (did you mean 'echo.unavailable'?); echo's points: echo.unavailable ('workbench' console: show faults)")
+        #expect(error.message == "no fault point 'echo.unavilable' (did you mean 'echo.unavailable'?); echo's points: echo.unavailable ('help fault' lists them all)")
     }
 
     @Test func aFaultPointOfNoSystemNamesTheSystemsThatHaveSome() throws {

@@ -21,6 +21,8 @@ import Testing
         ("missing key file", "start ims-signer key=/no/such/host.key\n", 2, "option key=/no/such/host.key: no readable file at /no/such/host.key"),
         ("stale field", "start mig\nmig print bytes 1000 as p\nmig alive as p\nexpect ${p.job} == 1\n", 1,
          "${p.job}: 'p' was last bound by line 3 (mig alive as p), which gives no 'job'"),
+        ("missing file", "start mig\nmig print file no-such-document.pdf as p\n", 2,
+         ":2:16: error: no file 'no-such-document.pdf': looked for \(FileManager.default.temporaryDirectory.standardizedFileURL.path)/no-such-document.pdf and "),
         ("refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
          "actual \"sunfire:22 refused the password of demo (check the user and password)\""),
     ]
@@ -34,6 +36,17 @@ import Testing
         #expect(run.status == mistake.status, "\(mistake.name): \(run.output)")
         #expect(run.output.contains(mistake.says), "\(mistake.name): \(run.output)")
         if mistake.status == 2 { #expect(run.stdout.contains("nothing was run"), "\(mistake.name)") }
+    }
+
+    @Test func aFileIsFoundNextToTheScenarioElseInFixtures() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(repeating: 0x25, count: 4_000).write(to: folder.appendingPathComponent("local.pdf"))
+        try "start mig\nmig print file local.pdf as here\nexpect ${here.bytes} == 4000\nsocprint open documents/handout-8.pdf as fixture\nexpect ${fixture.status} == opened\n"
+            .write(to: folder.appendingPathComponent("paths.scn"), atomically: true, encoding: .utf8)
+        let run = try WorkbenchBinary.run(["run", folder.appendingPathComponent("paths.scn").path])
+        #expect(run.status == 0, "\(run.output)")
     }
 
     @Test func strictRefusesAFaultThatCanNeverFire() throws {

@@ -31,6 +31,12 @@ import Testing
         #expect(run.stdout.split(separator: "\n").last?.hasPrefix("FAIL 1 scenario, 1 expectations (1 failed), seed 4, digest ") == true)
     }
 
+    @Test func theReadmeShowsItsHeadlineScenarioWhole() throws {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let file = try String(contentsOf: Repository.root.appendingPathComponent("Simulations/readme-day.scn"), encoding: .utf8)
+        #expect(readme.contains("```text\n" + file + "```\n"), "README.md must show Simulations/readme-day.scn exactly (CI runs the file)")
+    }
+
     @Test func consoleReadsPipedInput() throws {
         let run = try WorkbenchBinary.run([], input: "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200\nhelp advance\n")
         #expect(run.status == 0)

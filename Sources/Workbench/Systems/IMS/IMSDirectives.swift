@@ -35,7 +35,7 @@ extension Directive {
             case "kid" where action == "register-certificate": keyID = try args.value("a key id")
             case "lifetime" where action == "sign": lifetime = try args.duration()
             case "content-types" where action == "sign": strict = try args.oneOf(["any", "strict"]) == "strict"
-            case "file" where action == "request": file = try args.value("a file holding an HTTP/1.1 request")
+            case "file" where action == "request": file = try args.path("a file holding an HTTP/1.1 request")
             case "header" where action == "request": headers.append((try args.value("a header name"), try args.value("a header value")))
             case "body" where action == "request": body = try args.value("the body text")
             case "from": from = try args.name("a node name")
@@ -95,7 +95,7 @@ extension Directive {
             case "request":
                 var request = HTTPRequest(method: .POST, target: "/sign")
                 if let requestFile {
-                    request = try RecordedRequest(text: ActorKind.readFixture(try requestFile.resolve(context), "file")).request
+                    request = try RecordedRequest(text: ActorKind.readFixture(try ScenarioPaths.existing(try requestFile.resolve(context), in: context), "file")).request
                 }
                 for (name, value) in requestHeaders { request.headers.replaceOrAdd(name: try name.resolve(context), value: try value.resolve(context)) }
                 if let requestBody { request.body = ByteBuffer(string: try requestBody.resolve(context)) }

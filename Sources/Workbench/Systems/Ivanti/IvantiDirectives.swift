@@ -308,7 +308,7 @@ private struct SendRequest: Sendable {
             case "serial": request.serial = try args.value("the serial number")
             case "expires": request.expires = try args.duration("the lifetime from now, like 720h (negative: already expired)", signed: true)
             case "pad": request.padding = try args.integer("bytes to append to each certificate", in: 0...(16 << 20))
-            case "fixtures": request.fixtures = try args.value("a directory of <fixture>.cert.der / <fixture>.key.der files")
+            case "fixtures": request.fixtures = try args.path("a directory of <fixture>.cert.der / <fixture>.key.der files", directory: true)
             case "as": request.label = try args.name("a variable name")
             default:
                 let list = try args.take("TAG[=FIXTURE],…").text
@@ -365,7 +365,7 @@ private struct SendRequest: Sendable {
     }
 
     private func fixtureDirectory(_ context: ScenarioContext) throws -> String {
-        if let fixtures { return try fixtures.resolve(context) }
+        if let fixtures { return try ScenarioPaths.existing(try fixtures.resolve(context), in: context, directory: true) }
         return try Fixtures.path("ivanti")
     }
 

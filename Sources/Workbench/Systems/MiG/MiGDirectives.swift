@@ -26,7 +26,7 @@ extension Directive {
             case "url": url = try args.value("a printer URL like ipps://mig:8050/ipp/print")
             case "user": user = try args.value("a MiG account name")
             case "password": password = try args.value("the account's password")
-            case "p12": p12 = (try args.value("a PKCS#12 file under Fixtures/, e.g. tls/client.p12"), try args.value("its password"))
+            case "p12": p12 = (try args.path("a PKCS#12 file, e.g. tls/client.p12 (from the scenario's folder, else Fixtures/)"), try args.value("its password"))
             case "credential":
                 let serial = try args.value("the serial number of a derived credential the app sent to the Ivanti client")
                 let word = try args.name("a tag")
@@ -34,7 +34,7 @@ extension Directive {
                     throw args.error("tag '\(word)': expected one of \(CredentialTag.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", "))")
                 }
                 credential = (serial, tag)
-            case "ca": ca = try args.value("a CA certificate file under Fixtures/")
+            case "ca": ca = try args.path("a CA certificate file (from the scenario's folder, else Fixtures/)")
             case "from": from = try args.name("a node name")
             case "retries": retries = try args.integer("how many times to retry", in: 0...100)
             default: return false
@@ -49,14 +49,14 @@ extension Directive {
         func client(_ context: ScenarioContext) throws -> @Sendable () async throws -> MiGClient {
             let node = context.kernel.node(from)
             var identity: MiGClient.ClientIdentity?
-            if let p12 { identity = .pkcs12(file: try Fixtures.path(try p12.file.resolve(context)), password: try p12.password.resolve(context)) }
+            if let p12 { identity = .pkcs12(file: try ScenarioPaths.existing(try p12.file.resolve(context), in: context), password: try p12.password.resolve(context)) }
             var held: (session: AppSession, serial: String, tag: CredentialTag)?
             if let credential { held = (try AppSession.of(from, context), try credential.serial.resolve(context), credential.tag) }
             let address = try url.resolve(context)
             // `password P` alone changes the password of the URL's user.
             let account = try user?.resolve(context) ?? (password == nil ? nil : (try? MiGEndpoint(url: address))?.credentials?.user)
             let secret = try password?.resolve(context)
-            let trust = MiGClient.ServerTrust.caFile(try Fixtures.path(try ca.resolve(context)))
+            let trust = MiGClient.ServerTrust.caFile(try ScenarioPaths.existing(try ca.resolve(context), in: context))
             let retry = MiGClient.RetryPolicy(maxAttempts: retries + 1, baseDelay: .milliseconds(500), maxDelay: .seconds(8))
             let fixed = identity, heldIdentity = held
             return {
@@ -91,7 +91,7 @@ extension Directive {
         var jobID: Template?
         if ["wait", "job", "cancel"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
         var fixture: Template?
-        if action == "replay" { fixture = try args.value("an IPP request file under Fixtures/, e.g. ipp/seed-000-print-job-request.ipp") }
+        if action == "replay" { fixture = try args.path("an IPP request file, e.g. ipp/seed-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)") }
         var document = DocumentSource()
         var name: Template?, copies = 1, sides: String?, media: String?, pages: String?, format: Template?
         var contentLength = false, gzip = false, attributeSet = AttributeSet.complete
@@ -103,7 +103,7 @@ extension Directive {
             switch word {
             case "as": label = try args.name("a variable name")
             case "bytes": document.bytes = try args.value("a document size in bytes")
-            case "file": document.file = try args.value("a file to print")
+            case "file": document.file = try args.path("a file to print")
             case "name": name = try args.value("a job name")
             case "copies": copies = try args.integer("a number of copies", in: 0...Int(Int32.max))
             case "sides": sides = try args.oneOf(["one-sided", "two-sided-long-edge", "two-sided-short-edge", "three-sided"])
@@ -164,7 +164,7 @@ extension Directive {
                 }
             case "replay":
                 guard let replayed else { throw StepError("mig replay needs a fixture file") }
-                let path = try Fixtures.path(try replayed.resolve(context))
+                let path = try ScenarioPaths.existing(try replayed.resolve(context), in: context)
                 let bytes: [UInt8]
                 do {
                     bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -275,7 +275,7 @@ private struct DocumentSource: Sendable {
     var file: Template?
 
     func resolve(_ context: ScenarioContext, format: String?) throws -> Document {
-        if let file { return .file(try file.resolve(context), format: format) }
+        if let file { return .file(try ScenarioPaths.existing(try file.resolve(context), in: context), format: format) }
         let size = try bytes.resolve(context)
         guard let count = Int64(size), (0...(Int64(1) << 40)).contains(count) else {
             throw StepError("bytes \(size): expected a size in bytes from 0 to 1099511627776 (1 TiB)")

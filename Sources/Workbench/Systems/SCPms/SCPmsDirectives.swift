@@ -86,7 +86,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         case "device-name": deviceName = try args.value("the device's name, sent as UserName")
         case "body": body = try args.oneOf(["device-info", "none"]) == "none" ? .noBody : .deviceInfo
         case "trust": trust = try args.oneOf(["any", "ca", "system"])
-        case "ca-file": caFile = try args.value("a PEM CA certificate file")
+        case "ca-file": caFile = try args.path("a PEM CA certificate file")
         case "log-level": logLevel = ClientLogLine.Severity(rawValue: try args.oneOf(ClientLogLine.Severity.allCases.map(\.rawValue))) ?? .error
         case "header": headers.append((try args.value("a header name"), try args.value("a header value")))
         case "retries": retries = try args.integer("how many times to retry a 503", in: 0...100)
@@ -106,7 +106,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         let appId = try applicationId?.resolve(context) ?? actor?.server.configuration.applicationId ?? "com.workbench.demo"
         let serverTrust: SCPmsServerTrust
         switch trustWord {
-        case "ca": serverTrust = .caFile(try givenCA?.resolve(context) ?? Fixtures.path("tls/ca.pem"))
+        case "ca": serverTrust = .caFile(try ScenarioPaths.existing(try givenCA?.resolve(context) ?? "tls/ca.pem", in: context))
         case "system": serverTrust = .systemDefault
         default: serverTrust = .acceptAnyCertificate
         }

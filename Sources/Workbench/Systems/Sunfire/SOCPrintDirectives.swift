@@ -21,7 +21,7 @@ extension Directive {
             the SOC Print app (seed 001): print publishes ${NAME.status} printed|failed|cancelled|refused, .step (the failed row), \
             .title and .message (its alert), .asked (the questions' titles), .uploaded (files uploaded in full), .dialog (the Printing Progress dialog); \
             status → ${NAME.text}; delete → ${NAME.text}; quota → ${NAME.text}, ${NAME.ps}; settings → ${NAME.title}. \
-            FILE is under Fixtures/ (e.g. documents/slides-12.pptx); the server defaults to sunfire, quota asks mysoc:443
+            FILE is found from the scenario's folder, else in Fixtures/ (e.g. documents/slides-12.pptx); the server defaults to sunfire, quota asks mysoc:443
             """,
         keywords: ["settings", "user", "password", "server", "printer", "open", "generated", "pages", "name", "print", "per-sheet", "range",
                    "network", "wifi", "wwan", "answer-wwan", "yes", "no", "transfer", "scp", "sftp", "cancel-after", "confirm", "within",
@@ -106,7 +106,7 @@ enum SOCPrintCommand: Sendable {
             let pages = try args.integer("a page count", in: 1...DocumentLimits.maximumPages)
             spec = .generated(kind, pages: pages)
         } else {
-            spec = .file(try args.value("a document under Fixtures/, e.g. documents/slides-12.pptx"))
+            spec = .file(try args.path("a document file, e.g. documents/slides-12.pptx (from the scenario's folder, else Fixtures/)"))
         }
         let name = args.accept("name") ? try args.value("the file name the phone shows, e.g. \"Term project.pptx\"") : nil
         return .open(spec, name: name)
@@ -243,8 +243,8 @@ enum SOCPrintCommand: Sendable {
         switch spec {
         case .file(let template):
             let relative = try template.resolve(context)
-            let path = relative.hasPrefix("/") ? relative : try Fixtures.path(relative)
-            guard let data = FileManager.default.contents(atPath: path) else { throw StepError("socprint open: cannot read \(relative)") }
+            let path = try ScenarioPaths.existing(relative, in: context)
+            guard let data = FileManager.default.contents(atPath: path) else { throw StepError("socprint open: cannot read \(path)") }
             guard data.count <= DocumentLimits.maximumDocumentBytes else {
                 throw StepError("socprint open: \(relative) is \(data.count) bytes; at most \(DocumentLimits.maximumDocumentBytes)")
             }
