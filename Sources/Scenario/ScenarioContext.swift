@@ -39,6 +39,9 @@ public final class ScenarioContext: @unchecked Sendable {
     public internal(set) var variables: [String: String] = [:]
     public internal(set) var expectations: [Expectation] = []
     public internal(set) var violations: [Violation] = []
+    /// Results that say they failed without saying why (a failure `status`, no `error`): the tests hold every directive
+    /// to explaining its failures, so each is listed here as `line N: NAME (status S)`.
+    public internal(set) var unexplainedFailures: [String] = []
     public internal(set) var title: String?
     var actors: [(name: String, actor: any RunningActor)] = []
     var connections: [String: TCPConnection] = [:]
@@ -116,7 +119,13 @@ public final class ScenarioContext: @unchecked Sendable {
         }
         let origin = source ?? (line, self.source)
         bindings[label] = Binding(line: origin.line, source: origin.text, fields: values.keys.sorted())
+        if let status = values["status"], Self.failureStatuses.contains(status) || status.hasPrefix("no-"), values["error", default: ""].isEmpty {
+            unexplainedFailures.append("line \(origin.line): \(label) (status \(status))")
+        }
     }
+
+    /// The `status` words that mean a step failed (besides `no-…`), each of which must come with an `error`.
+    static let failureStatuses: Set<String> = ["error", "failed", "refused", "unreachable", "denied", "unhandled", "cancelled", "rejected"]
 
     /// The fields a label holds now (for tab completion), by label.
     public var resultFields: [String: [String]] { bindings.mapValues(\.fields) }

@@ -24,6 +24,8 @@ public struct ScenarioRunner: Sendable {
         public let violations: [ScenarioContext.Violation]
         /// The faults a swarm's schedule ran, in order (empty for a plain run).
         public let faults: [ScheduledFault]
+        /// Results that failed without an `error` (see ``ScenarioContext/unexplainedFailures``).
+        public let unexplainedFailures: [String]
         /// A step that could not run (the scenario stopped there), with its place.
         public let error: String?
         public let digest: String
@@ -86,7 +88,7 @@ public struct ScenarioRunner: Sendable {
         ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         let canonical = kernel.trace.canonicalText
         return Result(file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
-                      violations: context.violations, faults: ran,
+                      violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
                       error: error, digest: Trace.digest(of: canonical), trace: canonical,
                       virtualTime: kernel.now, traceEvents: kernel.trace.count)
     }

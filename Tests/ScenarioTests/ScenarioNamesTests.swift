@@ -1,4 +1,5 @@
 import EchoServer
+import Kernel
 import Scenario
 import Testing
 
@@ -95,6 +96,15 @@ import Testing
     @Test func aMisspelledFieldSuggestsTheNearest() throws {
         let error = try #require(run("start echo\nhttp GET http://echo/ as r\nexpect ${r.stauts} == 200").error)
         #expect(error.contains("which gives no 'stauts' (did you mean 'status'?)"), "\(error)")
+    }
+
+    @Test func aFailureWithoutAReasonIsListed() {
+        let context = ScenarioContext(kernel: Kernel(seed: 1), catalog: [], file: "t.scn", output: { _ in })
+        context.publish("ok", ["status": "ok"])
+        context.publish("said", ["status": "failed", "error": "the server said no"])
+        context.publish("silent", ["status": "refused", "error": ""])
+        context.publish("none", ["status": "no-service"])
+        #expect(context.unexplainedFailures == ["line 0: silent (status refused)", "line 0: none (status no-service)"])
     }
 
     @Test func aJoinedResultIsTheSpawnedLines() throws {

@@ -116,3 +116,20 @@ import Testing
         #expect(declared == catalogued)
     }
 }
+
+/// Every directive that fails says why: no result of any scenario under Simulations/ has a failure status with an
+/// empty `.error` (the scenarios exercise every directive's failures: refused logins, nil initializers, faults).
+@Suite struct FailuresSayWhyTests {
+    static let files = (try? FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Simulations").path))?
+        .filter { $0.hasSuffix(".scn") }.sorted() ?? []
+
+    @Test func theScenariosExist() { #expect(Self.files.count >= 40) }
+
+    @Test(arguments: files) func everyFailedResultHasAnError(_ name: String) throws {
+        let path = Repository.root.appendingPathComponent("Simulations/\(name)").path
+        let (script, errors) = Catalog.language.parse(file: path, text: try String(contentsOfFile: path, encoding: .utf8))
+        #expect(errors.isEmpty)
+        let result = SwarmScripts.runner.run(script, seed: 1) { _ in }
+        #expect(result.unexplainedFailures == [], "\(name)")
+    }
+}

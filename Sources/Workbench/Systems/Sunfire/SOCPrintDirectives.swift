@@ -159,7 +159,8 @@ enum SOCPrintCommand: Sendable {
             let alert = app.settings.save(username: try user.resolve(context), password: try password.resolve(context),
                                           printer: try printer.resolve(context), server: try server.resolve(context))
             return context.perform("socprint settings", label: label, timeout: limit) {
-                ["status": alert == .saved ? "saved" : "refused", "title": alert.title, "message": alert.message]
+                ["status": alert == .saved ? "saved" : "refused", "title": alert.title, "message": alert.message,
+                 "error": alert == .saved ? "" : "\(alert.title): \(alert.message)"]
             }
         case .open(let spec, let name):
             let (fileName, bytes) = try Self.document(spec, name: try name?.resolve(context), context: context)
@@ -174,7 +175,7 @@ enum SOCPrintCommand: Sendable {
                 app.registerForDocuments()
                 guard app.node.bus.open(url, from: "files") else {
                     app.stopWaitingForDocuments()
-                    return ["status": "unhandled", "url": url]
+                    return ["status": "unhandled", "url": url, "error": "no app on the phone takes \(url): SOC Print is not registered for documents"]
                 }
                 let document: OpenedDocument
                 do { document = try await received.get() } catch {
@@ -193,29 +194,35 @@ enum SOCPrintCommand: Sendable {
             return context.perform("socprint print", label: label, timeout: limit) {
                 switch started {
                 case .failure(let alert):
-                    return ["status": "refused", "step": "", "asked": "", "title": alert.title, "message": alert.message, "uploaded": "", "dialog": ""]
+                    return ["status": "refused", "step": "", "asked": "", "title": alert.title, "message": alert.message, "uploaded": "", "dialog": "",
+                            "error": "\(alert.title): \(alert.message)"]
                 case .success(let operation):
                     let outcome = await Self.run(operation, cancelAfter: choices.cancelAfter)
                     let failed = outcome.failedStep.map { outcome.rows[$0.rawValue].title } ?? ""
+                    // What the user saw, in one line: the row that failed and the alert over it.
+                    let why = outcome.status == .printed ? ""
+                        : ([failed] + [outcome.alert?.title, outcome.alert?.message].compactMap { $0 }).filter { !$0.isEmpty }.joined(separator: ": ")
                     return ["status": outcome.status.rawValue, "step": failed, "asked": asked.withLock { $0.joined(separator: ",") }, "title": outcome.alert?.title ?? "",
-                            "message": outcome.alert?.message ?? "", "uploaded": outcome.uploaded.joined(separator: ","), "dialog": outcome.dialog]
+                            "message": outcome.alert?.message ?? "", "uploaded": outcome.uploaded.joined(separator: ","), "dialog": outcome.dialog,
+                            "error": outcome.status == .cancelled && why.isEmpty ? "the user cancelled the print" : why]
                 }
             }
         case .status:
             return context.perform("socprint status", label: label, timeout: limit) {
                 let report = await app.status()
-                return ["status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text]
+                return ["status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text, "error": report.alert?.message ?? ""]
             }
         case .delete:
             return context.perform("socprint delete", label: label, timeout: limit) {
                 let report = await app.deletePendingJobs()
-                return ["status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text]
+                return ["status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text, "error": report.alert?.message ?? ""]
             }
         case .quota:
             return context.perform("socprint quota", label: label, timeout: limit) {
                 let report = await app.refreshQuota()
                 let ps = report.rows.first { $0.type.hasPrefix("PS-printer") }?.value ?? ""
-                return ["status": report.rows.isEmpty ? "failed" : "ok", "text": report.text, "ps": ps]
+                return ["status": report.rows.isEmpty ? "failed" : "ok", "text": report.text, "ps": ps,
+                        "error": report.rows.isEmpty ? (report.text.isEmpty ? "the quota page showed no quotas" : report.text) : ""]
             }
         }
     }

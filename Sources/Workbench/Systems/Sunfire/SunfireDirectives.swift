@@ -68,7 +68,10 @@ extension Directive {
                         return stop.map { bytes < $0 } ?? true
                     }
                     await connectivity.disconnect()
-                    return ["status": ok ? "ok" : "failed", "bytes": String(sent.value), "size": String(transfer.source.size)]
+                    let cancelled = stop.map { sent.value >= $0 } ?? false
+                    let why = ok ? "" : cancelled ? "cancelled after \(sent.value) bytes, as 'cancel-after' asked"
+                        : "the upload of \(transfer.path) stopped after \(sent.value) of \(transfer.source.size) bytes: the connection or the server ended it"
+                    return ["status": ok ? "ok" : "failed", "error": why, "bytes": String(sent.value), "size": String(transfer.source.size)]
                 }
                 do {
                     let result = try await connectivity.execute(line)
