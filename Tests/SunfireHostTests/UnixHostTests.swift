@@ -104,6 +104,8 @@ final class HostWorld {
             #expect(result.status != 0, "\(line) names nothing that exists, or is refused")
         }
         #expect(world.run("ls `rm canary`").err.hasPrefix("sh: 1: command substitution '`…`' is not available on this host"))
+        #expect(world.run("ls $HOME/x").err.hasPrefix("sh: 1: parameter expansion '$HOME' is not available on this host"), "the whole name, not '$H'")
+        #expect(world.run("echo $1st $?").err.hasPrefix("sh: 1: parameter expansion '$1' is not available"))
         #expect(world.run("ls a | rm canary").err.hasPrefix("sh: 1: Syntax error: '|' (a pipeline or list) is not available on this host"))
         #expect(world.run("ls \"unterminated").err == "sh: 1: Syntax error: Unterminated quoted string\n")
         #expect(world.run(String(repeating: "a", count: 1 << 20)).err.hasPrefix("sh: command line too long"))

@@ -44,7 +44,17 @@ public enum ShellParser {
             switch next {
             case UInt8(ascii: "("): what = "command substitution '$(…)'"
             case UInt8(ascii: "{"): what = "parameter expansion '${…}'"
-            default: what = "parameter expansion '$\(Character(UnicodeScalar(next)))'"
+            default:
+                // The whole parameter as sh reads it: a name runs on over letters, digits and '_' ($HOME, not $H).
+                func isNameByte(_ byte: UInt8) -> Bool {
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                }
+                var end = position + 2
+                if isNameByte(next), !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
+                    while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+                }
+                what = "parameter expansion '\(String(decoding: bytes[position..<end], as: UTF8.self))'"
             }
             throw ShellSyntaxError("sh: 1: \(what) is not available on this host: it runs one simple command per exec and never expands (quote a literal $ as '$')")
         }
