@@ -120,9 +120,6 @@ public struct Arguments: Sendable {
         return point
     }
 
-    /// Records the names an inner statement (`later`, `spawn`) uses as this line's.
-    mutating func adopt(_ uses: [NameUse]) { names += uses }
-
     /// A whole number in `range`: every count a scenario gives is bounded where it is read, so no later
     /// arithmetic on it can overflow.
     public mutating func integer(_ what: String, in range: ClosedRange<Int>) throws(ScenarioError) -> Int {

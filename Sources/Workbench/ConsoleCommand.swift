@@ -41,7 +41,7 @@ struct ConsoleCommand: ParsableCommand {
                 throw code
             }
         }
-        if session.failedExpectations > 0 { throw ExitCode.failure }
+        if session.failedExpectations > 0 { throw ExitStatus.checkFailed }
     }
 }
 

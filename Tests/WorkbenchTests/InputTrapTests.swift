@@ -57,12 +57,13 @@ import Testing
         #expect(typo.column == 11)
         #expect(typo.message.hasPrefix("mig has no option 'pmm' (did you mean 'ppm'?); expected one of tls-port, plain-port"))
         #expect(try #require(parseError("start nothing")).message.hasPrefix("no actor kind 'nothing'"))
-        let ppm = run("start mig ppm=3000000000")
-        #expect(ppm.error?.contains("option ppm=3000000000: expected a whole number 1…100000") == true)
-        let upstream = run("start mig-proxy upstream=mig:99999")
-        #expect(upstream.error?.contains("option upstream=mig:99999: expected HOST:PORT with a port 1…65535") == true)
-        let secret = run("start mig proxy-secret=short")
-        #expect(secret.error?.contains("expected a secret of 16 to 256 printable characters") == true)
+        // Values are checked when the line is read, at the option's column; from a variable, when the actor starts.
+        let ppm = try #require(parseError("start mig ppm=3000000000"))
+        #expect((ppm.column, ppm.message) == (11, "mig: option ppm=3000000000: expected a whole number 1…100000"))
+        #expect(try #require(parseError("start mig-proxy upstream=mig:99999")).message == "mig-proxy: option upstream=mig:99999: expected HOST:PORT with a port 1…65535")
+        #expect(try #require(parseError("start mig proxy-secret=short")).message.contains("expected a secret of 16 to 256 printable characters"))
+        let late = run("let s = short\nstart mig proxy-secret=${s}")
+        #expect(late.error?.contains("mig: option proxy-secret: expected a secret of 16 to 256 printable characters") == true)
     }
 
     @Test func theTraceDoesNotDependOnHowThePathWasTyped() throws {

@@ -18,7 +18,7 @@ import Testing
                      "scpms relaunch app b", "scpms start-session user demo password \"\" as s", "scpms register as r",
                      "scpms upload-log severity WARN message \"a b\"", "scpms delete-registration ${s.id}",
                      "scpms add-user alice pw on other", "scpms add-app com.y log-upload off",
-                     "scpms launch app c trust ca ca-file /tmp/ca.pem device-name \"Roberto’s iPhone\" body none log-level WARN header X-A b",
+                     "scpms launch app c trust ca ca-file tls/ca.pem device-name \"Roberto’s iPhone\" body none log-level WARN header X-A b",
                      "scpms odata metadata", "scpms odata Products top 2 skip 1 filter \"Category eq 'A'\" as p", "scpms odata Products key 3 app c",
                      "scpms log severity INFO message hi as l", "scpms upload-logs as u", "scpms end app c as e"] {
             #expect(Self.problem(line) == nil, "\(line)")
@@ -34,7 +34,7 @@ import Testing
         #expect(try #require(Self.problem("scpms register user demo")).contains("expected"))
         #expect(try #require(Self.problem("scpms delete-registration x log-upload on")).contains("'on ACTOR'"))
         #expect(try #require(Self.problem("scpms launch trust everyone")).contains("any"))
-        #expect(try #require(Self.problem("scpms launch ca-file /tmp/ca.pem")).contains("needs 'trust ca'"))
+        #expect(try #require(Self.problem("scpms launch ca-file tls/ca.pem")).contains("needs 'trust ca'"))
         #expect(try #require(Self.problem("scpms launch body json")).contains("device-info"))
         #expect(try #require(Self.problem("scpms odata metadata top 1")).contains("takes no key, top, skip or filter"))
         #expect(try #require(Self.problem("scpms odata Products key 1 top 2")).contains("no top, skip or filter"))
