@@ -112,8 +112,10 @@ public struct ScenarioLanguage: Sendable {
             for use in statement.names where use.kind == .host && !nodes.contains(use.name) {
                 let known = nodes.isEmpty ? "the scenario has no nodes yet (start an actor, or name a client's node with 'from')"
                     : "its nodes: \(nodes.sorted().joined(separator: ", "))"
+                // The phone is every client's default node, but only a client line puts it on the network.
+                let phone = use.name == "phone" ? " (the phone is a node once a client line runs on it)" : ""
                 errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
-                                            message: "no node '\(use.name)'\(didYouMean(use.name, among: nodes)); \(known)"))
+                                            message: "no node '\(use.name)'\(didYouMean(use.name, among: nodes)); \(known)\(phone)"))
             }
         }
         return errors

@@ -46,6 +46,6 @@ struct OpenCommand: AsyncParsableCommand {
         }
         try? await wire.shutdown()
         print(response.text, terminator: response.text.hasSuffix("\n") ? "" : "\n")
-        guard response.status == .accepted else { throw ExitCode(1) }
+        guard response.status == .accepted else { throw ExitStatus.checkFailed }
     }
 }
