@@ -11,6 +11,10 @@ public struct Arguments: Sendable {
     /// What the line names beyond its own words: the hosts it acts on, the nodes it creates, the fault points it
     /// switches. The language checks them against what exists before anything runs.
     public internal(set) var names: [NameUse] = []
+    /// The result name the line binds (`as NAME`, or the directive's default) and the fields it may give.
+    public internal(set) var binding: ResultBinding?
+    /// `join NAME`: the background work whose results the line binds.
+    var joined: String?
 
     init(file: String, line: Int, directiveColumn: Int, tokens: [Token]) {
         self.file = file
@@ -112,6 +116,13 @@ public struct Arguments: Sendable {
         names.append(NameUse(kind: .actorKind, name: actorKind, column: directiveColumn))
     }
 
+    /// Says which result name the line binds and every field it may give (nil: only known once it runs, like an actor's
+    /// endpoints), so `${NAME.FIELD}` can be checked before anything runs. Include ``ResultBinding/performed`` for a
+    /// directive whose work runs through ``ScenarioContext/perform(_:label:timeout:_:)``.
+    public mutating func binds(_ label: String, fields: [String]?) {
+        binding = ResultBinding(label: label, fields: fields.map(Set.init))
+    }
+
     /// A fault point the line switches: it must be one that an actor or client of the catalog declares.
     public mutating func faultPoint() throws(ScenarioError) -> String {
         let column = peek?.column ?? directiveColumn
@@ -145,6 +156,22 @@ public struct Arguments: Sendable {
     /// Requires that nothing is left.
     public func end() throws(ScenarioError) {
         if let token = peek { throw error("unexpected '\(token.text)' at end of line") }
+    }
+}
+
+/// The result name a line binds and the fields it may give: `as p` on `mig print` gives `p.status`, `p.job`, ….
+public struct ResultBinding: Sendable, Equatable {
+    public let label: String
+    /// Every field it may give (`""` is the name itself, `header.*` any field under `header.`); nil when only the run knows.
+    public let fields: Set<String>?
+
+    /// The fields every ``ScenarioContext/perform(_:label:timeout:_:)`` adds.
+    public static let performed = ["error", "elapsed"]
+
+    /// Whether `field` is one it may give.
+    public func gives(_ field: String) -> Bool {
+        guard let fields else { return true }
+        return fields.contains(field) || fields.contains { $0.hasSuffix(".*") && field.hasPrefix($0.dropLast()) }
     }
 }
 

@@ -35,6 +35,8 @@ public struct Pending: Sendable {
     public let timeout: Duration
     /// The line that started it, when it runs in the background (`spawn`): `join` publishes its results as that line's.
     var origin: (line: Int, text: String)?
+    /// What that line declared it binds (checked against what the work publishes).
+    var declared: ResultBinding?
     let wait: @Sendable (ScenarioContext, Duration) throws -> [String: String]
 
     /// - parameters:

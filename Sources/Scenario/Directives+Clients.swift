@@ -10,6 +10,7 @@ extension Directive {
         Directive("stop", usage: "stop NAME", summary: "stop a started actor") { args throws(ScenarioError) in
             let name = try args.name("an actor name")
             try args.end()
+            args.binds(name, fields: [])  // a stopped actor's endpoints are gone
             return Run { context in
                 guard let actor = context.actor(named: name) else { throw StepError("no running actor named '\(name)'") }
                 let task = context.kernel.spawn("stop \(name)") { try await actor.stop() }
@@ -34,6 +35,7 @@ extension Directive {
                 }
             }
             args.declare(node: from)
+            args.binds(name, fields: ["status", "error", "elapsed"])
             let (sender, connectTimeout) = (from, timeout)
             return Run { context in
                 let limit = try connectTimeout.duration(context)
@@ -86,6 +88,7 @@ extension Directive {
                 else if args.accept("end") { until = .end }
                 else { try args.expect("within"); within = try args.duration() }
             }
+            args.binds(name, fields: ["received", "ended", "error"])
             let condition = until, receiveLimit = within
             return Run { context in
                 guard let connection = context.connections[name] else { throw StepError("no connection named '\(name)'") }
@@ -140,6 +143,7 @@ extension Directive {
                 }
             }
             args.declare(node: from)
+            args.binds(label, fields: ["status", "reason", "body", "header.*", "elapsed", "error"])
             let finalHeaders = headers, finalBody = body, isChunked = chunked
             let (sender, variable, exchangeLimit) = (from, label, within)
             return Run { context in
@@ -217,6 +221,7 @@ extension Directive {
             }
             if let host { args.declare(node: host) } else if let actorKind = known.first(where: { $0.name == kind }) { args.declare(node: actorKind.defaultHost) }
             args.declare(actorKind: kind)
+            args.binds(name ?? kind, fields: nil)  // its endpoints, known once it runs
             let finalOptions = options, givenName = name, givenHost = host
             return Run { context in
                 guard let actorKind = context.catalog.first(where: { $0.name == kind }) else {

@@ -33,8 +33,9 @@ extension Directive {
             try args.expect("=", "after the variable name")
             let value = try args.value("a value")
             try args.end()
+            args.binds(name, fields: [""])
             return Run { context in
-                context.variables[name] = try value.resolve(context)
+                context.publish(name, ["": try value.resolve(context)])
                 return nil
             }
         },
@@ -50,6 +51,7 @@ extension Directive {
                                     message: "expected a regular expression: \(error)")
             }
             try args.end()
+            args.binds(name, fields: [""])
             let pattern = Template(patternToken)
             return Run { context in
                 let text = try source.resolve(context)
@@ -58,16 +60,17 @@ extension Directive {
                     throw StepError("capture \(name): /\(patternToken.text)/ does not match \(quoteForMessage(text))")
                 }
                 let value = match.output.count > 1 ? match.output[1].substring.map(String.init) ?? "" : String(match.output[0].substring ?? "")
-                context.variables[name] = value
+                context.publish(name, ["": value])
                 return nil
             }
         },
         Directive("mark", usage: "mark NAME", summary: "remember the current virtual time for 'expect elapsed since NAME'") { args throws(ScenarioError) in
             let name = try args.name("a mark name")
             try args.end()
+            args.binds(name, fields: [""])
             return Run { context in
                 context.marks[name] = context.kernel.now
-                context.variables[name] = context.kernel.now.workbenchText
+                context.publish(name, ["": context.kernel.now.workbenchText])
                 return nil
             }
         },

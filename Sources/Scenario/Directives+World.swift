@@ -134,6 +134,7 @@ extension Directive {
                 }
             }
             args.declare(node: from)
+            args.binds(label, fields: [""])
             let (sender, name) = (from, label)
             return Run { context in
                 let opened = context.kernel.node(sender).bus.open(try url.resolve(context), from: sender)
@@ -148,6 +149,7 @@ extension Directive {
             if let next = args.peek, !(next.text == "as" && !next.quoted) { app = try args.name("an app (node) name") }
             let label = args.accept("as") ? try args.name("a variable name") : "foreground"
             try args.end()
+            args.binds(label, fields: [""])
             let (target, name) = (app, label)
             return Run { context in
                 if let target {

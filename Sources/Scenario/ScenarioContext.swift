@@ -42,6 +42,11 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Results that say they failed without saying why (a failure `status`, no `error`): the tests hold every directive
     /// to explaining its failures, so each is listed here as `line N: NAME (status S)`.
     public internal(set) var unexplainedFailures: [String] = []
+    /// Fields a result gave that its line's directive did not declare (``ResultBinding``): the static check of
+    /// `${NAME.FIELD}` is only as good as the declarations, so the tests hold every run to none, as `line N: NAME.FIELD`.
+    public internal(set) var undeclaredFields: [String] = []
+    /// What the running line declared it binds.
+    var declared: ResultBinding?
     public internal(set) var title: String?
     var actors: [(name: String, actor: any RunningActor)] = []
     var connections: [String: TCPConnection] = [:]
@@ -93,13 +98,9 @@ public final class ScenarioContext: @unchecked Sendable {
         let label = bindings.keys.filter { name.hasPrefix($0 + ".") }.max { $0.count < $1.count }
         if let label, let binding = bindings[label] {
             let field = String(name.dropFirst(label.count + 1))
-            let gives = binding.fields.filter { !$0.isEmpty }
-            var message = "${\(name)}: '\(label)' was last bound by line \(binding.line) (\(binding.source)), which gives no '\(field)'"
-                + didYouMean(field, among: gives) + "; it gives \(gives.isEmpty ? "no fields" : gives.map { "${\(label).\($0)}" }.joined(separator: ", "))"
-            if let earlier = replaced[label], earlier.fields.contains(field) {
-                message += ". The \(name) of line \(earlier.line) (\(earlier.source)) was replaced by that binding: name each result with its own 'as NAME'"
-            }
-            throw StepError(message)
+            let earlier = replaced[label].flatMap { $0.fields.contains(field) ? ($0.line, $0.source) : nil }
+            throw StepError(missingFieldMessage(name, label: label, field: field, line: binding.line, source: binding.source,
+                                                fields: binding.fields, replaced: earlier))
         }
         let defined = variables.keys.sorted()
         throw StepError("undefined variable ${\(name)}\(didYouMean(name, among: defined)); defined: "
@@ -109,7 +110,8 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Publishes values under `label.` (an entry with an empty key is published as `label` itself). They replace
     /// everything `label` held, so no field of an earlier result can be read as if this line had given it.
     /// - parameter source: the line that made them (default: the line running now).
-    public func publish(_ label: String, _ values: [String: String], source: (line: Int, text: String)? = nil) {
+    /// - parameter declared: what that line declared it binds (default: the running line's declaration).
+    public func publish(_ label: String, _ values: [String: String], source: (line: Int, text: String)? = nil, declared: ResultBinding? = nil) {
         if let old = bindings[label] {
             for field in old.fields { variables[field.isEmpty ? label : "\(label).\(field)"] = nil }
             replaced[label] = old
@@ -119,6 +121,9 @@ public final class ScenarioContext: @unchecked Sendable {
         }
         let origin = source ?? (line, self.source)
         bindings[label] = Binding(line: origin.line, source: origin.text, fields: values.keys.sorted())
+        if let declaration = declared ?? self.declared, declaration.label == label {
+            for key in values.keys.sorted() where !declaration.gives(key) { undeclaredFields.append("line \(origin.line): \(label).\(key)") }
+        }
         if let status = values["status"], Self.failureStatuses.contains(status) || status.hasPrefix("no-"), values["error", default: ""].isEmpty {
             unexplainedFailures.append("line \(origin.line): \(label) (status \(status))")
         }
@@ -127,8 +132,9 @@ public final class ScenarioContext: @unchecked Sendable {
     /// The `status` words that mean a step failed (besides `no-…`), each of which must come with an `error`.
     static let failureStatuses: Set<String> = ["error", "failed", "refused", "unreachable", "denied", "unhandled", "cancelled", "rejected"]
 
-    /// The fields a label holds now (for tab completion), by label.
-    public var resultFields: [String: [String]] { bindings.mapValues(\.fields) }
+    /// The results bound so far: by name, the line that bound it and the fields it gave (so the console checks a line's
+    /// `${NAME.FIELD}` against them before it runs).
+    public var results: [String: (line: Int, source: String, fields: [String])] { bindings.mapValues { ($0.line, $0.source, $0.fields) } }
 
     func record(_ text: String, failure: String?) {
         expectations.append(Expectation(file: file, line: line, text: text, failure: failure,
@@ -176,6 +182,18 @@ public final class ScenarioContext: @unchecked Sendable {
             return values
         }
     }
+}
+
+/// Why `${name}` has no value: the line that last bound `label` gives no `field`; `replaced`, the earlier line that did.
+func missingFieldMessage(_ name: String, label: String, field: String, line: Int, source: String, fields: [String],
+                         replaced: (line: Int, source: String)?) -> String {
+    let gives = fields.filter { !$0.isEmpty }
+    var message = "${\(name)}: '\(label)' was last bound by line \(line) (\(source)), which gives no '\(field)'"
+        + didYouMean(field, among: gives) + "; it gives \(gives.isEmpty ? "no fields" : gives.map { "${\(label).\($0)}" }.joined(separator: ", "))"
+    if let replaced {
+        message += ". The \(name) of line \(replaced.line) (\(replaced.source)) was replaced by that binding: name each result with its own 'as NAME'"
+    }
+    return message
 }
 
 /// The line that bound a result name, and the fields it gave.

@@ -9,7 +9,20 @@ public struct Statement: Sendable {
     public let directive: String
     /// The hosts, nodes and fault points the line names (its `later` or `spawn` directive's included).
     public let names: [NameUse]
+    /// The result name it binds and the fields it may give (under `spawn`, bound when `join` collects the work).
+    public let binding: ResultBinding?
+    /// `spawn NAME …`: the work's name; `join NAME`: the work it collects.
+    public let spawned: String?
+    public let joined: String?
+    /// The `${…}` it reads, with their columns.
+    public let reads: [VariableUse]
     let step: any Step
+}
+
+/// A `${NAME}` a line reads, and where.
+public struct VariableUse: Sendable, Equatable {
+    public let name: String
+    public let column: Int
 }
 
 /// A parsed scenario file.
@@ -74,6 +87,7 @@ public struct ScenarioLanguage: Sendable {
             guard let inner = args.peek else { throw args.error("expected a directive to run in the background, found end of line") }
             let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
             return Statement(file: file, line: line, source: source, directive: "spawn", names: innerStatement.names,
+                             binding: innerStatement.binding, spawned: name, joined: nil, reads: innerStatement.reads,
                              step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
         if head.text == "later", !head.quoted {
@@ -86,6 +100,7 @@ public struct ScenarioLanguage: Sendable {
             }
             let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
             return Statement(file: file, line: line, source: source, directive: "later", names: innerStatement.names,
+                             binding: nil, spawned: nil, joined: nil, reads: Self.reads(tokens),
                              step: LaterStep(delay: delay, inner: innerStatement.step, directive: innerStatement.directive))
         }
         guard !head.quoted, let directive = directive(named: head.text) else {
@@ -96,7 +111,60 @@ public struct ScenarioLanguage: Sendable {
         var args = Arguments(file: file, line: line, directiveColumn: head.column, tokens: Array(tokens.dropFirst()))
         let step = try directive.parse(&args)
         try args.end()
-        return Statement(file: file, line: line, source: source, directive: directive.name, names: args.names, step: step)
+        return Statement(file: file, line: line, source: source, directive: directive.name, names: args.names,
+                         binding: args.binding, spawned: nil, joined: args.joined, reads: Self.reads(tokens), step: step)
+    }
+
+    /// The `${…}` references in `tokens`, at their columns (after a string's opening quote).
+    static func reads(_ tokens: [Token]) -> [VariableUse] {
+        tokens.flatMap { token -> [VariableUse] in
+            var uses: [VariableUse] = []
+            var rest = Substring(token.text)
+            while let open = rest.range(of: "${"), let close = rest[open.upperBound...].firstIndex(of: "}") {
+                let offset = token.text.distance(from: token.text.startIndex, to: open.lowerBound)
+                uses.append(VariableUse(name: String(rest[open.upperBound..<close]), column: token.column + offset + (token.quoted ? 1 : 0)))
+                rest = rest[rest.index(after: close)...]
+            }
+            return uses
+        }
+    }
+
+    /// Checks every `${NAME.FIELD}` against the line that binds NAME before it, in file order: a field that binding
+    /// cannot give is an error naming that line (and the earlier one it replaced, if that one gave the field).
+    /// - parameter bound: results bound before these statements (the console's world), by name with their fields.
+    public func checkResults(_ statements: [Statement], bound: [String: (line: Int, source: String, fields: [String])] = [:]) -> [ScenarioError] {
+        typealias Bound = (line: Int, source: String, binding: ResultBinding)
+        var latest: [String: Bound] = bound.mapValues { ($0.line, $0.source, ResultBinding(label: "", fields: Set($0.fields))) }
+        var earlier: [String: Bound] = [:]
+        var background: [String: Bound] = [:]
+        var errors: [ScenarioError] = []
+        for statement in statements {
+            let text = String(statement.source.drop { $0 == " " || $0 == "\t" })
+            for use in statement.reads {
+                let label = latest.keys.filter { use.name == $0 || use.name.hasPrefix($0 + ".") }.max { $0.count < $1.count }
+                guard let label, let binding = latest[label], let fields = binding.binding.fields else { continue }
+                let field = use.name == label ? "" : String(use.name.dropFirst(label.count + 1))
+                guard !binding.binding.gives(field) else { continue }
+                let replaced = earlier[label].flatMap { $0.binding.gives(field) ? ($0.line, $0.source) : nil }
+                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
+                                            message: missingFieldMessage(use.name, label: label, field: field, line: binding.line, source: binding.source,
+                                                                         fields: fields.sorted(), replaced: replaced)))
+            }
+            let bound: Bound?
+            if let spawned = statement.spawned {
+                background[spawned] = statement.binding.map { (statement.line, text, $0) }
+                bound = nil
+            } else if let joined = statement.joined {
+                bound = background.removeValue(forKey: joined)
+            } else {
+                bound = statement.binding.map { (statement.line, text, $0) }
+            }
+            if let bound {
+                if let previous = latest[bound.binding.label] { earlier[bound.binding.label] = previous }
+                latest[bound.binding.label] = bound
+            }
+        }
+        return errors
     }
 
     /// Checks what the statements name against what the scenario puts in the world: every host a line acts on must
@@ -153,7 +221,7 @@ public struct ScenarioLanguage: Sendable {
                 errors.append(error)
             }
         }
-        errors += checkNames(statements)
+        errors += checkNames(statements) + checkResults(statements)
         errors.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         return (Script(file: file, statements: statements), errors)
     }
@@ -165,13 +233,14 @@ public struct ScenarioLanguage: Sendable {
             var within: Template?
             if args.accept("within") { within = try args.duration() }
             try args.end()
+            args.joined = name
             let joinLimit = within
             return Run { context in
                 guard let pending = context.background.removeValue(forKey: name) else {
                     throw StepError("nothing was spawned as '\(name)'")
                 }
                 let limit = try joinLimit.map { try $0.duration(context) } ?? pending.timeout
-                context.publish(pending.label, try pending.wait(context, limit), source: pending.origin)
+                context.publish(pending.label, try pending.wait(context, limit), source: pending.origin, declared: pending.declared)
                 return nil
             }
         },
@@ -188,6 +257,7 @@ struct SpawnStep: Step {
         guard context.background[name] == nil else { throw StepError("'\(name)' is already running; join it first") }
         if var pending = try inner.run(context) {
             pending.origin = (context.line, context.source)
+            pending.declared = context.declared
             context.background[name] = pending
         }
         return nil

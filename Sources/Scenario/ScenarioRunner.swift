@@ -26,6 +26,8 @@ public struct ScenarioRunner: Sendable {
         public let faults: [ScheduledFault]
         /// Results that failed without an `error` (see ``ScenarioContext/unexplainedFailures``).
         public let unexplainedFailures: [String]
+        /// Fields a result gave that its directive did not declare (see ``ScenarioContext/undeclaredFields``).
+        public let undeclaredFields: [String]
         /// A step that could not run (the scenario stopped there), with its place.
         public let error: String?
         public let digest: String
@@ -89,6 +91,7 @@ public struct ScenarioRunner: Sendable {
         let canonical = kernel.trace.canonicalText
         return Result(file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
                       violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
+                      undeclaredFields: context.undeclaredFields,
                       error: error, digest: Trace.digest(of: canonical), trace: canonical,
                       virtualTime: kernel.now, traceEvents: kernel.trace.count)
     }
@@ -97,6 +100,7 @@ public struct ScenarioRunner: Sendable {
     public func execute(_ statement: Statement, in context: ScenarioContext) throws {
         context.line = statement.line
         context.source = String(statement.source.drop { $0 == " " || $0 == "\t" })
+        context.declared = statement.binding
         if let pending = try statement.step.run(context) {
             context.publish(pending.label, try pending.wait(context, pending.timeout))
         }

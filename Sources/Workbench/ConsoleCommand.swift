@@ -108,7 +108,9 @@ final class ConsoleSession: @unchecked Sendable {
         var outcome = Outcome.proceed
         do {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
-            if let problem = language.checkNames([statement], existing: knownNodes).first { throw problem }
+            if let problem = (language.checkNames([statement], existing: knownNodes) + language.checkResults([statement], bound: context.results)).first {
+                throw problem
+            }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
             let before = context.expectations.count
             try runner.execute(statement, in: context)
@@ -140,18 +142,10 @@ final class ConsoleSession: @unchecked Sendable {
         return outcome
     }
 
-    /// The values a line published: `${NAME.…}` for `… as NAME`, else under the directive's default label
-    /// (`start KIND`, `connect NAME`, `http`). Empty when the line published nothing.
+    /// The values a line published: `${NAME.…}` for the name it binds (`as NAME`, or its directive's default). Empty
+    /// when the line published nothing (`spawn` publishes at its `join`).
     private func summary(of statement: Statement) -> String {
-        let named = statement.source.components(separatedBy: " as ").dropFirst().last?.split(separator: " ").first.map(String.init)
-        let first = statement.source.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-        let label: String
-        switch (named, statement.directive) {
-        case (let name?, _): label = name
-        case (nil, "http"): label = "http"
-        case (nil, "start"), (nil, "connect"): label = first
-        default: return ""
-        }
+        guard statement.spawned == nil, let label = statement.binding?.label else { return "" }
         let values = context.variables.filter { $0.key.hasPrefix(label + ".") }.sorted { $0.key < $1.key }
         return values.map { "  ${\($0.key)} = \(preview($0.value))" }.joined(separator: "\n")
     }

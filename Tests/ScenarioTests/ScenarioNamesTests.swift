@@ -81,21 +81,26 @@ import Testing
         return runner.run(script, seed: 1) { _ in }
     }
 
-    @Test func aFieldTheLatestBindingDidNotGiveNamesBothLines() throws {
-        let result = run("""
-            start echo
-            http GET http://echo/ as r
-            connect r to echo:7
-            expect ${r.body} == "echo hello\\n"
-            """)
-        let error = try #require(result.error)
-        #expect(error.contains("${r.body}: 'r' was last bound by line 3 (connect r to echo:7), which gives no 'body'"), "\(error)")
-        #expect(error.contains("The r.body of line 2 (http GET http://echo/ as r) was replaced by that binding"), "\(error)")
+    func parseError(_ text: String) -> ScenarioError? { runner.language.parse(file: "t.scn", text: text).1.first }
+
+    @Test func aFieldTheLatestBindingCannotGiveIsRefusedBeforeTheRun() throws {
+        let error = try #require(parseError("start echo\nhttp GET http://echo/ as r\nconnect r to echo:7\nexpect ${r.body} == x"))
+        #expect((error.line, error.column) == (4, 8))
+        #expect(error.message == "${r.body}: 'r' was last bound by line 3 (connect r to echo:7), which gives no 'body'; it gives ${r.elapsed}, ${r.error}, "
+                + "${r.status}. The r.body of line 2 (http GET http://echo/ as r) was replaced by that binding: name each result with its own 'as NAME'")
     }
 
     @Test func aMisspelledFieldSuggestsTheNearest() throws {
-        let error = try #require(run("start echo\nhttp GET http://echo/ as r\nexpect ${r.stauts} == 200").error)
-        #expect(error.contains("which gives no 'stauts' (did you mean 'status'?)"), "\(error)")
+        let error = try #require(parseError("start echo\nhttp GET http://echo/ as r\nexpect ${r.stauts} == 200"))
+        #expect(error.message.contains("which gives no 'stauts' (did you mean 'status'?)"), "\(error)")
+        #expect(parseError("start echo\nhttp GET http://echo/ as r\nexpect ${r.header.content-type} == text/plain") == nil, "header.* gives any header")
+    }
+
+    @Test func aFieldOnlyTheRunKnowsIsCheckedWhenItRuns() throws {
+        // `start` gives its endpoints, known once the actor runs: the replaced http result's body is an error then.
+        let error = try #require(run("start echo\nhttp GET http://echo/ as r\nstart echo as r on mirror\nexpect ${r.body} == x").error)
+        #expect(error.contains("${r.body}: 'r' was last bound by line 3 (start echo as r on mirror), which gives no 'body'; it gives ${r.bus}, ${r.http}, ${r.tcp}"), "\(error)")
+        #expect(error.contains("The r.body of line 2 (http GET http://echo/ as r) was replaced"), "\(error)")
     }
 
     @Test func aFailureWithoutAReasonIsListed() {
@@ -108,7 +113,8 @@ import Testing
     }
 
     @Test func aJoinedResultIsTheSpawnedLines() throws {
-        let error = try #require(run("start echo\nspawn w http GET http://echo/ as r\njoin w\nexpect ${r.nope} == 1").error)
-        #expect(error.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)"), "\(error)")
+        let error = try #require(parseError("start echo\nspawn w http GET http://echo/ as r\nexpect ${r.nope} == 1\njoin w\nexpect ${r.nope} == 1"))
+        #expect(error.line == 5, "before the join, r is not bound yet")
+        #expect(error.message.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)"), "\(error)")
     }
 }

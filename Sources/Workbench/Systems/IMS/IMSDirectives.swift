@@ -46,6 +46,7 @@ extension Directive {
         args.declare(node: from)
         let (requestFile, requestHeaders, requestBody) = (file, headers, body)
         let (sender, variable, kid, window, token, contentTypes) = (from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any)
+        args.binds(label, fields: nil)
         return Run { context in
             let world = try IMSWorld(context)
             let userID = try user?.resolve(context) ?? ""

@@ -43,6 +43,7 @@ extension Directive {
             let app = try args.name("the app (node) to ask for a new credential")
             let label = args.accept("as") ? try args.name("a variable name") : "renew"
             try args.end()
+            args.binds(label, fields: nil)
             return Run { context in
                 let client = try ivantiClient(context)
                 do {
@@ -60,6 +61,7 @@ extension Directive {
             let label = args.accept("as") ? try args.name("a variable name") : "vault"
             try args.end()
             let owner = app
+            args.binds(label, fields: nil)
             return Run { context in
                 // What was opened on the bus at this instant (e.g. by `open`) reaches the client first.
                 context.kernel.loop.runDue()
@@ -150,6 +152,7 @@ extension Directive {
             }
             let declaration = URLBus.AppDeclaration(urlSchemes: [scheme] + urlTypes, queriesSchemes: queries)
             let variable = label
+            args.binds(variable, fields: nil)
             return Run { context in
                 let node = context.kernel.node(app)
                 guard let appConnect = AppConnect(node: node, scheme: scheme) else { throw StepError("'\(scheme)' is not a URL scheme") }
@@ -168,6 +171,7 @@ extension Directive {
         case "check":
             let label = args.accept("as") ? try args.name("a variable name") : "check"
             try args.end()
+            args.binds(label, fields: nil)
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let ac = session.appConnect
@@ -182,6 +186,7 @@ extension Directive {
             }
         case "send":
             let request = try SendRequest.parse(&args)
+            args.binds(request.label, fields: nil)
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let values = try request.run(session: session, context: context)
@@ -199,6 +204,7 @@ extension Directive {
             }
             let label = args.accept("as") ? try args.name("a variable name") : "certificate"
             try args.end()
+            args.binds(label, fields: nil)
             return Run { context in
                 let appConnect = try AppSession.of(app, context).appConnect
                 let serialNumber = try serial.resolve(context)

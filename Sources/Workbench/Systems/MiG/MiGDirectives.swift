@@ -117,6 +117,15 @@ extension Directive {
             }
         }
         args.declare(node: connection.from)
+        // Every field the line may give: a failure gives status, job, state, code, attempts and error whatever the action.
+        let own: [String] = switch action {
+        case "print": ["reasons", "bytes", "progress"]
+        case "replay": ["http", "ipp", "message", "seed"]
+        case "wait", "job": ["reasons", "message", "pages"]
+        case "alive": ["result"]
+        default: []
+        }
+        args.binds(label, fields: ["status", "job", "state", "code", "attempts"] + own + ResultBinding.performed)
         let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
         let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet)
         let replayed = fixture

@@ -99,6 +99,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
     let (appName, node, serverURL, applicationId, deviceType, retryCount, delay, registersAgain) =
         (app, from, server, application, device, retries, retryDelay, reregister)
     let (givenName, registrationBody, trustWord, givenCA, level, givenHeaders) = (deviceName, body, trust, caFile, logLevel, headers)
+    args.binds(app, fields: nil)
     return Run { context in
         // Without `server`, the app talks to the running `scpms` actor (its HTTPS URL and demo application).
         let actor = context.actor(named: "scpms") as? RunningSCPms
@@ -130,6 +131,7 @@ private func parseRelaunch(_ args: inout Arguments) throws(ScenarioError) -> any
     if args.accept("app") { app = try args.name("an app name") }
     try args.end()
     let appName = app
+    args.binds(appName, fields: nil)
     return Run { context in
         try launch(appState(context, appName), appName, context)
     }
@@ -175,6 +177,7 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
     if action == "start-session", user == nil || password == nil { throw args.error("start-session needs 'user USER password PASSWORD'") }
     if action == "upload-log", message == nil { throw args.error("upload-log needs 'message TEXT'") }
     let (appName, variable, limit, givenUser, givenPassword, givenMessage, level) = (app, label, within, user, password, message, severity)
+    args.binds(label, fields: nil)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -235,6 +238,7 @@ private func parseOData(_ args: inout Arguments) throws(ScenarioError) -> any St
     }
     if key != nil, top != nil || skip != nil || filter != nil { throw args.error("'key' reads one entity: no top, skip or filter with it") }
     let (appName, variable, givenKey, givenTop, givenSkip, givenFilter) = (app, label, key, top, skip, filter)
+    args.binds(label, fields: nil)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -288,6 +292,7 @@ private func parseLogging(_ action: String, _ args: inout Arguments) throws(Scen
     }
     if action == "log", message == nil { throw args.error("log needs 'message TEXT'") }
     let (appName, variable, level, text) = (app, label, severity, message)
+    args.binds(label, fields: nil)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -335,6 +340,7 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         logUpload = try args.oneOf(["on", "off"]) == "on"
     }
     let (target, secret, actorLabel, upload) = (first, password, actorName, logUpload)
+    if let deleted = action == "delete-registration" ? "deleted" : nil { args.binds(deleted, fields: nil) }
     return Run { context in
         guard let running = context.actor(named: actorLabel) as? RunningSCPms else {
             throw StepError("no running scpms actor named '\(actorLabel)'")

@@ -48,6 +48,7 @@ extension Directive {
         }
         args.declare(node: node)
         let (phone, name, limitText) = (node, label, within)
+        args.binds(label, fields: nil)
         return Run { context in
             let app = try SOCPrintCommand.app(on: phone, context)
             let limit = try limitText.duration(context)

@@ -50,6 +50,7 @@ extension Directive {
         args.declare(node: from)
         let (target, targetPort, node, name, limitText, userText, passwordText) = (host, port, from, label, within, user, password)
         let (put, line0) = (upload, command)
+        args.binds(label, fields: nil)
         return Run { context in
             let connectivity = SSHConnectivity(host: target, port: targetPort, user: try userText.resolve(context),
                                                password: try passwordText.resolve(context), node: context.kernel.node(node))
@@ -126,6 +127,7 @@ extension Directive {
             }
         }
         let (verb, printerState, actorName, name, values) = (action, state, actor, label, words)
+        args.binds(label, fields: nil)
         return Run { context in
             guard let running = context.actor(named: actorName) as? RunningSunfire else {
                 throw StepError("no running sunfire actor named '\(actorName)'")
