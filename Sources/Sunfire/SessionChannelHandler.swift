@@ -103,7 +103,7 @@ final class SessionChannelHandler: ChannelDuplexHandler {
 
     private func startExec(_ context: ChannelHandlerContext, _ command: String) {
         guard let user = connection.user else { return refuse(context, wantReply: false) }
-        core.node.trace("ssh-exec", [("user", user), ("command", command)])
+        core.node.trace("ssh-exec", [("user", user), ("command", command), ("from", connection.peer)])
         if let scp = SCPCommand(command, words: { try self.core.words(of: $0, user: user) }) {
             startSCP(context, scp, user: user)
             return
@@ -204,7 +204,7 @@ final class SessionChannelHandler: ChannelDuplexHandler {
         context.flush()
         context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: exitStatus), promise: nil)
         if let command {
-            core.node.trace("ssh-exit", [("command", command), ("status", String(exitStatus)),
+            core.node.trace("ssh-exit", [("command", command), ("from", connection.peer), ("status", String(exitStatus)),
                                          ("stdout-bytes", String(stdout.count)), ("stderr-bytes", String(stderr.count))])
         }
         context.close(promise: nil)
