@@ -207,8 +207,8 @@ let package = Package(
         ]),
 
         // What several test targets share: running real programs and `workbench serve` under watchdogs, free
-        // ports, repository paths, wall-clock deadlines for live-wire waits.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // ports, repository paths, wall-clock deadlines for live-wire waits, raw bytes to an actor on either wire.
+        .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
