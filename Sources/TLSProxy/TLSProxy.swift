@@ -199,7 +199,10 @@ private final class UpstreamHandler: ChannelInboundHandler {
         let (proxy, client) = downstream.value
         switch unwrapInboundIn(data) {
         case .head(let head):
-            proxy.node.trace("http-response", [("from", client.channel.peerText), ("status", "\(head.status.code)")])
+            // A 100 Continue is not the answer.
+            if head.status.code >= 200 {
+                proxy.node.trace("http-response", [("from", client.channel.peerText), ("status", "\(head.status.code)")])
+            }
             client.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
         case .body(let chunk):
             client.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(chunk))), promise: nil)
