@@ -79,14 +79,17 @@ final class HTTPParserErrorAnswer: ChannelDuplexHandler, RemovableChannelHandler
     private let node: Node
     /// A response already begun cannot be followed by another one.
     private var responseInProgress = false
+    /// The actor has announced `Connection: close`: a client that sends on after it (the rest of an upload it
+    /// abandoned, say) gets no second answer, and the error goes to the actor as before.
+    private var closeAnnounced = false
     private var answered = false
 
     init(node: Node) { self.node = node }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // During the lingering close the decoder reports every further read as an error: nothing more to say.
+        // During a lingering close the decoder reports every further read as an error: nothing more to say.
         if answered { return }
-        guard let parserError = error as? HTTPParserError, !responseInProgress else {
+        guard let parserError = error as? HTTPParserError, !responseInProgress, !closeAnnounced else {
             context.fireErrorCaught(error)
             return
         }
@@ -100,7 +103,9 @@ final class HTTPParserErrorAnswer: ChannelDuplexHandler, RemovableChannelHandler
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(let head) where head.status.code >= 200: responseInProgress = true  // 1xx (100-continue) comes before the response
+        case .head(let head) where head.status.code >= 200:  // 1xx (100-continue) comes before the response
+            responseInProgress = true
+            if head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) { closeAnnounced = true }
         case .end: responseInProgress = false
         case .head, .body: break
         }
