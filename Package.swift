@@ -68,15 +68,17 @@ let package = Package(
         .target(name: "IPP"),
         // A small demo actor (TCP echo and an HTTP echo) that shows the kernel before real actors exist.
         .target(name: "EchoServer", dependencies: [
-            "Wire",
+            "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // A minimal HTTP/1.1 client over a node's network, for scenarios and simple app clients.
+        // A minimal HTTP/1.1 client over a node's network, for scenarios and simple app clients, and the HTTP server
+        // parts actors share (with the 400 answers to bytes that are no request, plain HTTP on a TLS port included).
         .target(name: "WireHTTP", dependencies: [
             "Wire",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // The system zlib: gzip print documents (MiG inflates, the client deflates).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -93,7 +95,7 @@ let package = Package(
         ]),
         // A TLS-terminating proxy that verifies client certificates and forwards them (the seed's nginx).
         .target(name: "TLSProxy", dependencies: [
-            "Wire",
+            "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -205,8 +207,8 @@ let package = Package(
         ]),
 
         // What several test targets share: running real programs and `workbench serve` under watchdogs, free
-        // ports, repository paths, wall-clock deadlines for live-wire waits.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // ports, repository paths, wall-clock deadlines for live-wire waits, raw bytes to an actor on either wire.
+        .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import Wire
+import WireHTTP
 
 /// A tiny actor that shows the kernel at work before the real actors exist, and that tests lean on:
 /// a TCP echo service (RFC 862), an HTTP echo service, and an `echo:` URL-scheme handler on the bus.
@@ -64,7 +65,7 @@ public final class EchoServer: Sendable {
         }
         let http = node.listen(port: configuration.httpPort) { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(HTTPEchoHandler(node: node, planted: planted))
             }
         }
@@ -162,7 +163,8 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
 
     private func respond(context: ChannelHandlerContext, to head: HTTPRequestHead) {
         let (path, query) = Self.split(head.uri)
-        node.trace("http-request", [("bytes", "\(bodyBytes)"), ("method", "\(head.method)"), ("path", path)])
+        let peer = context.channel.peerText
+        node.trace("http-request", [("bytes", "\(bodyBytes)"), ("from", peer), ("method", "\(head.method)"), ("path", path)])
         let status: HTTPResponseStatus
         let body: String
         var reported: Int?
@@ -192,7 +194,7 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
             context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
             context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
             let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
-            node.trace("http-response", [("status", "\(status.code)")] + summary)
+            node.trace("http-response", [("from", peer), ("status", "\(status.code)")] + summary)
             if !keepAlive { done.whenComplete { _ in loopBound.value.close(promise: nil) } }
         }
         if delay == .zero {

@@ -96,7 +96,7 @@ public final class HostSigningBackend: Sendable {
             on: node, port: configuration.port, limits: HTTPServer.Limits(maxBodyBytes: JWTLimits.maxTokenBytes),
             setup: { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    if let tls { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: tls), node: node) }
                 }
             },
             handler: { request in backend.handle(request) }

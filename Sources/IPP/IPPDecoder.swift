@@ -50,6 +50,17 @@ public struct IPPDecoder: Sendable {
         self.limits = limits
     }
 
+    /// The header of a message that cannot be decoded as a whole — its first 8 bytes: version, operation-id or
+    /// status-code, request-id (RFC 8010 §3.1.1) — so that a printer can still answer it and echo the request-id
+    /// (RFC 8011 §4.1.1). The values are as sent, unchecked.
+    /// - returns: the header as a message without groups; nil when fewer than 8 bytes arrived.
+    public static func header(of bytes: [UInt8]) -> IPPMessage? {
+        guard bytes.count >= 8 else { return nil }
+        let requestID = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
+        return IPPMessage(version: IPPVersion(major: bytes[0], minor: bytes[1]), code: UInt16(bytes[2]) << 8 | UInt16(bytes[3]),
+                          requestID: Int32(bitPattern: requestID))
+    }
+
     /// Decodes a message; bytes after the end-of-attributes tag (document data) are allowed and not kept.
     /// - throws: `IPPError` if the input is truncated, malformed or over the limits.
     public func decode(_ bytes: [UInt8]) throws(IPPError) -> IPPMessage {

@@ -129,7 +129,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         guard case .idle = state else { return }
         armTimer(context: context, server.configuration.bodyIdleTimeout)
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
-        node.trace("http-request", [("method", "\(head.method)"), ("path", path)])
+        node.trace("http-request", [("from", context.channel.peerText), ("method", "\(head.method)"), ("path", path)])
         switch path {
         case "/":
             guard head.method == .GET || head.method == .HEAD else {
@@ -191,7 +191,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
                 try intake.write(chunk)
             } catch {
                 state = .closing
-                replyEarly(context: context, head, ipp: intake.fail(error))
+                replyEarly(context: context, head, ipp: intake.fail(error), operation: intake.request.operation)
             }
         case .idle, .ignoringBody, .closing:
             break
@@ -201,11 +201,13 @@ final class MiGHTTPHandler: ChannelInboundHandler {
     private func attributesArrived(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ caller: Caller, _ pending: PendingAttributes) {
         let bytes = pending.bytes
         let progress: IPPDecoder.Progress
-        do {
+        do throws(IPPError) {
             progress = try server.decoder.decodePrefix(bytes)
         } catch {
+            // The rest of the body is still on its way: answer now and close.
             state = .closing
-            return replyEarly(context: context, Reply(status: .badRequest, body: "malformed IPP request: \(error)"))
+            let answer = undecodable(bytes, "Malformed IPP request: \(error)", status: error.kind == .limitExceeded ? .requestEntityTooLarge : .badRequest)
+            return replyEarly(context: context, head, ipp: answer, operation: nil)
         }
         guard case .complete(let request, let documentOffset) = progress else {
             state = .attributes(head, caller, pending)
@@ -230,24 +232,24 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         switch state {
         case .attributes(let head, _, let pending):
             let bytes = pending.bytes
-            state = .closing
             // The decoder names what is wrong with bytes that are not IPP at all; only truly cut-off ones are "truncated".
-            var body = bytes.isEmpty ? "the body is empty; expected an IPP request"
-                : "the IPP request is truncated: the body ended after \(bytes.count) bytes, before the end-of-attributes tag"
+            var problem = bytes.isEmpty ? "The body is empty; expected an IPP request."
+                : "The IPP request is truncated: the body ended after \(bytes.count) bytes, before the end-of-attributes tag."
             if !bytes.isEmpty {
-                do { _ = try server.decoder.decodePrefix(bytes) } catch { body = "malformed IPP request: \(error)" }
+                do { _ = try server.decoder.decodePrefix(bytes) } catch { problem = "Malformed IPP request: \(error)" }
             }
-            reply(context: context, head, Reply(status: .badRequest, body: body), keepAlive: false)
+            // The HTTP request itself was whole, so the connection can carry the next one.
+            reply(context: context, head, ipp: undecodable(bytes, problem, status: .badRequest), operation: nil, keepAlive: head.isKeepAlive)
         case .answering(let head, let response, let request, let extra):
             if extra > 0 {
                 let problem = MiGPrinter.error(to: request, .badRequest,
                                                "\(extra) bytes of unexpected data after the end-of-attributes tag: \(request.operation) takes no document.")
-                reply(context: context, head, ipp: problem, keepAlive: head.isKeepAlive)
+                reply(context: context, head, ipp: problem, operation: request.operation, keepAlive: head.isKeepAlive)
             } else {
-                reply(context: context, head, ipp: response, keepAlive: head.isKeepAlive)
+                reply(context: context, head, ipp: response, operation: request.operation, keepAlive: head.isKeepAlive)
             }
         case .document(let head, let intake):
-            reply(context: context, head, ipp: intake.finish(), keepAlive: head.isKeepAlive)
+            reply(context: context, head, ipp: intake.finish(), operation: intake.request.operation, keepAlive: head.isKeepAlive)
         case .ignoringBody(let head, let answer):
             reply(context: context, head, answer, keepAlive: head.isKeepAlive)
         case .idle, .closing:
@@ -293,9 +295,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
               body: ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n"), version: .http1_1, keepAlive: false)
     }
 
-    private func replyEarly(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage) {
+    private func replyEarly(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage, operation: IPPOperation?) {
         let body = (try? IPPEncoder().encode(ipp)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
-        node.trace("ipp-response", [("status", "\(ipp.status)")])
+        traceIPP(context: context, ipp, operation: operation)
         write(context: context, status: .ok, headers: ["Connection": "close"], contentType: "application/ipp", body: body, version: head.version, keepAlive: false)
     }
 
@@ -304,15 +306,29 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         write(context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType, body: body, version: head.version, keepAlive: keepAlive)
     }
 
-    private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage, keepAlive: Bool) {
+    private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage, operation: IPPOperation?, keepAlive: Bool) {
         let body: ByteBuffer
         do {
             body = ByteBuffer(bytes: try IPPEncoder().encode(ipp))
         } catch {
             return reply(context: context, head, Reply(status: .internalServerError, body: "MiG could not encode its answer: \(error)"), keepAlive: false)
         }
-        node.trace("ipp-response", [("status", "\(ipp.status)")])
+        traceIPP(context: context, ipp, operation: operation)
         write(context: context, status: .ok, headers: [:], contentType: "application/ipp", body: body, version: head.version, keepAlive: keepAlive)
+    }
+
+    /// - parameter operation: what was asked; nil when the request could not be read.
+    private func traceIPP(context: ChannelHandlerContext, _ ipp: IPPMessage, operation: IPPOperation?) {
+        node.trace("ipp-response", [("from", context.channel.peerText)] + (operation.map { [("operation", "\($0)")] } ?? []) + [("status", "\(ipp.status)")])
+    }
+
+    /// The answer to a body that is not a whole IPP request (RFC 8011 §4.1): `status` with a status-message that
+    /// says what was wrong, echoing the request-id when the request's 8-byte header arrived.
+    private func undecodable(_ bytes: [UInt8], _ problem: String, status: IPPStatus) -> IPPMessage {
+        var header = IPPDecoder.header(of: bytes) ?? IPPMessage(version: .v1_1, code: 0, requestID: 0)
+        // Text sent as IPP has no IPP version to echo: answer in 1.1, which every client reads.
+        if !(IPPVersion.v1_0 ... IPPVersion.v2_2).contains(header.version) { header.version = .v1_1 }
+        return MiGPrinter.error(to: header, status, problem)
     }
 
     private func write(context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, contentType: String,
@@ -322,7 +338,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")
         headers.replaceOrAdd(name: "Server", value: "MiG (Workbench)")
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        node.trace("http-response", [("status", "\(status.code)")])
+        node.trace("http-response", [("from", context.channel.peerText), ("status", "\(status.code)")])
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
         if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))

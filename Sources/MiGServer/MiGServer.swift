@@ -154,12 +154,12 @@ public final class MiGServer: @unchecked Sendable {
             channel.eventLoop.makeCompletedFuture {
                 if let tls {
                     // BoringSSL would check the chain on the wall clock; MiG checks it on the node's, per account.
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls) { _, verdict in
+                    try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: tls) { _, verdict in
                         verdict.succeed(.certificateVerified)
-                    })
+                    }, node: node)
                 }
                 try channel.pipeline.syncOperations.addHandler(HeaderUnfolder())
-                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(MiGHTTPHandler(server: self, scheme: scheme))
             }
         }.map { (scheme, $0) }

@@ -94,7 +94,7 @@ public final class SCPmsServer: Sendable {
             https = try await HTTPServer.start(
                 on: node, port: tls.port, limits: configuration.limits,
                 setup: { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node) }
                 },
                 handler: { request in routes.answer(request) }
             ).get()

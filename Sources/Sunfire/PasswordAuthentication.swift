@@ -10,8 +10,13 @@ final class SSHConnectionState: @unchecked Sendable {
     var user: String?
     var failures = 0
     let remote: String
+    /// Address and port, as `serve`'s request log names the connection.
+    let peer: String
 
-    init(remote: String) { self.remote = remote }
+    init(remote: String, peer: String) {
+        self.remote = remote
+        self.peer = peer
+    }
 }
 
 /// Password authentication against the host's Unix accounts, the way sshd answers: a wrong password may be retried,

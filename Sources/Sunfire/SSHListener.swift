@@ -3,8 +3,8 @@ import NIOSSH
 import Wire
 
 /// Accepts SSH connections for Sunfire: drops addresses outside the whitelist before a byte is sent (no banner, so
-/// the client sees the connection closed — "Server unreachable" to the app), then runs swift-nio-ssh with password
-/// authentication and session channels.
+/// the client sees the connection closed — "Server unreachable" to the app), answers a first line that is no SSH
+/// identification as sshd does, then runs swift-nio-ssh with password authentication and session channels.
 enum SSHListener {
     static func start(core: SunfireCore) -> EventLoopFuture<any Listener> {
         let node = core.node
@@ -19,7 +19,7 @@ enum SSHListener {
             }
             node.trace("ssh-connected", [("from", address)])
             return channel.eventLoop.makeCompletedFuture {
-                let state = SSHConnectionState(remote: address)
+                let state = SSHConnectionState(remote: address, peer: channel.peerText)
                 var configuration = SSHServerConfiguration(
                     hostKeys: [core.configuration.hostKey.privateKey],
                     userAuthDelegate: PasswordAuthentication(core: core, state: state, connection: channel),
@@ -37,6 +37,7 @@ enum SSHListener {
                         try child.pipeline.syncOperations.addHandler(SessionChannelHandler(core: core, connection: state))
                     }
                 }
+                try channel.pipeline.syncOperations.addHandler(SSHIdentificationCheck(node: node))
                 try channel.pipeline.syncOperations.addHandler(ssh)
                 try channel.pipeline.syncOperations.addHandler(SSHConnectionGuard(core: core, state: state))
                 // NIOSSHHandler does not pass channelInactive on; the close future tells when the connection ended.

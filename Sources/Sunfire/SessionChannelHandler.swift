@@ -26,6 +26,8 @@ final class SessionChannelHandler: ChannelDuplexHandler {
     private var mode = Mode.idle
     /// Bytes that arrived before the request that says what they are for (a client may send them right away).
     private var early: [UInt8] = []
+    /// The exec request's command, for the exit's trace event (a shell or SFTP session has none).
+    private var command: String?
 
     init(core: SunfireCore, connection: SSHConnectionState) {
         self.core = core
@@ -103,7 +105,8 @@ final class SessionChannelHandler: ChannelDuplexHandler {
 
     private func startExec(_ context: ChannelHandlerContext, _ command: String) {
         guard let user = connection.user else { return refuse(context, wantReply: false) }
-        core.node.trace("ssh-exec", [("user", user), ("command", command)])
+        core.node.trace("ssh-exec", [("user", user), ("command", command), ("from", connection.peer)])
+        self.command = command
         if let scp = SCPCommand(command, words: { try self.core.words(of: $0, user: user) }) {
             startSCP(context, scp, user: user)
             return
@@ -111,13 +114,13 @@ final class SessionChannelHandler: ChannelDuplexHandler {
         mode = .command
         let outcome = core.run(command, as: user)
         guard outcome.duration > .zero else {
-            return finish(context, stdout: outcome.stdout, stderr: outcome.stderr, exitStatus: Int(outcome.exitStatus), command: command)
+            return finish(context, stdout: outcome.stdout, stderr: outcome.stderr, exitStatus: Int(outcome.exitStatus))
         }
         // The command takes virtual (or, live, real) time: the converters' "This could take a while...".
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(in: .nanoseconds(outcome.duration.nanosecondsClamped)) {
             let (handler, context) = loopBound.value
-            handler.finish(context, stdout: outcome.stdout, stderr: outcome.stderr, exitStatus: Int(outcome.exitStatus), command: command)
+            handler.finish(context, stdout: outcome.stdout, stderr: outcome.stderr, exitStatus: Int(outcome.exitStatus))
         }
     }
 
@@ -191,7 +194,7 @@ final class SessionChannelHandler: ChannelDuplexHandler {
     }
 
     /// stdout, then stderr, then the exit status, then close.
-    func finish(_ context: ChannelHandlerContext, stdout: [UInt8], stderr: [UInt8], exitStatus: Int, command: String? = nil) {
+    func finish(_ context: ChannelHandlerContext, stdout: [UInt8], stderr: [UInt8], exitStatus: Int) {
         if case .finished = mode { return }
         mode = .finished
         if !stdout.isEmpty {
@@ -204,7 +207,7 @@ final class SessionChannelHandler: ChannelDuplexHandler {
         context.flush()
         context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: exitStatus), promise: nil)
         if let command {
-            core.node.trace("ssh-exit", [("command", command), ("status", String(exitStatus)),
+            core.node.trace("ssh-exit", [("command", command), ("from", connection.peer), ("status", String(exitStatus)),
                                          ("stdout-bytes", String(stdout.count)), ("stderr-bytes", String(stderr.count))])
         }
         context.close(promise: nil)

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Wire
+import WireHTTP
 
 /// A TLS-terminating reverse proxy in front of MiG, doing what the seed's nginx configuration does:
 ///
@@ -66,8 +67,8 @@ public final class TLSProxy: Sendable {
         }
         return node.listen(port: configuration.port) { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node)
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(DownstreamHandler(node: node, configuration: configuration))
             }
         }.map { listener in
@@ -102,6 +103,7 @@ private final class DownstreamHandler: ChannelInboundHandler {
         case .head(var head):
             refusing = false
             let path = head.uri.split(separator: "?").first.map(String.init) ?? head.uri
+            node.trace("proxy-request", [("from", context.channel.peerText), ("method", "\(head.method)"), ("path", path)])
             guard let certificate = try? context.pipeline.syncOperations.nioSSL_peerCertificate() else {
                 node.trace("proxy-refused", [("path", path), ("reason", "no client certificate")])
                 return refuse(context: context, .badRequest, "No required SSL certificate was sent")
@@ -116,7 +118,6 @@ private final class DownstreamHandler: ChannelInboundHandler {
             head.headers.replaceOrAdd(name: "SSL_CLIENT_CERT", value: Self.escapedPEM(certificate))
             if let secret = configuration.upstreamSecret { head.headers.add(name: "X-MiG-Proxy-Secret", value: secret) }
             head.headers.replaceOrAdd(name: "X-Forwarded-Proto", value: "https")
-            node.trace("proxy-request", [("method", "\(head.method)"), ("path", path)])
             forward(context: context, .head(head))
         case .body(let chunk):
             if !refusing { forward(context: context, .body(.byteBuffer(chunk))) }
@@ -128,6 +129,7 @@ private final class DownstreamHandler: ChannelInboundHandler {
     /// nginx's error page for the status, with `Connection: close`.
     private func refuse(context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ title: String) {
         refusing = true
+        node.trace("http-response", [("from", context.channel.peerText), ("status", "\(status.code)")])
         let page = "<html>\r\n<head><title>\(status.code) \(title)</title></head>\r\n<body>\r\n<center><h1>\(status.code) \(status.reasonPhrase)</h1></center>\r\n<center>\(title)</center>\r\n<hr><center>nginx (Workbench TLS proxy)</center>\r\n</body>\r\n</html>\r\n"
         let headers: HTTPHeaders = ["Content-Type": "text/html", "Content-Length": "\(page.utf8.count)", "Connection": "close"]
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
@@ -194,9 +196,13 @@ private final class UpstreamHandler: ChannelInboundHandler {
     init(downstream: NIOLoopBound<(DownstreamHandler, ChannelHandlerContext)>) { self.downstream = downstream }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let client = downstream.value.1
+        let (proxy, client) = downstream.value
         switch unwrapInboundIn(data) {
         case .head(let head):
+            // A 100 Continue is not the answer.
+            if head.status.code >= 200 {
+                proxy.node.trace("http-response", [("from", client.channel.peerText), ("status", "\(head.status.code)")])
+            }
             client.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
         case .body(let chunk):
             client.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(chunk))), promise: nil)

@@ -144,7 +144,7 @@ public final class HTTPServer: Sendable {
     ) -> EventLoopFuture<HTTPServer> {
         node.listen(port: port) { channel in
             setup(channel).flatMapThrowing {
-                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(
                     RequestHandler(node: node, limits: limits, handler: handler))
             }
@@ -234,7 +234,8 @@ private final class RequestHandler: ChannelDuplexHandler {
 
     private func dispatch(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
         let request = HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: body)
-        node.trace("http-request", [("bytes", "\(body.readableBytes)"), ("method", "\(head.method)"), ("path", request.path)])
+        node.trace("http-request", [("bytes", "\(body.readableBytes)"), ("from", context.channel.peerText), ("method", "\(head.method)"),
+                                    ("path", request.path)])
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let handler = self.handler
         node.task { await handler(request) }.whenComplete { result in
@@ -249,7 +250,7 @@ private final class RequestHandler: ChannelDuplexHandler {
         var headers = response.headers
         headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.readableBytes)")
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        node.trace("http-response", [("status", "\(response.status.code)")])
+        node.trace("http-response", [("from", context.channel.peerText), ("status", "\(response.status.code)")])
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
         if response.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
@@ -268,7 +269,7 @@ private final class RequestHandler: ChannelDuplexHandler {
     /// Answers before the request is complete, then closes: the client learns why instead of waiting.
     private func reject(context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String) {
         requestTimer?.cancel()
-        node.trace("http-rejected", [("reason", reason), ("status", "\(status.code)")])
+        node.trace("http-rejected", [("from", context.channel.peerText), ("reason", reason), ("status", "\(status.code)")])
         state = .discarding
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")

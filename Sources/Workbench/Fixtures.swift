@@ -17,11 +17,16 @@ enum Fixtures {
             folder = folder.deletingLastPathComponent()
         }
         if let environment = ProcessInfo.processInfo.environment["WORKBENCH_FIXTURES"] { candidates.insert(environment, at: 0) }
-        return candidates.lazy.map { $0.hasSuffix("/Fixtures") ? $0 : "\($0)/Fixtures" }
+        // Absolute (WORKBENCH_FIXTURES may be relative): the paths end up in notes a user pastes into another shell.
+        return candidates.lazy.map { URL(fileURLWithPath: $0.hasSuffix("/Fixtures") ? $0 : "\($0)/Fixtures").standardizedFileURL.path }
             .first { FileManager.default.fileExists(atPath: "\($0)/tls/ca.pem") }
     }()
 
-    /// The path of `relative` inside Fixtures/, or an error that says where it was looked for.
+    /// The absolute path of `relative` inside Fixtures/ for a note `serve` prints (a command to paste into any
+    /// shell); the relative path only when the folder cannot be found, and then no actor that uses it starts.
+    static func notePath(_ relative: String) -> String { (try? path(relative)) ?? "Fixtures/\(relative)" }
+
+    /// The absolute path of `relative` inside Fixtures/, or an error that says where it was looked for.
     static func path(_ relative: String) throws -> String {
         guard let directory else {
             throw CatalogError("cannot find the Fixtures/ folder (with tls/ca.pem): run from the repository, or set WORKBENCH_FIXTURES")

@@ -9,8 +9,18 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve every actor on loopback (live wire) until SIGINT or SIGTERM.",
-        discussion: "Prints one line 'listening <actor> <url>' per endpoint; the URL works as-is with a real client."
+        discussion: "Prints one line 'listening <actor> <url>' per endpoint; the URL works as-is with a real client. "
+            + "Then one line per request: time (UTC), actor, peer, \"request\" (HTTP method and path, IPP operation or SSH command), "
+            + "status (HTTP status, IPP status or exit-N) and duration in µs (--quiet: none).\n\nDefault ports: \(defaultPorts)."
     )
+
+    /// Every actor's default ports, from the options serve passes: `echo http-port 8080, tcp-port 7007; mig …`.
+    static var defaultPorts: String {
+        Catalog.actorKinds.compactMap { kind in
+            let ports = (Catalog.liveOptions[kind.name] ?? [:]).filter { $0.key.hasSuffix("port") && Int($0.value) != nil }.sorted { $0.key < $1.key }
+            return ports.isEmpty ? nil : "\(kind.name) " + ports.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }.joined(separator: "; ")
+    }
 
     @Option(name: .customLong("set"), help: "Override an actor option, e.g. --set echo.http-port=9080 (repeatable).")
     var overrides: [String] = []
@@ -22,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.")
     var bind = "127.0.0.1"
+
+    @Flag(help: "Log no requests (the 'listening' and 'note' lines stay).")
+    var quiet = false
 
     @Option(name: .customLong("only"), help: "Serve only this actor (repeatable); default: all of them.")
     var only: [String] = []
@@ -38,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let wire = LiveWire(bindHost: bind)
+        let wire = LiveWire(bindHost: bind, tracer: quiet ? DiscardingTraceSink() : RequestLogSink())
         var options = Catalog.liveOptions
         if let topology {
             guard let chosen = Catalog.liveTopologies.first(where: { $0.name == topology }) else {

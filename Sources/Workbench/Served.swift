@@ -42,7 +42,8 @@ struct Served {
     static func workbenchServe(_ arguments: [String], ready: [String], errors: FileHandle = .nullDevice) throws -> Served {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["serve"] + arguments
+        // --quiet: a bench measures the server, not its request log.
+        process.arguments = ["serve", "--quiet"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -79,6 +79,18 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
         #expect(kernel.trace.all.contains { $0.actor == "echo" && $0.event == "http-response" && $0["status"] == "200" })
     }
 
+    /// A malformed header gets a 400 that names the fault, and the connection closes (it used to stay open after
+    /// an empty 400); the echo serves the next connection.
+    @Test func aMalformedRequestIsAnswered400WithTheReasonAndClosed() throws {
+        let (kernel, _, phone) = try Self.world()
+        let answer = try kernel.run("malformed") {
+            try await RawExchange.send(Array("GET / HTTP/1.1\r\nHost echo\r\n\r\n".utf8), to: "echo", port: 80, from: phone)
+        }
+        #expect(String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: 57\r\nConnection: close\r\n\r\nThe request is not HTTP/1.1: invalid character in header\n")
+        #expect(try Self.http(kernel, phone).text == "echo hello\n")
+    }
+
     @Test func otherRequestsAreAnsweredWithASummaryOfThemselves() throws {
         let (kernel, _, phone) = try Self.world()
         let post = try Self.http(kernel, phone, HTTPRequest(method: .POST, target: "/upload?x=1", body: ByteBuffer(repeating: 0x41, count: 1_234)))

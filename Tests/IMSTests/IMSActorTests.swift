@@ -139,10 +139,13 @@ import WireHTTP
     @Test func theSigningBackEndServesHTTPSOnly() throws {
         let world = try SimulatedIMS()
         #expect(world.signer.baseURL == "https://ims-signer:443/")
-        // Plain HTTP to the HTTPS port gets no HTTP answer, and a signer that trusts another CA refuses the certificate.
+        // Plain HTTP to the HTTPS port gets nginx's 400, and a signer that trusts another CA refuses the certificate.
         let plain = try world.urlSigner(url: "http://ims-signer:443/sign")
         let prototype = try world.client().makePrototype().compact
-        #expect { try world.kernel.run("plain") { try await plain.sign(prototype) } } throws: { ($0 as? TokenSigningError)?.kind == .transport }
+        #expect { try world.kernel.run("plain") { try await plain.sign(prototype) } } throws: { error in
+            guard let error = error as? TokenSigningError else { return false }
+            return error.kind == .badStatus(400) && error.message == "Bad response: 400 (The plain HTTP request was sent to HTTPS port)"
+        }
         let stranger = try URLTokenSigner(node: world.phone, url: world.signURL, appAuthorization: world.appToken,
                                           trust: .caPEM(Array(IMSFixtures.text("other.pem").utf8)))
         #expect { try world.kernel.run("untrusted") { try await stranger.sign(prototype) } } throws: { error in

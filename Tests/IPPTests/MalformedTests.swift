@@ -227,6 +227,16 @@ import Testing
         }
         return offsets
     }
+
+    /// The header of bytes that cannot be decoded is read as sent, so a printer can echo the request-id.
+    @Test func theHeaderOfUndecodableBytesIsReadAsSent() throws {
+        let header = try #require(IPPDecoder.header(of: [0x02, 0x00, 0x00, 0x02, 0x80, 0x00, 0x00, 0x2A, 0xFF]))
+        #expect(header.version == .v2_0)
+        #expect(header.operation == .printJob)
+        #expect(header.requestID == Int32(bitPattern: 0x8000_002A))
+        #expect(header.groupCount == 0)
+        #expect(IPPDecoder.header(of: Array("GET / H".utf8)) == nil)
+    }
 }
 
 /// A small deterministic generator, so that a failing corpus entry is reproduced by the seed alone.

@@ -4,6 +4,7 @@ import MiGServer
 import NIOCore
 import NIOHTTP1
 import Testing
+import TestSupport
 import Wire
 import WireHTTP
 
@@ -79,21 +80,53 @@ import WireHTTP
         #expect(wrongType.text.contains("expected Content-Type: application/ipp"))
     }
 
-    @Test func malformedIPPIsRefusedAndTheActorServesOn() throws {
+    /// A body that is not a whole IPP request is answered as RFC 8011 §4.1 asks: HTTP 200 with IPP
+    /// client-error-bad-request, the request-id echoed when its header arrived, charset, language and a
+    /// status-message that says what was wrong. A body seen to be malformed is answered at once (the rest of it is
+    /// dropped and the connection closed); a whole body ends in keep-alive. The actor serves on.
+    @Test func malformedIPPIsAnsweredClientErrorBadRequestAndTheActorServesOn() throws {
         let (kernel, phone, _) = try Self.world()
-        let valid = try Self.printJob(document: [])
-        let truncated = try Self.post(kernel, phone, Array(valid.prefix(20)))
-        #expect(truncated.status == .badRequest)
-        #expect(truncated.text.contains("truncated"))
-        let garbage = try Self.post(kernel, phone, [0x02, 0x00] + Array(repeating: 0xFF, count: 40))
-        #expect(garbage.status == .badRequest)
-        #expect(garbage.text.hasPrefix("malformed IPP request"))
+        func expectBadRequest(_ response: HTTPResponse, requestID: Int32, version: IPPVersion, closes: Bool, _ message: String) throws {
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "Content-Type") == "application/ipp")
+            #expect(response.headers.first(name: "Connection") == (closes ? "close" : nil))
+            let answer = try Self.ipp(response)
+            #expect(answer.status == .badRequest)
+            #expect(answer.requestID == requestID)
+            #expect(answer.version == version)
+            #expect(answer.operationAttributes?["attributes-charset"]?.stringValue == "utf-8")
+            #expect(answer.operationAttributes?["attributes-natural-language"]?.stringValue == "en")
+            #expect(answer.statusMessage == message)
+        }
+        let valid = try Self.printJob(document: [], requestID: 77)
+        try expectBadRequest(try Self.post(kernel, phone, Array(valid.prefix(20))), requestID: 77, version: .v2_0, closes: false,
+                             "The IPP request is truncated: the body ended after 20 bytes, before the end-of-attributes tag.")
+        try expectBadRequest(try Self.post(kernel, phone, [0x01, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x05] + Array(repeating: 0xFF, count: 40)),
+                             requestID: 5, version: .v1_1, closes: true,
+                             "Malformed IPP request: IPP decode error at byte 8: reserved value tag 0xFF: expected a value tag 0x10-0x7F")
+        // Text is no IPP: nothing to echo, and the answer is in IPP/1.1, which every client reads.
+        try expectBadRequest(try Self.post(kernel, phone, Array("hello, printer".utf8)), requestID: 0x6F2C_2070, version: .v1_1, closes: true,
+                             "Malformed IPP request: IPP decode error at byte 8: value tag 0x72 before any group: expected operation-attributes-tag (0x01)")
+        try expectBadRequest(try Self.post(kernel, phone, []), requestID: 0, version: .v1_1, closes: false, "The body is empty; expected an IPP request.")
         let attributes = try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 9) { $0.addPrinterURI("ipp://mig/ipp/print") })
         let trailing = try Self.ipp(try Self.post(kernel, phone, attributes + [1, 2, 3]))
         #expect(trailing.status == .badRequest)
         #expect(trailing.statusMessage?.contains("3 bytes of unexpected data after the end-of-attributes tag") == true)
         // Still serving.
         #expect(try Self.ipp(try Self.post(kernel, phone, attributes)).status == .successfulOK)
+    }
+
+    /// Garbage on MiG's HTTP port gets a 400 that says why (NIO's decoder fails on it), then the port serves on.
+    @Test func garbageOnTheHTTPPortIsAnswered400WithTheReasonAndTheActorServesOn() throws {
+        let (kernel, phone, _) = try Self.world()
+        let answer = try kernel.run("garbage") { try await RawExchange.send(Array("hello there\r\n\r\n".utf8), to: "mig", port: 631, from: phone) }
+        #expect(String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: 49\r\nConnection: close\r\n\r\nThe request is not HTTP/1.1: invalid HTTP method\n")
+        let event = try #require(kernel.trace.all.first { $0.event == "http-bad-request" })
+        #expect(event["reason"] == "The request is not HTTP/1.1: invalid HTTP method" && event["status"] == "400")
+        let hello = try kernel.run("GET /") { try await HTTPClient.send(HTTPRequest(), host: "mig", port: 631, on: phone) }
+        #expect(hello.status == .ok)
+        #expect(hello.text.contains("MIG hello"))
     }
 
     @Test func attributesThatNeverEndAreCutOffAtTheLimit() throws {
@@ -106,8 +139,12 @@ import WireHTTP
         let encoded = try IPPEncoder().encode(request)
         // Everything but the end-of-attributes tag: 1.28 MB of attributes that never end.
         let response = try Self.post(kernel, phone, Array(encoded.dropLast()), chunked: true)
-        #expect(response.status == .badRequest)
-        #expect(response.text.contains("exceeds the limit of 1048576 bytes before its end-of-attributes tag"))
+        #expect(response.status == .ok)
+        #expect(response.headers.first(name: "Connection") == "close", "answered before the body ended")
+        let answer = try Self.ipp(response)
+        #expect(answer.status == .requestEntityTooLarge)
+        #expect(answer.requestID == 5)
+        #expect(answer.statusMessage?.contains("exceeds the limit of 1048576 bytes before its end-of-attributes tag") == true)
     }
 
     @Test func oversizedDocumentsAbortTheJobWithAClearStatus() throws {

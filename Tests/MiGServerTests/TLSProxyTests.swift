@@ -42,6 +42,22 @@ import WireHTTP
         return (kernel, kernel.node("phone"))
     }
 
+    /// Plain HTTP to a TLS port — the proxy's and MiG's own IPPS port — gets nginx's answer instead of a TLS failure
+    /// the client cannot read; every port serves on, TLS included (the check in front of TLS steps aside for a
+    /// handshake, here on the simulated wire, which carries the same bytes as a socket).
+    @Test func plainHTTPOnATLSPortIsAnsweredAsNginxDoesAndTheTLSPortsServeOn() throws {
+        let (kernel, phone) = try Self.world()
+        let plainHTTP = Array("POST /ipp/print HTTP/1.1\r\nHost: proxy\r\nContent-Length: 0\r\n\r\n".utf8)
+        for (host, port) in [("proxy", 443), ("mig", 8050)] {
+            let answer = try kernel.run("plain HTTP to \(host):\(port)") { try await RawExchange.send(plainHTTP, to: host, port: port, from: phone) }
+            #expect(String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: 46\r\nConnection: close\r\n\r\nThe plain HTTP request was sent to HTTPS port\n", "\(host):\(port)")
+        }
+        #expect(kernel.trace.all.filter { $0.event == "http-bad-request" }.map(\.actor) == ["proxy", "mig"])
+        #expect(try Self.send(kernel, phone, withCertificate: true).status == .ok)
+        #expect(try Self.send(kernel, phone, withCertificate: true, host: "mig", port: 8050).status == .ok)
+    }
+
     /// A POST of Get-Printer-Attributes as `secure` straight to MiG's plain port, with extra headers.
     static func direct(_ kernel: Kernel, _ phone: Node, _ headers: HTTPHeaders) throws -> HTTPResponse {
         var all: HTTPHeaders = ["Authorization": secure, "Content-Type": "application/ipp"]

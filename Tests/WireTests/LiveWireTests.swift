@@ -53,6 +53,23 @@ final class Collect: ChannelInboundHandler {
         return text
     }
 
+    /// An accepted connection names its peer as traces and serve's request log show it: the client's own address.
+    @Test func aConnectionNamesItsPeerByAddressAndPort() async throws {
+        let wire = LiveWire(seed: 1, threads: 1)
+        let server = wire.node("server"), phone = wire.node("phone")
+        let peer = server.eventLoop.makePromise(of: String.self)
+        let listener = try await server.listen(port: 0) { channel in
+            peer.succeed(channel.peerText)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }.get()
+        let client = try await phone.connect(host: "127.0.0.1", port: listener.port).get()
+        let seen = try await withDeadline(liveStepLimit, "accepting") { try await peer.futureResult.get() }
+        #expect(seen == "127.0.0.1:\(client.localAddress?.port ?? -1)")
+        try await client.close().get()
+        try await listener.close().get()
+        try await wire.shutdown()
+    }
+
     @Test func aNodeIsReachedByItsNameAndThePortItAskedFor() async throws {
         let wire = LiveWire(seed: 1, threads: 2)
         let echo = wire.node("echo"), phone = wire.node("phone")

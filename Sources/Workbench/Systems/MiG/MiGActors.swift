@@ -65,7 +65,7 @@ extension ActorKind {
 struct RunningProxy: RunningActor {
     let proxy: TLSProxy
     var endpoints: [(label: String, url: String)] { proxy.endpoints }
-    var notes: [String] { ["client certificate: Fixtures/tls/client.p12 (password workbench), account secure:secure-password"] }
+    var notes: [String] { ["client certificate: \(Fixtures.notePath("tls/client.p12")) (password workbench), account secure:secure-password"] }
     func stop() async throws { try await proxy.stop().get() }
 }
 

@@ -71,7 +71,7 @@ struct RunningSCPms: RunningActor {
 
     var notes: [String] {
         let configuration = server.configuration
-        let cacert = server.configuration.tls == nil ? "" : "--cacert Fixtures/tls/ca.pem "
+        let cacert = server.configuration.tls == nil ? "" : "--cacert \(Fixtures.notePath("tls/ca.pem")) "
         return ["register: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
                 + "\(server.baseURL)/odata/applications/latest/\(configuration.applicationId)/Connections",
                 "data: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'X-SMP-APPCID: <id>' "

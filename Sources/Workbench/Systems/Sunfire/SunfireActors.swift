@@ -105,6 +105,6 @@ struct RunningSunfire: RunningActor {
 struct RunningMySoc: RunningActor {
     let site: MySoc
     var endpoints: [(label: String, url: String)] { [("https", site.loginURL)] }
-    var notes: [String] { ["quota: curl --cacert Fixtures/tls/ca.pem --data-binary 'destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=demo-password&AuthType=AuthDBICookieHandler&AuthName=mysoc' \(site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"))"] }
+    var notes: [String] { ["quota: curl --cacert \(Fixtures.notePath("tls/ca.pem")) --data-binary 'destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=demo-password&AuthType=AuthDBICookieHandler&AuthName=mysoc' \(site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"))"] }
     func stop() async throws { try await site.stop() }
 }

@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+import Wire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `workbench serve`'s request log, one line per request, built from the trace events the actors already record:
+///
+/// ```
+/// 2026-11-25T10:02:03.456Z mig 127.0.0.1:53422 "Print-Job" successful-ok 1834µs
+/// 2026-11-25T10:02:04.001Z scpms 127.0.0.1:53430 "POST /odata/applications/latest/com.sap.demo/Connections" 201 912µs
+/// 2026-11-25T10:02:05.310Z sunfire 127.0.0.1:53440 "lpq -P psts" exit-0 2210µs
+/// 2026-11-25T10:02:06.000Z mig-proxy 127.0.0.1:53450 "-" 400 -
+/// ```
+///
+/// Fields: the wall time the answer went out (UTC, ms), the actor, the peer, what was asked (HTTP method and
+/// path, the IPP operation, or the SSH exec command; `-` for bytes that were no request), the answer (HTTP status,
+/// IPP status keyword, SSH exit status) and the time from the request's event to the answer's, in µs (`-` when
+/// there was no request). A request starts at `http-request`, `proxy-request` or `ssh-exec` and ends at
+/// `http-response` or `ssh-exit` of the same actor and peer (HTTP/1.1 answers one request at a time per
+/// connection; SSH execs are told apart by their command); `ipp-response` on the way names the IPP operation
+/// and status. Pure: events and times in, lines out.
+struct RequestLog {
+    /// Requests without an answer yet; bounded, so connections that vanish mid-request cannot grow it forever.
+    static let maximumPending = 4096
+
+    private struct Pending {
+        var request: String
+        var started: Int64
+        var ippStatus: String?
+    }
+
+    private var pending: [String: Pending] = [:]
+
+    /// Takes one trace event seen at `microseconds` since the Unix epoch; returns the log line it completes.
+    mutating func record(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> String? {
+        func field(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
+        guard let peer = field("from") else { return nil }
+        switch event {
+        case "http-request", "proxy-request":
+            start(key: "\(actor) \(peer)", request: "\(field("method") ?? "?") \(field("path") ?? "?")", at: microseconds)
+        case "ssh-exec":
+            guard let command = field("command") else { return nil }
+            start(key: "\(actor) \(peer) \(command)", request: command, at: microseconds)
+        case "ipp-response":
+            let key = "\(actor) \(peer)"
+            if let operation = field("operation") { pending[key]?.request = operation }
+            pending[key]?.ippStatus = field("status")
+        case "http-response":
+            guard let request = pending.removeValue(forKey: "\(actor) \(peer)") else { return nil }
+            return Self.line(at: microseconds, actor, peer, request.request, request.ippStatus ?? field("status") ?? "?",
+                             microseconds: microseconds - request.started)
+        case "ssh-exit":
+            guard let command = field("command"), let request = pending.removeValue(forKey: "\(actor) \(peer) \(command)") else { return nil }
+            return Self.line(at: microseconds, actor, peer, command, "exit-\(field("status") ?? "?")", microseconds: microseconds - request.started)
+        case "http-bad-request", "http-rejected":
+            pending.removeValue(forKey: "\(actor) \(peer)")
+            return Self.line(at: microseconds, actor, peer, "-", field("status") ?? "?", microseconds: nil)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func start(key: String, request: String, at microseconds: Int64) {
+        if pending.count >= Self.maximumPending, pending[key] == nil, let oldest = pending.min(by: { $0.value.started < $1.value.started }) {
+            pending.removeValue(forKey: oldest.key)
+        }
+        pending[key] = Pending(request: request, started: microseconds)
+    }
+
+    static func line(at time: Int64, _ actor: String, _ peer: String, _ request: String, _ status: String, microseconds: Int64?) -> String {
+        "\(timestamp(time)) \(actor) \(peer) \"\(escaped(request))\" \(status) \(microseconds.map { "\($0)µs" } ?? "-")"
+    }
+
+    /// ISO 8601 in UTC with milliseconds: `2026-11-25T10:02:03.456Z`.
+    static func timestamp(_ microseconds: Int64) -> String {
+        var seconds = time_t(microseconds / 1_000_000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let milliseconds = Int(microseconds % 1_000_000 / 1000)
+        let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+    }
+
+    /// A request as one quoted field: quotes and backslashes escaped, control characters as `\xNN`.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": result += "\\\(scalar)"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+/// The live wire's trace sink under `serve`: feeds ``RequestLog`` and prints its lines on standard output. Events
+/// arrive on the event loops; each line is one write(2) under the lock, unbuffered, so lines never interleave and
+/// a reader of a pipe or file sees each at once.
+final class RequestLogSink: TraceSink {
+    private let log = Mutex(RequestLog())
+
+    func record(actor: String, event: String, fields: [(String, String)]) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let microseconds = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        log.withLock { log in
+            guard let line = log.record(actor: actor, event: event, fields: fields, at: microseconds) else { return }
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}
