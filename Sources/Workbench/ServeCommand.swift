@@ -68,6 +68,10 @@ struct ServeCommand: AsyncParsableCommand {
             if let kind = Catalog.actorKinds.first(where: { $0.name == key[0] }), kind.unknownOptionName(among: [key[1]]) != nil {
                 throw ValidationError("--set \(override): \(kind.unknownOptionMessage(key[1]))")
             }
+            // The value too, as a scenario's `start` line checks it, before anything listens.
+            if let kind = Catalog.actorKinds.first(where: { $0.name == key[0] }), let (_, message) = kind.valueProblem(in: [key[1]: parts[1]]) {
+                throw ValidationError("--set \(override): \(message)")
+            }
             options[key[0], default: [:]][key[1]] = parts[1]
         }
         // MiG believes its proxy's forwarded certificates only with a secret they share: a fresh one per

@@ -73,6 +73,12 @@ import Testing
         #expect(help.stdout.contains("no help for 'advnace' (did you mean 'advance'?)"))
     }
 
+    @Test func serveChecksAnOptionValueBeforeAnythingListens() throws {
+        let run = try WorkbenchBinary.run(["serve", "--set", "mig.ppm=0"], timeout: 60)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--set mig.ppm=0: mig: option ppm=0: expected a whole number 1…100000"), "\(run.output)")
+    }
+
     @Test func verifyDeterminismSaysWhatItVerified() throws {
         let run = try WorkbenchBinary.run(["run", "Simulations/kernel-faults.scn", "--verify-determinism"])
         #expect(run.status == 0)
