@@ -111,6 +111,24 @@ public struct Arguments: Sendable {
         names.append(NameUse(kind: .node, name: node, column: directiveColumn))
     }
 
+    /// An actor the line acts on (`stop NAME`, `… on ACTOR`): it must be one a `start` line of the scenario names.
+    public mutating func actor(_ what: String = "an actor name") throws(ScenarioError) -> String {
+        let column = peek?.column ?? directiveColumn
+        let name = try name(what)
+        names.append(NameUse(kind: .actorReference, name: name, column: column))
+        return name
+    }
+
+    /// Says that the line acts on this actor without naming it (a directive's default actor).
+    public mutating func refer(toActor name: String) {
+        names.append(NameUse(kind: .actorReference, name: name, column: directiveColumn))
+    }
+
+    /// Says that the line starts an actor under this name.
+    mutating func declare(actor: String) {
+        names.append(NameUse(kind: .actor, name: actor, column: directiveColumn))
+    }
+
     /// Says that the line starts an actor of this kind (whose fault points can then fire).
     mutating func declare(actorKind: String) {
         names.append(NameUse(kind: .actorKind, name: actorKind, column: directiveColumn))
@@ -177,8 +195,9 @@ public struct ResultBinding: Sendable, Equatable {
 
 /// What a line names: a host it acts on, a node it creates, a fault point it switches.
 public struct NameUse: Sendable, Equatable {
-    /// A host the line acts on, a node it puts on the network, a fault point it switches, an actor kind it starts.
-    public enum Kind: Sendable { case host, node, faultPoint, actorKind }
+    /// A host the line acts on, a node it puts on the network, a fault point it switches, an actor kind it starts, an
+    /// actor it starts (by its name) or one it acts on.
+    public enum Kind: Sendable { case host, node, faultPoint, actorKind, actor, actorReference }
     public let kind: Kind
     public let name: String
     /// Where the name is written (for a declared default, the directive's column).

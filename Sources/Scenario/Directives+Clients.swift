@@ -8,7 +8,7 @@ import WireHTTP
 extension Directive {
     static let clients: [Directive] = [
         Directive("stop", usage: "stop NAME", summary: "stop a started actor") { args throws(ScenarioError) in
-            let name = try args.name("an actor name")
+            let name = try args.actor()
             try args.end()
             args.binds(name, fields: [])  // a stopped actor's endpoints are gone
             return Run { context in
@@ -221,6 +221,7 @@ extension Directive {
             }
             if let host { args.declare(node: host) } else if let actorKind = known.first(where: { $0.name == kind }) { args.declare(node: actorKind.defaultHost) }
             args.declare(actorKind: kind)
+            args.declare(actor: name ?? kind)
             args.binds(name ?? kind, fields: nil)  // its endpoints, known once it runs
             let finalOptions = options, givenName = name, givenHost = host
             return Run { context in

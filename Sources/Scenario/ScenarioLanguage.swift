@@ -171,12 +171,18 @@ public struct ScenarioLanguage: Sendable {
     /// be a node some line of the scenario creates (an actor's host, a client's `from`), or one of `existing` (the
     /// console's world so far). Order does not matter: a partition may be set up before the node starts. Not checked
     /// by a language without actor kinds.
-    public func checkNames(_ statements: [Statement], existing: Set<String> = []) -> [ScenarioError] {
+    public func checkNames(_ statements: [Statement], existing: Set<String> = [], actors existingActors: Set<String> = []) -> [ScenarioError] {
         // Without a catalog, `start` cannot know the host a kind runs on.
         guard !actorKinds.isEmpty else { return [] }
         let nodes = existing.union(statements.flatMap { $0.names.filter { $0.kind == .node }.map(\.name) })
+        let actors = existingActors.union(statements.flatMap { $0.names.filter { $0.kind == .actor }.map(\.name) })
         var errors: [ScenarioError] = []
         for statement in statements {
+            for use in statement.names where use.kind == .actorReference && !actors.contains(use.name) {
+                let known = actors.isEmpty ? "no line of the scenario starts one" : "its actors: \(actors.sorted().joined(separator: ", "))"
+                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
+                                            message: "no actor '\(use.name)'\(didYouMean(use.name, among: actors)); \(known) ('start KIND [as NAME]' starts one)"))
+            }
             for use in statement.names where use.kind == .host && !nodes.contains(use.name) {
                 let known = nodes.isEmpty ? "the scenario has no nodes yet (start an actor, or name a client's node with 'from')"
                     : "its nodes: \(nodes.sorted().joined(separator: ", "))"

@@ -108,7 +108,9 @@ final class ConsoleSession: @unchecked Sendable {
         var outcome = Outcome.proceed
         do {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
-            if let problem = (language.checkNames([statement], existing: knownNodes) + language.checkResults([statement], bound: context.results)).first {
+            let actors = Set(context.startedActors.map(\.name))
+            if let problem = (language.checkNames([statement], existing: knownNodes, actors: actors)
+                + language.checkResults([statement], bound: context.results)).first {
                 throw problem
             }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))

@@ -44,6 +44,13 @@ import Testing
         ])
     }
 
+    @Test func anActorALineActsOnMustBeStartedByTheScenario() throws {
+        let error = try #require(errors("start echo as e1\nstop e2").first)
+        #expect((error.line, error.column) == (2, 6))
+        #expect(error.message == "no actor 'e2' (did you mean 'e1'?); its actors: e1 ('start KIND [as NAME]' starts one)")
+        #expect(errors("start echo as e1\nstop e1").isEmpty)
+    }
+
     @Test func aNodeMayBeNamedBeforeTheLineThatCreatesIt() {
         #expect(errors("partition laptop <-> mirror for 1s\nstart echo as e on mirror\nhttp GET http://mirror/ from laptop as r").isEmpty)
     }

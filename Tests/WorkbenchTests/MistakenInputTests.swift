@@ -23,6 +23,9 @@ import Testing
          "${p.job}: 'p' was last bound by line 3 (mig alive as p), which gives no 'job'"),
         ("missing file", "start mig\nmig print file no-such-document.pdf as p\n", 2,
          ":2:16: error: no file 'no-such-document.pdf': looked for \(FileManager.default.temporaryDirectory.standardizedFileURL.path)/no-such-document.pdf and "),
+        ("field typo", "start mig\nmig print bytes 1000 as p\nexpect ${p.jbo} == 1\n", 2,
+         ":3:8: error: ${p.jbo}: 'p' was last bound by line 2 (mig print bytes 1000 as p), which gives no 'jbo' (did you mean 'job'?)"),
+        ("unknown actor", "start scpms as sap\nscpms add-user alice pw\n", 2, ":2:1: error: no actor 'scpms'; its actors: sap"),
         ("refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
          "actual \"sunfire:22 refused the password of demo (check the user and password)\""),
     ]
@@ -137,5 +140,6 @@ import Testing
         #expect(errors.isEmpty)
         let result = SwarmScripts.runner.run(script, seed: 1) { _ in }
         #expect(result.unexplainedFailures == [], "\(name)")
+        #expect(result.undeclaredFields == [], "\(name): fields its directive did not declare")
     }
 }

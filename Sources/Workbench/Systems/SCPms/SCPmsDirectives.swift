@@ -334,13 +334,14 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
     let password = action == "add-user" ? try args.value("a password") : nil
     var actorName = "scpms", logUpload = true
     while !args.isEmpty {
-        if args.accept("on") { actorName = try args.name("an actor name"); continue }
+        if args.accept("on") { actorName = try args.actor(); continue }
         guard action == "add-app" else { throw args.error("expected 'on ACTOR' or the end of the line") }
         try args.expect("log-upload")
         logUpload = try args.oneOf(["on", "off"]) == "on"
     }
+    if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actorName) }
+    if action == "delete-registration" { args.binds("deleted", fields: nil) }
     let (target, secret, actorLabel, upload) = (first, password, actorName, logUpload)
-    if let deleted = action == "delete-registration" ? "deleted" : nil { args.binds(deleted, fields: nil) }
     return Run { context in
         guard let running = context.actor(named: actorLabel) as? RunningSCPms else {
             throw StepError("no running scpms actor named '\(actorLabel)'")

@@ -121,11 +121,12 @@ extension Directive {
             words.append(try args.value("a command line, quoted"))
         }
         while !args.isEmpty {
-            if args.accept("on") { actor = try args.name("an actor name") } else {
+            if args.accept("on") { actor = try args.actor() } else {
                 try args.expect("as", "or 'on ACTOR'")
                 label = try args.name("a variable name")
             }
         }
+        if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actor) }
         let (verb, printerState, actorName, name, values) = (action, state, actor, label, words)
         args.binds(label, fields: nil)
         return Run { context in
