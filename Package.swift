@@ -38,7 +38,8 @@ let package = Package(
         // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
         // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (swift-crypto), X.509 host certificates (OpenSSL).
+        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
+        // X.509 host certificates (OpenSSL).
         .target(name: "JWT", dependencies: [
             "COpenSSL",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -241,7 +242,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        .testTarget(name: "JWTTests", dependencies: ["JWT", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "JWTTests", dependencies: [
+            "JWT", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .testTarget(name: "IMSTests", dependencies: [
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),

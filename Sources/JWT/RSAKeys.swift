@@ -5,42 +5,59 @@ import _CryptoExtras
 /// An RSA private key signing RS256.
 ///
 /// OpenSSL's libcrypto reads and checks the PEM (PKCS#8 or PKCS#1, RSA of at least 2048 bits, with its error
-/// texts); the RSA operation itself is swift-crypto's BoringSSL `_RSA.Signing`, chosen by measurement (`workbench
-/// bench jwt`, same runs, this machine): it checks signatures about 7% faster than OpenSSL 3.0's
-/// EVP_PKEY_verify with a context set up once and signs as fast as EVP_PKEY_sign (within run-to-run noise),
-/// and its keys are thread-safe, so no lock is taken per token.
-public final class RSAPrivateKey: RS256Signing, Sendable {
-    private let key: _RSA.Signing.PrivateKey
+/// texts) and signs: OpenSSL 3 uses the CPU's AVX-512 IFMA multiplier where there is one, which BoringSSL (swift-crypto)
+/// does not — 2.4× faster on such a CPU, equal on others (`workbench bench jwt`). The key is parsed once and each thread
+/// signs with its own context (``SigningContexts``), so no lock is taken per token.
+public final class RSAPrivateKey: RS256Signing, @unchecked Sendable {
+    // @unchecked Sendable: `key` is never changed after init, and OpenSSL 3 lets threads share an EVP_PKEY; what a
+    // signature mutates is the calling thread's own context.
+    private let key: OpaquePointer
+    private let keyID = SigningContexts.newKeyID()
 
     /// The key's size in bits.
     public let bits: Int
+
+    /// The matching public key.
+    public let publicKey: RSAPublicKey
 
     /// Loads a PEM private key (PKCS#8 or PKCS#1). Only RSA keys of at least 2048 bits are accepted.
     public init(pem: String) throws(JWTError) {
         guard let parsed = OpenSSLPEM.read(pem, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
             throw JWTError(.key, "not a PEM private key: \(OpenSSLPEM.lastError())")
         }
-        defer { EVP_PKEY_free(parsed) }
-        bits = try RSAKeyCheck.admit(parsed, kind: "private")
-        // PKCS#8 DER of the key OpenSSL accepted, whichever PEM form it came in.
-        key = try RSAKeyCheck.convert(parsed, kind: "private", export: { i2d_PrivateKey($0, &$1) },
-                                      as: { try _RSA.Signing.PrivateKey(derRepresentation: $0) })
+        do {
+            bits = try RSAKeyCheck.admit(parsed, kind: "private")
+            // The public half for verifying, as swift-crypto's (which verifies fastest; see RSAPublicKey).
+            let half = try RSAKeyCheck.convert(parsed, kind: "public", export: { i2d_PUBKEY($0, &$1) },
+                                               as: { try _RSA.Signing.PublicKey(derRepresentation: $0) })
+            publicKey = RSAPublicKey(half, bits: bits)
+        } catch {
+            EVP_PKEY_free(parsed)
+            throw error
+        }
+        key = parsed
     }
+
+    deinit { EVP_PKEY_free(key) }
 
     public func signature(for signingInput: UnsafeBufferPointer<UInt8>) throws(JWTError) -> [UInt8] {
-        do {
-            let digest = SHA256.hash(data: UnsafeRawBufferPointer(signingInput))
-            return Array(try key.signature(for: digest, padding: .insecurePKCS1v1_5).rawRepresentation)
-        } catch {
-            throw JWTError(.key, "RSA signing failed: \(error)")
+        guard let context = SigningContexts.context(keyID: keyID, key: key) else {
+            throw JWTError(.key, "RSA signing failed: cannot set up an OpenSSL signing context: \(OpenSSLPEM.lastError())")
         }
+        let digest = SHA256.hash(data: UnsafeRawBufferPointer(signingInput))
+        var status: Int32 = 0
+        let signature = [UInt8](unsafeUninitializedCapacity: (bits + 7) / 8) { buffer, written in
+            var length = buffer.count
+            status = digest.withUnsafeBytes { EVP_PKEY_sign(context, buffer.baseAddress, &length, $0.baseAddress, $0.count) }
+            written = status == 1 ? length : 0
+        }
+        guard status == 1 else { throw JWTError(.key, "RSA signing failed: \(OpenSSLPEM.lastError())") }
+        return signature
     }
-
-    /// The matching public key.
-    public var publicKey: RSAPublicKey { RSAPublicKey(key.publicKey, bits: bits) }
 }
 
-/// An RSA public key verifying RS256.
+/// An RSA public key verifying RS256, with swift-crypto's BoringSSL `_RSA` (chosen by measurement: it checks
+/// signatures faster than OpenSSL 3's EVP_PKEY_verify, on CPUs with and without AVX-512 IFMA; thread-safe).
 public final class RSAPublicKey: RS256Verifying, Sendable {
     private let key: _RSA.Signing.PublicKey
     public let bits: Int
