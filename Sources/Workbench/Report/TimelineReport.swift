@@ -97,6 +97,7 @@ struct TimelineReport {
                 if number > 0 { out += "," }
                 out += "{\"kind\":\"\(check.kind.rawValue)\",\"line\":\(check.line),\"text\":\(JSONString.quoted(check.text))"
                 out += ",\"failure\":" + (check.failure.map(JSONString.quoted) ?? "null")
+                out += ",\"expectedFailure\":\(check.heldAnExpectedFailure)"
                 out += ",\"at\":\(check.traceIndex),\"t\":\(check.nanoseconds)}"
             }
             // The trace stays one string of JSON Lines: the script parses it line by line, so one odd line
