@@ -110,3 +110,10 @@ struct BenchCheckOption: ParsableArguments {
         if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
     }
 }
+
+/// An input file a bench cannot use (unreadable, not what it should hold): it says why and exits 2, as a wrong
+/// scenario file does, so a script tells "nothing was measured" from "a target was missed" (1).
+func benchInputError(_ message: String) -> ExitCode {
+    printError("error: " + message)
+    return ExitCode(2)
+}

@@ -73,6 +73,17 @@ import Testing
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.output)")
     }
 
+    /// An input a bench cannot use is a wrong input (exit 2, nothing measured), not a missed target (1) nor a
+    /// usage error (64).
+    @Test func anUnusableInputFileExitsTwo() throws {
+        let missing = try WorkbenchBinary.run(["bench", "ipp", "--input", "/nonexistent/message.ipp", "--check"])
+        #expect(missing.status == 2, "\(missing.output)")
+        #expect(missing.stderr == "error: cannot read /nonexistent/message.ipp\n", "\(missing.stderr)")
+        let notAKey = try WorkbenchBinary.run(["bench", "jwt", "--key", "Simulations/tour.scn"])
+        #expect(notAKey.status == 2, "\(notAKey.output)")
+        #expect(notAKey.stderr.hasPrefix("error: Simulations/tour.scn: not an RSA private key in PEM: "), "\(notAKey.stderr)")
+    }
+
     /// The JWT bench against `openssl speed`, one short round: whatever the figures (a debug build is slow), the
     /// exit status under `--check` follows the verdicts the JSON shows, and without `--check` it is 0.
     @Test func jwtBenchExitsAsItsJSONVerdictsSay() throws {

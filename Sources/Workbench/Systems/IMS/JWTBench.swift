@@ -38,10 +38,15 @@ struct JWTBench: ParsableCommand {
     func run() throws {
         let key = try self.key ?? Fixtures.path("ims/host.key")
         guard let pem = try? String(contentsOfFile: key, encoding: .utf8) else {
-            throw ValidationError("cannot read \(key); pass --key FILE")
+            throw benchInputError("cannot read \(key); pass --key FILE")
         }
-        let coreKey = try RSAPrivateKey(pem: pem)
-        let evpKey = try OpenSSLEVPRS256Key(pem: pem)
+        let coreKey: RSAPrivateKey, evpKey: OpenSSLEVPRS256Key
+        do {
+            coreKey = try RSAPrivateKey(pem: pem)
+            evpKey = try OpenSSLEVPRS256Key(pem: pem)
+        } catch {
+            throw benchInputError("\(key): not an RSA private key in PEM: \(error)")
+        }
         // Interleaved rounds, best of each: on a shared machine (a hyperthread sibling busy with a build)
         // every figure is sometimes depressed; the best round is the one least disturbed, for both sides.
         var ours: Figures?, alternative: Figures?, speed: OpenSSLSpeed.Result?
