@@ -184,6 +184,135 @@ import Testing
         #expect((scenario["trace"] as? String)?.contains(hostile) == true)
     }
 
+    /// A run with two sections, a job that is created, held and completed, an expectation that held by seeing the
+    /// 401 it asked for, and one that failed; its first events are setup.
+    static let storyTrace = [
+        #"{"t":0,"actor":"scenario","event":"begin","file":"story.scn","seed":"1"}"#,
+        #"{"t":0,"actor":"mig","event":"started","ipp":"631"}"#,
+        #"{"t":0,"actor":"net","event":"listen","address":"mig:631"}"#,
+        #"{"t":0,"actor":"echo","event":"started","http":"80"}"#,
+        #"{"t":1000,"actor":"scenario","event":"section","title":"Print a job"}"#,
+        #"{"t":2000,"actor":"net","event":"connect","conn":"1","from":"phone","to":"mig:631"}"#,
+        #"{"t":2000,"actor":"net","event":"accept","conn":"1","on":"mig:631"}"#,
+        #"{"t":3000,"actor":"mig","event":"http-request","method":"POST","path":"/ipp/print"}"#,
+        #"{"t":3000,"actor":"mig","event":"job-created","format":"application/pdf","job":"1","user":"demo"}"#,
+        #"{"t":3000,"actor":"mig","event":"http-response","status":"200"}"#,
+        #"{"t":4000,"actor":"mig","event":"printer-stopped","job":"1","reason":"media-empty"}"#,
+        #"{"t":5000,"actor":"mig","event":"printer-resumed","job":"1"}"#,
+        #"{"t":6000,"actor":"mig","event":"job-completed","job":"1","pages":"3"}"#,
+        #"{"t":7000,"actor":"scenario","event":"section","title":"Wrong password"}"#,
+        #"{"t":8000,"actor":"mig","event":"http-request","method":"POST","path":"/ipp/print"}"#,
+        #"{"t":8000,"actor":"mig","event":"auth-failed","user":"demo"}"#,
+        #"{"t":8000,"actor":"mig","event":"http-response","status":"401"}"#,
+        #"{"t":9000,"actor":"mig","event":"http-request","method":"POST","path":"/ipp/print"}"#,
+        #"{"t":9000,"actor":"mig","event":"http-response","status":"500"}"#,
+        #"{"t":9000,"actor":"scenario","event":"end","expectations":"2","failed":"1"}"#,
+    ].map { $0 + "\n" }.joined()
+
+    @Test func sectionsJobLandmarksExpectedFailuresAndFoldedSetup() throws {
+        let directory = try temporaryDirectory("report-story")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let checks = [
+            TimelineReport.Check(kind: .expectation, line: 9, text: "expect ${bad.http} == 401", failure: nil,
+                                 traceIndex: 17, nanoseconds: 8000),
+            TimelineReport.Check(kind: .expectation, line: 11, text: "expect ${worse.http} == 200",
+                                 failure: "expected ${worse.http} == \"200\", actual \"500\"", traceIndex: 19, nanoseconds: 9000),
+        ]
+        let page = directory.appendingPathComponent("story.html")
+        try TimelineReport(sections: [TimelineReport.Section(
+            title: "Story", file: "story.scn", seed: 1, digest: "d", trace: Self.storyTrace, checks: checks, error: nil,
+            virtualTime: .microseconds(9))]).html.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try Chromium.dumpDOM(page, profile: directory.appendingPathComponent("profile"))
+        let timeline = try #require(Self.slice(of: dom, from: "<div class=\"timeline\"", to: "<aside"))
+
+        // Each section is a heading at its moment, and a link above the timeline.
+        #expect(Self.matches(of: #"<div class="row event heading" data-item="\d+" data-actor="scenario" data-event="section" title="([^"]+)""#,
+                             in: timeline) == ["Print a job", "Wrong password"], "\(timeline)")
+        #expect(timeline.contains(#"<div class="heading-band" role="heading" aria-level="3" style="#))
+        #expect(Self.matches(of: #"aria-level="3" style="[^"]*">([^<]+)</div>"#, in: timeline) == ["Print a job", "Wrong password"])
+        let sections = try #require(Self.slice(of: dom, from: "<nav class=\"sections\"", to: "</nav>"))
+        #expect(Self.matches(of: #"<button class="section" type="button">([^<]+)</button>"#, in: sections) == ["Print a job", "Wrong password"])
+
+        // The job's life: a landmark row per phase, and one line of links in order.
+        #expect(Self.matches(of: #"<div class="row event landmark (\w+)""#, in: timeline) == ["created", "held", "resumed", "completed"])
+        for label in ["job 1 created for demo", "job 1 held: media-empty", "job 1 resumed", "job 1 completed (3 pages)"] {
+            #expect(timeline.contains("<span class=\"label\">\(label)</span>"), "\(label)")
+        }
+        let job = try #require(Self.slice(of: dom, from: "<div class=\"job\" data-job=\"mig job 1\">", to: "</div>"))
+        #expect(Self.matches(of: #"<button class="landmark \w+" type="button">([^<]+)</button>"#, in: job)
+                == ["created 3µs", "held 4µs", "resumed 5µs", "completed 6µs"], "\(job)")
+
+        // The 401 the expectation asked for, and the failed login before it, are drawn as expected; the 500 the
+        // failed expectation saw stays red, as does that expectation.
+        let expectedRow = try #require(Self.slice(of: timeline, from: "<div class=\"row check ok expected", to: "</div></div>"))
+        #expect(expectedRow.contains("<span class=\"text\">expect ${bad.http} == 401</span><span class=\"note\">expected failure</span>"))
+        func drawing(_ label: String) -> [String] {
+            Self.matches(of: #"<div class="([^"]+)" style="[^"]*"><span class="label">"# + label + "</span>", in: timeline)
+        }
+        #expect(drawing("401") == ["arrow left expected"], "\(timeline)")
+        #expect(drawing("auth-failed user=demo") == ["mark expected"])
+        #expect(drawing("500") == ["arrow left error"])
+        #expect(timeline.contains("<div class=\"row check failed"))
+
+        // Setup (the scenario beginning, two actors starting, a listen) is one folded row until asked for.
+        #expect(timeline.contains("▸ setup: 4 events (2 actors started) — show</button>"), "\(timeline)")
+        #expect(!timeline.contains(#"data-event="started""#))
+        #expect(!timeline.contains(#"data-event="listen""#))
+        #expect(Self.matches(of: #"<label title="Setup: [^"]*"([^>]*)><input type="checkbox">show setup"#, in: dom) == [""],
+                "the control to unfold it is shown")
+
+        // A link to a setup event unfolds it.
+        let setup = try #require(URL(string: page.absoluteString + "#scenario=1&event=2"))
+        let unfolded = try Chromium.dumpDOM(setup, profile: directory.appendingPathComponent("profile"))
+        #expect(unfolded.contains("▾ setup: 4 events (2 actors started) — hide</button>"))
+        #expect(Self.matches(of: #"data-actor="(\w+)" data-event="started""#, in: unfolded) == ["mig", "echo"])
+    }
+
+    /// Twenty lifelines in a 1,400 px window: the lanes narrow so every one is in view, none cut off at the edge.
+    @Test func manyLifelinesFitTheWindow() throws {
+        let directory = try temporaryDirectory("report-wide")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var lines = [#"{"t":0,"actor":"scenario","event":"begin","file":"wide.scn","seed":"1"}"#]
+        for server in 1...18 {
+            lines.append(#"{"t":\#(server),"actor":"net","event":"connect","conn":"\#(server)","from":"phone","to":"server-\#(server):80"}"#)
+            lines.append(#"{"t":\#(server),"actor":"server-\#(server)","event":"http-request","method":"GET","path":"/"}"#)
+        }
+        let page = directory.appendingPathComponent("wide.html")
+        try TimelineReport(sections: [TimelineReport.Section(
+            title: "Wide", file: "wide.scn", seed: 1, digest: "d", trace: lines.map { $0 + "\n" }.joined(), checks: [],
+            error: nil, virtualTime: .zero)]).html.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try Chromium.dumpDOM(page, profile: directory.appendingPathComponent("profile"))
+        let heads = Self.matches(of: #"<div class="lifeline-head[^"]*" data-actor="[^"]+" title="[^"]+" style="([^"]+)""#, in: dom)
+        #expect(heads.count == 20, "\(heads)")
+        for style in heads {
+            let numbers = Self.matches(of: #"(-?[0-9.]+)px"#, in: style).compactMap(Double.init)
+            try #require(numbers.count == 3, "\(style)")  // left (the lane's middle), width, margin-left
+            #expect(numbers[0] + numbers[2] >= 0 && numbers[0] + numbers[2] + numbers[1] <= 1_400, "a lifeline runs off the window: \(style)")
+        }
+        #expect(dom.contains(">Lanes: fit window</button>"))
+    }
+
+    @Test func anExpectationAsksForAFailureByWhatItComparesWith() {
+        let asking = [
+            "expect ${r.status} == error", "expect ${x.http} == 401", "expect ${r.status} in ok error",
+            "expect ${m.error} contains \"timed out\"", "expect trace auth-failed by mig", "expect ${c.code} == -1001",
+            "expect ${r.result} == ServiceUnavailable", "expect ${s.state} == credential-expired",
+        ]
+        for text in asking { #expect(TimelineReport.Check.expectsFailure(text), "\(text)") }
+        let notAsking = [
+            "expect ${r.status} == 200", "expect ${r.status} != 401", "expect no trace job-created by mig",
+            "expect ${j.state} == completed", "expect ${r.status} == 4011", "expect elapsed since start < 5s",
+            "expect ${r.status} in 200 201", "expect trace job-created by mig job=1",
+        ]
+        for text in notAsking { #expect(!TimelineReport.Check.expectsFailure(text), "\(text)") }
+
+        let held = TimelineReport.Check(kind: .expectation, line: 1, text: "expect ${x.http} == 401", failure: nil, traceIndex: 0, nanoseconds: 0)
+        #expect(held.heldAnExpectedFailure)
+        var failed = held
+        failed.failure = "expected ${x.http} == \"401\", actual \"200\""
+        #expect(!failed.heldAnExpectedFailure, "a failed expectation is red, whatever it asked for")
+    }
+
     // MARK: - Helpers
 
     /// Every node and actor a trace names: its actors but `net`, and the hosts of `net`'s events.

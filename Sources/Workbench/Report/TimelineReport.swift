@@ -4,7 +4,9 @@ import Scenario
 
 /// A run as one self-contained HTML page: per scenario a sequence diagram of its trace (a lifeline per node and
 /// actor, connections and messages as arrows, faults marked), its expectations green or red at the moment they were
-/// checked, broken invariants and a step error in red; zoomable, searchable, fast on large traces.
+/// checked, broken invariants and a step error in red; zoomable, searchable, fast on large traces. `section` headings
+/// and print jobs' lives (created, held, completed…) are landmarks; a failure an expectation asked for is drawn as
+/// expected, not red; the setup before the first message is folded away until asked for.
 ///
 /// The page needs no network (its CSS and script are inline) and the same run gives the same bytes: no dates, no
 /// absolute paths. Trace text is data anyone can send (file names, URLs, error texts), so it only ever reaches the
@@ -97,6 +99,7 @@ struct TimelineReport {
                 if number > 0 { out += "," }
                 out += "{\"kind\":\"\(check.kind.rawValue)\",\"line\":\(check.line),\"text\":\(JSONString.quoted(check.text))"
                 out += ",\"failure\":" + (check.failure.map(JSONString.quoted) ?? "null")
+                out += ",\"expectedFailure\":\(check.heldAnExpectedFailure)"
                 out += ",\"at\":\(check.traceIndex),\"t\":\(check.nanoseconds)}"
             }
             // The trace stays one string of JSON Lines: the script parses it line by line, so one odd line

@@ -77,6 +77,26 @@ ul.failures .where { font-weight:700; margin-right:6px; }
 .gap { position:absolute; left:170px; right:0; border-top:1px dotted #d0d5dd; color:var(--muted); font-size:11px; padding-left:6px;
   display:flex; align-items:flex-end; padding-bottom:3px; pointer-events:none; }
 .dense .label, .dense .band span { display:none; }
+.narrow .lifeline-head { font-size:11px; padding:3px 2px; }
+.check.ok.expected .band { background:#eef2ff; color:#3730a3; border:1px solid #c7d2fe; }
+.band .note { font-size:11px; padding:0 6px; border-radius:8px; background:#e0e7ff; }
+.expected { --c:#6366f1; } .expected .label { color:#4338ca; }
+.arrow.expected, .cut.expected { border-top-style:dashed; }
+.heading-band { position:absolute; top:1px; bottom:1px; display:flex; align-items:center; padding:0 8px; font-weight:700; font-size:13px;
+  background:#1f2937; color:#f9fafb; border-radius:4px; white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
+.row.landmark { background:color-mix(in srgb, var(--c) 9%, transparent); }
+.landmark { --c:#2563eb; } .landmark.held { --c:#ea580c; } .landmark.completed { --c:#16a34a; }
+.landmark.canceled, .landmark.removed { --c:#64748b; } .landmark.aborted, .landmark.dropped { --c:#dc2626; }
+.mark.landmark { width:14px; height:14px; margin-left:-7px; margin-top:-7px; border:2px solid #fff; box-shadow:0 0 0 2px var(--c); }
+.mark.landmark .label { font-weight:700; color:var(--c); background:#fff; border:1px solid var(--c); border-radius:9px; padding:0 6px; }
+.fold-toggle { position:absolute; top:2px; bottom:2px; border:1px dashed #98a2b3; border-radius:4px; background:var(--panel); color:var(--muted);
+  font:inherit; font-size:12px; padding:0 8px; cursor:pointer; }
+.landmarks { margin:6px 0 0; display:flex; flex-direction:column; gap:3px; max-height:120px; overflow:auto; }
+.landmarks nav, .landmarks .job { display:flex; flex-wrap:wrap; align-items:center; gap:4px; }
+.landmarks .what { font-weight:600; color:var(--muted); min-width:90px; }
+.landmarks button { font:inherit; font-size:12px; border:1px solid var(--line); border-radius:10px; background:#fff; padding:0 8px; cursor:pointer; }
+.landmarks button.landmark { border-color:var(--c); color:var(--c); }
+.landmarks .more { color:var(--muted); font-size:12px; }
 aside.detail { position:fixed; right:14px; bottom:14px; width:440px; max-height:45vh; overflow:auto; background:#fff; border:1px solid var(--line);
   border-radius:8px; box-shadow:0 8px 24px rgba(16,24,40,.18); padding:8px 10px; z-index:10; }
 aside.detail[hidden] { display:none; }
@@ -158,6 +178,34 @@ function genericLabel(e) {
   var parts = [e.event];
   for (var i = 0; i < e.keys.length; i++) parts.push(e.keys[i] + '=' + clip(e.f[e.keys[i]], 48));
   return clip(parts.join(' '), 120);
+}
+
+// A print job's life, marked so a reader finds it at a glance: MiG's job events and its printer stopping (which
+// holds the job it was printing), and the Sunfire spooler's queue. Event name -> phase.
+var LANDMARKS = { 'job-created': 'created', 'job-queued': 'queued', 'job-processing': 'processing', 'printer-stopped': 'held',
+                  'printer-resumed': 'resumed', 'job-completed': 'completed', 'job-canceled': 'canceled', 'job-aborted': 'aborted',
+                  'job-removed': 'removed', 'job-dropped': 'dropped' };
+
+function landmarkLabel(f, phase) {
+  var text = 'job ' + f.job + ' ' + phase;
+  if (phase === 'created' && f.user) text += ' for ' + f.user;
+  if (phase === 'queued' && f.printer) text += ' on ' + f.printer;
+  if (phase === 'held' && f.reason) text += ': ' + clip(f.reason, 60);
+  if (phase === 'canceled' && f.by) text += ' by ' + f.by;
+  if ((phase === 'completed' || phase === 'aborted') && f.pages !== undefined) text += ' (' + f.pages + ' page' + (f.pages === '1' ? '' : 's') + ')';
+  return text;
+}
+
+// Setup is every row before the scenario's first interesting one: actors starting and listening, addresses, link
+// conditions (latency, bandwidth), connections opening and closing, apps declared and launched. Interesting: a
+// message (HTTP request, SSH command, IPP call, URL opened on the bus), a job landmark, a fault, an error, a check or
+// a section heading.
+var MESSAGES = { 'http-request': 1, 'proxy-request': 1, 'ssh-exec': 1, 'mig-client-request': 1, 'url-received': 1 };
+function interesting(it) {
+  if (it.kind !== 'event') return true;
+  if (it.e.actor === 'net' && it.e.event === 'link') return false;
+  if (it.shape === 'heading' || it.job || /\b(fault|error|heal)\b/.test(it.cls || '')) return true;
+  return it.e.event in MESSAGES || (it.e.actor === 'bus' && it.e.event === 'open');
 }
 
 function buildModel(sc) {
@@ -262,10 +310,17 @@ function buildModel(sc) {
         return mark(owner in laneIndex ? owner : 'scenario', 'fault', 'fault ' + f.point + ' ' + (f.mode || ''));
       case 'clock-skew': return mark(f.node || 'scenario', 'fault', 'clock skew ' + f.skew);
       case 'invariant-broken': return mark('scenario', 'error', 'invariant broken: ' + f.invariant);
+      case 'section': return { shape: 'heading', a: lane('scenario'), cls: 'heading', label: f.title || '' };
       }
       return mark('scenario', severity(e, 'scen'), genericLabel(e));
     }
-    var a = e.actor, client;
+    var a = e.actor, client, phase = LANDMARKS[e.event];
+    if (phase && f.job !== undefined) {
+      var landmark = mark(a, 'landmark ' + phase, landmarkLabel(f, phase));
+      landmark.job = a + ' job ' + f.job;
+      landmark.phase = phase;
+      return landmark;
+    }
     switch (e.event) {
     case 'http-request': case 'proxy-request':
       client = clientOf(a); lastClient[a] = client;
@@ -301,14 +356,16 @@ function buildModel(sc) {
     var failed = c.failure !== null && c.failure !== undefined;
     var where = c.kind === 'invariant' ? (c.line > 0 ? 'after line ' + c.line : 'at the end') : 'line ' + c.line;
     var text = c.kind === 'invariant' ? 'invariant ' + c.text : c.text;
-    return { kind: 'check', failed: failed, check: c, t: c.t, where: where, text: text, failure: failed ? c.failure : null,
-             search: (where + ' ' + text + ' ' + (failed ? 'failed ' + c.failure : 'ok')).toLowerCase() };
+    var expected = !failed && c.expectedFailure === true;
+    return { kind: 'check', failed: failed, expected: expected, check: c, t: c.t, where: where, text: text, failure: failed ? c.failure : null,
+             search: (where + ' ' + text + ' ' + (failed ? 'failed ' + c.failure : expected ? 'ok expected failure' : 'ok')).toLowerCase() };
   }
   var ci = 0;
   for (var i = 0; i < events.length; i++) {
     while (ci < checks.length && checks[ci].c.at <= i) items.push(checkItem(checks[ci++].c));
     var e = events[i], d = describe(e, i);
-    items.push({ kind: 'event', index: i, t: e.t, e: e, shape: d.shape, a: d.a, b: d.b, cls: d.cls, label: d.label, search: null });
+    items.push({ kind: 'event', index: i, t: e.t, e: e, shape: d.shape, a: d.a, b: d.b, cls: d.cls, label: d.label, search: null,
+                 job: d.job, phase: d.phase });
   }
   while (ci < checks.length) items.push(checkItem(checks[ci++].c));
   if (sc.error) {
@@ -326,7 +383,40 @@ function buildModel(sc) {
                           where: m ? 'line ' + m[1] : 'step', text: 'step error', failure: sc.error,
                           search: ('step error ' + sc.error).toLowerCase() });
   }
-  return orderLanes(lanes, items, events.length, firstTarget);
+  markExpectedFailures(items);
+  var model = orderLanes(lanes, items, events.length, firstTarget);
+  foldSetup(model);
+  return model;
+}
+
+// A failure an expectation asked for (it held expecting a 401, an error) is the story going as planned: the
+// failures drawn since the previous check or section heading are drawn as expected, not red.
+function markExpectedFailures(items) {
+  var from = 0;
+  for (var j = 0; j < items.length; j++) {
+    var it = items[j];
+    if (it.kind === 'event' && it.shape !== 'heading') continue;
+    if (it.expected) {
+      for (var k = from; k < j; k++) {
+        var ev = items[k];
+        if (ev.kind === 'event' && /\berror\b/.test(ev.cls || '')) { ev.cls = ev.cls.replace(/\berror\b/, 'expected'); ev.expectedBy = it.where; }
+      }
+    }
+    from = j + 1;
+  }
+}
+
+// The setup rows fold into one row at the top (see interesting()); the model keeps them, the layout hides them.
+function foldSetup(model) {
+  var items = model.items, n = 0;
+  while (n < items.length && !interesting(items[n])) n++;
+  model.setup = n < 2 ? 0 : n;
+  if (!model.setup) return;
+  var actors = {};
+  for (var i = 0; i < n; i++) if (items[i].e.event === 'started') actors[items[i].e.actor] = true;
+  var started = Object.keys(actors);
+  items.unshift({ kind: 'fold', t: items[0].t, count: n, search: '',
+                  label: 'setup: ' + n + ' events' + (started.length ? ' (' + started.length + ' actor' + (started.length === 1 ? '' : 's') + ' started)' : '') });
 }
 
 // Left to right as a sequence diagram reads: the scenario, then the clients (nodes that only ever connect), then
@@ -353,7 +443,7 @@ function orderLanes(lanes, items, eventCount, firstTarget) {
 
 var root = document.body;
 var state = { scenario: -1, model: null, list: null, pos: null, ys: null, rowH: BASE_ROW, zoom: 1, timeScale: false,
-              pxPerNs: 0, matches: [], matchFlags: null, matchAt: -1, only: false, selected: -1, flash: -1, shown: '' };
+              pxPerNs: 0, matches: [], matchFlags: null, matchAt: -1, only: false, folded: true, fitLanes: true, selected: -1, flash: -1, shown: '' };
 var models = [];
 
 var header = el('header', 'run');
@@ -399,6 +489,9 @@ button('1:1', 'Reset the zoom', function () { zoomBy(1 / state.zoom); });
 var modeButton = button('', 'Rows in event order, or spaced by virtual time', function () {
   var anchor = anchorItem(); state.timeScale = !state.timeScale; state.zoom = 1; relayout(anchor);
 });
+var lanesButton = button('', 'Narrow the lanes to fit the window, or give each its full width and scroll sideways', function () {
+  state.fitLanes = !state.fitLanes; drawLanes(); render(true);
+});
 var search = el('input'); search.type = 'search'; search.placeholder = 'Search actor, event, fields\u2026 ( / )';
 search.setAttribute('aria-label', 'Search the trace');
 toolbar.appendChild(search);
@@ -408,6 +501,11 @@ var count = el('span', 'count'); toolbar.appendChild(count);
 var onlyLabel = el('label'), only = el('input'); only.type = 'checkbox';
 onlyLabel.appendChild(only); onlyLabel.appendChild(document.createTextNode('only matches'));
 toolbar.appendChild(onlyLabel);
+var setupLabel = el('label'), showSetup = el('input'); showSetup.type = 'checkbox';
+setupLabel.title = 'Setup: the rows before the first message, check, fault or heading (actors starting, connections opening)';
+setupLabel.appendChild(showSetup); setupLabel.appendChild(document.createTextNode('show setup'));
+toolbar.appendChild(setupLabel);
+showSetup.addEventListener('change', function () { setFolded(!showSetup.checked); });
 var status = el('span', 'status'); toolbar.appendChild(status);
 root.appendChild(toolbar);
 
@@ -420,6 +518,29 @@ root.appendChild(timeline);
 var detail = el('aside', 'detail'); detail.hidden = true; root.appendChild(detail);
 
 function laneX(i) { return GUTTER + i * laneWidth + laneWidth / 2; }
+
+// Lanes narrow to fit the window, so every lifeline is in view at once (names shortened, whole in their tooltip);
+// below 56 px they would be unreadable, and the timeline scrolls sideways instead. "Lanes: full width" gives each
+// lane 150 px and scrolls.
+var FIT_MIN = 56, FULL = 150;
+function drawLanes() {
+  var model = state.model, n = model.lanes.length, room = (timeline.clientWidth || 1200) - GUTTER - 24;
+  laneWidth = state.fitLanes ? Math.max(FIT_MIN, Math.min(FULL, Math.floor(room / n))) : FULL;
+  lanesButton.textContent = state.fitLanes ? 'Lanes: fit window' : 'Lanes: full width';
+  // Room on the right for the last lane's labels, unless the lanes were narrowed to fit.
+  var width = GUTTER + n * laneWidth + (laneWidth < FULL ? 24 : 320);
+  heads.style.width = canvas.style.width = width + 'px';
+  heads.textContent = ''; lifelines.textContent = '';
+  timeline.classList.toggle('narrow', laneWidth < 100);
+  model.lanes.forEach(function (name, i) {
+    var h = el('div', 'lifeline-head' + (name === 'scenario' ? ' scenario-lane' : ''), name);
+    h.dataset.actor = name; h.title = name; h.style.left = laneX(i) + 'px';
+    h.style.width = (laneWidth - 6) + 'px'; h.style.marginLeft = (3 - laneWidth / 2) + 'px';
+    heads.appendChild(h);
+    var line = el('div', 'lifeline'); line.dataset.actor = name; line.style.left = laneX(i) + 'px';
+    lifelines.appendChild(line);
+  });
+}
 
 function select(index) {
   if (index === state.scenario) return;
@@ -457,20 +578,11 @@ function select(index) {
     li.appendChild(b); failures.appendChild(li);
   });
   if (failures.children.length) head.appendChild(failures);
+  var outline = landmarksOutline(model);
+  if (outline) head.appendChild(outline);
 
-  heads.textContent = ''; lifelines.textContent = '';
-  // Lanes narrow (down to a readable 112 px) to fit the window before the timeline scrolls sideways.
-  laneWidth = Math.max(112, Math.min(150, Math.floor(((timeline.clientWidth || 1200) - GUTTER - 220) / model.lanes.length)));
-  var width = GUTTER + model.lanes.length * laneWidth + 320;
-  heads.style.width = canvas.style.width = width + 'px';
-  model.lanes.forEach(function (name, i) {
-    var h = el('div', 'lifeline-head' + (name === 'scenario' ? ' scenario-lane' : ''), name);
-    h.dataset.actor = name; h.title = name; h.style.left = laneX(i) + 'px';
-    h.style.width = (laneWidth - 14) + 'px'; h.style.marginLeft = (7 - laneWidth / 2) + 'px';
-    heads.appendChild(h);
-    var line = el('div', 'lifeline'); line.dataset.actor = name; line.style.left = laneX(i) + 'px';
-    lifelines.appendChild(line);
-  });
+  drawLanes();
+  setupLabel.hidden = !model.setup;
   state.matchFlags = new Uint8Array(model.items.length);
   state.selected = -1; state.flash = -1; state.zoom = 1; state.ys = null; state.pos = null; state.shown = ''; detail.hidden = true;
   timeline.dataset.events = String(model.events);
@@ -483,11 +595,48 @@ function select(index) {
   root.dataset.renderMs = String(Math.round(performance.now() - started));
 }
 
+// The scenario's sections and each job's life as links into the timeline: where to look, at a glance.
+function landmarksOutline(model) {
+  var sections = [], jobs = [], byJob = Object.create(null);
+  model.items.forEach(function (it, i) {
+    if (it.shape === 'heading') sections.push(i);
+    if (!it.job) return;
+    if (!(it.job in byJob)) { byJob[it.job] = []; jobs.push(it.job); }
+    byJob[it.job].push(i);
+  });
+  if (!sections.length && !jobs.length) return null;
+  var box = el('div', 'landmarks');
+  function link(cls, text, i) {
+    var b = el('button', cls, text); b.type = 'button';
+    b.addEventListener('click', function () { jump(i, true); });
+    return b;
+  }
+  if (sections.length) {
+    var list = el('nav', 'sections'); list.setAttribute('aria-label', 'Sections');
+    list.appendChild(el('span', 'what', 'Sections'));
+    sections.forEach(function (i) { list.appendChild(link('section', model.items[i].label, i)); });
+    box.appendChild(list);
+  }
+  // A swarm run can print hundreds of jobs: the first few are listed, the rest are found by searching "job-".
+  var JOBS_LISTED = 12;
+  jobs.slice(0, JOBS_LISTED).forEach(function (job) {
+    var line = el('div', 'job'); line.dataset.job = job;
+    line.appendChild(el('span', 'what', job));
+    byJob[job].forEach(function (i) {
+      var it = model.items[i];
+      line.appendChild(link('landmark ' + it.phase, it.phase + ' ' + fmtTime(it.t), i));
+    });
+    box.appendChild(line);
+  });
+  if (jobs.length > JOBS_LISTED) box.appendChild(el('div', 'more', (jobs.length - JOBS_LISTED) + ' more jobs: search for job-'));
+  return box;
+}
+
 // ---- Layout: a y position per shown row, in event order or spaced by virtual time.
 
 function relayout(anchor) {
   var model = state.model, items = model.items;
-  var list = state.list = state.only && state.query ? Int32Array.from(state.matches) : null;
+  var list = state.list = state.only && state.query ? Int32Array.from(state.matches) : foldedList(model);
   var n = list ? list.length : items.length;
   var pos = state.pos = new Int32Array(items.length).fill(-1);
   for (var k = 0; k < n; k++) pos[list ? list[k] : k] = k;
@@ -526,6 +675,20 @@ function anchorItem(clientY) {
   return { item: state.list ? state.list[k] : k, offset: HEAD_H + state.ys[k] - timeline.scrollTop };
 }
 
+// Every row but the setup (items 1…setup, after the fold row), while it is folded; null when all are shown.
+function foldedList(model) {
+  if (!state.folded || !model.setup) return null;
+  var list = new Int32Array(model.items.length - model.setup);
+  list[0] = 0;
+  for (var k = 1; k < list.length; k++) list[k] = model.setup + k;
+  return list;
+}
+
+function setFolded(folded) {
+  state.folded = folded; showSetup.checked = !folded;
+  relayout(anchorItem());
+}
+
 function rowCount() { return state.list ? state.list.length : state.model.items.length; }
 
 function lowerBound(ys, y) {
@@ -562,8 +725,10 @@ function render(force) {
 function rowElement(k, dense) {
   var i = state.list ? state.list[k] : k, it = state.model.items[i], h = state.rowH;
   var cls = 'row ' + it.kind;
-  if (it.kind === 'check') cls += it.failed ? ' failed' : ' ok';
+  if (it.kind === 'check') cls += it.failed ? ' failed' : it.expected ? ' ok expected' : ' ok';
   if (it.stepError) cls += ' step-error';
+  if (it.shape === 'heading') cls += ' heading';
+  if (it.job) cls += ' landmark ' + it.phase;
   if (state.matchFlags[i]) cls += ' match';
   if (state.matchAt >= 0 && state.matches[state.matchAt] === i) cls += ' current';
   if (state.selected === i) cls += ' selected';
@@ -575,12 +740,23 @@ function rowElement(k, dense) {
   row.style.width = canvas.style.width;
   if (!dense) row.appendChild(el('span', 'when', (it.kind === 'event' ? '#' + (it.index + 1) + '  ' : '') + fmtTime(it.t)));
   var mid = h / 2;
-  if (it.kind === 'check') {
+  if (it.kind === 'fold') {
+    var fold = el('button', 'fold-toggle', (state.folded ? '\u25b8 ' : '\u25be ') + it.label + (state.folded ? ' \u2014 show' : ' \u2014 hide'));
+    fold.type = 'button'; fold.setAttribute('aria-expanded', String(!state.folded));
+    fold.style.left = (GUTTER - 4) + 'px';
+    row.appendChild(fold);
+  } else if (it.shape === 'heading') {
+    var heading = el('div', 'heading-band', it.label);
+    heading.setAttribute('role', 'heading'); heading.setAttribute('aria-level', '3');
+    heading.style.left = (GUTTER - 4) + 'px'; heading.style.width = (state.model.lanes.length * laneWidth + 8) + 'px';
+    row.appendChild(heading);
+  } else if (it.kind === 'check') {
     var band = el('div', 'band');
     band.style.left = (GUTTER - 4) + 'px'; band.style.width = (state.model.lanes.length * laneWidth + 8) + 'px';
     band.appendChild(el('span', 'mark-text', it.failed ? '\u2717' : '\u2713'));
     band.appendChild(el('span', 'where', it.where));
     band.appendChild(el('span', 'text', it.text));
+    if (it.expected) band.appendChild(el('span', 'note', 'expected failure'));
     if (it.failed && !it.stepError) band.appendChild(el('span', 'failure', '\u2014 ' + it.failure));
     if (it.stepError) band.appendChild(el('span', 'failure', it.failure));
     band.title = it.where + ': ' + it.text + (it.failed ? ' \u2014 ' + it.failure : '');
@@ -621,11 +797,12 @@ timeline.addEventListener('wheel', function (event) {
   event.preventDefault();
   zoomBy(event.deltaY < 0 ? 1.25 : 0.8, event.clientY);
 }, { passive: false });
-window.addEventListener('resize', function () { render(true); });
+window.addEventListener('resize', function () { if (state.model && state.fitLanes) drawLanes(); render(true); });
 
 rows.addEventListener('click', function (event) {
   var row = event.target.closest ? event.target.closest('.row') : null;
   if (!row) return;
+  if (row.classList.contains('fold')) { setFolded(!state.folded); return; }
   state.selected = Number(row.dataset.item);
   showDetail(state.model.items[state.selected]);
   render(true);
@@ -643,11 +820,12 @@ function showDetail(it) {
     add('time', fmtTime(it.t) + ' (' + it.t + ' ns)');
     it.e.keys.forEach(function (k) { add(k, it.e.f[k]); });
     add('drawn as', it.label);
+    if (it.expectedBy) add('expected', 'a failure the expectation at ' + it.expectedBy + ' asked for');
   } else {
     detail.appendChild(el('h3', null, (it.failed ? '\u2717 ' : '\u2713 ') + it.where + ': ' + it.text));
     add('time', fmtTime(it.t));
     if (it.check) add('trace position', 'after event #' + it.check.at);
-    add('result', it.failed ? it.failure : 'held');
+    add('result', it.failed ? it.failure : it.expected ? 'held: the failure it expected happened' : 'held');
   }
   detail.appendChild(table);
   detail.hidden = false;
@@ -698,7 +876,10 @@ function step(direction) {
 }
 
 function jump(item, flash) {
-  if (state.pos && state.pos[item] < 0) { only.checked = false; state.only = false; }
+  if (state.pos && state.pos[item] < 0) {
+    only.checked = false; state.only = false;
+    if (item <= state.model.setup) { state.folded = false; showSetup.checked = true; }
+  }
   if (!state.pos || state.pos[item] < 0) relayout(null);
   var k = state.pos[item];
   timeline.scrollTop = Math.max(0, HEAD_H + state.ys[k] - timeline.clientHeight / 2 + state.rowH / 2);

@@ -49,6 +49,8 @@ public struct IPPBench: ParsableCommand {
     @Option(name: .long, help: "Time only this figure (decode, decode_tree, encode, encode_built) and skip libcups: for profiling with perf.")
     var only: Work?
 
+    @OptionGroup var check: BenchCheckOption
+
     /// Set on the child run that counts allocations with malloc_count.so preloaded.
     @Flag(name: .long, help: .hidden)
     var allocationsOnly = false
@@ -84,7 +86,9 @@ public struct IPPBench: ParsableCommand {
         if let harness {
             for index in results.indices { results[index].libcups = try harness.run(results[index].subject.path) }
         }
-        print(json ? jsonReport(results) : textReport(results))
+        let targets = targets(results)
+        print(json ? jsonReport(results, targets: targets) : textReport(results, targets: targets))
+        try check.finish(targets)
     }
 
     // MARK: Subjects
@@ -132,13 +136,13 @@ public struct IPPBench: ParsableCommand {
             : input.map { ($0, $0) }
         return try named.map { label, path in
             guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
-                throw ValidationError("cannot read \(path)")
+                throw benchInputError("cannot read \(path)")
             }
             let message: IPPMessage
             do {
                 message = try IPPDecoder().decode(bytes)
             } catch {
-                throw ValidationError("\(path): not an IPP message our decoder accepts: \(error)")
+                throw benchInputError("\(path): not an IPP message our decoder accepts: \(error)")
             }
             let tree = TypedMessage(message)
             let rebuilt = try? IPPEncoder().encode(tree.build())
@@ -281,26 +285,19 @@ public struct IPPBench: ParsableCommand {
 
     // MARK: Targets
 
-    struct Target {
-        var name: String
-        var ratio: Double
-        var goal: Double
-        var met: Bool { ratio >= goal }
-    }
-
-    /// The issue's targets, on the default messages: libcups time / our time.
-    private func targets(_ results: [Result]) -> [Target] {
-        var targets: [Target] = []
+    /// The issue's targets, on the default messages: libcups time / our time. None without libcups figures.
+    private func targets(_ results: [Result]) -> [BenchTarget] {
+        var targets: [BenchTarget] = []
         for result in results {
             guard let cups = result.libcups, let goals = Self.goals[result.subject.label] else { continue }
             let label = "\(result.subject.label), \(result.subject.bytes.count) bytes"
-            targets.append(Target(name: "decode_tree vs libcups_read (\(label))",
-                                  ratio: cups.read / (result.nanoseconds[.decodeTree] ?? .infinity), goal: goals.tree))
-            targets.append(Target(name: "encode_built vs libcups_write (\(label))",
-                                  ratio: cups.write / (result.nanoseconds[.encodeBuilt] ?? .infinity), goal: 3))
+            targets.append(BenchTarget("decode_tree vs libcups_read (\(label))",
+                                       measured: cups.read / (result.nanoseconds[.decodeTree] ?? .infinity), .atLeast, goals.tree))
+            targets.append(BenchTarget("encode_built vs libcups_write (\(label))",
+                                       measured: cups.write / (result.nanoseconds[.encodeBuilt] ?? .infinity), .atLeast, 3))
             if let lazy = goals.lazy {
-                targets.append(Target(name: "decode (lazy index) vs libcups_read (\(label))",
-                                      ratio: cups.read / (result.nanoseconds[.decode] ?? .infinity), goal: lazy))
+                targets.append(BenchTarget("decode (lazy index) vs libcups_read (\(label))",
+                                           measured: cups.read / (result.nanoseconds[.decode] ?? .infinity), .atLeast, lazy))
             }
         }
         return targets
@@ -313,7 +310,7 @@ public struct IPPBench: ParsableCommand {
 
     // MARK: Reports
 
-    private func jsonReport(_ results: [Result]) -> String {
+    private func jsonReport(_ results: [Result], targets: [BenchTarget]) -> String {
         func number(_ value: Double?) -> String {
             guard let value, value.isFinite else { return "null" }
             return String(Double(Int((value * 10).rounded())) / 10)
@@ -345,15 +342,11 @@ public struct IPPBench: ParsableCommand {
             }
             return "{" + fields.joined(separator: ", ") + "}"
         }
-        let targetObjects = targets(results).map { target in
-            "{\"target\": \(JSONString.quoted(target.name)), \"ratio\": \(String(format: "%.2f", target.ratio)), "
-                + "\"goal\": \(number(target.goal)), \"met\": \(target.met)}"
-        }
         return "{\"rounds\": \(rounds), \"batch_ms\": \(batchMs), \"messages\": [" + messages.joined(separator: ", ")
-            + "], \"targets\": [" + targetObjects.joined(separator: ", ") + "]}"
+            + "], \"targets\": " + BenchTarget.jsonArray(targets) + "}"
     }
 
-    private func textReport(_ results: [Result]) -> String {
+    private func textReport(_ results: [Result], targets: [BenchTarget]) -> String {
         func fixed(_ value: Double?) -> String {
             guard let value, value.isFinite else { return "-" }
             return String(format: "%.1f", value)
@@ -381,10 +374,8 @@ public struct IPPBench: ParsableCommand {
             }
             if !subject.builtReproducesInput { lines.append("  note: the builders encode this message differently from its input") }
         }
-        for target in targets(results) {
-            lines.append("target \(target.name): \(String(format: "%.2f", target.ratio))x, goal >= \(fixed(target.goal))x: "
-                + (target.met ? "met" : "NOT met"))
-        }
+        if !targets.isEmpty { lines.append("Targets:") }
+        for target in targets { lines.append("  " + target.textLine) }
         return lines.joined(separator: "\n")
     }
 }

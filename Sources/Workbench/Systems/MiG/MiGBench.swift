@@ -78,6 +78,8 @@ struct MiGBench: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    @OptionGroup var check: BenchCheckOption
+
     func validate() throws {
         guard (1...100_000).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1…100000") }
         guard (0...(1 << 30)).contains(size) else { throw ValidationError("--size \(size): expected 0…1073741824 bytes") }
@@ -170,13 +172,13 @@ struct MiGBench: AsyncParsableCommand {
                 ratios.append((count, peer, mig.acknowledgedPerSecond / other.acknowledgedPerSecond, mig.completedPerSecond / other.completedPerSecond))
             }
         }
-        var targets: [(name: String, value: Double, isRatio: Bool, met: Bool)] = []
+        var targets: [BenchTarget] = []
         for ratio in ratios where ratio.peer == .cupsd {
             let at = "at \(ratio.clients) client\(ratio.clients == 1 ? "" : "s")"
-            targets.append(("acknowledged >= 2x cupsd \(at)", ratio.acknowledged, true, ratio.acknowledged >= 2))
-            targets.append(("completed >= cupsd \(at)", ratio.completed, true, ratio.completed >= 1))
+            targets.append(BenchTarget("acknowledged, MiG / cupsd \(at)", measured: ratio.acknowledged, .atLeast, 2))
+            targets.append(BenchTarget("completed, MiG / cupsd \(at)", measured: ratio.completed, .atLeast, 1))
         }
-        if let ingest { targets.append(("ingest peak RSS < 64 MiB", ingest.peakRSSMiB, false, ingest.peakRSSMiB < 64)) }
+        if let ingest { targets.append(BenchTarget("ingest peak RSS", measured: ingest.peakRSSMiB, .below, 64, unit: " MiB")) }
 
         if json {
             var out = "{\"jobs\":\(jobs),\"document_bytes\":\(documentBytes),\"document_format\":\"application/pdf\",\"mig_sync_to_disk\":\(syncToDisk)"
@@ -195,11 +197,7 @@ struct MiGBench: AsyncParsableCommand {
                 "{\"clients\":\(ratio.clients),\"peer\":\(JSONString.quoted(ratio.peer.rawValue))"
                     + ",\"acknowledged_mig_over_peer\":\(Self.format(ratio.acknowledged)),\"completed_mig_over_peer\":\(Self.format(ratio.completed))}"
             }.joined(separator: ",")
-            out += "],\"targets\":["
-            out += targets.map { target in
-                "{\"target\":\(JSONString.quoted(target.name)),\"\(target.isRatio ? "ratio" : "value")\":\(Self.format(target.value)),\"met\":\(target.met)}"
-            }.joined(separator: ",")
-            out += "]"
+            out += "],\"targets\":" + BenchTarget.jsonArray(targets)
             if let ingest {
                 out += ",\"ingest_mib\":\(ingestMiB),\"ingest_seconds\":\(Self.format(ingest.seconds))"
                 out += ",\"ingest_peak_rss_mib\":\(Self.format(ingest.peakRSSMiB)),\"ingest_peak_rss_target_mib\":64"
@@ -225,10 +223,9 @@ struct MiGBench: AsyncParsableCommand {
                 print("Ingesting a \(ingestMiB) MiB document: \(Self.format(ingest.seconds)) s, MiG peak RSS \(Self.format(ingest.peakRSSMiB)) MiB")
             }
             print("Targets:")
-            for target in targets {
-                print("  \(target.met ? "met    " : "MISSED ") \(target.name): \(Self.format(target.value))\(target.isRatio ? "×" : " MiB")")
-            }
+            for target in targets { print("  " + target.textLine) }
         }
+        try check.finish(targets)
     }
 
     /// Starts one server for one run, its printer as fast as it goes.
