@@ -16,7 +16,10 @@ extension Directive {
             let title = try args.value("a title")
             try args.end()
             return Run { context in
-                context.output("\n== \(try title.resolve(context)) ==")
+                let text = try title.resolve(context)
+                // In the trace too: the timeline report draws it as a heading at its moment.
+                context.kernel.trace.record(actor: "scenario", event: "section", fields: [("title", text)])
+                context.output("\n== \(text) ==")
                 return nil
             }
         },

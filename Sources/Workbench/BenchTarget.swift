@@ -107,13 +107,6 @@ struct BenchCheckOption: ParsableArguments {
     func finish(_ targets: [BenchTarget]) throws {
         let verdict = BenchVerdict(targets, checking: check)
         if let summary = verdict.summary { printError(summary) }
-        if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
+        if verdict.exitCode != 0 { throw ExitStatus.checkFailed }
     }
-}
-
-/// An input file a bench cannot use (unreadable, not what it should hold): it says why and exits 2, as a wrong
-/// scenario file does, so a script tells "nothing was measured" from "a target was missed" (1).
-func benchInputError(_ message: String) -> ExitCode {
-    printError("error: " + message)
-    return ExitCode(2)
 }

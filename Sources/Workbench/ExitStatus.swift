@@ -11,4 +11,11 @@ enum ExitStatus {
     /// cannot be read; nothing ran.
     static let scenarioWrong = ExitCode(2)
     // 64: the command line is wrong (ArgumentParser's `ExitCode.validationFailure`).
+
+    /// An input file a command cannot use (unreadable, not what it should hold: a bench's message or key, a swarm
+    /// result): says why and gives ``scenarioWrong``, so a script tells "nothing ran" from "a check failed".
+    static func inputWrong(_ message: String) -> ExitCode {
+        printError("error: " + message)
+        return scenarioWrong
+    }
 }

@@ -152,7 +152,7 @@ struct SwarmMergeCommand: ParsableCommand {
     func run() throws {
         var parts: [SwarmResult] = []
         for path in results {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("\(path): cannot read the file") }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ExitStatus.inputWrong("\(path): cannot read the file") }
             parts.append(try SwarmResult.decode(text, source: path))
         }
         let merged = try SwarmResult.merge(parts)
@@ -299,7 +299,7 @@ struct SwarmResult: Codable {
         do {
             return try JSONDecoder().decode(SwarmResult.self, from: Data(text.utf8))
         } catch {
-            throw ValidationError("\(source): not a swarm result (JSON written by `workbench swarm --json`): \(error)")
+            throw ExitStatus.inputWrong("\(source): not a swarm result (JSON written by `workbench swarm --json`): \(error)")
         }
     }
 

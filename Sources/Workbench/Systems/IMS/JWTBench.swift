@@ -38,14 +38,14 @@ struct JWTBench: ParsableCommand {
     func run() throws {
         let key = try self.key ?? Fixtures.path("ims/host.key")
         guard let pem = try? String(contentsOfFile: key, encoding: .utf8) else {
-            throw benchInputError("cannot read \(key); pass --key FILE")
+            throw ExitStatus.inputWrong("cannot read \(key); pass --key FILE")
         }
         let coreKey: RSAPrivateKey, evpKey: OpenSSLEVPRS256Key
         do {
             coreKey = try RSAPrivateKey(pem: pem)
             evpKey = try OpenSSLEVPRS256Key(pem: pem)
         } catch {
-            throw benchInputError("\(key): not an RSA private key in PEM: \(error)")
+            throw ExitStatus.inputWrong("\(key): not an RSA private key in PEM: \(error)")
         }
         // Interleaved rounds, best of each: on a shared machine (a hyperthread sibling busy with a build)
         // every figure is sometimes depressed; the best round is the one least disturbed, for both sides.

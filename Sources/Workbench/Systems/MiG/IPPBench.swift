@@ -136,13 +136,13 @@ public struct IPPBench: ParsableCommand {
             : input.map { ($0, $0) }
         return try named.map { label, path in
             guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
-                throw benchInputError("cannot read \(path)")
+                throw ExitStatus.inputWrong("cannot read \(path)")
             }
             let message: IPPMessage
             do {
                 message = try IPPDecoder().decode(bytes)
             } catch {
-                throw benchInputError("\(path): not an IPP message our decoder accepts: \(error)")
+                throw ExitStatus.inputWrong("\(path): not an IPP message our decoder accepts: \(error)")
             }
             let tree = TypedMessage(message)
             let rebuilt = try? IPPEncoder().encode(tree.build())
