@@ -26,7 +26,7 @@ extension MiGPrinter {
         let date = { (seconds: Int64?) -> IPPValue in seconds.map { .dateTime(IPPDateTime(unixSeconds: $0)) } ?? .outOfBand(.noValue) }
         let stateMessage = switch job.state {
         case .pending: job.awaitingDocuments ? "Waiting for the document." : "Waiting to print."
-        case .pendingHeld: "Held."
+        case .pendingHeld: job.awaitingDocuments ? "Held; waiting for the document." : "Held until released."
         case .processing: "Printing page \(job.impressionsCompleted + 1) of \(job.impressions)."
         case .processingStopped: "Stopped: \(engine.stopped?.message ?? "the printer is stopped.")"
         case .canceled: "Canceled."
@@ -60,6 +60,11 @@ extension MiGPrinter {
             ("document-format-supplied", [.mimeMediaType(job.format)]),
             ("compression-supplied", [.keyword(job.compression)]),
         ]
+        // Every other job-template value the job accepted, as it was accepted; job-hold-until always (no-hold
+        // unless asked for), since whether a job waits for Release-Job is what a client polls for.
+        let template = JobTemplate(stored: job.template)
+        for attribute in template.attributes where attribute.name != "job-hold-until" { attributes.append((attribute.name, attribute.values)) }
+        attributes.append(("job-hold-until", template["job-hold-until"] ?? [.keyword("no-hold")]))
         if !job.pageRanges.isEmpty {
             let ranges = job.pageRanges.split(separator: ",").compactMap { range -> IPPValue? in
                 let bounds = range.split(separator: "-").compactMap { Int32($0) }

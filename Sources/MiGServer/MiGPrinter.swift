@@ -4,9 +4,12 @@ import Wire
 
 /// Who is asking, and how they reached the printer.
 public struct Caller: Sendable {
-    /// The authenticated account.
+    /// The authenticated account; empty for an anonymous caller.
     public var user: String
     public var address: PrinterAddress
+    /// False when the request came without credentials and MiG lets discovery through anyway
+    /// (`anonymous-discovery`): such a caller may only ask what the printer is.
+    public var authenticated = true
 }
 
 /// What the printer does with a request whose attributes have arrived.
@@ -15,6 +18,8 @@ enum Admission {
     case answer(IPPMessage)
     /// Stream the rest of the body into this job's document, then answer.
     case document(DocumentIntake)
+    /// The caller came without credentials and the operation needs them: HTTP 401, so the client resends with them.
+    case credentialsRequired
 }
 
 /// The IPP service of MiG: every operation of a Mopria / IPP Everywhere print path, over the job spool and
@@ -27,8 +32,15 @@ final class MiGPrinter {
     let spool: any DocumentSpool
     let engine: PrintEngine
     static let busyFault = "mig.busy"
+    /// Operations an anonymous caller may use with `anonymous-discovery`: they tell what the printer is and would
+    /// accept, and touch no job.
+    static let anonymousOperations: Set<IPPOperation> = [.getPrinterAttributes, .validateJob]
+    /// The multiple-operation-time-out timer of each job made by Create-Job that waits for its next document.
+    var documentTimers: [Int64: Scheduled<Void>] = [:]
 
     init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool) {
+        var description = description
+        if description.uuid == nil { description.uuid = PrinterDescription.uuid(host: node.name, name: description.name) }
         self.node = node
         self.description = description
         self.store = store
@@ -47,6 +59,7 @@ final class MiGPrinter {
         guard uriNamesThisPrinter(printerURI) else {
             return .answer(Self.error(to: request, .notFound, "\(printerURI) is not a printer here; MiG prints at \(caller.address.printerURI)."))
         }
+        guard caller.authenticated || Self.anonymousOperations.contains(request.operation) else { return .credentialsRequired }
         do {
             switch request.operation {
             case .printJob: return try printJob(request, caller)
@@ -58,6 +71,8 @@ final class MiGPrinter {
             case .getJobAttributes: return .answer(try getJobAttributes(request, caller))
             case .cancelJob: return .answer(try cancelJob(request, caller))
             case .cancelMyJobs: return .answer(try cancelMyJobs(request, caller))
+            case .holdJob: return .answer(try holdJob(request, caller))
+            case .releaseJob: return .answer(try releaseJob(request, caller))
             case .closeJob: return .answer(try closeJob(request, caller))
             case .identifyPrinter: return .answer(identifyPrinter(request, caller))
             default:
@@ -83,6 +98,13 @@ final class MiGPrinter {
         init(response: IPPMessage) { self.response = response }
     }
 
+    /// A job's own URI path, `/ipp/print/N` (its job-uri): IPP requests POSTed there are served like the printer's.
+    static func isJobPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/ipp/print/") else { return false }
+        let id = path.dropFirst("/ipp/print/".count)
+        return !id.isEmpty && id.count <= 18 && id.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     private func uriNamesThisPrinter(_ uri: String) -> Bool {
         guard let schemeEnd = uri.range(of: "://") else { return false }
         let afterAuthority = uri[schemeEnd.upperBound...].drop { $0 != "/" }
@@ -97,14 +119,17 @@ final class MiGPrinter {
         }
     }
 
-    /// A new job, pending until its document has arrived; `reason` says what it waits for.
+    /// A new job, pending until its document has arrived (held too, with job-hold-until=indefinite); `reason`
+    /// says what it waits for.
     private func newJob(_ ticket: Ticket, caller: Caller, reason: String) throws -> Job {
-        let job = Job(id: nil, name: ticket.name, user: caller.user, stateValue: IPPJobState.pending.rawValue,
-                      reasonList: reason, format: ticket.format,
+        let held = ticket.template.holdUntil != "no-hold"
+        let job = Job(id: nil, name: ticket.name, user: caller.user,
+                      stateValue: (held ? IPPJobState.pendingHeld : .pending).rawValue,
+                      reasonList: held ? "\(reason) \(Self.heldReason)" : reason, format: ticket.format,
                       compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
                       pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
                       documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
-                      awaitingDocuments: true, impressions: 0, impressionsCompleted: 0,
+                      awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored,
                       createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
         return try store.insert(job)
     }
@@ -127,14 +152,24 @@ final class MiGPrinter {
     /// Called by the intake when the whole document has arrived.
     func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument) -> IPPMessage {
         var job = intake.job
+        // The state as the spool has it now: the job may have been held or canceled while its document arrived.
+        if let stored = try? store.job(id: job.id!) {
+            job.stateValue = stored.stateValue
+            job.reasonList = stored.reasonList
+            job.template = stored.template
+            job.completedAt = stored.completedAt
+        }
         job.documentCount += 1
         job.documentBytes += document.bytes
         job.documentDigest = document.digest
         job.documentPath = document.path
         if intake.last {
             job.awaitingDocuments = false
-            job.reasons = []
             job.impressions = impressions(for: job)
+            if !job.state.isFinal { job.reasons = job.state == .pendingHeld ? [Self.heldReason] : [] }
+        } else if !job.state.isFinal {
+            job.reasons = job.reasons.filter { $0 != "job-incoming" && $0 != "job-data-insufficient" } + ["job-data-insufficient"]
+            armDocumentTimer(job.id!)
         }
         do {
             try store.update(job)
@@ -205,6 +240,7 @@ final class MiGPrinter {
         let ticket = try ticket(for: request)
         let job = try newJob(ticket, caller: caller, reason: "job-data-insufficient")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
+        armDocumentTimer(job.id!)
         var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
         addJobSummary(job, caller, to: &response)
@@ -234,7 +270,9 @@ final class MiGPrinter {
             }
             job.compression = compression
         }
-        job.reasons = ["job-incoming"]
+        job.reasons = job.reasons.filter { $0 != "job-data-insufficient" } + ["job-incoming"]
+        // The document is on its way: the upload's own time-outs bound it from here.
+        disarmDocumentTimer(job.id!)
         return try intake(job, request: request, caller: caller, last: last, ticket: nil)
     }
 
@@ -243,12 +281,13 @@ final class MiGPrinter {
         guard job.awaitingDocuments, !job.state.isFinal else {
             throw Refusal(request, .notPossible, "Job \(job.id!) is already closed (it is \(job.state.keyword)).")
         }
+        disarmDocumentTimer(job.id!)
         if job.documentCount == 0 {
             job.state = .aborted
             job.reasons = ["aborted-by-system"]
             job.completedAt = node.clock.unixSeconds
         } else {
-            job.reasons = []
+            job.reasons = job.state == .pendingHeld ? [Self.heldReason] : []
             job.impressions = impressions(for: job)
         }
         job.awaitingDocuments = false
@@ -271,7 +310,8 @@ final class MiGPrinter {
             message = stopped.message
         }
         return PrinterStatus(state: engine.printerState, reasons: reasons, message: message, queuedJobs: queued,
-                             upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime)
+                             upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime,
+                             configChangeTime: engine.startedAt, pagesPrinted: engine.pagesPrinted)
     }
 
     private func getPrinterAttributes(_ request: IPPMessage, _ caller: Caller) -> IPPMessage {
@@ -342,6 +382,9 @@ final class MiGPrinter {
     }
 
     private func cancel(_ job: inout Job, by user: String) {
+        // The pages printed so far stay counted: a counter a client has read never goes back.
+        if engine.current == job.id { job.impressionsCompleted = engine.printed }
+        disarmDocumentTimer(job.id!)
         job.state = .canceled
         job.reasons = ["job-canceled-by-user"]
         job.completedAt = node.clock.unixSeconds
@@ -368,7 +411,7 @@ final class MiGPrinter {
     // MARK: Job lookup and description
 
     /// The job named by job-id (with printer-uri) or job-uri.
-    private func anyJob(_ request: IPPMessage) throws -> Job {
+    func anyJob(_ request: IPPMessage) throws -> Job {
         let operation = request.operationAttributes
         var id: Int64?
         if let jobID = operation?.jobID {
@@ -381,7 +424,7 @@ final class MiGPrinter {
         return job
     }
 
-    private func ownedJob(_ request: IPPMessage, _ caller: Caller) throws -> Job {
+    func ownedJob(_ request: IPPMessage, _ caller: Caller) throws -> Job {
         let job = try anyJob(request)
         guard job.user == caller.user else {
             throw Refusal(request, .notAuthorized, "Job \(job.id!) belongs to another user.")

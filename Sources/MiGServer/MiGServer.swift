@@ -53,6 +53,8 @@ public final class MiGServer: @unchecked Sendable {
         /// type proves nothing. nil: forwarded certificates are never believed (clients must present theirs in
         /// the TLS handshake on MiG's IPPS port).
         public var proxySecret: String?
+        /// Get-Printer-Attributes and Validate-Job are answered without credentials; job operations still need them.
+        public var anonymousDiscovery = false
         /// How long a connection may wait before sending a request head.
         public var headerTimeout: TimeAmount = .seconds(30)
         /// How long an upload may pause between two chunks.

@@ -18,6 +18,7 @@ extension ActorKind {
                   .creatable("database", "SQLite file of the job spool (default in memory)"),
                   .creatable("spool", "directory for document files (default: digests only)"),
                   .flag("sync-to-disk", "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"),
+                  .flag("anonymous-discovery", "true: Get-Printer-Attributes and Validate-Job are answered without credentials (CUPS asks so while it builds a driverless queue); every job operation still needs an account (default false: 401 without credentials)"),
                   .secret("proxy-secret", "believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give mig-proxy the same secret)")],
         faultPoints: MiGServer.faultPoints
     ) { node, options in
@@ -42,6 +43,7 @@ extension ActorKind {
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
         configuration.syncToDisk = try parseFlag(options["sync-to-disk"], "sync-to-disk")
+        configuration.anonymousDiscovery = try parseFlag(options["anonymous-discovery"], "anonymous-discovery")
         configuration.proxySecret = try options["proxy-secret"].map { try parseSecret($0, "proxy-secret") }
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
     }

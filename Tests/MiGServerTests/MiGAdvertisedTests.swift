@@ -1,0 +1,219 @@
+import IPP
+import Kernel
+import MiGServer
+import NIOCore
+import NIOHTTP1
+import Testing
+import Wire
+import WireHTTP
+
+/// What MiG advertises, it does: multiple-operation-time-out, job-hold-until with Hold-Job and Release-Job, every
+/// accepted job-template value reported back, counters that never go back, requests on a job's own URI, and
+/// discovery without credentials when allowed.
+@Suite struct MiGAdvertisedTests {
+    typealias T = MiGServerTests
+
+    static func send(_ kernel: Kernel, _ phone: Node, _ message: IPPMessage, document: [UInt8] = [], path: String = "/ipp/print",
+                     headers: HTTPHeaders = ["Authorization": T.demo, "Content-Type": "application/ipp"]) throws -> IPPMessage {
+        try T.ipp(try T.post(kernel, phone, try IPPEncoder().encode(message) + document, headers: headers, path: path))
+    }
+
+    static func request(_ operation: IPPOperation, job: Int32? = nil, _ build: (inout IPPGroupBuilder) -> Void = { _ in }) -> IPPMessage {
+        IPPMessage.request(operation, requestID: 7) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addRequestingUserName("demo")
+            if let job { op.addJobID(job) }
+            build(&op)
+        }
+    }
+
+    static func jobAttributes(_ kernel: Kernel, _ phone: Node, _ id: Int32) throws -> IPPAttributeGroup {
+        let answer = try Self.send(kernel, phone, Self.request(.getJobAttributes, job: id))
+        #expect(answer.status == .successfulOK)
+        return try #require(answer.group(.job))
+    }
+
+    @Test func aCreateJobWithoutItsDocumentIsAbortedAfterTheTimeOut() throws {
+        let (kernel, phone, server) = try T.world()
+        let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["multiple-operation-time-out", "multiple-operation-time-out-action"]) })
+        #expect(printer.group(.printer)?["multiple-operation-time-out"]?.integerValue == 60)
+        #expect(printer.group(.printer)?["multiple-operation-time-out-action"]?.stringValue == "abort-job")
+        var create = Self.request(.createJob)
+        create.addGroup(.job)
+        let created = try Self.send(kernel, phone, create)
+        #expect(created.status == .successfulOK)
+        kernel.advance(by: .seconds(59))
+        #expect(try server.jobs().first?.state == .pending)
+        kernel.advance(by: .seconds(2))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .aborted)
+        #expect(job.reasons == ["aborted-by-system"])
+        #expect(kernel.trace.all.contains { $0.event == "job-timed-out" })
+        // Too late for its document now.
+        let late = try Self.send(kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: [1, 2, 3])
+        #expect(late.status == .notPossible)
+    }
+
+    @Test func eachSendDocumentRestartsTheTimeOutAndTheLastOneEndsIt() throws {
+        let (kernel, phone, server) = try T.world()
+        var create = Self.request(.createJob)
+        create.addGroup(.job)
+        #expect(try Self.send(kernel, phone, create).status == .successfulOK)
+        kernel.advance(by: .seconds(50))
+        let sent = try Self.send(kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: Array(repeating: 1, count: 1000))
+        #expect(sent.status == .successfulOK)
+        kernel.advance(by: .seconds(30))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .completed)
+        #expect(!kernel.trace.all.contains { $0.event == "job-timed-out" })
+    }
+
+    @Test func aJobHeldIndefinitelyPrintsOnlyWhenReleased() throws {
+        let (kernel, phone, server) = try T.world()
+        let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["job-hold-until-supported", "operations-supported"]) })
+        #expect(printer.group(.printer)?["job-hold-until-supported"]?.stringValues == ["no-hold", "indefinite"])
+        let operations = printer.group(.printer)?["operations-supported"]?.integerValues ?? []
+        #expect(operations.contains(Int32(IPPOperation.holdJob.rawValue)) && operations.contains(Int32(IPPOperation.releaseJob.rawValue)))
+
+        let printed = try T.ipp(try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1000)) { $0.add("job-hold-until", .keyword("indefinite")) }))
+        #expect(printed.status == .successfulOK)
+        kernel.advance(by: .seconds(30))
+        var held = try Self.jobAttributes(kernel, phone, 1)
+        #expect(held["job-state"]?.integerValue == IPPJobState.pendingHeld.rawValue)
+        #expect(held["job-state-reasons"]?.stringValues == ["job-hold-until-specified"])
+        #expect(held["job-hold-until"]?.stringValue == "indefinite")
+
+        #expect(try Self.send(kernel, phone, Self.request(.releaseJob, job: 1)).status == .successfulOK)
+        kernel.advance(by: .seconds(5))
+        held = try Self.jobAttributes(kernel, phone, 1)
+        #expect(held["job-state"]?.integerValue == IPPJobState.completed.rawValue)
+        #expect(held["job-hold-until"]?.stringValue == "no-hold")
+        #expect(try server.jobs().first?.impressionsCompleted == 1)
+        // Released already: nothing to release, and a finished job cannot be held.
+        #expect(try Self.send(kernel, phone, Self.request(.releaseJob, job: 1)).status == .notPossible)
+        #expect(try Self.send(kernel, phone, Self.request(.holdJob, job: 1)).status == .notPossible)
+    }
+
+    @Test func holdJobHoldsAPendingJobAndRefusesOtherHoldValues() throws {
+        let (kernel, phone, server) = try T.world()
+        var create = Self.request(.createJob)
+        create.addGroup(.job)
+        #expect(try Self.send(kernel, phone, create).status == .successfulOK)
+        let timed = try Self.send(kernel, phone, Self.request(.holdJob, job: 1) { $0.add("job-hold-until", .keyword("evening")) })
+        #expect(timed.status == .attributesOrValuesNotSupported)
+        #expect(timed.group(.unsupported)?["job-hold-until"]?.stringValue == "evening")
+        #expect(try Self.send(kernel, phone, Self.request(.holdJob, job: 1)).status == .successfulOK)
+        #expect(try Self.send(kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: [1]).status == .successfulOK)
+        kernel.advance(by: .seconds(10))
+        #expect(try server.jobs().first?.state == .pendingHeld)
+        #expect(try server.jobs().first?.reasons == ["job-hold-until-specified"])
+        #expect(try Self.send(kernel, phone, Self.request(.releaseJob, job: 1)).status == .successfulOK)
+        kernel.advance(by: .seconds(5))
+        #expect(try server.jobs().first?.state == .completed)
+    }
+
+    @Test func everyAcceptedJobTemplateValueIsReportedBack() throws {
+        let (kernel, phone, _) = try T.world()
+        let body = try T.printJob(document: [1]) { job in
+            job.add("print-color-mode", .keyword("monochrome"))
+            job.add("print-quality", .enumValue(5))
+            job.add("orientation-requested", .enumValue(4))
+            job.add("printer-resolution", .resolution(IPPResolution(crossFeed: 600, feed: 600)))
+            job.add("print-content-optimize", .keyword("text"))
+            job.add("job-priority", .integer(80))
+            job.addSides("two-sided-long-edge")
+        }
+        #expect(try T.ipp(try T.post(kernel, phone, body)).status == .successfulOK)
+        let job = try Self.jobAttributes(kernel, phone, 1)
+        #expect(job["print-color-mode"]?.stringValue == "monochrome")
+        #expect(job["print-quality"]?.integerValue == 5)
+        #expect(job["orientation-requested"]?.integerValue == 4)
+        #expect(job["printer-resolution"]?.value == .resolution(IPPResolution(crossFeed: 600, feed: 600)))
+        #expect(job["print-content-optimize"]?.stringValue == "text")
+        #expect(job["job-priority"]?.integerValue == 80)
+        #expect(job["sides"]?.stringValue == "two-sided-long-edge")
+        #expect(job["job-hold-until"]?.stringValue == "no-hold")
+    }
+
+    @Test func aValueThePrinterDoesNotOfferIsNotAcceptedSilently() throws {
+        let (kernel, phone, _) = try T.world()
+        // color on a monochrome printer, 4-up on a printer without number-up
+        let body = try T.printJob(document: [1]) { job in
+            job.add("print-color-mode", .keyword("color"))
+            job.add("number-up", .integer(4))
+        }
+        let answer = try T.ipp(try T.post(kernel, phone, body))
+        #expect(answer.status == .successfulOKIgnoredOrSubstitutedAttributes)
+        #expect(answer.group(.unsupported)?["print-color-mode"]?.stringValue == "color")
+        #expect(answer.group(.unsupported)?["number-up"]?.integerValue == 4)
+        let job = try Self.jobAttributes(kernel, phone, 1)
+        #expect(job["print-color-mode"] == nil)
+        #expect(job["number-up"] == nil)
+    }
+
+    @Test func aCanceledJobKeepsThePagesItPrinted() throws {
+        let (kernel, phone, server) = try T.world()
+        _ = try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1_000_000)))
+        kernel.advance(by: .milliseconds(3500))  // pages 1, 2 and 3 printed
+        #expect(try Self.jobAttributes(kernel, phone, 1)["job-impressions-completed"]?.integerValue == 3)
+        #expect(try Self.send(kernel, phone, Self.request(.cancelJob, job: 1)).status == .successfulOK)
+        let job = try Self.jobAttributes(kernel, phone, 1)
+        #expect(job["job-state"]?.integerValue == IPPJobState.canceled.rawValue)
+        #expect(job["job-impressions-completed"]?.integerValue == 3)
+        #expect(try server.jobs().first?.impressionsCompleted == 3)
+    }
+
+    @Test func anAbortedJobKeepsThePagesItPrinted() throws {
+        let (kernel, phone, server) = try T.world()
+        _ = try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1_000_000)))
+        kernel.advance(by: .milliseconds(2500))
+        server.node.faults.set("mig.job-abort", .times(1))
+        kernel.advance(by: .seconds(1))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .aborted)
+        #expect(job.impressionsCompleted == 2)
+    }
+
+    @Test func requestsOnAJobsOwnURIAreServed() throws {
+        let (kernel, phone, _) = try T.world()
+        _ = try T.post(kernel, phone, try T.printJob(document: [1]))
+        let onJob = IPPMessage.request(.getJobAttributes, requestID: 3) { op in
+            op.addJobURI("ipp://mig/ipp/print/1")
+            op.addRequestingUserName("demo")
+        }
+        let answer = try Self.send(kernel, phone, onJob, path: "/ipp/print/1")
+        #expect(answer.status == .successfulOK)
+        #expect(answer.group(.job)?.jobID == 1)
+        // Only job ids name jobs: anything else under /ipp/print/ is still not found.
+        #expect(try T.post(kernel, phone, try IPPEncoder().encode(onJob), path: "/ipp/print/1x").status == .notFound)
+    }
+
+    @Test func anonymousDiscoveryAnswersWhatThePrinterIsButNoJobOperation() throws {
+        let anonymous: HTTPHeaders = ["Content-Type": "application/ipp"]
+        let (strictKernel, strictPhone, _) = try T.world()
+        let refused = try T.post(strictKernel, strictPhone, try IPPEncoder().encode(Self.request(.getPrinterAttributes)), headers: anonymous)
+        #expect(refused.status == .unauthorized)
+
+        let (kernel, phone, server) = try T.world { $0.anonymousDiscovery = true }
+        let attributes = try Self.send(kernel, phone, Self.request(.getPrinterAttributes), headers: anonymous)
+        #expect(attributes.status == .successfulOK)
+        #expect(attributes.group(.printer)?["uri-authentication-supported"]?.stringValue == "basic")
+        var validate = Self.request(.validateJob)
+        validate.addGroup(.job) { $0.addCopies(2) }
+        #expect(try Self.send(kernel, phone, validate, headers: anonymous).status == .successfulOK)
+        for operation in [IPPOperation.printJob, .getJobs, .createJob] {
+            var message = Self.request(operation)
+            message.addGroup(.job)
+            let answer = try T.post(kernel, phone, try IPPEncoder().encode(message) + (operation == .printJob ? [1, 2, 3] : []), headers: anonymous)
+            #expect(answer.status == .unauthorized, "\(operation)")
+            #expect(answer.headers.first(name: "WWW-Authenticate") == "Basic realm=\"MiG\"")
+        }
+        #expect(try server.jobs().isEmpty)
+        // Wrong credentials are still wrong, even for discovery.
+        let wrong = try T.post(kernel, phone, try IPPEncoder().encode(Self.request(.getPrinterAttributes)),
+                               headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
+        #expect(wrong.status == .unauthorized)
+        // With credentials, jobs as ever.
+        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]))).status == .successfulOK)
+    }
+}
