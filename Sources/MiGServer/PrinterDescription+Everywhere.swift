@@ -13,7 +13,7 @@ extension PrinterDescription {
 
     /// `urn:uuid:` of a printer, stable across runs and restarts: a name-based (version 5 style) UUID from the
     /// host the printer runs on and its name, so two MiGs on two hosts differ and one MiG keeps its own.
-    static func uuid(host: String, name: String) -> String {
+    public static func uuid(host: String, name: String) -> String {
         var bytes = Array(SHA256.hash(data: Array("mig-printer:\(host)/ipp/print:\(name)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
@@ -48,6 +48,7 @@ extension PrinterDescription {
             ("media-col-database", .template, media.map { mediaCol($0, loaded: false) }),
             ("media-col-default", .template, [mediaCol(mediaDefault, loaded: true)]),
             ("media-col-ready", .template, [mediaCol(mediaDefault, loaded: true)]),
+            ("media-col-supported", .template, keywords(Self.mediaColMembers)),
             ("media-left-margin-supported", .template, [.integer(mediaMargin)]),
             ("media-right-margin-supported", .template, [.integer(mediaMargin)]),
             ("media-size-supported", .template, media.compactMap { name in
@@ -82,6 +83,10 @@ extension PrinterDescription {
             ("pwg-raster-document-type-supported", .description, keywords(Self.rasterTypes)),
         ]
     }
+
+    /// The media-col members a job may give (`PrinterDescription.media(for:)` checks each).
+    static let mediaColMembers = ["media-bottom-margin", "media-left-margin", "media-right-margin", "media-size", "media-size-name",
+                                  "media-source", "media-top-margin", "media-type"]
 
     /// What an `overrides` collection may name besides the job-template attributes it overrides.
     static let overrideMembers = ["document-number", "pages"]

@@ -216,4 +216,60 @@ import WireHTTP
         // With credentials, jobs as ever.
         #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]))).status == .successfulOK)
     }
+    @Test func theEverywhereAttributesDescribeTheSimulatedDevice() throws {
+        let (kernel, phone, _) = try T.world()
+        let everything = IPPMessage.request(.getPrinterAttributes, requestID: 2) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addRequestedAttributes(["all", "media-col-database"])
+        }
+        let printer = try #require(try Self.send(kernel, phone, everything).group(.printer))
+        let uuid = try #require(printer["printer-uuid"]?.stringValue)
+        #expect(uuid == PrinterDescription.uuid(host: "mig", name: "MiG"))
+        #expect(uuid.hasPrefix("urn:uuid:") && uuid.count == 45)
+        #expect(PrinterDescription.uuid(host: "mig", name: "MiG") != PrinterDescription.uuid(host: "mig2", name: "MiG"))
+        let database = printer["media-col-database"]?.values.compactMap(\.collectionValue) ?? []
+        #expect(database.count == 4)
+        let a4 = try #require(printer["media-col-default"]?.value.collectionValue)
+        let size = try #require(a4.first { $0.name == "media-size" }?.values.first?.collectionValue)
+        #expect(size.map { $0.values.first?.integerValue } == [21_000, 29_700])
+        #expect(a4.first { $0.name == "media-top-margin" }?.values.first?.integerValue == 423)
+        #expect(a4.first { $0.name == "media-source" }?.values.first?.stringValue == "main")
+        #expect(printer["pwg-raster-document-type-supported"]?.stringValues == ["black_1", "sgray_8"])
+        #expect(printer["printer-supply"]?.value == .octetString(Array("index=1;class=supplyThatIsConsumed;type=toner;unit=percent;maxcapacity=100;level=100;colorantname=black;".utf8)))
+        #expect(printer["printer-icons"]?.stringValues == ["http://mig:631/icon-48.png", "http://mig:631/icon-128.png"])
+        // The icons are there, as PNG.
+        let icon = try kernel.run("GET icon") { try await HTTPClient.send(HTTPRequest(target: "/icon-48.png"), host: "mig", port: 631, on: phone) }
+        #expect(icon.status == .ok)
+        #expect(icon.headers.first(name: "Content-Type") == "image/png")
+        #expect(Array(icon.body.readableBytesView.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    @Test func tonerRunsDownWithThePagesPrinted() throws {
+        let (kernel, phone, _) = try T.world { $0.printer.pagesPerMinute = 6_000 }
+        // 400 pages: 2 % of a 20,000-page cartridge.
+        _ = try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 40_000_000)), chunked: true)
+        kernel.advance(by: .seconds(10))
+        let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["printer-supply"]) })
+        let supply = printer.group(.printer)?["printer-supply"]?.value
+        #expect(supply == .octetString(Array("index=1;class=supplyThatIsConsumed;type=toner;unit=percent;maxcapacity=100;level=98;colorantname=black;".utf8)))
+    }
+
+    @Test func aMediaColThePrinterHasChoosesTheMediaAndIsReportedBack() throws {
+        let (kernel, phone, server) = try T.world()
+        let letter = IPPValue.collection(IPPCollection { col in
+            col.add("media-size", .collection(IPPCollection { $0.add("x-dimension", .integer(21_590)); $0.add("y-dimension", .integer(27_940)) }))
+            col.add("media-source", .keyword("main"))
+            col.add("media-top-margin", .integer(423))
+        })
+        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("media-col", letter) })).status == .successfulOK)
+        #expect(try server.jobs().first?.media == "na_letter_8.5x11in")
+        #expect(try Self.jobAttributes(kernel, phone, 1)["media-col"]?.value == letter)
+        let borderless = IPPValue.collection(IPPCollection { col in
+            col.add("media-size", .collection(IPPCollection { $0.add("x-dimension", .integer(21_590)); $0.add("y-dimension", .integer(27_940)) }))
+            col.add("media-top-margin", .integer(0))
+        })
+        let refused = try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("media-col", borderless) }))
+        #expect(refused.status == .successfulOKIgnoredOrSubstitutedAttributes)
+        #expect(refused.group(.unsupported)?["media-col"] != nil)
+    }
 }
