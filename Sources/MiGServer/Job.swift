@@ -36,6 +36,8 @@ public struct Job: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
     /// The other job-template attributes the job accepted (print-color-mode, job-hold-until, print-quality…), as
     /// an IPP job group (`JobTemplate`): Get-Job-Attributes reports each exactly as it was accepted.
     public var template: Data?
+    /// Pages of the document, counted from its content; nil when it was not (then its size estimates them).
+    public var pages: Int32?
     public var createdAt: Int64
     public var processingAt: Int64?
     public var completedAt: Int64?

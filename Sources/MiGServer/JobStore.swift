@@ -80,6 +80,10 @@ public final class JobStore: Sendable {
         migrator.registerMigration("v3-job-template") { db in
             try db.alter(table: Job.databaseTableName) { table in table.add(column: "template", .blob) }
         }
+        // Pages are counted from the document: a 3-page PDF of 2 MB is 3 pages, not 20.
+        migrator.registerMigration("v4-document-pages") { db in
+            try db.alter(table: Job.databaseTableName) { table in table.add(column: "pages", .integer) }
+        }
         return migrator
     }
 

@@ -122,6 +122,9 @@ import Wire
         #expect(done, "MiG's jobs: \(jobs.map { "\($0.id ?? 0) \($0.state) \($0.reasons)" })\n\(log().suffix(3000))")
         #expect(jobs.map(\.state) == [.completed, .completed])
         #expect(jobs.map(\.user) == ["demo", "demo"])
+        // MiG counted each document's pages itself: what pdftopdf sent, and the raster's two page headers.
+        #expect(jobs.map(\.pages) == [3, 2])
+        #expect(jobs.map(\.impressions) == [3, 2])
         // CUPS' own count of the pages it sent (page_log: "total N").
         let pageLog = (try? String(contentsOfFile: "\(directory)/cups/page_log", encoding: .utf8)) ?? ""
         #expect(pageLog.contains("total 3"), "\(pageLog)")
