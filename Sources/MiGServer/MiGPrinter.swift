@@ -349,7 +349,9 @@ final class MiGPrinter {
     }
 
     private func getJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
-        let which = request.operationAttributes?.whichJobs ?? "not-completed"
+        // job-ids (PWG 5100.11, advertised by job-ids-supported) names the jobs; then which-jobs defaults to all.
+        let ids = request.operationAttributes?["job-ids"]?.integerValues
+        let which = request.operationAttributes?.whichJobs ?? (ids == nil ? "not-completed" : "all")
         let states: [IPPJobState]?
         switch which {
         case "not-completed": states = [.pending, .pendingHeld, .processing, .processingStopped]
@@ -368,7 +370,10 @@ final class MiGPrinter {
         let mine = request.operationAttributes?.myJobs ?? false
         let limit = request.operationAttributes?.limit.map { Int(max(0, $0)) }
         // Finished jobs newest first, others in the order they will print (as CUPS lists them).
-        let jobs = try store.jobs(states: states, user: mine ? caller.user : nil, limit: limit, newestFirst: which == "completed")
+        var jobs = try store.jobs(states: states, user: mine ? caller.user : nil, limit: ids == nil ? limit : nil, newestFirst: which == "completed")
+        if let ids {
+            jobs = Array(jobs.filter { ids.contains(Int32(clamping: $0.id!)) }.prefix(limit ?? Int.max))
+        }
         let requested = request.requestedAttributes ?? ["job-id", "job-uri"]
         var response = IPPMessage.response(to: request, status: .successfulOK)
         for job in jobs {

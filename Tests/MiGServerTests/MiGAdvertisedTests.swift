@@ -272,4 +272,12 @@ import WireHTTP
         #expect(refused.status == .successfulOKIgnoredOrSubstitutedAttributes)
         #expect(refused.group(.unsupported)?["media-col"] != nil)
     }
+    @Test func getJobsWithJobIDsListsThoseJobs() throws {
+        let (kernel, phone, _) = try T.world()
+        for _ in 0..<3 { _ = try T.post(kernel, phone, try T.printJob(document: [1])) }
+        kernel.advance(by: .seconds(10))
+        let listed = try Self.send(kernel, phone, Self.request(.getJobs) { $0.add("job-ids", .integer(1), .integer(3)) })
+        #expect(listed.status == .successfulOK)
+        #expect(listed.groups(.job).map(\.jobID) == [1, 3])
+    }
 }
