@@ -32,6 +32,8 @@ final class MiGPrinter {
     let spool: any DocumentSpool
     let engine: PrintEngine
     static let busyFault = "mig.busy"
+    /// The printer's interpreter fails on the next document: its job is aborted with document-format-error.
+    static let documentFormatFault = "mig.document-format-error"
     /// Operations an anonymous caller may use with `anonymous-discovery`: they tell what the printer is and would
     /// accept, and touch no job.
     static let anonymousOperations: Set<IPPOperation> = [.getPrinterAttributes, .validateJob]
@@ -47,6 +49,7 @@ final class MiGPrinter {
         self.spool = spool
         engine = PrintEngine(node: node, store: store, description: description)
         node.faults.declare(Self.busyFault)
+        node.faults.declare(Self.documentFormatFault)
     }
 
     func admit(_ request: IPPMessage, caller: Caller) -> Admission {
@@ -165,6 +168,9 @@ final class MiGPrinter {
         job.documentBytes += document.bytes
         job.documentDigest = document.digest
         job.documentPath = document.path
+        if node.fault(Self.documentFormatFault) {
+            return documentFormatError(intake, job, "could not be interpreted (fault \(Self.documentFormatFault))")
+        }
         switch document.pages {
         case .counted(let pages):
             job.pages = Int32(clamping: pages)
@@ -197,6 +203,21 @@ final class MiGPrinter {
         var response = IPPMessage.response(to: intake.request, status: status)
         addUnsupported(intake.unsupported, to: &response)
         addJobSummary(current, intake.caller, to: &response)
+        return response
+    }
+
+    /// The document does not read as its format: the job is aborted with document-format-error, and the answer says why.
+    private func documentFormatError(_ intake: DocumentIntake, _ job: Job, _ why: String) -> IPPMessage {
+        var job = job
+        job.state = .aborted
+        job.reasons = ["document-format-error"]
+        job.awaitingDocuments = false
+        job.completedAt = node.clock.unixSeconds
+        disarmDocumentTimer(job.id!)
+        do { try store.update(job) } catch { node.trace("spool-error", [("error", "\(error)")]) }
+        node.trace("document-format-error", [("job", "\(job.id!)"), ("why", why)])
+        var response = Self.error(to: intake.request, .documentFormatError, "Job \(job.id!) aborted: the \(job.format) document \(why).")
+        addJobSummary(job, intake.caller, to: &response)
         return response
     }
 
@@ -360,6 +381,7 @@ final class MiGPrinter {
         case "aborted": states = [.aborted]
         case "canceled": states = [.canceled]
         case "pending": states = [.pending]
+        case "pending-held": states = [.pendingHeld]
         case "processing": states = [.processing, .processingStopped]
         default:
             throw Refusal(response: unsupportedResponse(

@@ -86,7 +86,7 @@ public final class MiGServer: @unchecked Sendable {
 
     /// Opens the spool (recovering jobs interrupted by a crash), then listens.
     /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept.
-    public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault]
+    public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault, MiGPrinter.documentFormatFault]
 
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
@@ -245,6 +245,7 @@ public final class MiGServer: @unchecked Sendable {
         node.trace("stopped")
         return node.eventLoop.flatSubmit {
             self.printer.engine.stop()
+            self.printer.documentTimers.values.forEach { $0.cancel() }
             return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
         }
     }

@@ -45,7 +45,7 @@ public struct PrinterDescription: Sendable {
     /// `job-hold-until` values: a job is printed at once or held until Release-Job. (The time-of-day values need a
     /// local calendar the simulated printer does not keep, so they are not offered.)
     static let holdValues = ["no-hold", "indefinite"]
-    static let whichJobs = ["completed", "not-completed", "aborted", "all", "canceled", "pending", "processing"]
+    static let whichJobs = ["completed", "not-completed", "aborted", "all", "canceled", "pending", "pending-held", "processing"]
     static let operations: [IPPOperation] = [
         .printJob, .validateJob, .createJob, .sendDocument, .cancelJob, .getJobAttributes, .getJobs,
         .getPrinterAttributes, .holdJob, .releaseJob, .cancelMyJobs, .closeJob, .identifyPrinter,

@@ -280,4 +280,24 @@ import WireHTTP
         #expect(listed.status == .successfulOK)
         #expect(listed.groups(.job).map(\.jobID) == [1, 3])
     }
+    @Test func aDocumentThePrinterCannotInterpretAbortsItsJobWithDocumentFormatError() throws {
+        let (kernel, phone, server) = try T.world()
+        server.node.faults.set("mig.document-format-error", .times(1))
+        let answer = try T.ipp(try T.post(kernel, phone, try T.printJob(document: MiGCUPSInteropTests.pdf(pages: 2))))
+        #expect(answer.status == .documentFormatError)
+        #expect(answer.group(.job)?["job-state-reasons"]?.stringValues == ["document-format-error"])
+        kernel.advance(by: .seconds(5))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .aborted)
+        #expect(job.impressionsCompleted == 0)
+        // The next document prints.
+        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: MiGCUPSInteropTests.pdf(pages: 2)))).status == .successfulOK)
+        kernel.advance(by: .seconds(5))
+        #expect(try server.jobs().last?.state == .completed)
+        #expect(try server.jobs().last?.impressions == 2)
+        // Held jobs are listed by which-jobs=pending-held.
+        _ = try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("job-hold-until", .keyword("indefinite")) })
+        let held = try Self.send(kernel, phone, Self.request(.getJobs) { $0.add("which-jobs", .keyword("pending-held")) })
+        #expect(held.groups(.job).map(\.jobID) == [3])
+    }
 }
