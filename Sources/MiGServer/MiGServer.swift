@@ -85,7 +85,8 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     /// Opens the spool (recovering jobs interrupted by a crash), then listens.
-    /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept.
+    /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept,
+    /// a document it cannot interpret.
     public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault, MiGPrinter.documentFormatFault]
 
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {

@@ -31,7 +31,7 @@ public struct PrinterDescription: Sendable {
     public var maxCopies: Int32 = 999
     /// Printing speed; a page takes 60 / pagesPerMinute seconds on the printer's clock.
     public var pagesPerMinute: Int32 = 60
-    /// Document bytes that make one page (the simulation does not render documents).
+    /// Document bytes that make one page of a document whose pages cannot be counted from its content.
     public var bytesPerPage: Int64 = 100_000
     /// Largest document accepted.
     public var maxDocumentBytes: Int64 = 4 << 30

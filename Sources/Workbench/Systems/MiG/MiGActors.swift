@@ -14,7 +14,7 @@ extension ActorKind {
                   .text("user", "account name (default demo)"), .text("password", "account password (default demo-password)"),
                   .flag("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
                   .number("ppm", "printer speed in pages per minute (default 60)", 1...100_000),
-                  .number("bytes-per-page", "document bytes per page (default 100000)", 1...(1 << 30)),
+                  .number("bytes-per-page", "pages of a document MiG cannot count from its content (not a readable PDF, PWG raster, JPEG or DSC PostScript): one per this many bytes (default 100000)", 1...(1 << 30)),
                   .creatable("database", "SQLite file of the job spool (default in memory)"),
                   .creatable("spool", "directory for document files (default: digests only)"),
                   .flag("sync-to-disk", "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"),
