@@ -17,6 +17,17 @@ extension MiGPrinter {
         }
     }
 
+    /// Sheets that many impressions of the job take: each copy starts on a new sheet, and two-sided printing puts
+    /// two of its pages on a sheet (number-up is 1: one page per side).
+    static func sheets(_ job: Job, impressions: Int32) -> Int32 {
+        guard job.copies > 0, job.impressions > 0 else { return 0 }
+        let perCopy = max(1, job.impressions / job.copies)
+        let sidesPerSheet: Int32 = job.sides == "one-sided" ? 1 : 2
+        let sheetsPerCopy = (perCopy + sidesPerSheet - 1) / sidesPerSheet
+        let copiesDone = impressions / perCopy, rest = impressions % perCopy
+        return copiesDone * sheetsPerCopy + (rest + sidesPerSheet - 1) / sidesPerSheet
+    }
+
     func addJobAttributes(_ job: Job, _ caller: Caller, requested: [String], to group: inout IPPGroupBuilder) {
         var job = job
         if engine.current == job.id { job.impressionsCompleted = engine.printed }
@@ -54,6 +65,8 @@ extension MiGPrinter {
             ("job-k-octets", [.integer(Int32(clamping: (job.documentBytes + 1023) / 1024))]),
             ("job-impressions", [.integer(job.impressions)]),
             ("job-impressions-completed", [.integer(job.impressionsCompleted)]),
+            ("job-media-sheets", [.integer(Self.sheets(job, impressions: job.impressions))]),
+            ("job-media-sheets-completed", [.integer(Self.sheets(job, impressions: job.impressionsCompleted))]),
             ("copies", [.integer(job.copies)]),
             ("sides", [.keyword(job.sides)]),
             ("media", [.keyword(job.media)]),

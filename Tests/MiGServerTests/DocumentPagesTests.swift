@@ -63,4 +63,24 @@ import Testing
         #expect(jobs.map(\.impressions) == [6, 2])
         #expect(jobs.map(\.state) == [.completed, .completed])
     }
+    @Test func twoSidedCopiesTakeFewerSheetsThanImpressions() throws {
+        let (kernel, phone, _) = try MiGServerTests.world()
+        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: MiGCUPSInteropTests.pdf(pages: 3)) {
+            $0.addCopies(2)
+            $0.addSides("two-sided-long-edge")
+        })
+        kernel.advance(by: .milliseconds(4500))  // 4 of the 6 impressions: copy 1 (2 sheets) and the first sheet of copy 2
+        let request = IPPMessage.request(.getJobAttributes, requestID: 2) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addJobID(1)
+        }
+        var job = try #require(try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request))).group(.job))
+        #expect(job["job-impressions"]?.integerValue == 6)
+        #expect(job["job-impressions-completed"]?.integerValue == 4)
+        #expect(job["job-media-sheets"]?.integerValue == 4)
+        #expect(job["job-media-sheets-completed"]?.integerValue == 3)
+        kernel.advance(by: .seconds(5))
+        job = try #require(try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request))).group(.job))
+        #expect(job["job-media-sheets-completed"]?.integerValue == 4)
+    }
 }
