@@ -51,7 +51,11 @@ final class PageCountingWriter: DocumentWriter {
         bytes.withUnsafeReadableBytes { raw in
             if prefix.count < 8 { prefix += raw.prefix(8 - prefix.count) }
             if case .sniff = kind, prefix.count >= 4 { kind = Self.recognise(prefix) }
-            if case .pwgRaster = kind { raster.feed(raw) }
+            switch kind {
+            case .pwgRaster: raster.feed(raw)
+            case .pdf, .postscript, .sniff: break
+            case .jpeg, .other: held = nil  // counted without the whole document, or not at all
+            }
             if held != nil {
                 if held!.count + raw.count <= Self.heldLimit { held! += raw } else { held = nil }
             }
