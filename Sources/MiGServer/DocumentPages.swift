@@ -49,8 +49,13 @@ final class PageCountingWriter: DocumentWriter {
     func write(_ bytes: ByteBuffer) throws(SpoolError) {
         try inner.write(bytes)
         bytes.withUnsafeReadableBytes { raw in
+            let seen = prefix
             if prefix.count < 8 { prefix += raw.prefix(8 - prefix.count) }
-            if case .sniff = kind, prefix.count >= 4 { kind = Self.recognise(prefix) }
+            if case .sniff = kind, prefix.count >= 4 {
+                kind = Self.recognise(prefix)
+                // Recognised only now: the raster reader also needs the bytes that came before this chunk.
+                if case .pwgRaster = kind { seen.withUnsafeBytes { raster.feed($0) } }
+            }
             switch kind {
             case .pwgRaster: raster.feed(raw)
             case .pdf, .postscript, .sniff: break

@@ -26,6 +26,7 @@ import Testing
         #expect(try Self.count(raster, format: "image/pwg-raster") == .counted(2))
         #expect(try Self.count(raster, format: "image/pwg-raster", chunk: 1) == .counted(2))
         #expect(try Self.count(raster, format: "application/octet-stream", chunk: 7) == .counted(2))
+        #expect(try Self.count(raster, format: "application/octet-stream", chunk: 1) == .counted(2))
         #expect(try Self.count([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], format: "image/jpeg") == .counted(1))
         let postscript = "%!PS-Adobe-3.0\n%%Pages: 4\n%%EndComments\nshowpage\n"
         #expect(try Self.count(Array(postscript.utf8), format: "application/postscript") == .counted(4))
