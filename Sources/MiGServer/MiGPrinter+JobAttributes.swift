@@ -48,7 +48,6 @@ extension MiGPrinter {
             ("job-id", [.integer(Int32(clamping: id))]),
             ("job-uri", [.uri(caller.address.jobURI(id))]),
             ("job-printer-uri", [.uri(caller.address.printerURI)]),
-            ("job-more-info", [.uri(caller.address.moreInfo + "jobs/\(id)")]),
             ("job-name", [.name(job.name)]),
             ("job-originating-user-name", [.name(job.user)]),
             ("job-state", [.enumValue(job.state.rawValue)]),

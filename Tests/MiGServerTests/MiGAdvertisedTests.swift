@@ -133,6 +133,8 @@ import WireHTTP
         #expect(job["job-priority"]?.integerValue == 80)
         #expect(job["sides"]?.stringValue == "two-sided-long-edge")
         #expect(job["job-hold-until"]?.stringValue == "no-hold")
+        // No job-more-info: MiG serves no page per job, so it names none.
+        #expect(job["job-more-info"] == nil)
     }
 
     @Test func aValueThePrinterDoesNotOfferIsNotAcceptedSilently() throws {
