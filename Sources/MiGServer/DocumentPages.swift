@@ -7,8 +7,8 @@ import PrintDocuments
 public enum DocumentPages: Sendable, Equatable {
     /// Counted from the document.
     case counted(Int)
-    /// The bytes are not a document of the format they were sent as (the reason says what was found).
-    case unreadable(String)
+    /// The bytes are not a document of the format they were read as (`why` says what was found).
+    case unreadable(format: String, why: String)
     /// Not examined: MiG keeps no content it could read (digests only), or the document is larger than the readers
     /// take (`DocumentLimits.maximumDocumentBytes`).
     case unexamined
@@ -87,15 +87,16 @@ final class PageCountingWriter: DocumentWriter {
     private func count(_ document: SpooledDocument) -> DocumentPages {
         switch kind {
         case .pwgRaster: return raster.outcome
-        case .jpeg: return prefix.starts(with: [0xFF, 0xD8, 0xFF]) ? .counted(1) : .unreadable("not a JPEG file (no SOI marker)")
+        case .jpeg: return prefix.starts(with: [0xFF, 0xD8, 0xFF]) ? .counted(1) : .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)")
         case .pdf, .postscript:
             guard let bytes = wholeDocument(document) else { return .unexamined }
             if case .pdf = kind {
-                do { return .counted(try PDFReader.pageCount(bytes)) } catch { return .unreadable("not a readable PDF: \(error)") }
+                do { return .counted(try PDFReader.pageCount(bytes)) } catch { return .unreadable(format: "application/pdf", why: "not a readable PDF: \(error)") }
             }
-            guard PostScriptReader.isPostScript(bytes) else { return .unreadable("not PostScript (it does not start with %!)") }
+            guard PostScriptReader.isPostScript(bytes) else { return .unreadable(format: "application/postscript", why: "not PostScript (it does not start with %!)") }
             guard let pages = PostScriptReader.pageCount(bytes), pages > 0 else {
-                return .unreadable("PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted")
+                return .unreadable(format: "application/postscript",
+                                   why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted")
             }
             return .counted(pages)
         case .sniff, .other: return .unexamined
@@ -128,10 +129,11 @@ struct PWGRasterPages {
     private var skip = 0
 
     var outcome: DocumentPages {
-        if let problem { return .unreadable(problem) }
-        if sync.count < 4 { return .unreadable("not PWG raster: the file ends before its RaS2 sync word") }
-        if !header.isEmpty || inPage { return .unreadable("PWG raster page \(pages + 1) is cut off") }
-        return pages > 0 ? .counted(pages) : .unreadable("PWG raster without pages")
+        let unreadable = { (why: String) in DocumentPages.unreadable(format: "image/pwg-raster", why: why) }
+        if let problem { return unreadable(problem) }
+        if sync.count < 4 { return unreadable("not PWG raster: the file ends before its RaS2 sync word") }
+        if !header.isEmpty || inPage { return unreadable("PWG raster page \(pages + 1) is cut off") }
+        return pages > 0 ? .counted(pages) : unreadable("PWG raster without pages")
     }
 
     mutating func feed(_ raw: UnsafeRawBufferPointer) {

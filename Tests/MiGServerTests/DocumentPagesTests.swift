@@ -33,17 +33,18 @@ import Testing
     }
 
     @Test func aDocumentThatIsNotItsFormatSaysWhy() throws {
-        guard case .unreadable(let pdf) = try Self.count(Array("%PDF-1.4\n% no page tree\n".utf8), format: "application/pdf") else {
+        guard case .unreadable("application/pdf", let pdf) = try Self.count(Array("%PDF-1.4\n% no page tree\n".utf8), format: "application/pdf") else {
             Issue.record("a PDF without a page tree was counted")
             return
         }
         #expect(pdf.hasPrefix("not a readable PDF"))
         #expect(try Self.count(Array("%!PS\nshowpage\n".utf8), format: "application/postscript")
-                == .unreadable("PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted"))
-        #expect(try Self.count(Array("hello".utf8), format: "image/pwg-raster") == .unreadable("not PWG raster: the sync word is not RaS2"))
+                == .unreadable(format: "application/postscript",
+                               why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted"))
+        #expect(try Self.count(Array("hello".utf8), format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "not PWG raster: the sync word is not RaS2"))
         let cut = Array(MiGCUPSInteropTests.pwgRaster(pages: 1).dropLast(3))
-        #expect(try Self.count(cut, format: "image/pwg-raster") == .unreadable("PWG raster page 1 is cut off"))
-        #expect(try Self.count([0x89, 0x50], format: "image/jpeg") == .unreadable("not a JPEG file (no SOI marker)"))
+        #expect(try Self.count(cut, format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "PWG raster page 1 is cut off"))
+        #expect(try Self.count([0x89, 0x50], format: "image/jpeg") == .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)"))
         #expect(try Self.count(Array("plain text".utf8), format: "application/octet-stream") == .unexamined)
     }
 
@@ -83,5 +84,20 @@ import Testing
         kernel.advance(by: .seconds(5))
         job = try #require(try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request))).group(.job))
         #expect(job["job-media-sheets-completed"]?.integerValue == 4)
+    }
+    @Test func aRasterJPEGOrPostScriptThatDoesNotReadAbortsItsJob() throws {
+        let (kernel, phone, server) = try MiGServerTests.world()
+        var request = IPPMessage.request(.printJob, requestID: 1) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addDocumentFormat("image/pwg-raster")
+        }
+        request.addGroup(.job)
+        let cut = Array(MiGCUPSInteropTests.pwgRaster(pages: 2).dropLast(5))
+        let answer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request) + cut))
+        #expect(answer.status == .documentFormatError)
+        #expect(answer.statusMessage == "Job 1 aborted (document-format-error): PWG raster page 2 is cut off.")
+        kernel.advance(by: .seconds(5))
+        #expect(try server.jobs().first?.state == .aborted)
+        #expect(try server.jobs().first?.reasons == ["document-format-error"])
     }
 }
