@@ -75,8 +75,15 @@ struct RunningMiG: RunningActor {
     let server: MiGServer
     var endpoints: [(label: String, url: String)] { server.endpoints }
     var notes: [String] {
-        guard let secret = server.configuration.proxySecret else { return [] }
-        return ["proxy-secret \(secret) (a proxy in front of MiG sends it: nginx 'proxy_set_header X-MiG-Proxy-Secret \"\(secret)\";')"]
+        var notes: [String] = []
+        if let secret = server.configuration.proxySecret {
+            notes.append("proxy-secret \(secret) (a proxy in front of MiG sends it: nginx 'proxy_set_header X-MiG-Proxy-Secret \"\(secret)\";')")
+        }
+        if server.configuration.anonymousDiscovery, let url = server.endpoints.first?.url {
+            // CUPS builds a driverless queue without the URI's credentials and prints with them.
+            notes.append("anonymous-discovery on: a CUPS driverless queue works, e.g. lpadmin -p mig -E -v \(url) -m everywhere")
+        }
+        return notes
     }
     func stop() async throws { try await server.stop().get() }
 }
