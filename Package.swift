@@ -85,7 +85,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The MiG print gateway as an actor: IPP/IPPS over HTTP, accounts, job spool, simulated printer.
         .target(name: "MiGServer", dependencies: [
-            "IPP", "Wire", "WireHTTP", "CZlib",
+            "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

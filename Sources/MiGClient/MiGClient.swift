@@ -178,17 +178,36 @@ public final class MiGClient: Sendable {
 
     /// Cancel-Job. - throws: `.ipp(client-error-not-possible)` for a job that already finished.
     public func cancel(_ jobID: Int32) async throws(MiGError) {
+        try await jobOperation(.cancelJob, jobID)
+        node.trace("mig-client-job-canceled", [("job-id", "\(jobID)")])
+    }
+
+    /// Hold-Job: the job waits, unprinted, until `release(_:)`.
+    /// - throws: `.ipp(client-error-not-possible)` for a job that is already printing or finished.
+    public func hold(_ jobID: Int32) async throws(MiGError) {
+        try await jobOperation(.holdJob, jobID)
+        node.trace("mig-client-job-held", [("job-id", "\(jobID)")])
+    }
+
+    /// Release-Job: a held job (`hold(_:)`, or printed with `PrintOptions.holdUntil`) prints in its turn.
+    /// - throws: `.ipp(client-error-not-possible)` for a job that is not held.
+    public func release(_ jobID: Int32) async throws(MiGError) {
+        try await jobOperation(.releaseJob, jobID)
+        node.trace("mig-client-job-released", [("job-id", "\(jobID)")])
+    }
+
+    /// An operation on one job that answers only with its status.
+    private func jobOperation(_ operation: IPPOperation, _ jobID: Int32) async throws(MiGError) {
         let printerURI = configuration.endpoint.printerURI
         let user = requestingUser(nil)
         let outcome = try await perform { id in
-            IPPMessage.request(.cancelJob, requestID: id) { op in
+            IPPMessage.request(operation, requestID: id) { op in
                 op.addPrinterURI(printerURI)
                 op.addJobID(jobID)
                 op.addRequestingUserName(user)
             }
         }
         _ = try Self.requireSuccess(outcome.message)
-        node.trace("mig-client-job-canceled", [("job-id", "\(jobID)")])
     }
 
     /// Get-Printer-Attributes; `requested` nil asks for all.

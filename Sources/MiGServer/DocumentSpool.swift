@@ -11,6 +11,8 @@ public struct SpooledDocument: Sendable {
     public var digest: String?
     /// The spool file, if the content is kept.
     public var path: String?
+    /// Its pages, counted from its content (set by the page counter the printer puts in front of the spool).
+    public var pages: DocumentPages = .unexamined
 }
 
 /// Why a document could not be taken.
@@ -31,6 +33,12 @@ public enum SpoolError: Error, CustomStringConvertible, Sendable {
 /// Where documents go while they arrive: streamed, never held whole in memory.
 public protocol DocumentSpool: Sendable {
     func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter
+    /// Whether documents are kept as files, which the page counter can read back.
+    var keepsFiles: Bool { get }
+}
+
+extension DocumentSpool {
+    public var keepsFiles: Bool { false }
 }
 
 /// One document being received.
@@ -54,6 +62,7 @@ public struct DigestSpool: DocumentSpool {
 /// `workbench serve` runs) the file and then the directory are fsynced before the answer: the bytes and the
 /// file's name both survive a power loss, not only a crash of the process (which the page cache covers).
 public struct FileSpool: DocumentSpool {
+    public var keepsFiles: Bool { true }
     public let directory: String
     public let limit: Int64
     public let syncToDisk: Bool

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import IPP
 
@@ -32,6 +33,11 @@ public struct Job: Sendable, Codable, FetchableRecord, MutablePersistableRecord 
     public var awaitingDocuments: Bool
     public var impressions: Int32
     public var impressionsCompleted: Int32
+    /// The other job-template attributes the job accepted (print-color-mode, job-hold-until, print-quality…), as
+    /// an IPP job group (`JobTemplate`): Get-Job-Attributes reports each exactly as it was accepted.
+    public var template: Data?
+    /// Pages of the document, counted from its content; nil when it was not (then its size estimates them).
+    public var pages: Int32?
     public var createdAt: Int64
     public var processingAt: Int64?
     public var completedAt: Int64?

@@ -76,6 +76,14 @@ public final class JobStore: Sendable {
         migrator.registerMigration("v2-state-index") { db in
             try db.create(index: "job_on_state", on: Job.databaseTableName, columns: ["stateValue", "awaitingDocuments"])
         }
+        // Every job-template value a job accepted is reported back; before this only the four typed ones were kept.
+        migrator.registerMigration("v3-job-template") { db in
+            try db.alter(table: Job.databaseTableName) { table in table.add(column: "template", .blob) }
+        }
+        // Pages are counted from the document: a 3-page PDF of 2 MB is 3 pages, not 20.
+        migrator.registerMigration("v4-document-pages") { db in
+            try db.alter(table: Job.databaseTableName) { table in table.add(column: "pages", .integer) }
+        }
         return migrator
     }
 
@@ -138,6 +146,11 @@ public final class JobStore: Sendable {
     /// How many jobs are in these states (queued-job-count: asked for by every printer poll).
     public func count(states: [IPPJobState]) throws -> Int {
         try database.unsafeRead { db in try Job.filter(states.map(\.rawValue).contains(Column("stateValue"))).fetchCount(db) }
+    }
+
+    /// Pages printed by every job the spool remembers (read once, when the printer starts).
+    public func impressionsPrinted() throws -> Int64 {
+        try database.unsafeRead { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(impressionsCompleted), 0) FROM job") ?? 0 }
     }
 
     /// The oldest job ready to print.

@@ -19,6 +19,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         var headers: HTTPHeaders = [:]
         var body: String
         var contentType = "text/plain; charset=utf-8"
+        /// A binary body (the printer's icons), sent instead of `body`.
+        var data: [UInt8]? = nil
     }
 
     private enum State {
@@ -137,7 +139,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             }
             state = .ignoringBody(head, Reply(status: .ok, body: "<!DOCTYPE html>\n<html><head><title>MiG</title></head><body>MIG hello</body></html>\n",
                                               contentType: "text/html; charset=utf-8"))
-        case "/ipp/print":
+        case let icon where PrinterIcon.png(at: icon) != nil && (head.method == .GET || head.method == .HEAD):  // printer-icons
+            state = .ignoringBody(head, Reply(status: .ok, body: "", contentType: "image/png", data: PrinterIcon.png(at: icon)))
+        case let ipp where ipp == "/ipp/print" || MiGPrinter.isJobPath(ipp):  // a job's job-uri takes its requests too
             guard head.method == .POST else {
                 return refuse(context: context, head, Reply(status: .methodNotAllowed, headers: ["Allow": "POST"],
                                                             body: "\(head.method) /ipp/print is not allowed; IPP requests are POSTed with Content-Type: application/ipp"))
@@ -149,7 +153,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             }
             // The certificate the client proved it holds in the TLS handshake (IPPS with mutual TLS), if any.
             let presented = scheme == "ipps" ? (try? context.pipeline.syncOperations.nioSSL_peerCertificate()?.toDERBytes()) : nil
-            switch server.authenticate(head.headers, presented: presented) {
+            switch server.identify(head.headers, presented: presented) {
             case .failure(let refusal):
                 return refuse(context: context, head, refusal)
             case .success(let user):
@@ -159,7 +163,7 @@ final class MiGHTTPHandler: ChannelInboundHandler {
                                                                 body: "the request of \(length) bytes exceeds MiG's limit of \(server.configuration.printer.maxDocumentBytes) document bytes"))
                 }
                 let authority = head.headers.first(name: "Host") ?? "\(server.host):\(server.port(scheme: scheme))"
-                let caller = Caller(user: user, address: PrinterAddress(scheme: scheme, authority: authority))
+                let caller = Caller(user: user ?? "", address: PrinterAddress(scheme: scheme, authority: authority), authenticated: user != nil)
                 state = .attributes(head, caller, PendingAttributes())
                 armDeadline(context: context, server.configuration.attributesTimeout, "the IPP attributes")
                 if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
@@ -225,6 +229,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             if rest > 0 {
                 receivedBody(context: context, ByteBuffer(bytes: bytes[documentOffset...]))
             }
+        case .credentialsRequired:
+            state = .closing
+            replyEarly(context: context, server.credentialsChallenge)
         }
     }
 
@@ -302,7 +309,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
     }
 
     private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ answer: Reply, keepAlive: Bool) {
-        let body = head.method == .HEAD ? ByteBuffer() : ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
+        let body = head.method == .HEAD ? ByteBuffer() : answer.data.map { ByteBuffer(bytes: $0) }
+            ?? ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
         write(context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType, body: body, version: head.version, keepAlive: keepAlive)
     }
 

@@ -17,6 +17,17 @@ extension MiGPrinter {
         }
     }
 
+    /// Sheets that many impressions of the job take: each copy starts on a new sheet, and two-sided printing puts
+    /// two of its pages on a sheet (number-up is 1: one page per side).
+    static func sheets(_ job: Job, impressions: Int32) -> Int32 {
+        guard job.copies > 0, job.impressions > 0 else { return 0 }
+        let perCopy = max(1, job.impressions / job.copies)
+        let sidesPerSheet: Int32 = job.sides == "one-sided" ? 1 : 2
+        let sheetsPerCopy = (perCopy + sidesPerSheet - 1) / sidesPerSheet
+        let copiesDone = impressions / perCopy, rest = impressions % perCopy
+        return copiesDone * sheetsPerCopy + (rest + sidesPerSheet - 1) / sidesPerSheet
+    }
+
     func addJobAttributes(_ job: Job, _ caller: Caller, requested: [String], to group: inout IPPGroupBuilder) {
         var job = job
         if engine.current == job.id { job.impressionsCompleted = engine.printed }
@@ -26,7 +37,7 @@ extension MiGPrinter {
         let date = { (seconds: Int64?) -> IPPValue in seconds.map { .dateTime(IPPDateTime(unixSeconds: $0)) } ?? .outOfBand(.noValue) }
         let stateMessage = switch job.state {
         case .pending: job.awaitingDocuments ? "Waiting for the document." : "Waiting to print."
-        case .pendingHeld: "Held."
+        case .pendingHeld: job.awaitingDocuments ? "Held; waiting for the document." : "Held until released."
         case .processing: "Printing page \(job.impressionsCompleted + 1) of \(job.impressions)."
         case .processingStopped: "Stopped: \(engine.stopped?.message ?? "the printer is stopped.")"
         case .canceled: "Canceled."
@@ -37,7 +48,6 @@ extension MiGPrinter {
             ("job-id", [.integer(Int32(clamping: id))]),
             ("job-uri", [.uri(caller.address.jobURI(id))]),
             ("job-printer-uri", [.uri(caller.address.printerURI)]),
-            ("job-more-info", [.uri(caller.address.moreInfo + "jobs/\(id)")]),
             ("job-name", [.name(job.name)]),
             ("job-originating-user-name", [.name(job.user)]),
             ("job-state", [.enumValue(job.state.rawValue)]),
@@ -54,12 +64,19 @@ extension MiGPrinter {
             ("job-k-octets", [.integer(Int32(clamping: (job.documentBytes + 1023) / 1024))]),
             ("job-impressions", [.integer(job.impressions)]),
             ("job-impressions-completed", [.integer(job.impressionsCompleted)]),
+            ("job-media-sheets", [.integer(Self.sheets(job, impressions: job.impressions))]),
+            ("job-media-sheets-completed", [.integer(Self.sheets(job, impressions: job.impressionsCompleted))]),
             ("copies", [.integer(job.copies)]),
             ("sides", [.keyword(job.sides)]),
             ("media", [.keyword(job.media)]),
             ("document-format-supplied", [.mimeMediaType(job.format)]),
             ("compression-supplied", [.keyword(job.compression)]),
         ]
+        // Every other job-template value the job accepted, as it was accepted; job-hold-until always (no-hold
+        // unless asked for), since whether a job waits for Release-Job is what a client polls for.
+        let template = JobTemplate(stored: job.template)
+        for attribute in template.attributes where attribute.name != "job-hold-until" { attributes.append((attribute.name, attribute.values)) }
+        attributes.append(("job-hold-until", template["job-hold-until"] ?? [.keyword("no-hold")]))
         if !job.pageRanges.isEmpty {
             let ranges = job.pageRanges.split(separator: ",").compactMap { range -> IPPValue? in
                 let bounds = range.split(separator: "-").compactMap { Int32($0) }

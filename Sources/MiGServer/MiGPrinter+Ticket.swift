@@ -11,17 +11,17 @@ extension MiGPrinter {
         var sides = "one-sided"
         var media: String
         var pageRanges: [IPPRange] = []
+        /// Every other job-template value accepted, reported back by Get-Job-Attributes.
+        var template = JobTemplate()
         /// Attributes or values the printer does not support, echoed in the unsupported-attributes group.
         var unsupported: [IPPAttribute] = []
         var unsupportedNames: [String] = []
         var fidelity = false
     }
 
-    static let knownTemplateAttributes: Set<String> = [
-        "copies", "sides", "media", "media-col", "page-ranges", "print-quality", "orientation-requested",
-        "print-color-mode", "printer-resolution", "finishings", "number-up", "job-priority", "job-sheets",
-        "multiple-document-handling", "output-bin", "print-content-optimize", "print-rendering-intent", "job-hold-until",
-    ]
+    /// Job-template attribute names: an unsupported value of one of these is echoed whole in the
+    /// unsupported-attributes group; an unknown attribute is echoed as `unsupported` (RFC 8011 §4.1.7).
+    static let knownTemplateAttributes: Set<String> = Set(PrinterDescription().template.map(\.name) + ["media-col", "overrides"])
 
     func ticket(for request: IPPMessage) throws(Refusal) -> Ticket {
         var ticket = Ticket(media: description.mediaDefault)
@@ -45,16 +45,24 @@ extension MiGPrinter {
             ticket.compression = compression
         }
         guard let job = request.group(.job) else { return ticket }
+        let supported = Dictionary(description.template.map { ($0.name, $0.supported) }, uniquingKeysWith: { first, _ in first })
         for attribute in job {
             let name = attribute.name
-            var supported = true
+            var accepted = true
             switch name {
             case "copies":
-                if let copies = attribute.integerValue, attribute.tag == .integer, (1...description.maxCopies).contains(copies) { ticket.copies = copies } else { supported = false }
+                if let copies = attribute.integerValue, attribute.tag == .integer, (1...description.maxCopies).contains(copies) { ticket.copies = copies } else { accepted = false }
             case "sides":
-                if let sides = attribute.stringValue, attribute.tag == .keyword, description.sides.contains(sides) { ticket.sides = sides } else { supported = false }
+                if let sides = attribute.stringValue, attribute.tag == .keyword, description.sides.contains(sides) { ticket.sides = sides } else { accepted = false }
             case "media":
-                if let media = attribute.stringValue, description.media.contains(media) { ticket.media = media } else { supported = false }
+                if let media = attribute.stringValue, description.media.contains(media) { ticket.media = media } else { accepted = false }
+            case "media-col":
+                if attribute.count == 1, let collection = attribute.value.collectionValue, let media = description.media(for: collection) {
+                    ticket.media = media
+                    ticket.template[name] = attribute.values
+                } else {
+                    accepted = false
+                }
             case "page-ranges":
                 let ranges = attribute.values.compactMap { value -> IPPRange? in
                     if case .rangeOfInteger(let range) = value { return range } else { return nil }
@@ -63,16 +71,37 @@ extension MiGPrinter {
                 if ranges.count == attribute.count, ascending, ranges.allSatisfy({ $0.lower >= 1 && $0.lower <= $0.upper }) {
                     ticket.pageRanges = ranges
                 } else {
-                    supported = false
+                    accepted = false
                 }
-            case "print-quality":
-                supported = attribute.integerValue.map(PrinterDescription.printQualities.contains) ?? false
-            case "orientation-requested":
-                supported = attribute.integerValue.map(PrinterDescription.orientations.contains) ?? false
+            case "overrides":
+                // Per-page settings (PWG 5100.6): each names its pages or documents and job-template values the
+                // printer offers; kept and reported like any other accepted value.
+                accepted = attribute.values.allSatisfy { value in
+                    guard let override = value.collectionValue else { return false }
+                    return override.contains { PrinterDescription.overrideMembers.contains($0.name) } && override.allSatisfy { member in
+                        if PrinterDescription.overrideMembers.contains(member.name) {
+                            return member.values.allSatisfy { if case .rangeOfInteger(let range) = $0 { range.lower >= 1 } else { false } }
+                        }
+                        guard let offered = supported[member.name], member.values.count == 1 else { return false }
+                        return offered.contains { Self.sameValue(member.values[0], $0) }
+                    }
+                }
+                if accepted { ticket.template[name] = attribute.values }
+            case "job-priority":
+                // One priority level (job-priority-supported 1): every priority 1…100 is accepted, none reorders.
+                accepted = attribute.count == 1 && attribute.tag == .integer && (1...100).contains(attribute.integerValue ?? 0)
+                if accepted { ticket.template[name] = attribute.values }
             default:
-                supported = Self.knownTemplateAttributes.contains(name)
+                let values = attribute.values
+                let multiple = name == "finishings"
+                if let offered = supported[name], values.count == 1 || (multiple && !values.isEmpty),
+                   values.allSatisfy({ value in offered.contains { Self.sameValue(value, $0) } }) {
+                    ticket.template[name] = values
+                } else {
+                    accepted = false
+                }
             }
-            if !supported {
+            if !accepted {
                 ticket.unsupported.append(attribute)
                 ticket.unsupportedNames.append(name)
             }
@@ -84,6 +113,19 @@ extension MiGPrinter {
                 unsupported: ticket.unsupported))
         }
         return ticket
+    }
+
+    /// Whether a requested value is a supported one: `keyword | name` attributes (job-hold-until, job-sheets)
+    /// may come with either syntax.
+    static func sameValue(_ requested: IPPValue, _ supported: IPPValue) -> Bool {
+        func word(_ value: IPPValue) -> String? {
+            switch value {
+            case .keyword(let text), .name(let text), .nameWithLanguage(let text, _): text
+            default: nil
+            }
+        }
+        if let requested = word(requested), let supported = word(supported) { return requested == supported }
+        return requested == supported
     }
 
     func unsupportedResponse(_ request: IPPMessage, _ status: IPPStatus, _ message: String, _ attribute: IPPAttribute?) -> IPPMessage {
@@ -104,5 +146,38 @@ extension MiGPrinter {
             }
         }
         return response
+    }
+}
+
+extension PrinterDescription {
+    /// The `media` a media-col asks for, when the printer has it: its media-size (or media-size-name) is one of
+    /// the printer's sizes, and its source, type and margins, when given, are ones the printer offers.
+    func media(for collection: IPPCollection) -> String? {
+        var media: String?
+        var margins = true
+        for member in collection {
+            let value = member.values.first
+            switch member.name {
+            case "media-size":
+                guard let size = value?.collectionValue,
+                      let width = size.first(where: { $0.name == "x-dimension" })?.values.first?.integerValue,
+                      let length = size.first(where: { $0.name == "y-dimension" })?.values.first?.integerValue else { return nil }
+                guard let match = self.media.first(where: { mediaSizes[$0].map { $0.width == width && $0.length == length } ?? false }),
+                      media == nil || media == match else { return nil }
+                media = match
+            case "media-size-name":
+                guard let name = value?.stringValue, self.media.contains(name), media == nil || media == name else { return nil }
+                media = name
+            case "media-source":
+                guard let source = value?.stringValue, mediaSources.contains(source) else { return nil }
+            case "media-type":
+                guard let type = value?.stringValue, mediaTypes.contains(type) else { return nil }
+            case "media-top-margin", "media-bottom-margin", "media-left-margin", "media-right-margin":
+                margins = margins && value?.integerValue == mediaMargin
+            default:
+                return nil
+            }
+        }
+        return margins ? media ?? mediaDefault : nil
     }
 }

@@ -4,9 +4,12 @@ import Wire
 
 /// Who is asking, and how they reached the printer.
 public struct Caller: Sendable {
-    /// The authenticated account.
+    /// The authenticated account; empty for an anonymous caller.
     public var user: String
     public var address: PrinterAddress
+    /// False when the request came without credentials and MiG lets discovery through anyway
+    /// (`anonymous-discovery`): such a caller may only ask what the printer is.
+    public var authenticated = true
 }
 
 /// What the printer does with a request whose attributes have arrived.
@@ -15,6 +18,8 @@ enum Admission {
     case answer(IPPMessage)
     /// Stream the rest of the body into this job's document, then answer.
     case document(DocumentIntake)
+    /// The caller came without credentials and the operation needs them: HTTP 401, so the client resends with them.
+    case credentialsRequired
 }
 
 /// The IPP service of MiG: every operation of a Mopria / IPP Everywhere print path, over the job spool and
@@ -27,14 +32,24 @@ final class MiGPrinter {
     let spool: any DocumentSpool
     let engine: PrintEngine
     static let busyFault = "mig.busy"
+    /// The printer's interpreter fails on the next document: its job is aborted with document-format-error.
+    static let documentFormatFault = "mig.document-format-error"
+    /// Operations an anonymous caller may use with `anonymous-discovery`: they tell what the printer is and would
+    /// accept, and touch no job.
+    static let anonymousOperations: Set<IPPOperation> = [.getPrinterAttributes, .validateJob]
+    /// The multiple-operation-time-out timer of each job made by Create-Job that waits for its next document.
+    var documentTimers: [Int64: Scheduled<Void>] = [:]
 
     init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool) {
+        var description = description
+        if description.uuid == nil { description.uuid = PrinterDescription.uuid(host: node.name, name: description.name) }
         self.node = node
         self.description = description
         self.store = store
         self.spool = spool
         engine = PrintEngine(node: node, store: store, description: description)
         node.faults.declare(Self.busyFault)
+        node.faults.declare(Self.documentFormatFault)
     }
 
     func admit(_ request: IPPMessage, caller: Caller) -> Admission {
@@ -47,6 +62,7 @@ final class MiGPrinter {
         guard uriNamesThisPrinter(printerURI) else {
             return .answer(Self.error(to: request, .notFound, "\(printerURI) is not a printer here; MiG prints at \(caller.address.printerURI)."))
         }
+        guard caller.authenticated || Self.anonymousOperations.contains(request.operation) else { return .credentialsRequired }
         do {
             switch request.operation {
             case .printJob: return try printJob(request, caller)
@@ -58,6 +74,8 @@ final class MiGPrinter {
             case .getJobAttributes: return .answer(try getJobAttributes(request, caller))
             case .cancelJob: return .answer(try cancelJob(request, caller))
             case .cancelMyJobs: return .answer(try cancelMyJobs(request, caller))
+            case .holdJob: return .answer(try holdJob(request, caller))
+            case .releaseJob: return .answer(try releaseJob(request, caller))
             case .closeJob: return .answer(try closeJob(request, caller))
             case .identifyPrinter: return .answer(identifyPrinter(request, caller))
             default:
@@ -83,6 +101,13 @@ final class MiGPrinter {
         init(response: IPPMessage) { self.response = response }
     }
 
+    /// A job's own URI path, `/ipp/print/N` (its job-uri): IPP requests POSTed there are served like the printer's.
+    static func isJobPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/ipp/print/") else { return false }
+        let id = path.dropFirst("/ipp/print/".count)
+        return !id.isEmpty && id.count <= 18 && id.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     private func uriNamesThisPrinter(_ uri: String) -> Bool {
         guard let schemeEnd = uri.range(of: "://") else { return false }
         let afterAuthority = uri[schemeEnd.upperBound...].drop { $0 != "/" }
@@ -97,14 +122,17 @@ final class MiGPrinter {
         }
     }
 
-    /// A new job, pending until its document has arrived; `reason` says what it waits for.
+    /// A new job, pending until its document has arrived (held too, with job-hold-until=indefinite); `reason`
+    /// says what it waits for.
     private func newJob(_ ticket: Ticket, caller: Caller, reason: String) throws -> Job {
-        let job = Job(id: nil, name: ticket.name, user: caller.user, stateValue: IPPJobState.pending.rawValue,
-                      reasonList: reason, format: ticket.format,
+        let held = ticket.template.holdUntil != "no-hold"
+        let job = Job(id: nil, name: ticket.name, user: caller.user,
+                      stateValue: (held ? IPPJobState.pendingHeld : .pending).rawValue,
+                      reasonList: held ? "\(reason) \(Self.heldReason)" : reason, format: ticket.format,
                       compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
                       pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
                       documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
-                      awaitingDocuments: true, impressions: 0, impressionsCompleted: 0,
+                      awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
                       createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
         return try store.insert(job)
     }
@@ -119,6 +147,8 @@ final class MiGPrinter {
 
     private func intake(_ job: Job, request: IPPMessage, caller: Caller, last: Bool, ticket: Ticket?) throws -> Admission {
         var writer = try spool.open(jobID: job.id!, document: job.documentCount + 1)
+        // Pages are counted from what the printer prints: the document after decompression.
+        writer = PageCountingWriter(inner: writer, format: job.format, readsSpoolFile: spool.keepsFiles)
         if job.compression == "gzip" { writer = try GzipInflatingWriter(inner: writer) }
         return .document(DocumentIntake(printer: self, job: job, request: request, caller: caller, writer: writer, last: last,
                                         unsupported: ticket?.unsupported ?? []))
@@ -127,14 +157,39 @@ final class MiGPrinter {
     /// Called by the intake when the whole document has arrived.
     func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument) -> IPPMessage {
         var job = intake.job
+        // The state as the spool has it now: the job may have been held or canceled while its document arrived.
+        if let stored = try? store.job(id: job.id!) {
+            job.stateValue = stored.stateValue
+            job.reasonList = stored.reasonList
+            job.template = stored.template
+            job.completedAt = stored.completedAt
+        }
         job.documentCount += 1
         job.documentBytes += document.bytes
         job.documentDigest = document.digest
         job.documentPath = document.path
+        if node.fault(Self.documentFormatFault) {
+            return documentFormatError(intake, job, "the printer could not interpret the \(job.format) document (fault \(Self.documentFormatFault))")
+        }
+        switch document.pages {
+        case .counted(let pages):
+            job.pages = Int32(clamping: pages)
+        case .unreadable("application/pdf", let why):
+            // Not yet a document-format-error for PDF: scenarios (`mig print bytes N`) and `workbench bench mig` still
+            // send generated bytes as PDF. Such a document is counted by its size, as before, and the trace says so.
+            node.trace("document-unreadable", [("job", "\(job.id!)"), ("why", why)])
+        case .unreadable(_, let why):
+            return documentFormatError(intake, job, why)
+        case .unexamined:
+            break
+        }
         if intake.last {
             job.awaitingDocuments = false
-            job.reasons = []
             job.impressions = impressions(for: job)
+            if !job.state.isFinal { job.reasons = job.state == .pendingHeld ? [Self.heldReason] : [] }
+        } else if !job.state.isFinal {
+            job.reasons = job.reasons.filter { $0 != "job-incoming" && $0 != "job-data-insufficient" } + ["job-data-insufficient"]
+            armDocumentTimer(job.id!)
         }
         do {
             try store.update(job)
@@ -150,6 +205,21 @@ final class MiGPrinter {
         var response = IPPMessage.response(to: intake.request, status: status)
         addUnsupported(intake.unsupported, to: &response)
         addJobSummary(current, intake.caller, to: &response)
+        return response
+    }
+
+    /// The document does not read as its format: the job is aborted with document-format-error, and the answer says why.
+    private func documentFormatError(_ intake: DocumentIntake, _ job: Job, _ why: String) -> IPPMessage {
+        var job = job
+        job.state = .aborted
+        job.reasons = ["document-format-error"]
+        job.awaitingDocuments = false
+        job.completedAt = node.clock.unixSeconds
+        disarmDocumentTimer(job.id!)
+        do { try store.update(job) } catch { node.trace("spool-error", [("error", "\(error)")]) }
+        node.trace("document-format-error", [("job", "\(job.id!)"), ("why", why)])
+        var response = Self.error(to: intake.request, .documentFormatError, "Job \(job.id!) aborted (document-format-error): \(why).")
+        addJobSummary(job, intake.caller, to: &response)
         return response
     }
 
@@ -179,8 +249,12 @@ final class MiGPrinter {
         node.trace("upload-abandoned", [("job", "\(job.id!)")])
     }
 
+    /// Pages printed: the document's own page count when it was counted (else one per bytes-per-page of it), the
+    /// selected page-ranges of it, times copies. One page is one impression (number-up is 1); sides change sheets,
+    /// not impressions.
     private func impressions(for job: Job) -> Int32 {
-        let pages = max(1, (job.documentBytes + description.bytesPerPage - 1) / description.bytesPerPage)
+        let estimate = max(1, (job.documentBytes + description.bytesPerPage - 1) / description.bytesPerPage)
+        let pages = job.pages.map(Int64.init) ?? estimate
         var selected = pages
         if !job.pageRanges.isEmpty {
             selected = job.pageRanges.split(separator: ",").reduce(0) { total, range in
@@ -205,6 +279,7 @@ final class MiGPrinter {
         let ticket = try ticket(for: request)
         let job = try newJob(ticket, caller: caller, reason: "job-data-insufficient")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
+        armDocumentTimer(job.id!)
         var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
         addJobSummary(job, caller, to: &response)
@@ -234,7 +309,9 @@ final class MiGPrinter {
             }
             job.compression = compression
         }
-        job.reasons = ["job-incoming"]
+        job.reasons = job.reasons.filter { $0 != "job-data-insufficient" } + ["job-incoming"]
+        // The document is on its way: the upload's own time-outs bound it from here.
+        disarmDocumentTimer(job.id!)
         return try intake(job, request: request, caller: caller, last: last, ticket: nil)
     }
 
@@ -243,12 +320,13 @@ final class MiGPrinter {
         guard job.awaitingDocuments, !job.state.isFinal else {
             throw Refusal(request, .notPossible, "Job \(job.id!) is already closed (it is \(job.state.keyword)).")
         }
+        disarmDocumentTimer(job.id!)
         if job.documentCount == 0 {
             job.state = .aborted
             job.reasons = ["aborted-by-system"]
             job.completedAt = node.clock.unixSeconds
         } else {
-            job.reasons = []
+            job.reasons = job.state == .pendingHeld ? [Self.heldReason] : []
             job.impressions = impressions(for: job)
         }
         job.awaitingDocuments = false
@@ -271,7 +349,8 @@ final class MiGPrinter {
             message = stopped.message
         }
         return PrinterStatus(state: engine.printerState, reasons: reasons, message: message, queuedJobs: queued,
-                             upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime)
+                             upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime,
+                             configChangeTime: engine.startedAt, pagesPrinted: engine.pagesPrinted)
     }
 
     private func getPrinterAttributes(_ request: IPPMessage, _ caller: Caller) -> IPPMessage {
@@ -293,7 +372,9 @@ final class MiGPrinter {
     }
 
     private func getJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
-        let which = request.operationAttributes?.whichJobs ?? "not-completed"
+        // job-ids (PWG 5100.11, advertised by job-ids-supported) names the jobs; then which-jobs defaults to all.
+        let ids = request.operationAttributes?["job-ids"]?.integerValues
+        let which = request.operationAttributes?.whichJobs ?? (ids == nil ? "not-completed" : "all")
         let states: [IPPJobState]?
         switch which {
         case "not-completed": states = [.pending, .pendingHeld, .processing, .processingStopped]
@@ -302,6 +383,7 @@ final class MiGPrinter {
         case "aborted": states = [.aborted]
         case "canceled": states = [.canceled]
         case "pending": states = [.pending]
+        case "pending-held": states = [.pendingHeld]
         case "processing": states = [.processing, .processingStopped]
         default:
             throw Refusal(response: unsupportedResponse(
@@ -312,7 +394,10 @@ final class MiGPrinter {
         let mine = request.operationAttributes?.myJobs ?? false
         let limit = request.operationAttributes?.limit.map { Int(max(0, $0)) }
         // Finished jobs newest first, others in the order they will print (as CUPS lists them).
-        let jobs = try store.jobs(states: states, user: mine ? caller.user : nil, limit: limit, newestFirst: which == "completed")
+        var jobs = try store.jobs(states: states, user: mine ? caller.user : nil, limit: ids == nil ? limit : nil, newestFirst: which == "completed")
+        if let ids {
+            jobs = Array(jobs.filter { ids.contains(Int32(clamping: $0.id!)) }.prefix(limit ?? Int.max))
+        }
         let requested = request.requestedAttributes ?? ["job-id", "job-uri"]
         var response = IPPMessage.response(to: request, status: .successfulOK)
         for job in jobs {
@@ -342,6 +427,9 @@ final class MiGPrinter {
     }
 
     private func cancel(_ job: inout Job, by user: String) {
+        // The pages printed so far stay counted: a counter a client has read never goes back.
+        if engine.current == job.id { job.impressionsCompleted = engine.printed }
+        disarmDocumentTimer(job.id!)
         job.state = .canceled
         job.reasons = ["job-canceled-by-user"]
         job.completedAt = node.clock.unixSeconds
@@ -368,7 +456,7 @@ final class MiGPrinter {
     // MARK: Job lookup and description
 
     /// The job named by job-id (with printer-uri) or job-uri.
-    private func anyJob(_ request: IPPMessage) throws -> Job {
+    func anyJob(_ request: IPPMessage) throws -> Job {
         let operation = request.operationAttributes
         var id: Int64?
         if let jobID = operation?.jobID {
@@ -381,7 +469,7 @@ final class MiGPrinter {
         return job
     }
 
-    private func ownedJob(_ request: IPPMessage, _ caller: Caller) throws -> Job {
+    func ownedJob(_ request: IPPMessage, _ caller: Caller) throws -> Job {
         let job = try anyJob(request)
         guard job.user == caller.user else {
             throw Refusal(request, .notAuthorized, "Job \(job.id!) belongs to another user.")

@@ -53,6 +53,8 @@ public final class MiGServer: @unchecked Sendable {
         /// type proves nothing. nil: forwarded certificates are never believed (clients must present theirs in
         /// the TLS handshake on MiG's IPPS port).
         public var proxySecret: String?
+        /// Get-Printer-Attributes and Validate-Job are answered without credentials; job operations still need them.
+        public var anonymousDiscovery = false
         /// How long a connection may wait before sending a request head.
         public var headerTimeout: TimeAmount = .seconds(30)
         /// How long an upload may pause between two chunks.
@@ -83,8 +85,9 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     /// Opens the spool (recovering jobs interrupted by a crash), then listens.
-    /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept.
-    public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault]
+    /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept,
+    /// a document it cannot interpret.
+    public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault, MiGPrinter.documentFormatFault]
 
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
@@ -243,6 +246,7 @@ public final class MiGServer: @unchecked Sendable {
         node.trace("stopped")
         return node.eventLoop.flatSubmit {
             self.printer.engine.stop()
+            self.printer.documentTimers.values.forEach { $0.cancel() }
             return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
         }
     }

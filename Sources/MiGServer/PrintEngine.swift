@@ -26,6 +26,10 @@ final class PrintEngine {
     /// The device problem that stops the printer, if any (printer-state-reasons keyword and message).
     private(set) var stopped: (reason: String, message: String)?
     private(set) var stateChangeTime: Int64
+    /// When this printer started (printer-config-change-time: nothing reconfigures it while it runs).
+    let startedAt: Int64
+    /// Pages printed over the spool's whole history: the toner they used is what printer-supply reports.
+    private(set) var pagesPrinted: Int64
     private var timer: Scheduled<Void>?
 
     init(node: Node, store: JobStore, description: PrinterDescription) {
@@ -33,6 +37,8 @@ final class PrintEngine {
         self.store = store
         self.description = description
         stateChangeTime = node.clock.unixSeconds
+        startedAt = stateChangeTime
+        pagesPrinted = (try? store.impressionsPrinted()) ?? 0
         for fault in Self.deviceFaults { node.faults.declare(fault.point) }
         node.faults.declare(Self.abortFault)
     }
@@ -88,6 +94,8 @@ final class PrintEngine {
             kick()
             return
         }
+        // The spool holds the count as of the last state change; the pages since are counted here.
+        job.impressionsCompleted = printed
         if let fault = Self.deviceFaults.first(where: { node.fault($0.point) }) {
             if stopped?.reason != fault.reason {
                 stopped = (fault.reason, fault.message)
@@ -114,6 +122,7 @@ final class PrintEngine {
             return
         }
         printed += 1
+        pagesPrinted += 1
         job.impressionsCompleted = printed
         if job.impressionsCompleted >= job.impressions {
             finish(&job, .completed, reason: "job-completed-successfully")

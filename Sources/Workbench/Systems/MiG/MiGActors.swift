@@ -14,10 +14,11 @@ extension ActorKind {
                   .text("user", "account name (default demo)"), .text("password", "account password (default demo-password)"),
                   .flag("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
                   .number("ppm", "printer speed in pages per minute (default 60)", 1...100_000),
-                  .number("bytes-per-page", "document bytes per page (default 100000)", 1...(1 << 30)),
+                  .number("bytes-per-page", "pages of a document MiG cannot count from its content (not a readable PDF, PWG raster, JPEG or DSC PostScript): one per this many bytes (default 100000)", 1...(1 << 30)),
                   .creatable("database", "SQLite file of the job spool (default in memory)"),
                   .creatable("spool", "directory for document files (default: digests only)"),
                   .flag("sync-to-disk", "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"),
+                  .flag("anonymous-discovery", "true: Get-Printer-Attributes and Validate-Job are answered without credentials (CUPS asks so while it builds a driverless queue); every job operation still needs an account (default false: 401 without credentials)"),
                   .secret("proxy-secret", "believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give mig-proxy the same secret)")],
         faultPoints: MiGServer.faultPoints
     ) { node, options in
@@ -42,6 +43,7 @@ extension ActorKind {
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
         configuration.syncToDisk = try parseFlag(options["sync-to-disk"], "sync-to-disk")
+        configuration.anonymousDiscovery = try parseFlag(options["anonymous-discovery"], "anonymous-discovery")
         configuration.proxySecret = try options["proxy-secret"].map { try parseSecret($0, "proxy-secret") }
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
     }
@@ -73,8 +75,15 @@ struct RunningMiG: RunningActor {
     let server: MiGServer
     var endpoints: [(label: String, url: String)] { server.endpoints }
     var notes: [String] {
-        guard let secret = server.configuration.proxySecret else { return [] }
-        return ["proxy-secret \(secret) (a proxy in front of MiG sends it: nginx 'proxy_set_header X-MiG-Proxy-Secret \"\(secret)\";')"]
+        var notes: [String] = []
+        if let secret = server.configuration.proxySecret {
+            notes.append("proxy-secret \(secret) (a proxy in front of MiG sends it: nginx 'proxy_set_header X-MiG-Proxy-Secret \"\(secret)\";')")
+        }
+        if server.configuration.anonymousDiscovery, let url = server.endpoints.first?.url {
+            // CUPS builds a driverless queue without the URI's credentials and prints with them.
+            notes.append("anonymous-discovery on: a CUPS driverless queue works, e.g. lpadmin -p mig -E -v \(url) -m everywhere")
+        }
+        return notes
     }
     func stop() async throws { try await server.stop().get() }
 }

@@ -75,30 +75,31 @@ extension Directive {
 
     static let mig = Directive(
         "mig",
-        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] "
+        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
             + "[attributes complete|seed] | mig replay FIXTURE [bytes N | file PATH] | "
-            + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig alive — each with [url URL] [user U] [password P] "
+            + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig hold JOB | mig release JOB | mig alive — each with [url URL] [user U] [password P] "
             + "[p12 FILE PASSWORD | credential SERIAL TAG] [ca FILE] [from NODE] [retries N] [as NAME] "
             + "(credential: the app's derived credential, its certificate read back through AppConnect, with the key the app kept)",
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
-            + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .seed (what the seed's HTTP-status check concludes)",
-        keywords: ["print", "replay", "wait", "job", "cancel", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
+            + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .seed (what the seed's HTTP-status check concludes); "
+            + "print … hold sends job-hold-until=indefinite: the job waits (pending-held) until mig release",
+        keywords: ["print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
                    "content-length", "gzip", "attributes", "complete", "seed", "within", "as"] + MiGConnection.words
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "alive"])
+        let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
         var connection = MiGConnection()
         var label = "mig"
         var jobID: Template?
-        if ["wait", "job", "cancel"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
+        if ["wait", "job", "cancel", "hold", "release"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
         var fixture: Template?
         if action == "replay" { fixture = try args.path("an IPP request file, e.g. ipp/seed-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)") }
         var document = DocumentSource()
         var name: Template?, copies = 1, sides: String?, media: String?, pages: String?, format: Template?
-        var contentLength = false, gzip = false, attributeSet = AttributeSet.complete
+        var contentLength = false, gzip = false, hold = false, attributeSet = AttributeSet.complete
         var within = Template(literal: "300s")
         while !args.isEmpty {
             let word = try args.oneOf(MiGConnection.words + ["as", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
-                                                            "content-length", "gzip", "attributes", "within"])
+                                                            "content-length", "gzip", "hold", "attributes", "within"])
             if try connection.accept(word, &args) { continue }
             switch word {
             case "as": label = try args.name("a variable name")
@@ -112,6 +113,7 @@ extension Directive {
             case "format": format = try args.value("a MIME type like application/pdf")
             case "content-length": contentLength = true
             case "gzip": gzip = true
+            case "hold": hold = true
             case "attributes": attributeSet = try args.oneOf(["complete", "seed"]) == "seed" ? .seed : .complete
             default: within = try args.duration()
             }
@@ -127,7 +129,7 @@ extension Directive {
         }
         args.binds(label, fields: ["status", "job", "state", "code", "attempts"] + own + ResultBinding.performed)
         let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
-        let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet)
+        let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet, hold)
         let replayed = fixture
         return Run { context in
             let timeout = try limit.duration(context)
@@ -151,7 +153,7 @@ extension Directive {
                 var printOptions = PrintOptions(jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
                                                 media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
                                                 framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none,
-                                                attributeSet: options.8)
+                                                attributeSet: options.8, holdUntil: options.9 ? "indefinite" : nil)
                 if let pages = options.4 {
                     let bounds = pages.split(separator: "-").compactMap { Int32($0) }
                     guard bounds.count == 2, bounds[0] <= bounds[1] else { throw StepError("pages \(pages): expected FIRST-LAST") }
@@ -199,10 +201,15 @@ extension Directive {
                 return context.perform("mig job", label: variable, timeout: timeout) {
                     do { return Self.values(try await makeClient().jobAttributes(id!)) } catch { return Self.failure(error) }
                 }
-            case "cancel":
-                return context.perform("mig cancel", label: variable, timeout: timeout) {
+            case "cancel", "hold", "release":
+                return context.perform("mig \(action)", label: variable, timeout: timeout) {
                     do {
-                        try await makeClient().cancel(id!)
+                        let client = try await makeClient()
+                        switch action {
+                        case "hold": try await client.hold(id!)
+                        case "release": try await client.release(id!)
+                        default: try await client.cancel(id!)
+                        }
                         return ["status": "ok", "code": ""]
                     } catch { return Self.failure(error) }
                 }

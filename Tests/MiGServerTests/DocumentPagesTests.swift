@@ -1,0 +1,103 @@
+import Foundation
+import IPP
+import Kernel
+@testable import MiGServer
+import NIOCore
+import Testing
+
+/// Pages are pages: counted from the document, whatever its size.
+@Suite struct DocumentPagesTests {
+    /// Streams `bytes` through a page counter in chunks of `chunk`, as the HTTP layer does.
+    static func count(_ bytes: [UInt8], format: String, chunk: Int = 1000) throws -> DocumentPages {
+        let writer = PageCountingWriter(inner: DigestWriter(limit: 1 << 30, path: nil), format: format, readsSpoolFile: false)
+        var offset = 0
+        while offset < bytes.count {
+            try writer.write(ByteBuffer(bytes: bytes[offset..<min(bytes.count, offset + chunk)]))
+            offset += chunk
+        }
+        return try writer.finish().pages
+    }
+
+    @Test func eachFormatIsCountedFromItsContent() throws {
+        let pdf = MiGCUPSInteropTests.pdf(pages: 3)
+        #expect(try Self.count(pdf, format: "application/pdf") == .counted(3))
+        #expect(try Self.count(pdf, format: "application/octet-stream") == .counted(3))
+        let raster = MiGCUPSInteropTests.pwgRaster(pages: 2)
+        #expect(try Self.count(raster, format: "image/pwg-raster") == .counted(2))
+        #expect(try Self.count(raster, format: "image/pwg-raster", chunk: 1) == .counted(2))
+        #expect(try Self.count(raster, format: "application/octet-stream", chunk: 7) == .counted(2))
+        #expect(try Self.count(raster, format: "application/octet-stream", chunk: 1) == .counted(2))
+        #expect(try Self.count([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], format: "image/jpeg") == .counted(1))
+        let postscript = "%!PS-Adobe-3.0\n%%Pages: 4\n%%EndComments\nshowpage\n"
+        #expect(try Self.count(Array(postscript.utf8), format: "application/postscript") == .counted(4))
+    }
+
+    @Test func aDocumentThatIsNotItsFormatSaysWhy() throws {
+        guard case .unreadable("application/pdf", let pdf) = try Self.count(Array("%PDF-1.4\n% no page tree\n".utf8), format: "application/pdf") else {
+            Issue.record("a PDF without a page tree was counted")
+            return
+        }
+        #expect(pdf.hasPrefix("not a readable PDF"))
+        #expect(try Self.count(Array("%!PS\nshowpage\n".utf8), format: "application/postscript")
+                == .unreadable(format: "application/postscript",
+                               why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted"))
+        #expect(try Self.count(Array("hello".utf8), format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "not PWG raster: the sync word is not RaS2"))
+        let cut = Array(MiGCUPSInteropTests.pwgRaster(pages: 1).dropLast(3))
+        #expect(try Self.count(cut, format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "PWG raster page 1 is cut off"))
+        #expect(try Self.count([0x89, 0x50], format: "image/jpeg") == .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)"))
+        #expect(try Self.count(Array("plain text".utf8), format: "application/octet-stream") == .unexamined)
+    }
+
+    @Test func aThreePagePDFOfTwoMegabytesPrintsThreePagesTimesCopiesAndRanges() throws {
+        let (kernel, phone, server) = try MiGServerTests.world()
+        // Padding in a comment after the header: still a 3-page PDF, now 2 MB (20 pages by the old bytes rule).
+        var pdf = MiGCUPSInteropTests.pdf(pages: 3)
+        let padding = Array(("%" + String(repeating: "x", count: 2_000_000) + "\n").utf8)
+        pdf.insert(contentsOf: padding, at: 9)
+        // The cross-reference offsets moved with the padding: a real reader finds the objects by scanning.
+        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: pdf) { $0.addCopies(2) }, chunked: true)
+        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: MiGCUPSInteropTests.pdf(pages: 3)) {
+            $0.addPageRanges([IPPRange(2, 9)])
+        })
+        kernel.advance(by: .seconds(20))
+        let jobs = try server.jobs()
+        #expect(jobs.map(\.pages) == [3, 3])
+        #expect(jobs.map(\.impressions) == [6, 2])
+        #expect(jobs.map(\.state) == [.completed, .completed])
+    }
+    @Test func twoSidedCopiesTakeFewerSheetsThanImpressions() throws {
+        let (kernel, phone, _) = try MiGServerTests.world()
+        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: MiGCUPSInteropTests.pdf(pages: 3)) {
+            $0.addCopies(2)
+            $0.addSides("two-sided-long-edge")
+        })
+        kernel.advance(by: .milliseconds(4500))  // 4 of the 6 impressions: copy 1 (2 sheets) and the first sheet of copy 2
+        let request = IPPMessage.request(.getJobAttributes, requestID: 2) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addJobID(1)
+        }
+        var job = try #require(try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request))).group(.job))
+        #expect(job["job-impressions"]?.integerValue == 6)
+        #expect(job["job-impressions-completed"]?.integerValue == 4)
+        #expect(job["job-media-sheets"]?.integerValue == 4)
+        #expect(job["job-media-sheets-completed"]?.integerValue == 3)
+        kernel.advance(by: .seconds(5))
+        job = try #require(try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request))).group(.job))
+        #expect(job["job-media-sheets-completed"]?.integerValue == 4)
+    }
+    @Test func aRasterJPEGOrPostScriptThatDoesNotReadAbortsItsJob() throws {
+        let (kernel, phone, server) = try MiGServerTests.world()
+        var request = IPPMessage.request(.printJob, requestID: 1) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addDocumentFormat("image/pwg-raster")
+        }
+        request.addGroup(.job)
+        let cut = Array(MiGCUPSInteropTests.pwgRaster(pages: 2).dropLast(5))
+        let answer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request) + cut))
+        #expect(answer.status == .documentFormatError)
+        #expect(answer.statusMessage == "Job 1 aborted (document-format-error): PWG raster page 2 is cut off.")
+        kernel.advance(by: .seconds(5))
+        #expect(try server.jobs().first?.state == .aborted)
+        #expect(try server.jobs().first?.reasons == ["document-format-error"])
+    }
+}
