@@ -87,7 +87,7 @@ import Testing
     /// The JWT bench against `openssl speed`, one short round: whatever the figures (a debug build is slow), the
     /// exit status under `--check` follows the verdicts the JSON shows, and without `--check` it is 0.
     @Test func jwtBenchExitsAsItsJSONVerdictsSay() throws {
-        let arguments = ["bench", "jwt", "--seconds", "1", "--rounds", "1", "--no-open-ssl-backend", "--json"]
+        let arguments = ["bench", "jwt", "--seconds", "1", "--rounds", "1", "--no-alternative", "--json"]
         let checked = try WorkbenchBinary.run(arguments + ["--check"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any], "\(checked.output)")
         let targets = try #require(object["targets"] as? [[String: Any]])
