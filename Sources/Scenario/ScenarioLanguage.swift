@@ -168,9 +168,9 @@ public struct ScenarioLanguage: Sendable {
     }
 
     /// Checks what the statements name against what the scenario puts in the world: every host a line acts on must
-    /// be a node some line of the scenario creates (an actor's host, a client's `from`), or one of `existing` (the
-    /// console's world so far). Order does not matter: a partition may be set up before the node starts. Not checked
-    /// by a language without actor kinds.
+    /// be a node some line of the scenario creates (an actor's host, a client's `from`), or one of `existing`; every
+    /// actor a line acts on must be one a `start` line names, or one of `actors` (the console's world so far). Order
+    /// does not matter: a partition may be set up before the node starts. Not checked by a language without actor kinds.
     public func checkNames(_ statements: [Statement], existing: Set<String> = [], actors existingActors: Set<String> = []) -> [ScenarioError] {
         // Without a catalog, `start` cannot know the host a kind runs on.
         guard !actorKinds.isEmpty else { return [] }
@@ -213,8 +213,8 @@ public struct ScenarioLanguage: Sendable {
         return errors
     }
 
-    /// Parses a whole file, collecting every error (so a malformed file runs nothing), then checks the names its
-    /// lines use (``checkNames(_:existing:)``).
+    /// Parses a whole file, collecting every error (so a malformed file runs nothing), then checks the hosts, nodes and
+    /// actors its lines name (``checkNames(_:existing:actors:)``) and the result fields they read (``checkResults(_:bound:)``).
     public func parse(file: String, text: String) -> (Script, [ScenarioError]) {
         var statements: [Statement] = []
         var errors: [ScenarioError] = []
