@@ -266,7 +266,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "WorkbenchTests", dependencies: [
-            "Workbench", "JWT", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
+            "Workbench", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

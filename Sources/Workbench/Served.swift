@@ -123,7 +123,11 @@ struct Served {
     /// it at /bin/true, like ippeveprinter's print command here, so a job costs cupsd one fork and exec.
     /// Completed jobs stay in the history (PreserveJobHistory) so Get-Job-Attributes reports them, and there
     /// is no limit on the number of jobs (MaxJobs 0, MaxJobsPerUser 0).
-    static func cupsd(state: String) throws -> Served {
+    ///
+    /// - parameter driverless: for a client that makes its own queues (`lpadmin -m everywhere`): no `bench` queue, the
+    ///   system's real filters (cups-filters-core-drivers' pdftopdf turns a PDF into what such a queue sends), and a
+    ///   debug log, since cupsd reports a queue it could not make only there. Ready once it accepts connections.
+    static func cupsd(state: String, driverless: Bool = false) throws -> Served {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/cupsd") else {
             throw BenchError("/usr/sbin/cupsd is missing: install cups-daemon (tools/setup.sh does)")
         }
@@ -135,7 +139,13 @@ struct Served {
         for link in ["daemon", "backend", "notifier"] {
             try files.createSymbolicLink(atPath: "\(state)/bin/\(link)", withDestinationPath: "/usr/lib/cups/\(link)")
         }
-        try files.createSymbolicLink(atPath: "\(state)/bin/filter/gziptoany", withDestinationPath: "/bin/true")
+        if driverless {
+            for filter in (try? files.contentsOfDirectory(atPath: "/usr/lib/cups/filter")) ?? [] {
+                try files.createSymbolicLink(atPath: "\(state)/bin/filter/\(filter)", withDestinationPath: "/usr/lib/cups/filter/\(filter)")
+            }
+        } else {
+            try files.createSymbolicLink(atPath: "\(state)/bin/filter/gziptoany", withDestinationPath: "/bin/true")
+        }
         // cupsd wants SystemGroup to name a group; the current user's own works as root and as anyone else.
         // (Run as root, cupsd runs filters as lp, Debian's default User; run as anyone else, as that user.)
         let group = getgrgid(getgid()).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "root"
@@ -162,7 +172,7 @@ struct Served {
             Browsing No
             BrowseLocalProtocols none
             WebInterface No
-            LogLevel warn
+            LogLevel \(driverless ? "debug" : "warn")
             MaxJobs 0
             MaxJobsPerUser 0
             MaxJobsPerPrinter 0
@@ -188,7 +198,8 @@ struct Served {
             """.write(toFile: "\(state)/cupsd.conf", atomically: true, encoding: .utf8)
         // The queue, as `lpadmin -p bench -E -v file:///dev/null -m raw` would save it (lpadmin is in cups-client,
         // one more package for nothing cupsd cannot read itself). No PPD in ppd/: a raw queue.
-        try """
+        if !driverless {
+            try """
             <Printer bench>
             Info Workbench bench queue
             State Idle
@@ -200,6 +211,7 @@ struct Served {
             </Printer>
 
             """.write(toFile: "\(state)/printers.conf", atomically: true, encoding: .utf8)
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -212,18 +224,20 @@ struct Served {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let served = Served(process: process, port: port, stopSignal: SIGTERM, removeOnStop: state)
-        // Ready once the queue answers Get-Printer-Attributes with printer-is-accepting-jobs true.
+        // Ready once the queue answers Get-Printer-Attributes with printer-is-accepting-jobs true (without a queue: once
+        // cupsd answers in IPP at all).
+        let resource = driverless ? "/" : "/printers/bench"
         let request = IPPMessage.request(.getPrinterAttributes, requestID: 1) { op in
-            op.addPrinterURI("ipp://127.0.0.1:\(port)/printers/bench")
+            op.addPrinterURI("ipp://127.0.0.1:\(port)\(resource)")
             op.addRequestedAttributes(["printer-is-accepting-jobs", "printer-state"])
         }
         try Data(try IPPEncoder().encode(request)).write(to: URL(fileURLWithPath: "\(state)/ready.ipp"))
         for _ in 0..<200 {
             guard process.isRunning else { break }
             _ = try shell("curl -s -o '\(state)/ready.answer' -H 'Content-Type: application/ipp' --data-binary @'\(state)/ready.ipp' "
-                          + "http://127.0.0.1:\(port)/printers/bench")
+                          + "http://127.0.0.1:\(port)\(resource)")
             if let answer = try? IPPDecoder().decode(Array(Data(contentsOf: URL(fileURLWithPath: "\(state)/ready.answer")))),
-               answer.group(.printer)?["printer-is-accepting-jobs"]?.booleanValue == true {
+               driverless || answer.group(.printer)?["printer-is-accepting-jobs"]?.booleanValue == true {
                 return served
             }
             usleep(50_000)

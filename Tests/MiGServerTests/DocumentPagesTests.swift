@@ -3,6 +3,7 @@ import IPP
 import Kernel
 @testable import MiGServer
 import NIOCore
+import TestSupport
 import Testing
 
 /// Pages are pages: counted from the document, whatever its size.
@@ -19,10 +20,10 @@ import Testing
     }
 
     @Test func eachFormatIsCountedFromItsContent() throws {
-        let pdf = MiGCUPSInteropTests.pdf(pages: 3)
+        let pdf = TestDocuments.pdf(pages: 3)
         #expect(try Self.count(pdf, format: "application/pdf") == .counted(3))
         #expect(try Self.count(pdf, format: "application/octet-stream") == .counted(3))
-        let raster = MiGCUPSInteropTests.pwgRaster(pages: 2)
+        let raster = TestDocuments.pwgRaster(pages: 2)
         #expect(try Self.count(raster, format: "image/pwg-raster") == .counted(2))
         #expect(try Self.count(raster, format: "image/pwg-raster", chunk: 1) == .counted(2))
         #expect(try Self.count(raster, format: "application/octet-stream", chunk: 7) == .counted(2))
@@ -42,7 +43,7 @@ import Testing
                 == .unreadable(format: "application/postscript",
                                why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted"))
         #expect(try Self.count(Array("hello".utf8), format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "not PWG raster: the sync word is not RaS2"))
-        let cut = Array(MiGCUPSInteropTests.pwgRaster(pages: 1).dropLast(3))
+        let cut = Array(TestDocuments.pwgRaster(pages: 1).dropLast(3))
         #expect(try Self.count(cut, format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "PWG raster page 1 is cut off"))
         #expect(try Self.count([0x89, 0x50], format: "image/jpeg") == .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)"))
         #expect(try Self.count(Array("plain text".utf8), format: "application/octet-stream") == .unexamined)
@@ -51,12 +52,12 @@ import Testing
     @Test func aThreePagePDFOfTwoMegabytesPrintsThreePagesTimesCopiesAndRanges() throws {
         let (kernel, phone, server) = try MiGServerTests.world()
         // Padding in a comment after the header: still a 3-page PDF, now 2 MB (20 pages by the old bytes rule).
-        var pdf = MiGCUPSInteropTests.pdf(pages: 3)
+        var pdf = TestDocuments.pdf(pages: 3)
         let padding = Array(("%" + String(repeating: "x", count: 2_000_000) + "\n").utf8)
         pdf.insert(contentsOf: padding, at: 9)
         // The cross-reference offsets moved with the padding: a real reader finds the objects by scanning.
         _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: pdf) { $0.addCopies(2) }, chunked: true)
-        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: MiGCUPSInteropTests.pdf(pages: 3)) {
+        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: TestDocuments.pdf(pages: 3)) {
             $0.addPageRanges([IPPRange(2, 9)])
         })
         kernel.advance(by: .seconds(20))
@@ -67,7 +68,7 @@ import Testing
     }
     @Test func twoSidedCopiesTakeFewerSheetsThanImpressions() throws {
         let (kernel, phone, _) = try MiGServerTests.world()
-        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: MiGCUPSInteropTests.pdf(pages: 3)) {
+        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: TestDocuments.pdf(pages: 3)) {
             $0.addCopies(2)
             $0.addSides("two-sided-long-edge")
         })
@@ -92,7 +93,7 @@ import Testing
             op.addDocumentFormat("image/pwg-raster")
         }
         request.addGroup(.job)
-        let cut = Array(MiGCUPSInteropTests.pwgRaster(pages: 2).dropLast(5))
+        let cut = Array(TestDocuments.pwgRaster(pages: 2).dropLast(5))
         let answer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request) + cut))
         #expect(answer.status == .documentFormatError)
         #expect(answer.statusMessage == "Job 1 aborted (document-format-error): PWG raster page 2 is cut off.")

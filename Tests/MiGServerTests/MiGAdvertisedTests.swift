@@ -3,6 +3,7 @@ import Kernel
 import MiGServer
 import NIOCore
 import NIOHTTP1
+import TestSupport
 import Testing
 import Wire
 import WireHTTP
@@ -285,7 +286,7 @@ import WireHTTP
     @Test func aDocumentThePrinterCannotInterpretAbortsItsJobWithDocumentFormatError() throws {
         let (kernel, phone, server) = try T.world()
         server.node.faults.set("mig.document-format-error", .times(1))
-        let answer = try T.ipp(try T.post(kernel, phone, try T.printJob(document: MiGCUPSInteropTests.pdf(pages: 2))))
+        let answer = try T.ipp(try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 2))))
         #expect(answer.status == .documentFormatError)
         #expect(answer.group(.job)?["job-state-reasons"]?.stringValues == ["document-format-error"])
         kernel.advance(by: .seconds(5))
@@ -293,7 +294,7 @@ import WireHTTP
         #expect(job.state == .aborted)
         #expect(job.impressionsCompleted == 0)
         // The next document prints.
-        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: MiGCUPSInteropTests.pdf(pages: 2)))).status == .successfulOK)
+        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 2)))).status == .successfulOK)
         kernel.advance(by: .seconds(5))
         #expect(try server.jobs().last?.state == .completed)
         #expect(try server.jobs().last?.impressions == 2)

@@ -1,0 +1,98 @@
+import Foundation
+import MiGServer
+import TestSupport
+import Testing
+import Wire
+@testable import Workbench
+
+/// MiG with the clients real users have: CUPS 2.4 makes a driverless queue on it (`lpadmin -m everywhere`) and
+/// prints through it, and ipptool's IPP Everywhere suites pass against it.
+@Suite(.serialized) struct MiGCUPSInteropTests {
+    /// A live MiG, plain IPP on a free port, documents kept in a spool directory, discovery without credentials.
+    static func live(_ state: String) async throws -> (LiveWire, MiGServer, url: String) {
+        let wire = LiveWire()
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configuration.plainPort = 0
+        configuration.databasePath = "\(state)/mig.sqlite"
+        configuration.spoolDirectory = "\(state)/spool"
+        configuration.anonymousDiscovery = true
+        configuration.printer.pagesPerMinute = 6_000
+        let server = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
+        let url = try #require(server.endpoints.first { $0.label == "ipp" }?.url)
+        return (wire, server, url)
+    }
+
+    static func workspace(_ name: String) throws -> String {
+        let directory = NSTemporaryDirectory() + "mig-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Waits (wall clock: real processes) until `condition` holds, up to `seconds`.
+    static func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return try condition()
+    }
+
+    @Test func cupsMakesADriverlessQueueOnMiGAndPrintsThroughIt() async throws {
+        let directory = try Self.workspace("cups")
+        let (wire, server, url) = try await Self.live(directory)
+        // `bench mig`'s private cupsd, with the system's filters and no queue: lpadmin makes the queue.
+        let cupsd = try Served.cupsd(state: "\(directory)/cups", driverless: true)
+        let host = "127.0.0.1:\(cupsd.port)"
+        // The URI carries the account: cupsd builds the queue without it (anonymous discovery), the backend prints with it.
+        let made = try ExternalProcess.run("/usr/sbin/lpadmin", ["-h", host, "-p", "mig", "-E", "-v", url, "-m", "everywhere"])
+        #expect(made.status == 0, "\(made.output)")
+        // lpadmin returns before cupsd has made the PPD; a failure shows only in the log, so look for the PPD.
+        let ppdPath = "\(directory)/cups/ppd/mig.ppd"
+        let ppdMade = Self.eventually(30) { FileManager.default.fileExists(atPath: ppdPath) }
+        let log = { (try? String(contentsOfFile: "\(directory)/cups/error_log", encoding: .utf8)) ?? "" }
+        #expect(ppdMade, "no PPD: \(log().split(separator: "\n").filter { $0.contains("mig:") }.suffix(10).joined(separator: "\n"))")
+        let ppd = (try? String(contentsOfFile: ppdPath, encoding: .utf8)) ?? ""
+        #expect(ppd.contains("*cupsFilter2: \"image/pwg-raster image/pwg-raster"))
+        #expect(ppd.contains("*PageSize A4:"))
+
+        try Data(TestDocuments.pdf(pages: 3)).write(to: URL(fileURLWithPath: "\(directory)/three-pages.pdf"))
+        try Data(TestDocuments.pwgRaster(pages: 2)).write(to: URL(fileURLWithPath: "\(directory)/two-pages.pwg"))
+        for file in ["three-pages.pdf", "two-pages.pwg"] {
+            let printed = try ExternalProcess.run("/usr/bin/lp", ["-h", host, "-d", "mig", "\(directory)/\(file)"])
+            #expect(printed.status == 0, "\(printed.output)")
+        }
+        let done = try Self.eventually(60) { try server.jobs().count == 2 && server.jobs().allSatisfy { $0.state.isFinal } }
+        let jobs = try server.jobs()
+        #expect(done, "MiG's jobs: \(jobs.map { "\($0.id ?? 0) \($0.state) \($0.reasons)" })\n\(log().suffix(3000))")
+        #expect(jobs.map(\.state) == [.completed, .completed])
+        #expect(jobs.map(\.user) == ["demo", "demo"])
+        // MiG counted each document's pages itself: what pdftopdf sent, and the raster's two page headers.
+        #expect(jobs.map(\.pages) == [3, 2])
+        #expect(jobs.map(\.impressions) == [3, 2])
+        // CUPS' own count of the pages it sent (page_log: "total N").
+        let pageLog = (try? String(contentsOfFile: "\(directory)/cups/page_log", encoding: .utf8)) ?? ""
+        #expect(pageLog.contains("total 3"), "\(pageLog)")
+        cupsd.stop()
+        try await server.stop().get()
+        try await wire.shutdown()
+    }
+
+    @Test(arguments: ["ipp-1.1.test", "ipp-2.0.test", "ipp-everywhere.test", "get-printer-attributes.test"])
+    func ipptoolSuiteHasNoFailures(suite: String) async throws {
+        let directory = try Self.workspace("everywhere")
+        for test in ["ipp-1.1.test", "ipp-2.0.test", "ipp-everywhere.test", "get-printer-attributes.test"] {
+            try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/\(test)", toPath: "\(directory)/\(test)")
+        }
+        try Data(TestDocuments.pdf(pages: 1)).write(to: URL(fileURLWithPath: "\(directory)/document-letter.pdf"))
+        let (wire, server, url) = try await Self.live(directory)
+        // ipptool's exit code can be 0 despite [FAIL] lines: read its report.
+        let report = try ExternalProcess.run("/usr/bin/ipptool", ["-c", "-t", "-f", "document-letter.pdf", url, suite],
+                                             currentDirectory: directory, timeout: 300).output
+        #expect(!report.contains("[FAIL]"), "\(report)")
+        #expect(report.contains("[PASS]"), "\(report)")
+        try await server.stop().get()
+        try await wire.shutdown()
+    }
+}
