@@ -59,7 +59,7 @@ public struct Arguments: Sendable {
     /// Takes one of the given keywords.
     public mutating func oneOf(_ keywords: [String]) throws(ScenarioError) -> String {
         for keyword in keywords where accept(keyword) { return keyword }
-        throw error("expected one of \(keywords.joined(separator: ", ")), found \(found)")
+        throw error("expected one of \(keywords.joined(separator: ", ")), found \(found)" + (peek.map { didYouMean($0.text, among: keywords) } ?? ""))
     }
 
     /// A name: letters, digits, `-`, `_`, `.`.
