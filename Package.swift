@@ -105,7 +105,7 @@ let package = Package(
         // The MiG print client an app ships: IPP over HTTP(S) to Dispatcher Paragon's Mobile Integration Gateway
         // (or any IPP Everywhere printer), streaming documents, Basic auth, PKCS#12 client certificates, retries.
         .target(name: "MiGClient", dependencies: [
-            "IPP", "Wire", "WireHTTP", "CZlib",
+            "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOTLS", package: "swift-nio"),
@@ -237,7 +237,7 @@ let package = Package(
         ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
         .testTarget(name: "MiGServerTests", dependencies: [
-            "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP", "TestSupport",
+            "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -259,7 +259,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "MiGClientTests", dependencies: [
-            "MiGClient", "IPP", "Kernel", "Wire", "WireHTTP", "TestSupport",
+            "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -237,9 +237,11 @@ def mig_client(index, served, record, stop, seed):
         name = "c%d-j%d" % (index, number)
         # Sizes vary so a document cut short by a kill would not match by accident.
         size = rng.randint(1, 48) * 1024 + rng.randint(0, 1023)
-        document = (b"%PDF-1.4\n" + bytes(rng.getrandbits(8) for _ in range(64)) * (size // 64 + 1))[:size]
+        # Not a PDF (MiG would parse a PDF and abort a broken one): bytes MiG stores and counts by their size.
+        document = (b"crash-campaign " + bytes(rng.getrandbits(8) for _ in range(64)) * (size // 64 + 1))[:size]
         request = ipp_request(0x0002, number, endpoints.printer_uri,
-                              ipp_attribute(0x42, "job-name", name) + ipp_attribute(0x49, "document-format", "application/pdf"))
+                              ipp_attribute(0x42, "job-name", name)
+                              + ipp_attribute(0x49, "document-format", "application/octet-stream"))
         try:
             connection, status, _, body = post(endpoints.mig_host, endpoints.mig_port, "/ipp/print", request + document,
                                                {"Content-Type": "application/ipp", "Authorization": endpoints.mig_auth},

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PrintDocuments
 
 /// What to print. Files and generated documents are streamed in chunks and never held whole in memory,
 /// so a 1 GB document costs one chunk of memory; every attempt of a retried upload reads it again from the start.
@@ -7,7 +8,7 @@ public struct Document: Sendable {
     enum Source: Sendable {
         case bytes([UInt8])
         case file(String)
-        case generated(Int64)
+        case generated(PaddedPDF)
     }
 
     let source: Source
@@ -27,16 +28,24 @@ public struct Document: Sendable {
         return Document(source: .file(path), name: name, format: format ?? Self.format(ofFileNamed: name))
     }
 
-    /// `count` bytes of a fixed pattern, produced while sending (tests and benchmarks of large uploads).
-    public static func generated(byteCount count: Int64, name: String = "generated", format: String? = nil) -> Document {
-        Document(source: .generated(max(0, count)), name: name, format: format)
+    /// A real PDF of exactly `count` bytes, produced while sending (tests and benchmarks of large uploads): one page
+    /// per 100,000 bytes unless `pages` says, padded with comment lines, so a printer counts its pages.
+    /// - throws: `.documentUnreadable` when `count` is below the smallest PDF of that many pages
+    ///   (`PaddedPDF.minimumBytes(pages:)`).
+    public static func generated(byteCount count: Int64, pages: Int? = nil, name: String = "generated.pdf",
+                                 format: String = "application/pdf") throws(MiGError) -> Document {
+        do {
+            return Document(source: .generated(try PaddedPDF(byteCount: count, pages: pages)), name: name, format: format)
+        } catch {
+            throw .documentUnreadable(error.message)
+        }
     }
 
     /// The size in bytes. - throws: `.documentUnreadable` when the file cannot be examined.
     public func size() throws(MiGError) -> Int64 {
         switch source {
         case .bytes(let bytes): return Int64(bytes.count)
-        case .generated(let count): return count
+        case .generated(let pdf): return pdf.byteCount
         case .file(let path):
             do {
                 let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -56,7 +65,7 @@ public struct Document: Sendable {
     func open() throws(MiGError) -> DocumentReader {
         switch source {
         case .bytes(let bytes): return BytesReader(bytes)
-        case .generated(let count): return PatternReader(count: count)
+        case .generated(let pdf): return GeneratedReader(pdf)
         case .file(let path):
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw .documentUnreadable("\(path) cannot be opened for reading")
@@ -103,21 +112,30 @@ private final class BytesReader: DocumentReader {
     func close() {}
 }
 
-private final class PatternReader: DocumentReader {
-    /// One chunk of the pattern, sliced for every read: generating 1 GB costs no more memory than 64 KB.
-    static let pattern: [UInt8] = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 % 251) }
+private final class GeneratedReader: DocumentReader {
+    var pieces: PaddedPDF.Pieces
+    var pending: ArraySlice<UInt8> = []
     var remaining: Int64
-    var phase = 0
-    init(count: Int64) { remaining = count }
+    init(_ pdf: PaddedPDF) {
+        pieces = pdf.makePieces()
+        remaining = pdf.byteCount
+    }
 
+    /// Fills each chunk to `maximum` from the document's pieces, as a file would be read.
     func next(maximum: Int, allocator: ByteBufferAllocator) -> ByteBuffer? {
         guard remaining > 0 else { return nil }
-        let count = Int(min(Int64(min(maximum, Self.pattern.count - phase)), remaining))
-        defer {
-            remaining -= Int64(count)
-            phase = (phase + count) % Self.pattern.count
+        var buffer = allocator.buffer(capacity: Int(min(Int64(maximum), remaining)))
+        while buffer.readableBytes < maximum {
+            if pending.isEmpty {
+                guard let piece = pieces.next() else { break }
+                pending = piece
+            }
+            let take = pending.prefix(maximum - buffer.readableBytes)
+            buffer.writeBytes(take)
+            pending = pending.dropFirst(take.count)
         }
-        return allocator.buffer(bytes: Self.pattern[phase..<(phase + count)])
+        remaining -= Int64(buffer.readableBytes)
+        return buffer
     }
 
     func close() {}

@@ -89,11 +89,16 @@ public enum PDFWriter {
         document(title: title, producer: producer, sheets: pages.map { Sheet.page($0.lines, size: pageSize) })
     }
 
-    static func document(title: String?, producer: String, creator: String? = mark, sheets: [Sheet]) -> [UInt8] {
-        var out: [UInt8] = Array("%PDF-1.4\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]   // binary marker line
-        var offsets: [Int] = []
+    /// The two header lines every PDF written here starts with: the version and the binary marker line.
+    static let header: [UInt8] = Array("%PDF-1.4\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]
+
+    /// - parameter padding: bytes the caller will insert right after ``header`` (see ``PaddedPDF``): every offset in
+    ///   the cross-reference table counts them, though they are not in the returned bytes.
+    static func document(title: String?, producer: String, creator: String? = mark, sheets: [Sheet], padding: Int64 = 0) -> [UInt8] {
+        var out = header
+        var offsets: [Int64] = []
         func object(_ body: String, stream: [UInt8]? = nil) {
-            offsets.append(out.count)
+            offsets.append(Int64(out.count) + padding)
             out.append("\(offsets.count) 0 obj\n")
             out.append(body)
             if let stream {
@@ -118,7 +123,7 @@ public enum PDFWriter {
                    + "/Resources << /Font << /F1 3 0 R >> >> /Contents \(offsets.count + 2) 0 R >>")
             object("<< /Length \(content.count) >>", stream: content)
         }
-        let xref = out.count
+        let xref = Int64(out.count) + padding
         out.append("xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n")
         for offset in offsets {
             let digits = String(offset)

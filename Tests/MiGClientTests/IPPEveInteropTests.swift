@@ -135,7 +135,7 @@ import Wire
         let client = try Self.client("ipps://localhost:\(printer.port)/ipp/print", wire: wire,
                                      trust: .caFile(RepositoryPaths.tls("ca.pem")))
         // ippeveprinter accepts any bytes labelled PDF (its print command here does not look at them).
-        let job = try await client.print(.generated(byteCount: 300_000, format: "application/pdf"))
+        let job = try await client.print(try .generated(byteCount: 300_000, format: "application/pdf"))
         let final = try await client.waitForCompletion(job.id, pollInterval: .milliseconds(100), timeout: .seconds(30))
         #expect(final.state == .completed)
         #expect(job.bytesSent == 300_000)

@@ -3,6 +3,7 @@ import IPP
 import Kernel
 import MiGClient
 import NIOCore
+import PrintDocuments
 import TestSupport
 import Testing
 import Wire
@@ -54,12 +55,13 @@ import WireHTTP
         let progress = ProgressLog()
         let size: Int64 = 3_000_000
         let job = try world.run {
-            try await client.print(.generated(byteCount: size), options: PrintOptions(framing: framing), progress: progress.handler)
+            try await client.print(try .generated(byteCount: size), options: PrintOptions(framing: framing), progress: progress.handler)
         }
         #expect(job.bytesSent == size)
         let request = try #require(recorder.requests.first)
         #expect(Int64(request.document.count) == size)
-        #expect(request.ipp?.documentFormat == "application/octet-stream")
+        #expect(request.ipp?.documentFormat == "application/pdf")
+        #expect(try PDFReader.pageCount(request.document) == 30)
         switch framing {
         case .chunked:
             #expect(request.headers.first(name: "Transfer-Encoding") == "chunked")
@@ -135,7 +137,7 @@ import WireHTTP
             .text(.unauthorized, "wrong user name or password", headers: ["WWW-Authenticate": "Basic realm=\"MiG print\""])
         }
         let client = try world.client(url: "http://demo:wrong@mig:8050/ipp/print")
-        let error = try world.run { await expectMiGError { try await client.print(.generated(byteCount: 500_000)) } }
+        let error = try world.run { await expectMiGError { try await client.print(try .generated(byteCount: 500_000)) } }
         #expect(error == .unauthorized(realm: "MiG print"))
     }
 

@@ -19,7 +19,7 @@ import WireHTTP
         }
         let client = try world.client(retry: Self.policy)
         let start = world.kernel.now
-        let job = try world.run { try await client.print(.generated(byteCount: 10_000)) }
+        let job = try world.run { try await client.print(try .generated(byteCount: 10_000)) }
         let elapsed = world.kernel.now - start
         #expect(job.attempts == 3)
         #expect(job.id == 9)
@@ -52,7 +52,7 @@ import WireHTTP
         // The first connection breaks after 200 KB of the 1 MB upload have gone out.
         world.kernel.network.resetAfter(bytes: 200_000, from: "phone", to: "mig")
         let progress = ProgressLog()
-        let job = try world.run { try await client.print(.generated(byteCount: 1_000_000), progress: progress.handler) }
+        let job = try world.run { try await client.print(try .generated(byteCount: 1_000_000), progress: progress.handler) }
         #expect(job.attempts == 2)
         #expect(job.bytesSent == 1_000_000)
         #expect(recorder.requests.count == 1)
@@ -72,7 +72,7 @@ import WireHTTP
         _ = try world.run { try await RawHTTPServer.start(on: world.server, behaviour: .ignoreExpectContinue, recorder: recorder).get() }
         let client = try world.client(timeouts: MiGClient.Timeouts(expectContinue: .seconds(2)))
         let start = world.kernel.now
-        let job = try world.run { try await client.print(.generated(byteCount: 100_000)) }
+        let job = try world.run { try await client.print(try .generated(byteCount: 100_000)) }
         #expect(job.id == 1)
         #expect(world.kernel.now - start >= .seconds(2))
         #expect(recorder.requests.first?.document.count == 100_000)
@@ -83,7 +83,7 @@ import WireHTTP
         try world.startIPPServer { IPPAnswer.jobCreated($0, id: 1) }
         let client = try world.client(timeouts: MiGClient.Timeouts(expectContinue: .seconds(2)))
         let start = world.kernel.now
-        _ = try world.run { try await client.print(.generated(byteCount: 100_000)) }
+        _ = try world.run { try await client.print(try .generated(byteCount: 100_000)) }
         #expect(world.kernel.now - start < .seconds(2))
     }
 
@@ -96,7 +96,7 @@ import WireHTTP
         let progress = ProgressLog()
         let error = try world.run {
             await expectMiGError {
-                try await client.print(.generated(byteCount: 5_000_000), options: PrintOptions(expectContinue: expectContinue),
+                try await client.print(try .generated(byteCount: 5_000_000), options: PrintOptions(expectContinue: expectContinue),
                                        progress: progress.handler)
             }
         }
@@ -122,7 +122,7 @@ import WireHTTP
         let start = world.kernel.now
         let error = try world.run {
             await expectMiGError {
-                try await client.print(.generated(byteCount: 100_000_000), options: PrintOptions(expectContinue: false),
+                try await client.print(try .generated(byteCount: 100_000_000), options: PrintOptions(expectContinue: false),
                                        progress: progress.handler)
             }
         }
@@ -144,7 +144,7 @@ import WireHTTP
             let link = LinkConditions(latency: .uniform(1_000_000, 30_000_000), bandwidth: 2_000_000)
             world.kernel.network.setConditions(from: "phone", to: "mig", link)
             world.kernel.network.setConditions(from: "mig", to: "phone", link)
-            _ = try world.run { try await client.print(.generated(byteCount: 300_000)) }
+            _ = try world.run { try await client.print(try .generated(byteCount: 300_000)) }
             #expect(world.kernel.loop.violations.isEmpty)
             return world.kernel.trace.digest
         }

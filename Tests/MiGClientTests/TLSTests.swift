@@ -41,7 +41,7 @@ import WireHTTP
         let client = try world.client(url: Self.url, trust: Self.caTrust)
         #expect(client.securityWarnings.isEmpty)
         #expect(try world.run { await client.isAlive() } == .alive)
-        let job = try world.run { try await client.print(.generated(byteCount: 700_000)) }
+        let job = try world.run { try await client.print(try .generated(byteCount: 700_000)) }
         #expect(job.id == 11)
         #expect(recorder.requests.last?.document.count == 700_000)
         #expect(recorder.requests.last?.ipp?.printerURI == "ipps://mig:8050/ipp/print")

@@ -26,7 +26,7 @@ import Wire
         let client = try Self.client(kernel, "ipp://demo:demo-password@mig:631/ipp/print")
         let request = try Self.bytes(Self.seedRequest)
         let answer = try kernel.run("replay") {
-            try await client.replay(encodedRequest: request, document: .bytes(Array("%PDF-1.4\n%%EOF\n".utf8)))
+            try await client.replay(encodedRequest: request, document: .bytes(TestDocuments.pdf(pages: 1)))
         }
         #expect(answer.httpStatus == 200)
         let message = try #require(answer.message)
@@ -45,7 +45,7 @@ import Wire
         let client = try Self.client(kernel, "ipp://demo:demo-password@mig:631/ipp/print")
         let result = try kernel.run("print") { () async -> Result<SubmittedJob, MiGError> in
             do throws(MiGError) {
-                return .success(try await client.print(.bytes(Array("%PDF-1.4\n".utf8), name: "Quarterly report.pdf"),
+                return .success(try await client.print(.bytes(TestDocuments.pdf(pages: 1), name: "Quarterly report.pdf"),
                                                        options: PrintOptions(attributeSet: .seed)))
             } catch { return .failure(error) }
         }
@@ -57,7 +57,7 @@ import Wire
         #expect(text?.contains("printer-uri") == true)
         #expect(try server.jobs().isEmpty)
         // The complete attribute set prints.
-        let job = try kernel.run("print") { try await client.print(.bytes(Array("%PDF-1.4\n".utf8), name: "Quarterly report.pdf")) }
+        let job = try kernel.run("print") { try await client.print(.bytes(TestDocuments.pdf(pages: 1), name: "Quarterly report.pdf")) }
         #expect(job.id == 1)
     }
 
@@ -66,7 +66,7 @@ import Wire
         let client = try Self.client(kernel, "ipps://demo:demo-password@mig:8050/ipp/print")
         let start = kernel.now
         let result = try kernel.run("print") { () async -> Result<SubmittedJob, MiGError> in
-            do throws(MiGError) { return .success(try await client.print(.bytes(Array("%PDF-1.4\n".utf8)))) } catch { return .failure(error) }
+            do throws(MiGError) { return .success(try await client.print(.bytes(TestDocuments.pdf(pages: 1)))) } catch { return .failure(error) }
         }
         guard case .failure(.tls(let text)) = result else {
             Issue.record("expected a TLS failure, got \(result)")

@@ -237,11 +237,11 @@ import WireHTTP
         let url = "https://localhost:\(port)/ipp/print"
         let withP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
                                                              clientIdentity: .pkcs12(file: "\(tls)/client.p12", password: "workbench")), node: phone)
-        let job = try await withP12.print(.bytes(Array("%PDF-1.4\n".utf8), name: "via-nginx.pdf", format: "application/pdf"))
+        let job = try await withP12.print(.bytes(TestDocuments.pdf(pages: 1), name: "via-nginx.pdf", format: "application/pdf"))
         #expect(job.status == .successfulOK)
         let noP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
                                                            retry: .none), node: phone)
-        await #expect(throws: MiGError.self) { _ = try await noP12.print(.bytes(Array("%PDF-1.4\n".utf8))) }
+        await #expect(throws: MiGError.self) { _ = try await noP12.print(.bytes(TestDocuments.pdf(pages: 1))) }
         #expect(try mig.jobs().count == 1)
         try await mig.stop().get()
         try await wire.shutdown()

@@ -21,6 +21,8 @@ import Testing
             ("2up.pdf", try #require(NUpPDF.convert(input: handout, inputPath: "h.pdf", outputPath: "n.pdf", perSheet: 2).output), 4, "842 x 595 pts (A4)"),
             ("8up.pdf", try #require(NUpPDF.convert(input: handout, inputPath: "h.pdf", outputPath: "n.pdf", perSheet: 8).output), 1, "842 x 595 pts (A4)"),
             ("6up.pdf", try #require(MultivalentImpose.impose(input: handout, inputPath: "h.pdf", perSheet: 6, paper: "a4").output), 2, "842 x 595 pts (A4)"),
+            ("padded.pdf", try PaddedPDF(byteCount: 250_000).bytes, 3, "595 x 842 pts (A4)"),
+            ("padded-small.pdf", try PaddedPDF(byteCount: PaddedPDF.minimumBytes() + 1).bytes, 1, "595 x 842 pts (A4)"),
         ]
     }
 

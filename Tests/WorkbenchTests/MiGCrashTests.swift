@@ -22,7 +22,7 @@ import Testing
         let state = NSTemporaryDirectory() + "mig-crash-\(getpid())"
         try? FileManager.default.removeItem(atPath: state)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        try Data("%PDF-1.4\n% placeholder\n".utf8).write(to: URL(fileURLWithPath: "\(state)/document.pdf"))
+        try Data(TestDocuments.pdf(pages: 1)).write(to: URL(fileURLWithPath: "\(state)/document.pdf"))
         try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/print-job.test", toPath: "\(state)/print-job.test")
         try """
         {

@@ -49,8 +49,9 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(repeating: 0x25, count: 4_000).write(to: folder.appendingPathComponent("local.pdf"))
-        try "start mig\nmig print file local.pdf as here\nexpect ${here.bytes} == 4000\nsocprint open documents/handout-8.pdf as fixture\nexpect ${fixture.status} == opened\n"
+        let local = TestDocuments.pdf(pages: 1)
+        try Data(local).write(to: folder.appendingPathComponent("local.pdf"))
+        try "start mig\nmig print file local.pdf as here\nexpect ${here.bytes} == \(local.count)\nsocprint open documents/handout-8.pdf as fixture\nexpect ${fixture.status} == opened\n"
             .write(to: folder.appendingPathComponent("paths.scn"), atomically: true, encoding: .utf8)
         let run = try WorkbenchBinary.run(["run", folder.appendingPathComponent("paths.scn").path])
         #expect(run.status == 0, "\(run.output)")

@@ -15,7 +15,7 @@ import Wire
         defer { cupsd.stop() }
         let wire = LiveWire(seed: 1, threads: 1)
         let target = MiGBench.Target(server: .cupsd, port: cupsd.port, resource: "/printers/bench", credentials: nil)
-        let figures = try await MiGBench.measure(target, jobs: 2, clients: 2, document: Array("%PDF-1.4\n".utf8), wire: wire)
+        let figures = try await MiGBench.measure(target, jobs: 2, clients: 2, document: TestDocuments.pdf(pages: 1), wire: wire)
         try await wire.shutdown()
         #expect(figures.busyRetries == 0)
         #expect(figures.completedPerSecond > 0)
@@ -56,7 +56,7 @@ import Wire
         let tls = Repository.fixture("tls")
         let request = state + "/seed-request.ipp"
         var body = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("ipp/seed-000-print-job-request.ipp")))
-        body.append(Data("%PDF-1.4\n".utf8))
+        body.append(Data(TestDocuments.pdf(pages: 1)))
         try body.write(to: URL(fileURLWithPath: request))
         let curl = try ExternalProcess.run("/usr/bin/curl", [
             "-sS", "--max-time", "20", "-o", state + "/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem",

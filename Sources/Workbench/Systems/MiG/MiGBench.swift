@@ -4,6 +4,7 @@ import IPP
 import JSONEscaping
 import NIOCore
 import NIOHTTP1
+import PrintDocuments
 import Wire
 import WireHTTP
 
@@ -35,7 +36,7 @@ struct MiGBench: AsyncParsableCommand {
             Clients: this process, NIO on loopback, one new connection per request, the same for the three servers. \
             --clients N concurrent clients share --jobs Print-Jobs (client k sends jobs k, k+N, k+2N…), each client one \
             request at a time. Every Print-Job is the same: IPP/2.0, requesting-user-name bench, document-format \
-            application/pdf, a --size byte document (%PDF-1.4 then spaces).
+            application/pdf, a --size byte one-page PDF (PrintDocuments' PaddedPDF: a real PDF padded with comment lines).
               acknowledged   from sending a job's Print-Job to its answer: HTTP 200, an IPP successful status and a \
             job-id. A server-error-busy answer is counted (busy retries) and the same request is sent again at once, \
             without sleeping, so the wait for a busy printer counts in that server's time. Acknowledged jobs/s = jobs / \
@@ -63,7 +64,7 @@ struct MiGBench: AsyncParsableCommand {
     @Option(help: "Print-Jobs per server and client count, 1…100000 (at least the largest client count).")
     var jobs = 1000
 
-    @Option(help: "Document size in bytes, 0…1073741824.")
+    @Option(help: "Document size in bytes, \(PaddedPDF.minimumBytes())…1073741824.")
     var size = 1_000_000
 
     @Option(help: "Concurrent client counts, comma-separated, each 1…256, at most 8 counts.")
@@ -82,7 +83,9 @@ struct MiGBench: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1…100000") }
-        guard (0...(1 << 30)).contains(size) else { throw ValidationError("--size \(size): expected 0…1073741824 bytes") }
+        guard (PaddedPDF.minimumBytes()...(1 << 30)).contains(Int64(size)) else {
+            throw ValidationError("--size \(size): expected \(PaddedPDF.minimumBytes())…1073741824 bytes (the smallest is a one-page PDF)")
+        }
         guard (0...65_536).contains(ingestMiB) else { throw ValidationError("--ingest-mib \(ingestMiB): expected 0…65536") }
         let counts = try Self.clientCounts(clients)
         if let most = counts.max(), jobs < most {
@@ -136,8 +139,7 @@ struct MiGBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let wire = LiveWire()
-        var document = [UInt8]("%PDF-1.4\n".utf8)
-        document += [UInt8](repeating: 0x20, count: max(0, size - document.count))
+        let document = try PaddedPDF(byteCount: Int64(size), pages: 1).bytes
         let documentBytes = document.count
 
         var results: [(server: Server, clients: Int, figures: Figures)] = []
@@ -413,8 +415,9 @@ struct MiGBench: AsyncParsableCommand {
         let header = "\(work)/header.ipp"
         let request = IPPMessage.request(.printJob, requestID: 1) { op in
             op.addPrinterURI("ipp://127.0.0.1:\(mig.port)/ipp/print")
-            op.addJobName("huge.pdf")
-            op.addDocumentFormat("application/pdf")
+            // Zeros are no PDF: declared as what they are, MiG spools them without reading them.
+            op.addJobName("huge.bin")
+            op.addDocumentFormat("application/octet-stream")
         }
         try Data(try IPPEncoder().encode(request)).write(to: URL(fileURLWithPath: header))
         let script = "(cat \(header); head -c \(mib)M /dev/zero) | curl -sS -o /dev/null -w '%{http_code}' -u demo:demo-password "

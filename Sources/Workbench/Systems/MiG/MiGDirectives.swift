@@ -3,6 +3,7 @@ import Foundation
 import MiGClient
 import NIOConcurrencyHelpers
 import NIOCore
+import PrintDocuments
 import Scenario
 import Wire
 
@@ -103,7 +104,9 @@ extension Directive {
             if try connection.accept(word, &args) { continue }
             switch word {
             case "as": label = try args.name("a variable name")
-            case "bytes": document.bytes = try args.value("a document size in bytes")
+            case "bytes":
+                if let token = args.peek, !token.text.contains("${"), let problem = DocumentSource.problem(size: token.text) { throw args.error(problem) }
+                document.bytes = try args.value("a document size in bytes")
             case "file": document.file = try args.path("a file to print")
             case "name": name = try args.value("a job name")
             case "copies": copies = try args.integer("a number of copies", in: 0...Int(Int32.max))
@@ -285,7 +288,8 @@ extension Directive {
     }
 }
 
-/// `bytes N` (generated) or `file PATH`: the document a `mig print` or `mig replay` sends.
+/// `bytes N` (a generated PDF of N bytes; 0 for no document) or `file PATH`: the document a `mig print` or
+/// `mig replay` sends.
 private struct DocumentSource: Sendable {
     var bytes = Template(literal: "100000")
     var file: Template?
@@ -293,9 +297,20 @@ private struct DocumentSource: Sendable {
     func resolve(_ context: ScenarioContext, format: String?) throws -> Document {
         if let file { return .file(try ScenarioPaths.existing(try file.resolve(context), in: context), format: format) }
         let size = try bytes.resolve(context)
+        if let problem = Self.problem(size: size) { throw StepError(problem) }
+        if size == "0" { return .bytes([], name: "document.pdf", format: format) }
+        return try .generated(byteCount: Int64(size)!, name: "document.pdf", format: format ?? "application/pdf")
+    }
+
+    /// What is wrong with `bytes SIZE`, or nil: checked when the line is read (a literal) or runs (a variable).
+    static func problem(size: String) -> String? {
         guard let count = Int64(size), (0...(Int64(1) << 40)).contains(count) else {
-            throw StepError("bytes \(size): expected a size in bytes from 0 to 1099511627776 (1 TiB)")
+            return "bytes \(size): expected a size in bytes from 0 to 1099511627776 (1 TiB)"
         }
-        return .generated(byteCount: count, name: "document.pdf", format: format)
+        let smallest = PaddedPDF.minimumBytes()
+        guard count == 0 || count >= smallest else {
+            return "bytes \(size): a generated PDF takes at least \(smallest) bytes (bytes 0 sends no document)"
+        }
+        return nil
     }
 }
