@@ -80,6 +80,7 @@ public struct Document: Sendable {
         case "ps": "application/postscript"
         case "jpg", "jpeg": "image/jpeg"
         case "pwg": "image/pwg-raster"
+        case "urf": "image/urf"
         default: nil
         }
     }

@@ -3,7 +3,7 @@ import NIOCore
 import PrintDocuments
 
 /// How many pages a document has, read from the document itself: PDF through a real reader (trailer → page tree),
-/// PWG raster by its page headers, JPEG as one page, PostScript by its DSC comments.
+/// PWG and Apple raster by their page headers, JPEG as one page, PostScript by its DSC comments.
 public enum DocumentPages: Sendable, Equatable {
     /// Counted from the document.
     case counted(Int)
@@ -14,20 +14,20 @@ public enum DocumentPages: Sendable, Equatable {
     case unexamined
 }
 
-/// Counts a document's pages while it streams into the spool: PWG raster and JPEG from the bytes as they pass; PDF
+/// Counts a document's pages while it streams into the spool: raster and JPEG from the bytes as they pass; PDF
 /// and PostScript, which need the whole document, from the spool file (or, when the spool keeps only digests, from
 /// the bytes held here up to `heldLimit`).
 final class PageCountingWriter: DocumentWriter {
     private let inner: any DocumentWriter
     private var kind: Kind
-    private var raster = PWGRasterPages()
+    private var raster: RasterPages?
     private var held: [UInt8]? = []
     private var prefix: [UInt8] = []
     private let readsSpoolFile: Bool
     /// Largest PDF or PostScript document held in memory to be read when the spool keeps no file.
     static let heldLimit = 16 << 20
 
-    private enum Kind { case sniff, pdf, postscript, pwgRaster, jpeg, other }
+    private enum Kind { case sniff, pdf, postscript, raster, jpeg, other }
 
     /// - parameters:
     ///   - format: the document-format the client declared; `application/octet-stream` is recognised by its first bytes.
@@ -38,10 +38,15 @@ final class PageCountingWriter: DocumentWriter {
         kind = switch format {
         case "application/pdf": .pdf
         case "application/postscript": .postscript
-        case "image/pwg-raster": .pwgRaster
+        case "image/pwg-raster", "image/urf": .raster
         case "image/jpeg": .jpeg
         case "application/octet-stream": .sniff
         default: .other
+        }
+        raster = switch format {
+        case "image/pwg-raster": RasterPages(.pwg)
+        case "image/urf": RasterPages(.apple)
+        default: nil
         }
         if readsSpoolFile { held = nil }
     }
@@ -52,12 +57,12 @@ final class PageCountingWriter: DocumentWriter {
             let seen = prefix
             if prefix.count < 8 { prefix += raw.prefix(8 - prefix.count) }
             if case .sniff = kind, prefix.count >= 4 {
-                kind = Self.recognise(prefix)
+                (kind, raster) = Self.recognise(prefix)
                 // Recognised only now: the raster reader also needs the bytes that came before this chunk.
-                if case .pwgRaster = kind { seen.withUnsafeBytes { raster.feed($0) } }
+                if case .raster = kind { seen.withUnsafeBytes { raster!.feed($0) } }
             }
             switch kind {
-            case .pwgRaster: raster.feed(raw)
+            case .raster: raster!.feed(raw)
             case .pdf, .postscript, .sniff: break
             case .jpeg, .other: held = nil  // counted without the whole document, or not at all
             }
@@ -69,24 +74,25 @@ final class PageCountingWriter: DocumentWriter {
 
     func finish() throws(SpoolError) -> SpooledDocument {
         var document = try inner.finish()
-        if case .sniff = kind { kind = Self.recognise(prefix) }
+        if case .sniff = kind { (kind, raster) = Self.recognise(prefix) }
         document.pages = count(document)
         return document
     }
 
     func discard() { inner.discard() }
 
-    private static func recognise(_ prefix: [UInt8]) -> Kind {
-        if prefix.starts(with: Array("%PDF-".utf8)) { return .pdf }
-        if PostScriptReader.isPostScript(prefix) { return .postscript }
-        if prefix.starts(with: Array("RaS2".utf8)) { return .pwgRaster }
-        if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        return .other
+    private static func recognise(_ prefix: [UInt8]) -> (Kind, RasterPages?) {
+        if prefix.starts(with: Array("%PDF-".utf8)) { return (.pdf, nil) }
+        if PostScriptReader.isPostScript(prefix) { return (.postscript, nil) }
+        if prefix.starts(with: Array("RaS2".utf8)) { return (.raster, RasterPages(.pwg)) }
+        if prefix.starts(with: Array("UNIR".utf8)) { return (.raster, RasterPages(.apple)) }
+        if prefix.starts(with: [0xFF, 0xD8, 0xFF]) { return (.jpeg, nil) }
+        return (.other, nil)
     }
 
     private func count(_ document: SpooledDocument) -> DocumentPages {
         switch kind {
-        case .pwgRaster: return raster.outcome
+        case .raster: return raster!.outcome
         case .jpeg: return prefix.starts(with: [0xFF, 0xD8, 0xFF]) ? .counted(1) : .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)")
         case .pdf, .postscript:
             guard let bytes = wholeDocument(document) else { return .unexamined }
@@ -111,10 +117,24 @@ final class PageCountingWriter: DocumentWriter {
     }
 }
 
-/// PWG raster (PWG 5102.4) read as it streams: "RaS2", then per page a 1796-byte header and its lines, each line a
-/// repeat count and runs of pixels. Only the structure is followed; pixels are skipped.
-struct PWGRasterPages {
-    private var sync: [UInt8] = []
+/// Raster read as it streams, in either of the two formats driverless clients send: PWG raster (PWG 5102.4:
+/// "RaS2", then per page a 1796-byte header) and Apple raster (`image/urf`: "UNIRAST\0" and a page count, then per
+/// page a 32-byte header). In both, each page's lines are a repeat count and runs of pixels. Only the structure is
+/// followed; pixels are skipped.
+struct RasterPages {
+    enum Flavour {
+        case pwg, apple
+
+        var format: String { self == .pwg ? "image/pwg-raster" : "image/urf" }
+        var name: String { self == .pwg ? "PWG raster" : "Apple raster" }
+        /// What the file starts with: the sync word, and for Apple raster its page count after it.
+        var fileHeader: Int { self == .pwg ? 4 : 12 }
+        var magic: [UInt8] { self == .pwg ? Array("RaS2".utf8) : Array("UNIRAST\0".utf8) }
+        var pageHeader: Int { self == .pwg ? 1796 : 32 }
+    }
+
+    let flavour: Flavour
+    private var fileHeader: [UInt8] = []
     private var header: [UInt8] = []
     private var pages = 0
     private var problem: String?
@@ -128,28 +148,39 @@ struct PWGRasterPages {
     /// Bytes of pixel data still to skip in the current run.
     private var skip = 0
 
+    init(_ flavour: Flavour) { self.flavour = flavour }
+
     var outcome: DocumentPages {
-        let unreadable = { (why: String) in DocumentPages.unreadable(format: "image/pwg-raster", why: why) }
+        let unreadable = { (why: String) in DocumentPages.unreadable(format: flavour.format, why: why) }
         if let problem { return unreadable(problem) }
-        if sync.count < 4 { return unreadable("not PWG raster: the file ends before its RaS2 sync word") }
-        if !header.isEmpty || inPage { return unreadable("PWG raster page \(pages + 1) is cut off") }
-        return pages > 0 ? .counted(pages) : unreadable("PWG raster without pages")
+        if fileHeader.count < flavour.fileHeader {
+            return unreadable("not \(flavour.name): the file ends before its \(flavour == .pwg ? "RaS2 sync word" : "UNIRAST header")")
+        }
+        if !header.isEmpty || inPage { return unreadable("\(flavour.name) page \(pages + 1) is cut off") }
+        if pages == 0 { return unreadable("\(flavour.name) without pages") }
+        // Apple raster says how many pages follow; a file that holds fewer or more is not what its sender made.
+        if flavour == .apple, case let declared = Self.integer(fileHeader, 8), declared != pages {
+            return unreadable("Apple raster declares \(declared) page\(declared == 1 ? "" : "s") but holds \(pages)")
+        }
+        return .counted(pages)
     }
 
     mutating func feed(_ raw: UnsafeRawBufferPointer) {
         var index = 0
         while index < raw.count, problem == nil {
-            if sync.count < 4 {
-                sync.append(raw[index])
+            if fileHeader.count < flavour.fileHeader {
+                fileHeader.append(raw[index])
                 index += 1
-                if sync.count == 4, sync != Array("RaS2".utf8) { problem = "not PWG raster: the sync word is not RaS2" }
+                if fileHeader.count == flavour.magic.count, fileHeader != flavour.magic {
+                    problem = flavour == .pwg ? "not PWG raster: the sync word is not RaS2" : "not Apple raster: the file does not start with UNIRAST"
+                }
                 continue
             }
             if !inPage {
-                let take = min(1796 - header.count, raw.count - index)
+                let take = min(flavour.pageHeader - header.count, raw.count - index)
                 header += raw[index..<index + take]
                 index += take
-                if header.count == 1796 { startPage() }
+                if header.count == flavour.pageHeader { startPage() }
                 continue
             }
             if skip > 0 {
@@ -178,17 +209,27 @@ struct PWGRasterPages {
                 lineDone += (257 - byte) * bytesPerPixel
                 skip = (257 - byte) * bytesPerPixel
             }
-            if lineDone > bytesPerLine { problem = "PWG raster page \(pages + 1): a line runs past its \(bytesPerLine) bytes" }
+            if lineDone > bytesPerLine { problem = "\(flavour.name) page \(pages + 1): a line runs past its \(bytesPerLine) bytes" }
         }
     }
 
+    private static func integer(_ bytes: [UInt8], _ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+
     private mutating func startPage() {
-        func value(_ offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-        let width = value(372), height = value(376), bitsPerPixel = value(388)
-        bytesPerLine = value(392)
+        let width: Int, height: Int, bitsPerPixel: Int
+        switch flavour {
+        case .pwg:
+            (width, height, bitsPerPixel) = (Self.integer(header, 372), Self.integer(header, 376), Self.integer(header, 388))
+            bytesPerLine = Self.integer(header, 392)
+        case .apple:
+            // Bits per pixel in the first byte; width, height at 12 and 16. Apple raster is whole bytes per pixel.
+            (width, height, bitsPerPixel) = (Self.integer(header, 12), Self.integer(header, 16), Int(header[0]))
+            bytesPerLine = bitsPerPixel % 8 == 0 ? width * bitsPerPixel / 8 : -1
+        }
         header = []
         guard width > 0, height > 0, (1...64).contains(bitsPerPixel), bytesPerLine == (width * bitsPerPixel + 7) / 8 else {
-            problem = "PWG raster page \(pages + 1) has an impossible header (\(width)×\(height), \(bitsPerPixel) bits per pixel, \(bytesPerLine) bytes per line)"
+            problem = "\(flavour.name) page \(pages + 1) has an impossible header (\(width)×\(height), \(bitsPerPixel) bits per pixel"
+                + (flavour == .pwg ? ", \(bytesPerLine) bytes per line)" : ")")
             return
         }
         bytesPerPixel = (bitsPerPixel + 7) / 8

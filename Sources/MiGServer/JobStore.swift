@@ -161,14 +161,15 @@ public final class JobStore: Sendable {
         }
     }
 
-    /// After a restart: a job that was printing is printed again from the start; an upload that never got its
-    /// answer is aborted (its client was not told it succeeded).
+    /// After a restart: a job that was printing is queued again and resumes after its last printed page (its
+    /// job-impressions-completed, and the printer's page count, never go back); an upload that never got its answer
+    /// is aborted (its client was not told it succeeded).
     public func recoverAfterRestart() throws -> (requeued: Int, aborted: Int) {
         try database.write { db in
             try db.execute(sql: "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
                            arguments: [IPPJobState.aborted.rawValue, IPPJobState.canceled.rawValue])
             let aborted = db.changesCount
-            try db.execute(sql: "UPDATE job SET stateValue = ?, impressionsCompleted = 0, reasonList = '' WHERE stateValue IN (?, ?)",
+            try db.execute(sql: "UPDATE job SET stateValue = ?, reasonList = '' WHERE stateValue IN (?, ?)",
                            arguments: [IPPJobState.pending.rawValue, IPPJobState.processing.rawValue, IPPJobState.processingStopped.rawValue])
             return (db.changesCount, aborted)
         }

@@ -20,8 +20,8 @@ final class PrintEngine {
     let store: JobStore
     let description: PrinterDescription
     private(set) var current: Int64?
-    /// Pages printed of the current job. Kept here rather than written to the spool per page: a page is not
-    /// something a client was promised, and a restart prints the job again from the start.
+    /// Pages printed of the current job, each also written to the spool as it comes off the printer: counters never
+    /// go back, so a restart resumes the job after its last printed page rather than count its pages again.
     private(set) var printed: Int32 = 0
     /// The device problem that stops the printer, if any (printer-state-reasons keyword and message).
     private(set) var stopped: (reason: String, message: String)?
@@ -57,7 +57,7 @@ final class PrintEngine {
         job.processingAt = node.clock.unixSeconds
         save(job)
         current = job.id
-        printed = 0
+        printed = job.impressionsCompleted  // 0, or the pages printed before a restart
         changed()
         node.trace("job-processing", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressions)")])
         schedule(after: pageTime)
@@ -94,7 +94,6 @@ final class PrintEngine {
             kick()
             return
         }
-        // The spool holds the count as of the last state change; the pages since are counted here.
         job.impressionsCompleted = printed
         if let fault = Self.deviceFaults.first(where: { node.fault($0.point) }) {
             if stopped?.reason != fault.reason {
@@ -127,7 +126,8 @@ final class PrintEngine {
         if job.impressionsCompleted >= job.impressions {
             finish(&job, .completed, reason: "job-completed-successfully")
         } else {
-            schedule(after: pageTime)  // pages are counted in `printed`; the spool is written on state changes
+            save(job)  // the page is on paper: a printer's page counter survives a power loss, and so does this one
+            schedule(after: pageTime)
         }
     }
 

@@ -3,13 +3,17 @@ import IPP
 
 /// The printer attributes PWG 5100.14 (IPP Everywhere) requires beyond IPP/2.0, each describing the simulated
 /// device: its media with sizes and margins, its one tray and paper, the toner it uses up, its icons, its raster
-/// formats. CUPS builds a driverless queue (`lpadmin -m everywhere`) from these.
+/// formats (PWG raster, and Apple raster with its `urf-supported`). CUPS builds a driverless queue (`lpadmin -m everywhere`) from these.
 extension PrinterDescription {
     /// Pages one toner cartridge prints: printer-supply's level falls by one percent every 1/100 of this.
     static let tonerCapacity: Int64 = 20_000
     /// PWG raster the printer takes: the resolutions and colour spaces of a 600 dpi monochrome device.
     static let rasterResolutions: [Int32] = [300, 600]
     static let rasterTypes = ["black_1", "sgray_8"]
+    /// The same device in Apple raster's words (`image/urf`, what AirPrint clients send): format version 1.4, 8-bit
+    /// grey (W8) at 300 and 600 dpi, copies (CP1), two-sided (DM1), one tray (IS1), plain paper (MT1), print
+    /// qualities 3 to 5.
+    static let appleRasterCapabilities = ["CP1", "DM1", "IS1", "MT1", "PQ3-4-5", "RS300-600", "V1.4", "W8"]
 
     /// `urn:uuid:` of a printer, stable across runs and restarts: a name-based (version 5 style) UUID from the
     /// host the printer runs on and its name, so two MiGs on two hosts differ and one MiG keeps its own.
@@ -66,7 +70,7 @@ extension PrinterDescription {
             ("preferred-attributes-supported", .description, [.boolean(false)]),
             ("printer-config-change-date-time", .description, [.dateTime(IPPDateTime(unixSeconds: status.configChangeTime))]),
             ("printer-config-change-time", .description, [.integer(Int32(clamping: status.configChangeTime))]),
-            ("printer-device-id", .description, [.text("MFG:Dispatcher Paragon;MDL:MiG;CMD:PDF,PS,JPEG,PWGRaster;")]),
+            ("printer-device-id", .description, [.text("MFG:Dispatcher Paragon;MDL:MiG;CMD:PDF,PS,JPEG,PWGRaster,URF;")]),
             ("printer-geo-location", .description, [.outOfBand(.unknown)]),
             ("printer-get-attributes-supported", .description, [.keyword("document-format")]),
             ("printer-icons", .description, PrinterIcon.sizes.map { .uri(web + PrinterIcon.path(size: $0)) }),
@@ -81,6 +85,7 @@ extension PrinterDescription {
              Self.rasterResolutions.map { .resolution(IPPResolution(crossFeed: $0, feed: $0)) }),
             ("pwg-raster-document-sheet-back", .description, [.keyword("normal")]),
             ("pwg-raster-document-type-supported", .description, keywords(Self.rasterTypes)),
+            ("urf-supported", .description, keywords(Self.appleRasterCapabilities)),
         ]
     }
 

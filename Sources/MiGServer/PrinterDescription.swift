@@ -10,7 +10,7 @@ public struct PrinterDescription: Sendable {
     public var organizationalUnit = "Print services"
     /// `printer-uuid`; nil: MiG derives a stable one from its host and name.
     public var uuid: String?
-    public var documentFormats = ["application/octet-stream", "application/pdf", "application/postscript", "image/jpeg", "image/pwg-raster"]
+    public var documentFormats = ["application/octet-stream", "application/pdf", "application/postscript", "image/jpeg", "image/pwg-raster", "image/urf"]
     public var media = ["iso_a4_210x297mm", "iso_a3_297x420mm", "na_letter_8.5x11in", "na_legal_8.5x14in"]
     public var mediaDefault = "iso_a4_210x297mm"
     /// The size of each `media`, in hundredths of a millimetre (PWG 5101.1): what media-col names.

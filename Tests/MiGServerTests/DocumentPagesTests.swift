@@ -28,6 +28,10 @@ import Testing
         #expect(try Self.count(raster, format: "image/pwg-raster", chunk: 1) == .counted(2))
         #expect(try Self.count(raster, format: "application/octet-stream", chunk: 7) == .counted(2))
         #expect(try Self.count(raster, format: "application/octet-stream", chunk: 1) == .counted(2))
+        let urf = TestDocuments.appleRaster(pages: 3)
+        #expect(try Self.count(urf, format: "image/urf") == .counted(3))
+        #expect(try Self.count(urf, format: "image/urf", chunk: 1) == .counted(3))
+        #expect(try Self.count(urf, format: "application/octet-stream", chunk: 5) == .counted(3))
         #expect(try Self.count([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], format: "image/jpeg") == .counted(1))
         let postscript = "%!PS-Adobe-3.0\n%%Pages: 4\n%%EndComments\nshowpage\n"
         #expect(try Self.count(Array(postscript.utf8), format: "application/postscript") == .counted(4))
@@ -45,6 +49,16 @@ import Testing
         #expect(try Self.count(Array("hello".utf8), format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "not PWG raster: the sync word is not RaS2"))
         let cut = Array(TestDocuments.pwgRaster(pages: 1).dropLast(3))
         #expect(try Self.count(cut, format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "PWG raster page 1 is cut off"))
+        #expect(try Self.count(TestDocuments.pwgRaster(pages: 1), format: "image/urf")
+                == .unreadable(format: "image/urf", why: "not Apple raster: the file does not start with UNIRAST"))
+        #expect(try Self.count(Array(TestDocuments.appleRaster(pages: 2).dropLast(1)), format: "image/urf")
+                == .unreadable(format: "image/urf", why: "Apple raster page 2 is cut off"))
+        #expect(try Self.count(TestDocuments.appleRaster(pages: 2, declaring: 5), format: "image/urf")
+                == .unreadable(format: "image/urf", why: "Apple raster declares 5 pages but holds 2"))
+        var wide = TestDocuments.appleRaster(pages: 1)
+        wide[12] = 7  // the first page's bits per pixel: not whole bytes
+        #expect(try Self.count(wide, format: "image/urf")
+                == .unreadable(format: "image/urf", why: "Apple raster page 1 has an impossible header (300×300, 7 bits per pixel)"))
         #expect(try Self.count([0x89, 0x50], format: "image/jpeg") == .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)"))
         #expect(try Self.count(Array("plain text".utf8), format: "application/octet-stream") == .unexamined)
     }
@@ -86,6 +100,23 @@ import Testing
         job = try #require(try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(request))).group(.job))
         #expect(job["job-media-sheets-completed"]?.integerValue == 4)
     }
+    @Test func anAppleRasterJobPrintsItsPagesTimesCopies() throws {
+        let (kernel, phone, server) = try MiGServerTests.world()
+        let printer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { op in
+            op.addPrinterURI("ipp://mig/ipp/print")
+            op.addRequestedAttributes(["document-format-supported", "urf-supported"])
+        })))
+        #expect(printer.group(.printer)?["document-format-supported"]?.stringValues.contains("image/urf") == true)
+        #expect(printer.group(.printer)?["urf-supported"]?.stringValues.contains("W8") == true)
+        let answer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(
+            document: TestDocuments.appleRaster(pages: 3), format: "image/urf") { $0.addCopies(2) }))
+        #expect(answer.status == .successfulOK)
+        kernel.advance(by: .seconds(10))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .completed)
+        #expect(job.impressionsCompleted == 6)
+    }
+
     @Test func aRasterJPEGOrPostScriptThatDoesNotReadAbortsItsJob() throws {
         let (kernel, phone, server) = try MiGServerTests.world()
         var request = IPPMessage.request(.printJob, requestID: 1) { op in

@@ -1,3 +1,4 @@
+import Foundation
 import IPP
 import Kernel
 import MiGServer
@@ -175,6 +176,34 @@ import WireHTTP
         let job = try #require(try server.jobs().first)
         #expect(job.state == .aborted)
         #expect(job.impressionsCompleted == 2)
+    }
+
+    @Test func aRestartResumesAfterTheLastPrintedPageAndNoCounterGoesBack() throws {
+        let directory = NSTemporaryDirectory() + "mig-restart-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (kernel, phone, server) = try T.world { $0.databasePath = "\(directory)/mig.sqlite" }
+        _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 5)))
+        kernel.advance(by: .milliseconds(3500))  // pages 1, 2 and 3 printed, and each written to the spool
+        #expect(try Self.jobAttributes(kernel, phone, 1)["job-impressions-completed"]?.integerValue == 3)
+
+        // The printer stops mid-job (the spool left as it was), and the same spool comes up under a new printer
+        // process, as after a crash: the job is queued again and resumes.
+        _ = try kernel.run("stop mig") { try await server.stop().get() }
+        let node = kernel.node("mig-again")
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configuration.databasePath = "\(directory)/mig.sqlite"
+        let restarted = try kernel.run("restart mig") { [configuration] in try await MiGServer.start(on: node, configuration: configuration).get() }
+        #expect(try restarted.jobs().first?.impressionsCompleted == 3)
+        #expect(kernel.trace.all.contains { $0.event == "spool-recovered" && $0.fields.contains { $0 == ("requeued", "1") } })
+        kernel.advance(by: .milliseconds(2500))  // pages 4 and 5
+        let job = try #require(try restarted.jobs().first)
+        #expect(job.state == .completed)
+        #expect(job.impressionsCompleted == 5)
+        let completed = kernel.trace.all.filter { $0.event == "job-completed" }
+        #expect(completed.count == 1)
+        #expect(completed.first?.fields.contains { $0 == ("pages", "5") } == true)
     }
 
     @Test func requestsOnAJobsOwnURIAreServed() throws {

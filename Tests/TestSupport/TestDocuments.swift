@@ -52,4 +52,24 @@ public enum TestDocuments {
         }
         return out
     }
+
+    /// Apple raster (`image/urf`, as AirPrint clients send): "UNIRAST\0" and the page count, then `pages` white
+    /// 1-inch pages, 8-bit grey at 300 dpi, each a 32-byte page header and its run-length encoded lines (the same
+    /// line encoding as PWG raster).
+    public static func appleRaster(pages: Int, declaring declared: Int? = nil) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        var out = Array("UNIRAST\0".utf8) + bigEndian(UInt32(declared ?? pages))
+        for _ in 0..<pages {
+            var header = [UInt8](repeating: 0, count: 32)
+            header[0] = 8  // bits per pixel
+            header[1] = 4  // colour space: sGray (CUPS' CUPS_CSPACE_W)
+            header.replaceSubrange(12..<16, with: bigEndian(300))  // width
+            header.replaceSubrange(16..<20, with: bigEndian(300))  // height
+            header.replaceSubrange(20..<24, with: bigEndian(300))  // resolution
+            out += header
+            let line: [UInt8] = [127, 0xFF, 127, 0xFF, 43, 0xFF]
+            out += [255] + line + [43] + line
+        }
+        return out
+    }
 }
