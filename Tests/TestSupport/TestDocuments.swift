@@ -62,7 +62,7 @@ public enum TestDocuments {
         for _ in 0..<pages {
             var header = [UInt8](repeating: 0, count: 32)
             header[0] = 8  // bits per pixel
-            header[1] = 4  // colour space: sGray (CUPS' CUPS_CSPACE_W)
+            header[1] = 0  // colour space: sGray
             header.replaceSubrange(12..<16, with: bigEndian(300))  // width
             header.replaceSubrange(16..<20, with: bigEndian(300))  // height
             header.replaceSubrange(20..<24, with: bigEndian(300))  // resolution

@@ -54,23 +54,27 @@ import Wire
         let log = { (try? String(contentsOfFile: "\(directory)/cups/error_log", encoding: .utf8)) ?? "" }
         #expect(ppdMade, "no PPD: \(log().split(separator: "\n").filter { $0.contains("mig:") }.suffix(10).joined(separator: "\n"))")
         let ppd = (try? String(contentsOfFile: ppdPath, encoding: .utf8)) ?? ""
-        #expect(ppd.contains("*cupsFilter2: \"image/pwg-raster image/pwg-raster"))
+        // Offered PWG and Apple raster, CUPS chooses Apple raster (as it does for AirPrint printers).
+        #expect(ppd.contains("*cupsFilter2: \"image/urf image/urf"), "\(ppd.split(separator: "\n").filter { $0.contains("cupsFilter") })")
         #expect(ppd.contains("*PageSize A4:"))
 
         try Data(TestDocuments.pdf(pages: 3)).write(to: URL(fileURLWithPath: "\(directory)/three-pages.pdf"))
         try Data(TestDocuments.pwgRaster(pages: 2)).write(to: URL(fileURLWithPath: "\(directory)/two-pages.pwg"))
-        for file in ["three-pages.pdf", "two-pages.pwg"] {
+        try Data(TestDocuments.appleRaster(pages: 4)).write(to: URL(fileURLWithPath: "\(directory)/four-pages.urf"))
+        for file in ["three-pages.pdf", "two-pages.pwg", "four-pages.urf"] {
             let printed = try ExternalProcess.run("/usr/bin/lp", ["-h", host, "-d", "mig", "\(directory)/\(file)"])
             #expect(printed.status == 0, "\(printed.output)")
         }
-        let done = try Self.eventually(60) { try server.jobs().count == 2 && server.jobs().allSatisfy { $0.state.isFinal } }
+        let done = try Self.eventually(60) { try server.jobs().count == 3 && server.jobs().allSatisfy { $0.state.isFinal } }
         let jobs = try server.jobs()
         #expect(done, "MiG's jobs: \(jobs.map { "\($0.id ?? 0) \($0.state) \($0.reasons)" })\n\(log().suffix(3000))")
-        #expect(jobs.map(\.state) == [.completed, .completed])
-        #expect(jobs.map(\.user) == ["demo", "demo"])
-        // MiG counted each document's pages itself: what pdftopdf sent, and the raster's two page headers.
-        #expect(jobs.map(\.pages) == [3, 2])
-        #expect(jobs.map(\.impressions) == [3, 2])
+        #expect(jobs.map(\.state) == [.completed, .completed, .completed])
+        #expect(jobs.map(\.user) == ["demo", "demo", "demo"])
+        // CUPS turns both rasters into PDF itself (rastertopdf costs less than sending them as they are).
+        #expect(jobs.map(\.format) == ["application/pdf", "application/pdf", "application/pdf"])
+        // MiG counted each document's pages itself, from the PDFs CUPS sent.
+        #expect(jobs.map(\.pages) == [3, 2, 4])
+        #expect(jobs.map(\.impressions) == [3, 2, 4])
         // CUPS' own count of the pages it sent (page_log: "total N").
         let pageLog = (try? String(contentsOfFile: "\(directory)/cups/page_log", encoding: .utf8)) ?? ""
         #expect(pageLog.contains("total 3"), "\(pageLog)")
