@@ -12,6 +12,8 @@ public struct PrintOptions: Sendable {
     public var media: String?
     /// `page-ranges`; empty prints every page.
     public var pageRanges: [ClosedRange<Int32>]
+    /// `number-up`: pages on each side of a sheet; 1 (the printer's default) is not sent.
+    public var numberUp: Int32
     /// `job-hold-until`, e.g. `indefinite`: the printer keeps the job until Release-Job; nil prints at once.
     public var holdUntil: String?
     /// `document-format`; defaults to the document's format, else `application/octet-stream`.
@@ -34,7 +36,8 @@ public struct PrintOptions: Sendable {
     public init(jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
                 pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
                 requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true,
-                compression: DocumentCompression = .none, attributeSet: AttributeSet = .complete, holdUntil: String? = nil) {
+                compression: DocumentCompression = .none, attributeSet: AttributeSet = .complete, holdUntil: String? = nil,
+                numberUp: Int32 = 1) {
         self.jobName = jobName
         self.copies = copies
         self.sides = sides
@@ -48,14 +51,17 @@ public struct PrintOptions: Sendable {
         self.compression = compression
         self.attributeSet = attributeSet
         self.holdUntil = holdUntil
+        self.numberUp = numberUp
     }
 
-    /// Adds the job template attributes (`copies`, `sides`, `media`, `page-ranges`, `job-hold-until`) to a job group.
+    /// Adds the job template attributes (`copies`, `sides`, `media`, `page-ranges`, `number-up`, `job-hold-until`) to
+    /// a job group.
     func addJobTemplate(to group: inout IPPGroupBuilder) {
         group.addCopies(copies)
         group.addSides(sides)
         if let media { group.addMedia(media) }
         if !pageRanges.isEmpty { group.addPageRanges(pageRanges.map(IPPRange.init)) }
+        if numberUp != 1 { group.add("number-up", .integer(numberUp)) }
         if let holdUntil { group.add("job-hold-until", .keyword(holdUntil)) }
     }
 }

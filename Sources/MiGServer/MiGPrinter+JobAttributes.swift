@@ -18,7 +18,7 @@ extension MiGPrinter {
     }
 
     /// Sheets that many impressions of the job take: each copy starts on a new sheet, and two-sided printing puts
-    /// two of its pages on a sheet (number-up is 1: one page per side).
+    /// two of its impressions on a sheet (an impression holds `number-up` pages).
     static func sheets(_ job: Job, impressions: Int32) -> Int32 {
         guard job.copies > 0, job.impressions > 0 else { return 0 }
         let perCopy = max(1, job.impressions / job.copies)

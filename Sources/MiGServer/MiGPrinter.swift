@@ -245,9 +245,9 @@ final class MiGPrinter {
         node.trace("upload-abandoned", [("job", "\(job.id!)")])
     }
 
-    /// Pages printed: the document's own page count when it was counted (else one per bytes-per-page of it), the
-    /// selected page-ranges of it, times copies. One page is one impression (number-up is 1); sides change sheets,
-    /// not impressions.
+    /// Impressions printed: the document's own page count when it was counted (else one per bytes-per-page of it),
+    /// the selected page-ranges of it, `number-up` of them on each impression, times copies. Sides change sheets, not
+    /// impressions.
     private func impressions(for job: Job) -> Int32 {
         let estimate = max(1, (job.documentBytes + description.bytesPerPage - 1) / description.bytesPerPage)
         let pages = job.pages.map(Int64.init) ?? estimate
@@ -259,7 +259,9 @@ final class MiGPrinter {
                 return total + max(0, min(bounds[1], pages) - bounds[0] + 1)
             }
         }
-        return Int32(clamping: max(1, selected) * Int64(job.copies))
+        let numberUp = Int64(JobTemplate(stored: job.template)["number-up"]?.first?.integerValue ?? 1)
+        let perCopy = (max(1, selected) + numberUp - 1) / max(1, numberUp)
+        return Int32(clamping: perCopy * Int64(job.copies))
     }
 
     private func validateJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {

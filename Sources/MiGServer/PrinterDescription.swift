@@ -73,7 +73,7 @@ extension PrinterDescription {
             ("media", .keyword(mediaDefault), keywords(media)),
             ("multiple-document-handling", .keyword("separate-documents-collated-copies"),
              keywords(["separate-documents-uncollated-copies", "separate-documents-collated-copies"])),
-            ("number-up", .integer(1), [.integer(1)]),
+            ("number-up", .integer(1), [1, 2, 4].map(IPPValue.integer)),
             ("orientation-requested", .enumValue(3), [3, 4, 5, 6].map(IPPValue.enumValue)),
             ("output-bin", .keyword("face-down"), [.keyword("face-down")]),
             ("page-ranges", nil, [.boolean(true)]),

@@ -141,18 +141,34 @@ import WireHTTP
 
     @Test func aValueThePrinterDoesNotOfferIsNotAcceptedSilently() throws {
         let (kernel, phone, _) = try T.world()
-        // color on a monochrome printer, 4-up on a printer without number-up
+        // color on a monochrome printer, 3-up on a printer that puts 1, 2 or 4 pages on a side
         let body = try T.printJob(document: [1]) { job in
             job.add("print-color-mode", .keyword("color"))
-            job.add("number-up", .integer(4))
+            job.add("number-up", .integer(3))
         }
         let answer = try T.ipp(try T.post(kernel, phone, body))
         #expect(answer.status == .successfulOKIgnoredOrSubstitutedAttributes)
         #expect(answer.group(.unsupported)?["print-color-mode"]?.stringValue == "color")
-        #expect(answer.group(.unsupported)?["number-up"]?.integerValue == 4)
+        #expect(answer.group(.unsupported)?["number-up"]?.integerValue == 3)
         let job = try Self.jobAttributes(kernel, phone, 1)
         #expect(job["print-color-mode"] == nil)
         #expect(job["number-up"] == nil)
+    }
+
+    @Test func numberUpPutsPagesOnEachImpressionAndSidesPutImpressionsOnSheets() throws {
+        let (kernel, phone, _) = try T.world()
+        // 5 pages, 2 up: 3 impressions a copy; two-sided: 2 sheets a copy.
+        _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 5)) { job in
+            job.add("number-up", .integer(2))
+            job.addSides("two-sided-long-edge")
+            job.addCopies(2)
+        })
+        kernel.advance(by: .seconds(30))
+        let job = try Self.jobAttributes(kernel, phone, 1)
+        #expect(job["job-state"]?.integerValue == IPPJobState.completed.rawValue)
+        #expect(job["number-up"]?.integerValue == 2)
+        #expect(job["job-impressions-completed"]?.integerValue == 6)
+        #expect(job["job-media-sheets-completed"]?.integerValue == 4)
     }
 
     @Test func aCanceledJobKeepsThePagesItPrinted() throws {

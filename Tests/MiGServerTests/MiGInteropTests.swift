@@ -34,11 +34,7 @@ import Wire
             try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/\(test)", toPath: "\(directory)/\(test)")
         }
         // Real one-page documents: MiG counts pages from them, and refuses PostScript whose pages it cannot count.
-        let pdf = Data(TestDocuments.pdf(pages: 1))
-        for name in ["document-a4.pdf", "document-letter.pdf", "testfile.pdf"] { try pdf.write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
-        let postscript = Data("%!PS-Adobe-3.0\n%%Pages: 1\n%%EndComments\n%%Page: 1 1\nshowpage\n%%EOF\n".utf8)
-        for name in ["document-a4.ps", "document-letter.ps"] { try postscript.write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
-        for name in ["color.jpg", "gray.jpg"] { try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
+        try TestDocuments.writeIpptoolDocuments(for: "\(directory)/ipp-1.1.test")
         return directory
     }
 

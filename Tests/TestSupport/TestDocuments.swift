@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small documents a printer counts the pages of, for the tests of MiG and of clients printing to it.
 public enum TestDocuments {
     /// A PDF of `pages` A4 pages with a page tree and cross-reference table, as a PDF reader counts them.
@@ -23,32 +25,53 @@ public enum TestDocuments {
         return out
     }
 
-    /// PWG raster (PWG 5102.4): `pages` white 1-inch pages, 8-bit grey at 300 dpi, each a 1796-byte page header and
-    /// its run-length encoded lines.
-    public static func pwgRaster(pages: Int) -> [UInt8] {
-        let size: UInt32 = 300
+    /// PWG raster (PWG 5102.4): `pages` white 1-inch pages at `dpi` in `type` (a pwg-raster-document-type: black_1,
+    /// sgray_8, srgb_8, srgb_16, cmyk_8), each a 1796-byte page header and its run-length encoded lines.
+    public static func pwgRaster(pages: Int, dpi: Int = 300, type: String = "sgray_8") -> [UInt8] {
+        // Bits per colour, colours, CUPS colour space, the white pixel's byte.
+        let (bitsPerColor, colors, colorSpace, white): (Int, Int, UInt32, UInt8) = switch type {
+        case "black_1": (1, 1, 3, 0x00)
+        case "srgb_8": (8, 3, 19, 0xFF)
+        case "srgb_16": (16, 3, 19, 0xFF)
+        case "cmyk_8": (8, 4, 6, 0x00)
+        default: (8, 1, 18, 0xFF)
+        }
+        let bitsPerPixel = bitsPerColor * colors
+        let bytesPerLine = (dpi * bitsPerPixel + 7) / 8
+        // The unit a run repeats: a pixel, or a byte of pixels below 8 bits.
+        let unit = max(1, bitsPerPixel / 8)
         var out = Array("RaS2".utf8)
-        for page in 1...pages {
+        for _ in 1...pages {
             var header = [UInt8](repeating: 0, count: 1796)
-            func put(_ value: UInt32, at offset: Int) { withUnsafeBytes(of: value.bigEndian) { header.replaceSubrange(offset..<offset + 4, with: $0) } }
+            func put(_ value: Int, at offset: Int) { withUnsafeBytes(of: UInt32(value).bigEndian) { header.replaceSubrange(offset..<offset + 4, with: $0) } }
             header.replaceSubrange(0..<9, with: Array("PwgRaster".utf8))
-            put(300, at: 276)
-            put(300, at: 280)  // HWResolution
+            put(dpi, at: 276)
+            put(dpi, at: 280)  // HWResolution
             put(72, at: 352)
             put(72, at: 356)  // PageSize, points
-            put(size, at: 372)  // cupsWidth
-            put(size, at: 376)  // cupsHeight
-            put(8, at: 384)  // cupsBitsPerColor
-            put(8, at: 388)  // cupsBitsPerPixel
-            put(size, at: 392)  // cupsBytesPerLine
-            put(18, at: 400)  // cupsColorSpace: sgray
-            put(1, at: 420)  // cupsNumColors
-            put(UInt32(pages), at: 452)  // TotalPageCount
-            _ = page
+            put(dpi, at: 372)  // cupsWidth
+            put(dpi, at: 376)  // cupsHeight
+            put(bitsPerColor, at: 384)
+            put(bitsPerPixel, at: 388)
+            put(bytesPerLine, at: 392)
+            put(Int(colorSpace), at: 400)
+            put(colors, at: 420)  // cupsNumColors
+            put(pages, at: 452)  // TotalPageCount
             out += header
-            // Lines: 256 identical lines, then 44; each line 128 + 128 + 44 white pixels.
-            let line: [UInt8] = [127, 0xFF, 127, 0xFF, 43, 0xFF]
-            out += [255] + line + [43] + line
+            // One white line, in runs of at most 128 units; repeated in groups of at most 256 lines.
+            var line: [UInt8] = []
+            var units = bytesPerLine / unit
+            while units > 0 {
+                let run = min(128, units)
+                line += [UInt8(run - 1)] + [UInt8](repeating: white, count: unit)
+                units -= run
+            }
+            var lines = dpi
+            while lines > 0 {
+                let group = min(256, lines)
+                out += [UInt8(group - 1)] + line
+                lines -= group
+            }
         }
         return out
     }
@@ -71,5 +94,33 @@ public enum TestDocuments {
             out += [255] + line + [43] + line
         }
         return out
+    }
+
+    /// The documents an ipptool suite prints, next to it: PDF, PostScript and JPEG under the names CUPS' tests use
+    /// (Debian ships the tests, not the documents), and every PWG raster sample the suite names (`FILE
+    /// pwg-raster-samples-300dpi/sgray-8/….pwg`, which PWG publishes separately), made at the resolution and type its
+    /// path says. ipptool stops at the first file missing, even in a test it would skip, so all of them are written.
+    public static func writeIpptoolDocuments(for suite: String) throws {
+        let directory = URL(fileURLWithPath: suite).deletingLastPathComponent()
+        func write(_ bytes: [UInt8], _ path: String) throws {
+            let file = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: file)
+        }
+        for name in ["document-a4.pdf", "document-letter.pdf", "testfile.pdf"] { try write(pdf(pages: 1), name) }
+        let postscript = Array("%!PS-Adobe-3.0\n%%Pages: 1\n%%EndComments\n%%Page: 1 1\nshowpage\n%%EOF\n".utf8)
+        for name in ["document-a4.ps", "document-letter.ps"] { try write(postscript, name) }
+        for name in ["color.jpg", "gray.jpg"] { try write([0xFF, 0xD8, 0xFF, 0xE0], name) }
+        let samples = Set(try String(contentsOfFile: suite, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(whereSeparator: \.isWhitespace)
+            return words.count == 2 && words[0] == "FILE" && words[1].hasPrefix("pwg-raster-samples-") ? String(words[1]) : nil
+        })
+        for path in samples.sorted() {
+            let parts = path.split(separator: "/")  // pwg-raster-samples-300dpi, sgray-8, its name
+            guard parts.count == 3, let dpi = Int(parts[0].dropFirst("pwg-raster-samples-".count).dropLast("dpi".count)) else {
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "an unexpected sample path in \(suite): \(path)"])
+            }
+            try write(pwgRaster(pages: parts[2].hasPrefix("document-") ? 2 : 1, dpi: dpi, type: parts[1].replacingOccurrences(of: "-", with: "_")), path)
+        }
     }
 }

@@ -76,7 +76,7 @@ extension Directive {
 
     static let mig = Directive(
         "mig",
-        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
+        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [number-up N] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
             + "[attributes complete|seed] | mig replay FIXTURE [bytes N | file PATH] | "
             + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig hold JOB | mig release JOB | mig alive — each with [url URL] [user U] [password P] "
             + "[p12 FILE PASSWORD | credential SERIAL TAG] [ca FILE] [from NODE] [retries N] [as NAME] "
@@ -84,7 +84,7 @@ extension Directive {
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
             + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .seed (what the seed's HTTP-status check concludes); "
             + "print … hold sends job-hold-until=indefinite: the job waits (pending-held) until mig release",
-        keywords: ["print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
+        keywords: ["print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
                    "content-length", "gzip", "attributes", "complete", "seed", "within", "as"] + MiGConnection.words
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
@@ -95,11 +95,11 @@ extension Directive {
         var fixture: Template?
         if action == "replay" { fixture = try args.path("an IPP request file, e.g. ipp/seed-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)") }
         var document = DocumentSource()
-        var name: Template?, copies = 1, sides: String?, media: String?, pages: String?, format: Template?
+        var name: Template?, copies = 1, numberUp = 1, sides: String?, media: String?, pages: String?, format: Template?
         var contentLength = false, gzip = false, hold = false, attributeSet = AttributeSet.complete
         var within = Template(literal: "300s")
         while !args.isEmpty {
-            let word = try args.oneOf(MiGConnection.words + ["as", "bytes", "file", "name", "copies", "sides", "media", "pages", "format",
+            let word = try args.oneOf(MiGConnection.words + ["as", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
                                                             "content-length", "gzip", "hold", "attributes", "within"])
             if try connection.accept(word, &args) { continue }
             switch word {
@@ -110,6 +110,7 @@ extension Directive {
             case "file": document.file = try args.path("a file to print")
             case "name": name = try args.value("a job name")
             case "copies": copies = try args.integer("a number of copies", in: 0...Int(Int32.max))
+            case "number-up": numberUp = try args.integer("pages per side, e.g. 2", in: 1...Int(Int32.max))
             case "sides": sides = try args.oneOf(["one-sided", "two-sided-long-edge", "two-sided-short-edge", "three-sided"])
             case "media": media = try args.name("a media keyword like iso_a4_210x297mm")
             case "pages": pages = try args.name("a page range like 1-3")
@@ -132,7 +133,7 @@ extension Directive {
         }
         args.binds(label, fields: ["status", "job", "state", "code", "attempts"] + own + ResultBinding.performed)
         let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
-        let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet, hold)
+        let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet, hold, numberUp)
         let replayed = fixture
         return Run { context in
             let timeout = try limit.duration(context)
@@ -156,7 +157,8 @@ extension Directive {
                 var printOptions = PrintOptions(jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
                                                 media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
                                                 framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none,
-                                                attributeSet: options.8, holdUntil: options.9 ? "indefinite" : nil)
+                                                attributeSet: options.8, holdUntil: options.9 ? "indefinite" : nil,
+                                                numberUp: Int32(options.10))
                 if let pages = options.4 {
                     let bounds = pages.split(separator: "-").compactMap { Int32($0) }
                     guard bounds.count == 2, bounds[0] <= bounds[1] else { throw StepError("pages \(pages): expected FIRST-LAST") }
