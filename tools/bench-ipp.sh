@@ -4,8 +4,10 @@
 # counting allocator (tools/libcups-bench/malloc_count.c) itself and prints one verdict line per target,
 # naming the two figures it compares:
 #   decode_tree  vs libcups_read   (ours: decode + every name and value materialised; libcups: ippReadIO's tree)
-#   encode_built vs libcups_write  (ours: builders from typed values + encode; libcups: ippWriteIO of a tree)
-#   decode       vs libcups_read   (the lazy index, small request only)
+#   encode_built vs libcups_build_write  (ours: builders from typed values + encode; libcups: ippNew, one
+#                                         ippAdd* per attribute from typed values, ippWriteIO, ippDelete)
+#   decode       vs libcups_read   (the lazy index)
+# (encode, a copy of a decoded message, is shown next to libcups_write, ippWriteIO of a tree already built.)
 # Usage: tools/bench-ipp.sh [workbench bench ipp options, e.g. --json or --input FILE]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

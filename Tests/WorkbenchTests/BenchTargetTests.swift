@@ -73,6 +73,22 @@ import Testing
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.output)")
     }
 
+    /// libcups' build+write peer makes the same bytes from its typed values as the message it was taken from, on
+    /// every captured message: otherwise it would not be doing the same work as encode_built.
+    @Test func libcupsBuildsEveryCapturedMessageByteForByte() throws {
+        let messages = try FileManager.default.contentsOfDirectory(atPath: Repository.fixture("ipp")).filter { $0.hasSuffix(".ipp") }.sorted()
+        #expect(messages.count >= 20)
+        let run = try WorkbenchBinary.run(["bench", "ipp", "--json", "--rounds", "1", "--batch-ms", "1"]
+            + messages.flatMap { ["--input", Repository.fixture("ipp/\($0)")] })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.output)")
+        let results = try #require(object["messages"] as? [[String: Any]])
+        #expect(results.count == messages.count)
+        for result in results {
+            #expect(result["libcups_build_write_reproduces_input"] as? Bool == true, "\(result["file"] ?? "?")")
+            #expect(result["libcups_build_write_ns_per_message"] as? Double ?? 0 > 0)
+        }
+    }
+
     /// An input a bench cannot use is a wrong input (exit 2, nothing measured), not a missed target (1) nor a
     /// usage error (64).
     @Test func anUnusableInputFileExitsTwo() throws {
