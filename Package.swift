@@ -117,6 +117,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Text made safe for XML and HTML (JUnit reports, the timeline page).
+        .target(name: "MarkupEscaping"),
+        // Swarm testing over the scenario language: seed ranges and shards, seed-drawn fault schedules within
+        // SwarmOptions, results merged and reported, failing seeds shrunk by delta debugging. Names no system: the
+        // caller's ScenarioRunner brings the language, actors and invariants.
+        .target(name: "Swarm", dependencies: ["Scenario", "Kernel", "Wire", "MarkupEscaping"]),
         // Interactive line editing for the console: history, completion, raw terminal.
         .target(name: "LineEditor"),
         // Ivanti AppConnect derived credentials: the pure core shared by the app side and the Ivanti client
@@ -194,7 +200,7 @@ let package = Package(
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-            "JSONEscaping", "COpenSSL",
+            "JSONEscaping", "COpenSSL", "Swarm", "MarkupEscaping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -257,6 +263,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
+        .testTarget(name: "SwarmTests", dependencies: ["Swarm", "Scenario", "Kernel", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "MiGClientTests", dependencies: [
             "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
@@ -266,7 +273,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "WorkbenchTests", dependencies: [
-            "Workbench", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
+            "Workbench", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

@@ -49,17 +49,17 @@ public struct ScenarioRunner: Sendable {
         kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
         let watch = InvariantWatch(invariants)
         var error: String?
-        var generator: FaultScheduleGenerator?
+        var scheduler: (any FaultScheduler)?
         var planned: [ScheduledFault] = []
         switch faults {
-        case .seeded(let classes)?: generator = FaultScheduleGenerator(classes: classes, seed: seed)
+        case .drawn(let drawn)?: scheduler = drawn
         case .explicit(let list)?: planned = list
         case nil: break
         }
         var ran: [ScheduledFault] = []
         for (index, statement) in script.statements.enumerated() {
             do {
-                let lines = generator?.lines(before: index, in: context) ?? planned.filter { $0.before == index }.map(\.line)
+                let lines = scheduler?.lines(before: index, in: context) ?? planned.filter { $0.before == index }.map(\.line)
                 for line in lines {
                     ran.append(ScheduledFault(before: index, line: line))
                     kernel.trace.record(actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])

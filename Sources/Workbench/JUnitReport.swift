@@ -1,3 +1,4 @@
+import MarkupEscaping
 import Scenario
 
 /// A JUnit XML report: a test suite per scenario file, a test case per expectation and per broken invariant.

@@ -1,5 +1,6 @@
 import JSONEscaping
 import Kernel
+import MarkupEscaping
 import Scenario
 
 /// A run as one self-contained HTML page: per scenario a sequence diagram of its trace (a lifeline per node and

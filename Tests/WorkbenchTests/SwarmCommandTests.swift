@@ -1,11 +1,12 @@
 import Foundation
 import Scenario
+import Swarm
 import TestSupport
 import Testing
 @testable import Workbench
 
 /// Invariants, `swarm`, `shrink` and shards, on the echo actor's planted bug and on MiG's lost answer.
-@Suite(.serialized) struct SwarmTests {
+@Suite(.serialized) struct SwarmCommandTests {
     static let planted = "Fixtures/swarm/echo-planted-bug.scn"
 
     func script(_ text: String, file: String = "test.scn") throws -> Script {
@@ -79,9 +80,10 @@ import Testing
 
     @Test func aSeedsScheduleIsTheSameEveryTime() throws {
         let runner = SwarmScripts.runner, script = try plantedScript()
+        let swarm = SwarmRunner(runner: runner, options: SwarmOptions(faults: .all))
         for seed: UInt64 in [4, 10, 77] {
-            let first = SwarmRun(runner.run(script, seed: seed, faults: .seeded(.all)) { _ in })
-            let second = SwarmRun(runner.run(script, seed: seed, faults: .seeded(.all)) { _ in })
+            let first = SwarmRun(swarm.run(script, seed: seed))
+            let second = SwarmRun(swarm.run(script, seed: seed))
             #expect(first == second)
             // The explicit schedule replays the same run.
             let replay = runner.run(script, seed: seed, faults: .explicit(first.faults)) { _ in }
@@ -105,18 +107,6 @@ import Testing
         #expect(watch.find(in: "-----BEGIN PRIVATE KEY-----\nMIIE") == "PEM")
         #expect(watch.find(in: Data(try #require(keys.first { $0.name == "tls-client.key.der" }).der.reversed()).base64EncodedString()) == nil)
         #expect(watch.find(in: "an ordinary trace field with enough characters to be looked at") == nil)
-    }
-
-    @Test func deltaDebuggingKeepsOnlyTheFaultsThatMatter() {
-        var runs = 0
-        let kept = DeltaDebugging.minimise(Array(0..<40)) { subset in
-            runs += 1
-            guard let a = subset.firstIndex(of: 7), let b = subset.firstIndex(of: 31) else { return false }
-            return a < b
-        }
-        #expect(kept == [7, 31])
-        #expect(runs < 80, "ddmin took \(runs) runs")
-        #expect(DeltaDebugging.minimise([1, 2, 3]) { _ in true } == [])
     }
 
     @Test func swarmFindsThePlantedBugAndShrinkCutsItToTwoFaults() throws {
@@ -205,10 +195,11 @@ import Testing
     @Test func theEcosystemWorkloadHoldsUnderSeededFaults() throws {
         let file = "Simulations/ecosystem-swarm.scn"
         let script = try script(String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8), file: file)
-        let runs = SwarmScripts.run([script], seeds: Array(1...12), faults: .all) { _ in }
+        let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
+        let runs = swarm.run([script], seeds: Array(1...12)) { _ in }
         #expect(runs.count == 12)
         #expect(runs.reduce(0) { $0 + $1.faults.count } > 12, "the seeds chose faults")
-        for run in runs where !run.passed { Issue.record("\(run.failureLine(faults: .all))") }
+        for run in runs where !run.passed { Issue.record("\(run.failureLine(options: swarm.options))") }
     }
 
     /// Found by the 10,000-seed swarm (seed 260, shrunk to this one fault): a poll held up by a partition stretched

@@ -1,6 +1,6 @@
 /// Text made safe for an XML or HTML attribute or element (JUnit reports, the timeline page): the five special
 /// characters as entities, and line breaks as `&#10;` so an attribute keeps them.
-func xmlEscape(_ text: String) -> String {
+public func xmlEscape(_ text: String) -> String {
     var out = ""
     for c in text {
         switch c {

@@ -1,0 +1,24 @@
+import MarkupEscaping
+
+extension SwarmResult {
+    /// A JUnit XML report: a test suite per file, a test case per seed, a failing one with its failure lines.
+    public var junitXML: String {
+        let options = self.options
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+        for file in files {
+            let mine = runs.filter { $0.file == file }
+            out += "  <testsuite name=\"swarm \(xmlEscape(file))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
+            out += "    <properties><property name=\"faults\" value=\"\(faults.rawValue)\"/></properties>\n"
+            for run in mine {
+                out += "    <testcase classname=\"\(xmlEscape(file))\" name=\"seed \(run.seed)\""
+                if run.passed {
+                    out += "/>\n"
+                } else {
+                    out += ">\n      <failure message=\"\(xmlEscape(run.failureLine(options: options)))\"/>\n    </testcase>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>\n"
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import Swarm
+
+/// Shard results merged, refused, written and read back, without running anything.
+@Suite struct SwarmResultTests {
+    static let files = ["a.scn", "b.scn"]
+
+    /// A run as a shard's JSON holds it; `failure` nil means it passed.
+    func run(_ file: String, _ seed: UInt64, digest: String? = nil, failure: String? = nil) throws -> SwarmRun {
+        let failureJSON = failure.map { "\"\($0)\"" } ?? "null"
+        let text = """
+            {"file": "\(file)", "seed": \(seed), "passed": \(failure == nil), "digest": "\(digest ?? "digest-\(file)-\(seed)")",
+             "failure": \(failureJSON), "faults": [{"before": 1, "line": "fault x.y once"}], "virtualNanoseconds": 5, "traceEvents": 9}
+            """
+        return try JSONDecoder().decode(SwarmRun.self, from: Data(text.utf8))
+    }
+
+    func shard(_ index: UInt64, of count: UInt64, seeds: ClosedRange<UInt64>, failing: Set<UInt64> = [], files: [String] = files,
+               faults: FaultClass = .all, wall: Double = 1) throws -> SwarmResult {
+        let runs = try seeds.filter { $0 % count == index }.flatMap { seed in
+            try files.map { try run($0, seed, failure: failing.contains(seed) && $0 == files[0] ? "a.scn:3: INVARIANT BROKEN x.y at trace event 2" : nil) }
+        }
+        return SwarmResult(files: files, seeds: "\(seeds.lowerBound)..\(seeds.upperBound)", faults: faults, shard: "\(index)/\(count)",
+                           runs: runs, wallSeconds: wall)
+    }
+
+    @Test func shardsMergeIntoTheWholeRunInSeedOrder() throws {
+        let parts = try (0..<3).map { try shard(UInt64($0), of: 3, seeds: 1...10, failing: [4], wall: Double($0 + 1)) }
+        let merged = try SwarmResult.merge(parts.reversed())
+        #expect(merged.runs.map(\.seed) == (1...10).flatMap { [$0, $0] })
+        #expect(merged.runs.map(\.file) == Array(repeating: Self.files, count: 10).flatMap { $0 })
+        #expect(merged.seeds == "1..10" && merged.shard == nil && merged.wallSeconds == 3)
+        #expect(merged.failed.map(\.seed) == [4])
+        #expect(merged.summary == "FAIL swarm: 10 seeds × 2 files, 1 failed (1 broke an invariant), faults all, 3.0 s wall, 200 seeds/min")
+    }
+
+    @Test func theSameRunInTwoShardsCountsOnceWhereverItsFilesWere() throws {
+        let first = try shard(0, of: 1, seeds: 1...4)
+        let elsewhere = SwarmResult(files: Self.files.map { "other/dir/" + $0 }, seeds: "3..6", faults: .all, shard: nil,
+                                    runs: try (3...6).flatMap { seed in try Self.files.map { try run("other/dir/" + $0, seed, digest: "digest-\($0)-\(seed)") } },
+                                    wallSeconds: 1)
+        let merged = try SwarmResult.merge([first, elsewhere])
+        #expect(merged.runs.count == 12)
+        #expect(merged.seeds == "1..4,3..6")
+        #expect(merged.summary.hasPrefix("PASS swarm: 6 seeds × 2 files, 0 failed"))
+    }
+
+    @Test func aSeedWithTwoDigestsIsRefused() throws {
+        let part = try shard(0, of: 1, seeds: 1...3)
+        let tampered = SwarmResult(files: part.files, seeds: part.seeds, faults: part.faults, shard: nil,
+                                   runs: [try run("a.scn", 2, digest: String(repeating: "0", count: 64))], wallSeconds: 1)
+        let error = try #require(refusal { try SwarmResult.merge([part, tampered]) })
+        #expect(error.kind == .argument)
+        #expect(error.description.hasPrefix("seed 2 of a.scn ran twice with different digests (digest-a.scn-2 vs 0000000000000000)"), "\(error)")
+    }
+
+    @Test func resultsOfOtherFilesOrFaultsOrNoneAreRefused() throws {
+        let part = try shard(0, of: 2, seeds: 1...4)
+        let otherFaults = try shard(1, of: 2, seeds: 1...4, faults: .network)
+        let otherFiles = try shard(1, of: 2, seeds: 1...4, files: ["a.scn"])
+        for other in [otherFaults, otherFiles] {
+            let error = try #require(refusal { try SwarmResult.merge([part, other]) })
+            #expect(error.description.hasPrefix("the results did not run the same scenarios with the same faults"), "\(error)")
+        }
+        #expect(refusal { try SwarmResult.merge([]) }?.description == "expected at least one result file")
+    }
+
+    @Test func aResultReadsBackAsWrittenAndAnythingElseIsRefused() throws {
+        let part = try shard(1, of: 2, seeds: 1...6, failing: [3])
+        let read = try SwarmResult.decode(part.jsonText, source: "part.json")
+        #expect(read.runs == part.runs && read.files == part.files && read.faults == part.faults && read.shard == "1/2")
+        let error = try #require(refusal { try SwarmResult.decode("{\"runs\": 3}", source: "junk.json") })
+        #expect(error.kind == .resultFile)
+        #expect(error.description.hasPrefix("junk.json: not a swarm result (JSON written by `workbench swarm --json`)"))
+    }
+
+    @Test func junitHasACasePerSeedAndTheFailuresWithTheirOptions() throws {
+        let xml = try shard(0, of: 1, seeds: 1...5, failing: [2, 5]).junitXML
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 10)
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
+        #expect(xml.contains("name=\"seed 5\">\n      <failure message=\"FAIL a.scn seed 5 (1 fault): a.scn:3: INVARIANT BROKEN x.y at trace event 2&#10;"))
+        #expect(xml.contains("&#10;    swarm options: faults all, injection 0.30, "))
+    }
+}
