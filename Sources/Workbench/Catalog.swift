@@ -31,6 +31,12 @@ public enum Catalog {
 
     /// The systems' `workbench bench` subcommands: those of the protocol cores first, then those of the actors.
     static let benches: [any ParsableCommand.Type] = systems.flatMap(\.coreBenches) + systems.flatMap(\.actorBenches)
+
+    /// The systems' shares of `workbench bench load`, whose operations a client goes round in this order.
+    static let loadBenchParts: [LoadBenchPart] = systems.compactMap(\.loadBench)
+
+    /// The systems' values for `workbench fuzz-scenario`.
+    static let fuzzSamples: FuzzSamples = systems.reduce(FuzzSamples()) { $0 + $1.fuzzSamples }
 }
 
 struct CatalogError: Error, CustomStringConvertible {

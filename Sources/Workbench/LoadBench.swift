@@ -1,14 +1,7 @@
 import ArgumentParser
-import DerivedCredential
 import Foundation
-import IMSSDK
 import JSONEscaping
-import MiGClient
-import NIOCore
-import SCPmsClient
-import SOCPrint
 import Wire
-import WireHTTP
 
 /// `workbench bench load`: every served actor at once under many concurrent clients, on loopback — throughput,
 /// latency and errors per operation, and what the load does to the `serve` process (memory, file descriptors).
@@ -16,32 +9,26 @@ struct LoadBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract: "Many concurrent clients against one 'workbench serve': ops/s, p50/p99 and errors per operation; serve's RSS and open fds.",
-        discussion: """
+        discussion: discussion
+    )
+
+    /// The help text, with every system's operations in the catalogue's order.
+    static var discussion: String {
+        let operations = Catalog.loadBenchParts.flatMap(\.operations)
+            .map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.help + "\n" }.joined()
+        let setUps = Catalog.loadBenchParts.flatMap(\.setUps)
+        let setUpText = setUps.isEmpty ? "" : "Setting up (\(setUps.map(\.what).joined(separator: ", "))) is not an operation; its "
+            + "failures count as errors of \(listed(setUps.map(\.countsAs))).\n"
+        return """
             Server side: one 'workbench serve' child process with every actor, every port 0 (the kernel picks free \
-            ones) and a temporary --state-dir (MiG's spool, the SQLite databases and Sunfire's homes on disk), \
-            removed afterwards.
+            ones) and a temporary --state-dir (\(stateOnDisk) on disk), removed afterwards.
 
             Client side: --clients concurrent Swift tasks in this process, on one live wire (NIO on loopback), each \
             using the project's own client modules and going round the operations below, one at a time, until the \
             time is up. Client k starts at operation k of the round, so every server sees every kind of request all \
             the time. One operation is:
-              mig-print-job   MiGClient (no retries) prints a 2 KB PDF to MiG's plain ipp:// port as demo:demo-password: \
-            one POST /ipp/print on a new connection; HTTP 200, IPP successful-ok and a job-id.
-              scpms-register  SCPmsSessionManager.registerApplication(): POST …/odata/applications/latest/APP/Connections \
-            (credentials sent up front); 201 with an ApplicationConnectionId.
-              scpms-check     SCPmsSessionManager.startSession with the stored id: GET {base}/APP with X-SMP-APPCID, the \
-            request the SDK checks a registration with; 200, registration 'existing'.
-              ims-session     IMSClient.startSession() with a URLTokenSigner (one signing attempt): POST /sign to \
-            ims-signer over HTTPS (a TLS handshake each time, trusting the test CA) with the app's bearer token (200, \
-            an RS256 token), then POST /v1/sessions to ims; 201 with a session id. Two HTTP exchanges.
-              ivanti-open     POST appconnect://register?scheme=loadbenchK to the Ivanti bus gateway's /open as app \
-            load-K (a URL the Ivanti client accepts: it registers the app and sends it its state); 202.
-              sunfire-exec    SSHConnectivity.execute("lpq -P psts") on the client's own SSH connection to Sunfire \
-            (opened once, host key pinned to the one serve announces, kept open): one exec channel; exit status 0.
-              sunfire-sftp    SSHConnectivity.upload of a 1 KB file (load-K.txt in demo's home, overwritten each time) \
-            over the SFTP subsystem on the same connection: INIT, OPEN, WRITE, CLOSE each answered OK.
-            Setting up (the SSH login, the first SCPms registration) is not an operation; its failures count as \
-            errors of sunfire-exec and scpms-register.
+
+            """ + operations + setUpText + """
 
             Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
             and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
@@ -49,7 +36,22 @@ struct LoadBench: AsyncParsableCommand {
             /proc before the load, after the warm-up and at the end; its open fds (/proc/PID/fd) before the load and \
             once every client has disconnected (polled for up to 5 s for the count to come back). Use a release build.
             """
-    )
+    }
+
+    /// What serve keeps in its --state-dir, by the options it fills there (see ``ServeCommand``): each system's
+    /// spools, the SQLite databases, each system's homes.
+    static var stateOnDisk: String {
+        func owners(_ option: String) -> [String] {
+            Catalog.systems.filter { $0.actorKinds.contains { $0.options.contains { $0.name == option } } }.map(\.name)
+        }
+        let databases = owners("database").isEmpty ? [] : ["the SQLite databases"]
+        return listed(owners("spool").map { "\($0)'s spool" } + databases + owners("homes").map { "\($0)'s homes" })
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
 
     @Option(help: "Concurrent clients, 1…2000.")
     var clients = 200
@@ -65,6 +67,9 @@ struct LoadBench: AsyncParsableCommand {
 
     @OptionGroup var check: BenchCheckOption
 
+    /// Every system's operations, in the order a client goes round them.
+    static var operations: [String] { Catalog.loadBenchParts.flatMap(\.operations).map(\.name) }
+
     func validate() throws {
         guard (1...2000).contains(clients) else { throw ValidationError("--clients \(clients): expected 1…2000") }
         guard (1...3600).contains(seconds) else { throw ValidationError("--seconds \(seconds): expected 1…3600") }
@@ -72,11 +77,13 @@ struct LoadBench: AsyncParsableCommand {
     }
 
     /// Every actor's ports, as `--set` overrides: 0 lets the kernel pick a free one, so the bench never collides
-    /// with a `serve` already running on the usual ports.
-    static let zeroPorts = [
-        "mig.tls-port", "mig.plain-port", "mig-proxy.port", "scpms.port", "scpms.tls-port", "ims-signer.port", "ims.port", "ivanti.bus-port",
-        "sunfire.port", "sunfire.directory-port", "mysoc.port", "echo.tcp-port", "echo.http-port",
-    ]
+    /// with a `serve` already running on the usual ports. (The ports are the options serve gives a number, as
+    /// ``ServeCommand/defaultPorts`` lists them.)
+    static var zeroPorts: [String] {
+        Catalog.actorKinds.flatMap { kind in
+            (Catalog.liveOptions[kind.name] ?? [:]).filter { $0.key.hasSuffix("port") && Int($0.value) != nil }.keys.sorted().map { "\(kind.name).\($0)" }
+        }
+    }
 
     func run() async throws {
         let work = NSTemporaryDirectory() + "workbench-bench-load-\(getpid())"
@@ -90,8 +97,8 @@ struct LoadBench: AsyncParsableCommand {
         let arguments = Self.zeroPorts.flatMap { ["--set", "\($0)=0"] } + ["--state-dir", "\(work)/state"]
         let served = try Served.workbenchServe(arguments, ready: Catalog.actorKinds.map(\.name), errors: stderrHandle)
         defer { served.stop() }
-        let targets: Targets
-        do { targets = try Targets(served.announcement) } catch {
+        let connections: [@Sendable (Int, Node) throws -> any LoadSession]
+        do { connections = try Catalog.loadBenchParts.map { try $0.connect(served.announcement) } } catch {
             throw BenchError("\(error); serve announced: \(served.announcement.listening.map { "\($0.kind) \($0.url)" }.joined(separator: ", "))")
         }
         let probe = served.probe
@@ -103,7 +110,12 @@ struct LoadBench: AsyncParsableCommand {
 
         let wire = LiveWire()
         let loadClients: [LoadClient]
-        do { loadClients = try (0..<clients).map { try LoadClient(index: $0, node: wire.node("load-\($0)"), targets: targets) } } catch {
+        do {
+            loadClients = try (0..<clients).map { index in
+                let node = wire.node("load-\(index)")
+                return LoadClient(index: index, sessions: try connections.map { try $0(index, node) })
+            }
+        } catch {
             try? await wire.shutdown()
             throw error
         }
@@ -163,8 +175,8 @@ struct LoadBench: AsyncParsableCommand {
         return (count, clock.now - started)
     }
 
-    /// 2,000 clients hold 2,000 SSH connections plus their HTTP exchanges, here and in serve (which inherits the
-    /// limit): raise the soft limit on descriptors to the hard one, which any process may do.
+    /// 2,000 clients hold their long-lived connections plus their HTTP exchanges, here and in serve (which inherits
+    /// the limit): raise the soft limit on descriptors to the hard one, which any process may do.
     static func raiseDescriptorLimit() {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
@@ -186,80 +198,6 @@ struct Window: Sendable {
     }
 }
 
-/// The kinds of operation, in the order a client goes round them.
-enum LoadOperation: String, CaseIterable, Sendable {
-    case migPrintJob = "mig-print-job"
-    case scpmsRegister = "scpms-register"
-    case scpmsCheck = "scpms-check"
-    case imsSession = "ims-session"
-    case ivantiOpen = "ivanti-open"
-    case sunfireExec = "sunfire-exec"
-    case sunfireSFTP = "sunfire-sftp"
-}
-
-/// Where the clients go, read from what serve announced.
-struct Targets: Sendable {
-    /// `ipp://demo:demo-password@127.0.0.1:PORT/ipp/print`.
-    let migURL: String
-    let scpmsBase: String, scpmsApplication: String, scpmsUser: String, scpmsPassword: String
-    let signURL: String, signerCA: [UInt8], appToken: String, imsUser: String, apiKey: String, imsURL: String
-    let busHost: String, busPort: Int, busPath: String
-    let sshHost: String, sshPort: Int, sshUser: String, sshPassword: String, hostKey: String
-
-    init(_ announced: ServeAnnouncement) throws {
-        func url(_ kind: String, _ scheme: String) throws -> URLComponents {
-            guard let text = announced.url(kind, scheme: scheme), let url = URLComponents(string: text), url.host != nil, url.port != nil else {
-                throw BenchError("serve announced no \(scheme):// URL for \(kind)")
-            }
-            return url
-        }
-        func note(_ kind: String, _ word: String) throws -> String {
-            guard let text = announced.note(kind, word) else { throw BenchError("serve announced no '\(word)' note for \(kind)") }
-            return text
-        }
-        guard let mig = announced.url("mig", scheme: "ipp"), URLComponents(string: mig)?.user != nil else {
-            throw BenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
-        }
-        migURL = mig
-
-        let scpms = try url("scpms", "http")
-        guard let user = scpms.user, let password = scpms.password, let application = scpms.path.split(separator: "/").last else {
-            throw BenchError("the scpms URL has no demo credentials or application id")
-        }
-        scpmsBase = "http://\(scpms.host ?? ""):\(scpms.port ?? 0)"
-        scpmsApplication = String(application)
-        scpmsUser = user
-        scpmsPassword = password
-
-        let signer = try url("ims-signer", "https")
-        signURL = "https://\(signer.host ?? ""):\(signer.port ?? 0)/sign"
-        // serve's back end presents the workbench's test certificate.
-        signerCA = Array(try String(contentsOfFile: try Fixtures.path("tls/ca.pem"), encoding: .utf8).utf8)
-        // `bearer-token TOKEN user USER`: the app token of the user serve enrolled.
-        let bearer = try note("ims-signer", "bearer-token").split(separator: " ").map(String.init)
-        guard bearer.count == 3, bearer[1] == "user" else { throw BenchError("ims-signer's bearer-token note is not 'TOKEN user USER'") }
-        appToken = bearer[0]
-        imsUser = bearer[2]
-        apiKey = try note("ims-signer", "api-key")
-        let ims = try url("ims", "http")
-        imsURL = "http://\(ims.host ?? ""):\(ims.port ?? 0)/"
-
-        let bus = try url("ivanti", "http")
-        busHost = bus.host ?? ""
-        busPort = bus.port ?? 0
-        busPath = bus.path.isEmpty ? "/open" : bus.path
-
-        let ssh = try url("sunfire", "ssh")
-        guard let sshUser = ssh.user, let sshPassword = ssh.password else { throw BenchError("the sunfire URL has no demo credentials") }
-        sshHost = ssh.host ?? ""
-        sshPort = ssh.port ?? 0
-        self.sshUser = sshUser
-        self.sshPassword = sshPassword
-        // `known_hosts [HOST]:PORT ssh-ed25519 AAAA…`: the key the clients pin.
-        hostKey = try note("sunfire", "known_hosts").split(separator: " ").dropFirst().joined(separator: " ")
-    }
-}
-
 /// What clients saw, per operation.
 struct Tally: Sendable {
     struct PerOperation: Sendable {
@@ -270,15 +208,15 @@ struct Tally: Sendable {
         var errorTexts: [String] = []
     }
 
-    var operations: [LoadOperation: PerOperation] = [:]
+    var operations: [String: PerOperation] = [:]
 
     static let keptErrorTexts = 5
 
-    mutating func succeeded(_ operation: LoadOperation, seconds: Double) {
+    mutating func succeeded(_ operation: String, seconds: Double) {
         operations[operation, default: PerOperation()].latencies.append(seconds)
     }
 
-    mutating func failed(_ operation: LoadOperation, _ text: String) {
+    mutating func failed(_ operation: String, _ text: String) {
         var entry = operations[operation, default: PerOperation()]
         entry.errors += 1
         // Clients differ only in numbers (ids, ports, k): the first few distinct texts are enough to see the causes.
@@ -302,144 +240,47 @@ struct Tally: Sendable {
     var totalErrors: Int { operations.values.reduce(0) { $0 + $1.errors } }
 
     func errorTexts(limit: Int) -> [(String, [String])] {
-        LoadOperation.allCases.compactMap { operation in
+        LoadBench.operations.compactMap { operation in
             guard let texts = operations[operation]?.errorTexts, !texts.isEmpty else { return nil }
-            return (operation.rawValue, Array(texts.prefix(limit)))
+            return (operation, Array(texts.prefix(limit)))
         }
     }
 }
 
-/// One simulated app user: its own node (event loop), SSH connection, SCPms registration and IMS SDK.
+/// One simulated app user: its own node (event loop) and, for each system, its own session (connections,
+/// registrations, SDKs).
 struct LoadClient: Sendable {
     let index: Int
-    let node: Node
-    let targets: Targets
-    let ssh: SSHConnectivity
-    let scpms: SCPmsSessionManager
-    let ims: IMSClient
-    let mig: MiGClient
-
-    /// - throws: when a client module refuses what serve announced (a bench defect, not a load figure).
-    init(index: Int, node: Node, targets: Targets) throws {
-        self.index = index
-        self.node = node
-        self.targets = targets
-        ssh = SSHConnectivity(host: targets.sshHost, port: targets.sshPort, user: targets.sshUser, password: targets.sshPassword,
-                              node: node, hostKeyPolicy: .pinned(targets.hostKey))
-        scpms = try SCPmsSessionManager(node: node, configuration: .init(backendURL: targets.scpmsBase, applicationId: targets.scpmsApplication),
-                                        store: InMemorySCPmsSettingsStore())
-        // One signing attempt: a retry after 2 s would hide a failure from the figures.
-        let configuration = IMSClient.Configuration(apiKey: targets.apiKey, userID: targets.imsUser, imsURL: targets.imsURL, signingAttempts: 1)
-        let signer = try URLTokenSigner(node: node, url: targets.signURL, appAuthorization: targets.appToken, trust: .caPEM(targets.signerCA))
-        ims = IMSClient(node: node, configuration: configuration) { signer }
-        // No retries either: a busy printer or a dropped connection is an error here, not a slower job.
-        mig = try MiGClient(configuration: .init(url: targets.migURL, retry: .none), node: node)
-    }
-
-    /// A small but real PDF: header, one empty page, trailer — what MiG's sniffing and page count see as a PDF.
-    static let document: [UInt8] = {
-        var text = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
-            + "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n"
-            + "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >> endobj\n"
-        // Padding in a comment, to a 2 KB document.
-        while text.utf8.count < 2000 { text += "% workbench bench load padding line to make the document a couple of kilobytes\n" }
-        return Array((text + "trailer << /Root 1 0 R >>\n%%EOF\n").utf8)
-    }()
-
-    static let upload = [UInt8](repeating: UInt8(ascii: "x"), count: 1023) + [UInt8(ascii: "\n")]
+    /// One per system, in the order of ``Catalog/loadBenchParts``.
+    let sessions: [any LoadSession]
 
     func run(_ window: Window) async -> Tally {
         var tally = Tally()
         let clock = window.clock
-        let operations = LoadOperation.allCases
-        var sshReady = false
-        var registered = false
-        var round = index
+        // Each operation of the round, with the session that performs it.
+        let round = Catalog.loadBenchParts.enumerated().flatMap { part, system in system.operations.map { ($0.name, part) } }
+        var sessions = self.sessions
+        var position = index
 
         while clock.now < window.deadline {
-            let operation = operations[round % operations.count]
-            round += 1
-            // Set-up a client needs before some operations: not timed, failures are errors of that operation.
-            if operation == .sunfireExec || operation == .sunfireSFTP, !sshReady {
-                let login = await ssh.connect()
-                guard login.authorised else {
-                    tally.failed(operation, "SSH login to Sunfire: " + (login.failure ?? "refused"))
-                    continue
-                }
-                sshReady = true
-            }
-            if operation == .scpmsRegister || operation == .scpmsCheck, !registered {
-                do {
-                    _ = try await scpms.startSession(user: targets.scpmsUser, password: targets.scpmsPassword)
-                    registered = true
-                } catch {
-                    tally.failed(.scpmsRegister, "first registration: \(error)")
-                    continue
-                }
+            let (operation, part) = round[position % round.count]
+            position += 1
+            // Set-up a client needs before some operations: not timed, failures are errors of the operation it names.
+            if let failure = await sessions[part].prepare(for: operation) {
+                tally.failed(failure.operation, failure.text)
+                continue
             }
             let started = clock.now
-            let outcome = await perform(operation)
-            let ended = clock.now
-            switch outcome {
-            case .success:
+            do {
+                try await sessions[part].perform(operation)
+                let ended = clock.now
                 if ended >= window.measureFrom && ended <= window.deadline { tally.succeeded(operation, seconds: (ended - started).seconds) }
-            case .failure(let error):
-                tally.failed(operation, error.description)
-                // A dropped SSH connection is opened again before the next Sunfire operation.
-                if operation == .sunfireExec || operation == .sunfireSFTP { sshReady = false }
+            } catch {
+                tally.failed(operation, "\(error)")
             }
         }
-        await ssh.disconnect()
+        for session in sessions { await session.close() }
         return tally
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// One operation, as the help text describes it; any answer other than the expected one is a failure.
-    func perform(_ operation: LoadOperation) async -> Result<Void, Failure> {
-        do {
-            switch operation {
-            case .migPrintJob:
-                let job = try await mig.print(.bytes(Self.document, name: "load-\(index).pdf", format: "application/pdf"))
-                guard job.status == .successfulOK else { return .failure(Failure("Print-Job answered \(job.status), expected successful-ok")) }
-                guard job.id > 0 else { return .failure(Failure("Print-Job answered job-id \(job.id)")) }
-            case .scpmsRegister:
-                let id = try await scpms.registerApplication()
-                guard !id.isEmpty else { return .failure(Failure("registration returned an empty ApplicationConnectionId")) }
-            case .scpmsCheck:
-                let session = try await scpms.startSession(user: targets.scpmsUser, password: targets.scpmsPassword)
-                guard session.registration == .existing else {
-                    return .failure(Failure("the registration check did not accept the stored id (registration \(session.registration.rawValue))"))
-                }
-            case .imsSession:
-                let session = try await ims.startSession()
-                guard !session.id.isEmpty else { return .failure(Failure("IMS answered an empty session id")) }
-            case .ivantiOpen:
-                let url = AppConnectRequest.register(appScheme: "loadbench\(index)").url.description
-                let request = HTTPRequest(method: .POST, target: targets.busPath,
-                                          headers: [URLBusGateway.senderHeader: "load-\(index)", "Content-Type": "text/plain"],
-                                          body: ByteBuffer(string: url))
-                let response = try await HTTPClient.send(request, host: targets.busHost, port: targets.busPort, on: node)
-                guard response.status == .accepted else {
-                    return .failure(Failure("bus gateway answered \(response.status.code): \(response.text.prefix(120))"))
-                }
-            case .sunfireExec:
-                let result = try await ssh.execute("lpq -P psts")
-                guard result.exitStatus == 0 else {
-                    return .failure(Failure("lpq -P psts exited \(result.exitStatus): \(result.stderr.prefix(120))"))
-                }
-            case .sunfireSFTP:
-                guard await ssh.upload(.bytes(Self.upload), to: "load-\(index).txt", transport: .sftp) else {
-                    return .failure(Failure("SFTP upload of load-\(index).txt failed"))
-                }
-            }
-            return .success(())
-        } catch {
-            return .failure(Failure("\(error)"))
-        }
     }
 }
 
@@ -473,10 +314,10 @@ struct Report {
 
     var rows: [Row] {
         var all: [Double] = []
-        var rows = LoadOperation.allCases.map { operation in
+        var rows = LoadBench.operations.map { operation in
             let entry = tally.operations[operation] ?? Tally.PerOperation()
             all += entry.latencies
-            return Self.row(operation.rawValue, entry.latencies, errors: entry.errors, errorTexts: entry.errorTexts, seconds: seconds)
+            return Self.row(operation, entry.latencies, errors: entry.errors, errorTexts: entry.errorTexts, seconds: seconds)
         }
         rows.append(Self.row("all", all, errors: tally.totalErrors, errorTexts: [], seconds: seconds))
         return rows

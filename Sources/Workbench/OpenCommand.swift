@@ -11,10 +11,15 @@ struct OpenCommand: AsyncParsableCommand {
         commandName: "open",
         abstract: "Open a URL on the bus of a running 'workbench serve' (e.g. workbench open 'appconnectdc://…').",
         discussion: """
-            POSTs the URL to the bus gateway that serve lists as 'listening ivanti http://…/open'. Prints the \
+            POSTs the URL to the bus gateway that serve lists as 'listening \(busGateway) http://…/open'. Prints the \
             gateway's answer; exits 0 when an app handles the scheme (delivery is asynchronous, as on iOS), 1 otherwise.
             """
     )
+
+    /// The actor that serves the bus gateway (the one with a `bus-port`).
+    static var busGateway: String {
+        Catalog.actorKinds.first { kind in kind.options.contains { $0.name == "bus-port" } }?.name ?? "ACTOR"
+    }
 
     @Argument(help: "The URL to open, e.g. 'appconnect://register?scheme=myapp'.")
     var url: String

@@ -8,10 +8,10 @@ import Glibc
 /// `workbench serve`'s request log, one line per request, built from the trace events the actors already record:
 ///
 /// ```
-/// 2026-11-25T10:02:03.456Z mig 127.0.0.1:53422 "Print-Job" successful-ok 1834µs
-/// 2026-11-25T10:02:04.001Z scpms 127.0.0.1:53430 "POST /odata/applications/latest/com.sap.demo/Connections" 201 912µs
-/// 2026-11-25T10:02:05.310Z sunfire 127.0.0.1:53440 "lpq -P psts" exit-0 2210µs
-/// 2026-11-25T10:02:06.000Z mig-proxy 127.0.0.1:53450 "-" 400 -
+/// 2026-11-25T10:02:03.456Z printer 127.0.0.1:53422 "Print-Job" successful-ok 1834µs
+/// 2026-11-25T10:02:04.001Z registrar 127.0.0.1:53430 "POST /odata/applications/latest/com.sap.demo/Connections" 201 912µs
+/// 2026-11-25T10:02:05.310Z print-host 127.0.0.1:53440 "lpq -P psts" exit-0 2210µs
+/// 2026-11-25T10:02:06.000Z proxy 127.0.0.1:53450 "-" 400 -
 /// ```
 ///
 /// Fields: the wall time the answer went out (UTC, ms), the actor, the peer, what was asked (HTTP method and

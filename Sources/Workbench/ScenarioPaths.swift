@@ -1,9 +1,8 @@
 import Foundation
 import Scenario
 
-/// The one rule for a file a scenario line names (`mig print file F`, `mig replay F`, `p12 F`, `ca F`, `socprint open
-/// F`, `ims request file F`, `scpms launch … ca-file F`, `appconnect send … fixtures DIR`): an absolute path as it is; a
-/// relative one from the scenario file's folder (in the console: the current folder), else from Fixtures/, where the
+/// The one rule for a file a scenario line names (a document to print, an IPP request to replay, a PKCS#12 file, a CA
+/// certificate, a folder of fixtures): an absolute path as it is; a relative one from the scenario file's folder (in the console: the current folder), else from Fixtures/, where the
 /// workbench's own documents, keys and captures are.
 enum ScenarioPaths {
     /// The path of the existing file (or, with `directory`, folder) `path` names in the running scenario, or an error

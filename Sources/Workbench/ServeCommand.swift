@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             + "status (HTTP status, IPP status or exit-N) and duration in µs (--quiet: none).\n\nDefault ports: \(defaultPorts)."
     )
 
-    /// Every actor's default ports, from the options serve passes: `echo http-port 8080, tcp-port 7007; mig …`.
+    /// Every actor's default ports, from the options serve passes: `KIND OPTION PORT, OPTION PORT; KIND …`.
     static var defaultPorts: String {
         Catalog.actorKinds.compactMap { kind in
             let ports = (Catalog.liveOptions[kind.name] ?? [:]).filter { $0.key.hasSuffix("port") && Int($0.value) != nil }.sorted { $0.key < $1.key }
@@ -22,8 +22,17 @@ struct ServeCommand: AsyncParsableCommand {
         }.joined(separator: "; ")
     }
 
-    @Option(name: .customLong("set"), help: "Override an actor option, e.g. --set echo.http-port=9080 (repeatable).")
+    @Option(name: .customLong("set"), help: "Override an actor option, e.g. --set \(overrideExample) (repeatable).")
     var overrides: [String] = []
+
+    /// An example of `--set`: the first actor's first port, moved up by 1000.
+    static var overrideExample: String {
+        for kind in Catalog.actorKinds {
+            let ports = (Catalog.liveOptions[kind.name] ?? [:]).compactMap { key, value in key.hasSuffix("port") ? Int(value).map { (key, $0) } : nil }
+            if let (option, port) = ports.min(by: { $0.0 < $1.0 }) { return "\(kind.name).\(option)=\(port + 1000)" }
+        }
+        return "ACTOR.OPTION=VALUE"
+    }
 
     @Option(help: ArgumentHelp("Serve another deployment: "
         + Catalog.liveTopologies.map { "\($0.name) — \($0.summary)" }.joined(separator: "; ") + ". --set still overrides it.",
@@ -74,11 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             options[key[0], default: [:]][key[1]] = parts[1]
         }
-        // MiG believes its proxy's forwarded certificates only with a secret they share: a fresh one per
-        // deployment from the system's CSPRNG, unless the user gave one (to either side).
-        let secret = options["mig"]?["proxy-secret"] ?? options["mig-proxy"]?["secret"] ?? Self.freshSecret()
-        options["mig", default: [:]]["proxy-secret"] = options["mig"]?["proxy-secret"] ?? secret
-        options["mig-proxy", default: [:]]["secret"] = options["mig-proxy"]?["secret"] ?? secret
+        for system in Catalog.systems { system.completeLiveOptions(&options) }
         for name in only where !Catalog.actorKinds.contains(where: { $0.name == name }) {
             throw ValidationError("--only \(name): expected one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
         }

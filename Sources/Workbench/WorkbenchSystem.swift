@@ -1,9 +1,9 @@
 import ArgumentParser
 import Scenario
 
-/// One system's face in the `workbench` command: what it adds to `start`, the scenario language, `serve` and
-/// `bench`. Each folder under `Systems/` defines one (`extension WorkbenchSystem { static let mig = … }`), and
-/// ``Catalog/systems`` lists them.
+/// One system's face in the `workbench` command: what it adds to `start`, the scenario language, `serve`, `bench`,
+/// `fuzz-scenario` and the timeline report. Each folder under `Systems/` defines one (`extension WorkbenchSystem {
+/// static let x = … }`), and ``Catalog/systems`` lists them; docs/adding-a-system.md walks through one.
 struct WorkbenchSystem: Sendable {
     /// The system's name, as its folder under `Systems/` is named.
     let name: String
@@ -15,23 +15,38 @@ struct WorkbenchSystem: Sendable {
     let liveOptions: [String: [String: String]]
     /// Other deployments `serve --topology NAME` offers, each a set of options over `liveOptions`.
     let liveTopologies: [LiveTopology]
+    /// What `serve` adds to the options it is about to pass, the user's included, before anything starts: values
+    /// that must be fresh for each deployment (a secret two actors share).
+    let completeLiveOptions: @Sendable (inout [String: [String: String]]) -> Void
     /// The promises the system's actors and clients keep in every run (checked after every statement).
     let invariants: [Invariant]
     /// `workbench bench` subcommands that measure a protocol core the system is built on (e.g. `bench ipp`).
     let coreBenches: [any ParsableCommand.Type]
-    /// `workbench bench` subcommands that measure the system's actors (e.g. `bench mig`).
+    /// `workbench bench` subcommands that measure the system's actors (a server against its real-world peers).
     let actorBenches: [any ParsableCommand.Type]
+    /// The system's operations in `workbench bench load` (nil: it takes no part).
+    let loadBench: LoadBenchPart?
+    /// What `workbench fuzz-scenario` mixes into generated lines for the system's directives and actors.
+    let fuzzSamples: FuzzSamples
+    /// How the timeline report (`run --report`) draws the system's own trace events.
+    let timelineEvents: [TimelineEvent]
 
     init(name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
-         liveTopologies: [LiveTopology] = [], invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = []) {
+         liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
+         invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = [],
+         loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = []) {
         self.name = name
         self.actorKinds = actorKinds
         self.directives = directives
         self.liveOptions = liveOptions
         self.liveTopologies = liveTopologies
+        self.completeLiveOptions = completeLiveOptions
         self.invariants = invariants
         self.coreBenches = coreBenches
         self.actorBenches = actorBenches
+        self.loadBench = loadBench
+        self.fuzzSamples = fuzzSamples
+        self.timelineEvents = timelineEvents
     }
 }
 
@@ -41,4 +56,34 @@ struct LiveTopology: Sendable {
     let summary: String
     /// Options by actor kind name.
     let options: [String: [String: String]]
+}
+
+/// Values `workbench fuzz-scenario` fills a system's placeholders with, plausible or hostile.
+struct FuzzSamples: Sendable {
+    /// `HOST:PORT`s where the system's actors listen by default.
+    var addresses: [String] = []
+    /// URLs the system's clients use.
+    var urls: [String] = []
+    /// Node names the system's actors run on.
+    var nodes: [String] = []
+    /// Values at and past the boundaries of the system's options and addresses.
+    var hostile: [String] = []
+
+    /// Every system's samples, one after the other.
+    static func + (lhs: FuzzSamples, rhs: FuzzSamples) -> FuzzSamples {
+        FuzzSamples(addresses: lhs.addresses + rhs.addresses, urls: lhs.urls + rhs.urls, nodes: lhs.nodes + rhs.nodes,
+                    hostile: lhs.hostile + rhs.hostile)
+    }
+}
+
+/// How the timeline report draws one of a system's trace events; the page draws connections, HTTP, SSH, the bus,
+/// faults and job landmarks itself.
+struct TimelineEvent: Sendable {
+    /// The trace event's name.
+    let event: String
+    /// Whether it is a message (a request), which ends the set-up the page folds away.
+    let isMessage: Bool
+    /// A JavaScript function `(actor, fields, event, mark, severity)` that returns the row, as the page's own
+    /// drawing does (e.g. `return mark(a, 'http', 'IPP ' + f.operation);`).
+    let draw: String
 }

@@ -79,7 +79,7 @@ struct TimelineReport {
             <body>
             <noscript>This report draws its timeline with JavaScript; the run's data is in the script element below.</noscript>
             <script type="application/json" id="run-data">\(Self.scriptSafe(data))</script>
-            <script>\(TimelineReportPage.script)</script>
+            <script>\(TimelineReportPage.systemEvents)\(TimelineReportPage.script)</script>
             </body>
             </html>
 

@@ -1,3 +1,5 @@
+import JSONEscaping
+
 /// The style and script of ``TimelineReport``'s page, inline so the file opens anywhere without a network.
 ///
 /// The script reads the run from `<script id="run-data">` and builds the page with `textContent` only: trace values
@@ -107,6 +109,12 @@ aside.detail td { border-top:1px solid #eef0f3; padding:2px 4px; vertical-align:
 aside.detail td:first-child { color:var(--muted); white-space:nowrap; word-break:normal; width:1%; }
 """#
 
+    /// The systems' own trace events (``TimelineEvent``), for the page's script: event name -> how to draw it.
+    static var systemEvents: String {
+        let entries = Catalog.systems.flatMap(\.timelineEvents).map { "\(JSONString.quoted($0.event)): { message: \($0.isMessage), draw: \($0.draw) }" }
+        return "var SYSTEM_EVENTS = Object.assign(Object.create(null), {" + entries.joined(separator: ", ") + "});\n"
+    }
+
     static let script = #"""
 (function () {
 'use strict';
@@ -180,8 +188,8 @@ function genericLabel(e) {
   return clip(parts.join(' '), 120);
 }
 
-// A print job's life, marked so a reader finds it at a glance: MiG's job events and its printer stopping (which
-// holds the job it was printing), and the Sunfire spooler's queue. Event name -> phase.
+// A print job's life, marked so a reader finds it at a glance: a print server's job events and its printer stopping
+// (which holds the job it was printing), and a spooler's queue. Event name -> phase.
 var LANDMARKS = { 'job-created': 'created', 'job-queued': 'queued', 'job-processing': 'processing', 'printer-stopped': 'held',
                   'printer-resumed': 'resumed', 'job-completed': 'completed', 'job-canceled': 'canceled', 'job-aborted': 'aborted',
                   'job-removed': 'removed', 'job-dropped': 'dropped' };
@@ -200,12 +208,12 @@ function landmarkLabel(f, phase) {
 // conditions (latency, bandwidth), connections opening and closing, apps declared and launched. Interesting: a
 // message (HTTP request, SSH command, IPP call, URL opened on the bus), a job landmark, a fault, an error, a check or
 // a section heading.
-var MESSAGES = { 'http-request': 1, 'proxy-request': 1, 'ssh-exec': 1, 'mig-client-request': 1, 'url-received': 1 };
+var MESSAGES = { 'http-request': 1, 'proxy-request': 1, 'ssh-exec': 1, 'url-received': 1 };
 function interesting(it) {
   if (it.kind !== 'event') return true;
   if (it.e.actor === 'net' && it.e.event === 'link') return false;
   if (it.shape === 'heading' || it.job || /\b(fault|error|heal)\b/.test(it.cls || '')) return true;
-  return it.e.event in MESSAGES || (it.e.actor === 'bus' && it.e.event === 'open');
+  return it.e.event in MESSAGES || (it.e.event in SYSTEM_EVENTS && SYSTEM_EVENTS[it.e.event].message) || (it.e.actor === 'bus' && it.e.event === 'open');
 }
 
 function buildModel(sc) {
@@ -338,12 +346,9 @@ function buildModel(sc) {
       return client ? arrow(a, client, cls, exit) : mark(a, cls, exit);
     case 'fault-fired': return mark(a, 'fault', 'fault fired: ' + f.point);
     case 'ipp-response': return mark(a, /^successful/.test(f.status || '') ? 'http' : 'error', 'IPP ' + f.status);
-    case 'mig-client-request':
-      return mark(a, 'http', 'IPP ' + f.operation + ' (request ' + f['request-id'] + ', attempt ' + f.attempt + ')');
-    case 'mig-client-response':
-      return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : ''));
     case 'url-received': return mark(a, 'bus', 'url received ' + clip(f.url || '', 90));
     }
+    if (e.event in SYSTEM_EVENTS) return SYSTEM_EVENTS[e.event].draw(a, f, e, mark, severity);
     return mark(a, severity(e, ''), genericLabel(e));
   }
 
@@ -420,7 +425,7 @@ function foldSetup(model) {
 }
 
 // Left to right as a sequence diagram reads: the scenario, then the clients (nodes that only ever connect), then
-// the servers in the order they were first connected to (so phone, proxy, mig), then everyone else, then bus and net.
+// the servers in the order they were first connected to (so phone, proxy, server), then everyone else, then bus and net.
 function orderLanes(lanes, items, eventCount, firstTarget) {
   function rank(name, i) {
     if (name === 'scenario') return [0, i];

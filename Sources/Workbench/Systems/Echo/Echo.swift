@@ -1,12 +1,16 @@
 import Scenario
 
-/// The demo system: one echo actor, no directives of its own, no bench.
+/// The demo system: one echo actor, no directives of its own; the kernel's bench runs its HTTP exchanges against it.
 extension WorkbenchSystem {
     static let echo = WorkbenchSystem(
         name: "Echo",
         actorKinds: [.echo],
         liveOptions: ["echo": ["tcp-port": "7007", "http-port": "8080"]],
-        invariants: [.echoReportsWhatItReceived]
+        invariants: [.echoReportsWhatItReceived],
+        coreBenches: [KernelBench.self],
+        fuzzSamples: FuzzSamples(addresses: ["echo:7"], urls: ["http://echo/", "http://echo:80/x"], nodes: ["echo"],
+                                 hostile: ["echo:70000", "http://echo:70000/", "http://echo:80/x", "http://echo:99999999999999999999/",
+                                           "http://echo:-1/"])
     )
 }
 

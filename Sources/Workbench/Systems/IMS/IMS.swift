@@ -10,6 +10,8 @@ extension WorkbenchSystem {
         liveOptions: ["ims-signer": ["port": "9081", "enrol": "14"],
                       "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"]],
         invariants: Invariant.imsInvariants,
-        coreBenches: [JWTBench.self]
+        coreBenches: [JWTBench.self],
+        loadBench: .ims,
+        fuzzSamples: FuzzSamples(hostile: ["leeway=99999999h"])
     )
 }

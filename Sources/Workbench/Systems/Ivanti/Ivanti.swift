@@ -7,6 +7,7 @@ extension WorkbenchSystem {
         actorKinds: [.ivanti],
         directives: [.ivanti, .appConnect],
         liveOptions: ["ivanti": ["bus-port": "9084"]],
-        invariants: Invariant.ivantiInvariants
+        invariants: Invariant.ivantiInvariants,
+        loadBench: .ivanti
     )
 }

@@ -162,6 +162,10 @@ extension Directive {
                 appConnect.delegate = session
                 node.bus.observeLifecycle(of: app, on: node.eventLoop) { [weak session] event in session?.told(event) }
                 context.setState(AppSession.key(app), session)
+                // Other systems' clients (a print client presenting the credential in TLS) find it by the app's name.
+                HeldIdentities.register(app: app, in: context) { serial, tag throws(HeldIdentityUnavailable) in
+                    try await session.identity(serialNumber: serial, tag: tag)
+                }
                 node.bus.activate(app)
                 let introduced = appConnect.start()
                 context.kernel.loop.runDue()
@@ -262,9 +266,9 @@ final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Se
     /// The TLS identity the app holds for its credential `serialNumber`: the `tag` certificate as the Ivanti
     /// client vaulted it, read back through AppConnect (so a credential the client refused, or never got, gives
     /// none), with the private key the app kept when it sent the credential.
-    func identity(serialNumber: String, tag: CredentialTag) async throws(HeldIdentityUnavailable) -> (certificate: [UInt8], privateKey: [UInt8]) {
-        guard let key = mutable.withLock({ $0.keys[serialNumber]?[tag.rawValue] }) else {
-            throw HeldIdentityUnavailable("app \(appConnect.node.name) sent no credential \(serialNumber) with a \(tag.rawValue) certificate")
+    func identity(serialNumber: String, tag word: String) async throws(HeldIdentityUnavailable) -> (certificate: [UInt8], privateKey: [UInt8]) {
+        guard let tag = CredentialTag(rawValue: word), let key = mutable.withLock({ $0.keys[serialNumber]?[tag.rawValue] }) else {
+            throw HeldIdentityUnavailable("app \(appConnect.node.name) sent no credential \(serialNumber) with a \(word) certificate")
         }
         do {
             return (try await appConnect.certificate(serialNumber: serialNumber, tag: tag), key)
@@ -382,10 +386,4 @@ private struct SendRequest: Sendable {
         }
         return [UInt8](data)
     }
-}
-
-/// An app has no TLS identity for a derived credential: it never sent one, or the Ivanti client does not hold it.
-struct HeldIdentityUnavailable: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -18,8 +18,30 @@ extension WorkbenchSystem {
                     + "(a real nginx's 'proxy_pass http://127.0.0.1:8050;' works unchanged)",
                 options: ["mig": ["tls-port": "none", "plain-port": "8050"], "mig-proxy": ["upstream": "mig:8050"]]),
         ],
+        // MiG believes its proxy's forwarded certificates only with a secret they share: a fresh one per
+        // deployment from the system's CSPRNG, unless the user gave one (to either side).
+        completeLiveOptions: { options in
+            let secret = options["mig"]?["proxy-secret"] ?? options["mig-proxy"]?["secret"] ?? ServeCommand.freshSecret()
+            options["mig", default: [:]]["proxy-secret"] = options["mig"]?["proxy-secret"] ?? secret
+            options["mig-proxy", default: [:]]["secret"] = options["mig-proxy"]?["secret"] ?? secret
+        },
         invariants: Invariant.migInvariants,
         coreBenches: [IPPBench.self],
-        actorBenches: [MiGBench.self]
+        actorBenches: [MiGBench.self],
+        loadBench: .mig,
+        fuzzSamples: FuzzSamples(addresses: ["mig:631"], urls: ["ipp://mig:631/ipp/print"], nodes: ["mig"],
+                                 hostile: ["mig:0", "mig:-1", "ppm=3000000000", "ppm=0", "upstream=mig:99999", "upstream=mig", "tls-port=-1",
+                                           "bytes-per-page=0", "sync-to-disk=maybe"]),
+        // The print client's own request and answer, which carry the IPP operation and the attempt.
+        timelineEvents: [
+            TimelineEvent(event: "mig-client-request", isMessage: true, draw: """
+                function (a, f, e, mark, severity) {
+                  return mark(a, 'http', 'IPP ' + f.operation + ' (request ' + f['request-id'] + ', attempt ' + f.attempt + ')');
+                }
+                """),
+            TimelineEvent(event: "mig-client-response", isMessage: false, draw: """
+                function (a, f, e, mark, severity) { return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : '')); }
+                """),
+        ]
     )
 }

@@ -51,8 +51,13 @@ extension Directive {
             let node = context.kernel.node(from)
             var identity: MiGClient.ClientIdentity?
             if let p12 { identity = .pkcs12(file: try ScenarioPaths.existing(try p12.file.resolve(context), in: context), password: try p12.password.resolve(context)) }
-            var held: (session: AppSession, serial: String, tag: CredentialTag)?
-            if let credential { held = (try AppSession.of(from, context), try credential.serial.resolve(context), credential.tag) }
+            var held: (source: HeldIdentities.Source, serial: String, tag: CredentialTag)?
+            if let credential {
+                guard let source = HeldIdentities.source(of: from, in: context) else {
+                    throw StepError("app '\(from)' has not started AppConnect; use 'appconnect start app \(from) scheme S' first")
+                }
+                held = (source, try credential.serial.resolve(context), credential.tag)
+            }
             let address = try url.resolve(context)
             // `password P` alone changes the password of the URL's user.
             let account = try user?.resolve(context) ?? (password == nil ? nil : (try? MiGEndpoint(url: address))?.credentials?.user)
@@ -63,7 +68,7 @@ extension Directive {
             return {
                 var identity = fixed
                 if let heldIdentity {
-                    let (certificate, key) = try await heldIdentity.session.identity(serialNumber: heldIdentity.serial, tag: heldIdentity.tag)
+                    let (certificate, key) = try await heldIdentity.source(heldIdentity.serial, heldIdentity.tag.rawValue)
                     identity = .der(certificateChain: [certificate], privateKey: key,
                                     source: "derived credential \(heldIdentity.serial) (\(heldIdentity.tag.rawValue))")
                 }

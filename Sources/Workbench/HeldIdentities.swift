@@ -1,0 +1,29 @@
+import Scenario
+
+/// TLS identities an app holds through one system of a scenario (a credential the phone's vault keeps for it),
+/// for the clients of other systems to present: the holder registers each app's source here, a client asks for
+/// the app by name. Neither imports the other, so either system can leave the catalogue without the other's
+/// directives failing to compile.
+enum HeldIdentities {
+    /// An app's identity by the serial number and tag (`Authentication`, `Signing`…) of the credential it holds.
+    typealias Source = @Sendable (_ serialNumber: String, _ tag: String) async throws(HeldIdentityUnavailable)
+        -> (certificate: [UInt8], privateKey: [UInt8])
+
+    /// From now on in this scenario, `app`'s identities come from `source` (replacing an earlier one).
+    static func register(app: String, in context: ScenarioContext, _ source: @escaping Source) {
+        context.setState(key(app), source)
+    }
+
+    /// Where `app`'s identities come from, or nil when nothing in the scenario holds any for it yet.
+    static func source(of app: String, in context: ScenarioContext) -> Source? {
+        context.state(key(app)) { () -> Source? in nil }
+    }
+
+    private static func key(_ app: String) -> String { "held-identities.\(app)" }
+}
+
+/// An app holds no TLS identity for a credential: it never had one, or its holder does not keep it.
+struct HeldIdentityUnavailable: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

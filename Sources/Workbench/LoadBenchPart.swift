@@ -1,0 +1,82 @@
+import Foundation
+import Wire
+
+/// A system's share of `workbench bench load`: the operations its clients go round against one `workbench serve`,
+/// with the help text that says what each one is. ``LoadBench`` only drives them (windows, tallies, output).
+struct LoadBenchPart: Sendable {
+    /// The system's operations, in the order a client goes round them.
+    let operations: [LoadOperation]
+    /// Set-up some operations need first, which is not an operation itself (for the help text).
+    let setUps: [LoadSetUp]
+    /// Reads from what serve announced where the system's clients go (throwing when something is missing), and
+    /// returns what makes client `index`'s session on its node.
+    let connect: @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
+
+    init(operations: [LoadOperation], setUps: [LoadSetUp] = [],
+         connect: @escaping @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession) {
+        self.operations = operations
+        self.setUps = setUps
+        self.connect = connect
+    }
+}
+
+/// One kind of operation: its name in the figures and what it does, for `bench load --help`.
+struct LoadOperation: Sendable {
+    let name: String
+    let help: String
+
+    init(_ name: String, _ help: String) {
+        self.name = name
+        self.help = help
+    }
+}
+
+/// Set-up a client does before some operations (a login, a first registration): untimed, and its failures count
+/// as errors of `countsAs`.
+struct LoadSetUp: Sendable {
+    let what: String
+    let countsAs: String
+}
+
+/// One client's connections and state for one system's operations, used by that client's task alone.
+protocol LoadSession: Sendable {
+    /// Does the set-up `operation` needs, if it is not done yet; returns the failure (and the operation it counts
+    /// against) when it could not be done.
+    mutating func prepare(for operation: String) async -> LoadSetUpFailure?
+    /// One operation, as the help text describes it; any answer other than the expected one throws.
+    mutating func perform(_ operation: String) async throws
+    /// Closes what the session keeps open.
+    func close() async
+}
+
+extension LoadSession {
+    func prepare(for operation: String) async -> LoadSetUpFailure? { nil }
+    func close() async {}
+}
+
+struct LoadSetUpFailure: Error {
+    let operation: String
+    let text: String
+}
+
+/// An operation's answer that was not the expected one.
+struct LoadFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ServeAnnouncement {
+    /// The first `scheme://` URL `kind` announced, with a host and a port; throws naming what is missing.
+    func requiredURL(_ kind: String, _ scheme: String) throws -> URLComponents {
+        guard let text = url(kind, scheme: scheme), let url = URLComponents(string: text), url.host != nil, url.port != nil else {
+            throw BenchError("serve announced no \(scheme):// URL for \(kind)")
+        }
+        return url
+    }
+
+    /// The rest of `kind`'s note that starts with `word`; throws when there is none.
+    func requiredNote(_ kind: String, _ word: String) throws -> String {
+        guard let text = note(kind, word) else { throw BenchError("serve announced no '\(word)' note for \(kind)") }
+        return text
+    }
+}
