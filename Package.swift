@@ -27,6 +27,12 @@ let package = Package(
         ]),
         // JSON string literals (RFC 8259 escaping): the one escaper of every module that writes JSON by hand.
         .target(name: "JSONEscaping"),
+        // XML/HTML text (`&amp;`, `&lt;`…): the one escaper of every module that writes markup by hand.
+        .target(name: "MarkupEscaping"),
+        // RFC 3986 percent-encoding, strict decoding: the one codec of bus URLs, the SOC Print inbox URL, SCPms paths.
+        .target(name: "PercentEncoding"),
+        // Base64url, strict, padding forbidden or optional by the caller's choice: JWTs and bus URLs.
+        .target(name: "Base64URLEncoding"),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
         // the URL-scheme bus, fault points and the trace.
         .target(name: "Kernel", dependencies: [
@@ -41,13 +47,13 @@ let package = Package(
         // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).
         .target(name: "JWT", dependencies: [
-            "COpenSSL",
+            "COpenSSL", "Base64URLEncoding",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // The host app's signing back end for IMS tokens (POST /sign), an actor.
         .target(name: "IMSSigningBackend", dependencies: [
-            "JWT", "Wire", "WireHTTP",
+            "JWT", "Base64URLEncoding", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -122,6 +128,7 @@ let package = Package(
         // Ivanti AppConnect derived credentials: the pure core shared by the app side and the Ivanti client
         // (payload, limits, sealing, the URLs on the bus)…
         .target(name: "DerivedCredential", dependencies: [
+            "PercentEncoding", "Base64URLEncoding",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // …the simulated Ivanti client app (validates and vaults credentials)…
@@ -139,7 +146,7 @@ let package = Package(
         ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
         // (registrations in SQLite) and the app's session manager (never imports the actor).
-        .target(name: "SCPms", dependencies: ["JSONEscaping"]),
+        .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding"]),
         .target(name: "SCPmsServer", dependencies: [
             "SCPms", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -158,7 +165,7 @@ let package = Package(
         .target(name: "SFTP"),
         // Documents that behave like real ones, and the print host's converters emulated on them: PDF, PostScript
         // with DSC comments, DOCX/PPTX/ODT (ZIP through the system zlib), stand-in jars.
-        .target(name: "PrintDocuments", dependencies: ["CZlib"]),
+        .target(name: "PrintDocuments", dependencies: ["CZlib", "MarkupEscaping"]),
         // The Unix host behind Sunfire's SSH, without the SSH: home file systems with quotas, the shell and its
         // commands, the lpd spooler. md5 comes from OpenSSL's libcrypto.
         .target(name: "SunfireHost", dependencies: ["PrintDocuments", "COpenSSL"]),
@@ -174,7 +181,7 @@ let package = Package(
         ]),
         // mysoc, the SoC web site whose quota page the app reads (HTTPS), as an actor.
         .target(name: "MySoc", dependencies: [
-            "Wire", "WireHTTP",
+            "Wire", "WireHTTP", "MarkupEscaping",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -182,7 +189,7 @@ let package = Package(
         // The NUS SOC Print app's logic as a client module an app developer would ship (never imports an actor):
         // SSH connectivity with SCP or SFTP uploads, the print flow and its progress, status, delete, quota, settings.
         .target(name: "SOCPrint", dependencies: [
-            "SFTP", "Wire", "WireHTTP",
+            "SFTP", "Wire", "WireHTTP", "PercentEncoding",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
@@ -194,7 +201,7 @@ let package = Package(
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-            "JSONEscaping", "COpenSSL",
+            "JSONEscaping", "MarkupEscaping", "COpenSSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -212,6 +219,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+        .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
+        .testTarget(name: "PercentEncodingTests", dependencies: ["PercentEncoding"]),
+        .testTarget(name: "Base64URLEncodingTests", dependencies: ["Base64URLEncoding"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
         .testTarget(name: "PrintDocumentsTests", dependencies: ["PrintDocuments", "TestSupport"]),
         .testTarget(name: "SunfireHostTests", dependencies: ["SunfireHost", "PrintDocuments"]),
@@ -243,10 +253,10 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "JWTTests", dependencies: [
-            "JWT", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            "JWT", "Base64URLEncoding", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "IMSTests", dependencies: [
-            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
+            "JWT", "Base64URLEncoding", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),

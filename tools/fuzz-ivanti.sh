@@ -13,7 +13,9 @@ sources=()
 for file in Sources/DerivedCredential/*.swift; do
   [[ "$file" == */PayloadSeal.swift ]] || sources+=("$file")
 done
-fuzz_compile IvantiFuzz \
+fuzz_module PercentEncoding
+fuzz_module Base64URLEncoding
+fuzz_compile IvantiFuzz -I "$out" "$out/PercentEncoding.o" "$out/Base64URLEncoding.o" \
   "${sources[@]}" Fuzz/IvantiFuzz/*.swift
 
 key="$(head -c 32 /dev/zero | tr '\0' '\011' | base64 -w0 | tr '+/' '-_' | tr -d '=')"

@@ -7,8 +7,9 @@
 # to Fuzz/corpus-jwt/crashes/. Reproduce one with: .build/jwt-fuzz/jwt-fuzz Fuzz/corpus-jwt/crashes/crash-…
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare jwt "${1:-10000000}"
-fuzz_compile JWTFuzz \
-  Sources/JWT/{Base64URL,CompactJWS,JWTClaims,JWTError,JWTVerifier,RS256,StrictJSON}.swift Fuzz/JWTFuzz/*.swift \
+fuzz_module Base64URLEncoding
+fuzz_compile JWTFuzz -I "$out" "$out/Base64URLEncoding.o" \
+  Sources/JWT/{CompactJWS,JWTClaims,JWTError,JWTVerifier,RS256,StrictJSON}.swift Fuzz/JWTFuzz/*.swift \
  
 
 b64url() { printf '%s' "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }

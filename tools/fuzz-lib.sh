@@ -17,6 +17,13 @@ fuzz_prepare() {
   mkdir -p "$out" "$corpus/crashes"
 }
 
+# fuzz_module NAME: builds the small library target Sources/NAME (one the fuzzed sources import) as $out/NAME.o and its
+# module in $out, for fuzz_compile -I "$out" … "$out/NAME.o".
+fuzz_module() {
+  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "$1" -emit-module \
+    -emit-module-path "$out/$1.swiftmodule" -c Sources/"$1"/*.swift -o "$out/$1.o"
+}
+
 # fuzz_compile MODULE SWIFTC-ARGUMENTS…: builds $out/NAME-fuzz with libFuzzer and AddressSanitizer.
 fuzz_compile() {
   local module="$1"

@@ -9,10 +9,10 @@
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare scpms "${1:-10000000}"
 # SCPms imports JSONEscaping (its JSON string escaper): that module is compiled first, instrumented the same way.
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name JSONEscaping -emit-module \
-  -emit-module-path "$out/JSONEscaping.swiftmodule" -c Sources/JSONEscaping/*.swift -o "$out/JSONEscaping.o"
+fuzz_module JSONEscaping
+fuzz_module PercentEncoding
 fuzz_compile SCPmsFuzz -I "$out" \
-  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift "$out/JSONEscaping.o"
+  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift "$out/JSONEscaping.o" "$out/PercentEncoding.o"
 
 seed=0
 # As they are (JSON keeps its backslashes).

@@ -15,6 +15,8 @@
 // - StrictJSON: names unique, depth bounded, and the value written back as JSON parses to the same value;
 // - base64url is canonical: decoding then encoding gives the text back, and any bytes survive encode-decode.
 
+import Base64URLEncoding
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func jwtFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }

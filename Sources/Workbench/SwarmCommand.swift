@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kernel
+import MarkupEscaping
 import Scenario
 
 /// `workbench swarm`: runs scenario files under many seeds, each with a fault schedule its seed chooses, and
@@ -333,14 +334,14 @@ struct SwarmResult: Codable {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
         for file in files {
             let mine = runs.filter { $0.file == file }
-            out += "  <testsuite name=\"swarm \(xmlEscape(file))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
+            out += "  <testsuite name=\"swarm \(MarkupText.escaped(file, .attributeSafe))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
             out += "    <properties><property name=\"faults\" value=\"\(faults.rawValue)\"/></properties>\n"
             for run in mine {
-                out += "    <testcase classname=\"\(xmlEscape(file))\" name=\"seed \(run.seed)\""
+                out += "    <testcase classname=\"\(MarkupText.escaped(file, .attributeSafe))\" name=\"seed \(run.seed)\""
                 if run.passed {
                     out += "/>\n"
                 } else {
-                    out += ">\n      <failure message=\"\(xmlEscape(run.failureLine(faults: faults)))\"/>\n    </testcase>\n"
+                    out += ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(faults: faults), .attributeSafe))\"/>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"

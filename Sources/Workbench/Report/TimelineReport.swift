@@ -1,5 +1,6 @@
 import JSONEscaping
 import Kernel
+import MarkupEscaping
 import Scenario
 
 /// A run as one self-contained HTML page: per scenario a sequence diagram of its trace (a lifeline per node and
@@ -72,7 +73,7 @@ struct TimelineReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(xmlEscape("\(passed ? "PASS" : "FAIL") \(title) — workbench run"))</title>
+            <title>\(MarkupText.escaped("\(passed ? "PASS" : "FAIL") \(title) — workbench run", .attributeSafe))</title>
             <style>\(TimelineReportPage.css)</style>
             </head>
             <body>
