@@ -44,7 +44,7 @@ let package = Package(
         // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
         // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
+        // Pure JWT core for IMS: compact JWS (on the shared base64url), strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).
         .target(name: "JWT", dependencies: [
             "COpenSSL", "Base64URLEncoding",
@@ -196,12 +196,16 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // What a run leaves for people and CI: the timeline page (its CSS and script are files here, embedded at build
+        // time) and the JUnit report.
+        .target(name: "Reports", dependencies: ["Scenario", "Kernel", "Wire", "JSONEscaping", "MarkupEscaping"],
+                resources: [.embedInCode("timeline.css"), .embedInCode("timeline.js")]),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-            "JSONEscaping", "MarkupEscaping", "COpenSSL",
+            "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -275,8 +279,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport", "CZlib"]),
         .testTarget(name: "WorkbenchTests", dependencies: [
-            "Workbench", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
+            "Workbench", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kernel
+import Reports
 import Scenario
 
 /// `workbench run FILE…`: runs scenarios on the simulated wire and says whether every expectation held.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kernel
 import MarkupEscaping
+import Reports
 import Scenario
 
 /// `workbench swarm`: runs scenario files under many seeds, each with a fault schedule its seed chooses, and

@@ -2,6 +2,7 @@ import JSONEscaping
 import Kernel
 import MarkupEscaping
 import Scenario
+import Wire
 
 /// A run as one self-contained HTML page: per scenario a sequence diagram of its trace (a lifeline per node and
 /// actor, connections and messages as arrows, faults marked), its expectations green or red at the moment they were
@@ -12,7 +13,7 @@ import Scenario
 /// The page needs no network (its CSS and script are inline) and the same run gives the same bytes: no dates, no
 /// absolute paths. Trace text is data anyone can send (file names, URLs, error texts), so it only ever reaches the
 /// page as JSON inside `<script type="application/json">`, where the script reads it and writes it as text.
-struct TimelineReport {
+public struct TimelineReport {
     /// One scenario's part of the page.
     struct Section {
         var title: String
@@ -44,7 +45,7 @@ struct TimelineReport {
         self.sections = sections
     }
 
-    init(results: [ScenarioRunner.Result]) {
+    public init(results: [ScenarioRunner.Result]) {
         sections = results.map { result in
             let file = Self.withoutDirectories(result.file)
             let expectations = result.expectations.map {
@@ -64,7 +65,7 @@ struct TimelineReport {
     }
 
     /// The page.
-    var html: String {
+    public var html: String {
         let passed = sections.allSatisfy(\.passed)
         let title = sections.count == 1 ? sections[0].title : "\(sections.count) scenarios"
         return """

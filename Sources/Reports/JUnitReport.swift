@@ -2,10 +2,15 @@ import MarkupEscaping
 import Scenario
 
 /// A JUnit XML report: a test suite per scenario file, a test case per expectation and per broken invariant.
-struct JUnitReport {
+public struct JUnitReport {
     let results: [ScenarioRunner.Result]
 
-    var xml: String {
+    public init(results: [ScenarioRunner.Result]) {
+        self.results = results
+    }
+
+    /// The report as XML, ready to write to a file.
+    public var xml: String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
         for result in results {
             let failures = result.failures.count + result.violations.count + (result.error == nil ? 0 : 1)
