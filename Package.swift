@@ -218,6 +218,17 @@ let package = Package(
             "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // libFuzzer harnesses, one executable per parser (tools/fuzz-*.sh build them with -sanitize=fuzzer into their own
+        // scratch path); a plain build makes them replayers of saved inputs, so they always compile.
+        .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
+        .executableTarget(name: "IPPFuzz", dependencies: ["IPP", "FuzzReplay"], path: "Fuzz/IPPFuzz"),
+        .executableTarget(name: "IvantiFuzz", dependencies: ["DerivedCredential", "Base64URLEncoding", "FuzzReplay"], path: "Fuzz/IvantiFuzz"),
+        .executableTarget(name: "JWTFuzz", dependencies: ["JWT", "Base64URLEncoding", "FuzzReplay"], path: "Fuzz/JWTFuzz"),
+        .executableTarget(name: "SCPmsFuzz", dependencies: ["SCPms", "FuzzReplay"], path: "Fuzz/SCPmsFuzz"),
+        .executableTarget(name: "SFTPFuzz", dependencies: ["SFTP", "FuzzReplay"], path: "Fuzz/SFTPFuzz"),
+        .executableTarget(name: "ShellFuzz", dependencies: ["SunfireHost", "FuzzReplay"], path: "Fuzz/ShellFuzz"),
+        .executableTarget(name: "UnfoldFuzz", dependencies: ["MiGServer", "FuzzReplay"], path: "Fuzz/UnfoldFuzz"),
+
         // What several test targets share: running real programs and `workbench serve` under watchdogs, free
         // ports, repository paths, wall-clock deadlines for live-wire waits, raw bytes to an actor on either wire.
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
