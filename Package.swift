@@ -27,6 +27,12 @@ let package = Package(
         ]),
         // JSON string literals (RFC 8259 escaping): the one escaper of every module that writes JSON by hand.
         .target(name: "JSONEscaping"),
+        // XML/HTML text (`&amp;`, `&lt;`…): the one escaper of every module that writes markup by hand.
+        .target(name: "MarkupEscaping"),
+        // RFC 3986 percent-encoding, strict decoding: the one codec of bus URLs, the SOC Print inbox URL, SCPms paths.
+        .target(name: "PercentEncoding"),
+        // Base64url, strict, padding forbidden or optional by the caller's choice: JWTs and bus URLs.
+        .target(name: "Base64URLEncoding"),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
         // the URL-scheme bus, fault points and the trace.
         .target(name: "Kernel", dependencies: [
@@ -38,16 +44,16 @@ let package = Package(
         // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
         // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Pure JWT core for IMS: base64url, compact JWS, strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
+        // Pure JWT core for IMS: compact JWS (on the shared base64url), strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).
         .target(name: "JWT", dependencies: [
-            "COpenSSL",
+            "COpenSSL", "Base64URLEncoding",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // The host app's signing back end for IMS tokens (POST /sign), an actor.
         .target(name: "IMSSigningBackend", dependencies: [
-            "JWT", "Wire", "WireHTTP",
+            "JWT", "Base64URLEncoding", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -117,8 +123,6 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Text made safe for XML and HTML (JUnit reports, the timeline page).
-        .target(name: "MarkupEscaping"),
         // Swarm testing over the scenario language: seed ranges and shards, seed-drawn fault schedules within
         // SwarmOptions, results merged and reported, failing seeds shrunk by delta debugging. Names no system: the
         // caller's ScenarioRunner brings the language, actors and invariants.
@@ -128,6 +132,7 @@ let package = Package(
         // Ivanti AppConnect derived credentials: the pure core shared by the app side and the Ivanti client
         // (payload, limits, sealing, the URLs on the bus)…
         .target(name: "DerivedCredential", dependencies: [
+            "PercentEncoding", "Base64URLEncoding",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // …the simulated Ivanti client app (validates and vaults credentials)…
@@ -145,7 +150,7 @@ let package = Package(
         ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
         // (registrations in SQLite) and the app's session manager (never imports the actor).
-        .target(name: "SCPms", dependencies: ["JSONEscaping"]),
+        .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding"]),
         .target(name: "SCPmsServer", dependencies: [
             "SCPms", "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -164,7 +169,7 @@ let package = Package(
         .target(name: "SFTP"),
         // Documents that behave like real ones, and the print host's converters emulated on them: PDF, PostScript
         // with DSC comments, DOCX/PPTX/ODT (ZIP through the system zlib), stand-in jars.
-        .target(name: "PrintDocuments", dependencies: ["CZlib"]),
+        .target(name: "PrintDocuments", dependencies: ["CZlib", "MarkupEscaping"]),
         // The Unix host behind Sunfire's SSH, without the SSH: home file systems with quotas, the shell and its
         // commands, the lpd spooler. md5 comes from OpenSSL's libcrypto.
         .target(name: "SunfireHost", dependencies: ["PrintDocuments", "COpenSSL"]),
@@ -180,7 +185,7 @@ let package = Package(
         ]),
         // mysoc, the SoC web site whose quota page the app reads (HTTPS), as an actor.
         .target(name: "MySoc", dependencies: [
-            "Wire", "WireHTTP",
+            "Wire", "WireHTTP", "MarkupEscaping",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -188,19 +193,23 @@ let package = Package(
         // The NUS SOC Print app's logic as a client module an app developer would ship (never imports an actor):
         // SSH connectivity with SCP or SFTP uploads, the print flow and its progress, status, delete, quota, settings.
         .target(name: "SOCPrint", dependencies: [
-            "SFTP", "Wire", "WireHTTP",
+            "SFTP", "Wire", "WireHTTP", "PercentEncoding",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // What a run leaves for people and CI: the timeline page (its CSS and script are files here, embedded at build
+        // time) and the JUnit report.
+        .target(name: "Reports", dependencies: ["Scenario", "Kernel", "Wire", "JSONEscaping", "MarkupEscaping"],
+                resources: [.embedInCode("timeline.css"), .embedInCode("timeline.js")]),
         // The `workbench` command: console, run, serve, bench.
         .target(name: "Workbench", dependencies: [
             "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
             "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
             "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-            "JSONEscaping", "COpenSSL", "Swarm", "MarkupEscaping",
+            "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -213,11 +222,25 @@ let package = Package(
             "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // libFuzzer harnesses, one executable per parser (tools/fuzz-*.sh build them with -sanitize=fuzzer into their own
+        // scratch path); a plain build makes them replayers of saved inputs, so they always compile.
+        .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
+        .executableTarget(name: "IPPFuzz", dependencies: ["IPP", "FuzzReplay"], path: "Fuzz/IPPFuzz"),
+        .executableTarget(name: "IvantiFuzz", dependencies: ["DerivedCredential", "Base64URLEncoding", "FuzzReplay"], path: "Fuzz/IvantiFuzz"),
+        .executableTarget(name: "JWTFuzz", dependencies: ["JWT", "Base64URLEncoding", "FuzzReplay"], path: "Fuzz/JWTFuzz"),
+        .executableTarget(name: "SCPmsFuzz", dependencies: ["SCPms", "FuzzReplay"], path: "Fuzz/SCPmsFuzz"),
+        .executableTarget(name: "SFTPFuzz", dependencies: ["SFTP", "FuzzReplay"], path: "Fuzz/SFTPFuzz"),
+        .executableTarget(name: "ShellFuzz", dependencies: ["SunfireHost", "FuzzReplay"], path: "Fuzz/ShellFuzz"),
+        .executableTarget(name: "UnfoldFuzz", dependencies: ["MiGServer", "FuzzReplay"], path: "Fuzz/UnfoldFuzz"),
+
         // What several test targets share: running real programs and `workbench serve` under watchdogs, free
         // ports, repository paths, wall-clock deadlines for live-wire waits, raw bytes to an actor on either wire.
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+        .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
+        .testTarget(name: "PercentEncodingTests", dependencies: ["PercentEncoding"]),
+        .testTarget(name: "Base64URLEncodingTests", dependencies: ["Base64URLEncoding"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
         .testTarget(name: "PrintDocumentsTests", dependencies: ["PrintDocuments", "TestSupport"]),
         .testTarget(name: "SunfireHostTests", dependencies: ["SunfireHost", "PrintDocuments"]),
@@ -249,10 +272,10 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .testTarget(name: "JWTTests", dependencies: [
-            "JWT", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            "JWT", "Base64URLEncoding", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "IMSTests", dependencies: [
-            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
+            "JWT", "Base64URLEncoding", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -272,8 +295,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport", "CZlib"]),
         .testTarget(name: "WorkbenchTests", dependencies: [
-            "Workbench", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport", "CZlib",
+            "Workbench", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

@@ -1,20 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes the Ivanti derived-credential parsers (bus URLs, AppConnect requests and replies, the credential payload,
-# base64url) with libFuzzer (swiftc -sanitize=fuzzer,address).
+# base64url) with libFuzzer (the SwiftPM target IvantiFuzz, -sanitize=fuzzer,address).
 #
 # Usage: tools/fuzz-ivanti.sh [RUNS]   (default 10000000 executions, one job)
-# The files of Sources/DerivedCredential that need no Crypto are compiled (all but PayloadSeal.swift). Seeds are
-# written to Fuzz/corpus-ivanti/ (ignored by git); their first byte picks the parser (0 URL, 1 request, 2 reply,
+# Seeds are written to Fuzz/corpus-ivanti/ (ignored by git); their first byte picks the parser (0 URL, 1 request, 2 reply,
 # 3 payload, 4 base64url, see Fuzz/IvantiFuzz/IvantiFuzz.swift). Crashes go to Fuzz/corpus-ivanti/crashes/.
-# Reproduce one with: .build/ivanti-fuzz/ivanti-fuzz Fuzz/corpus-ivanti/crashes/crash-…
+# Reproduce one with: .build/fuzz/debug/IvantiFuzz Fuzz/corpus-ivanti/crashes/crash-…
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare ivanti "${1:-10000000}"
-sources=()
-for file in Sources/DerivedCredential/*.swift; do
-  [[ "$file" == */PayloadSeal.swift ]] || sources+=("$file")
-done
-fuzz_compile IvantiFuzz \
-  "${sources[@]}" Fuzz/IvantiFuzz/*.swift
+fuzz_build IvantiFuzz
 
 key="$(head -c 32 /dev/zero | tr '\0' '\011' | base64 -w0 | tr '+/' '-_' | tr -d '=')"
 seed=0

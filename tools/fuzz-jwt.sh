@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Fuzzes the JWT parsers (compact form, strict JSON, base64url) with libFuzzer (swiftc -sanitize=fuzzer,address).
+# Fuzzes the JWT parsers (compact form, strict JSON, base64url) with libFuzzer (the SwiftPM target JWTFuzz, -sanitize=fuzzer,address).
 #
 # Usage: tools/fuzz-jwt.sh [RUNS]   (default 10000000 executions, one job)
-# Only the parsing files of Sources/JWT are compiled (no OpenSSL). Seeds are written to Fuzz/corpus-jwt/ (ignored by
+# Seeds are written to Fuzz/corpus-jwt/ (ignored by
 # git); their first byte picks the parser (0 token, 1 JSON, 2 base64url, see Fuzz/JWTFuzz/JWTFuzz.swift). Crashes go
-# to Fuzz/corpus-jwt/crashes/. Reproduce one with: .build/jwt-fuzz/jwt-fuzz Fuzz/corpus-jwt/crashes/crash-…
+# to Fuzz/corpus-jwt/crashes/. Reproduce one with: .build/fuzz/debug/JWTFuzz Fuzz/corpus-jwt/crashes/crash-…
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare jwt "${1:-10000000}"
-fuzz_compile JWTFuzz \
-  Sources/JWT/{Base64URL,CompactJWS,JWTClaims,JWTError,JWTVerifier,RS256,StrictJSON}.swift Fuzz/JWTFuzz/*.swift \
- 
+fuzz_build JWTFuzz
 
 b64url() { printf '%s' "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
 seed=0

@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes the SCPms parsers (request routes, OData bodies and dates, client log uploads) with libFuzzer
-# (swiftc -sanitize=fuzzer,address).
+# (the SwiftPM target SCPmsFuzz, -sanitize=fuzzer,address).
 #
 # Usage: tools/fuzz-scpms.sh [RUNS]   (default 10000000 executions, one job)
 # Seeds are written to Fuzz/corpus-scpms/ (ignored by git); their first byte picks the parser (0 route, 1 OData body,
 # 2 OData date, 3 log upload, see Fuzz/SCPmsFuzz/SCPmsFuzz.swift). Crashes go to Fuzz/corpus-scpms/crashes/.
-# Reproduce one with: .build/scpms-fuzz/scpms-fuzz Fuzz/corpus-scpms/crashes/crash-…
+# Reproduce one with: .build/fuzz/debug/SCPmsFuzz Fuzz/corpus-scpms/crashes/crash-…
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare scpms "${1:-10000000}"
-# SCPms imports JSONEscaping (its JSON string escaper): that module is compiled first, instrumented the same way.
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name JSONEscaping -emit-module \
-  -emit-module-path "$out/JSONEscaping.swiftmodule" -c Sources/JSONEscaping/*.swift -o "$out/JSONEscaping.o"
-fuzz_compile SCPmsFuzz -I "$out" \
-  Sources/SCPms/*.swift Fuzz/SCPmsFuzz/*.swift "$out/JSONEscaping.o"
+fuzz_build SCPmsFuzz
 
 seed=0
 # As they are (JSON keeps its backslashes).

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Fuzzes Sunfire's shell parser with libFuzzer (swiftc -sanitize=fuzzer,address).
+# Fuzzes Sunfire's shell parser with libFuzzer (the SwiftPM target ShellFuzz, -sanitize=fuzzer,address).
 #
 # Usage: tools/fuzz-shell.sh [RUNS]   (default 10000000 executions, one job)
 # Seeds are the app's own command lines and hostile ones, written to Fuzz/corpus-shell/ (ignored by git); crashes go
-# to Fuzz/corpus-shell/crashes/. Reproduce one with: .build/shell-fuzz/shell-fuzz Fuzz/corpus-shell/crashes/crash-…
+# to Fuzz/corpus-shell/crashes/. Reproduce one with: .build/fuzz/debug/ShellFuzz Fuzz/corpus-shell/crashes/crash-…
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare shell "${1:-10000000}"
-fuzz_compile ShellFuzz \
-  Sources/SunfireHost/Shell/ShellParser.swift Fuzz/ShellFuzz/*.swift
+fuzz_build ShellFuzz
 
 seed=0
 while IFS= read -r line; do

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# Fuzzes MiG's HTTP header unfolder (obs-fold before NIO's parser) with libFuzzer (swiftc -sanitize=fuzzer,address).
+# Fuzzes MiG's HTTP header unfolder (obs-fold before NIO's parser) with libFuzzer (the SwiftPM target UnfoldFuzz, -sanitize=fuzzer,address).
 #
 # Usage: tools/fuzz-unfold.sh [RUNS]   (default 10000000 executions, one job)
-# Only Sources/MiGServer/HeaderUnfolding.swift is compiled (the handler's NIO-free part). Seeds, request heads as nginx
+# The input function calls HeaderUnfolding, the handler's NIO-free part. Seeds, request heads as nginx
 # forwards them, are written to Fuzz/corpus-unfold/ (ignored by git); crashes go to Fuzz/corpus-unfold/crashes/.
-# Reproduce one with: .build/unfold-fuzz/unfold-fuzz Fuzz/corpus-unfold/crashes/crash-…
+# Reproduce one with: .build/fuzz/debug/UnfoldFuzz Fuzz/corpus-unfold/crashes/crash-…
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-lib.sh"
 fuzz_prepare unfold "${1:-10000000}"
-fuzz_compile UnfoldFuzz \
-  Sources/MiGServer/HeaderUnfolding.swift Fuzz/UnfoldFuzz/*.swift
+fuzz_build UnfoldFuzz
 
 seed=0
 while IFS= read -r line; do

@@ -1,5 +1,5 @@
-// libFuzzer entry for the IPP decoder; built by tools/fuzz-ipp.sh together with
-// Sources/IPP/*.swift (swiftc -sanitize=fuzzer,address -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for the IPP decoder: the SwiftPM target IPPFuzz, built for fuzzing by
+// tools/fuzz-ipp.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // Invariants checked on every input:
 // - decoding never traps, and every error says something;
@@ -8,6 +8,9 @@
 // - reading every value, describing the message and rebuilding it from typed values never trap;
 // - IPPFrameScanner (what MiG runs on every arriving chunk), fed the input in chunks, finds the decoder's end of
 //   the attributes whenever the decoder finds one, and never claims an end while the decoder still wants bytes.
+
+import FuzzReplay
+import IPP
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func ippFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -75,3 +78,8 @@ private func check(_ message: IPPMessage, consumed: [UInt8]) {
         _ = try? IPPDecoder().decode(bytes)
     }
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(ippFuzzOneInput) } }
+#endif

@@ -1,6 +1,5 @@
-// libFuzzer entry for the Ivanti derived-credential parsers; built by tools/fuzz-ivanti.sh with the files of
-// Sources/DerivedCredential that need no Crypto (all but PayloadSeal.swift) (swiftc -sanitize=fuzzer,address
-// -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for the Ivanti derived-credential parsers: the SwiftPM target IvantiFuzz, built for fuzzing by
+// tools/fuzz-ivanti.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // The first byte chooses the parser (seeds start with the digit of theirs), the rest is its input:
 // - 0: a bus URL, as BusURL reads it;
@@ -15,6 +14,10 @@
 // - a request or reply rebuilt as a URL parses to the same request or reply;
 // - a decoded payload re-encodes to JSON that decodes to the same payload; its structural check never traps;
 // - base64url: any bytes survive encode-decode, and decoded text re-encodes to what decodes to the same bytes.
+
+import Base64URLEncoding
+import DerivedCredential
+import FuzzReplay
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func ivantiFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -102,7 +105,7 @@ private func checkPayload(_ bytes: [UInt8]) {
 }
 
 private func checkBase64URL(_ text: String, bytes: [UInt8]) {
-    if let decoded = Base64URL.decode(text) {
+    if let decoded = Base64URL.decode(text, padding: .optional) {
         precondition(Base64URL.decode(Base64URL.encode(decoded)) == decoded, "re-encoded base64url decodes differently")
     }
     precondition(Base64URL.decode(Base64URL.encode(bytes)) == bytes, "encode-decode changed the bytes")
@@ -125,3 +128,8 @@ private func checkProblem(_ problem: CredentialProblem, _ codes: Set<CredentialP
     precondition(!problem.detail.isEmpty, "a problem without a detail: \(problem.code)")
     precondition(codes.contains(problem.code), "an unexpected code: \(problem)")
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(ivantiFuzzOneInput) } }
+#endif

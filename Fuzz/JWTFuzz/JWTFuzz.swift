@@ -1,6 +1,5 @@
-// libFuzzer entry for the JWT parsers; built by tools/fuzz-jwt.sh with the parsing files of Sources/JWT (not
-// HostCertificate.swift or RSAKeys+OpenSSL.swift, which need OpenSSL) (swiftc -sanitize=fuzzer,address
-// -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for the JWT parsers: the SwiftPM target JWTFuzz, built for fuzzing by
+// tools/fuzz-jwt.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // The first byte chooses the parser (seeds start with the digit of theirs), the rest is its input:
 // - 0: a compact token, as SignedJWT (header.payload.signature) and as JWTPrototype (header.payload);
@@ -14,6 +13,10 @@
 // - a parsed token or prototype rebuilt from its values (canonical JSON) parses to the same values;
 // - StrictJSON: names unique, depth bounded, and the value written back as JSON parses to the same value;
 // - base64url is canonical: decoding then encoding gives the text back, and any bytes survive encode-decode.
+
+import Base64URLEncoding
+import FuzzReplay
+import JWT
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func jwtFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -173,3 +176,8 @@ private func write(_ value: JSONValue, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "}"))
     }
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(jwtFuzzOneInput) } }
+#endif

@@ -1,5 +1,5 @@
-// libFuzzer entry for the SCPms parsers; built by tools/fuzz-scpms.sh with Sources/SCPms/*.swift
-// (swiftc -sanitize=fuzzer,address -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for the SCPms parsers: the SwiftPM target SCPmsFuzz, built for fuzzing by
+// tools/fuzz-scpms.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // The first byte chooses the parser (seeds start with the digit of theirs), the rest is its input:
 // - 0: a request path, as SCPmsRoute routes it;
@@ -17,6 +17,8 @@
 // - every accepted log line, written as a client uploads it, parses back to the same line, alone and as an upload.
 
 import Foundation
+import FuzzReplay
+import SCPms
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func scpmsFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -115,3 +117,8 @@ private func checkLogUpload(_ body: String) {
         precondition(!error.description.isEmpty, "a log refusal without a message")
     }
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(scpmsFuzzOneInput) } }
+#endif

@@ -1,11 +1,14 @@
-// libFuzzer entry for the SFTP packet decoder; built by tools/fuzz-sftp.sh together with Sources/SFTP/*.swift
-// (swiftc -sanitize=fuzzer,address -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for the SFTP packet decoder: the SwiftPM target SFTPFuzz, built for fuzzing by
+// tools/fuzz-sftp.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // Invariants checked on every input:
 // - decoding never traps, and every error says something, at an offset inside the input;
 // - a decoded message re-encodes to exactly the packet it came from (the codec is canonical) — except a STATUS
 //   from an old server without its message or language tag, which re-encodes with them (empty) and decodes the same;
 // - the stream decoder fed the input in two pieces agrees with the one-shot decoder.
+
+import FuzzReplay
+import SFTP
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sftpFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -39,3 +42,8 @@ public func sftpFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     }
     return 0
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(sftpFuzzOneInput) } }
+#endif

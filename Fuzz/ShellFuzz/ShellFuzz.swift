@@ -1,11 +1,14 @@
-// libFuzzer entry for Sunfire's shell parser; built by tools/fuzz-shell.sh with Sources/SunfireHost/Shell/ShellParser.swift
-// (swiftc -sanitize=fuzzer,address -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for Sunfire's shell parser: the SwiftPM target ShellFuzz, built for fuzzing by
+// tools/fuzz-shell.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // Invariants checked on every input:
 // - parsing never traps; a refusal always says what was wrong (`sh: …`);
 // - words never come back holding NUL bytes, and never more than the limit;
 // - quoting every word with ShellParser.quote and parsing again gives the same words (what a client that quotes
 //   properly sends is what the host runs).
+
+import FuzzReplay
+import SunfireHost
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func shellFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -24,3 +27,8 @@ public func shellFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     }
     return 0
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(shellFuzzOneInput) } }
+#endif

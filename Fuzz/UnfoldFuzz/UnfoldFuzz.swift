@@ -1,6 +1,5 @@
-// libFuzzer entry for MiG's HTTP header unfolder; built by tools/fuzz-unfold.sh with
-// Sources/MiGServer/HeaderUnfolding.swift, the NIO-free part of HeaderUnfolder (swiftc -sanitize=fuzzer,address
-// -parse-as-library). Not a SwiftPM target.
+// libFuzzer input function for MiG's HTTP header unfolder: the SwiftPM target UnfoldFuzz, built for fuzzing by
+// tools/fuzz-unfold.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
 // The input is what a client (nginx, as the seed configures it) sends first: a request head, maybe a body.
 //
@@ -11,6 +10,9 @@
 // - unfolding only removes line breaks and indentation and puts spaces in: the other bytes stay, in order;
 // - the unfolded head still ends at its own first CR LF CR LF, so NIO's parser sees the same head and body;
 // - when the head has no bare LF (every LF after a CR), no obs-fold is left and unfolding again changes nothing.
+
+import FuzzReplay
+import MiGServer
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func unfoldFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -55,3 +57,8 @@ public func unfoldFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     }
     return 0
 }
+
+#if !FUZZING
+/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+@main enum Replay { static func main() { FuzzReplay.run(unfoldFuzzOneInput) } }
+#endif

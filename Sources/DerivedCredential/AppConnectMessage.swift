@@ -1,3 +1,5 @@
+import Base64URLEncoding
+
 /// The URL schemes of the Ivanti client. Apps list both as queried schemes: an installed client that
 /// handles `appconnect` but not `appconnectdc` is too old for derived credentials.
 public enum IvantiScheme {
@@ -42,7 +44,7 @@ public enum AppConnectRequest: Sendable, Equatable {
             guard try url.required("v") == "1" else { throw CredentialProblem(.malformedURL, "payload version v=\(url.value("v") ?? ""); expected 1") }
             func bytes(_ name: String, count: Int?) throws(CredentialProblem) -> [UInt8] {
                 let text = try url.required(name)
-                guard let value = Base64URL.decode(text), count.map({ value.count == $0 }) ?? true else {
+                guard let value = Base64URL.decode(text, padding: .optional), count.map({ value.count == $0 }) ?? true else {
                     throw CredentialProblem(.malformedURL, "\(name) is not base64url\(count.map { " of \($0) bytes" } ?? "")")
                 }
                 return value
@@ -101,7 +103,7 @@ public enum AppConnectReply: Sendable, Equatable {
             let serial = try url.required("serial"), tag = try url.required("tag")
             switch try url.required("status") {
             case "granted":
-                guard let der = Base64URL.decode(try url.required("der")) else { throw CredentialProblem(.malformedURL, "der is not base64url") }
+                guard let der = Base64URL.decode(try url.required("der"), padding: .optional) else { throw CredentialProblem(.malformedURL, "der is not base64url") }
                 self = .certificate(serial: serial, tag: tag, outcome: .granted(der: der))
             case "denied":
                 self = .certificate(serial: serial, tag: tag, outcome: .denied(reason: url.value("reason") ?? ""))

@@ -1,3 +1,5 @@
+import Base64URLEncoding
+
 /// `ACAuthState`.
 public enum AuthState: Int, Sendable, CaseIterable {
     case unauthorized = 0, authorized = 1, retired = 2
@@ -55,6 +57,6 @@ public struct AppConnectStatus: Sendable, Equatable {
         managedPolicy = try word("policy", ManagedPolicy.init(word:), "unknown, unmanaged or managed")
         secureServices = try word("secure", SecureServicesAvailability.init(word:), "unavailable or available")
         ready = try word("ready", Bool.init, "true or false")
-        clientKey = try word("key", { Base64URL.decode($0).flatMap { $0.count == 32 ? $0 : nil } }, "a base64url X25519 public key (32 bytes)")
+        clientKey = try word("key", { Base64URL.decode($0, padding: .optional).flatMap { $0.count == 32 ? $0 : nil } }, "a base64url X25519 public key (32 bytes)")
     }
 }

@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// A URL of the AppConnect conversation on the bus: `scheme://command?name=value&…`.
 ///
 /// Only this shape is accepted (no user, port, path or fragment), values are percent-encoded, and the
@@ -40,7 +42,7 @@ public struct BusURL: Sendable, Equatable, CustomStringConvertible {
             for pair in queryText.split(separator: "&", omittingEmptySubsequences: false) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2, !parts[0].isEmpty,
-                      let name = Self.percentDecoded(parts[0]), let value = Self.percentDecoded(parts[1]) else {
+                      let name = Percent.decode(parts[0]), let value = Percent.decode(parts[1]) else {
                     throw CredentialProblem(.malformedURL, "query item '\(Self.excerpt(String(pair)))' is not name=value with valid %-escapes")
                 }
                 query.append((name, value))
@@ -63,7 +65,7 @@ public struct BusURL: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         var text = "\(scheme)://\(command)"
         if !query.isEmpty {
-            text += "?" + query.map { "\(Self.percentEncoded($0.name))=\(Self.percentEncoded($0.value))" }.joined(separator: "&")
+            text += "?" + query.map { "\(Percent.encode($0.name))=\(Percent.encode($0.value))" }.joined(separator: "&")
         }
         return text
     }
@@ -74,45 +76,6 @@ public struct BusURL: Sendable, Equatable, CustomStringConvertible {
     public static func isScheme(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCIILetter, text.utf8.count <= CredentialLimits.maxTextBytes else { return false }
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if scalar.isASCIILetter || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return out
-    }
-
-    private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var rest = Array(text.utf8)[...]
-        while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%") {
-                // Two hex digits exactly: UInt8(_:radix:) alone would also take a sign ("%+a" as 0x0A), a reading no
-                // other URL parser shares.
-                guard rest.count >= 2, let high = hexValue(rest[rest.startIndex]), let low = hexValue(rest[rest.startIndex + 1]) else { return nil }
-                bytes.append(high << 4 | low)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The start of untrusted text for an error message.

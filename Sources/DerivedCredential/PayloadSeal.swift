@@ -1,7 +1,6 @@
 import Crypto
 
-// The sealing itself; the scheme and the sealed parts are in SealedPayload.swift, which needs no Crypto so the
-// bus URL parsers can be compiled without it (tools/fuzz-ivanti.sh).
+// The sealing itself (with Crypto); the scheme and the sealed parts are in SealedPayload.swift.
 extension PayloadSeal {
     /// Seals `plaintext` for the holder of `recipientPublicKey`.
     ///

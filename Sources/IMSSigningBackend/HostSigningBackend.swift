@@ -1,3 +1,4 @@
+import Base64URLEncoding
 import Foundation
 import JWT
 import NIOCore

@@ -1,3 +1,5 @@
+import Base64URLEncoding
+
 /// An unsigned token: what the IMS SDK hands to the host's `TokenSigner` (`header.payload`, no signature).
 public struct JWTPrototype: Equatable, Sendable {
     public var header: JWTHeader

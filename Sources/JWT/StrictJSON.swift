@@ -287,9 +287,10 @@ public enum StrictJSON {
     }
 }
 
-/// Writes JSON strings with the escapes RFC 8259 requires (and nothing else, so output is canonical).
-enum JSONWriter {
-    static func appendString(_ text: String, to out: inout [UInt8]) {
+/// Writes JSON strings with the escapes RFC 8259 requires (and nothing else, so output is canonical). `package`, not
+/// public: the fuzz target JWTFuzz writes parsed values back with it.
+package enum JSONWriter {
+    package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

@@ -1,7 +1,8 @@
-/// The byte work of ``HeaderUnfolder``, kept free of NIO so tools/fuzz-unfold.sh can compile it alone.
-enum HeaderUnfolding {
+/// The byte work of ``HeaderUnfolder``, free of NIO and `package` so the fuzz target UnfoldFuzz (tools/fuzz-unfold.sh)
+/// drives it with bytes alone.
+package enum HeaderUnfolding {
     /// The index just past the header section's final CR LF (start of the body), if it has arrived.
-    static func endOfHeaders<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int? where Bytes.Element == UInt8, Bytes.Index == Int {
+    package static func endOfHeaders<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int? where Bytes.Element == UInt8, Bytes.Index == Int {
         var index = bytes.startIndex
         while index + 3 < bytes.endIndex {
             if bytes[index] == 0x0D, bytes[index + 1] == 0x0A, bytes[index + 2] == 0x0D, bytes[index + 3] == 0x0A { return index + 4 }
@@ -12,7 +13,7 @@ enum HeaderUnfolding {
 
     /// `bytes` with every obs-fold before `end` (the value ``endOfHeaders(_:)`` gave) replaced by one space, and
     /// the bytes from `end` on (the start of the body) as they are.
-    static func unfold<Bytes: RandomAccessCollection>(_ bytes: Bytes, end: Int) -> [UInt8] where Bytes.Element == UInt8, Bytes.Index == Int {
+    package static func unfold<Bytes: RandomAccessCollection>(_ bytes: Bytes, end: Int) -> [UInt8] where Bytes.Element == UInt8, Bytes.Index == Int {
         var unfolded: [UInt8] = []
         unfolded.reserveCapacity(bytes.count)
         var index = bytes.startIndex

@@ -1,4 +1,5 @@
 import Foundation
+import MarkupEscaping
 import NIOCore
 import NIOHTTP1
 import Wire
@@ -94,19 +95,7 @@ struct MySocPages: Sendable {
         return HTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: ByteBuffer(string: page))
     }
 
-    private func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    private func escape(_ text: String) -> String { MarkupText.escaped(text, .minimal) }
 }
 
 /// `name=value&…` pairs; the first occurrence of a name wins.

@@ -1,3 +1,5 @@
+import MarkupEscaping
+
 /// The ZIP-based office formats (OOXML's DOCX and PPTX, ODF's ODT): writing minimal valid packages and reading their
 /// page counts, titles, page sizes and page texts.
 enum OfficeXML {
@@ -8,14 +10,14 @@ enum OfficeXML {
     // MARK: Writing
 
     static func docx(pages: Int, title: String) -> [UInt8] {
-        let safeTitle = XMLEvents.escape(title)
+        let safeTitle = MarkupText.escaped(title, .minimal)
         var body = ""
         var words = 0
         for page in 1...pages {
             let lines = pageLines(title: title, page: page, of: pages, noun: "Page")
             for (index, line) in lines.enumerated() {
                 let style = index == 0 ? "<w:pPr><w:pStyle w:val=\"Title\"/></w:pPr>" : ""
-                body += "<w:p>\(style)<w:r><w:t xml:space=\"preserve\">\(XMLEvents.escape(line))</w:t></w:r></w:p>"
+                body += "<w:p>\(style)<w:r><w:t xml:space=\"preserve\">\(MarkupText.escaped(line, .minimal))</w:t></w:r></w:p>"
                 words += line.split(separator: " ").count
             }
             if page < pages { body += "<w:p><w:r><w:br w:type=\"page\"/></w:r></w:p>" }
@@ -104,7 +106,7 @@ enum OfficeXML {
             let lines = pageLines(title: title, page: slide, of: pages, noun: "Slide")
             words += lines.reduce(0) { $0 + $1.split(separator: " ").count }
             let paragraphs = lines.enumerated().map { index, line in
-                "<a:p><a:r><a:rPr lang=\"en-US\" sz=\"\(index == 0 ? 4000 : 2400)\"/><a:t>\(XMLEvents.escape(line))</a:t></a:r></a:p>"
+                "<a:p><a:r><a:rPr lang=\"en-US\" sz=\"\(index == 0 ? 4000 : 2400)\"/><a:t>\(MarkupText.escaped(line, .minimal))</a:t></a:r></a:p>"
             }.joined()
             zip.add("ppt/slides/slide\(slide).xml", Array((declaration + """
                 <p:sld \(namespaces)><p:cSld><p:spTree>\(emptyTree)<p:sp><p:nvSpPr><p:cNvPr id="2" name="Text 1"/>\
@@ -116,7 +118,7 @@ enum OfficeXML {
                 relationship("rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"),
             ]), compress: true)
         }
-        zip.add("docProps/core.xml", coreProperties(title: XMLEvents.escape(title)), compress: true)
+        zip.add("docProps/core.xml", coreProperties(title: MarkupText.escaped(title, .minimal)), compress: true)
         zip.add("docProps/app.xml", Array((declaration + """
             <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" \
             xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">\
@@ -143,7 +145,7 @@ enum OfficeXML {
         for page in 1...pages {
             for (index, line) in pageLines(title: title, page: page, of: pages, noun: "Page").enumerated() {
                 let style = index == 0 ? (page == 1 ? "Title" : "TitleOnNewPage") : "Standard"
-                paragraphs += "<text:p text:style-name=\"\(style)\">\(XMLEvents.escape(line))</text:p>"
+                paragraphs += "<text:p text:style-name=\"\(style)\">\(MarkupText.escaped(line, .minimal))</text:p>"
                 words += line.split(separator: " ").count
                 characters += line.count
             }
@@ -178,7 +180,7 @@ enum OfficeXML {
             """).utf8), compress: true)
         zip.add("meta.xml", Array((declaration + """
             <office:document-meta \(namespaces)><office:meta><meta:generator>\(PDFWriter.mark)</meta:generator>\
-            <dc:title>\(XMLEvents.escape(title))</dc:title><meta:document-statistic meta:page-count="\(pages)" \
+            <dc:title>\(MarkupText.escaped(title, .minimal))</dc:title><meta:document-statistic meta:page-count="\(pages)" \
             meta:paragraph-count="\(pages * 3)" meta:word-count="\(words)" meta:character-count="\(characters)"/>\
             </office:meta></office:document-meta>
             """).utf8), compress: true)

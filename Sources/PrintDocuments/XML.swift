@@ -133,21 +133,6 @@ struct XMLEvents: Sequence {
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// Text for XML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }
 
 extension Character {

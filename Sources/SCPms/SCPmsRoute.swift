@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// What a request path addresses on an SCPms server, or why the path is unusable.
 ///
 /// - `/odata/applications/{latest|v1|vN}/{appId}/Connections` — the registration collection;
@@ -25,7 +27,7 @@ public enum SCPmsRoute: Equatable, Sendable {
     /// Routes `path` (the part of the target before `?`, still percent-encoded).
     public static func parse(path: String) -> Result<SCPmsRoute, Problem> {
         guard path.hasPrefix("/") else { return .failure(.malformed("the request target must start with '/'")) }
-        guard let decoded = path.removingPercentEncodingStrict else {
+        guard let decoded = Percent.decode(path) else {
             return .failure(.malformed("the path has a broken percent-encoding"))
         }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
@@ -88,31 +90,5 @@ public enum SCPmsRoute: Equatable, Sendable {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_"
         }
         return ok ? nil : .malformed("the \(what) '\(id)' has characters other than letters, digits, '.', '-' and '_'")
-    }
-}
-
-extension String {
-    /// Percent-decoding that refuses broken escapes and invalid UTF-8 instead of guessing.
-    var removingPercentEncodingStrict: String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
     }
 }

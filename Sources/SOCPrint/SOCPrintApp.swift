@@ -1,4 +1,5 @@
 import NIOCore
+import PercentEncoding
 import Synchronization
 import Wire
 
@@ -50,7 +51,7 @@ public final class SOCPrintApp: Sendable {
     /// the URL it then opens. The name is percent-encoded in the URL.
     public func deliverToInbox(name: String, bytes: [UInt8]) -> String {
         state.withLock { $0.inbox[name] = bytes }
-        return Self.inboxURLPrefix + PercentEncoding.encode(name)
+        return Self.inboxURLPrefix + Percent.encode(name)
     }
 
     /// The document the print screen shows, if one was handed over.
@@ -67,7 +68,7 @@ public final class SOCPrintApp: Sendable {
     /// `Documents/Inbox`) and makes it the print screen's document. URLs outside the inbox, names with a path, and
     /// files of other types are refused and traced.
     private func receive(_ url: String, from sender: String) {
-        guard url.hasPrefix(Self.inboxURLPrefix), let name = PercentEncoding.decode(String(url.dropFirst(Self.inboxURLPrefix.count))),
+        guard url.hasPrefix(Self.inboxURLPrefix), let name = Percent.decode(String(url.dropFirst(Self.inboxURLPrefix.count))),
               !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             return refuse(url, from: sender, "not a file in Documents/Inbox")
         }
@@ -152,44 +153,5 @@ public final class SOCPrintApp: Sendable {
     /// The quota screen's refresh, with the credentials in Settings.
     public func refreshQuota() async -> QuotaClient.Report {
         await quota.refresh(user: settings.username, password: settings.password)
-    }
-}
-
-/// RFC 3986 percent-encoding of a file name in a URL path: unreserved characters stay, every other UTF-8 byte is
-/// `%XX`.
-public enum PercentEncoding {
-    public static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                let digits = Array("0123456789ABCDEF")
-                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
-            }
-        }
-        return out
-    }
-
-    /// nil for a broken escape or bytes that are not UTF-8.
-    public static func decode(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Reports
 import Scenario
 
 /// Every actor the workbench can start, adapted to the scenario language and `serve`, gathered from the
@@ -17,6 +18,9 @@ public enum Catalog {
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives, actorKinds: actorKinds) }
+
+    /// How the timeline report draws the systems' own trace events.
+    static let timelineEvents: [TimelineEvent] = systems.flatMap(\.timelineEvents)
 
     /// Every system's invariants, checked by every run.
     public static let invariants: [Invariant] = systems.flatMap(\.invariants)

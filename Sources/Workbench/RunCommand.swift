@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kernel
+import Reports
 import Scenario
 
 /// `workbench run FILE…`: runs scenarios on the simulated wire and says whether every expectation held.
@@ -68,7 +69,7 @@ struct RunCommand: ParsableCommand {
         let digest = Trace.combinedDigest(results.map(\.digest))
         if let trace { try results.map(\.trace).joined().write(toFile: trace, atomically: true, encoding: .utf8) }
         if let junit { try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8) }
-        if let reportFile { try TimelineReport(results: results).html.write(toFile: reportFile, atomically: true, encoding: .utf8) }
+        if let reportFile { try TimelineReport(results: results, systemEvents: Catalog.timelineEvents).html.write(toFile: reportFile, atomically: true, encoding: .utf8) }
 
         let failed = results.filter { !$0.passed }
         let expectations = results.reduce(0) { $0 + $1.expectations.count }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reports
 import Scenario
 import Swarm
 
@@ -88,7 +89,7 @@ struct SwarmRunCommand: ParsableCommand {
         if let report {
             // The first failing seeds again, with their explicit schedules: the same runs, now with their traces.
             let replays = result.failed.prefix(20).compactMap { swarm.replay($0, scripts: scripts) }
-            try TimelineReport(results: replays).html.write(toFile: report, atomically: true, encoding: .utf8)
+            try TimelineReport(results: replays, systemEvents: Catalog.timelineEvents).html.write(toFile: report, atomically: true, encoding: .utf8)
         }
         print(result.summary)
         if !result.failed.isEmpty { throw ExitStatus.checkFailed }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Reports
 import Scenario
 
 /// One system's face in the `workbench` command: what it adds to `start`, the scenario language, `serve`, `bench`,
@@ -74,16 +75,4 @@ struct FuzzSamples: Sendable {
         FuzzSamples(addresses: lhs.addresses + rhs.addresses, urls: lhs.urls + rhs.urls, nodes: lhs.nodes + rhs.nodes,
                     hostile: lhs.hostile + rhs.hostile)
     }
-}
-
-/// How the timeline report draws one of a system's trace events; the page draws connections, HTTP, SSH, the bus,
-/// faults and job landmarks itself.
-struct TimelineEvent: Sendable {
-    /// The trace event's name.
-    let event: String
-    /// Whether it is a message (a request), which ends the set-up the page folds away.
-    let isMessage: Bool
-    /// A JavaScript function `(actor, fields, event, mark, severity)` that returns the row, as the page's own
-    /// drawing does (e.g. `return mark(a, 'http', 'IPP ' + f.operation);`).
-    let draw: String
 }

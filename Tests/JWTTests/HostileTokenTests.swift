@@ -1,3 +1,4 @@
+import Base64URLEncoding
 import Crypto
 import Foundation
 import JWT

@@ -91,15 +91,6 @@ import Wire
         #expect(QuotaClient.form(user: "demo", password: "pw") == "destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=pw&AuthType=AuthDBICookieHandler&AuthName=mysoc")
     }
 
-    @Test func openInURLsRoundTripAndBrokenEscapesAreRefused() {
-        #expect(PercentEncoding.encode("Term project (v2).pptx") == "Term%20project%20%28v2%29.pptx")
-        #expect(PercentEncoding.decode("Term%20project%20%28v2%29.pptx") == "Term project (v2).pptx")
-        #expect(PercentEncoding.decode(PercentEncoding.encode("Übung ünd 日本.pdf")) == "Übung ünd 日本.pdf")
-        #expect(PercentEncoding.decode("bad%2") == nil)
-        #expect(PercentEncoding.decode("bad%zz") == nil)
-        #expect(PercentEncoding.decode("%FF%FE") == nil, "not UTF-8")
-    }
-
     @Test func digestsAreUpperCaseHexMD5() throws {
         #expect(try ConverterManifest.md5(of: .bytes(Array("abc".utf8))) == "900150983CD24FB0D6963F7D28E17F72")
         let big = [UInt8](repeating: 7, count: 3 << 20)

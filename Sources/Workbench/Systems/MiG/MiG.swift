@@ -1,3 +1,4 @@
+import Reports
 import Scenario
 
 /// The MiG print gateway: MiG and the TLS proxy in front of it, the phone's `mig` print client, and the benches

@@ -2,6 +2,7 @@ import JSONEscaping
 import Kernel
 import MarkupEscaping
 import Scenario
+import Wire
 
 /// A run as one self-contained HTML page: per scenario a sequence diagram of its trace (a lifeline per node and
 /// actor, connections and messages as arrows, faults marked), its expectations green or red at the moment they were
@@ -12,7 +13,7 @@ import Scenario
 /// The page needs no network (its CSS and script are inline) and the same run gives the same bytes: no dates, no
 /// absolute paths. Trace text is data anyone can send (file names, URLs, error texts), so it only ever reaches the
 /// page as JSON inside `<script type="application/json">`, where the script reads it and writes it as text.
-struct TimelineReport {
+public struct TimelineReport {
     /// One scenario's part of the page.
     struct Section {
         var title: String
@@ -39,12 +40,16 @@ struct TimelineReport {
     }
 
     let sections: [Section]
+    /// How to draw the systems' own events (each system brings its own).
+    let systemEvents: [TimelineEvent]
 
-    init(sections: [Section]) {
+    init(sections: [Section], systemEvents: [TimelineEvent] = []) {
         self.sections = sections
+        self.systemEvents = systemEvents
     }
 
-    init(results: [ScenarioRunner.Result]) {
+    public init(results: [ScenarioRunner.Result], systemEvents: [TimelineEvent]) {
+        self.systemEvents = systemEvents
         sections = results.map { result in
             let file = Self.withoutDirectories(result.file)
             let expectations = result.expectations.map {
@@ -64,7 +69,7 @@ struct TimelineReport {
     }
 
     /// The page.
-    var html: String {
+    public var html: String {
         let passed = sections.allSatisfy(\.passed)
         let title = sections.count == 1 ? sections[0].title : "\(sections.count) scenarios"
         return """
@@ -73,13 +78,13 @@ struct TimelineReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(xmlEscape("\(passed ? "PASS" : "FAIL") \(title) — workbench run"))</title>
+            <title>\(MarkupText.escaped("\(passed ? "PASS" : "FAIL") \(title) — workbench run", .attributeSafe))</title>
             <style>\(TimelineReportPage.css)</style>
             </head>
             <body>
             <noscript>This report draws its timeline with JavaScript; the run's data is in the script element below.</noscript>
             <script type="application/json" id="run-data">\(Self.scriptSafe(data))</script>
-            <script>\(TimelineReportPage.systemEvents)\(TimelineReportPage.script)</script>
+            <script>\(TimelineReportPage.systemEvents(systemEvents))\(TimelineReportPage.script)</script>
             </body>
             </html>
 

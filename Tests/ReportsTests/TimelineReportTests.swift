@@ -2,7 +2,7 @@ import CZlib
 import Foundation
 import TestSupport
 import Testing
-@testable import Workbench
+@testable import Reports
 
 /// `workbench run --report FILE.html`: the page a person opens, loaded in a real headless Chromium.
 @Suite(.serialized) struct TimelineReportTests {

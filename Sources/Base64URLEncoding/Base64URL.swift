@@ -1,6 +1,16 @@
-/// Base64url without padding (RFC 7515 §2), strict: only the URL-safe alphabet, no padding, no white
-/// space, and unused trailing bits must be zero, so one byte string has exactly one encoding.
+/// Base64url (RFC 4648 §5), the one codec of JWTs and of binary values in AppConnect bus URLs. Encoding writes no
+/// padding (RFC 7515 §2). Decoding is strict: only the URL-safe alphabet, no white space, and unused trailing bits must
+/// be zero, so one byte string has exactly one unpadded encoding; whether `=` padding may follow is the caller's
+/// ``Padding`` choice.
 public enum Base64URL {
+    /// Whether decoding accepts `=` after the last characters.
+    public enum Padding: Sendable {
+        /// No `=` at all (JWTs: RFC 7515 forbids it).
+        case forbidden
+        /// As many `=` as complete the last group of four, or fewer, or none (bus URLs: senders differ).
+        case optional
+    }
+
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     private static let decodeTable: [UInt8] = {
@@ -30,9 +40,14 @@ public enum Base64URL {
         }
     }
 
-    /// The bytes `text` encodes, or nil when it is not strict base64url.
-    public static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let count = text.count
+    /// The bytes `text` encodes, or nil when it is not strict base64url with `padding`.
+    public static func decode(_ text: UnsafeBufferPointer<UInt8>, padding: Padding = .forbidden) -> [UInt8]? {
+        var count = text.count
+        if padding == .optional {
+            var padded = 0
+            while count > 0, text[count - 1] == UInt8(ascii: "=") { count -= 1; padded += 1 }
+            guard padded == 0 || (count % 4 != 0 && count % 4 + padded <= 4) else { return nil }
+        }
         guard count % 4 != 1 else { return nil }
         return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
             var valid = true
@@ -71,9 +86,9 @@ public enum Base64URL {
         }
     }
 
-    /// The bytes `text` encodes, or nil when it is not strict base64url.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    /// The bytes `text` encodes, or nil when it is not strict base64url with `padding`.
+    public static func decode(_ text: some StringProtocol, padding: Padding = .forbidden) -> [UInt8]? {
         var copy = String(text)
-        return copy.withUTF8 { decode($0) }
+        return copy.withUTF8 { decode($0, padding: padding) }
     }
 }
