@@ -113,9 +113,3 @@ struct RunCommand: ParsableCommand {
         return "one trace is longer (\(left.count) vs \(right.count) events)"
     }
 }
-
-/// Writes a line to standard error, after what standard output holds so far (so a piped run reads in order).
-func printError(_ text: String) {
-    fflush(nil)  // every output stream, standard output among them
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
