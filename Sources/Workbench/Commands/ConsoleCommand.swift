@@ -13,14 +13,13 @@ struct ConsoleCommand: ParsableCommand {
         abstract: "Interactive console on the simulated wire (the default command)."
     )
 
-    @Option(help: "The seed of the console's simulated world.")
-    var seed: UInt64 = 1
+    @OptionGroup var seed: SeedOption
 
     @Option(help: "History file (default: $XDG_STATE_HOME/workbench/history or ~/.workbench_history).")
     var history: String?
 
     func run() throws {
-        let session = ConsoleSession(seed: seed)
+        let session = ConsoleSession(seed: seed.value)
         let interactive = isatty(STDIN_FILENO) == 1
         let store = History()
         if interactive { try? store.load(from: history ?? History.defaultPath()) }
@@ -28,7 +27,7 @@ struct ConsoleCommand: ParsableCommand {
             session.complete(line: line, cursor: cursor)
         }
         if interactive {
-            print("Workbench console — simulated wire, seed \(seed). 'help' lists the language; 'quit' leaves.")
+            print("Workbench console — simulated wire, seed \(seed.value). 'help' lists the language; 'quit' leaves.")
         }
         while let line = editor.readLine() {
             let outcome = session.handle(line)

@@ -21,8 +21,7 @@ struct FuzzScenarioCommand: ParsableCommand {
     @Option(help: "How many lines to generate (1…1000000000).")
     var runs = 100_000
 
-    @Option(help: "The generator's seed.")
-    var seed: UInt64 = 1
+    @OptionGroup var seed: SeedOption
 
     @Option(help: "Run every N-th accepted line in the world (0: parse only; 1…1000000).")
     var runEvery = 1
@@ -37,6 +36,7 @@ struct FuzzScenarioCommand: ParsableCommand {
     }
 
     func run() throws {
+        let seed = self.seed.value
         let language = Catalog.language
         let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
         let generator = ScenarioLineGenerator(language: language, random: RandomStream(seed: seed, name: "fuzz-scenario"))

@@ -12,8 +12,7 @@ struct SwarmMergeCommand: ParsableCommand {
     @Argument(help: "JSON files written by `workbench swarm … --json`.")
     var results: [String]
 
-    @Option(help: "Write the merged JUnit XML report here.")
-    var junit: String?
+    @OptionGroup var junit: JUnitOption
 
     @Option(help: "Write the merged results as JSON here.")
     var json: String?
@@ -26,7 +25,7 @@ struct SwarmMergeCommand: ParsableCommand {
         }
         let merged = try commandLine { try SwarmResult.merge(parts) }
         for run in merged.failed { print(run.failureLine(options: merged.options)) }
-        if let junit { try merged.junitXML.write(toFile: junit, atomically: true, encoding: .utf8) }
+        if let file = junit.file { try merged.junitXML.write(toFile: file, atomically: true, encoding: .utf8) }
         if let json { try merged.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         print(merged.summary + " (merged from \(parts.count) result file\(parts.count == 1 ? "" : "s"))")
         if !merged.failed.isEmpty { throw ExitStatus.checkFailed }

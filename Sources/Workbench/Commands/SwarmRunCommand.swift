@@ -32,14 +32,12 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(help: "Run only shard I of N (0-based, I/N): the seeds whose value modulo N is I. Shards of one range never overlap and together cover it.")
     var shard: String?
 
-    @Option(help: "Write a JUnit XML report (a test case per file and seed).")
-    var junit: String?
+    @OptionGroup var junit: JUnitOption
 
     @Option(help: "Write the results as JSON (for `workbench swarm merge`).")
     var json: String?
 
-    @Option(help: "Write a timeline report (one self-contained HTML page) of the failing seeds, the first 20 of them.")
-    var report: String?
+    @OptionGroup var report: ReportOption
 
     @Option(help: .hidden)
     var worker: String?
@@ -74,11 +72,11 @@ struct SwarmRunCommand: ParsableCommand {
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         guard worker == nil else { return }
         if jobs > 1, selected.count > 1 { for run in result.failed { print(run.failureLine(options: swarm.options)) } }
-        if let junit { try result.junitXML.write(toFile: junit, atomically: true, encoding: .utf8) }
-        if let report {
+        if let file = junit.file { try result.junitXML.write(toFile: file, atomically: true, encoding: .utf8) }
+        if let file = report.file {
             // The first failing seeds again, with their explicit schedules: the same runs, now with their traces.
             let replays = result.failed.prefix(20).compactMap { swarm.replay($0, scripts: scripts) }
-            try TimelineReport(results: replays).html.write(toFile: report, atomically: true, encoding: .utf8)
+            try TimelineReport(results: replays).html.write(toFile: file, atomically: true, encoding: .utf8)
         }
         print(result.summary)
         if !result.failed.isEmpty { throw ExitStatus.checkFailed }
