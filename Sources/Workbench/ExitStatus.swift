@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The exit statuses of every command, as the README's table gives them.
 enum ExitStatus {
@@ -18,4 +19,10 @@ enum ExitStatus {
         printError("error: " + message)
         return scenarioWrong
     }
+}
+
+/// Writes a line to standard error, after what standard output holds so far (so a piped run reads in order).
+func printError(_ text: String) {
+    fflush(nil)  // every output stream, standard output among them
+    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

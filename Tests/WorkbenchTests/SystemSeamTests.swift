@@ -13,7 +13,7 @@ import TestSupport
         let folder = Repository.root.appendingPathComponent("Sources/Workbench")
         let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Systems/") && $0 != "Catalog.swift" }
-        #expect(files.contains("LoadBench.swift"), "the generic files were not found under \(folder.path)")
+        #expect(files.contains("Bench/LoadBench.swift"), "the generic files were not found under \(folder.path)")
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).lowercased()
             // `mig-proxy` as itself, `mig-print-job` by its parts.

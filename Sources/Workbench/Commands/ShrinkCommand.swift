@@ -17,8 +17,7 @@ struct ShrinkCommand: ParsableCommand {
     @Argument(help: "The swarm workload (.scn) that failed.")
     var file: String
 
-    @Option(help: "The failing seed.")
-    var seed: UInt64
+    @OptionGroup var seed: RequiredSeedOption
 
     @Option(help: "The faults the swarm chose from: none, network, actors or all (as in the swarm's replay line).")
     var faults: FaultClass = .all
@@ -27,6 +26,7 @@ struct ShrinkCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
+        let seed = self.seed.value
         guard let script = try SwarmScripts.load([file]).first else { return }
         let options = SwarmOptions(faults: faults)
         let shrinker = Shrinker(swarm: SwarmRunner(runner: SwarmScripts.runner, options: options))

@@ -20,17 +20,13 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Scenario files (.scn).")
     var files: [String]
 
-    @Option(help: "The run seed: every random draw, latency sample and seeded fault derives from it.")
-    var seed: UInt64 = 1
+    @OptionGroup var seed: SeedOption
 
-    @Option(help: "Write the canonical trace (JSON Lines) to this file.")
-    var trace: String?
+    @OptionGroup var trace: TraceOption
 
-    @Option(help: "Write a JUnit XML report to this file.")
-    var junit: String?
+    @OptionGroup var junit: JUnitOption
 
-    @Option(name: .customLong("report"), help: "Write a self-contained HTML timeline of the run (a sequence diagram per scenario) to this file.")
-    var reportFile: String?
+    @OptionGroup var report: ReportOption
 
     @Flag(help: "Run each scenario twice and fail if the trace digests differ.")
     var verifyDeterminism = false
@@ -49,11 +45,11 @@ struct RunCommand: ParsableCommand {
         var mismatches: [String] = []
         for script in scripts {
             let started = ContinuousClock.now
-            let result = runner.run(script, seed: seed) { print($0) }
+            let result = runner.run(script, seed: seed.value) { print($0) }
             let wall = ContinuousClock.now - started
             var verified: String?
             if verifyDeterminism {
-                let again = runner.run(script, seed: seed) { _ in }
+                let again = runner.run(script, seed: seed.value) { _ in }
                 if again.digest != result.digest {
                     mismatches.append(script.file)
                     printError("\(script.file): NOT DETERMINISTIC: digest \(result.digest) then \(again.digest); first difference: \(firstDifference(result.trace, again.trace))")
@@ -61,15 +57,17 @@ struct RunCommand: ParsableCommand {
                     verified = "deterministic \(script.file): 2 runs, same digest \(result.digest.prefix(16)) over \(result.traceEvents) trace events"
                 }
             }
-            report(result, wall: wall)
+            printResult(result, wall: wall)
             if let verified { print(verified) }
             results.append(result)
         }
 
         let digest = Trace.combinedDigest(results.map(\.digest))
-        if let trace { try results.map(\.trace).joined().write(toFile: trace, atomically: true, encoding: .utf8) }
-        if let junit { try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8) }
-        if let reportFile { try TimelineReport(results: results, systemEvents: Catalog.timelineEvents).html.write(toFile: reportFile, atomically: true, encoding: .utf8) }
+        if let file = trace.file { try results.map(\.trace).joined().write(toFile: file, atomically: true, encoding: .utf8) }
+        if let file = junit.file { try JUnitReport(results: results).xml.write(toFile: file, atomically: true, encoding: .utf8) }
+        if let file = report.file {
+            try TimelineReport(results: results, systemEvents: Catalog.timelineEvents).html.write(toFile: file, atomically: true, encoding: .utf8)
+        }
 
         let failed = results.filter { !$0.passed }
         let expectations = results.reduce(0) { $0 + $1.expectations.count }
@@ -77,7 +75,7 @@ struct RunCommand: ParsableCommand {
         let brokenInvariants = results.reduce(0) { $0 + $1.violations.count }
         let ok = failed.isEmpty && mismatches.isEmpty
         if !ok {
-            let command = (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed)]
+            let command = (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed.value)]
                 + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
             print("reproduce: \(command)")
         }
@@ -85,11 +83,11 @@ struct RunCommand: ParsableCommand {
               + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : "")
               + (brokenInvariants > 0 ? ", \(brokenInvariants) invariant\(brokenInvariants == 1 ? "" : "s") broken" : "")
               + (mismatches.isEmpty ? "" : ", \(mismatches.count) not deterministic")
-              + ", seed \(seed), digest \(digest)")
+              + ", seed \(seed.value), digest \(digest)")
         if !ok { throw ExitStatus.checkFailed }
     }
 
-    private func report(_ result: ScenarioRunner.Result, wall: Duration) {
+    private func printResult(_ result: ScenarioRunner.Result, wall: Duration) {
         for expectation in result.expectations {
             if let failure = expectation.failure {
                 printError("\(expectation.file):\(expectation.line): FAILED \(expectation.text)\n    \(failure)")
@@ -113,10 +111,4 @@ struct RunCommand: ParsableCommand {
         }
         return "one trace is longer (\(left.count) vs \(right.count) events)"
     }
-}
-
-/// Writes a line to standard error, after what standard output holds so far (so a piped run reads in order).
-func printError(_ text: String) {
-    fflush(nil)  // every output stream, standard output among them
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

@@ -7,16 +7,6 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure the kernel, the IPP codec, the JWT core and the actors.",
         // `load` drives every system's actors at once, so it belongs to no one system's benches.
-        subcommands: Catalog.benches + [LoadBench.self]
+        subcommands: Catalog.benches + [LoadBenchCommand.self]
     )
-}
-
-extension Duration {
-    /// The duration in seconds, for rates.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-/// One JSON object of whole-number figures, as the benches print with `--json`.
-func jsonObject(_ figures: [(String, Double)]) -> String {
-    "{" + figures.map { "\"\($0.0)\":\(Int($0.1.rounded()))" }.joined(separator: ",") + "}"
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Scenario
 import Wire
@@ -108,7 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
             for note in actor.notes { print("note \(kind.name) \(note)") }
         }
         fflush(nil)
-        let signal = await Self.waitForTermination()
+        let signal = await TerminationSignal.wait()
         printError("received \(signal), stopping")
         for (_, actor) in running.reversed() { try? await actor.stop() }
         try await wire.shutdown()
@@ -117,29 +116,5 @@ struct ServeCommand: AsyncParsableCommand {
     /// 32 bytes from the system's CSPRNG, as hex.
     static func freshSecret() -> String {
         SecretRandom.system.bytes(32).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
-    }
-
-    /// Suspends until SIGINT or SIGTERM arrives; returns its name.
-    static func waitForTermination() async -> String {
-        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let queue = DispatchQueue(label: "workbench.signals")
-            let once = NSLock()
-            nonisolated(unsafe) var resumed = false
-            nonisolated(unsafe) var sources: [DispatchSourceSignal] = []
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    once.lock()
-                    defer { once.unlock() }
-                    guard !resumed else { return }
-                    resumed = true
-                    sources.forEach { $0.cancel() }
-                    continuation.resume(returning: name)
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
     }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import JSONEscaping
+
+/// The figures of `bench load`, as text or one JSON object.
+struct LoadReport {
+    let clients: Int
+    let seconds: Int
+    let warmupSeconds: Int
+    let tally: Tally
+    let rss: (before: Double, afterWarmup: Double, atEnd: Double, peak: Double)
+    let descriptors: (before: Int?, after: Int?, settledAfter: Duration?)
+    /// What serve's descriptors pointed at when their count did not come back (empty when it did).
+    let leftover: [(String, Int)]
+    let serveStderr: [String]
+
+    #if DEBUG
+    static let build = "debug"
+    #else
+    static let build = "release"
+    #endif
+
+    struct Row {
+        let name: String
+        let operations: Int
+        let perSecond: Double
+        let p50: Double?
+        let p99: Double?
+        let errors: Int
+        let errorTexts: [String]
+    }
+
+    var rows: [Row] {
+        var all: [Double] = []
+        var rows = LoadBench.operations.map { operation in
+            let entry = tally.operations[operation] ?? Tally.PerOperation()
+            all += entry.latencies
+            return Self.row(operation, entry.latencies, errors: entry.errors, errorTexts: entry.errorTexts, seconds: seconds)
+        }
+        rows.append(Self.row("all", all, errors: tally.totalErrors, errorTexts: [], seconds: seconds))
+        return rows
+    }
+
+    static func row(_ name: String, _ latencies: [Double], errors: Int, errorTexts: [String], seconds: Int) -> Row {
+        let sorted = latencies.sorted()
+        return Row(name: name, operations: sorted.count, perSecond: Double(sorted.count) / Double(seconds),
+                   p50: percentile(sorted, 0.50).map { $0 * 1000 }, p99: percentile(sorted, 0.99).map { $0 * 1000 },
+                   errors: errors, errorTexts: errorTexts)
+    }
+
+    /// Nearest rank: the smallest value with at least `fraction` of the values at or below it.
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count - 1, max(0, rank - 1))]
+    }
+
+    /// No operation may fail: a failure under load is a bug, however fast the rest was.
+    var targets: [BenchTarget] {
+        [BenchTarget("failed operations", measured: Double(tally.totalErrors), .atMost, 0, unit: "")]
+    }
+
+    var growth: Double { rss.atEnd - rss.afterWarmup }
+    var descriptorsReturned: Bool { descriptors.settledAfter != nil }
+
+    func text() -> String {
+        var lines = ["bench load: \(clients) clients against one 'workbench serve' on loopback, \(seconds) s measured after \(warmupSeconds) s of warm-up (\(Self.build) build)",
+                     "operation           ops      ops/s     p50 ms     p99 ms   errors"]
+        for row in rows {
+            lines.append(row.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+                + Self.column("\(row.operations)", 7) + Self.column(Self.number(row.perSecond), 11)
+                + Self.column(row.p50.map(Self.number) ?? "-", 11) + Self.column(row.p99.map(Self.number) ?? "-", 11)
+                + Self.column("\(row.errors)", 9))
+        }
+        lines.append("serve RSS: \(Self.number(rss.before)) MiB before the load, \(Self.number(rss.afterWarmup)) MiB after the warm-up, "
+                     + "\(Self.number(rss.atEnd)) MiB at the end (\(growth >= 0 ? "+" : "")\(Self.number(growth)) MiB), peak \(Self.number(rss.peak)) MiB")
+        let before: String = descriptors.before.map { "\($0)" } ?? "?"
+        let after: String = descriptors.after.map { "\($0)" } ?? "?"
+        if let settled = descriptors.settledAfter {
+            lines.append("serve open fds: \(before) before the load, \(after) once every client had disconnected (back within \(settled.workbenchText))")
+        } else {
+            lines.append("serve open fds: \(before) before the load, \(after) 5 s after every client had disconnected: NOT back to the start")
+            lines.append("  open then: " + leftover.prefix(8).map { "\($0.1) \($0.0)" }.joined(separator: ", "))
+        }
+        for row in rows where !row.errorTexts.isEmpty {
+            for text in row.errorTexts { lines.append("error \(row.name): \(text)") }
+        }
+        if !serveStderr.isEmpty { lines.append("serve wrote \(serveStderr.count) lines to standard error, first: \(serveStderr[0])") }
+        lines.append("Targets:")
+        lines += targets.map { "  " + $0.textLine }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        func figures(_ row: Row) -> String {
+            var fields = ["\"ops\":\(row.operations)", "\"ops_per_second\":\(Self.number(row.perSecond))",
+                          "\"p50_ms\":\(row.p50.map(Self.number) ?? "null")", "\"p99_ms\":\(row.p99.map(Self.number) ?? "null")",
+                          "\"errors\":\(row.errors)"]
+            if row.name != "all" { fields.append("\"error_texts\":[" + row.errorTexts.map(JSONString.quoted).joined(separator: ",") + "]") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        let all = rows
+        let before: String = descriptors.before.map { "\($0)" } ?? "null"
+        let after: String = descriptors.after.map { "\($0)" } ?? "null"
+        let settled: String = descriptors.settledAfter.map { Self.number($0.seconds * 1000) } ?? "null"
+        let fields: [String] = [
+            "\"clients\":\(clients)", "\"seconds\":\(seconds)", "\"warmup_seconds\":\(warmupSeconds)", "\"build\":\"\(Self.build)\"",
+            "\"operations\":{" + all.dropLast().map { "\(JSONString.quoted($0.name)):\(figures($0))" }.joined(separator: ",") + "}",
+            "\"overall\":" + (all.last.map(figures) ?? "{}"),
+            "\"serve_rss_mib_before_load\":\(Self.number(rss.before))", "\"serve_rss_mib_after_warmup\":\(Self.number(rss.afterWarmup))",
+            "\"serve_rss_mib_at_end\":\(Self.number(rss.atEnd))", "\"serve_rss_growth_mib\":\(Self.number(growth))",
+            "\"serve_rss_peak_mib\":\(Self.number(rss.peak))",
+            "\"serve_fds_before_load\":\(before)", "\"serve_fds_after_disconnect\":\(after)",
+            "\"serve_fds_returned\":\(descriptorsReturned)", "\"serve_fds_returned_after_ms\":\(settled)",
+            "\"serve_fds_open_after\":{" + leftover.prefix(8).map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}",
+            "\"serve_stderr_lines\":\(serveStderr.count)", "\"targets\":" + BenchTarget.jsonArray(targets),
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    static func number(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.2f", value) }
+
+    static func column(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(1, width - text.count)) + text
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+
+// The options several commands take, declared once each: one spelling, one help text (swift-argument-parser's
+// `@OptionGroup`). A command names the group for what it holds (`seed.value`, `junit.file`).
+
+/// `--seed` (run, console, fuzz-scenario): where every random choice comes from; 1 unless given.
+struct SeedOption: ParsableArguments {
+    static let help = ArgumentHelp("The seed every random draw derives from (latencies, seeded faults, generated lines): "
+        + "the same seed replays the same run.")
+
+    @Option(name: .customLong("seed"), help: help)
+    var value: UInt64 = 1
+}
+
+/// `--seed` without a default, for `shrink`: it replays one failing seed, which the user must name, so there is nothing
+/// to default to. (An option group cannot take its default from the command that declares it, hence a second group
+/// with the same spelling and help text.)
+struct RequiredSeedOption: ParsableArguments {
+    @Option(name: .customLong("seed"), help: SeedOption.help)
+    var value: UInt64
+}
+
+/// `--trace` (run): the canonical trace the digest is computed from.
+struct TraceOption: ParsableArguments {
+    @Option(name: .customLong("trace"), help: "Write the canonical trace (JSON Lines) to this file.")
+    var file: String?
+}
+
+/// `--junit` (run, swarm run, swarm merge).
+struct JUnitOption: ParsableArguments {
+    @Option(name: .customLong("junit"), help: "Write a JUnit XML report to this file (a test case per scenario file; in a swarm, per file and seed).")
+    var file: String?
+}
+
+/// `--report` (run, swarm run): the timeline report.
+struct ReportOption: ParsableArguments {
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write a timeline report to this file: one self-contained HTML page, "
+        + "a sequence diagram per scenario run (in a swarm, of the first 20 failing seeds)."))
+    var file: String?
+}

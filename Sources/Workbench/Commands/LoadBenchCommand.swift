@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+
+/// `workbench bench load`: every served actor at once under many concurrent clients, on loopback — throughput,
+/// latency and errors per operation, and what the load does to the `serve` process (memory, file descriptors).
+/// ``LoadBench`` drives the load.
+struct LoadBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Many concurrent clients against one 'workbench serve': ops/s, p50/p99 and errors per operation; serve's RSS and open fds.",
+        discussion: discussion
+    )
+
+    /// The help text, with every system's operations in the catalogue's order.
+    static var discussion: String {
+        let operations = Catalog.loadBenchParts.flatMap(\.operations)
+            .map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.help + "\n" }.joined()
+        let setUps = Catalog.loadBenchParts.flatMap(\.setUps)
+        let setUpText = setUps.isEmpty ? "" : "Setting up (\(setUps.map(\.what).joined(separator: ", "))) is not an operation; its "
+            + "failures count as errors of \(listed(setUps.map(\.countsAs))).\n"
+        return """
+            Server side: one 'workbench serve' child process with every actor, every port 0 (the kernel picks free \
+            ones) and a temporary --state-dir (\(stateOnDisk) on disk), removed afterwards.
+
+            Client side: --clients concurrent Swift tasks in this process, on one live wire (NIO on loopback), each \
+            using the project's own client modules and going round the operations below, one at a time, until the \
+            time is up. Client k starts at operation k of the round, so every server sees every kind of request all \
+            the time. One operation is:
+
+            """ + operations + setUpText + """
+
+            Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
+            and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
+            included); the target is none, and with --check any error makes the run exit 1 after printing the figures. serve's VmRSS is read from \
+            /proc before the load, after the warm-up and at the end; its open fds (/proc/PID/fd) before the load and \
+            once every client has disconnected (polled for up to 5 s for the count to come back). Use a release build.
+            """
+    }
+
+    /// What serve keeps in its --state-dir, by the options it fills there (see ``ServeCommand``): each system's
+    /// spools, the SQLite databases, each system's homes.
+    static var stateOnDisk: String {
+        func owners(_ option: String) -> [String] {
+            Catalog.systems.filter { $0.actorKinds.contains { $0.options.contains { $0.name == option } } }.map(\.name)
+        }
+        let databases = owners("database").isEmpty ? [] : ["the SQLite databases"]
+        return listed(owners("spool").map { "\($0)'s spool" } + databases + owners("homes").map { "\($0)'s homes" })
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+
+    @Option(help: "Concurrent clients, 1…2000.")
+    var clients = 200
+
+    @Option(help: "Seconds measured after the warm-up, 1…3600.")
+    var seconds = 60
+
+    @Option(help: "Seconds of load before measuring starts, 0…600.")
+    var warmupSeconds = 5
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    @OptionGroup var check: BenchCheckOption
+
+    func validate() throws {
+        guard (1...2000).contains(clients) else { throw ValidationError("--clients \(clients): expected 1…2000") }
+        guard (1...3600).contains(seconds) else { throw ValidationError("--seconds \(seconds): expected 1…3600") }
+        guard (0...600).contains(warmupSeconds) else { throw ValidationError("--warmup-seconds \(warmupSeconds): expected 0…600") }
+    }
+
+    func run() async throws {
+        let report = try await LoadBench(clients: clients, seconds: seconds, warmupSeconds: warmupSeconds).run()
+        print(json ? report.json() : report.text())
+        let tally = report.tally
+        if tally.totalErrors > 0 {
+            printError("bench load: \(tally.totalErrors) operations failed (the target is 0); first errors:")
+            for (operation, texts) in tally.errorTexts(limit: 3) { for text in texts { printError("  \(operation): \(text)") } }
+            if !report.serveStderr.isEmpty { printError("serve's standard error:\n" + report.serveStderr.prefix(20).joined(separator: "\n")) }
+        }
+        try check.finish(report.targets)
+    }
+}

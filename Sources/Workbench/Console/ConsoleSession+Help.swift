@@ -1,0 +1,103 @@
+import Foundation
+import LineEditor
+import Scenario
+
+// MARK: - Help, `show` and completion
+
+extension ConsoleSession {
+    /// The words the language reads in front of a directive (they are not directives themselves), with their help.
+    static let prefixes: [(name: String, usage: String, summary: String)] = [
+        ("spawn", "spawn NAME DIRECTIVE…", "run a directive in the background; 'join NAME' waits for it and publishes its results"),
+        ("later", "later DURATION DIRECTIVE…", "run a change to the world (partition, heal, hold, release, reset, link, clock, fault) that much "
+            + "virtual time later, in the middle of whatever runs then"),
+    ]
+
+    /// `help` lists the language; `help WORD` shows one directive (or `spawn`, `later`, an actor kind); an unknown
+    /// word is an error with the nearest known one.
+    func help(_ word: String?) -> Result<String, CatalogError> {
+        guard let word else {
+            var lines = ["Scenario language (the same words work in .scn files):"]
+            let entries = language.directives.map { ($0.name, $0.summary) } + Self.prefixes.map { ($0.name, $0.summary) }
+            let width = (entries.map(\.0.count).max() ?? 8) + 2
+            for (name, summary) in entries {
+                lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + summary)
+            }
+            lines.append("Console only: show trace [N] | vars | connections | faults | actors, digest, help WORD, quit")
+            lines.append("Variables: ${name}; ${now} is the virtual time; results land in ${NAME.field} (see 'help http').")
+            return .success(lines.joined(separator: "\n"))
+        }
+        if let directive = language.directive(named: word) {
+            var text = "\(directive.usage)\n  \(directive.summary)"
+            if directive.name == "start" {
+                text += "\n  actor kinds:" + Catalog.actorKinds.map { kind in
+                    "\n    \(kind.name) — \(kind.summary) (host \(kind.defaultHost))"
+                        + kind.options.map { "\n      \($0.name)=…  \($0.meaning)" }.joined()
+                }.joined()
+            }
+            if directive.name == "fault" {
+                text += "\n  fault points:" + Catalog.actorKinds.filter { !$0.faultPoints.isEmpty }.map { kind in
+                    "\n    \(kind.name): \(kind.faultPoints.joined(separator: ", "))"
+                }.joined()
+            }
+            return .success(text)
+        }
+        if let prefix = Self.prefixes.first(where: { $0.name == word }) { return .success("\(prefix.usage)\n  \(prefix.summary)") }
+        if let kind = Catalog.actorKinds.first(where: { $0.name == word }) {
+            return .success("start \(kind.name) [as NAME] [on HOST] [OPTION=VALUE]…\n  \(kind.summary) (host \(kind.defaultHost))"
+                            + kind.options.map { "\n    \($0.name)=…  \($0.meaning)" }.joined())
+        }
+        let topics = language.directives.map(\.name) + Self.prefixes.map(\.name) + Catalog.actorKinds.map(\.name) + Self.commands
+        return .failure(CatalogError("no help for '\(word)'\(didYouMean(word, among: topics)); 'help' lists the directives"))
+    }
+
+    func show(_ words: [String]) -> String {
+        switch words.first ?? "" {
+        case "trace":
+            let text = words.dropFirst().first ?? "20"
+            guard let count = Int(text), (1...1_000_000).contains(count) else {
+                return "show trace N: expected a number of events from 1 to 1000000, found '\(text)'"
+            }
+            return kernel.trace.all.suffix(count).map(\.canonicalLine).joined(separator: "\n")
+        case "vars":
+            return context.variables.sorted { $0.key < $1.key }.map { "\($0.key) = \(preview($0.value))" }.joined(separator: "\n")
+        case "connections":
+            let lines = kernel.network.connectionSummaries
+            return lines.isEmpty ? "no open connections" : lines.joined(separator: "\n")
+        case "faults":
+            let points = kernel.faults.all
+            return points.isEmpty ? "no fault points declared yet (start an actor)"
+                : points.map { "\($0.name): \($0.mode) (checked \($0.checks), fired \($0.fired))" }.joined(separator: "\n")
+        case "actors":
+            return Catalog.actorKinds.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n")
+        default:
+            return "show what? trace [N] | vars | connections | faults | actors"
+        }
+    }
+
+    /// Tab completion: directive names first, then the directive's keywords, actor kinds, fault points,
+    /// connection names and variables.
+    func complete(line: String, cursor: Int) -> Completion {
+        let before = String(line.prefix(cursor))
+        let words = before.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let startingWord = before.isEmpty || before.hasSuffix(" ")
+        let isFirst = words.isEmpty || (words.count == 1 && !startingWord)
+        var vocabulary: [String]
+        if isFirst {
+            vocabulary = language.directives.map(\.name) + ["spawn"] + Self.commands
+        } else {
+            // `spawn NAME DIRECTIVE…` and `later DURATION DIRECTIVE…`: the directive is the third word.
+            let directive = ["spawn", "later"].contains(words[0]) && words.count > 2 ? words[2] : words[0]
+            vocabulary = language.directive(named: directive)?.keywords ?? []
+            switch directive {
+            case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
+            case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
+            case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
+                vocabulary += knownNodes
+            case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors"]
+            default: break
+            }
+            vocabulary += context.variables.keys.map { "${\($0)}" }
+        }
+        return Completion.words(Set(vocabulary).sorted(), line: line, cursor: cursor)
+    }
+}
