@@ -100,7 +100,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
-        // A TLS-terminating proxy that verifies client certificates and forwards them (the seed's nginx).
+        // A TLS-terminating proxy that verifies client certificates and forwards them (the original deployment's nginx).
         .target(name: "TLSProxy", dependencies: [
             "Wire", "WireHTTP",
             .product(name: "NIOCore", package: "swift-nio"),

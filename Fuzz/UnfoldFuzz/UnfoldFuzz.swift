@@ -1,7 +1,7 @@
 // libFuzzer input function for MiG's HTTP header unfolder: the SwiftPM target UnfoldFuzz, built for fuzzing by
 // tools/fuzz-unfold.sh (libFuzzer calls it; in a plain build, Replay runs it on saved inputs).
 //
-// The input is what a client (nginx, as the seed configures it) sends first: a request head, maybe a body.
+// The input is what a client (nginx, as the original deployment configures it) sends first: a request head, maybe a body.
 //
 // Invariants checked on every input:
 // - finding the end of the header section and unfolding never trap;

@@ -39,7 +39,7 @@ public struct DerivedCredential: Sendable, Equatable {
     /// - parameter appConnect: the app's AppConnect library, whose device console the reason for a `nil` goes
     ///   to (the real library is a process-wide singleton; the workbench runs many apps in one process).
     /// - returns: `nil` when the name or serial number is missing or empty, the date is missing, or the
-    ///   certificates are missing or empty — the seed's cases — after logging which to the device's console.
+    ///   certificates are missing or empty — the original initializer's cases — after logging which to the device's console.
     ///   Other problems (tags, key material, sizes) are reported by ``DerivedCredentialService/send(_:)`` as
     ///   ``DerivedCredentialServiceError/Code/invalid``.
     public init?(name: String?, serialNumber: String?, expirationDate: Date?, certificates: [Certificate]?, appConnect: AppConnect) {

@@ -52,7 +52,7 @@ public final class IMSClient: Sendable {
     private let signer: any TokenSigner
     private let current = Mutex<Session?>(nil)
 
-    /// - parameter tokenSignerFactory: as in the seed's `initialize(…, tokenSignerFactory:)`.
+    /// - parameter tokenSignerFactory: as in the original SDK's `initialize(…, tokenSignerFactory:)`.
     public init(node: Node, configuration: Configuration, tokenSignerFactory: () -> any TokenSigner) {
         self.node = node
         self.configuration = configuration

@@ -1,4 +1,4 @@
-/// What the host app gives the IMS SDK to sign token prototypes (seed 004, "Token Signer"): the SDK hands
+/// What the host app gives the IMS SDK to sign token prototypes (original 004, "Token Signer"): the SDK hands
 /// it an unsigned JWT (`header.payload`) and receives the signed compact JWS, or a failure, through the
 /// result handler.
 public protocol TokenSigner: Sendable {
@@ -15,17 +15,17 @@ extension TokenSigner {
     }
 }
 
-/// Why the ready-made ``URLTokenSigner`` failed, with the seed's messages.
+/// Why the ready-made ``URLTokenSigner`` failed, with the original's messages.
 public struct TokenSigningError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// No HTTP answer at all (refused, reset, timed out).
         case transport
         /// An answer of a media type the signer was told not to take (``URLTokenSigner/ContentTypes/strict``;
-        /// the seed's "Invalid response type").
+        /// the original's "Invalid response type").
         case invalidResponseType
-        /// An answer other than 200 (seed: "Bad response: <status>").
+        /// An answer other than 200 (original: "Bad response: <status>").
         case badStatus(Int)
-        /// A 200 whose body is not a UTF-8 compact JWS (seed: "Problem signing token").
+        /// A 200 whose body is not a UTF-8 compact JWS (original: "Problem signing token").
         case undecodableBody
     }
 

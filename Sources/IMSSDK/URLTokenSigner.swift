@@ -4,19 +4,19 @@ import NIOSSL
 import Wire
 import WireHTTP
 
-/// The ready-made signer of the seed's example: `POST` the prototype to the host's back end
+/// The ready-made signer of the original example: `POST` the prototype to the host's back end
 /// (`https://…/sign`) as `text/plain` with the app's bearer token, and hand back the body of a `200` as the
 /// signed token.
 public struct URLTokenSigner: TokenSigner {
     /// Which answers count as a token.
     public enum ContentTypes: Sendable, Equatable {
-        /// Any content type, or none — the seed's signer only needs an HTTP response with status 200 and a
+        /// Any content type, or none — the original signer only needs an HTTP response with status 200 and a
         /// UTF-8 body (the SDK then checks the token itself).
         case any
         /// Only these media types (lowercase, parameters ignored); anything else is "Invalid response type".
         case only([String])
 
-        /// `text/plain` (what the seed's back end sends) or `application/jwt` (RFC 7519's media type).
+        /// `text/plain` (what the original back end sends) or `application/jwt` (RFC 7519's media type).
         public static let strict = ContentTypes.only(["text/plain", "application/jwt"])
     }
 
@@ -43,7 +43,7 @@ public struct URLTokenSigner: TokenSigner {
     ///     without TLS).
     ///   - appAuthorization: the token that authenticates the app's user to its host (not an IMS token).
     ///   - trust: the roots the back end's certificate must chain to (https only).
-    ///   - contentTypes: which answers count as a token (default: any, as the seed's signer).
+    ///   - contentTypes: which answers count as a token (default: any, as the original signer).
     /// - throws: ``TokenSigningError`` (`transport`) for a URL that is not http(s)://host[:port]/path or an
     ///   unusable CA.
     public init(node: Node, url: String, appAuthorization: String, timeout: TimeAmount = .seconds(30),
@@ -118,7 +118,7 @@ public struct URLTokenSigner: TokenSigner {
         }
     }
 
-    /// The seed's checks, in its order: response type, status, decodable body.
+    /// The original signer's checks, in its order: response type, status, decodable body.
     static func interpret(_ response: HTTPResponse, contentTypes: ContentTypes = .any) -> Result<String, any Error> {
         guard response.status.code == 200 else {
             let reason = response.text.trimmingCharacters(in: .whitespacesAndNewlines)

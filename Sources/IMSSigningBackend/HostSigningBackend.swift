@@ -8,9 +8,9 @@ import Synchronization
 import Wire
 import WireHTTP
 
-/// The host app's back end that signs IMS token prototypes (seed 004, "Example HTTP Signing Request").
+/// The host app's back end that signs IMS token prototypes (original 004, "Example HTTP Signing Request").
 ///
-/// It serves HTTPS, as the seed's `https://www.example.com/sign`, when given a TLS identity (plain HTTP
+/// It serves HTTPS, as the original example's `https://www.example.com/sign`, when given a TLS identity (plain HTTP
 /// otherwise, for a TLS-terminating proxy in front or tools without TLS).
 ///
 /// - `POST /sign`, `Content-Type: text/plain`, `Authorization: Bearer <app token>`, body the prototype
@@ -149,7 +149,7 @@ public final class HostSigningBackend: Sendable {
         return token
     }
 
-    /// Enrols `user` with an app token the host's login already issued (the seed's example request carries
+    /// Enrols `user` with an app token the host's login already issued (the original example request carries
     /// `CLIENT_AUTHORIZATION_TOKEN`), so a recorded request can be replayed as it was sent.
     /// - throws: ``JWTError`` (`malformed`) when the token could not travel as `Authorization: Bearer <token>`
     ///   (1…256 visible ASCII characters) or already belongs to another user.

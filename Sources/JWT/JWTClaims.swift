@@ -87,7 +87,7 @@ public struct JWTClaims: Equatable, Sendable {
         self.expires = expires
     }
 
-    /// Canonical JSON in the seed's member order: iss, sub, jti, nbf, exp.
+    /// Canonical JSON in the original example's member order: iss, sub, jti, nbf, exp.
     public var json: [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
         out.reserveCapacity(160)

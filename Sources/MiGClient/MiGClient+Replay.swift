@@ -2,7 +2,7 @@ import IPP
 import NIOCore
 import NIOHTTP1
 
-/// Sending a message exactly as it was captured or written by someone else — the seed app's request, a
+/// Sending a message exactly as it was captured or written by someone else — the original app's request, a
 /// capture from a phone — to see what the server answers, without the client's own checks in between.
 extension MiGClient {
     /// What the server answered to a request sent as-is.
@@ -18,7 +18,7 @@ extension MiGClient {
     }
 
     /// POSTs `encodedRequest` (an IPP message, unchanged: its version, request-id and attributes are the
-    /// caller's) followed by `document`, with the seed's headers and `Content-Length`, once — no retries, no
+    /// caller's) followed by `document`, with the original app's headers and `Content-Length`, once — no retries, no
     /// request-id check. - throws: `MiGError` when no HTTP answer arrives at all.
     public func replay(encodedRequest: [UInt8], document: Document? = nil) async throws(MiGError) -> ReplayAnswer {
         let documentSize = try document?.size() ?? 0

@@ -20,7 +20,7 @@ public final class MiGClient: Sendable {
     let tlsContext: NIOSSLContext?
     let requestIDs = Mutex<Int32>(0)
 
-    /// The seed's `Accept` header, kept so MiG sees what the shipped app sends.
+    /// The original app's `Accept` header, kept so MiG sees what the shipped app sends.
     static let acceptHeader = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
     /// Largest response read (a big printer's attributes are ~12 KB; a job list a few hundred KB).
     static let maxResponseBytes = 4 << 20
@@ -68,8 +68,8 @@ public final class MiGClient: Sendable {
         if options.compression == .gzip, options.framing == .contentLength {
             throw .invalidConfiguration("gzip compression needs chunked framing: the compressed size is not known before sending")
         }
-        if options.compression != .none, options.attributeSet == .seed {
-            throw .invalidConfiguration("the seed's attribute set has no compression attribute: the printer could not know the document is gzipped")
+        if options.compression != .none, options.attributeSet == .original {
+            throw .invalidConfiguration("the original app's attribute set has no compression attribute: the printer could not know the document is gzipped")
         }
         let plainSize = try document.size()
         let size = options.compression == .gzip ? nil : plainSize
@@ -78,7 +78,7 @@ public final class MiGClient: Sendable {
         let jobName = options.jobName ?? document.name
         let printerURI = configuration.endpoint.printerURI
         let outcome = try await perform(document: document, documentSize: size, options: options, progress: progress) { id in
-            if options.attributeSet == .seed { return Self.seedPrintJob(jobName: jobName, options: options) }
+            if options.attributeSet == .original { return Self.originalPrintJob(jobName: jobName, options: options) }
             var message = IPPMessage.request(.printJob, requestID: id) { op in
                 op.addPrinterURI(printerURI)
                 op.addRequestingUserName(user)
@@ -104,9 +104,9 @@ public final class MiGClient: Sendable {
         return submitted
     }
 
-    /// The seed app's Print-Job, attribute for attribute (see `AttributeSet.seed`). Its request-id is always 1:
-    /// the seed never changes it.
-    static func seedPrintJob(jobName: String, options: PrintOptions) -> IPPMessage {
+    /// The original app's Print-Job, attribute for attribute (see `AttributeSet.original`). Its request-id is
+    /// always 1: the original never changes it.
+    static func originalPrintJob(jobName: String, options: PrintOptions) -> IPPMessage {
         var message = IPPMessage.request(.printJob, requestID: 1, version: .v1_1, charset: "us-ascii", naturalLanguage: "en-us") { op in
             op.addJobName(jobName)
             op.addIPPAttributeFidelity(options.fidelity)

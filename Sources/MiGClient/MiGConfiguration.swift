@@ -5,11 +5,11 @@ extension MiGClient {
     /// How the client reaches MiG: URL, credentials, TLS trust and identity, retries and timeouts.
     public struct Configuration: Sendable {
         public var endpoint: MiGEndpoint
-        /// Sent as `Authorization: Basic` with every request (as the seed does); nil sends none.
+        /// Sent as `Authorization: Basic` with every request (as the original app does); nil sends none.
         public var credentials: BasicCredentials?
         /// Which server certificates to trust (only used for ipps/https).
         public var trust: ServerTrust
-        /// A client certificate to present (as the seed's nginx in front of MiG requires).
+        /// A client certificate to present (as the original deployment's nginx in front of MiG requires).
         public var clientIdentity: ClientIdentity?
         /// The name to send as SNI and to check the server certificate against; defaults to the URL's host.
         public var serverName: String?
@@ -57,7 +57,7 @@ extension MiGClient {
 
     /// The client's TLS identity.
     public enum ClientIdentity: Sendable {
-        /// A password-protected PKCS#12 file (certificate, key and chain), as the seed's app ships.
+        /// A password-protected PKCS#12 file (certificate, key and chain), as the original app ships.
         case pkcs12(file: String, password: String)
         /// A certificate chain (DER, leaf first) and the leaf's private key (DER, PKCS#8 or the key type's own
         /// form) the app holds in memory — a derived credential it vaulted with the Ivanti client, say; `source`

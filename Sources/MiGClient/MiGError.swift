@@ -3,7 +3,7 @@ import IPP
 /// Everything that can go wrong talking to MiG, in the terms an app shows its user.
 ///
 /// HTTP answers (401 wrong password, 404 wrong URL) and IPP status codes are separate cases because the
-/// seed's MiG documents them as the contract; connection and TLS failures say which side to look at.
+/// original MiG documentation gives them as the contract; connection and TLS failures say which side to look at.
 public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The configuration cannot work (bad URL, client certificate over plain HTTP…); the text says what.
     case invalidConfiguration(String)

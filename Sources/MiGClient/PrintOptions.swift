@@ -30,7 +30,7 @@ public struct PrintOptions: Sendable {
     /// `compression`: gzip the document while sending it (needs `.chunked` framing). Progress then counts
     /// compressed bytes, with no total.
     public var compression: DocumentCompression
-    /// Which attributes the Print-Job carries: `.complete` by default; `.seed` to reproduce the seed app.
+    /// Which attributes the Print-Job carries: `.complete` by default; `.original` to reproduce the original app.
     public var attributeSet: AttributeSet
 
     public init(jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
@@ -72,12 +72,12 @@ public enum AttributeSet: Sendable, Equatable {
     /// `printer-uri`, `requesting-user-name`, `job-name`, `ipp-attribute-fidelity`, `document-format`, then the
     /// job template (`copies`, `sides`, `media`, `page-ranges`).
     case complete
-    /// Exactly what the seed's serialiser writes (Fixtures/ipp/seed-000-print-job-request.ipp): IPP/1.1,
+    /// Exactly what the original app's serialiser writes (Fixtures/ipp/original-000-print-job-request.ipp): IPP/1.1,
     /// request-id 1, `us-ascii`, `en-us`, `job-name`, `ipp-attribute-fidelity`; then `copies` and `sides`.
     /// There is no `printer-uri`, so MiG — like any IPP server — answers HTTP 200 with IPP
     /// `client-error-bad-request` and creates no job. The client reports that error: HTTP 200 alone, the
-    /// seed's "job was accepted", is not success.
-    case seed
+    /// original app's "job was accepted", is not success.
+    case original
 }
 
 /// HTTP framing of a request body.

@@ -1,7 +1,7 @@
 import Foundation
 import X509
 
-/// Checks the client certificate a TLS proxy forwards in `SSL_CLIENT_CERT` (as the seed's nginx does):
+/// Checks the client certificate a TLS proxy forwards in `SSL_CLIENT_CERT` (as the original deployment's nginx does):
 /// issued and signed by MiG's client CA and valid now on the printer's clock.
 public struct ClientCertificateCheck: Sendable {
     let authority: Certificate

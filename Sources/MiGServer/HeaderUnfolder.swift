@@ -1,7 +1,7 @@
 import NIOCore
 
 /// Unfolds obsolete line folding (RFC 9112 §5.2 `obs-fold`, and nginx's bare-LF variant) in the first request's header section before
-/// NIO's HTTP parser, which rejects it. nginx sends folded headers when configured as in the seed
+/// NIO's HTTP parser, which rejects it. nginx sends folded headers when configured as in the original
 /// (`proxy_set_header SSL_CLIENT_CERT $ssl_client_cert` puts the multi-line PEM in a header); RFC 9112
 /// lets a server replace each obs-fold with a space. nginx's proxy speaks HTTP/1.0, one request per
 /// connection, so only the first header section is unfolded; the handler then steps aside.

@@ -13,8 +13,8 @@ public enum StandInJar: String, CaseIterable, Sendable {
     /// The name the app uploads it as (`socPrint/<fileName>`).
     public var fileName: String { rawValue }
 
-    /// Bytes. nup_pdf's and Multivalent's are the real jars' sizes; docs-to-pdf's is not public — the seed's
-    /// screenshot shows "46.6 MB" (file-style, decimal), so this is a size that displays so.
+    /// Bytes. nup_pdf's and Multivalent's are the real jars' sizes; docs-to-pdf's is not public — the original
+    /// app's screenshot shows "46.6 MB" (file-style, decimal), so this is a size that displays so.
     public var size: Int {
         switch self {
         case .docsToPDF: 46_617_390

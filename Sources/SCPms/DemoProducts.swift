@@ -1,5 +1,5 @@
 /// The demo back end behind `{base}/{appId}`: a read-only `Products` entity set, fixed in code so traces and
-/// tests are the same on every run (the seed's app reads its data through an `OnlineODataProvider` here).
+/// tests are the same on every run (the original app reads its data through an `OnlineODataProvider` here).
 public enum DemoProducts {
     public static let type = ODataEntityType(
         namespace: "WorkbenchDemo", name: "Product", key: "ProductID",

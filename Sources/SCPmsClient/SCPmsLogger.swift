@@ -5,8 +5,8 @@ import Wire
 /// The app's root logger, as SAP's `Logger.root` with `SAPcpmsLogUploader.attachToRootLogger()`: entries at or
 /// above ``level`` are kept for upload to SCPms (oldest dropped beyond ``capacity``); lower ones are discarded.
 ///
-/// The seed sets `Logger.root.logLevel = .error` before attaching, so by default only errors are kept. One root
-/// per app (not a process global): several simulated phones run in one process.
+/// The original session manager sets `Logger.root.logLevel = .error` before attaching, so by default only errors
+/// are kept. One root per app (not a process global): several simulated phones run in one process.
 public final class SCPmsRootLogger: Sendable {
     /// How many entries wait for upload at most.
     public static let capacity = 1000
@@ -24,7 +24,7 @@ public final class SCPmsRootLogger: Sendable {
         set { state.withLock { $0.level = newValue } }
     }
 
-    /// A named logger writing into this root (the seed's `Logger.shared(named: "SCPSessionLogger")`).
+    /// A named logger writing into this root (the original's `Logger.shared(named: "SCPSessionLogger")`).
     public func logger(named name: String) -> SCPmsLogger { SCPmsLogger(name: name, root: self) }
 
     /// Entries waiting for upload, oldest first.

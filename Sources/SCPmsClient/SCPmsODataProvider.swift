@@ -3,7 +3,7 @@ import NIOCore
 import SCPms
 import WireHTTP
 
-/// The seed's `OnlineODataProvider(serviceName:serviceRoot:sapURLSession:)`: reads the app's OData v2 service at
+/// The original's `OnlineODataProvider(serviceName:serviceRoot:sapURLSession:)`: reads the app's OData v2 service at
 /// `{base}/{appId}/` through its session manager, so every request carries the credentials, the device's
 /// `X-SMP-APPCID` and the delegate's headers, over the manager's TLS trust. A revoked registration is refused
 /// (403) like the application endpoint refuses it.

@@ -3,9 +3,9 @@ import NIOSSL
 
 /// How the session manager answers the server-trust challenge of an `https://` backend.
 ///
-/// The seed answers every `NSURLAuthenticationMethodServerTrust` challenge with `URLCredential(trust:)` —
+/// The original session manager answers every `NSURLAuthenticationMethodServerTrust` challenge with `URLCredential(trust:)` —
 /// any certificate — and says so is for testing only. That is ``acceptAnyCertificate`` here, and the session
-/// manager puts a warning in the trace when it does; ``caFile(_:)`` is what the seed's comment recommends
+/// manager puts a warning in the trace when it does; ``caFile(_:)`` is what the original's comment recommends
 /// instead (install the certificate): only servers whose chain ends at that CA, for the URL's host name.
 public enum SCPmsServerTrust: Sendable, Equatable {
     case acceptAnyCertificate

@@ -1,7 +1,7 @@
-/// Why a session could not start or a registration failed — the error model of the seed's
+/// Why a session could not start or a registration failed — the error model of the original
 /// `SCPSessionManagerError`, with the HTTP status and a sentence saying what happened.
 public struct SCPmsSessionError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// The seed's cases, spelled as the seed spells them in ``description``.
+    /// The original's cases, spelled as the original spells them in ``description``.
     public enum Code: String, Sendable, CaseIterable {
         /// User or password empty, or no stored credentials when registering.
         case emptyCredentials = "EmptyCredentials"
@@ -34,8 +34,8 @@ public struct SCPmsSessionError: Error, Equatable, CustomStringConvertible, Send
         "\(code.rawValue)\(httpStatus.map { " (HTTP \($0))" } ?? ""): \(detail)"
     }
 
-    /// The seed's mapping of a check or registration status, with 500/503 as ServiceUnavailable in both
-    /// (the seed mapped them only for the check and reported registration 503s as UnknownNetworkError).
+    /// The original's mapping of a check or registration status, with 500/503 as ServiceUnavailable in both
+    /// (the original mapped them only for the check and reported registration 503s as UnknownNetworkError).
     static func from(status: Int, during step: String, body: String) -> SCPmsSessionError {
         let said = body.isEmpty ? "" : ": " + body.trimmingCharacters(in: [" ", "\n", "\r"])
         switch status {

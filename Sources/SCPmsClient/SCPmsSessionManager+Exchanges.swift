@@ -29,7 +29,7 @@ extension SCPmsSessionManager {
         guard let user = settings.user, !user.isEmpty, let password = settings.password, !password.isEmpty else {
             throw SCPmsSessionError(.emptyCredentials, "no stored credentials; start a session first")
         }
-        // The seed's `registrationInfo` (UserName is the device's name, as the seed has it), or — what the seed
+        // The original's `registrationInfo` (UserName is the device's name, as the original has it), or — what the original
         // really sent, having never attached the dictionary — no body at all.
         let body: String? = switch configuration.registrationBody {
         case .deviceInfo:
@@ -48,7 +48,7 @@ extension SCPmsSessionManager {
             throw error
         }
         let status = Int(response.status.code)
-        // The seed's guard read `error != nil else { fail }`: it reported every success as a failure and
+        // The original's guard read `error != nil else { fail }`: it reported every success as a failure and
         // force-unwrapped the error. Here any status but 201 fails, and 201 is parsed without unwrapping.
         guard status == 201 else {
             node.trace("scpms-register-failed", [("status", "\(status)")])
@@ -161,7 +161,7 @@ extension SCPmsSessionManager {
 }
 
 extension SCPmsSessionManager {
-    /// TLS in front of HTTP for an `https://` backend. With the seed's accept-any trust, the first handshake
+    /// TLS in front of HTTP for an `https://` backend. With the original's accept-any trust, the first handshake
     /// puts a warning in the trace: the app would talk to anyone presenting any certificate.
     func tlsSetup() -> @Sendable (any Channel) -> EventLoopFuture<Void> {
         guard let tlsContext else { return { $0.eventLoop.makeSucceededVoidFuture() } }

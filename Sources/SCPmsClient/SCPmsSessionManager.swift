@@ -10,11 +10,11 @@ import WireHTTP
 /// The app side of SAP Mobile Services: starts a session (checks the stored registration with
 /// `X-SMP-APPCID`, registers the device when there is none or the server forgot it), answers the server-trust
 /// challenge of an `https://` backend as configured and the Basic challenge with the stored credentials, keeps
-/// the app's root log at the seed's level and uploads it on demand and when the session ends, and hands out an
+/// the app's root log at the original app's level and uploads it on demand and when the session ends, and hands out an
 /// OData provider for the app's service (``createODataProvider(withName:)``).
 ///
-/// Rewritten from the seed's `SCPSessionManager` (gist robypag/fcce9711…). Where it deviates, the code says
-/// why; in short: the registration sends its body and treats only a transport *error* as a failure (the seed's
+/// Rewritten from the original `SCPSessionManager` (gist robypag/fcce9711…). Where it deviates, the code says
+/// why; in short: the registration sends its body and treats only a transport *error* as a failure (the original's
 /// guard was inverted), no optional response is force-unwrapped, either empty credential is refused, and a
 /// refused id leads to a new registration instead of a dead end.
 ///
@@ -22,19 +22,19 @@ import WireHTTP
 public final class SCPmsSessionManager: Sendable {
     /// Where and as what the app talks to SCPms.
     public struct Configuration: Sendable {
-        /// `https://host[:port][/prefix]` (or `http://`) — the `{base}` (the seed's `cpmsUrlString`).
+        /// `https://host[:port][/prefix]` (or `http://`) — the `{base}` (the original's `cpmsUrlString`).
         public var backendURL: String
-        /// How an `https://` backend's certificate is judged; the seed accepts any (a warning goes in the trace).
+        /// How an `https://` backend's certificate is judged; the original accepts any (a warning goes in the trace).
         public var serverTrust: SCPmsServerTrust
-        /// The device's name: the seed's `UIDevice.current.name`, sent as `UserName` in the registration body.
+        /// The device's name: the original's `UIDevice.current.name`, sent as `UserName` in the registration body.
         public var deviceName: String
-        /// What the registration POST carries: the seed's `registrationInfo` dictionary, or nothing at all (what
-        /// the seed actually sent: it built the dictionary and never attached it).
+        /// What the registration POST carries: the original's `registrationInfo` dictionary, or nothing at all (what
+        /// the original actually sent: it built the dictionary and never attached it).
         public var registrationBody: RegistrationBody
-        /// The root logger's level (the seed sets `Logger.root.logLevel = .error`).
+        /// The root logger's level (the original sets `Logger.root.logLevel = .error`).
         public var logLevel: ClientLogLine.Severity
         public var applicationId: String
-        /// Sent as `DeviceType` / `DeviceModel` (the seed read them from `UIDevice`).
+        /// Sent as `DeviceType` / `DeviceModel` (the original read them from `UIDevice`).
         public var deviceType: String
         public var deviceModel: String
         /// Register again, once, when the application endpoint refuses the stored id.
@@ -66,9 +66,9 @@ public final class SCPmsSessionManager: Sendable {
 
     /// The body of the registration POST.
     public enum RegistrationBody: String, Sendable {
-        /// `{"DeviceType": …, "DeviceModel": …, "UserName": <device name>}` — the seed's `registrationInfo`.
+        /// `{"DeviceType": …, "DeviceModel": …, "UserName": <device name>}` — the original's `registrationInfo`.
         case deviceInfo = "device-info"
-        /// No body (`Content-Length: 0`), as the seed's request went out.
+        /// No body (`Content-Length: 0`), as the original app's request went out.
         case noBody = "none"
     }
 
@@ -101,7 +101,7 @@ public final class SCPmsSessionManager: Sendable {
     let state = Mutex(State())
     /// The app's root logger, attached for upload (``uploadLogs()``, ``end()``).
     public let rootLogger: SCPmsRootLogger
-    /// The seed's `Logger.shared(named: "SCPSessionLogger")`.
+    /// The original's `Logger.shared(named: "SCPSessionLogger")`.
     let logger: SCPmsLogger
     /// The HTTP session the delegate is asked about; its extra headers go with every request.
     public let urlSession = SCPmsURLSession(sessionDescription: "X-SMP-APPCID Check")
@@ -136,7 +136,7 @@ public final class SCPmsSessionManager: Sendable {
         rootLogger = root
         logger = root.logger(named: "SCPSessionLogger")
         state.withLock { $0.delegate = delegate }
-        // The seed's init: `Logger.root.logLevel = …; try SAPcpmsLogUploader.attachToRootLogger()`.
+        // The original's init: `Logger.root.logLevel = …; try SAPcpmsLogUploader.attachToRootLogger()`.
         node.trace("scpms-logger-attached", [("level", configuration.logLevel.rawValue)])
     }
 
@@ -152,7 +152,7 @@ public final class SCPmsSessionManager: Sendable {
     ///
     /// - throws: ``SCPmsSessionError``; `.emptyCredentials` at once when user or password is empty.
     public func startSession(user: String, password: String) async throws(SCPmsSessionError) -> Session {
-        // The seed refused only when *both* were empty; either one empty cannot authenticate.
+        // The original refused only when *both* were empty; either one empty cannot authenticate.
         guard !user.isEmpty, !password.isEmpty else {
             logger.error("Attempt to start a new session without providing User and Password", location: "startSession")
             let error = SCPmsSessionError(.emptyCredentials, "user and password are both required")
@@ -160,7 +160,7 @@ public final class SCPmsSessionManager: Sendable {
             throw error
         }
         var settings = store.load()
-        // The seed asks its delegate for the id (and lets it add headers) as the session starts.
+        // The original asks its delegate for the id (and lets it add headers) as the session starts.
         if let given = delegate?.sessionManager(self, applicationConnectionIdFor: urlSession), !given.isEmpty {
             guard SCPmsRoute.isValidId(given) else {
                 let error = SCPmsSessionError(.applicationConnectionIdRefused, "the delegate's application connection id '\(given)' is not 1…128 letters, digits, '.', '-', '_'")
@@ -216,7 +216,7 @@ public final class SCPmsSessionManager: Sendable {
         return sent
     }
 
-    /// Ends the session as the seed's `deinit` does: uploads the root logger's entries (if any). Returns the
+    /// Ends the session as the original's `deinit` does: uploads the root logger's entries (if any). Returns the
     /// upload's outcome, nil when there was nothing to upload or the session had already ended.
     public func end() async -> Result<Int, SCPmsLogUploadError>? {
         let first = state.withLock { state in
@@ -230,7 +230,7 @@ public final class SCPmsSessionManager: Sendable {
         do { return .success(try await uploadLogs()) } catch { return .failure(error) }
     }
 
-    /// The seed's `createODataProvider(withName:)`: a provider for the app's OData service at `{base}/{appId}/`,
+    /// The original's `createODataProvider(withName:)`: a provider for the app's OData service at `{base}/{appId}/`,
     /// sending through this session manager (credentials, X-SMP-APPCID, the delegate's headers, TLS trust).
     public func createODataProvider(withName name: String) -> SCPmsODataProvider {
         SCPmsODataProvider(serviceName: name, manager: self)
@@ -248,7 +248,7 @@ public final class SCPmsSessionManager: Sendable {
 
     // MARK: Delegate surface
 
-    /// The seed's shape: refuses empty credentials at once, then reports the outcome to the delegate only.
+    /// The original's shape: refuses empty credentials at once, then reports the outcome to the delegate only.
     public func startSession(user: String, password: String) throws(SCPmsSessionError) {
         guard !user.isEmpty, !password.isEmpty else {
             throw SCPmsSessionError(.emptyCredentials, "user and password are both required")

@@ -1,12 +1,12 @@
 import Synchronization
 
-/// The seed's delegate surface: asked for the id when a session starts, told of every check, registration and
+/// The original session manager's delegate surface: asked for the id when a session starts, told of every check, registration and
 /// log upload as it ends.
 ///
 /// Called from the session manager's own task (on the node's loop under simulation). Every method has a
 /// default, so a delegate implements only what it needs.
 public protocol SCPmsSessionManagerDelegate: AnyObject, Sendable {
-    /// The seed's `session(_:applicationConnectionIdFor:)`: asked as a session starts. The delegate may add
+    /// The original's `session(_:applicationConnectionIdFor:)`: asked as a session starts. The delegate may add
     /// headers to `session` (sent with every later request of the manager) and return the id to check; nil
     /// or empty uses the stored one (or registers when there is none).
     func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String?
@@ -29,10 +29,10 @@ extension SCPmsSessionManagerDelegate {
     public func sessionManager(_ manager: SCPmsSessionManager, logUploadDidFinishWith result: Result<Int, SCPmsLogUploadError>) {}
 }
 
-/// The session manager's HTTP session as its delegate sees it (the seed's `SAPURLSession`): a description and
+/// The session manager's HTTP session as its delegate sees it (the original's `SAPURLSession`): a description and
 /// the extra headers every request carries.
 public final class SCPmsURLSession: Sendable {
-    /// `X-SMP-APPCID Check`, as the seed names the session before asking its delegate.
+    /// `X-SMP-APPCID Check`, as the original names the session before asking its delegate.
     public let sessionDescription: String
     private let extraHeaders = Mutex<[(name: String, value: String)]>([])
 

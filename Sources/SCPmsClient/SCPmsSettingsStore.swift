@@ -16,7 +16,7 @@ public struct SCPmsStoredSettings: Sendable, Equatable {
 /// Where the stored settings live. An app would use the Keychain; a scenario keeps one store across a
 /// "relaunch" (a new session manager given the same store) to model what survives the app's restart.
 ///
-/// The seed asked its delegate for the X-SMP-APPCID instead; a store keeps the id, the credentials and the
+/// The original session manager asked its delegate for the X-SMP-APPCID instead; a store keeps the id, the credentials and the
 /// re-registration in one place the session manager controls.
 public protocol SCPmsSettingsStore: Sendable {
     func load() -> SCPmsStoredSettings

@@ -102,7 +102,7 @@ struct Routes: Sendable {
         let connection = ApplicationConnection(id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
                                                modifiedAtMilliseconds: now, settings: settings)
         try store.insert(connection)
-        // The seed posts no body, and meant to send the device's name as UserName: both are stored as sent, and shown.
+        // The original app posts no body, and meant to send the device's name as UserName: both are stored as sent, and shown.
         node.trace("registered", [("application", applicationId), ("body-bytes", "\(request.body.readableBytes)"),
                                   ("device-type", settings["DeviceType"] ?? "Unknown"), ("id", id), ("user", user),
                                   ("user-name", settings["UserName"] ?? "")])

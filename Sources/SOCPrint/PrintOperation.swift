@@ -270,7 +270,7 @@ public final class PrintOperation: Sendable {
             if case .running(let text) = state.rows[step.rawValue].state { return text }
             return nil
         }
-        // A done row keeps its footer, "This could take a while..." included (as in the seed's screenshot).
+        // A done row keeps its footer, "This could take a while..." included (as in the original app's screenshot).
         set(step, .done(footer: footer ?? keep))
     }
 

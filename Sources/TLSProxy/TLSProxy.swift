@@ -6,7 +6,7 @@ import NIOSSL
 import Wire
 import WireHTTP
 
-/// A TLS-terminating reverse proxy in front of MiG, doing what the seed's nginx configuration does:
+/// A TLS-terminating reverse proxy in front of MiG, doing what the original deployment's nginx configuration does:
 ///
 /// ```
 /// ssl_verify_client on; ssl_client_certificate ca.cer;
@@ -17,7 +17,7 @@ import WireHTTP
 /// `400 No required SSL certificate was sent`, as nginx does. The certificate travels upstream in the
 /// `SSL_CLIENT_CERT` header, percent-encoded like nginx's `$ssl_client_escaped_cert` (HTTP header values
 /// cannot carry the raw PEM's line breaks). The certificate is public, so MiG believes the header only with the
-/// deployment's secret, which the proxy adds as `X-MiG-Proxy-Secret` (the seed's nginx needs the same line:
+/// deployment's secret, which the proxy adds as `X-MiG-Proxy-Secret` (the original deployment's nginx needs the same line:
 /// `proxy_set_header X-MiG-Proxy-Secret "<secret>";`).
 public final class TLSProxy: Sendable {
     public struct Configuration: Sendable {

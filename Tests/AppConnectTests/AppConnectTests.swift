@@ -74,7 +74,7 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
 }
 
 @Suite struct DerivedCredentialInitializerTests {
-    @Test func theInitializerFailsOnTheSeedsInvalidCasesAndLogsWhyToTheConsole() throws {
+    @Test func theInitializerFailsOnTheOriginalsInvalidCasesAndLogsWhyToTheConsole() throws {
         let phone = try Phone()
         let date = Date(timeIntervalSince1970: 0)
         let certificates = [DerivedCredential.Certificate(tag: .signing, certificate: [1], privateKey: [2])]
@@ -188,7 +188,7 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
 }
 
 @Suite struct DerivedCredentialServiceTests {
-    @Test func theSeedsCallFlowStoresTheCredential() throws {
+    @Test func theOriginalCallFlowStoresTheCredential() throws {
         let phone = try Phone()
         #expect(phone.appConnect.authState == .authorized && phone.appConnect.managedPolicy == .managed && phone.appConnect.isReady)
         #expect(phone.appConnect.derivedCredentialSupport == .present)

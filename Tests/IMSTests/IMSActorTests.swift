@@ -122,7 +122,7 @@ import WireHTTP
         #expect(try sign(String(repeating: "x", count: 10_000)).status == .payloadTooLarge)
     }
 
-    @Test func theURLSignerReportsTheSeedsFailures() throws {
+    @Test func theURLSignerReportsTheOriginalSignersFailures() throws {
         let world = try SimulatedIMS()
         let prototype = try world.client().makePrototype().compact
         func outcome(_ url: String) throws -> TokenSigningError? {

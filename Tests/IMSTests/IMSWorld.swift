@@ -24,7 +24,7 @@ enum IMSFixtures {
 
     static let apiKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
 
-    /// HTTPS on 443 (the seed's https://…/sign) unless `tls` is false (plain HTTP on 80).
+    /// HTTPS on 443 (the original example's https://…/sign) unless `tls` is false (plain HTTP on 80).
     static func signerConfiguration(port: Int? = nil, keyID: String? = nil, tls: Bool = true) -> HostSigningBackend.Configuration {
         HostSigningBackend.Configuration(apiKey: apiKey, keyID: keyID, privateKeyPEM: text("host.key"), certificatePEM: text("host.pem"),
                                          adminToken: "signer-admin", port: port ?? (tls ? 443 : 80),

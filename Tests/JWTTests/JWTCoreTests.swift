@@ -4,11 +4,11 @@ import Testing
 
 /// The JWT core on good tokens: canonical encoding, RS256 round trip, base64url strictness.
 @Suite struct JWTCoreTests {
-    @Test func thePayloadIsEncodedExactlyAsTheSeedShowsIt() {
-        // The seed's example prototype, payload part (its header part says HS256 and is not copied).
-        let seedPayload = "eyJpc3MiOiI2M2Q5YTM4OS00ZGRjLTRkZjEtOGRkMS1hZjZhMTBjNzIyNmUiLCJzdWIiOiIxNCIsImp0aSI6IkJEOTg4QjJFLUIxNkEtNDlCOC04ODgyLTlCM0M5RDM1REQ4NCIsIm5iZiI6MTQ5NzU3NzM4MSwiZXhwIjoxNDk3NTc4MjgxfQ"
+    @Test func thePayloadIsEncodedExactlyAsTheOriginalShowsIt() {
+        // The original example's prototype, payload part (its header part says HS256 and is not copied).
+        let originalPayload = "eyJpc3MiOiI2M2Q5YTM4OS00ZGRjLTRkZjEtOGRkMS1hZjZhMTBjNzIyNmUiLCJzdWIiOiIxNCIsImp0aSI6IkJEOTg4QjJFLUIxNkEtNDlCOC04ODgyLTlCM0M5RDM1REQ4NCIsIm5iZiI6MTQ5NzU3NzM4MSwiZXhwIjoxNDk3NTc4MjgxfQ"
         let prototype = JWTPrototype(claims: IMSFixtures.claims)
-        #expect(prototype.compact == "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9." + seedPayload)
+        #expect(prototype.compact == "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9." + originalPayload)
     }
 
     @Test func signedTokensVerifyAndSignaturesAreDeterministic() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// Printer URLs as apps and ipptool write them.
 @Suite struct EndpointTests {
-    @Test func theSeedsURLAndItsIPPSpelling() throws {
+    @Test func theOriginalAppsURLAndItsIPPSpelling() throws {
         let https = try MiGEndpoint(url: "https://safeq-server:8050/ipp/print")
         #expect(https.host == "safeq-server" && https.port == 8050 && https.path == "/ipp/print" && https.usesTLS)
         #expect(https.printerURI == "ipps://safeq-server:8050/ipp/print")

@@ -12,7 +12,7 @@ import TLSProxy
 import Wire
 import WireHTTP
 
-/// The seed's client-certificate set-up: a TLS proxy verifying client certificates in front of MiG, whose
+/// The original deployment's client-certificate set-up: a TLS proxy verifying client certificates in front of MiG, whose
 /// account requires the forwarded certificate. On the simulated wire (our proxy) and live (a real nginx).
 @Suite struct TLSProxyTests {
     static let tls = MiGInteropTests.fixtures + "/tls"
@@ -162,7 +162,7 @@ import WireHTTP
     }
 }
 
-/// A real nginx with the seed's configuration in front of a live MiG; curl and the MiG client, each with and
+/// A real nginx with the original deployment's configuration in front of a live MiG; curl and the MiG client, each with and
 /// without a client certificate.
 @Suite(.serialized) struct NginxInteropTests {
     /// Runs a program under the shared watchdog; returns its exit status and everything it printed.
@@ -232,7 +232,7 @@ import WireHTTP
         #expect(straight.1 == "403")
         #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: "\(state)/straight")), as: UTF8.self).contains("believed only from MiG's TLS proxy"))
 
-        // The shipped client, with the seed's password-protected PKCS#12, through the same nginx.
+        // The shipped client, with the original app's password-protected PKCS#12, through the same nginx.
         let phone = wire.node("phone")
         let url = "https://localhost:\(port)/ipp/print"
         let withP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),

@@ -9,7 +9,7 @@ import Testing
 import Wire
 import WireHTTP
 
-/// The session manager over HTTPS (the seed's accept-any trust, or the test CA), its OData provider, the
+/// The session manager over HTTPS (the original's accept-any trust, or the test CA), its OData provider, the
 /// delegate's `applicationConnectionIdFor:` headers, and the root logger's upload.
 @Suite struct SCPmsHTTPSAndODataClientTests {
     static let app = "com.workbench.demo"
@@ -57,7 +57,7 @@ import WireHTTP
         let world = try Self.world()
         let manager = try world.manager(trust: Self.ca)
         let session = try world.start(manager).get()
-        #expect(world.warnings == 0, "trusting the CA is not the seed's accept-any")
+        #expect(world.warnings == 0, "trusting the CA is not the original's accept-any")
         let provider = manager.createODataProvider(withName: "WorkbenchDemo")
         #expect(provider.serviceRoot == "https://scpms:443/com.workbench.demo/")
 
@@ -90,7 +90,7 @@ import WireHTTP
         #expect(world.kernel.loop.violations.isEmpty)
     }
 
-    @Test func theSeedsAcceptAnyTrustWarnsOnceAndTheCATrustRefusesAForeignName() throws {
+    @Test func theOriginalAcceptAnyTrustWarnsOnceAndTheCATrustRefusesAForeignName() throws {
         // `backend` is not among the certificate's names: the CA trust refuses it, accept-any talks to it.
         let world = try Self.world(host: "backend")
         let careful = try world.manager(trust: Self.ca)
@@ -109,7 +109,7 @@ import WireHTTP
         #expect(throws: SCPmsSessionError.self) { try world.manager(trust: .caFile("/nonexistent/ca.pem")) }
     }
 
-    /// Adds a header through the seed's hook and counts how often it was asked.
+    /// Adds a header through the original's hook and counts how often it was asked.
     final class HeaderDelegate: SCPmsSessionManagerDelegate {
         let asked = Mutex(0)
         func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String? {
@@ -143,7 +143,7 @@ import WireHTTP
         #expect(seen.withLock { $0 } == ["POST from-delegate", "GET from-delegate"])
     }
 
-    /// Answers the seed's hook with a fixed id, as the seed's delegate supplies the stored X-SMP-APPCID.
+    /// Answers the original's hook with a fixed id, as the original app's delegate supplies the stored X-SMP-APPCID.
     final class IdDelegate: SCPmsSessionManagerDelegate {
         let id: String
         init(_ id: String) { self.id = id }
@@ -173,7 +173,7 @@ import WireHTTP
         #expect(manager.rootLogger.pending.map(\.message) == ["Registration denied with status code 401"])
         #expect(manager.rootLogger.pending.first?.source == "SCPSessionLogger")
         _ = try world.start(manager).get()
-        // "Registered successfully…" is INFO: below the seed's level, not kept.
+        // "Registered successfully…" is INFO: below the original app's level, not kept.
         #expect(manager.rootLogger.pending.count == 1)
         manager.rootLogger.logger(named: "App").error("sync failed")
 
@@ -184,7 +184,7 @@ import WireHTTP
         #expect(try world.run { await manager.end() } == nil, "a session ends once")
     }
 
-    @Test func theSeedsBodylessRegistrationAndTheDeviceNameAsUserName() throws {
+    @Test func theOriginalAppsBodylessRegistrationAndTheDeviceNameAsUserName() throws {
         let world = try Self.world()
         let literal = try world.manager(trust: .acceptAnyCertificate) { $0.registrationBody = .noBody }
         let first = try world.start(literal).get()

@@ -50,7 +50,7 @@ import WireHTTP
         #expect(try world.server.store.connectionCount() == 1)
         let body = try world.server.store.connection(first.applicationConnectionId, applicationId: Self.app)
         #expect(body?.settings["DeviceType"] == "iPhone")
-        #expect(body?.settings["UserName"] == "iPhone", "the seed sends the device's name as UserName")
+        #expect(body?.settings["UserName"] == "iPhone", "the original app sends the device's name as UserName")
         #expect(world.kernel.trace.all.contains { $0.event == "scpms-challenge-answered" })
         #expect(world.kernel.loop.violations.isEmpty)
     }

@@ -68,7 +68,7 @@ import Wire
         try await wire.shutdown()
     }
 
-    /// HTTPS with the test CA's certificate (Fixtures/tls, as MiG): openssl shows it, the seed's literal request
+    /// HTTPS with the test CA's certificate (Fixtures/tls, as MiG): openssl shows it, the original app's literal request
     /// goes through `openssl s_client`, and curl --cacert registers, reads the app's OData service and is refused
     /// once the registration is deleted.
     @Test func httpsODataWithOpensslAndCurl() async throws {
@@ -90,8 +90,8 @@ import Wire
         #expect(shown.stdout.contains("issuer=O = Workbench Test, CN = Workbench Test CA"), "\(shown.output)")
         #expect(shown.stdout.contains("Verify return code: 0 (ok)"), "\(shown.output)")
 
-        // The seed's registration request, byte for byte (no body), through a real TLS client.
-        let literal = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("scpms/seed-registration.http")))
+        // The original app's registration request, byte for byte (no body), through a real TLS client.
+        let literal = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("scpms/original-registration.http")))
         let replayed = try ExternalProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "scpms",
                                                                     "-CAfile", ca, "-quiet"], input: literal)
         #expect(replayed.stdout.hasPrefix("HTTP/1.1 201 Created\r\n"), "\(replayed.output)")

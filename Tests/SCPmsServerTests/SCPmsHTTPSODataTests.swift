@@ -11,7 +11,7 @@ import Wire
 import WireHTTP
 
 /// SCPms over HTTPS on the simulated wire (the test CA's server certificate, as MiG uses), the app's OData
-/// service behind `{base}/{appId}`, and the seed's literal registration request.
+/// service behind `{base}/{appId}`, and the original app's literal registration request.
 @Suite struct SCPmsHTTPSODataTests {
     static let app = "com.workbench.demo"
     static let demo = BasicCredentials(user: "demo", password: "password").headerValue
@@ -84,8 +84,8 @@ import WireHTTP
     }
 
     /// The fixture's request, parsed back into method, target and headers.
-    static func seedRequest() throws -> HTTPRequest {
-        let text = try String(contentsOfFile: Repository.fixture("scpms/seed-registration.http"), encoding: .utf8)
+    static func originalRequest() throws -> HTTPRequest {
+        let text = try String(contentsOfFile: Repository.fixture("scpms/original-registration.http"), encoding: .utf8)
         let head = try #require(text.components(separatedBy: "\r\n\r\n").first)
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
@@ -94,13 +94,13 @@ import WireHTTP
             let parts = line.split(separator: ":", maxSplits: 1)
             headers.add(name: String(parts[0]), value: parts[1].trimmingCharacters(in: .whitespaces))
         }
-        #expect(text.hasSuffix("\r\n\r\n"), "the seed's POST has no body")
+        #expect(text.hasSuffix("\r\n\r\n"), "the original app's POST has no body")
         return HTTPRequest(method: HTTPMethod(rawValue: String(requestLine[0])), target: String(requestLine[1]), headers: headers)
     }
 
-    @Test func theSeedsLiteralRegistrationIsAcceptedAsSent() throws {
+    @Test func theOriginalAppsLiteralRegistrationIsAcceptedAsSent() throws {
         let world = try Self.world()
-        let request = try Self.seedRequest()
+        let request = try Self.originalRequest()
         #expect(request.headers.first(name: "Content-Length") == "0")
         let response = try world.send(request.method, request.target, headers: request.headers)
         #expect(response.status == .created)

@@ -5,10 +5,10 @@ import TestSupport
 import Testing
 @testable import Workbench
 
-/// `ims request file …`: a request written out as text, like the seed's example, read back for sending.
+/// `ims request file …`: a request written out as text, like the original example, read back for sending.
 @Suite struct RecordedRequestTests {
-    @Test func theSeedsExampleReadsAsPrinted() throws {
-        let text = try String(contentsOfFile: Repository.fixture("ims/seed-sign-request.http"), encoding: .utf8)
+    @Test func theOriginalExampleReadsAsPrinted() throws {
+        let text = try String(contentsOfFile: Repository.fixture("ims/original-sign-request.http"), encoding: .utf8)
         for variant in [text, text.replacingOccurrences(of: "\n", with: "\r\n")] {
             let request = try RecordedRequest(text: variant).request
             #expect(request.method == .POST && request.target == "/sign")

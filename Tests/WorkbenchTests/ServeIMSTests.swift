@@ -49,7 +49,7 @@ import Testing
         #expect(wrong.contains("not a valid app token"))
     }
 
-    /// The seed's signer posts to `https://…/sign`: serve's back end speaks TLS with the test certificate, which
+    /// The original signer posts to `https://…/sign`: serve's back end speaks TLS with the test certificate, which
     /// openssl s_client shows and verifies, and curl gets a signed token over it.
     @Test func theSigningBackEndServesHTTPSThatOpenSSLAndCurlVerify() throws {
         let serve = try WorkbenchBinary.serve(

@@ -39,10 +39,10 @@ import Wire
         #expect(serve.stop() == .exited(0))
     }
 
-    /// `serve --topology mig-behind-proxy`: the seed's nginx deployment — MiG plain HTTP only (no IPPS), the proxy
+    /// `serve --topology mig-behind-proxy`: the original nginx deployment — MiG plain HTTP only (no IPPS), the proxy
     /// forwarding to it. curl prints through the proxy with the client certificate; TLS to MiG's port fails at once.
     /// (Free ports stand in for 8050 and 8443, which the topology uses by default.)
-    @Test func theSeedsProxyTopologyServesPlainMiGBehindTheProxy() throws {
+    @Test func theOriginalProxyTopologyServesPlainMiGBehindTheProxy() throws {
         let plain = try Ports.free(), proxy = try Ports.free()
         let state = NSTemporaryDirectory() + "workbench-serve-topology-\(getpid())"
         let serve = try WorkbenchBinary.serve(
@@ -54,8 +54,8 @@ import Wire
         #expect(listening == ["listening mig ipp://demo:demo-password@127.0.0.1:\(plain)/ipp/print"], "\(serve.output)")
 
         let tls = Repository.fixture("tls")
-        let request = state + "/seed-request.ipp"
-        var body = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("ipp/seed-000-print-job-request.ipp")))
+        let request = state + "/original-request.ipp"
+        var body = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("ipp/original-000-print-job-request.ipp")))
         body.append(Data(TestDocuments.pdf(pages: 1)))
         try body.write(to: URL(fileURLWithPath: request))
         let curl = try ExternalProcess.run("/usr/bin/curl", [
@@ -64,7 +64,7 @@ import Wire
             "-H", "Content-Type: application/ipp", "--data-binary", "@" + request, "https://localhost:\(proxy)/ipp/print",
         ])
         #expect(curl.stdout == "200", "\(curl.stderr)")
-        // Through the proxy to plain MiG: the seed's bytes get the same IPP refusal as anywhere else.
+        // Through the proxy to plain MiG: the original app's bytes get the same IPP refusal as anywhere else.
         let answer = Array(try Data(contentsOf: URL(fileURLWithPath: state + "/answer")))
         #expect(answer.count > 4 && answer[2] == 0x04 && answer[3] == 0x00, "client-error-bad-request (0x0400)")
 

@@ -1,6 +1,6 @@
 import Scenario
 
-/// IMS DriveSync token signing (seed 004): the host's signing back end, IMS's verifier, the `ims` directives
+/// IMS DriveSync token signing (original 004): the host's signing back end, IMS's verifier, the `ims` directives
 /// that drive the IMS SDK from the phone, and the bench of the JWT core.
 extension WorkbenchSystem {
     static let ims = WorkbenchSystem(

@@ -8,10 +8,10 @@ import Scenario
 import Wire
 import WireHTTP
 
-/// IMS DriveSync token signing (seed 004): the host's signing back end and IMS's verifier, `start ims-signer`
+/// IMS DriveSync token signing (original 004): the host's signing back end and IMS's verifier, `start ims-signer`
 /// and `start ims` in scenarios, `listening ims-signer …`/`listening ims …` in serve.
 extension ActorKind {
-    /// The demo host's API key (the seed's example `iss`).
+    /// The demo host's API key (the original example's `iss`).
     private static let imsDemoAPIKey = "63d9a389-4ddc-4df1-8dd1-af6a10c7226e"
 
     static let imsSigner = ActorKind(
@@ -19,15 +19,15 @@ extension ActorKind {
         summary: "the host app's back end that signs IMS token prototypes: POST /sign over HTTPS (port 443), POST /admin/users/<id>",
         defaultHost: "ims-signer",
         options: [.port("port", "port (default 443, or 80 with tls=false)"),
-                  .flag("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the seed's https://…/sign; false: plain HTTP"),
-                  .text("api-key", "the host API key, every token's iss (default the seed's)"),
+                  .flag("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the original example's https://…/sign; false: plain HTTP"),
+                  .text("api-key", "the host API key, every token's iss (default the original example's)"),
                   .existingFile("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
                   .existingFile("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
                   .text("kid", "key id to put in signed tokens (default none)"), .text("admin-token", "bearer token of the admin endpoint"),
                   .text("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")],
         faultPoints: [HostSigningBackend.unavailableFault]
     ) { node, options in
-        // Absent means HTTPS: the seed's signer posts to https://…/sign.
+        // Absent means HTTPS: the original signer posts to https://…/sign.
         let usesTLS = try options["tls"].map { try parseFlag($0, "tls") } ?? true
         var tls: HostSigningBackend.TLSIdentity?
         if usesTLS {
@@ -55,7 +55,7 @@ extension ActorKind {
                   .parsed("leeway", "clock skew tolerated on nbf/exp (default 60s)") { _ = try parseLeeway($0) },
                   .text("admin-token", "bearer token of the admin endpoints"),
                   .existingFile("host-certificate", "PEM certificate to register at start (with host-api-key)"),
-                  .text("host-api-key", "iss to register host-certificate for (default the seed's)"),
+                  .text("host-api-key", "iss to register host-certificate for (default the original example's)"),
                   .text("enrol", "comma-separated users of host-api-key to enrol at start")],
         faultPoints: [IMSVerifier.unavailableFault]
     ) { node, options in

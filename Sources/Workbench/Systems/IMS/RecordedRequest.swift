@@ -5,7 +5,7 @@ import Scenario
 import WireHTTP
 
 /// An HTTP/1.1 request written out as text — request line, `Name: value` header lines, a blank line, the body —
-/// like the seed's "Example HTTP Signing Request", read so it can be sent again as it was printed.
+/// like original 004's "Example HTTP Signing Request", read so it can be sent again as it was printed.
 ///
 /// Lines may end in CRLF or LF; one line ending after the body (a text file's last newline) is not part of
 /// it. Framing headers (`Content-Length`, `Transfer-Encoding`) are left to the client, which frames the body

@@ -122,7 +122,7 @@ extension Directive {
         return running.client
     }
 
-    /// `appconnect …`: an app using the AppConnect client module, step by step as the seed's call flow does.
+    /// `appconnect …`: an app using the AppConnect client module, step by step as in the original's call flow.
     static let appConnect = Directive(
         "appconnect",
         usage: """

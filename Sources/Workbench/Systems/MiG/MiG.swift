@@ -15,7 +15,7 @@ extension WorkbenchSystem {
         liveTopologies: [
             LiveTopology(
                 name: "mig-behind-proxy",
-                summary: "seed 000's nginx deployment as written: MiG plain on 8050 (no IPPS), mig-proxy on 8443 forwarding to it "
+                summary: "original 000's nginx deployment as written: MiG plain on 8050 (no IPPS), mig-proxy on 8443 forwarding to it "
                     + "(a real nginx's 'proxy_pass http://127.0.0.1:8050;' works unchanged)",
                 options: ["mig": ["tls-port": "none", "plain-port": "8050"], "mig-proxy": ["upstream": "mig:8050"]]),
         ],

@@ -33,7 +33,7 @@ extension ActorKind {
         configuration.accounts = [
             MiGServer.AccountSetting(user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
                                      requiresClientCertificate: try parseFlag(options["require-certificate"], "require-certificate")),
-            // The account of the seed's client-certificate set-up: only reachable through the TLS proxy.
+            // The account of the original deployment's client-certificate set-up: only reachable through the TLS proxy.
             MiGServer.AccountSetting(user: "secure", password: "secure-password", requiresClientCertificate: true),
         ]
         if let ppm = options["ppm"] { configuration.printer.pagesPerMinute = Int32(try parseBounded(ppm, "ppm", 1...100_000)) }
@@ -49,7 +49,7 @@ extension ActorKind {
     }
 
     static let migProxy = ActorKind(
-        name: "mig-proxy", summary: "TLS proxy in front of MiG like the seed's nginx: verifies client certificates, forwards SSL_CLIENT_CERT",
+        name: "mig-proxy", summary: "TLS proxy in front of MiG like the original deployment's nginx: verifies client certificates, forwards SSL_CLIENT_CERT",
         defaultHost: "proxy",
         options: [.port("port", "HTTPS port (default 443)"), .endpoint("upstream", "MiG's plain HTTP endpoint HOST:PORT (default mig:631)"),
                   .secret("secret", "sent upstream as X-MiG-Proxy-Secret: mig's proxy-secret (default none)")]

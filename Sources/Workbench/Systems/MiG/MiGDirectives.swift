@@ -82,15 +82,15 @@ extension Directive {
     static let mig = Directive(
         "mig",
         usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [number-up N] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
-            + "[attributes complete|seed] | mig replay FIXTURE [bytes N | file PATH] | "
+            + "[attributes complete|original] | mig replay FIXTURE [bytes N | file PATH] | "
             + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig hold JOB | mig release JOB | mig alive — each with [url URL] [user U] [password P] "
             + "[p12 FILE PASSWORD | credential SERIAL TAG] [ca FILE] [from NODE] [retries N] [as NAME] "
             + "(credential: the app's derived credential, its certificate read back through AppConnect, with the key the app kept)",
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
-            + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .seed (what the seed's HTTP-status check concludes); "
+            + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .original (what the original app's HTTP-status check concludes); "
             + "print … hold sends job-hold-until=indefinite: the job waits (pending-held) until mig release",
         keywords: ["print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
-                   "content-length", "gzip", "attributes", "complete", "seed", "within", "as"] + MiGConnection.words
+                   "content-length", "gzip", "attributes", "complete", "original", "within", "as"] + MiGConnection.words
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
         var connection = MiGConnection()
@@ -98,7 +98,7 @@ extension Directive {
         var jobID: Template?
         if ["wait", "job", "cancel", "hold", "release"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
         var fixture: Template?
-        if action == "replay" { fixture = try args.path("an IPP request file, e.g. ipp/seed-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)") }
+        if action == "replay" { fixture = try args.path("an IPP request file, e.g. ipp/original-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)") }
         var document = DocumentSource()
         var name: Template?, copies = 1, numberUp = 1, sides: String?, media: String?, pages: String?, format: Template?
         var contentLength = false, gzip = false, hold = false, attributeSet = AttributeSet.complete
@@ -123,7 +123,7 @@ extension Directive {
             case "content-length": contentLength = true
             case "gzip": gzip = true
             case "hold": hold = true
-            case "attributes": attributeSet = try args.oneOf(["complete", "seed"]) == "seed" ? .seed : .complete
+            case "attributes": attributeSet = try args.oneOf(["complete", "original"]) == "original" ? .original : .complete
             default: within = try args.duration()
             }
         }
@@ -131,7 +131,7 @@ extension Directive {
         // Every field the line may give: a failure gives status, job, state, code, attempts and error whatever the action.
         let own: [String] = switch action {
         case "print": ["reasons", "bytes", "progress"]
-        case "replay": ["http", "ipp", "message", "seed"]
+        case "replay": ["http", "ipp", "message", "original"]
         case "wait", "job": ["reasons", "message", "pages"]
         case "alive": ["result"]
         default: []
@@ -237,10 +237,10 @@ extension Directive {
         }
     }
 
-    /// What a replayed request got, and what the seed's check makes of it: the seed reads only the HTTP status
-    /// ("200 OK - job was accepted by MiG", 401, 404).
+    /// What a replayed request got, and what the original app's check makes of it: the original reads only the
+    /// HTTP status ("200 OK - job was accepted by MiG", 401, 404).
     private static func values(_ answer: MiGClient.ReplayAnswer) -> [String: String] {
-        let seed = switch answer.httpStatus {
+        let original = switch answer.httpStatus {
         case 200: "accepted"
         case 401: "unauthorized"
         case 404: "not-found"
@@ -249,7 +249,7 @@ extension Directive {
         let message = answer.message
         return ["status": "ok", "http": "\(answer.httpStatus)", "ipp": message.map { "\($0.status)" } ?? "",
                 "message": message?.statusMessage ?? answer.problem ?? "", "job": message?.jobID.map(String.init) ?? "",
-                "seed": seed, "code": ""]
+                "original": original, "code": ""]
     }
 
     private static func values(_ status: JobStatus) -> [String: String] {

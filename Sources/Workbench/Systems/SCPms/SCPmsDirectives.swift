@@ -50,7 +50,7 @@ private final class SCPmsApp {
     var launches = 0
 }
 
-/// The app's delegate: answers the seed's `applicationConnectionIdFor:` by adding the launch's headers.
+/// The app's delegate: answers the original session manager's `applicationConnectionIdFor:` by adding the launch's headers.
 private final class ScenarioDelegate: SCPmsSessionManagerDelegate {
     let headers: [(String, String)]
 

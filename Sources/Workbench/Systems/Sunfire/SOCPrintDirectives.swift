@@ -18,7 +18,7 @@ extension Directive {
             socprint status | socprint delete | socprint quota — each with [from NODE] [as NAME]
             """,
         summary: """
-            the SOC Print app (seed 001): print publishes ${NAME.status} printed|failed|cancelled|refused, .step (the failed row), \
+            the SOC Print app (original 001): print publishes ${NAME.status} printed|failed|cancelled|refused, .step (the failed row), \
             .title and .message (its alert), .asked (the questions' titles), .uploaded (files uploaded in full), .dialog (the Printing Progress dialog); \
             status → ${NAME.text}; delete → ${NAME.text}; quota → ${NAME.text}, ${NAME.ps}; settings → ${NAME.title}. \
             FILE is found from the scenario's folder, else in Fixtures/ (e.g. documents/slides-12.pptx); the server defaults to sunfire, quota asks mysoc:443

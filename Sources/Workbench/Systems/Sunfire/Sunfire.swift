@@ -1,6 +1,6 @@
 import Scenario
 
-/// NUS SOC Print's side of the world (seed 001): Sunfire, the SSH print host, and mysoc, the site with the quota
+/// NUS SOC Print's side of the world (original 001): Sunfire, the SSH print host, and mysoc, the site with the quota
 /// page; the `sunfire` directive holds the host operators' knobs.
 extension WorkbenchSystem {
     static let sunfire = WorkbenchSystem(

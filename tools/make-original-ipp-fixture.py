@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes Fixtures/ipp/seed-000-print-job-request.ipp: the Print-Job message of seed 000's Swift serialiser,
-byte for byte, in the seed's order (the document bytes the seed appends after it are not part of the file,
-as with the other Print-Job fixtures). The seed's filename is "Quarterly report.pdf".
+"""Writes Fixtures/ipp/original-000-print-job-request.ipp: the Print-Job message of original 000's Swift serialiser,
+byte for byte, in the original app's order (the document bytes the original app appends after it are not part of the
+file, as with the other Print-Job fixtures). The original app's filename is "Quarterly report.pdf".
 
-Like the seed, lengths are one byte after a 0x00 — the seed writes `UInt8(name.count)`, a character count,
+Like the original app, lengths are one byte after a 0x00 — the original writes `UInt8(name.count)`, a character count,
 which is also the byte count only for ASCII names."""
 import pathlib
 import sys
@@ -12,7 +12,7 @@ def attribute(tag: int, name: str, value: bytes) -> bytes:
     encoded = name.encode("utf-8")
     return bytes([tag, 0x00, len(encoded)]) + encoded + bytes([0x00, len(value)]) + value
 
-def seed_print_job(filename: str) -> bytes:
+def original_print_job(filename: str) -> bytes:
     data = bytearray()
     data += bytes([0x01, 0x01])               # IPP version 1.1
     data += bytes([0x00, 0x02])               # operation Print-Job
@@ -30,6 +30,6 @@ def seed_print_job(filename: str) -> bytes:
 
 if __name__ == "__main__":
     root = pathlib.Path(__file__).resolve().parent.parent
-    target = root / "Fixtures" / "ipp" / "seed-000-print-job-request.ipp"
-    target.write_bytes(seed_print_job("Quarterly report.pdf"))
+    target = root / "Fixtures" / "ipp" / "original-000-print-job-request.ipp"
+    target.write_bytes(original_print_job("Quarterly report.pdf"))
     print(f"wrote {target.relative_to(root)}", file=sys.stderr)

@@ -8,12 +8,12 @@ import Testing
 import TestSupport
 import Wire
 
-/// Seed 000's own Print-Job (Fixtures/ipp/seed-000-print-job-request.ipp) against MiG: HTTP 200 — what the seed's
-/// app takes for "job was accepted" — with IPP client-error-bad-request, like ippeveprinter's captured answer, and
-/// no job. And MiG plain on 8050 behind the proxy, as the seed deploys it.
-@Suite struct SeedRequestTests {
-    static let seedRequest = Repository.fixture("ipp/seed-000-print-job-request.ipp")
-    static let ippeveprinterAnswer = Repository.fixture("ipp/seed-000-print-job-response.ipp")
+/// Original 000's own Print-Job (Fixtures/ipp/original-000-print-job-request.ipp) against MiG: HTTP 200 — what the
+/// original app takes for "job was accepted" — with IPP client-error-bad-request, like ippeveprinter's captured
+/// answer, and no job. And MiG plain on 8050 behind the proxy, as the original deployment has it.
+@Suite struct OriginalRequestTests {
+    static let originalRequest = Repository.fixture("ipp/original-000-print-job-request.ipp")
+    static let ippeveprinterAnswer = Repository.fixture("ipp/original-000-print-job-response.ipp")
 
     static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
@@ -21,10 +21,10 @@ import Wire
         try MiGClient(configuration: try .init(url: url, trust: .caFile(Repository.fixture("tls/ca.pem")), retry: .none), node: kernel.node("phone"))
     }
 
-    @Test func theSeedsPrintJobIsAnsweredHTTP200WithBadRequestAndCreatesNoJob() throws {
+    @Test func theOriginalAppsPrintJobIsAnsweredHTTP200WithBadRequestAndCreatesNoJob() throws {
         let (kernel, _, server) = try MiGServerTests.world()
         let client = try Self.client(kernel, "ipp://demo:demo-password@mig:631/ipp/print")
-        let request = try Self.bytes(Self.seedRequest)
+        let request = try Self.bytes(Self.originalRequest)
         let answer = try kernel.run("replay") {
             try await client.replay(encodedRequest: request, document: .bytes(TestDocuments.pdf(pages: 1)))
         }
@@ -40,13 +40,13 @@ import Wire
         #expect(message.requestID == reference.requestID && message.requestID == 1)
     }
 
-    @Test func theClientWithTheSeedsAttributeSetReportsTheRefusalNotSuccess() throws {
+    @Test func theClientWithTheOriginalAttributeSetReportsTheRefusalNotSuccess() throws {
         let (kernel, _, server) = try MiGServerTests.world()
         let client = try Self.client(kernel, "ipp://demo:demo-password@mig:631/ipp/print")
         let result = try kernel.run("print") { () async -> Result<SubmittedJob, MiGError> in
             do throws(MiGError) {
                 return .success(try await client.print(.bytes(TestDocuments.pdf(pages: 1), name: "Quarterly report.pdf"),
-                                                       options: PrintOptions(attributeSet: .seed)))
+                                                       options: PrintOptions(attributeSet: .original)))
             } catch { return .failure(error) }
         }
         guard case .failure(.ipp(let status, let text)) = result else {
