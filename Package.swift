@@ -21,10 +21,12 @@ let package = Package(
     ],
     targets: [
         // The seam between the two wirings: what actors and clients see of a network, a clock and randomness.
-        .target(name: "Wire", dependencies: [
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
+        .target(
+            name: "Wire",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         // JSON string literals (RFC 8259 escaping): the one escaper of every module that writes JSON by hand.
         .target(name: "JSONEscaping"),
         // XML/HTML text (`&amp;`, `&lt;`…): the one escaper of every module that writes markup by hand.
@@ -35,94 +37,116 @@ let package = Package(
         .target(name: "Base64URLEncoding"),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
         // the URL-scheme bus, fault points and the trace.
-        .target(name: "Kernel", dependencies: [
-            "Wire", "JSONEscaping",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "Kernel",
+            dependencies: [
+                "Wire", "JSONEscaping",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
         // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Pure JWT core for IMS: compact JWS (on the shared base64url), strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).
-        .target(name: "JWT", dependencies: [
-            "COpenSSL", "Base64URLEncoding",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "JWT",
+            dependencies: [
+                "COpenSSL", "Base64URLEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // The host app's signing back end for IMS tokens (POST /sign), an actor.
-        .target(name: "IMSSigningBackend", dependencies: [
-            "JWT", "Base64URLEncoding", "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "IMSSigningBackend",
+            dependencies: [
+                "JWT", "Base64URLEncoding", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // IMS's verifier: registered host certificates, enrolled users, replay cache (SQLite), sessions; an actor.
-        .target(name: "IMSVerifier", dependencies: [
-            "JWT", "Wire", "WireHTTP", "JSONEscaping",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .target(
+            name: "IMSVerifier",
+            dependencies: [
+                "JWT", "Wire", "WireHTTP", "JSONEscaping",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // The IMS SDK a host app embeds (client): TokenSigner, the URL signer, prototypes, sessions and refresh.
-        .target(name: "IMSSDK", dependencies: [
-            "JWT", "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "IMSSDK",
+            dependencies: [
+                "JWT", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // Pure IPP codec (RFC 8010/8011): no I/O, no clock.
         .target(name: "IPP"),
         // A small demo actor (TCP echo and an HTTP echo) that shows the kernel before real actors exist.
-        .target(name: "EchoServer", dependencies: [
-            "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .target(
+            name: "EchoServer",
+            dependencies: [
+                "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // A minimal HTTP/1.1 client over a node's network, for scenarios and simple app clients, and the HTTP server
         // parts actors share (with the 400 answers to bytes that are no request, plain HTTP on a TLS port included).
-        .target(name: "WireHTTP", dependencies: [
-            "Wire",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "WireHTTP",
+            dependencies: [
+                "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // The system zlib: gzip print documents (MiG inflates, the client deflates).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The MiG print gateway as an actor: IPP/IPPS over HTTP, accounts, job spool, simulated printer.
-        .target(name: "MiGServer", dependencies: [
-            "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "X509", package: "swift-certificates"),
-        ]),
+        .target(
+            name: "MiGServer",
+            dependencies: [
+                "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
         // A TLS-terminating proxy that verifies client certificates and forwards them (the original deployment's nginx).
-        .target(name: "TLSProxy", dependencies: [
-            "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "TLSProxy",
+            dependencies: [
+                "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // The MiG print client an app ships: IPP over HTTP(S) to Dispatcher Paragon's Mobile Integration Gateway
         // (or any IPP Everywhere printer), streaming documents, Basic auth, PKCS#12 client certificates, retries.
-        .target(name: "MiGClient", dependencies: [
-            "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOTLS", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "MiGClient",
+            dependencies: [
+                "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // The scenario language: parser and runner.
-        .target(name: "Scenario", dependencies: [
-            "Wire", "Kernel", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .target(
+            name: "Scenario",
+            dependencies: [
+                "Wire", "Kernel", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // Swarm testing over the scenario language: seed ranges and shards, seed-drawn fault schedules within
         // SwarmOptions, results merged and reported, failing seeds shrunk by delta debugging. Names no system: the
         // caller's ScenarioRunner brings the language, actors and invariants.
@@ -131,40 +155,50 @@ let package = Package(
         .target(name: "LineEditor"),
         // Ivanti AppConnect derived credentials: the pure core shared by the app side and the Ivanti client
         // (payload, limits, sealing, the URLs on the bus)…
-        .target(name: "DerivedCredential", dependencies: [
-            "PercentEncoding", "Base64URLEncoding",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "DerivedCredential",
+            dependencies: [
+                "PercentEncoding", "Base64URLEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // …the simulated Ivanti client app (validates and vaults credentials)…
-        .target(name: "IvantiClient", dependencies: [
-            "DerivedCredential", "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .target(
+            name: "IvantiClient",
+            dependencies: [
+                "DerivedCredential", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // …and the AppConnect library an app links (talks to the Ivanti client only through bus URLs).
-        .target(name: "AppConnect", dependencies: [
-            "DerivedCredential", "Wire",
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        .target(
+            name: "AppConnect",
+            dependencies: [
+                "DerivedCredential", "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
         // (registrations in SQLite) and the app's session manager (never imports the actor).
         .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding"]),
-        .target(name: "SCPmsServer", dependencies: [
-            "SCPms", "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
-        .target(name: "SCPmsClient", dependencies: [
-            "SCPms", "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "SCPmsServer",
+            dependencies: [
+                "SCPms", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        .target(
+            name: "SCPmsClient",
+            dependencies: [
+                "SCPms", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // Pure SFTP version 3 codec (draft-ietf-secsh-filexfer-02): every packet both ways, attributes, limits; no I/O.
         .target(name: "SFTP"),
         // Documents that behave like real ones, and the print host's converters emulated on them: PDF, PostScript
@@ -176,51 +210,62 @@ let package = Package(
         // Sunfire, the SSH print host of NUS SOC Print, as an actor: SSH (password auth, address whitelist), exec
         // into the host's shell, SCP and an SFTP v3 subsystem over the same home file systems. OpenSSL's AES-CTR
         // for the transport libssh2 clients need.
-        .target(name: "Sunfire", dependencies: [
-            "SFTP", "SunfireHost", "Wire", "WireHTTP", "COpenSSL",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSH", package: "swift-nio-ssh"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "Sunfire",
+            dependencies: [
+                "SFTP", "SunfireHost", "Wire", "WireHTTP", "COpenSSL",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // mysoc, the SoC web site whose quota page the app reads (HTTPS), as an actor.
-        .target(name: "MySoc", dependencies: [
-            "Wire", "WireHTTP", "MarkupEscaping",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "MySoc",
+            dependencies: [
+                "Wire", "WireHTTP", "MarkupEscaping",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // The NUS SOC Print app's logic as a client module an app developer would ship (never imports an actor):
         // SSH connectivity with SCP or SFTP uploads, the print flow and its progress, status, delete, quota, settings.
-        .target(name: "SOCPrint", dependencies: [
-            "SFTP", "Wire", "WireHTTP", "PercentEncoding",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSH", package: "swift-nio-ssh"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "SOCPrint",
+            dependencies: [
+                "SFTP", "Wire", "WireHTTP", "PercentEncoding",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // What a run leaves for people and CI: the timeline page (its CSS and script are files here, embedded at build
         // time) and the JUnit report.
-        .target(name: "Reports", dependencies: ["Scenario", "Kernel", "Wire", "JSONEscaping", "MarkupEscaping"],
-                resources: [.embedInCode("timeline.css"), .embedInCode("timeline.js")]),
+        .target(
+            name: "Reports", dependencies: ["Scenario", "Kernel", "Wire", "JSONEscaping", "MarkupEscaping"],
+            resources: [.embedInCode("timeline.css"), .embedInCode("timeline.js")]),
         // The `workbench` command: console, run, serve, bench.
-        .target(name: "Workbench", dependencies: [
-            "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
-            "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
-            "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-            "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
-        .executableTarget(name: "workbench", dependencies: [
-            "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "Workbench",
+            dependencies: [
+                "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
+                "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
+                "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
+                "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        .executableTarget(
+            name: "workbench",
+            dependencies: [
+                "Workbench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // libFuzzer harnesses, one executable per parser (tools/fuzz-*.sh build them with -sanitize=fuzzer into their own
         // scratch path); a plain build makes them replayers of saved inputs, so they always compile.
@@ -244,78 +289,107 @@ let package = Package(
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
         .testTarget(name: "PrintDocumentsTests", dependencies: ["PrintDocuments", "TestSupport"]),
         .testTarget(name: "SunfireHostTests", dependencies: ["SunfireHost", "PrintDocuments"]),
-        .testTarget(name: "SunfireTests", dependencies: [
-            "Sunfire", "SunfireHost", "SFTP", "PrintDocuments", "MySoc", "SOCPrint", "Kernel", "Wire", "WireHTTP", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .testTarget(name: "WireTests", dependencies: [
-            "Wire", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOEmbedded", package: "swift-nio"),
-        ]),
-        .testTarget(name: "KernelTests", dependencies: [
-            "Kernel", "Wire", "WireHTTP", "EchoServer",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "NIOTLS", package: "swift-nio"),
-            .product(name: "NIOSSH", package: "swift-nio-ssh"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .testTarget(
+            name: "SunfireTests",
+            dependencies: [
+                "Sunfire", "SunfireHost", "SFTP", "PrintDocuments", "MySoc", "SOCPrint", "Kernel", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "WireTests",
+            dependencies: [
+                "Wire", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "KernelTests",
+            dependencies: [
+                "Kernel", "Wire", "WireHTTP", "EchoServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "IPPTests", dependencies: ["IPP"]),
-        .testTarget(name: "MiGServerTests", dependencies: [
-            "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
-        .testTarget(name: "JWTTests", dependencies: [
-            "JWT", "Base64URLEncoding", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
-        .testTarget(name: "IMSTests", dependencies: [
-            "JWT", "Base64URLEncoding", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
-        .testTarget(name: "EchoServerTests", dependencies: [
-            "EchoServer", "Kernel", "Wire", "WireHTTP", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "MiGServerTests",
+            dependencies: [
+                "MiGServer", "TLSProxy", "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        .testTarget(
+            name: "JWTTests",
+            dependencies: [
+                "JWT", "Base64URLEncoding", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "IMSTests",
+            dependencies: [
+                "JWT", "Base64URLEncoding", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Kernel", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        .testTarget(
+            name: "EchoServerTests",
+            dependencies: [
+                "EchoServer", "Kernel", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Kernel", "EchoServer", "Wire"]),
         .testTarget(name: "SwarmTests", dependencies: ["Swarm", "Scenario", "Kernel", "Wire"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
-        .testTarget(name: "MiGClientTests", dependencies: [
-            "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .testTarget(
+            name: "MiGClientTests",
+            dependencies: [
+                "MiGClient", "IPP", "Kernel", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport", "CZlib"]),
-        .testTarget(name: "WorkbenchTests", dependencies: [
-            "Workbench", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "WorkbenchTests",
+            dependencies: [
+                "Workbench", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .testTarget(name: "DerivedCredentialTests", dependencies: ["DerivedCredential", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "IvantiClientTests", dependencies: [
-            "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .testTarget(
+            name: "IvantiClientTests",
+            dependencies: [
+                "IvantiClient", "DerivedCredential", "Kernel", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "IvantiClient", "DerivedCredential", "Kernel", "Wire", "TestSupport"]),
         .testTarget(name: "SCPmsTests", dependencies: ["SCPms"]),
-        .testTarget(name: "SCPmsServerTests", dependencies: ["SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
-                                                            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                                                            .product(name: "NIOCore", package: "swift-nio"),
-                                                            .product(name: "NIOHTTP1", package: "swift-nio")]),
-        .testTarget(name: "SCPmsClientTests", dependencies: ["SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "TestSupport",
-                                                            .product(name: "NIOCore", package: "swift-nio"),
-                                                            .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .testTarget(
+            name: "SCPmsServerTests",
+            dependencies: [
+                "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "SCPmsClientTests",
+            dependencies: [
+                "SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ]
 )

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The test command: set up, build, check every scenario for determinism (in one process and across two),
+# The test command: check the code's format, set up, build, check every scenario for determinism (in one process and across two),
 # then run the whole test suite (unit, wire proofs, interop with real third-party tools).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== swift-format lint (the style in .swift-format; fix with: swift format format -i -r --parallel Package.swift Sources Tests Fuzz)"
+swift format lint --strict --recursive --parallel Package.swift Sources Tests Fuzz
+
 tools/setup.sh --build-tests
 bin="$(swift build --show-bin-path)"
 

@@ -80,6 +80,6 @@ private func check(_ message: IPPMessage, consumed: [UInt8]) {
 }
 
 #if !FUZZING
-/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
-@main enum Replay { static func main() { FuzzReplay.run(ippFuzzOneInput) } }
+    /// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+    @main enum Replay { static func main() { FuzzReplay.run(ippFuzzOneInput) } }
 #endif

@@ -43,8 +43,9 @@ private func checkBusURL(_ text: String) {
         do {
             let again = try BusURL(parsing: printed)
             precondition(again.scheme == url.scheme && again.command == url.command, "the printed URL has another scheme or command")
-            precondition(again.query.map(\.name) == url.query.map(\.name) && again.query.map(\.value) == url.query.map(\.value),
-                         "the printed URL has other query items")
+            precondition(
+                again.query.map(\.name) == url.query.map(\.name) && again.query.map(\.value) == url.query.map(\.value),
+                "the printed URL has other query items")
         } catch {
             preconditionFailure("the printed URL \(printed) is refused: \(error)")
         }
@@ -119,8 +120,9 @@ private func checkEscapes(_ text: String) {
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
     for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
-        precondition(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]),
-                     "an accepted URL has the %-escape \(String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self))")
+        precondition(
+            index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]),
+            "an accepted URL has the %-escape \(String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self))")
     }
 }
 
@@ -130,6 +132,6 @@ private func checkProblem(_ problem: CredentialProblem, _ codes: Set<CredentialP
 }
 
 #if !FUZZING
-/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
-@main enum Replay { static func main() { FuzzReplay.run(ivantiFuzzOneInput) } }
+    /// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+    @main enum Replay { static func main() { FuzzReplay.run(ivantiFuzzOneInput) } }
 #endif

@@ -31,7 +31,9 @@ public func jwtFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// The codes a parse (no key, no clock) may refuse with.
-private let parseCodes: Set<JWTError.Code> = [.malformed, .tooLarge, .invalidJSON, .duplicateMember, .unsupportedAlgorithm, .missingClaim, .invalidClaim]
+private let parseCodes: Set<JWTError.Code> = [
+    .malformed, .tooLarge, .invalidJSON, .duplicateMember, .unsupportedAlgorithm, .missingClaim, .invalidClaim,
+]
 
 private func checkToken(_ token: String) {
     do {
@@ -46,8 +48,9 @@ private func checkToken(_ token: String) {
         if rebuilt.utf8.count <= JWTLimits.maxTokenBytes {
             do {
                 let again = try SignedJWT(compact: rebuilt)
-                precondition(again.header == jwt.header && again.claims == jwt.claims && again.signature == jwt.signature,
-                             "a rebuilt token parses differently")
+                precondition(
+                    again.header == jwt.header && again.claims == jwt.claims && again.signature == jwt.signature,
+                    "a rebuilt token parses differently")
             } catch {
                 preconditionFailure("a rebuilt token is refused: \(error)")
             }
@@ -178,6 +181,6 @@ private func write(_ value: JSONValue, to out: inout [UInt8]) {
 }
 
 #if !FUZZING
-/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
-@main enum Replay { static func main() { FuzzReplay.run(jwtFuzzOneInput) } }
+    /// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+    @main enum Replay { static func main() { FuzzReplay.run(jwtFuzzOneInput) } }
 #endif

@@ -79,8 +79,10 @@ private func checkSettings(_ body: [UInt8]) {
         case .success(let again): precondition(again == settings, "settings written back parse differently")
         case .failure(let error): preconditionFailure("settings written back are refused: \(error)")
         }
-        let entity = ApplicationConnection(id: "c1", applicationId: "a1", owner: "u", createdAtMilliseconds: 0, modifiedAtMilliseconds: 0,
-                                           settings: settings).odataJSON(uri: "https://x/Connections('c1')")
+        let entity = ApplicationConnection(
+            id: "c1", applicationId: "a1", owner: "u", createdAtMilliseconds: 0, modifiedAtMilliseconds: 0,
+            settings: settings
+        ).odataJSON(uri: "https://x/Connections('c1')")
         precondition((try? JSONSerialization.jsonObject(with: Data(entity.utf8))) != nil, "the server's OData entity is not JSON")
     case .failure(let error):
         precondition(!error.description.isEmpty, "a settings refusal without a message")
@@ -119,6 +121,6 @@ private func checkLogUpload(_ body: String) {
 }
 
 #if !FUZZING
-/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
-@main enum Replay { static func main() { FuzzReplay.run(scpmsFuzzOneInput) } }
+    /// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+    @main enum Replay { static func main() { FuzzReplay.run(scpmsFuzzOneInput) } }
 #endif

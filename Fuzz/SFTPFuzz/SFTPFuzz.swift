@@ -44,6 +44,6 @@ public func sftpFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
 }
 
 #if !FUZZING
-/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
-@main enum Replay { static func main() { FuzzReplay.run(sftpFuzzOneInput) } }
+    /// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+    @main enum Replay { static func main() { FuzzReplay.run(sftpFuzzOneInput) } }
 #endif

@@ -59,6 +59,6 @@ public func unfoldFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
 }
 
 #if !FUZZING
-/// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
-@main enum Replay { static func main() { FuzzReplay.run(unfoldFuzzOneInput) } }
+    /// A plain build's entry (a fuzzing build has libFuzzer's): runs the input function on each file named on the command line.
+    @main enum Replay { static func main() { FuzzReplay.run(unfoldFuzzOneInput) } }
 #endif

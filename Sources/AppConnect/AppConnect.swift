@@ -60,7 +60,8 @@ public final class AppConnect: Sendable {
     @discardableResult
     public func start() -> Bool {
         if let declared = node.bus.declaration(of: node.name), !declared.urlSchemes.contains(scheme) {
-            logError("AppConnect scheme \(scheme) is not among the app's URL types (CFBundleURLSchemes: \(declared.urlSchemes.joined(separator: ", ")))")
+            logError(
+                "AppConnect scheme \(scheme) is not among the app's URL types (CFBundleURLSchemes: \(declared.urlSchemes.joined(separator: ", ")))")
             return false
         }
         guard node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop, handler: { [self] url, _ in handle(url: url) }) else {
@@ -181,18 +182,23 @@ public final class AppConnect: Sendable {
                 defer { all.status = status }
                 return (all.status?.secureServices ?? .unavailable, all.delegate, all.streams.sorted { $0.key < $1.key }.map(\.value))
             }
-            node.trace("appconnect-state", [("auth", status.authState.word), ("policy", status.managedPolicy.word), ("ready", String(status.ready)),
-                                            ("secure", status.secureServices.word)])
+            node.trace(
+                "appconnect-state",
+                [
+                    ("auth", status.authState.word), ("policy", status.managedPolicy.word), ("ready", String(status.ready)),
+                    ("secure", status.secureServices.word),
+                ])
             if previous != status.secureServices {
                 node.trace("secure-services-changed", [("availability", status.secureServices.word)])
                 delegate?.appConnect(self, secureServicesAvailabilityChangedTo: status.secureServices)
                 for stream in streams { stream.yield(status.secureServices) }
             }
         case .certificate(let serial, let tag, let outcome):
-            let result: Result<[UInt8], any Error> = switch outcome {
-            case .granted(let der): .success(der)
-            case .denied(let reason): .failure(AppConnectError("denied: \(reason)"))
-            }
+            let result: Result<[UInt8], any Error> =
+                switch outcome {
+                case .granted(let der): .success(der)
+                case .denied(let reason): .failure(AppConnectError("denied: \(reason)"))
+                }
             finishCertificateRequests(CertificateRequestKey(serial: serial, tag: tag), result)
         case .newCredential:
             node.trace("appconnect-error", [("problem", "new arrived on the AppConnect scheme, not a callback scheme")])

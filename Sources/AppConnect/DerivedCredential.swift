@@ -3,7 +3,9 @@ import Foundation
 
 /// `ACDerivedCredentialServiceSupport`.
 public enum DerivedCredentialSupport: Int, Sendable, CaseIterable {
-    case present = 0, oldClient = 1, missingClient = 2
+    case present = 0
+    case oldClient = 1
+    case missingClient = 2
     public var word: String { ["present", "oldClient", "missingClient"][rawValue] }
 }
 
@@ -44,16 +46,18 @@ public struct DerivedCredential: Sendable, Equatable {
     ///   ``DerivedCredentialServiceError/Code/invalid``.
     public init?(name: String?, serialNumber: String?, expirationDate: Date?, certificates: [Certificate]?, appConnect: AppConnect) {
         guard let name, !name.isEmpty, let serialNumber, !serialNumber.isEmpty, let expirationDate,
-              let certificates, !certificates.isEmpty else {
-            let problem = switch (name, serialNumber, expirationDate, certificates) {
-            case (nil, _, _, _): "name is nil"
-            case ("", _, _, _): "name is an empty string"
-            case (_, nil, _, _): "serialNumber is nil"
-            case (_, "", _, _): "serialNumber is an empty string"
-            case (_, _, nil, _): "expirationDate is nil"
-            case (_, _, _, nil): "certificates is nil"
-            default: "certificates is an empty array"
-            }
+            let certificates, !certificates.isEmpty
+        else {
+            let problem =
+                switch (name, serialNumber, expirationDate, certificates) {
+                case (nil, _, _, _): "name is nil"
+                case ("", _, _, _): "name is an empty string"
+                case (_, nil, _, _): "serialNumber is nil"
+                case (_, "", _, _): "serialNumber is an empty string"
+                case (_, _, nil, _): "expirationDate is nil"
+                case (_, _, _, nil): "certificates is nil"
+                default: "certificates is an empty array"
+                }
             appConnect.logError("ACDerivedCredential initWithName:serialNumber:expirationDate:certificates: returned nil: \(problem)")
             return nil
         }
@@ -64,8 +68,9 @@ public struct DerivedCredential: Sendable, Equatable {
     }
 
     func payload(brand: String, callbackScheme: String) -> CredentialPayload {
-        CredentialPayload(name: name, serialNumber: serialNumber, expirationDate: Int64(expirationDate.timeIntervalSince1970.rounded(.down)),
-                          brand: brand, callbackScheme: callbackScheme,
-                          certificates: certificates.map { .init(tag: $0.tag, certificate: $0.certificate, privateKey: $0.privateKey) })
+        CredentialPayload(
+            name: name, serialNumber: serialNumber, expirationDate: Int64(expirationDate.timeIntervalSince1970.rounded(.down)),
+            brand: brand, callbackScheme: callbackScheme,
+            certificates: certificates.map { .init(tag: $0.tag, certificate: $0.certificate, privateKey: $0.privateKey) })
     }
 }

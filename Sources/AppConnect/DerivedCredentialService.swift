@@ -35,7 +35,9 @@ public final class DerivedCredentialService: Sendable {
             return nil
         }
         guard BusURL.isScheme(callbackScheme), callbackScheme.lowercased() != appConnect.scheme else {
-            appConnect.logError("\(initializer): callback scheme '\(callbackScheme)' is not a URL scheme of its own (expected letters, digits, + - ., not the AppConnect scheme)")
+            appConnect.logError(
+                "\(initializer): callback scheme '\(callbackScheme)' is not a URL scheme of its own (expected letters, digits, + - ., not the AppConnect scheme)"
+            )
             return nil
         }
         guard appConnect.derivedCredentialSupport == .present else {
@@ -44,13 +46,16 @@ public final class DerivedCredentialService: Sendable {
         }
         let scheme = callbackScheme.lowercased()
         if let declared = node.bus.declaration(of: node.name), !declared.urlSchemes.contains(scheme) {
-            appConnect.logError("\(initializer): callback scheme \(scheme) is not among the app's URL types (CFBundleURLSchemes: \(declared.urlSchemes.joined(separator: ", ")))")
+            appConnect.logError(
+                "\(initializer): callback scheme \(scheme) is not among the app's URL types (CFBundleURLSchemes: \(declared.urlSchemes.joined(separator: ", ")))"
+            )
             return nil
         }
         self.brand = brand
         self.callbackScheme = scheme
         self.appConnect = appConnect
-        let registered = node.bus.owner(of: scheme) == node.name
+        let registered =
+            node.bus.owner(of: scheme) == node.name
             || node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop) { [weak self] url, _ in
                 self?.handle(url: url)
             }
@@ -90,14 +95,16 @@ public final class DerivedCredentialService: Sendable {
     private func deliver(_ credential: DerivedCredential) throws(DerivedCredentialServiceError) {
         switch appConnect.derivedCredentialSupport {
         case .missingClient: throw DerivedCredentialServiceError(.missingClient, "no Ivanti client is installed")
-        case .oldClient: throw DerivedCredentialServiceError(.oldClient, "the installed Ivanti client is too old for derived credentials; it must be upgraded")
+        case .oldClient:
+            throw DerivedCredentialServiceError(.oldClient, "the installed Ivanti client is too old for derived credentials; it must be upgraded")
         case .present: break
         }
         guard appConnect.isReady, let clientKey = appConnect.clientKey else {
             throw DerivedCredentialServiceError(.notReady, "AppConnect is not ready (start it and wait for the Ivanti client's state)")
         }
         guard appConnect.secureServicesAvailability == .available else {
-            throw DerivedCredentialServiceError(.serviceUnavailable, "secure services are unavailable; wait for secureServicesAvailabilityChangedTo: available")
+            throw DerivedCredentialServiceError(
+                .serviceUnavailable, "secure services are unavailable; wait for secureServicesAvailabilityChangedTo: available")
         }
         let payload = credential.payload(brand: brand, callbackScheme: callbackScheme)
         if let problem = payload.structuralProblem() {
@@ -106,14 +113,16 @@ public final class DerivedCredentialService: Sendable {
         let node = appConnect.node
         let sealed: PayloadSeal.Sealed
         do {
-            sealed = try PayloadSeal.seal(payload.encoded(), to: clientKey, ephemeralSecret: node.secrets.bytes(32), nonce: node.secrets.bytes(12),
-                                          sender: node.name)
+            sealed = try PayloadSeal.seal(
+                payload.encoded(), to: clientKey, ephemeralSecret: node.secrets.bytes(32), nonce: node.secrets.bytes(12),
+                sender: node.name)
         } catch {
             throw DerivedCredentialServiceError(.unknown, error.detail)
         }
         let url = AppConnectRequest.credential(sealed).url.description
         guard url.utf8.count <= CredentialLimits.maxURLBytes else {
-            throw DerivedCredentialServiceError(.invalid, "the sealed credential takes \(url.utf8.count) bytes; a URL may take at most \(CredentialLimits.maxURLBytes)")
+            throw DerivedCredentialServiceError(
+                .invalid, "the sealed credential takes \(url.utf8.count) bytes; a URL may take at most \(CredentialLimits.maxURLBytes)")
         }
         guard node.bus.open(url, from: node.name) else {
             throw DerivedCredentialServiceError(.missingClient, "the Ivanti client disappeared before the credential could be opened")

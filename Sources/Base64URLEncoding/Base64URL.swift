@@ -25,7 +25,8 @@ public enum Base64URL {
             var written = 0
             var iterator = bytes.makeIterator()
             while let b0 = iterator.next() {
-                let b1 = iterator.next(), b2 = iterator.next()
+                let b1 = iterator.next()
+                let b2 = iterator.next()
                 out[written] = alphabet[Int(b0 >> 2)]
                 out[written + 1] = alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)]
                 written += 2
@@ -45,18 +46,27 @@ public enum Base64URL {
         var count = text.count
         if padding == .optional {
             var padded = 0
-            while count > 0, text[count - 1] == UInt8(ascii: "=") { count -= 1; padded += 1 }
+            while count > 0, text[count - 1] == UInt8(ascii: "=") {
+                count -= 1
+                padded += 1
+            }
             guard padded == 0 || (count % 4 != 0 && count % 4 + padded <= 4) else { return nil }
         }
         guard count % 4 != 1 else { return nil }
         return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
             var valid = true
             let result = [UInt8](unsafeUninitializedCapacity: count * 3 / 4) { out, initialized in
-                var index = 0, written = 0
+                var index = 0
+                var written = 0
                 while index + 4 <= count {
-                    let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-                    let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
-                    if (a | b | c | d) & 0xC0 != 0 { valid = false; break }
+                    let a = table[Int(text[index])]
+                    let b = table[Int(text[index + 1])]
+                    let c = table[Int(text[index + 2])]
+                    let d = table[Int(text[index + 3])]
+                    if (a | b | c | d) & 0xC0 != 0 {
+                        valid = false
+                        break
+                    }
                     out[written] = a << 2 | b >> 4
                     out[written + 1] = b << 4 | c >> 2
                     out[written + 2] = c << 6 | d
@@ -65,7 +75,8 @@ public enum Base64URL {
                 }
                 let rest = count - index
                 if valid && rest >= 2 {
-                    let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+                    let a = table[Int(text[index])]
+                    let b = table[Int(text[index + 1])]
                     let c = rest == 3 ? table[Int(text[index + 2])] : 0
                     if (a | b | c) & 0xC0 != 0 {
                         valid = false

@@ -21,10 +21,12 @@ public enum AppConnectRequest: Sendable, Equatable {
         case .register(let scheme):
             BusURL(scheme: IvantiScheme.appConnect, command: "register", query: [("scheme", scheme)])
         case .credential(let sealed):
-            BusURL(scheme: IvantiScheme.derivedCredential, command: "credential", query: [
-                ("v", "1"), ("epk", Base64URL.encode(sealed.ephemeralPublicKey)), ("nonce", Base64URL.encode(sealed.nonce)),
-                ("box", Base64URL.encode(sealed.box)),
-            ])
+            BusURL(
+                scheme: IvantiScheme.derivedCredential, command: "credential",
+                query: [
+                    ("v", "1"), ("epk", Base64URL.encode(sealed.ephemeralPublicKey)), ("nonce", Base64URL.encode(sealed.nonce)),
+                    ("box", Base64URL.encode(sealed.box)),
+                ])
         case .certificate(let serial, let tag):
             BusURL(scheme: IvantiScheme.derivedCredential, command: "certificate", query: [("serial", serial), ("tag", tag.rawValue)])
         }
@@ -41,7 +43,9 @@ public enum AppConnectRequest: Sendable, Equatable {
             guard BusURL.isScheme(scheme) else { throw CredentialProblem(.malformedURL, "scheme=\(BusURL.excerpt(scheme)) is not a URL scheme") }
             self = .register(appScheme: scheme.lowercased())
         case (IvantiScheme.derivedCredential, "credential"):
-            guard try url.required("v") == "1" else { throw CredentialProblem(.malformedURL, "payload version v=\(url.value("v") ?? ""); expected 1") }
+            guard try url.required("v") == "1" else {
+                throw CredentialProblem(.malformedURL, "payload version v=\(url.value("v") ?? ""); expected 1")
+            }
             func bytes(_ name: String, count: Int?) throws(CredentialProblem) -> [UInt8] {
                 let text = try url.required(name)
                 guard let value = Base64URL.decode(text, padding: .optional), count.map({ value.count == $0 }) ?? true else {
@@ -49,17 +53,23 @@ public enum AppConnectRequest: Sendable, Equatable {
                 }
                 return value
             }
-            self = .credential(PayloadSeal.Sealed(ephemeralPublicKey: try bytes("epk", count: 32), nonce: try bytes("nonce", count: 12),
-                                                  box: try bytes("box", count: nil)))
+            self = .credential(
+                PayloadSeal.Sealed(
+                    ephemeralPublicKey: try bytes("epk", count: 32), nonce: try bytes("nonce", count: 12),
+                    box: try bytes("box", count: nil)))
         case (IvantiScheme.derivedCredential, "certificate"):
             let serial = try url.required("serial")
             let tagText = try url.required("tag")
             guard let tag = CredentialTag(rawValue: tagText) else {
-                throw CredentialProblem(.unknownTag, "tag=\(BusURL.excerpt(tagText)); expected one of \(CredentialTag.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw CredentialProblem(
+                    .unknownTag, "tag=\(BusURL.excerpt(tagText)); expected one of \(CredentialTag.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self = .certificate(serial: serial, tag: tag)
         default:
-            throw CredentialProblem(.malformedURL, "\(url.scheme)://\(BusURL.excerpt(url.command)) is not a request the Ivanti client knows; expected appconnect://register, appconnectdc://credential or appconnectdc://certificate")
+            throw CredentialProblem(
+                .malformedURL,
+                "\(url.scheme)://\(BusURL.excerpt(url.command)) is not a request the Ivanti client knows; expected appconnect://register, appconnectdc://credential or appconnectdc://certificate"
+            )
         }
     }
 }
@@ -83,7 +93,9 @@ public enum AppConnectReply: Sendable, Equatable {
         case .state(let status):
             status.url(appScheme: scheme)
         case .certificate(let serial, let tag, .granted(let der)):
-            BusURL(scheme: scheme, command: "certificate", query: [("serial", serial), ("tag", tag), ("status", "granted"), ("der", Base64URL.encode(der))])
+            BusURL(
+                scheme: scheme, command: "certificate",
+                query: [("serial", serial), ("tag", tag), ("status", "granted"), ("der", Base64URL.encode(der))])
         case .certificate(let serial, let tag, .denied(let reason)):
             BusURL(scheme: scheme, command: "certificate", query: [("serial", serial), ("tag", tag), ("status", "denied"), ("reason", reason)])
         case .newCredential:
@@ -100,10 +112,13 @@ public enum AppConnectReply: Sendable, Equatable {
         case "new":
             self = .newCredential
         case "certificate":
-            let serial = try url.required("serial"), tag = try url.required("tag")
+            let serial = try url.required("serial")
+            let tag = try url.required("tag")
             switch try url.required("status") {
             case "granted":
-                guard let der = Base64URL.decode(try url.required("der"), padding: .optional) else { throw CredentialProblem(.malformedURL, "der is not base64url") }
+                guard let der = Base64URL.decode(try url.required("der"), padding: .optional) else {
+                    throw CredentialProblem(.malformedURL, "der is not base64url")
+                }
                 self = .certificate(serial: serial, tag: tag, outcome: .granted(der: der))
             case "denied":
                 self = .certificate(serial: serial, tag: tag, outcome: .denied(reason: url.value("reason") ?? ""))
@@ -111,7 +126,9 @@ public enum AppConnectReply: Sendable, Equatable {
                 throw CredentialProblem(.malformedURL, "status=\(BusURL.excerpt(other)); expected granted or denied")
             }
         default:
-            throw CredentialProblem(.malformedURL, "\(url.scheme)://\(BusURL.excerpt(url.command)) is not a message an AppConnect app knows; expected state, new or certificate")
+            throw CredentialProblem(
+                .malformedURL,
+                "\(url.scheme)://\(BusURL.excerpt(url.command)) is not a message an AppConnect app knows; expected state, new or certificate")
         }
     }
 }

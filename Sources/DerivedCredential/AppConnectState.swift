@@ -2,23 +2,37 @@ import Base64URLEncoding
 
 /// `ACAuthState`.
 public enum AuthState: Int, Sendable, CaseIterable {
-    case unauthorized = 0, authorized = 1, retired = 2
+    case unauthorized = 0
+    case authorized = 1
+    case retired = 2
     public var word: String { ["unauthorized", "authorized", "retired"][rawValue] }
-    public init?(word: String) { guard let value = Self.allCases.first(where: { $0.word == word }) else { return nil }; self = value }
+    public init?(word: String) {
+        guard let value = Self.allCases.first(where: { $0.word == word }) else { return nil }
+        self = value
+    }
 }
 
 /// `ACManagedPolicy`.
 public enum ManagedPolicy: Int, Sendable, CaseIterable {
-    case unknown = 0, unmanaged = 1, managed = 2
+    case unknown = 0
+    case unmanaged = 1
+    case managed = 2
     public var word: String { ["unknown", "unmanaged", "managed"][rawValue] }
-    public init?(word: String) { guard let value = Self.allCases.first(where: { $0.word == word }) else { return nil }; self = value }
+    public init?(word: String) {
+        guard let value = Self.allCases.first(where: { $0.word == word }) else { return nil }
+        self = value
+    }
 }
 
 /// `ACSecureServicesAvailability`.
 public enum SecureServicesAvailability: Int, Sendable, CaseIterable {
-    case unavailable = 0, available = 1
+    case unavailable = 0
+    case available = 1
     public var word: String { ["unavailable", "available"][rawValue] }
-    public init?(word: String) { guard let value = Self.allCases.first(where: { $0.word == word }) else { return nil }; self = value }
+    public init?(word: String) {
+        guard let value = Self.allCases.first(where: { $0.word == word }) else { return nil }
+        self = value
+    }
 }
 
 /// What the Ivanti client tells an AppConnect app about its state, on the app's AppConnect scheme:
@@ -40,10 +54,12 @@ public struct AppConnectStatus: Sendable, Equatable {
     }
 
     public func url(appScheme: String) -> BusURL {
-        BusURL(scheme: appScheme, command: "state", query: [
-            ("auth", authState.word), ("policy", managedPolicy.word), ("secure", secureServices.word),
-            ("ready", String(ready)), ("key", Base64URL.encode(clientKey)),
-        ])
+        BusURL(
+            scheme: appScheme, command: "state",
+            query: [
+                ("auth", authState.word), ("policy", managedPolicy.word), ("secure", secureServices.word),
+                ("ready", String(ready)), ("key", Base64URL.encode(clientKey)),
+            ])
     }
 
     /// - throws: ``CredentialProblem`` `malformed-url` naming the item that is missing or wrong.
@@ -57,6 +73,7 @@ public struct AppConnectStatus: Sendable, Equatable {
         managedPolicy = try word("policy", ManagedPolicy.init(word:), "unknown, unmanaged or managed")
         secureServices = try word("secure", SecureServicesAvailability.init(word:), "unavailable or available")
         ready = try word("ready", Bool.init, "true or false")
-        clientKey = try word("key", { Base64URL.decode($0, padding: .optional).flatMap { $0.count == 32 ? $0 : nil } }, "a base64url X25519 public key (32 bytes)")
+        clientKey = try word(
+            "key", { Base64URL.decode($0, padding: .optional).flatMap { $0.count == 32 ? $0 : nil } }, "a base64url X25519 public key (32 bytes)")
     }
 }

@@ -34,7 +34,8 @@ public struct BusURL: Sendable, Equatable, CustomStringConvertible {
         let rest = text[separator.upperBound...]
         let command = rest.prefix { $0 != "?" }
         guard command.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw CredentialProblem(.malformedURL, "'\(Self.excerpt(String(command)))' after \(scheme):// is not a command word (letters, digits, '-', '_')")
+            throw CredentialProblem(
+                .malformedURL, "'\(Self.excerpt(String(command)))' after \(scheme):// is not a command word (letters, digits, '-', '_')")
         }
         var query: [(String, String)] = []
         let queryText = rest.dropFirst(command.count).dropFirst()
@@ -42,7 +43,8 @@ public struct BusURL: Sendable, Equatable, CustomStringConvertible {
             for pair in queryText.split(separator: "&", omittingEmptySubsequences: false) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2, !parts[0].isEmpty,
-                      let name = Percent.decode(parts[0]), let value = Percent.decode(parts[1]) else {
+                    let name = Percent.decode(parts[0]), let value = Percent.decode(parts[1])
+                else {
                     throw CredentialProblem(.malformedURL, "query item '\(Self.excerpt(String(pair)))' is not name=value with valid %-escapes")
                 }
                 query.append((name, value))

@@ -40,22 +40,31 @@ public struct CredentialPayload: Sendable, Equatable {
     /// The first rule the payload breaks, in a fixed order, or `nil`.
     public func structuralProblem() -> CredentialProblem? {
         for (field, value) in [("name", name), ("serial number", serialNumber), ("brand", brand)] {
-            if value.isEmpty { return CredentialProblem(field == "name" ? .emptyName : field == "brand" ? .emptyBrand : .emptySerial, "the \(field) is empty") }
+            if value.isEmpty {
+                return CredentialProblem(field == "name" ? .emptyName : field == "brand" ? .emptyBrand : .emptySerial, "the \(field) is empty")
+            }
             if value.utf8.count > CredentialLimits.maxTextBytes {
                 return CredentialProblem(.oversized, "the \(field) has \(value.utf8.count) bytes; at most \(CredentialLimits.maxTextBytes)")
             }
         }
         if !BusURL.isScheme(callbackScheme) {
-            return CredentialProblem(.badScheme, "callback scheme '\(BusURL.excerpt(callbackScheme))' is not a URL scheme (a letter, then letters, digits, '+', '-', '.')")
+            return CredentialProblem(
+                .badScheme, "callback scheme '\(BusURL.excerpt(callbackScheme))' is not a URL scheme (a letter, then letters, digits, '+', '-', '.')")
         }
-        if certificates.isEmpty { return CredentialProblem(.noCertificates, "the certificate array is empty; expected 1 to \(CredentialLimits.maxCertificates) entries") }
+        if certificates.isEmpty {
+            return CredentialProblem(.noCertificates, "the certificate array is empty; expected 1 to \(CredentialLimits.maxCertificates) entries")
+        }
         if certificates.count > CredentialLimits.maxCertificates {
-            return CredentialProblem(.oversized, "\(certificates.count) certificate entries; at most \(CredentialLimits.maxCertificates), one per tag")
+            return CredentialProblem(
+                .oversized, "\(certificates.count) certificate entries; at most \(CredentialLimits.maxCertificates), one per tag")
         }
         var seen: Set<String> = []
         for (index, entry) in certificates.enumerated() {
             guard CredentialTag(rawValue: entry.tag) != nil else {
-                return CredentialProblem(.unknownTag, "entry \(index) has tag '\(BusURL.excerpt(entry.tag))'; expected one of \(CredentialTag.allCases.map(\.rawValue).joined(separator: ", "))")
+                return CredentialProblem(
+                    .unknownTag,
+                    "entry \(index) has tag '\(BusURL.excerpt(entry.tag))'; expected one of \(CredentialTag.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             guard seen.insert(entry.tag).inserted else {
                 return CredentialProblem(.duplicateTag, "tag \(entry.tag) is used by more than one entry; each tag may name one certificate")
@@ -63,10 +72,12 @@ public struct CredentialPayload: Sendable, Equatable {
             if entry.certificate.isEmpty { return CredentialProblem(.emptyCertificate, "the \(entry.tag) entry has no certificate data") }
             if entry.privateKey.isEmpty { return CredentialProblem(.emptyPrivateKey, "the \(entry.tag) entry has no private key data") }
             if entry.certificate.count > CredentialLimits.maxCertificateBytes {
-                return CredentialProblem(.oversized, "the \(entry.tag) certificate has \(entry.certificate.count) bytes; at most \(CredentialLimits.maxCertificateBytes)")
+                return CredentialProblem(
+                    .oversized, "the \(entry.tag) certificate has \(entry.certificate.count) bytes; at most \(CredentialLimits.maxCertificateBytes)")
             }
             if entry.privateKey.count > CredentialLimits.maxPrivateKeyBytes {
-                return CredentialProblem(.oversized, "the \(entry.tag) private key has \(entry.privateKey.count) bytes; at most \(CredentialLimits.maxPrivateKeyBytes)")
+                return CredentialProblem(
+                    .oversized, "the \(entry.tag) private key has \(entry.privateKey.count) bytes; at most \(CredentialLimits.maxPrivateKeyBytes)")
             }
         }
         return nil
@@ -85,7 +96,9 @@ extension CredentialPayload {
             let cert: Data
             let privateKey: Data
             enum CodingKeys: String, CodingKey {
-                case tag = "Tag", cert = "Cert", privateKey = "PrivateKey"
+                case tag = "Tag"
+                case cert = "Cert"
+                case privateKey = "PrivateKey"
             }
         }
         let name: String
@@ -95,15 +108,20 @@ extension CredentialPayload {
         let callbackScheme: String
         let credentialArray: [Entry]
         enum CodingKeys: String, CodingKey {
-            case name = "Name", serialNumber = "SerialNumber", expirationDate = "ExpirationDate", brand = "Brand"
-            case callbackScheme = "CallbackScheme", credentialArray = "CredentialArray"
+            case name = "Name"
+            case serialNumber = "SerialNumber"
+            case expirationDate = "ExpirationDate"
+            case brand = "Brand"
+            case callbackScheme = "CallbackScheme"
+            case credentialArray = "CredentialArray"
         }
     }
 
     /// Canonical JSON (sorted keys, base64 DER), so the same credential always seals to the same bytes.
     public func encoded() -> [UInt8] {
-        let wire = Wire(name: name, serialNumber: serialNumber, expirationDate: expirationDate, brand: brand, callbackScheme: callbackScheme,
-                        credentialArray: certificates.map { Wire.Entry(tag: $0.tag, cert: Data($0.certificate), privateKey: Data($0.privateKey)) })
+        let wire = Wire(
+            name: name, serialNumber: serialNumber, expirationDate: expirationDate, brand: brand, callbackScheme: callbackScheme,
+            credentialArray: certificates.map { Wire.Entry(tag: $0.tag, cert: Data($0.certificate), privateKey: Data($0.privateKey)) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, integers and Data cannot fail.
@@ -116,10 +134,14 @@ extension CredentialPayload {
         do {
             wire = try JSONDecoder().decode(Wire.self, from: Data(bytes))
         } catch {
-            throw CredentialProblem(.malformedPayload, "the opened payload is not credential JSON with Name, SerialNumber, ExpirationDate, Brand, CallbackScheme and CredentialArray [{Tag, Cert, PrivateKey}]")
+            throw CredentialProblem(
+                .malformedPayload,
+                "the opened payload is not credential JSON with Name, SerialNumber, ExpirationDate, Brand, CallbackScheme and CredentialArray [{Tag, Cert, PrivateKey}]"
+            )
         }
-        self.init(name: wire.name, serialNumber: wire.serialNumber, expirationDate: wire.expirationDate, brand: wire.brand,
-                  callbackScheme: wire.callbackScheme,
-                  certificates: wire.credentialArray.map { Entry(tag: $0.tag, certificate: [UInt8]($0.cert), privateKey: [UInt8]($0.privateKey)) })
+        self.init(
+            name: wire.name, serialNumber: wire.serialNumber, expirationDate: wire.expirationDate, brand: wire.brand,
+            callbackScheme: wire.callbackScheme,
+            certificates: wire.credentialArray.map { Entry(tag: $0.tag, certificate: [UInt8]($0.cert), privateKey: [UInt8]($0.privateKey)) })
     }
 }

@@ -191,7 +191,8 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
             headers.add(name: "Content-Length", value: "\(body.utf8.count)")
             if !keepAlive { headers.add(name: "Connection", value: "close") }
-            context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+            context.write(
+                NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
             context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
             let done = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
             node.trace("http-response", [("from", peer), ("status", "\(status.code)")] + summary)
@@ -243,7 +244,8 @@ extension String {
         var iterator = Array(utf8)[...]
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: "%"), iterator.count >= 2,
-               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 iterator = iterator.dropFirst(2)
             } else {

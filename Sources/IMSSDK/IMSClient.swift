@@ -28,8 +28,10 @@ public final class IMSClient: Sendable {
         /// Wait before the first retry; doubled each time.
         public var retryDelay: Duration
 
-        public init(apiKey: String, userID: String, imsURL: String, tokenLifetime: Int64 = 900, refreshMargin: Int64 = 60,
-                    signingAttempts: Int = 3, retryDelay: Duration = .seconds(2)) {
+        public init(
+            apiKey: String, userID: String, imsURL: String, tokenLifetime: Int64 = 900, refreshMargin: Int64 = 60,
+            signingAttempts: Int = 3, retryDelay: Duration = .seconds(2)
+        ) {
             self.apiKey = apiKey
             self.userID = userID
             self.imsURL = imsURL
@@ -65,8 +67,10 @@ public final class IMSClient: Sendable {
     public func makePrototype() -> JWTPrototype {
         let now = node.clock.unixSeconds
         let lifetime = min(configuration.tokenLifetime, JWTLimits.maxLifetimeSeconds)
-        return JWTPrototype(claims: JWTClaims(issuer: configuration.apiKey, subject: configuration.userID,
-                                              id: node.secrets.uuid(), notBefore: now, expires: now + lifetime))
+        return JWTPrototype(
+            claims: JWTClaims(
+                issuer: configuration.apiKey, subject: configuration.userID,
+                id: node.secrets.uuid(), notBefore: now, expires: now + lifetime))
     }
 
     /// Builds a prototype, has it signed (retrying failures worth retrying), and checks the result.
@@ -125,8 +129,9 @@ public final class IMSClient: Sendable {
         let (token, claims) = try await signedToken()
         let response = try await send(HTTPRequest(method: .POST, target: "/v1/sessions", headers: ["Authorization": "Bearer \(token)"]))
         guard response.status == .created else {
-            throw IMSSDKError("IMS refused the token (\(response.status.code)): \(response.text.trimmingCharacters(in: .whitespacesAndNewlines))",
-                              status: Int(response.status.code))
+            throw IMSSDKError(
+                "IMS refused the token (\(response.status.code)): \(response.text.trimmingCharacters(in: .whitespacesAndNewlines))",
+                status: Int(response.status.code))
         }
         guard let id = Self.sessionID(in: response.text) else {
             throw IMSSDKError("IMS answered 201 without a session id: \(response.text)")
@@ -152,7 +157,8 @@ public final class IMSClient: Sendable {
 
     private static func sessionID(in body: String) -> String? {
         guard let members = try? StrictJSON.parseObject(Array(body.utf8), what: "the session answer"),
-              let member = members.first(where: { $0.name == "session" }), case .string(let id) = member.value else { return nil }
+            let member = members.first(where: { $0.name == "session" }), case .string(let id) = member.value
+        else { return nil }
         return id
     }
 }

@@ -46,11 +46,17 @@ public struct URLTokenSigner: TokenSigner {
     ///   - contentTypes: which answers count as a token (default: any, as the original signer).
     /// - throws: ``TokenSigningError`` (`transport`) for a URL that is not http(s)://host[:port]/path or an
     ///   unusable CA.
-    public init(node: Node, url: String, appAuthorization: String, timeout: TimeAmount = .seconds(30),
-                trust: Trust = .systemDefault, contentTypes: ContentTypes = .any) throws {
+    public init(
+        node: Node, url: String, appAuthorization: String, timeout: TimeAmount = .seconds(30),
+        trust: Trust = .systemDefault, contentTypes: ContentTypes = .any
+    ) throws {
         let expected = "expected https://host[:port]/path (or http://)"
         let usesTLS: Bool
-        if url.hasPrefix("https://") { usesTLS = true } else if url.hasPrefix("http://") { usesTLS = false } else {
+        if url.hasPrefix("https://") {
+            usesTLS = true
+        } else if url.hasPrefix("http://") {
+            usesTLS = false
+        } else {
             throw TokenSigningError(.transport, "signing URL \(url): \(expected)")
         }
         let rest = url.drop { $0 != "/" }.dropFirst(2)
@@ -91,10 +97,13 @@ public struct URLTokenSigner: TokenSigner {
     }
 
     public func sign(_ unsignedToken: String, resultHandler: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        let request = HTTPRequest(method: .POST, target: path,
-                                  headers: ["Authorization": "Bearer \(appAuthorization)", "Content-Type": "text/plain",
-                                            "Cache-Control": "no-cache"],
-                                  body: ByteBuffer(string: unsignedToken))
+        let request = HTTPRequest(
+            method: .POST, target: path,
+            headers: [
+                "Authorization": "Bearer \(appAuthorization)", "Content-Type": "text/plain",
+                "Cache-Control": "no-cache",
+            ],
+            body: ByteBuffer(string: unsignedToken))
         let (node, host, port, timeout, tls, contentTypes) = (self.node, self.host, self.port, self.timeout, self.tls, self.contentTypes)
         // SNI carries names only; an address literal goes without one.
         let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
@@ -122,13 +131,17 @@ public struct URLTokenSigner: TokenSigner {
     static func interpret(_ response: HTTPResponse, contentTypes: ContentTypes = .any) -> Result<String, any Error> {
         guard response.status.code == 200 else {
             let reason = response.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return .failure(TokenSigningError(.badStatus(Int(response.status.code)), "Bad response: \(response.status.code)\(reason.isEmpty ? "" : " (\(reason))")"))
+            return .failure(
+                TokenSigningError(
+                    .badStatus(Int(response.status.code)), "Bad response: \(response.status.code)\(reason.isEmpty ? "" : " (\(reason))")"))
         }
         if case .only(let accepted) = contentTypes {
             let type = response.headers.first(name: "Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             guard let type, accepted.contains(type) else {
-                return .failure(TokenSigningError(.invalidResponseType,
-                                                  "Invalid response type \(type ?? "(none)"), expecting \(accepted.joined(separator: " or "))"))
+                return .failure(
+                    TokenSigningError(
+                        .invalidResponseType,
+                        "Invalid response type \(type ?? "(none)"), expecting \(accepted.joined(separator: " or "))"))
             }
         }
         guard let text = String(validating: response.body.readableBytesView, as: UTF8.self) else {

@@ -39,8 +39,10 @@ public final class HostSigningBackend: Sendable {
         /// The server certificate and key of the HTTPS endpoint; nil serves plain HTTP.
         public var tls: TLSIdentity?
 
-        public init(apiKey: String, keyID: String? = nil, privateKeyPEM: String, certificatePEM: String,
-                    adminToken: String, port: Int = 80, tls: TLSIdentity? = nil) {
+        public init(
+            apiKey: String, keyID: String? = nil, privateKeyPEM: String, certificatePEM: String,
+            adminToken: String, port: Int = 80, tls: TLSIdentity? = nil
+        ) {
             self.apiKey = apiKey
             self.keyID = keyID
             self.privateKeyPEM = privateKeyPEM
@@ -109,7 +111,8 @@ public final class HostSigningBackend: Sendable {
 
     /// - throws: ``JWTError`` naming the file that could not be used.
     private static func serverContext(_ identity: TLSIdentity) throws -> NIOSSLContext {
-        let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
         do { chain = try NIOSSLCertificate.fromPEMFile(identity.certificateChainPath) } catch {
             throw JWTError(.key, "TLS certificate \(identity.certificateChainPath): \(error); expected a PEM certificate chain")
         }
@@ -117,9 +120,11 @@ public final class HostSigningBackend: Sendable {
             throw JWTError(.key, "TLS key \(identity.privateKeyPath): \(error); expected a PEM private key")
         }
         do {
-            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
+            return try NIOSSLContext(
+                configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)))
         } catch {
-            throw JWTError(.key, "TLS certificate \(identity.certificateChainPath) and key \(identity.privateKeyPath) are unusable together: \(error)")
+            throw JWTError(
+                .key, "TLS certificate \(identity.certificateChainPath) and key \(identity.privateKeyPath) are unusable together: \(error)")
         }
     }
 
@@ -194,13 +199,17 @@ public final class HostSigningBackend: Sendable {
         case .failure(let why): return refuse(.unauthorized, why.description, "bearer")
         case .success(let token):
             guard let known = appTokens.withLock({ $0[token] }) else {
-                return refuse(.unauthorized, "the bearer token is not a valid app token; expected the token the host gave the signed-in user", "bearer")
+                return refuse(
+                    .unauthorized, "the bearer token is not a valid app token; expected the token the host gave the signed-in user", "bearer")
             }
             user = known
         }
-        let contentType = request.headers.first(name: "Content-Type")?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let contentType = request.headers.first(name: "Content-Type")?.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         guard contentType == "text/plain" else {
-            return refuse(.unsupportedMediaType, "Content-Type is \(contentType ?? "missing"); expected text/plain with the JWT prototype", "content-type")
+            return refuse(
+                .unsupportedMediaType, "Content-Type is \(contentType ?? "missing"); expected text/plain with the JWT prototype", "content-type")
         }
         let prototype: JWTPrototype
         do {
@@ -219,8 +228,9 @@ public final class HostSigningBackend: Sendable {
         do {
             let signed = try JWTPrototype(header: JWTHeader(keyID: configuration.keyID), claims: claims).signed(with: key)
             node.trace("token-signed", [("exp", "\(claims.expires)"), ("jti", claims.id), ("sub", claims.subject)])
-            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
-                                body: ByteBuffer(string: signed))
+            return HTTPResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
+                body: ByteBuffer(string: signed))
         } catch {
             return refuse(.internalServerError, "signing failed: \(error.message)", "key")
         }
@@ -228,8 +238,9 @@ public final class HostSigningBackend: Sendable {
 
     private func enrol(_ request: HTTPServerRequest, user: String) -> HTTPResponse {
         guard case .success(let token) = bearer(request), secretsMatch(token, configuration.adminToken) else {
-            return .text(.unauthorized, "the admin endpoint needs Authorization: Bearer <admin token>",
-                         headers: ["WWW-Authenticate": "Bearer realm=\"admin\""])
+            return .text(
+                .unauthorized, "the admin endpoint needs Authorization: Bearer <admin token>",
+                headers: ["WWW-Authenticate": "Bearer realm=\"admin\""])
         }
         let decoded = user.removingPercentEncoding ?? user
         guard !decoded.isEmpty, decoded.utf8.count <= JWTLimits.maxClaimBytes, !decoded.contains("/") else {

@@ -33,16 +33,17 @@ final class IMSStore: Sendable {
             database = try DatabaseQueue()
         }
         try database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS certificate (
-                    issuer TEXT NOT NULL, key_id TEXT NOT NULL, pem TEXT NOT NULL, fingerprint TEXT NOT NULL,
-                    PRIMARY KEY (issuer, key_id));
-                CREATE TABLE IF NOT EXISTS enrolled_user (
-                    issuer TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (issuer, subject));
-                CREATE TABLE IF NOT EXISTS seen_token (
-                    issuer TEXT NOT NULL, jti TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (issuer, jti));
-                CREATE INDEX IF NOT EXISTS seen_token_expires ON seen_token (expires);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS certificate (
+                        issuer TEXT NOT NULL, key_id TEXT NOT NULL, pem TEXT NOT NULL, fingerprint TEXT NOT NULL,
+                        PRIMARY KEY (issuer, key_id));
+                    CREATE TABLE IF NOT EXISTS enrolled_user (
+                        issuer TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (issuer, subject));
+                    CREATE TABLE IF NOT EXISTS seen_token (
+                        issuer TEXT NOT NULL, jti TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (issuer, jti));
+                    CREATE INDEX IF NOT EXISTS seen_token_expires ON seen_token (expires);
+                    """)
         }
     }
 
@@ -58,8 +59,9 @@ final class IMSStore: Sendable {
 
     func register(issuer: String, keyID: String, pem: String, fingerprint: String) throws {
         try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO certificate (issuer, key_id, pem, fingerprint) VALUES (?, ?, ?, ?)",
-                           arguments: [issuer, keyID, pem, fingerprint])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO certificate (issuer, key_id, pem, fingerprint) VALUES (?, ?, ?, ?)",
+                arguments: [issuer, keyID, pem, fingerprint])
         }
     }
 

@@ -74,13 +74,19 @@ public final class IMSVerifier: Sendable {
         }
         node.faults.declare(unavailableFault)
         let ims = IMSVerifier(node: node, configuration: configuration, store: store, certificates: loaded)
-        let server = try await HTTPServer.start(on: node, port: configuration.port,
-                                                limits: HTTPServer.Limits(maxBodyBytes: 64 * 1024)) { request in
+        let server = try await HTTPServer.start(
+            on: node, port: configuration.port,
+            limits: HTTPServer.Limits(maxBodyBytes: 64 * 1024)
+        ) { request in
             ims.handle(request)
         }.get()
         ims.server.withLock { $0 = server }
-        node.trace("started", [("certificates", "\(loaded.values.map(\.count).reduce(0, +))"), ("leeway", "\(configuration.leewaySeconds)"),
-                                ("port", "\(server.listener.port)")])
+        node.trace(
+            "started",
+            [
+                ("certificates", "\(loaded.values.map(\.count).reduce(0, +))"), ("leeway", "\(configuration.leewaySeconds)"),
+                ("port", "\(server.listener.port)"),
+            ])
         return ims
     }
 
@@ -134,10 +140,12 @@ public final class IMSVerifier: Sendable {
             let jwt = try verifier.verify(token, now: now) { issuer, keyID throws(JWTError) in try self.key(issuer: issuer, keyID: keyID) }
             let claims = jwt.claims
             guard try store.isEnrolled(issuer: claims.issuer, subject: claims.subject) else {
-                throw JWTError(.invalidClaim, "sub \(claims.subject) is not an enrolled, active user of host \(claims.issuer); expected an enrolled user's id")
+                throw JWTError(
+                    .invalidClaim, "sub \(claims.subject) is not an enrolled, active user of host \(claims.issuer); expected an enrolled user's id")
             }
-            let fresh = try store.recordUse(issuer: claims.issuer, jti: claims.id, expires: claims.expires,
-                                            forgetBefore: now - configuration.leewaySeconds)
+            let fresh = try store.recordUse(
+                issuer: claims.issuer, jti: claims.id, expires: claims.expires,
+                forgetBefore: now - configuration.leewaySeconds)
             guard fresh else {
                 throw JWTError(Self.replayed, "jti \(claims.id) was already used; expected a new token (unique jti) for every session")
             }
@@ -158,7 +166,10 @@ public final class IMSVerifier: Sendable {
         }
         if let keyID {
             guard let certificate = byKeyID[keyID] else {
-                throw JWTError(.unknownKeyID, "host \(issuer) has no certificate with kid \(keyID); expected one of: \(byKeyID.keys.filter { !$0.isEmpty }.sorted().joined(separator: ", "))")
+                throw JWTError(
+                    .unknownKeyID,
+                    "host \(issuer) has no certificate with kid \(keyID); expected one of: \(byKeyID.keys.filter { !$0.isEmpty }.sorted().joined(separator: ", "))"
+                )
             }
             return certificate.publicKey
         }
@@ -177,8 +188,9 @@ public final class IMSVerifier: Sendable {
         // Checked before the token is verified, so a refused request does not use up its jti.
         guard hasRoomForASession() else {
             node.trace("session-refused", [("reason", "capacity")])
-            return .text(.serviceUnavailable, "IMS holds \(configuration.maximumSessions) live sessions, its limit; try again when some have expired",
-                         headers: ["Retry-After": "60"])
+            return .text(
+                .serviceUnavailable, "IMS holds \(configuration.maximumSessions) live sessions, its limit; try again when some have expired",
+                headers: ["Retry-After": "60"])
         }
         switch verify(token) {
         case .failure(let error):
@@ -187,15 +199,18 @@ public final class IMSVerifier: Sendable {
         case .success(let claims):
             let id = node.secrets.uuid()
             sessions.withLock { $0[id] = Session(subject: claims.subject, expires: claims.expires) }
-            node.trace("session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("nbf", "\(claims.notBefore)"), ("sub", claims.subject)])
-            return HTTPResponse(status: .created, headers: ["Content-Type": "application/json"],
-                                body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(JSONString.quoted(claims.subject)),"exp":\#(claims.expires)}"#))
+            node.trace(
+                "session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("nbf", "\(claims.notBefore)"), ("sub", claims.subject)])
+            return HTTPResponse(
+                status: .created, headers: ["Content-Type": "application/json"],
+                body: ByteBuffer(string: #"{"session":"\#(id)","sub":\#(JSONString.quoted(claims.subject)),"exp":\#(claims.expires)}"#))
         }
     }
 
     /// Whether another session fits, after dropping those whose token has expired (beyond the leeway).
     private func hasRoomForASession() -> Bool {
-        let now = node.clock.unixSeconds, leeway = configuration.leewaySeconds
+        let now = node.clock.unixSeconds
+        let leeway = configuration.leewaySeconds
         return sessions.withLock { sessions in
             if sessions.count >= configuration.maximumSessions {
                 sessions = sessions.filter { now < $0.value.expires + leeway }
@@ -214,13 +229,18 @@ public final class IMSVerifier: Sendable {
             node.trace("session-expired", [("sub", session.subject)])
             return unauthorized("the session expired with its token at \(session.expires) (now \(now)); expected a new session with a fresh token")
         }
-        return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"],
-                            body: ByteBuffer(string: #"{"sub":\#(JSONString.quoted(session.subject)),"state":"active","exp":\#(session.expires)}"#))
+        return HTTPResponse(
+            status: .ok, headers: ["Content-Type": "application/json"],
+            body: ByteBuffer(string: #"{"sub":\#(JSONString.quoted(session.subject)),"state":"active","exp":\#(session.expires)}"#))
     }
 
     private func admin(_ request: HTTPServerRequest) -> HTTPResponse {
-        guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")), secretsMatch(token, configuration.adminToken) else {
-            return .text(.unauthorized, "the admin endpoints need Authorization: Bearer <admin token>", headers: ["WWW-Authenticate": "Bearer realm=\"admin\""])
+        guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")),
+            secretsMatch(token, configuration.adminToken)
+        else {
+            return .text(
+                .unauthorized, "the admin endpoints need Authorization: Bearer <admin token>", headers: ["WWW-Authenticate": "Bearer realm=\"admin\""]
+            )
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }
         // "", "admin", "hosts", iss, "certificates" | "users", [sub]

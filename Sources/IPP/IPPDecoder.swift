@@ -22,8 +22,10 @@ public struct IPPDecoder: Sendable {
         /// Bytes from the start of the message to the end-of-attributes tag, inclusive (document data not counted).
         public var maxMessageSize: Int
 
-        public init(maxAttributes: Int = 4096, maxCollectionDepth: Int = 16,
-                    maxValueLength: Int = 32767, maxMessageSize: Int = 1 << 20) {
+        public init(
+            maxAttributes: Int = 4096, maxCollectionDepth: Int = 16,
+            maxValueLength: Int = 32767, maxMessageSize: Int = 1 << 20
+        ) {
             self.maxAttributes = maxAttributes
             self.maxCollectionDepth = maxCollectionDepth
             self.maxValueLength = maxValueLength
@@ -57,8 +59,9 @@ public struct IPPDecoder: Sendable {
     public static func header(of bytes: [UInt8]) -> IPPMessage? {
         guard bytes.count >= 8 else { return nil }
         let requestID = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
-        return IPPMessage(version: IPPVersion(major: bytes[0], minor: bytes[1]), code: UInt16(bytes[2]) << 8 | UInt16(bytes[3]),
-                          requestID: Int32(bitPattern: requestID))
+        return IPPMessage(
+            version: IPPVersion(major: bytes[0], minor: bytes[1]), code: UInt16(bytes[2]) << 8 | UInt16(bytes[3]),
+            requestID: Int32(bitPattern: requestID))
     }
 
     /// Decodes a message; bytes after the end-of-attributes tag (document data) are allowed and not kept.
@@ -88,7 +91,7 @@ public struct IPPDecoder: Sendable {
         do {
             let (message, offset) = try decodeWithDocumentOffset(bytes)
             return .complete(message, documentOffset: offset)
-        } catch where error.kind == .truncated {
+        } catch  where error.kind == .truncated {
             return .needMoreData(atLeast: error.bytesNeeded)
         }
     }
@@ -101,7 +104,7 @@ public struct IPPDecoder: Sendable {
             let parsed = try IPPDecoder.parse(buffer, limits: limits)
             let message = parsed.message(bytes: Array(buffer[0..<parsed.end]))
             return .complete(message, documentOffset: parsed.end)
-        } catch where error.kind == .truncated {
+        } catch  where error.kind == .truncated {
             return .needMoreData(atLeast: error.bytesNeeded)
         }
     }
@@ -122,8 +125,9 @@ extension IPPDecoder {
         var end: Int
 
         func message(bytes: [UInt8]) -> IPPMessage {
-            IPPMessage(version: version, code: code, requestID: requestID,
-                       storage: IPPStorage(bytes: bytes, items: items, attributes: attributes, groups: groups))
+            IPPMessage(
+                version: version, code: code, requestID: requestID,
+                storage: IPPStorage(bytes: bytes, items: items, attributes: attributes, groups: groups))
         }
     }
 
@@ -172,8 +176,9 @@ extension IPPDecoder {
         while true {
             guard position < count else {
                 try checkSize(position + 1, at: position, limits: limits)
-                throw truncated(at: position, "expected a group tag or end-of-attributes tag (0x03), found end of input",
-                                needed: position + 1)
+                throw truncated(
+                    at: position, "expected a group tag or end-of-attributes tag (0x03), found end of input",
+                    needed: position + 1)
             }
             let tag = bytes[position]
 
@@ -183,7 +188,9 @@ extension IPPDecoder {
                     throw malformed(at: position, "reserved delimiter tag \(ippHex(tag)): expected a group tag (0x01-0x0A) or a value tag")
                 }
                 if depth > 0 {
-                    throw malformed(at: position, "\(IPPGroupTag(rawValue: tag)) (\(ippHex(tag))) inside \(depth) open collection(s): expected endCollection (0x37)")
+                    throw malformed(
+                        at: position,
+                        "\(IPPGroupTag(rawValue: tag)) (\(ippHex(tag))) inside \(depth) open collection(s): expected endCollection (0x37)")
                 }
                 if attribute >= 0 {
                     IPPDecoder.close(&attributes[attribute], items: items.count, values: valueCount)
@@ -193,11 +200,14 @@ extension IPPDecoder {
                     groups[groups.count - 1].attributeCount = UInt32(attributes.count) - groups[groups.count - 1].firstAttribute
                 }
                 if tag == 0x03 {
-                    return Parsed(version: version, code: code, requestID: requestID, items: items,
-                                  attributes: attributes, groups: groups, end: position + 1)
+                    return Parsed(
+                        version: version, code: code, requestID: requestID, items: items,
+                        attributes: attributes, groups: groups, end: position + 1)
                 }
-                groups.append(IPPGroupRecord(tag: tag, delimiterItem: UInt32(items.count),
-                                             firstAttribute: UInt32(attributes.count), attributeCount: 0))
+                groups.append(
+                    IPPGroupRecord(
+                        tag: tag, delimiterItem: UInt32(items.count),
+                        firstAttribute: UInt32(attributes.count), attributeCount: 0))
                 items.append(IPPItem(start: UInt32(position), nameLength: 0, valueLength: 0, tag: tag))
                 position += 1
                 continue
@@ -212,16 +222,18 @@ extension IPPDecoder {
             }
             guard position + 3 <= count else {
                 try checkSize(position + 3, at: position, limits: limits)
-                throw truncated(at: position + 1, "name length needs 2 bytes (\(count - position - 1) left)",
-                                needed: position + 3)
+                throw truncated(
+                    at: position + 1, "name length needs 2 bytes (\(count - position - 1) left)",
+                    needed: position + 3)
             }
             let nameLength = u16(position + 1)
             let nameEnd = position + 3 + nameLength
             guard nameEnd + 2 <= count else {
                 try checkSize(nameEnd + 2, at: position + 1, limits: limits)
                 if nameEnd > count {
-                    throw truncated(at: position + 1, "name length \(nameLength) runs past end of input (\(count - position - 3) bytes left)",
-                                    needed: nameEnd + 2)
+                    throw truncated(
+                        at: position + 1, "name length \(nameLength) runs past end of input (\(count - position - 3) bytes left)",
+                        needed: nameEnd + 2)
                 }
                 throw truncated(at: nameEnd, "value length needs 2 bytes (\(count - nameEnd) left)", needed: nameEnd + 2)
             }
@@ -233,8 +245,9 @@ extension IPPDecoder {
             }
             guard valueEnd <= count else {
                 try checkSize(valueEnd + 1, at: nameEnd, limits: limits)
-                throw truncated(at: nameEnd, "value length \(valueLength) runs past end of input (\(count - valueStart) bytes left)",
-                                needed: valueEnd + 1)
+                throw truncated(
+                    at: nameEnd, "value length \(valueLength) runs past end of input (\(count - valueStart) bytes left)",
+                    needed: valueEnd + 1)
             }
             try checkSize(valueEnd + 1, at: position, limits: limits)
 
@@ -263,7 +276,9 @@ extension IPPDecoder {
                     throw malformed(at: nameEnd, "extension (0x7F) value length \(valueLength): expected at least 4 (the extended tag)")
                 }
                 if bytes[valueStart] & 0x80 != 0 {
-                    throw malformed(at: valueStart, "extension tag \(ippHex(UInt32(u16(valueStart)) << 16 | UInt32(u16(valueStart + 2)), digits: 8)) is above 0x7FFFFFFF")
+                    throw malformed(
+                        at: valueStart,
+                        "extension tag \(ippHex(UInt32(u16(valueStart)) << 16 | UInt32(u16(valueStart + 2)), digits: 8)) is above 0x7FFFFFFF")
                 }
             default:
                 break
@@ -286,7 +301,10 @@ extension IPPDecoder {
                     valueCount = 1
                 } else {
                     guard attribute >= 0 else {
-                        throw malformed(at: position, "value with name length 0 at the start of a group: expected an attribute name (an additional value needs a preceding attribute)")
+                        throw malformed(
+                            at: position,
+                            "value with name length 0 at the start of a group: expected an attribute name (an additional value needs a preceding attribute)"
+                        )
                     }
                     guard tag != 0x37, tag != 0x4A else {
                         throw malformed(at: position, "\(IPPValueTag(rawValue: UInt32(tag))) (\(ippHex(tag))) outside a collection")
@@ -298,7 +316,9 @@ extension IPPDecoder {
                 }
             } else {
                 if nameLength != 0 {
-                    throw malformed(at: position + 1, "name length \(nameLength) inside a collection: expected 0 (members are named by memberAttrName) or endCollection (0x37)")
+                    throw malformed(
+                        at: position + 1,
+                        "name length \(nameLength) inside a collection: expected 0 (members are named by memberAttrName) or endCollection (0x37)")
                 }
                 switch tag {
                 case 0x4A:
@@ -322,8 +342,10 @@ extension IPPDecoder {
                     }
                 }
             }
-            items.append(IPPItem(start: UInt32(position), nameLength: UInt16(nameLength),
-                                 valueLength: UInt16(valueLength), tag: tag))
+            items.append(
+                IPPItem(
+                    start: UInt32(position), nameLength: UInt16(nameLength),
+                    valueLength: UInt16(valueLength), tag: tag))
             position = valueEnd
         }
     }
@@ -335,8 +357,10 @@ extension IPPDecoder {
     }
 
     @inline(__always)
-    private static func openCollection(_ depth: inout Int, _ member: inout MemberState, at position: Int,
-                                       limits: Limits) throws(IPPError) {
+    private static func openCollection(
+        _ depth: inout Int, _ member: inout MemberState, at position: Int,
+        limits: Limits
+    ) throws(IPPError) {
         guard depth < limits.maxCollectionDepth else {
             throw limitExceeded(at: position, "collections nested deeper than \(limits.maxCollectionDepth)")
         }
@@ -352,8 +376,10 @@ extension IPPDecoder {
     }
 
     /// textWithLanguage / nameWithLanguage: language length, language, text length, text — filling the value exactly.
-    private static func checkWithLanguage(_ bytes: UnsafePointer<UInt8>, tag: UInt8, start: Int, length: Int,
-                                          at lengthOffset: Int) throws(IPPError) {
+    private static func checkWithLanguage(
+        _ bytes: UnsafePointer<UInt8>, tag: UInt8, start: Int, length: Int,
+        at lengthOffset: Int
+    ) throws(IPPError) {
         let syntax = IPPValueTag(rawValue: UInt32(tag))
         guard length >= 4 else {
             throw malformed(at: lengthOffset, "\(syntax) value length \(length): expected at least 4 (two inner lengths)")
@@ -388,7 +414,8 @@ extension IPPDecoder {
 
     @inline(never)
     private static func badLength(_ tag: UInt8, _ length: Int, expected: Int, at offset: Int) -> IPPError {
-        IPPError(.malformed, at: offset,
-                 "\(IPPValueTag(rawValue: UInt32(tag))) value length \(length): expected \(expected)")
+        IPPError(
+            .malformed, at: offset,
+            "\(IPPValueTag(rawValue: UInt32(tag))) value length \(length): expected \(expected)")
     }
 }

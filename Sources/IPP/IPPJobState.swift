@@ -1,6 +1,12 @@
 /// The `job-state` enum (RFC 8011 §5.3.7), shared by servers and clients.
 public enum IPPJobState: Int32, Sendable, CaseIterable, CustomStringConvertible {
-    case pending = 3, pendingHeld = 4, processing = 5, processingStopped = 6, canceled = 7, aborted = 8, completed = 9
+    case pending = 3
+    case pendingHeld = 4
+    case processing = 5
+    case processingStopped = 6
+    case canceled = 7
+    case aborted = 8
+    case completed = 9
 
     /// Whether the job has ended: canceled, aborted or completed.
     public var isFinal: Bool { rawValue >= IPPJobState.canceled.rawValue }

@@ -49,9 +49,11 @@ extension IPPMessage {
     ///   - naturalLanguage: the `attributes-natural-language` value.
     ///   - build: adds the remaining operation attributes.
     /// - returns: the request; add more groups with `addGroup(_:_:)`.
-    public static func request(_ operation: IPPOperation, requestID: Int32, version: IPPVersion = .v2_0,
-                               charset: String = "utf-8", naturalLanguage: String = "en",
-                               _ build: (inout IPPGroupBuilder) -> Void = { _ in }) -> IPPMessage {
+    public static func request(
+        _ operation: IPPOperation, requestID: Int32, version: IPPVersion = .v2_0,
+        charset: String = "utf-8", naturalLanguage: String = "en",
+        _ build: (inout IPPGroupBuilder) -> Void = { _ in }
+    ) -> IPPMessage {
         var message = IPPMessage(version: version, code: operation.rawValue, requestID: requestID)
         message.addGroup(.operation) { group in
             group.add(IPPAttributeName.attributesCharset, .charset(charset))
@@ -72,9 +74,11 @@ extension IPPMessage {
     ///   - statusMessage: an optional human-readable `status-message`.
     ///   - build: adds further operation attributes.
     /// - returns: the response; add job or printer groups with `addGroup(_:_:)`.
-    public static func response(to request: IPPMessage, status: IPPStatus, naturalLanguage: String = "en",
-                                statusMessage: String? = nil,
-                                _ build: (inout IPPGroupBuilder) -> Void = { _ in }) -> IPPMessage {
+    public static func response(
+        to request: IPPMessage, status: IPPStatus, naturalLanguage: String = "en",
+        statusMessage: String? = nil,
+        _ build: (inout IPPGroupBuilder) -> Void = { _ in }
+    ) -> IPPMessage {
         var message = IPPMessage(version: request.version, code: status.rawValue, requestID: request.requestID)
         message.addGroup(.operation) { group in
             group.add(IPPAttributeName.attributesCharset, .charset("utf-8"))

@@ -90,10 +90,16 @@ public struct IPPVersion: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.minor = minor
     }
 
+    // The versions as RFC 8011 writes them (1.0 … 2.2), which lowerCamelCase would blur.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v1_0 = IPPVersion(major: 1, minor: 0)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v1_1 = IPPVersion(major: 1, minor: 1)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v2_0 = IPPVersion(major: 2, minor: 0)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v2_1 = IPPVersion(major: 2, minor: 1)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v2_2 = IPPVersion(major: 2, minor: 2)
 
     public static func < (lhs: IPPVersion, rhs: IPPVersion) -> Bool {
@@ -109,8 +115,8 @@ extension IPPMessage: Equatable {
     /// Two messages are equal when they encode to the same bytes.
     public static func == (lhs: IPPMessage, rhs: IPPMessage) -> Bool {
         guard lhs.version == rhs.version, lhs.code == rhs.code, lhs.requestID == rhs.requestID,
-              lhs.storage.items.count == rhs.storage.items.count,
-              lhs.storage.problem == rhs.storage.problem
+            lhs.storage.items.count == rhs.storage.items.count,
+            lhs.storage.problem == rhs.storage.problem
         else { return false }
         let left = lhs.storage
         let right = rhs.storage

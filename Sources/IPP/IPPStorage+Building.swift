@@ -7,8 +7,10 @@ extension IPPStorage {
     /// Appends a group delimiter and its group record at the end of the message.
     @usableFromInline
     mutating func appendGroup(_ tag: IPPGroupTag) -> Int {
-        groups.append(IPPGroupRecord(tag: tag.rawValue, delimiterItem: UInt32(items.count),
-                                     firstAttribute: UInt32(attributes.count), attributeCount: 0))
+        groups.append(
+            IPPGroupRecord(
+                tag: tag.rawValue, delimiterItem: UInt32(items.count),
+                firstAttribute: UInt32(attributes.count), attributeCount: 0))
         items.append(IPPItem(start: UInt32(bytes.count), nameLength: 0, valueLength: 0, tag: tag.rawValue))
         bytes.append(tag.rawValue)
         return groups.count - 1
@@ -83,8 +85,10 @@ extension IPPStorage {
             items.insert(contentsOf: moved, at: insertAt)
         }
         let attributeIndex = Int(groups[group].firstAttribute + groups[group].attributeCount)
-        attributes.insert(IPPAttributeRecord(firstItem: UInt32(insertAt), itemCount: UInt32(newCount),
-                                             valueCount: UInt32(valueCount)), at: attributeIndex)
+        attributes.insert(
+            IPPAttributeRecord(
+                firstItem: UInt32(insertAt), itemCount: UInt32(newCount),
+                valueCount: UInt32(valueCount)), at: attributeIndex)
         groups[group].attributeCount += 1
         if attributeIndex + 1 < attributes.count {
             for later in (attributeIndex + 1)..<attributes.count {
@@ -146,7 +150,7 @@ extension IPPStorage {
         case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
             return sized(4 + language.utf8.count + text.utf8.count)
         case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
-             .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
+            .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
             return sized(string.utf8.count)
         case .collection(let collection):
             var size = 10  // begCollection and endCollection, each with empty name and value
@@ -232,7 +236,7 @@ private struct WireWriter {
                 writer.put(text)
             }
         case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
-             .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
+            .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
             item(UInt8(value.tag.rawValue), name, string.utf8.count, &items) { $0.put(string) }
         case .collection(let collection):
             item(0x34, name, 0, &items) { _ in }
@@ -256,11 +260,15 @@ private struct WireWriter {
     }
 
     /// Tag, name length, name, value length, then the value; lengths were checked when sizing.
-    private mutating func item(_ tag: UInt8, _ name: String, _ valueLength: Int, _ items: inout [IPPItem],
-                               _ writeValue: (inout WireWriter) -> Void) {
+    private mutating func item(
+        _ tag: UInt8, _ name: String, _ valueLength: Int, _ items: inout [IPPItem],
+        _ writeValue: (inout WireWriter) -> Void
+    ) {
         let nameLength = name.utf8.count
-        items.append(IPPItem(start: UInt32(truncatingIfNeeded: offset), nameLength: UInt16(truncatingIfNeeded: nameLength),
-                             valueLength: UInt16(truncatingIfNeeded: valueLength), tag: tag))
+        items.append(
+            IPPItem(
+                start: UInt32(truncatingIfNeeded: offset), nameLength: UInt16(truncatingIfNeeded: nameLength),
+                valueLength: UInt16(truncatingIfNeeded: valueLength), tag: tag))
         put(tag)
         put16(UInt16(truncatingIfNeeded: nameLength))
         put(name)

@@ -35,29 +35,34 @@ extension IPPStorage {
                 units: IPPResolution.Units(rawValue: bytes[start + 8]))
             return (.resolution(resolution), index + 1)
         case 0x33 where length == 8:
-            let range = IPPRange(Int32(bitPattern: integer(at: start, width: 4)),
-                                 Int32(bitPattern: integer(at: start + 4, width: 4)))
+            let range = IPPRange(
+                Int32(bitPattern: integer(at: start, width: 4)),
+                Int32(bitPattern: integer(at: start + 4, width: 4)))
             return (.rangeOfInteger(range), index + 1)
         case 0x35, 0x36:
             guard let (text, language) = withLanguage(start: start, length: length) else { break }
-            return (tag == 0x35 ? .textWithLanguage(text, language: language)
-                                : .nameWithLanguage(text, language: language), index + 1)
+            return (
+                tag == 0x35
+                    ? .textWithLanguage(text, language: language)
+                    : .nameWithLanguage(text, language: language), index + 1
+            )
         case 0x34:
             return collection(startingAt: index, end: end)
         case 0x10...0x1F:
             return (.outOfBand(IPPValueTag(rawValue: UInt32(tag))), index + 1)
         case 0x41, 0x42, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49:
             let string = self.string(from: start, count: length)
-            let value: IPPValue = switch tag {
-            case 0x41: .text(string)
-            case 0x42: .name(string)
-            case 0x44: .keyword(string)
-            case 0x45: .uri(string)
-            case 0x46: .uriScheme(string)
-            case 0x47: .charset(string)
-            case 0x48: .naturalLanguage(string)
-            default: .mimeMediaType(string)
-            }
+            let value: IPPValue =
+                switch tag {
+                case 0x41: .text(string)
+                case 0x42: .name(string)
+                case 0x44: .keyword(string)
+                case 0x45: .uri(string)
+                case 0x46: .uriScheme(string)
+                case 0x47: .charset(string)
+                case 0x48: .naturalLanguage(string)
+                default: .mimeMediaType(string)
+                }
             return (value, index + 1)
         case 0x7F where length >= 4:
             let extended = IPPValueTag(rawValue: integer(at: start, width: 4))
@@ -76,8 +81,10 @@ extension IPPStorage {
         guard 4 + languageLength <= length else { return nil }
         let textLength = Int(integer(at: start + 2 + languageLength, width: 2))
         guard 4 + languageLength + textLength == length else { return nil }
-        return (string(from: start + 4 + languageLength, count: textLength),
-                string(from: start + 2, count: languageLength))
+        return (
+            string(from: start + 4 + languageLength, count: textLength),
+            string(from: start + 2, count: languageLength)
+        )
     }
 
     /// Reads a collection whose begCollection item is at `index`.
@@ -91,8 +98,10 @@ extension IPPStorage {
                 return (.collection(IPPCollection(members)), cursor + 1)
             }
             if item.tag == 0x4A {
-                members.append(IPPCollection.Member(name: string(from: item.valueStart, count: Int(item.valueLength)),
-                                                    values: []))
+                members.append(
+                    IPPCollection.Member(
+                        name: string(from: item.valueStart, count: Int(item.valueLength)),
+                        values: []))
                 cursor += 1
                 continue
             }

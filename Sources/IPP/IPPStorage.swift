@@ -20,8 +20,10 @@ struct IPPStorage: Sendable {
     @usableFromInline var problem: IPPError?
 
     @usableFromInline
-    init(bytes: [UInt8] = [], items: [IPPItem] = [], attributes: [IPPAttributeRecord] = [],
-         groups: [IPPGroupRecord] = [], problem: IPPError? = nil) {
+    init(
+        bytes: [UInt8] = [], items: [IPPItem] = [], attributes: [IPPAttributeRecord] = [],
+        groups: [IPPGroupRecord] = [], problem: IPPError? = nil
+    ) {
         self.bytes = bytes
         self.items = items
         self.attributes = attributes

@@ -69,8 +69,8 @@ public enum IPPValue: Hashable, Sendable {
     public var stringValue: String? {
         switch self {
         case .textWithLanguage(let value, _), .nameWithLanguage(let value, _), .text(let value),
-             .name(let value), .keyword(let value), .uri(let value), .uriScheme(let value),
-             .charset(let value), .naturalLanguage(let value), .mimeMediaType(let value):
+            .name(let value), .keyword(let value), .uri(let value), .uriScheme(let value),
+            .charset(let value), .naturalLanguage(let value), .mimeMediaType(let value):
             value
         default: nil
         }
@@ -149,9 +149,11 @@ public struct IPPDateTime: Hashable, Sendable {
     public var utcMinutes: UInt8
 
     /// Creates a date; the default zone is UTC (`+0000`).
-    public init(year: UInt16, month: UInt8, day: UInt8, hour: UInt8, minutes: UInt8, seconds: UInt8,
-                deciseconds: UInt8 = 0, utcDirection: UInt8 = UInt8(ascii: "+"),
-                utcHours: UInt8 = 0, utcMinutes: UInt8 = 0) {
+    public init(
+        year: UInt16, month: UInt8, day: UInt8, hour: UInt8, minutes: UInt8, seconds: UInt8,
+        deciseconds: UInt8 = 0, utcDirection: UInt8 = UInt8(ascii: "+"),
+        utcHours: UInt8 = 0, utcMinutes: UInt8 = 0
+    ) {
         self.year = year
         self.month = month
         self.day = day

@@ -13,7 +13,8 @@ enum CredentialValidator {
             return CredentialProblem(.credentialExpired, "the credential expired at \(text(payload.expirationDate)); it is now \(text(now))")
         }
         if payload.expirationDate - now > CredentialLimits.maxLifetimeSeconds {
-            return CredentialProblem(.expiryTooFar, "the credential expires at \(text(payload.expirationDate)), more than 20 years from now (\(text(now)))")
+            return CredentialProblem(
+                .expiryTooFar, "the credential expires at \(text(payload.expirationDate)), more than 20 years from now (\(text(now)))")
         }
         let moment = Date(timeIntervalSince1970: TimeInterval(now))
         for entry in payload.certificates {
@@ -27,16 +28,21 @@ enum CredentialValidator {
             do {
                 privateKey = try Certificate.PrivateKey(derBytes: entry.privateKey)
             } catch {
-                return CredentialProblem(.badPrivateKey, "the \(entry.tag) private key is not a PKCS#8 DER key of EC P-256/P-384/P-521, RSA or Ed25519 (\(error))")
+                return CredentialProblem(
+                    .badPrivateKey, "the \(entry.tag) private key is not a PKCS#8 DER key of EC P-256/P-384/P-521, RSA or Ed25519 (\(error))")
             }
             guard privateKey.publicKey == certificate.publicKey else {
-                return CredentialProblem(.keyMismatch, "the \(entry.tag) private key does not match the public key of its certificate '\(certificate.subject)'")
+                return CredentialProblem(
+                    .keyMismatch, "the \(entry.tag) private key does not match the public key of its certificate '\(certificate.subject)'")
             }
             if certificate.notValidAfter <= moment {
-                return CredentialProblem(.certificateExpired, "the \(entry.tag) certificate expired at \(text(certificate.notValidAfter)); it is now \(text(now))")
+                return CredentialProblem(
+                    .certificateExpired, "the \(entry.tag) certificate expired at \(text(certificate.notValidAfter)); it is now \(text(now))")
             }
             if certificate.notValidBefore > moment {
-                return CredentialProblem(.certificateNotYetValid, "the \(entry.tag) certificate is valid only from \(text(certificate.notValidBefore)); it is now \(text(now))")
+                return CredentialProblem(
+                    .certificateNotYetValid,
+                    "the \(entry.tag) certificate is valid only from \(text(certificate.notValidBefore)); it is now \(text(now))")
             }
         }
         return nil

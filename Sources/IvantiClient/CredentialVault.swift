@@ -37,29 +37,35 @@ final class CredentialVault: Sendable {
         }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("credentials v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE credential (
-                    owner TEXT NOT NULL, serial TEXT NOT NULL, name TEXT NOT NULL, brand TEXT NOT NULL,
-                    callback_scheme TEXT NOT NULL, tags TEXT NOT NULL, expiration_date INTEGER NOT NULL,
-                    received_at INTEGER NOT NULL, sealed BLOB NOT NULL,
-                    PRIMARY KEY (owner, serial))
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE credential (
+                        owner TEXT NOT NULL, serial TEXT NOT NULL, name TEXT NOT NULL, brand TEXT NOT NULL,
+                        callback_scheme TEXT NOT NULL, tags TEXT NOT NULL, expiration_date INTEGER NOT NULL,
+                        received_at INTEGER NOT NULL, sealed BLOB NOT NULL,
+                        PRIMARY KEY (owner, serial))
+                    """)
         }
         try migrator.migrate(database)
     }
 
     /// Stores `payload` for `owner`, replacing a credential with the same serial number of that owner.
     func store(_ payload: CredentialPayload, owner: String, receivedAt: Int64) throws {
-        let sealed = try AES.GCM.seal(payload.encoded(), using: key, nonce: AES.GCM.Nonce(data: secrets.bytes(12)),
-                                      authenticating: Self.binding(owner, payload.serialNumber))
+        let sealed = try AES.GCM.seal(
+            payload.encoded(), using: key, nonce: AES.GCM.Nonce(data: secrets.bytes(12)),
+            authenticating: Self.binding(owner, payload.serialNumber))
         guard let combined = sealed.combined else { throw VaultError("AES-GCM produced no combined box") }
         try database.write { db in
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO credential
-                (owner, serial, name, brand, callback_scheme, tags, expiration_date, received_at, sealed)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [owner, payload.serialNumber, payload.name, payload.brand, payload.callbackScheme,
-                                 payload.tags.joined(separator: ","), payload.expirationDate, receivedAt, combined])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO credential
+                    (owner, serial, name, brand, callback_scheme, tags, expiration_date, received_at, sealed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    owner, payload.serialNumber, payload.name, payload.brand, payload.callbackScheme,
+                    payload.tags.joined(separator: ","), payload.expirationDate, receivedAt, combined,
+                ])
         }
     }
 
@@ -78,15 +84,17 @@ final class CredentialVault: Sendable {
     /// Every credential, or those of `owner`, ordered by owner then serial number.
     func summaries(owner: String? = nil) throws -> [StoredCredential] {
         try database.read { db in
-            let rows = if let owner {
-                try Row.fetchAll(db, sql: "SELECT * FROM credential WHERE owner = ? ORDER BY owner, serial", arguments: [owner])
-            } else {
-                try Row.fetchAll(db, sql: "SELECT * FROM credential ORDER BY owner, serial")
-            }
+            let rows =
+                if let owner {
+                    try Row.fetchAll(db, sql: "SELECT * FROM credential WHERE owner = ? ORDER BY owner, serial", arguments: [owner])
+                } else {
+                    try Row.fetchAll(db, sql: "SELECT * FROM credential ORDER BY owner, serial")
+                }
             return rows.map { row in
-                StoredCredential(owner: row["owner"], serialNumber: row["serial"], name: row["name"], brand: row["brand"],
-                        callbackScheme: row["callback_scheme"], tags: (row["tags"] as String).split(separator: ",").map(String.init),
-                        expirationDate: row["expiration_date"], receivedAt: row["received_at"])
+                StoredCredential(
+                    owner: row["owner"], serialNumber: row["serial"], name: row["name"], brand: row["brand"],
+                    callbackScheme: row["callback_scheme"], tags: (row["tags"] as String).split(separator: ",").map(String.init),
+                    expirationDate: row["expiration_date"], receivedAt: row["received_at"])
             }
         }
     }

@@ -37,7 +37,8 @@ extension IvantiClient {
         var serial = ""
         do throws(CredentialProblem) {
             if state.secureServices == .unavailable || node.fault(Self.secureServicesFault) {
-                throw CredentialProblem(.servicesUnavailable, "secure services are unavailable (the passcode must be entered, the app authorized and AppConnect ready)")
+                throw CredentialProblem(
+                    .servicesUnavailable, "secure services are unavailable (the passcode must be entered, the app authorized and AppConnect ready)")
             }
             let payload = try CredentialPayload(decoding: PayloadSeal.open(sealed, with: identity, sender: sender))
             serial = payload.serialNumber
@@ -80,8 +81,9 @@ extension IvantiClient {
         } else {
             node.trace("certificate-denied", [("app", sender), ("serial", serial), ("tag", tag.rawValue)])
         }
-        node.bus.open(AppConnectReply.certificate(serial: serial, tag: tag.rawValue, outcome: outcome).url(scheme: scheme).description, from: node.name,
-                      activating: false)
+        node.bus.open(
+            AppConnectReply.certificate(serial: serial, tag: tag.rawValue, outcome: outcome).url(scheme: scheme).description, from: node.name,
+            activating: false)
     }
 
     private func record(_ outcome: Outcome) {

@@ -158,8 +158,12 @@ public final class IvantiClient: Sendable {
             change(&all.state)
             return (all.state, all.registeredApps.sorted { $0.key < $1.key })
         }
-        node.trace("state-changed", [("auth", state.authState.word), ("policy", state.managedPolicy.word), ("ready", String(state.ready)),
-                                     ("passcode", state.passcodeEntered ? "entered" : "missing"), ("secure", state.secureServices.word)])
+        node.trace(
+            "state-changed",
+            [
+                ("auth", state.authState.word), ("policy", state.managedPolicy.word), ("ready", String(state.ready)),
+                ("passcode", state.passcodeEntered ? "entered" : "missing"), ("secure", state.secureServices.word),
+            ])
         for (_, scheme) in apps { sendState(state, to: scheme) }
     }
 
@@ -186,11 +190,12 @@ public final class IvantiClient: Sendable {
     // MARK: - Bus
 
     private func registerSchemes(for installation: Installation) {
-        let handled: [String] = switch installation {
-        case .current: [IvantiScheme.appConnect, IvantiScheme.derivedCredential]
-        case .old: [IvantiScheme.appConnect]
-        case .missing: []
-        }
+        let handled: [String] =
+            switch installation {
+            case .current: [IvantiScheme.appConnect, IvantiScheme.derivedCredential]
+            case .old: [IvantiScheme.appConnect]
+            case .missing: []
+            }
         // The installed version's Info.plist: its URL types; it asks canOpenURL about nothing.
         node.bus.declare(app: node.name, installation == .missing ? nil : URLBus.AppDeclaration(urlSchemes: handled, queriesSchemes: []))
         for scheme in [IvantiScheme.appConnect, IvantiScheme.derivedCredential] {
@@ -207,8 +212,9 @@ public final class IvantiClient: Sendable {
     }
 
     func sendState(_ state: State, to appScheme: String) {
-        let status = AppConnectStatus(authState: state.authState, managedPolicy: state.managedPolicy, secureServices: state.secureServices,
-                                      ready: state.ready, clientKey: publicKey)
+        let status = AppConnectStatus(
+            authState: state.authState, managedPolicy: state.managedPolicy, secureServices: state.secureServices,
+            ready: state.ready, clientKey: publicKey)
         // AppConnect's background exchange: the app is told without an app switch.
         node.bus.open(AppConnectReply.state(status).url(scheme: appScheme).description, from: node.name, activating: false)
     }

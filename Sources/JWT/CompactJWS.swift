@@ -93,7 +93,8 @@ struct CompactParts {
             }
         } else {
             guard dots.count == 1 || (dots.count == 2 && dots.second == bytes.count - 1) else {
-                throw JWTError(.malformed, "the prototype has \(min(dots.count, 3) + 1)\(dots.count > 2 ? " or more" : "") parts; expected \(expected)")
+                throw JWTError(
+                    .malformed, "the prototype has \(min(dots.count, 3) + 1)\(dots.count > 2 ? " or more" : "") parts; expected \(expected)")
             }
         }
         let payloadEnd = dots.count == 2 ? dots.second : bytes.count

@@ -33,12 +33,14 @@ public struct JWTHeader: Equatable, Sendable {
             case "typ":
                 // RFC 7519 §5.1: compared case-insensitively; ASCII folding is enough for "JWT".
                 guard case .string(let text) = value, text.utf8.count == 3,
-                      text.utf8.elementsEqual("jwt".utf8, by: { $0 | 0x20 == $1 }) else {
+                    text.utf8.elementsEqual("jwt".utf8, by: { $0 | 0x20 == $1 })
+                else {
                     throw JWTError(.unsupportedAlgorithm, "header typ is \(Self.show(value)); expected \"JWT\"")
                 }
             case "kid":
                 guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= JWTLimits.maxClaimBytes else {
-                    throw JWTError(.invalidClaim, "header kid is \(Self.show(value)); expected a non-empty string of at most \(JWTLimits.maxClaimBytes) bytes")
+                    throw JWTError(
+                        .invalidClaim, "header kid is \(Self.show(value)); expected a non-empty string of at most \(JWTLimits.maxClaimBytes) bytes")
                 }
                 keyID = text
             case "crit", "jku", "jwk", "x5u", "x5c":
@@ -50,11 +52,13 @@ public struct JWTHeader: Equatable, Sendable {
         }
         guard let algorithm else { throw JWTError(.unsupportedAlgorithm, "the header has no alg; expected \"alg\":\"RS256\"") }
         guard algorithm == Self.algorithm else {
-            let why = switch algorithm.lowercased() {
-            case "none": "alg none means an unsigned token, which is never accepted"
-            case let hmac where hmac.hasPrefix("hs"): "alg \(algorithm) is an HMAC (shared-secret) algorithm, which IMS never accepts: host keys are RSA"
-            default: "alg \(algorithm) is not supported"
-            }
+            let why =
+                switch algorithm.lowercased() {
+                case "none": "alg none means an unsigned token, which is never accepted"
+                case let hmac where hmac.hasPrefix("hs"):
+                    "alg \(algorithm) is an HMAC (shared-secret) algorithm, which IMS never accepts: host keys are RSA"
+                default: "alg \(algorithm) is not supported"
+                }
             throw JWTError(.unsupportedAlgorithm, "\(why); expected RS256")
         }
     }
@@ -104,7 +108,11 @@ public struct JWTClaims: Equatable, Sendable {
     /// Other registered claims (`iat`, `aud`) are allowed; `iat`, when present, must be an integer too.
     public init(json bytes: [UInt8]) throws(JWTError) {
         let members = try StrictJSON.parseObject(bytes, what: "the payload")
-        var iss: String?, sub: String?, jti: String?, nbf: Int64?, exp: Int64?
+        var iss: String?
+        var sub: String?
+        var jti: String?
+        var nbf: Int64?
+        var exp: Int64?
         for member in members {
             let (name, value) = (member.name, member.value)
             switch name {

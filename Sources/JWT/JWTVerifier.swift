@@ -26,7 +26,10 @@ public struct JWTVerifier: Sendable {
         let jwt = try SignedJWT(compact: token)
         let publicKey = try key(jwt.claims.issuer, jwt.header.keyID)
         guard jwt.hasValidSignature(publicKey) else {
-            throw JWTError(.badSignature, "the signature does not verify with the certificate registered for iss \(jwt.claims.issuer); expected a token signed by that host's key, unchanged")
+            throw JWTError(
+                .badSignature,
+                "the signature does not verify with the certificate registered for iss \(jwt.claims.issuer); expected a token signed by that host's key, unchanged"
+            )
         }
         try checkWindow(jwt.claims, now: now)
         return jwt
@@ -36,7 +39,8 @@ public struct JWTVerifier: Sendable {
     public func checkLifetime(_ claims: JWTClaims) throws(JWTError) {
         let lifetime = claims.expires - claims.notBefore
         guard lifetime > 0 else {
-            throw JWTError(.lifetimeTooLong, "exp (\(claims.expires)) is not after nbf (\(claims.notBefore)); expected 0 < exp − nbf ≤ \(maxLifetime) s")
+            throw JWTError(
+                .lifetimeTooLong, "exp (\(claims.expires)) is not after nbf (\(claims.notBefore)); expected 0 < exp − nbf ≤ \(maxLifetime) s")
         }
         guard lifetime <= maxLifetime else {
             throw JWTError(.lifetimeTooLong, "the token is valid for \(lifetime) s (exp − nbf); expected at most \(maxLifetime) s (15 minutes)")
@@ -47,10 +51,16 @@ public struct JWTVerifier: Sendable {
     public func checkWindow(_ claims: JWTClaims, now: Int64) throws(JWTError) {
         try checkLifetime(claims)
         guard now + leeway >= claims.notBefore else {
-            throw JWTError(.notYetValid, "the token is not valid until nbf \(claims.notBefore), \(claims.notBefore - now) s after this server's time \(now); expected nbf ≤ now + \(leeway) s (is a clock ahead?)")
+            throw JWTError(
+                .notYetValid,
+                "the token is not valid until nbf \(claims.notBefore), \(claims.notBefore - now) s after this server's time \(now); expected nbf ≤ now + \(leeway) s (is a clock ahead?)"
+            )
         }
         guard now - leeway < claims.expires else {
-            throw JWTError(.expired, "the token expired at exp \(claims.expires), \(now - claims.expires) s before this server's time \(now); expected now < exp + \(leeway) s")
+            throw JWTError(
+                .expired,
+                "the token expired at exp \(claims.expires), \(now - claims.expires) s before this server's time \(now); expected now < exp + \(leeway) s"
+            )
         }
     }
 }

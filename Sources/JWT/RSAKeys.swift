@@ -28,8 +28,9 @@ public final class RSAPrivateKey: RS256Signing, @unchecked Sendable {
         do {
             bits = try RSAKeyCheck.admit(parsed, kind: "private")
             // The public half for verifying, as swift-crypto's (which verifies fastest; see RSAPublicKey).
-            let half = try RSAKeyCheck.convert(parsed, kind: "public", export: { i2d_PUBKEY($0, &$1) },
-                                               as: { try _RSA.Signing.PublicKey(derRepresentation: $0) })
+            let half = try RSAKeyCheck.convert(
+                parsed, kind: "public", export: { i2d_PUBKEY($0, &$1) },
+                as: { try _RSA.Signing.PublicKey(derRepresentation: $0) })
             publicKey = RSAPublicKey(half, bits: bits)
         } catch {
             EVP_PKEY_free(parsed)
@@ -74,8 +75,9 @@ public final class RSAPublicKey: RS256Verifying, Sendable {
     init(owning key: OpaquePointer) throws(JWTError) {
         defer { EVP_PKEY_free(key) }
         bits = try RSAKeyCheck.admit(key, kind: "public")
-        self.key = try RSAKeyCheck.convert(key, kind: "public", export: { i2d_PUBKEY($0, &$1) },
-                                           as: { try _RSA.Signing.PublicKey(derRepresentation: $0) })
+        self.key = try RSAKeyCheck.convert(
+            key, kind: "public", export: { i2d_PUBKEY($0, &$1) },
+            as: { try _RSA.Signing.PublicKey(derRepresentation: $0) })
     }
 
     init(_ key: _RSA.Signing.PublicKey, bits: Int) {
@@ -85,8 +87,9 @@ public final class RSAPublicKey: RS256Verifying, Sendable {
 
     public func isValidSignature(_ signature: [UInt8], for signingInput: UnsafeBufferPointer<UInt8>) -> Bool {
         guard signature.count == (bits + 7) / 8 else { return false }
-        return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature),
-                                    for: SHA256.hash(data: UnsafeRawBufferPointer(signingInput)), padding: .insecurePKCS1v1_5)
+        return key.isValidSignature(
+            _RSA.Signing.RSASignature(rawRepresentation: signature),
+            for: SHA256.hash(data: UnsafeRawBufferPointer(signingInput)), padding: .insecurePKCS1v1_5)
     }
 
     /// The key as PEM (`BEGIN PUBLIC KEY`), e.g. for PyJWT.
@@ -105,9 +108,11 @@ enum RSAKeyCheck {
     }
 
     /// The OpenSSL key as swift-crypto's, through the DER that `export` writes (i2d_PrivateKey or i2d_PUBKEY).
-    static func convert<Key>(_ key: OpaquePointer, kind: String,
-                             export: (OpaquePointer, inout UnsafeMutablePointer<UInt8>?) -> Int32,
-                             as make: (UnsafeBufferPointer<UInt8>) throws -> Key) throws(JWTError) -> Key {
+    static func convert<Key>(
+        _ key: OpaquePointer, kind: String,
+        export: (OpaquePointer, inout UnsafeMutablePointer<UInt8>?) -> Int32,
+        as make: (UnsafeBufferPointer<UInt8>) throws -> Key
+    ) throws(JWTError) -> Key {
         var der: UnsafeMutablePointer<UInt8>?
         let count = export(key, &der)
         defer { CRYPTO_free(der, #file, #line) }

@@ -36,7 +36,8 @@ enum SigningContexts {
         if let context = contexts.byKey[keyID] { return context }
         guard let context = EVP_PKEY_CTX_new(key, nil) else { return nil }
         guard EVP_PKEY_sign_init(context) == 1, EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
-              EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1 else {
+            EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1
+        else {
             EVP_PKEY_CTX_free(context)
             return nil
         }

@@ -113,7 +113,10 @@ public enum StrictJSON {
                 var members: [JSONMember] = []
                 members.reserveCapacity(8)
                 skipSpace()
-                if peek == UInt8(ascii: "}") { index += 1; return .object(members) }
+                if peek == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
                 while true {
                     skipSpace()
                     guard peek == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
@@ -124,27 +127,48 @@ public enum StrictJSON {
                     try expect(UInt8(ascii: ":"), "expected ':' after the member name \"\(name)\"")
                     members.append(JSONMember(name: name, value: try value(depth: depth + 1)))
                     skipSpace()
-                    if peek == UInt8(ascii: ",") { index += 1; continue }
-                    if peek == UInt8(ascii: "}") { index += 1; return .object(members) }
+                    if peek == UInt8(ascii: ",") {
+                        index += 1
+                        continue
+                    }
+                    if peek == UInt8(ascii: "}") {
+                        index += 1
+                        return .object(members)
+                    }
                     throw error("expected ',' or '}' in an object")
                 }
             case UInt8(ascii: "["):
                 index += 1
                 var elements: [JSONValue] = []
                 skipSpace()
-                if peek == UInt8(ascii: "]") { index += 1; return .array(elements) }
+                if peek == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                }
                 while true {
                     elements.append(try value(depth: depth + 1))
                     skipSpace()
-                    if peek == UInt8(ascii: ",") { index += 1; continue }
-                    if peek == UInt8(ascii: "]") { index += 1; return .array(elements) }
+                    if peek == UInt8(ascii: ",") {
+                        index += 1
+                        continue
+                    }
+                    if peek == UInt8(ascii: "]") {
+                        index += 1
+                        return .array(elements)
+                    }
                     throw error("expected ',' or ']' in an array")
                 }
             case UInt8(ascii: "\""):
                 return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return try number()
             default:
@@ -164,7 +188,10 @@ public enum StrictJSON {
         mutating func number() throws(JWTError) -> JSONValue {
             let start = index
             var negative = false
-            if peek == UInt8(ascii: "-") { negative = true; index += 1 }
+            if peek == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
             guard let first = peek, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { throw error("expected a digit") }
             // Integers are accumulated here rather than through String and Int64(_:), which the profile
             // showed costing more than the rest of the claims parse.
@@ -193,7 +220,9 @@ public enum StrictJSON {
                 integral = false
                 index += 1
                 if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-                guard let digit = peek, digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { throw error("expected a digit in the exponent") }
+                guard let digit = peek, digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else {
+                    throw error("expected a digit in the exponent")
+                }
                 while let digit = peek, digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") { index += 1 }
             }
             if integral && fits {
@@ -301,8 +330,10 @@ package enum JSONWriter {
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case ..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: out.append(byte)
             }
         }

@@ -47,10 +47,11 @@ public final class Kernel: @unchecked Sendable {
     public func node(_ name: String) -> Node {
         if let node = nodes[name] { return node }
         network.addHost(name)
-        let node = Node(name: name, eventLoop: loop, network: network,
-                        clock: NodeClock(source: time, skew: skew(of: name)),
-                        random: RandomStream(seed: seed, name: "node:" + name),
-                        secrets: .seeded(RandomStream(seed: seed, name: "secrets:" + name)), faults: faults, bus: bus, tracer: trace)
+        let node = Node(
+            name: name, eventLoop: loop, network: network,
+            clock: NodeClock(source: time, skew: skew(of: name)),
+            random: RandomStream(seed: seed, name: "node:" + name),
+            secrets: .seeded(RandomStream(seed: seed, name: "secrets:" + name)), faults: faults, bus: bus, tracer: trace)
         nodes[name] = node
         return node
     }

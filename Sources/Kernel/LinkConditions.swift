@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import Wire
+
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
 
 /// How one direction of the path between two hosts behaves.
 public struct LinkConditions: Sendable, Equatable, CustomStringConvertible {
@@ -42,7 +43,8 @@ public enum Latency: Sendable, Equatable, CustomStringConvertible {
             return low + Int64(Double(high - low) * random.unit())
         case .normal(let mean, let deviation):
             // Box–Muller; two draws per sample keeps the stream's use predictable.
-            let u1 = max(random.unit(), 1e-12), u2 = random.unit()
+            let u1 = max(random.unit(), 1e-12)
+            let u2 = random.unit()
             let z = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
             return max(0, mean + Int64(z * Double(deviation)))
         case .exponential(let mean):
@@ -59,4 +61,3 @@ public enum Latency: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-

@@ -1,7 +1,8 @@
 import NIOCore
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One end of a simulated TCP connection, as a real NIO `Channel`.
@@ -66,8 +67,10 @@ final class SimulatedChannel: Channel, ChannelCore, @unchecked Sendable {
     private let closePromise: EventLoopPromise<Void>
     private var _pipeline: ChannelPipeline!
 
-    init(network: SimulatedNetwork, connectionID: Int, role: Role, localHost: String, localPort: Int,
-         remoteHost: String, remotePort: Int) {
+    init(
+        network: SimulatedNetwork, connectionID: Int, role: Role, localHost: String, localPort: Int,
+        remoteHost: String, remotePort: Int
+    ) {
         self.network = network
         self.connectionID = connectionID
         self.role = role
@@ -260,7 +263,10 @@ final class SimulatedChannel: Channel, ChannelCore, @unchecked Sendable {
         }
         switch mode {
         case .output:
-            guard !outputClosed else { promise?.fail(ChannelError.outputClosed); return }
+            guard !outputClosed else {
+                promise?.fail(ChannelError.outputClosed)
+                return
+            }
             if inputClosed { return close0(error: error, mode: .all, promise: promise) }
             outputClosed = true
             for (_, p) in unflushed { p?.fail(ChannelError.outputClosed) }
@@ -271,7 +277,10 @@ final class SimulatedChannel: Channel, ChannelCore, @unchecked Sendable {
             promise?.succeed(())
             pipeline.syncOperations.fireUserInboundEventTriggered(ChannelEvent.outputClosed)
         case .input:
-            guard !inputClosed else { promise?.fail(ChannelError.inputClosed); return }
+            guard !inputClosed else {
+                promise?.fail(ChannelError.inputClosed)
+                return
+            }
             if outputClosed { return close0(error: error, mode: .all, promise: promise) }
             closeInput()
             promise?.succeed(())

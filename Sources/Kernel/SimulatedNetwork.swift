@@ -1,7 +1,8 @@
 import NIOCore
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The simulated network: named hosts, listening ports, and TCP-like byte-stream connections whose timing
@@ -175,7 +176,8 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     public var connectionSummaries: [String] {
         open.keys.sorted().compactMap { id -> String? in
             guard let c = open[id] else { return nil }
-            return "#\(id) \(c.localHost):\(c.local.port ?? 0) -> \(c.remoteHost):\(c.remote.port ?? 0) (\(c.role.rawValue), sent \(c.bytesSent) B, received \(c.bytesReceived) B)"
+            return
+                "#\(id) \(c.localHost):\(c.local.port ?? 0) -> \(c.remoteHost):\(c.remote.port ?? 0) (\(c.role.rawValue), sent \(c.bytesSent) B, received \(c.bytesReceived) B)"
         }
     }
 
@@ -241,8 +243,9 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
                     client.abort(error: error)
                     promise.fail(error)
                 case .success:
-                    let attempt = ConnectAttempt(client: client, promise: promise,
-                                                 deadline: self.loop.nanoseconds + timeout.nanoseconds)
+                    let attempt = ConnectAttempt(
+                        client: client, promise: promise,
+                        deadline: self.loop.nanoseconds + timeout.nanoseconds)
                     self.loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(attempt.deadline))) {
                         attempt.timeOut(self)
                     }
@@ -375,7 +378,8 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
             links[linkKey] = path
         }
         let arrival = arrivalTime(of: segment.size, on: &channel.outbound, conditions: path.conditions)
-        let delivered = segment, thenReset = resetAfterDelivery
+        let delivered = segment
+        let thenReset = resetAfterDelivery
         loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(arrival))) {
             channel.peer?.receive(delivered)
             if thenReset { self.resetConnection(channel, reason: "reset fault after bytes") }
@@ -404,7 +408,8 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     private func armRetransmissionTimeout(_ channel: SimulatedChannel, linkKey: String) {
         loop.scheduleTask(in: .nanoseconds(retransmissionTimeout)) {
             guard self.links[linkKey]?.partitioned == true,
-                  self.parked[linkKey]?.contains(where: { $0.channel === channel }) == true else { return }
+                self.parked[linkKey]?.contains(where: { $0.channel === channel }) == true
+            else { return }
             self.parked[linkKey]?.removeAll { $0.channel === channel }
             // Only the sender notices; the receiver just hears nothing more, as with a real partition.
             self.abort(channel, error: IOError(errnoCode: ETIMEDOUT, reason: "write"), reason: "retransmission timeout")
@@ -428,8 +433,12 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
 
     /// Called by a channel when it has closed.
     func closed(_ channel: SimulatedChannel) {
-        trace("close", [("conn", String(channel.connectionID)), ("end", channel.localHost),
-                        ("received", String(channel.bytesReceived)), ("sent", String(channel.bytesSent))])
+        trace(
+            "close",
+            [
+                ("conn", String(channel.connectionID)), ("end", channel.localHost),
+                ("received", String(channel.bytesReceived)), ("sent", String(channel.bytesSent)),
+            ])
         if let peer = channel.peer, peer.isOpen { return }
         open[channel.connectionID] = nil
     }

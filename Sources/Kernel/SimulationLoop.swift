@@ -1,8 +1,9 @@
 import Dispatch
 import NIOConcurrencyHelpers
 import NIOCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one event loop, executor and clock of a simulation.
@@ -83,13 +84,15 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         defer { endDriving(previous) }
         while true {
             if !condition() { return .satisfied }
-            guard let job = lock.withLock({ () -> SimulationLoopJob? in
-                guard let first = state.queue.first, first.deadline <= limit else { return nil }
-                let job = state.queue.removeFirst()
-                state.now = max(state.now, job.deadline)
-                state.executed += 1
-                return job
-            }) else {
+            guard
+                let job = lock.withLock({ () -> SimulationLoopJob? in
+                    guard let first = state.queue.first, first.deadline <= limit else { return nil }
+                    let job = state.queue.removeFirst()
+                    state.now = max(state.now, job.deadline)
+                    state.executed += 1
+                    return job
+                })
+            else {
                 return lock.withLock {
                     if state.queue.isEmpty {
                         return .idle
@@ -132,15 +135,19 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
     private func schedule(at deadline: Int64, _ work: @escaping () -> Void) -> UInt64 {
         lock.withLock {
             if pthread_equal(state.owner, pthread_self()) == 0 {
-                state.violations.append("work was submitted from a thread the kernel does not drive at t=\(state.now)ns"
-                                        + (state.driving ? "" : ", between drives"))
+                state.violations.append(
+                    "work was submitted from a thread the kernel does not drive at t=\(state.now)ns"
+                        + (state.driving ? "" : ", between drives"))
             }
             let sequence = state.nextSequence
             state.nextSequence += 1
-            state.queue.insert(SimulationLoopJob(deadline: max(deadline, state.now), sequence: sequence, run: { [unowned self] in
-                if lock.withLock({ state.cancelled.remove(sequence) != nil }) { return }
-                work()
-            }))
+            state.queue.insert(
+                SimulationLoopJob(
+                    deadline: max(deadline, state.now), sequence: sequence,
+                    run: { [unowned self] in
+                        if lock.withLock({ state.cancelled.remove(sequence) != nil }) { return }
+                        work()
+                    }))
             return sequence
         }
     }
@@ -273,7 +280,8 @@ private struct JobQueue {
             heap[0] = last
             var parent = 0
             while true {
-                let left = 2 * parent + 1, right = left + 1
+                let left = 2 * parent + 1
+                let right = left + 1
                 var smallest = parent
                 if left < heap.count, heap[left] < heap[smallest] { smallest = left }
                 if right < heap.count, heap[right] < heap[smallest] { smallest = right }

@@ -47,8 +47,9 @@ public final class Trace: TraceSink, @unchecked Sendable {
     }
 
     public func record(actor: String, event: String, fields: [(String, String)]) {
-        let entry = Event(nanoseconds: clock(), actor: actor, event: event,
-                          fields: fields.map { ($0.0, Self.withoutSourcePaths($0.1)) })
+        let entry = Event(
+            nanoseconds: clock(), actor: actor, event: event,
+            fields: fields.map { ($0.0, Self.withoutSourcePaths($0.1)) })
         let observers = lock.withLock {
             events.append(entry)
             return self.observers

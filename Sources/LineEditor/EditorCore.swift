@@ -130,7 +130,8 @@ public struct EditorCore: Sendable {
         case 0:
             return .bell
         case 1:
-            let needsSpace = completion.appendsSpace
+            let needsSpace =
+                completion.appendsSpace
                 && !(cursor < buffer.count && buffer.contents[cursor].isWhitespace)
             buffer.replace(start..<cursor, with: candidates[0] + (needsSpace ? " " : ""))
             lastKeyWasTab = false

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The console's command history: an in-memory list capped at `limit`, optionally backed by a file.
@@ -141,7 +141,9 @@ public final class History {
                 case "n": result += "\n"
                 case "r": result += "\r"
                 case "\\": result += "\\"
-                default: result += "\\"; result.unicodeScalars.append(scalar)
+                default:
+                    result += "\\"
+                    result.unicodeScalars.append(scalar)
                 }
                 escaping = false
             } else if scalar == "\\" {

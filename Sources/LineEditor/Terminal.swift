@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // Signal handlers receive no context, so what they need lives in process-wide storage: the
 // terminal attributes to restore and re-apply, and the dispositions to forward signals to.
@@ -210,9 +211,9 @@ enum Terminal {
 
     private static func isIgnored(_ action: sigaction) -> Bool {
         #if canImport(Darwin)
-        let handler = action.__sigaction_u.__sa_handler
+            let handler = action.__sigaction_u.__sa_handler
         #else
-        let handler = action.__sigaction_handler.sa_handler
+            let handler = action.__sigaction_handler.sa_handler
         #endif
         return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
@@ -220,9 +221,9 @@ enum Terminal {
 
 private func setHandlerField(_ action: inout sigaction, _ handler: (@convention(c) (Int32) -> Void)?) {
     #if canImport(Darwin)
-    action.__sigaction_u.__sa_handler = handler
+        action.__sigaction_u.__sa_handler = handler
     #else
-    action.__sigaction_handler.sa_handler = handler
+        action.__sigaction_handler.sa_handler = handler
     #endif
 }
 

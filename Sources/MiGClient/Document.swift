@@ -32,8 +32,10 @@ public struct Document: Sendable {
     /// per 100,000 bytes unless `pages` says, padded with comment lines, so a printer counts its pages.
     /// - throws: `.documentUnreadable` when `count` is below the smallest PDF of that many pages
     ///   (`PaddedPDF.minimumBytes(pages:)`).
-    public static func generated(byteCount count: Int64, pages: Int? = nil, name: String = "generated.pdf",
-                                 format: String = "application/pdf") throws(MiGError) -> Document {
+    public static func generated(
+        byteCount count: Int64, pages: Int? = nil, name: String = "generated.pdf",
+        format: String = "application/pdf"
+    ) throws(MiGError) -> Document {
         do {
             return Document(source: .generated(try PaddedPDF(byteCount: count, pages: pages)), name: name, format: format)
         } catch {

@@ -20,8 +20,9 @@ final class GzipReader: DocumentReader {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // windowBits 15 + 16 asks zlib for a gzip header and trailer instead of a zlib one.
-        let status = deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             stream.deallocate()
             throw .invalidConfiguration("zlib could not start gzip compression (status \(status))")

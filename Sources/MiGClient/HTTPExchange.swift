@@ -59,8 +59,10 @@ final class ExchangeHandler: ChannelInboundHandler {
     private var idleTimer: Scheduled<Void>?
     private var totalTimer: Scheduled<Void>?
 
-    init(request: OutgoingRequest, timeouts: MiGClient.Timeouts, waitsForTLSHandshake: Bool,
-         promise: EventLoopPromise<IncomingResponse>) {
+    init(
+        request: OutgoingRequest, timeouts: MiGClient.Timeouts, waitsForTLSHandshake: Bool,
+        promise: EventLoopPromise<IncomingResponse>
+    ) {
         self.request = request
         self.timeouts = timeouts
         self.waitsForTLSHandshake = waitsForTLSHandshake
@@ -127,8 +129,10 @@ final class ExchangeHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        endedEarly(context: context, error: MiGError.connectionDropped(
-            "the server closed the connection " + (phase == .bodySent ? "before answering" : "during the upload")))
+        endedEarly(
+            context: context,
+            error: MiGError.connectionDropped(
+                "the server closed the connection " + (phase == .bodySent ? "before answering" : "during the upload")))
         context.fireChannelInactive()
     }
 
@@ -241,8 +245,10 @@ final class ExchangeHandler: ChannelInboundHandler {
         } else if responseHead == nil, requestWritten, let operation = request.operation {
             fail(context: context, MiGError.answerLost(operation: operation, detail: Self.describe(error)))
         } else if responseHead != nil {
-            fail(context: context, MiGError.malformedResponse(
-                "the connection ended in the middle of a \(responseHead!.status.code) response (\(error))"))
+            fail(
+                context: context,
+                MiGError.malformedResponse(
+                    "the connection ended in the middle of a \(responseHead!.status.code) response (\(error))"))
         } else {
             fail(context: context, error)
         }

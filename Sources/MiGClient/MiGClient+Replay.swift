@@ -27,9 +27,10 @@ extension MiGClient {
         head.headers.add(name: "Content-Type", value: "application/ipp")
         head.headers.add(name: "Content-Length", value: "\(Int64(encodedRequest.count) + documentSize)")
         node.trace("mig-client-replay", [("bytes", "\(encodedRequest.count)"), ("document-bytes", "\(documentSize)")])
-        let request = OutgoingRequest(head: head, prefix: ByteBuffer(bytes: encodedRequest), document: document,
-                                      documentSize: document == nil ? nil : documentSize, compression: .none,
-                                      expectContinue: false, progress: nil, maxResponseBytes: Self.maxResponseBytes)
+        let request = OutgoingRequest(
+            head: head, prefix: ByteBuffer(bytes: encodedRequest), document: document,
+            documentSize: document == nil ? nil : documentSize, compression: .none,
+            expectContinue: false, progress: nil, maxResponseBytes: Self.maxResponseBytes)
         let response: IncomingResponse
         switch await exchange(request) {
         case .success(let answer): response = answer
@@ -49,7 +50,8 @@ extension MiGClient {
             problem = "HTTP \(status) with Content-Type \(type), not application/ipp"
         }
         node.trace("mig-client-replay-answer", [("http", "\(status)"), ("ipp", message.map { "\($0.status)" } ?? "none")])
-        return ReplayAnswer(httpStatus: status, message: message, problem: problem,
-                            text: message == nil ? String(decoding: response.body.readableBytesView.prefix(200), as: UTF8.self) : "")
+        return ReplayAnswer(
+            httpStatus: status, message: message, problem: problem,
+            text: message == nil ? String(decoding: response.body.readableBytesView.prefix(200), as: UTF8.self) : "")
     }
 }

@@ -3,8 +3,9 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What answers mean: HTTP statuses, IPP responses and connection failures mapped to `MiGError`.
@@ -38,8 +39,9 @@ extension MiGClient {
             if status.code == 400, text.contains("SSL certificate") {
                 throw .tlsClientCertificateRejected("the TLS proxy answered 400: \(Self.htmlTitle(text) ?? text)")
             }
-            throw .httpStatus(code: Int(status.code), reason: status.reasonPhrase,
-                              body: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw .httpStatus(
+                code: Int(status.code), reason: status.reasonPhrase,
+                body: text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 

@@ -48,8 +48,12 @@ extension MiGClient {
             case .chunked: head.headers.add(name: "Transfer-Encoding", value: "chunked")
             case .contentLength: head.headers.add(name: "Content-Length", value: "\(Int64(prefix.count) + (documentSize ?? 0))")
             }
-            node.trace("mig-client-request", [("attempt", "\(attempt)"), ("operation", "\(message.operation)"),
-                                             ("request-id", "\(message.requestID)")])
+            node.trace(
+                "mig-client-request",
+                [
+                    ("attempt", "\(attempt)"), ("operation", "\(message.operation)"),
+                    ("request-id", "\(message.requestID)"),
+                ])
             let request = OutgoingRequest(
                 head: head, prefix: ByteBuffer(bytes: prefix), document: document, documentSize: documentSize,
                 compression: options.compression, expectContinue: options.expectContinue, progress: progress, maxResponseBytes: Self.maxResponseBytes,
@@ -78,8 +82,12 @@ extension MiGClient {
                 throw attempt == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
             }
             let delay = backoff(afterAttempt: attempt)
-            node.trace("mig-client-retry", [("after-attempt", "\(attempt)"), ("reason", failure.traceReason),
-                                           ("wait", Duration.nanoseconds(delay.nanoseconds).workbenchText)])
+            node.trace(
+                "mig-client-retry",
+                [
+                    ("after-attempt", "\(attempt)"), ("reason", failure.traceReason),
+                    ("wait", Duration.nanoseconds(delay.nanoseconds).workbenchText),
+                ])
             await sleep(delay)
         }
     }
@@ -104,10 +112,13 @@ extension MiGClient {
                         try pipeline.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
                     }
                     try pipeline.addHandler(HTTPRequestEncoder())
-                    try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(
-                        leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
-                    try pipeline.addHandler(ExchangeHandler(
-                        request: request, timeouts: timeouts, waitsForTLSHandshake: tlsContext != nil, promise: promise))
+                    try pipeline.addHandler(
+                        ByteToMessageHandler(
+                            HTTPResponseDecoder(
+                                leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)))
+                    try pipeline.addHandler(
+                        ExchangeHandler(
+                            request: request, timeouts: timeouts, waitsForTLSHandshake: tlsContext != nil, promise: promise))
                 }
             }.get()
         } catch {

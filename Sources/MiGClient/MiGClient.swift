@@ -32,7 +32,9 @@ public final class MiGClient: Sendable {
         self.node = node
         self.tlsContext = try MiGTLS.context(for: configuration)
         if configuration.endpoint.usesTLS, case .acceptAnyCertificate = configuration.trust {
-            securityWarnings = ["TLS certificate verification is OFF for \(configuration.endpoint): anyone on the path can read documents and passwords"]
+            securityWarnings = [
+                "TLS certificate verification is OFF for \(configuration.endpoint): anyone on the path can read documents and passwords"
+            ]
             node.trace("mig-client-insecure-tls", [("url", configuration.endpoint.description)])
         } else {
             securityWarnings = []
@@ -45,16 +47,18 @@ public final class MiGClient: Sendable {
     public func isAlive() async -> Liveness {
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
         addCommonHeaders(to: &head.headers)
-        let request = OutgoingRequest(head: head, prefix: ByteBuffer(), document: nil, documentSize: nil, compression: .none,
-                                      expectContinue: false, progress: nil, maxResponseBytes: 64 << 10)
+        let request = OutgoingRequest(
+            head: head, prefix: ByteBuffer(), document: nil, documentSize: nil, compression: .none,
+            expectContinue: false, progress: nil, maxResponseBytes: 64 << 10)
         switch await exchange(request) {
         case .failure(let error):
             return .unreachable(error)
         case .success(let response):
             let text = String(buffer: response.body)
             if response.head.status == .ok, text.contains("MIG hello") { return .alive }
-            return .notMiG("GET / answered \(response.head.status.code) \(response.head.status.reasonPhrase) without \"MIG hello\""
-                + (text.isEmpty ? "" : ": \(text.prefix(80))"))
+            return .notMiG(
+                "GET / answered \(response.head.status.code) \(response.head.status.reasonPhrase) without \"MIG hello\""
+                    + (text.isEmpty ? "" : ": \(text.prefix(80))"))
         }
     }
 
@@ -63,13 +67,16 @@ public final class MiGClient: Sendable {
     /// - parameters:
     ///   - progress: called as document bytes go out (on the node's loop), with the total size.
     /// - throws: `MiGError`; a busy printer or a dropped connection is retried first (`.retriesExhausted`).
-    public func print(_ document: Document, options: PrintOptions = PrintOptions(),
-                      progress: PrintProgress? = nil) async throws(MiGError) -> SubmittedJob {
+    public func print(
+        _ document: Document, options: PrintOptions = PrintOptions(),
+        progress: PrintProgress? = nil
+    ) async throws(MiGError) -> SubmittedJob {
         if options.compression == .gzip, options.framing == .contentLength {
             throw .invalidConfiguration("gzip compression needs chunked framing: the compressed size is not known before sending")
         }
         if options.compression != .none, options.attributeSet == .original {
-            throw .invalidConfiguration("the original app's attribute set has no compression attribute: the printer could not know the document is gzipped")
+            throw .invalidConfiguration(
+                "the original app's attribute set has no compression attribute: the printer could not know the document is gzipped")
         }
         let plainSize = try document.size()
         let size = options.compression == .gzip ? nil : plainSize
@@ -99,8 +106,12 @@ public final class MiGClient: Sendable {
             id: id, uri: job?.jobURI, state: job?[IPPAttributeName.jobState]?.integerValue.flatMap(IPPJobState.init(rawValue:)),
             stateReasons: job?[IPPAttributeName.jobStateReasons]?.stringValues ?? [], status: response.status,
             attempts: outcome.attempts, bytesSent: outcome.documentBytesSent)
-        node.trace("mig-client-job-submitted", [("attempts", "\(outcome.attempts)"), ("bytes", "\(outcome.documentBytesSent)"),
-                                               ("job-id", "\(id)")])
+        node.trace(
+            "mig-client-job-submitted",
+            [
+                ("attempts", "\(outcome.attempts)"), ("bytes", "\(outcome.documentBytesSent)"),
+                ("job-id", "\(id)"),
+            ])
         return submitted
     }
 
@@ -163,8 +174,12 @@ public final class MiGClient: Sendable {
                 throw .jobNotFinished(jobID: jobID, state: last?.state, reasons: last?.stateReasons ?? [])
             }
             if status != last {
-                node.trace("mig-client-job-state", [("job-id", "\(jobID)"), ("reasons", status.stateReasons.joined(separator: ",")),
-                                                   ("state", status.state.map { "\($0)" } ?? "unknown")])
+                node.trace(
+                    "mig-client-job-state",
+                    [
+                        ("job-id", "\(jobID)"), ("reasons", status.stateReasons.joined(separator: ",")),
+                        ("state", status.state.map { "\($0)" } ?? "unknown"),
+                    ])
                 onChange?(status)
                 last = status
             }
@@ -246,8 +261,9 @@ public final class MiGClient: Sendable {
             return message
         }
         let response = try Self.requireSuccess(outcome.message)
-        return ValidationResult(status: response.status,
-                                unsupportedAttributes: response.group(.unsupported)?.names ?? [])
+        return ValidationResult(
+            status: response.status,
+            unsupportedAttributes: response.group(.unsupported)?.names ?? [])
     }
 }
 

@@ -76,8 +76,10 @@ extension MiGClient {
         /// retrying a restarted MiG do not all come back at once. 0 makes the waits exact.
         public var jitter: Double
 
-        public init(maxAttempts: Int = 4, baseDelay: TimeAmount = .milliseconds(500),
-                    maxDelay: TimeAmount = .seconds(8), jitter: Double = 0) {
+        public init(
+            maxAttempts: Int = 4, baseDelay: TimeAmount = .milliseconds(500),
+            maxDelay: TimeAmount = .seconds(8), jitter: Double = 0
+        ) {
             self.maxAttempts = max(1, maxAttempts)
             self.baseDelay = baseDelay
             self.maxDelay = maxDelay
@@ -107,8 +109,10 @@ extension MiGClient {
         /// (nil: no limit beyond `connect` and `idle`). `waitForCompletion` sets it to what is left of its timeout.
         public var total: TimeAmount?
 
-        public init(connect: TimeAmount = .seconds(10), idle: TimeAmount = .seconds(30),
-                    expectContinue: TimeAmount = .seconds(1), total: TimeAmount? = nil) {
+        public init(
+            connect: TimeAmount = .seconds(10), idle: TimeAmount = .seconds(30),
+            expectContinue: TimeAmount = .seconds(1), total: TimeAmount? = nil
+        ) {
             self.connect = connect
             self.idle = idle
             self.expectContinue = expectContinue

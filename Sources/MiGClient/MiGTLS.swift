@@ -76,7 +76,8 @@ enum MiGTLS {
             tls.trustRoots = .certificates([])
             _ = try NIOSSLContext(configuration: tls)
         } catch {
-            throw .clientCertificate(file: source, problem: .unusable("the private key is not the certificate's (\(withoutSourceLocations("\(error)")))"))
+            throw .clientCertificate(
+                file: source, problem: .unusable("the private key is not the certificate's (\(withoutSourceLocations("\(error)")))"))
         }
         return (certificates, privateKey)
     }

@@ -33,11 +33,13 @@ public struct PrintOptions: Sendable {
     /// Which attributes the Print-Job carries: `.complete` by default; `.original` to reproduce the original app.
     public var attributeSet: AttributeSet
 
-    public init(jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
-                pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
-                requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true,
-                compression: DocumentCompression = .none, attributeSet: AttributeSet = .complete, holdUntil: String? = nil,
-                numberUp: Int32 = 1) {
+    public init(
+        jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
+        pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
+        requestingUserName: String? = nil, framing: BodyFraming = .chunked, expectContinue: Bool = true,
+        compression: DocumentCompression = .none, attributeSet: AttributeSet = .complete, holdUntil: String? = nil,
+        numberUp: Int32 = 1
+    ) {
         self.jobName = jobName
         self.copies = copies
         self.sides = sides

@@ -31,7 +31,8 @@ public struct ClientCertificateCheck: Sendable {
 
     private func check(_ certificate: Certificate, now: Date) -> Result<String, CertificateProblem> {
         guard certificate.issuer == authority.subject,
-              authority.publicKey.isValidSignature(certificate.signature, for: certificate) else {
+            authority.publicKey.isValidSignature(certificate.signature, for: certificate)
+        else {
             return .failure(.untrusted("the client certificate \(certificate.subject) is not issued by \(authority.subject)"))
         }
         // As OpenSSL's "sslclient" purpose: a certificate restricted to other uses (a server's) is refused.
@@ -39,7 +40,10 @@ public struct ClientCertificateCheck: Sendable {
             return .failure(.untrusted("the certificate \(certificate.subject) is not issued for client authentication"))
         }
         guard certificate.notValidBefore <= now, now <= certificate.notValidAfter else {
-            return .failure(.untrusted("the client certificate \(certificate.subject) is not valid now (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))"))
+            return .failure(
+                .untrusted(
+                    "the client certificate \(certificate.subject) is not valid now (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))"
+                ))
         }
         return .success(certificate.subject.description)
     }

@@ -35,19 +35,21 @@ final class PageCountingWriter: DocumentWriter {
     init(inner: any DocumentWriter, format: String, readsSpoolFile: Bool) {
         self.inner = inner
         self.readsSpoolFile = readsSpoolFile
-        kind = switch format {
-        case "application/pdf": .pdf
-        case "application/postscript": .postscript
-        case "image/pwg-raster", "image/urf": .raster
-        case "image/jpeg": .jpeg
-        case "application/octet-stream": .sniff
-        default: .other
-        }
-        raster = switch format {
-        case "image/pwg-raster": RasterPages(.pwg)
-        case "image/urf": RasterPages(.apple)
-        default: nil
-        }
+        kind =
+            switch format {
+            case "application/pdf": .pdf
+            case "application/postscript": .postscript
+            case "image/pwg-raster", "image/urf": .raster
+            case "image/jpeg": .jpeg
+            case "application/octet-stream": .sniff
+            default: .other
+            }
+        raster =
+            switch format {
+            case "image/pwg-raster": RasterPages(.pwg)
+            case "image/urf": RasterPages(.apple)
+            default: nil
+            }
         if readsSpoolFile { held = nil }
     }
 
@@ -93,16 +95,22 @@ final class PageCountingWriter: DocumentWriter {
     private func count(_ document: SpooledDocument) -> DocumentPages {
         switch kind {
         case .raster: return raster!.outcome
-        case .jpeg: return prefix.starts(with: [0xFF, 0xD8, 0xFF]) ? .counted(1) : .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)")
+        case .jpeg:
+            return prefix.starts(with: [0xFF, 0xD8, 0xFF]) ? .counted(1) : .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)")
         case .pdf, .postscript:
             guard let bytes = wholeDocument(document) else { return .unexamined }
             if case .pdf = kind {
-                do { return .counted(try PDFReader.pageCount(bytes)) } catch { return .unreadable(format: "application/pdf", why: "not a readable PDF: \(error)") }
+                do { return .counted(try PDFReader.pageCount(bytes)) } catch {
+                    return .unreadable(format: "application/pdf", why: "not a readable PDF: \(error)")
+                }
             }
-            guard PostScriptReader.isPostScript(bytes) else { return .unreadable(format: "application/postscript", why: "not PostScript (it does not start with %!)") }
+            guard PostScriptReader.isPostScript(bytes) else {
+                return .unreadable(format: "application/postscript", why: "not PostScript (it does not start with %!)")
+            }
             guard let pages = PostScriptReader.pageCount(bytes), pages > 0 else {
-                return .unreadable(format: "application/postscript",
-                                   why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted")
+                return .unreadable(
+                    format: "application/postscript",
+                    why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted")
             }
             return .counted(pages)
         case .sniff, .other: return .unexamined
@@ -216,7 +224,9 @@ struct RasterPages {
     private static func integer(_ bytes: [UInt8], _ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
 
     private mutating func startPage() {
-        let width: Int, height: Int, bitsPerPixel: Int
+        let width: Int
+        let height: Int
+        let bitsPerPixel: Int
         switch flavour {
         case .pwg:
             (width, height, bitsPerPixel) = (Self.integer(header, 372), Self.integer(header, 376), Self.integer(header, 388))
@@ -228,7 +238,8 @@ struct RasterPages {
         }
         header = []
         guard width > 0, height > 0, (1...64).contains(bitsPerPixel), bytesPerLine == (width * bitsPerPixel + 7) / 8 else {
-            problem = "\(flavour.name) page \(pages + 1) has an impossible header (\(width)×\(height), \(bitsPerPixel) bits per pixel"
+            problem =
+                "\(flavour.name) page \(pages + 1) has an impossible header (\(width)×\(height), \(bitsPerPixel) bits per pixel"
                 + (flavour == .pwg ? ", \(bytesPerLine) bytes per line)" : ")")
             return
         }

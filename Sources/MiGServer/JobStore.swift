@@ -91,8 +91,9 @@ public final class JobStore: Sendable {
 
     /// Creates or replaces an account. The salt comes from the caller (the node's random stream).
     public func setAccount(user: String, password: String, salt: String, requiresClientCertificate: Bool) throws {
-        let account = Account(user: user, passwordDigest: Self.digest(salt + password), salt: salt,
-                              requiresClientCertificate: requiresClientCertificate)
+        let account = Account(
+            user: user, passwordDigest: Self.digest(salt + password), salt: salt,
+            requiresClientCertificate: requiresClientCertificate)
         try database.write { db in try account.save(db) }  // an upsert: two statements
     }
 
@@ -166,11 +167,14 @@ public final class JobStore: Sendable {
     /// is aborted (its client was not told it succeeded).
     public func recoverAfterRestart() throws -> (requeued: Int, aborted: Int) {
         try database.write { db in
-            try db.execute(sql: "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
-                           arguments: [IPPJobState.aborted.rawValue, IPPJobState.canceled.rawValue])
+            try db.execute(
+                sql:
+                    "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
+                arguments: [IPPJobState.aborted.rawValue, IPPJobState.canceled.rawValue])
             let aborted = db.changesCount
-            try db.execute(sql: "UPDATE job SET stateValue = ?, reasonList = '' WHERE stateValue IN (?, ?)",
-                           arguments: [IPPJobState.pending.rawValue, IPPJobState.processing.rawValue, IPPJobState.processingStopped.rawValue])
+            try db.execute(
+                sql: "UPDATE job SET stateValue = ?, reasonList = '' WHERE stateValue IN (?, ?)",
+                arguments: [IPPJobState.pending.rawValue, IPPJobState.processing.rawValue, IPPJobState.processingStopped.rawValue])
             return (db.changesCount, aborted)
         }
     }

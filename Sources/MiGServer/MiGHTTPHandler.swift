@@ -99,7 +99,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             break
         }
         state = .closing
-        replyEarly(context: context, Reply(status: .requestTimeout, body: "\(what) did not arrive within \(limit.seconds) s; the request was abandoned"))
+        replyEarly(
+            context: context, Reply(status: .requestTimeout, body: "\(what) did not arrive within \(limit.seconds) s; the request was abandoned"))
     }
 
     private func timedOut(context: ChannelHandlerContext, _ limit: TimeAmount) {
@@ -135,21 +136,34 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         switch path {
         case "/":
             guard head.method == .GET || head.method == .HEAD else {
-                return refuse(context: context, head, Reply(status: .methodNotAllowed, headers: ["Allow": "GET, HEAD"], body: "\(head.method) / is not allowed; use GET / to check that MiG is running"))
+                return refuse(
+                    context: context, head,
+                    Reply(
+                        status: .methodNotAllowed, headers: ["Allow": "GET, HEAD"],
+                        body: "\(head.method) / is not allowed; use GET / to check that MiG is running"))
             }
-            state = .ignoringBody(head, Reply(status: .ok, body: "<!DOCTYPE html>\n<html><head><title>MiG</title></head><body>MIG hello</body></html>\n",
-                                              contentType: "text/html; charset=utf-8"))
+            state = .ignoringBody(
+                head,
+                Reply(
+                    status: .ok, body: "<!DOCTYPE html>\n<html><head><title>MiG</title></head><body>MIG hello</body></html>\n",
+                    contentType: "text/html; charset=utf-8"))
         case let icon where PrinterIcon.png(at: icon) != nil && (head.method == .GET || head.method == .HEAD):  // printer-icons
             state = .ignoringBody(head, Reply(status: .ok, body: "", contentType: "image/png", data: PrinterIcon.png(at: icon)))
         case let ipp where ipp == "/ipp/print" || MiGPrinter.isJobPath(ipp):  // a job's job-uri takes its requests too
             guard head.method == .POST else {
-                return refuse(context: context, head, Reply(status: .methodNotAllowed, headers: ["Allow": "POST"],
-                                                            body: "\(head.method) /ipp/print is not allowed; IPP requests are POSTed with Content-Type: application/ipp"))
+                return refuse(
+                    context: context, head,
+                    Reply(
+                        status: .methodNotAllowed, headers: ["Allow": "POST"],
+                        body: "\(head.method) /ipp/print is not allowed; IPP requests are POSTed with Content-Type: application/ipp"))
             }
             let contentType = head.headers.first(name: "Content-Type") ?? ""
             guard contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/ipp" else {
-                return refuse(context: context, head, Reply(status: .unsupportedMediaType,
-                                                            body: "expected Content-Type: application/ipp, found \(contentType.isEmpty ? "none" : "'\(contentType)'")"))
+                return refuse(
+                    context: context, head,
+                    Reply(
+                        status: .unsupportedMediaType,
+                        body: "expected Content-Type: application/ipp, found \(contentType.isEmpty ? "none" : "'\(contentType)'")"))
             }
             // The certificate the client proved it holds in the TLS handshake (IPPS with mutual TLS), if any.
             let presented = scheme == "ipps" ? (try? context.pipeline.syncOperations.nioSSL_peerCertificate()?.toDERBytes()) : nil
@@ -158,9 +172,15 @@ final class MiGHTTPHandler: ChannelInboundHandler {
                 return refuse(context: context, head, refusal)
             case .success(let user):
                 if let length = head.headers.first(name: "Content-Length").flatMap(Int64.init),
-                   length > server.configuration.printer.maxDocumentBytes + Int64(server.decoder.limits.maxMessageSize) {
-                    return refuse(context: context, head, Reply(status: .payloadTooLarge,
-                                                                body: "the request of \(length) bytes exceeds MiG's limit of \(server.configuration.printer.maxDocumentBytes) document bytes"))
+                    length > server.configuration.printer.maxDocumentBytes + Int64(server.decoder.limits.maxMessageSize)
+                {
+                    return refuse(
+                        context: context, head,
+                        Reply(
+                            status: .payloadTooLarge,
+                            body:
+                                "the request of \(length) bytes exceeds MiG's limit of \(server.configuration.printer.maxDocumentBytes) document bytes"
+                        ))
                 }
                 let authority = head.headers.first(name: "Host") ?? "\(server.host):\(server.port(scheme: scheme))"
                 let caller = Caller(user: user ?? "", address: PrinterAddress(scheme: scheme, authority: authority), authenticated: user != nil)
@@ -210,7 +230,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         } catch {
             // The rest of the body is still on its way: answer now and close.
             state = .closing
-            let answer = undecodable(bytes, "Malformed IPP request: \(error)", status: error.kind == .limitExceeded ? .requestEntityTooLarge : .badRequest)
+            let answer = undecodable(
+                bytes, "Malformed IPP request: \(error)", status: error.kind == .limitExceeded ? .requestEntityTooLarge : .badRequest)
             return replyEarly(context: context, head, ipp: answer, operation: nil)
         }
         guard case .complete(let request, let documentOffset) = progress else {
@@ -240,7 +261,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         case .attributes(let head, _, let pending):
             let bytes = pending.bytes
             // The decoder names what is wrong with bytes that are not IPP at all; only truly cut-off ones are "truncated".
-            var problem = bytes.isEmpty ? "The body is empty; expected an IPP request."
+            var problem =
+                bytes.isEmpty
+                ? "The body is empty; expected an IPP request."
                 : "The IPP request is truncated: the body ended after \(bytes.count) bytes, before the end-of-attributes tag."
             if !bytes.isEmpty {
                 do { _ = try server.decoder.decodePrefix(bytes) } catch { problem = "Malformed IPP request: \(error)" }
@@ -249,8 +272,9 @@ final class MiGHTTPHandler: ChannelInboundHandler {
             reply(context: context, head, ipp: undecodable(bytes, problem, status: .badRequest), operation: nil, keepAlive: head.isKeepAlive)
         case .answering(let head, let response, let request, let extra):
             if extra > 0 {
-                let problem = MiGPrinter.error(to: request, .badRequest,
-                                               "\(extra) bytes of unexpected data after the end-of-attributes tag: \(request.operation) takes no document.")
+                let problem = MiGPrinter.error(
+                    to: request, .badRequest,
+                    "\(extra) bytes of unexpected data after the end-of-attributes tag: \(request.operation) takes no document.")
                 reply(context: context, head, ipp: problem, operation: request.operation, keepAlive: head.isKeepAlive)
             } else {
                 reply(context: context, head, ipp: response, operation: request.operation, keepAlive: head.isKeepAlive)
@@ -285,7 +309,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
     /// connection), else at once with `Connection: close`.
     private func refuse(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ answer: Reply) {
         let length = head.headers.first(name: "Content-Length").flatMap(Int.init)
-        let smallBody = head.headers.first(name: "Expect") == nil
+        let smallBody =
+            head.headers.first(name: "Expect") == nil
             && !head.headers.contains(name: "Transfer-Encoding") && (length ?? 0) <= 64 * 1024
         if smallBody {
             state = .ignoringBody(head, answer)
@@ -298,20 +323,28 @@ final class MiGHTTPHandler: ChannelInboundHandler {
     private func replyEarly(context: ChannelHandlerContext, _ answer: Reply) {
         var answer = answer
         answer.headers.replaceOrAdd(name: "Connection", value: "close")
-        write(context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType,
-              body: ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n"), version: .http1_1, keepAlive: false)
+        write(
+            context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType,
+            body: ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n"), version: .http1_1, keepAlive: false)
     }
 
     private func replyEarly(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage, operation: IPPOperation?) {
         let body = (try? IPPEncoder().encode(ipp)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
         traceIPP(context: context, ipp, operation: operation)
-        write(context: context, status: .ok, headers: ["Connection": "close"], contentType: "application/ipp", body: body, version: head.version, keepAlive: false)
+        write(
+            context: context, status: .ok, headers: ["Connection": "close"], contentType: "application/ipp", body: body, version: head.version,
+            keepAlive: false)
     }
 
     private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, _ answer: Reply, keepAlive: Bool) {
-        let body = head.method == .HEAD ? ByteBuffer() : answer.data.map { ByteBuffer(bytes: $0) }
-            ?? ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
-        write(context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType, body: body, version: head.version, keepAlive: keepAlive)
+        let body =
+            head.method == .HEAD
+            ? ByteBuffer()
+            : answer.data.map { ByteBuffer(bytes: $0) }
+                ?? ByteBuffer(string: answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
+        write(
+            context: context, status: answer.status, headers: answer.headers, contentType: answer.contentType, body: body, version: head.version,
+            keepAlive: keepAlive)
     }
 
     private func reply(context: ChannelHandlerContext, _ head: HTTPRequestHead, ipp: IPPMessage, operation: IPPOperation?, keepAlive: Bool) {
@@ -319,7 +352,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
         do {
             body = ByteBuffer(bytes: try IPPEncoder().encode(ipp))
         } catch {
-            return reply(context: context, head, Reply(status: .internalServerError, body: "MiG could not encode its answer: \(error)"), keepAlive: false)
+            return reply(
+                context: context, head, Reply(status: .internalServerError, body: "MiG could not encode its answer: \(error)"), keepAlive: false)
         }
         traceIPP(context: context, ipp, operation: operation)
         write(context: context, status: .ok, headers: [:], contentType: "application/ipp", body: body, version: head.version, keepAlive: keepAlive)
@@ -327,7 +361,8 @@ final class MiGHTTPHandler: ChannelInboundHandler {
 
     /// - parameter operation: what was asked; nil when the request could not be read.
     private func traceIPP(context: ChannelHandlerContext, _ ipp: IPPMessage, operation: IPPOperation?) {
-        node.trace("ipp-response", [("from", context.channel.peerText)] + (operation.map { [("operation", "\($0)")] } ?? []) + [("status", "\(ipp.status)")])
+        node.trace(
+            "ipp-response", [("from", context.channel.peerText)] + (operation.map { [("operation", "\($0)")] } ?? []) + [("status", "\(ipp.status)")])
     }
 
     /// The answer to a body that is not a whole IPP request (RFC 8011 §4.1): `status` with a status-message that
@@ -335,12 +370,14 @@ final class MiGHTTPHandler: ChannelInboundHandler {
     private func undecodable(_ bytes: [UInt8], _ problem: String, status: IPPStatus) -> IPPMessage {
         var header = IPPDecoder.header(of: bytes) ?? IPPMessage(version: .v1_1, code: 0, requestID: 0)
         // Text sent as IPP has no IPP version to echo: answer in 1.1, which every client reads.
-        if !(IPPVersion.v1_0 ... IPPVersion.v2_2).contains(header.version) { header.version = .v1_1 }
+        if !(IPPVersion.v1_0...IPPVersion.v2_2).contains(header.version) { header.version = .v1_1 }
         return MiGPrinter.error(to: header, status, problem)
     }
 
-    private func write(context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, contentType: String,
-                       body: ByteBuffer, version: HTTPVersion, keepAlive: Bool) {
+    private func write(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, contentType: String,
+        body: ByteBuffer, version: HTTPVersion, keepAlive: Bool
+    ) {
         var headers = headers
         headers.replaceOrAdd(name: "Content-Type", value: contentType)
         headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")

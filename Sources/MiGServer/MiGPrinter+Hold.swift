@@ -12,9 +12,11 @@ extension MiGPrinter {
     func holdJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var job = try ownedJob(request, caller)
         if let until = request.operationAttributes?["job-hold-until"], until.stringValue != "indefinite" {
-            throw Refusal(response: unsupportedResponse(request, .attributesOrValuesNotSupported,
-                                                        "job-hold-until '\(until.stringValue ?? "?")' is not supported by Hold-Job; expected indefinite.",
-                                                        unsupported: [until]))
+            throw Refusal(
+                response: unsupportedResponse(
+                    request, .attributesOrValuesNotSupported,
+                    "job-hold-until '\(until.stringValue ?? "?")' is not supported by Hold-Job; expected indefinite.",
+                    unsupported: [until]))
         }
         guard job.state == .pending || job.state == .pendingHeld else {
             throw Refusal(request, .notPossible, "Job \(job.id!) is \(job.state.keyword) and can no longer be held.")

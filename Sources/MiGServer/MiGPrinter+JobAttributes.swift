@@ -6,7 +6,11 @@ extension MiGPrinter {
         guard !attributes.isEmpty else { return }
         response.addGroup(.unsupported) { group in
             for attribute in attributes {
-                if Self.knownTemplateAttributes.contains(attribute.name) { group.add(attribute) } else { group.add(attribute.name, .outOfBand(.unsupported)) }
+                if Self.knownTemplateAttributes.contains(attribute.name) {
+                    group.add(attribute)
+                } else {
+                    group.add(attribute.name, .outOfBand(.unsupported))
+                }
             }
         }
     }
@@ -24,7 +28,8 @@ extension MiGPrinter {
         let perCopy = max(1, job.impressions / job.copies)
         let sidesPerSheet: Int32 = job.sides == "one-sided" ? 1 : 2
         let sheetsPerCopy = (perCopy + sidesPerSheet - 1) / sidesPerSheet
-        let copiesDone = impressions / perCopy, rest = impressions % perCopy
+        let copiesDone = impressions / perCopy
+        let rest = impressions % perCopy
         return copiesDone * sheetsPerCopy + (rest + sidesPerSheet - 1) / sidesPerSheet
     }
 
@@ -35,15 +40,16 @@ extension MiGPrinter {
         let id = job.id ?? 0
         let time = { (seconds: Int64?) -> IPPValue in seconds.map { .integer(Int32(clamping: $0)) } ?? .outOfBand(.noValue) }
         let date = { (seconds: Int64?) -> IPPValue in seconds.map { .dateTime(IPPDateTime(unixSeconds: $0)) } ?? .outOfBand(.noValue) }
-        let stateMessage = switch job.state {
-        case .pending: job.awaitingDocuments ? "Waiting for the document." : "Waiting to print."
-        case .pendingHeld: job.awaitingDocuments ? "Held; waiting for the document." : "Held until released."
-        case .processing: "Printing page \(job.impressionsCompleted + 1) of \(job.impressions)."
-        case .processingStopped: "Stopped: \(engine.stopped?.message ?? "the printer is stopped.")"
-        case .canceled: "Canceled."
-        case .aborted: "Aborted."
-        case .completed: "Completed."
-        }
+        let stateMessage =
+            switch job.state {
+            case .pending: job.awaitingDocuments ? "Waiting for the document." : "Waiting to print."
+            case .pendingHeld: job.awaitingDocuments ? "Held; waiting for the document." : "Held until released."
+            case .processing: "Printing page \(job.impressionsCompleted + 1) of \(job.impressions)."
+            case .processingStopped: "Stopped: \(engine.stopped?.message ?? "the printer is stopped.")"
+            case .canceled: "Canceled."
+            case .aborted: "Aborted."
+            case .completed: "Completed."
+            }
         var attributes: [(String, [IPPValue])] = [
             ("job-id", [.integer(Int32(clamping: id))]),
             ("job-uri", [.uri(caller.address.jobURI(id))]),

@@ -30,17 +30,21 @@ extension MiGPrinter {
         if let name = request.jobName ?? operation?.documentName { ticket.name = name }
         if let format = request.documentFormat {
             guard description.documentFormats.contains(format) else {
-                throw Refusal(response: unsupportedResponse(request, .documentFormatNotSupported,
-                                                            "Document format \(format) is not supported; expected one of \(description.documentFormats.joined(separator: ", ")).",
-                                                            operation?[IPPAttributeName.documentFormat]))
+                throw Refusal(
+                    response: unsupportedResponse(
+                        request, .documentFormatNotSupported,
+                        "Document format \(format) is not supported; expected one of \(description.documentFormats.joined(separator: ", ")).",
+                        operation?[IPPAttributeName.documentFormat]))
             }
             ticket.format = format
         }
         if let compression = request.compression {
             guard description.compressions.contains(compression) else {
-                throw Refusal(response: unsupportedResponse(request, .compressionNotSupported,
-                                                            "Compression \(compression) is not supported; expected none or gzip.",
-                                                            operation?[IPPAttributeName.compression]))
+                throw Refusal(
+                    response: unsupportedResponse(
+                        request, .compressionNotSupported,
+                        "Compression \(compression) is not supported; expected none or gzip.",
+                        operation?[IPPAttributeName.compression]))
             }
             ticket.compression = compression
         }
@@ -51,9 +55,17 @@ extension MiGPrinter {
             var accepted = true
             switch name {
             case "copies":
-                if let copies = attribute.integerValue, attribute.tag == .integer, (1...description.maxCopies).contains(copies) { ticket.copies = copies } else { accepted = false }
+                if let copies = attribute.integerValue, attribute.tag == .integer, (1...description.maxCopies).contains(copies) {
+                    ticket.copies = copies
+                } else {
+                    accepted = false
+                }
             case "sides":
-                if let sides = attribute.stringValue, attribute.tag == .keyword, description.sides.contains(sides) { ticket.sides = sides } else { accepted = false }
+                if let sides = attribute.stringValue, attribute.tag == .keyword, description.sides.contains(sides) {
+                    ticket.sides = sides
+                } else {
+                    accepted = false
+                }
             case "media":
                 if let media = attribute.stringValue, description.media.contains(media) { ticket.media = media } else { accepted = false }
             case "media-col":
@@ -78,13 +90,14 @@ extension MiGPrinter {
                 // printer offers; kept and reported like any other accepted value.
                 accepted = attribute.values.allSatisfy { value in
                     guard let override = value.collectionValue else { return false }
-                    return override.contains { PrinterDescription.overrideMembers.contains($0.name) } && override.allSatisfy { member in
-                        if PrinterDescription.overrideMembers.contains(member.name) {
-                            return member.values.allSatisfy { if case .rangeOfInteger(let range) = $0 { range.lower >= 1 } else { false } }
+                    return override.contains { PrinterDescription.overrideMembers.contains($0.name) }
+                        && override.allSatisfy { member in
+                            if PrinterDescription.overrideMembers.contains(member.name) {
+                                return member.values.allSatisfy { if case .rangeOfInteger(let range) = $0 { range.lower >= 1 } else { false } }
+                            }
+                            guard let offered = supported[member.name], member.values.count == 1 else { return false }
+                            return offered.contains { Self.sameValue(member.values[0], $0) }
                         }
-                        guard let offered = supported[member.name], member.values.count == 1 else { return false }
-                        return offered.contains { Self.sameValue(member.values[0], $0) }
-                    }
                 }
                 if accepted { ticket.template[name] = attribute.values }
             case "job-priority":
@@ -95,7 +108,8 @@ extension MiGPrinter {
                 let values = attribute.values
                 let multiple = name == "finishings"
                 if let offered = supported[name], values.count == 1 || (multiple && !values.isEmpty),
-                   values.allSatisfy({ value in offered.contains { Self.sameValue(value, $0) } }) {
+                    values.allSatisfy({ value in offered.contains { Self.sameValue(value, $0) } })
+                {
                     ticket.template[name] = values
                 } else {
                     accepted = false
@@ -107,10 +121,11 @@ extension MiGPrinter {
             }
         }
         if !ticket.unsupported.isEmpty && ticket.fidelity {
-            throw Refusal(response: unsupportedResponse(
-                request, .attributesOrValuesNotSupported,
-                "Unsupported job attributes with ipp-attribute-fidelity=true: \(ticket.unsupportedNames.joined(separator: ", ")).",
-                unsupported: ticket.unsupported))
+            throw Refusal(
+                response: unsupportedResponse(
+                    request, .attributesOrValuesNotSupported,
+                    "Unsupported job attributes with ipp-attribute-fidelity=true: \(ticket.unsupportedNames.joined(separator: ", ")).",
+                    unsupported: ticket.unsupported))
         }
         return ticket
     }
@@ -160,10 +175,12 @@ extension PrinterDescription {
             switch member.name {
             case "media-size":
                 guard let size = value?.collectionValue,
-                      let width = size.first(where: { $0.name == "x-dimension" })?.values.first?.integerValue,
-                      let length = size.first(where: { $0.name == "y-dimension" })?.values.first?.integerValue else { return nil }
+                    let width = size.first(where: { $0.name == "x-dimension" })?.values.first?.integerValue,
+                    let length = size.first(where: { $0.name == "y-dimension" })?.values.first?.integerValue
+                else { return nil }
                 guard let match = self.media.first(where: { mediaSizes[$0].map { $0.width == width && $0.length == length } ?? false }),
-                      media == nil || media == match else { return nil }
+                    media == nil || media == match
+                else { return nil }
                 media = match
             case "media-size-name":
                 guard let name = value?.stringValue, self.media.contains(name), media == nil || media == name else { return nil }

@@ -126,14 +126,15 @@ final class MiGPrinter {
     /// says what it waits for.
     private func newJob(_ ticket: Ticket, caller: Caller, reason: String) throws -> Job {
         let held = ticket.template.holdUntil != "no-hold"
-        let job = Job(id: nil, name: ticket.name, user: caller.user,
-                      stateValue: (held ? IPPJobState.pendingHeld : .pending).rawValue,
-                      reasonList: held ? "\(reason) \(Self.heldReason)" : reason, format: ticket.format,
-                      compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
-                      pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
-                      documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
-                      awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
-                      createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
+        let job = Job(
+            id: nil, name: ticket.name, user: caller.user,
+            stateValue: (held ? IPPJobState.pendingHeld : .pending).rawValue,
+            reasonList: held ? "\(reason) \(Self.heldReason)" : reason, format: ticket.format,
+            compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
+            pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
+            documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
+            awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
+            createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
         return try store.insert(job)
     }
 
@@ -150,8 +151,10 @@ final class MiGPrinter {
         // Pages are counted from what the printer prints: the document after decompression.
         writer = PageCountingWriter(inner: writer, format: job.format, readsSpoolFile: spool.keepsFiles)
         if job.compression == "gzip" { writer = try GzipInflatingWriter(inner: writer) }
-        return .document(DocumentIntake(printer: self, job: job, request: request, caller: caller, writer: writer, last: last,
-                                        unsupported: ticket?.unsupported ?? []))
+        return .document(
+            DocumentIntake(
+                printer: self, job: job, request: request, caller: caller, writer: writer, last: last,
+                unsupported: ticket?.unsupported ?? []))
     }
 
     /// Called by the intake when the whole document has arrived.
@@ -192,8 +195,12 @@ final class MiGPrinter {
         } catch {
             return Self.error(to: intake.request, .internalError, "The job spool failed: \(error)")
         }
-        node.trace("document-received", [("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
-                                         ("job", "\(job.id!)")])
+        node.trace(
+            "document-received",
+            [
+                ("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
+                ("job", "\(job.id!)"),
+            ])
         engine.kick()
         // The answer tells the job's state now: processing if the printer took it at once.
         let current = (try? store.job(id: job.id!)) ?? job
@@ -227,11 +234,12 @@ final class MiGPrinter {
         job.completedAt = node.clock.unixSeconds
         try? store.update(job)
         node.trace("document-refused", [("error", "\(error)"), ("job", "\(job.id!)")])
-        let status: IPPStatus = switch error {
-        case .tooLarge: .requestEntityTooLarge
-        case .compression: .compressionError
-        case .storage: .internalError
-        }
+        let status: IPPStatus =
+            switch error {
+            case .tooLarge: .requestEntityTooLarge
+            case .compression: .compressionError
+            case .storage: .internalError
+            }
         return Self.error(to: intake.request, status, "Job \(job.id!) aborted: \(error).")
     }
 
@@ -267,7 +275,8 @@ final class MiGPrinter {
     private func validateJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         try refuseWhenBusy(request)
         let ticket = try ticket(for: request)
-        var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
+        var response = IPPMessage.response(
+            to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
         return response
     }
@@ -278,7 +287,8 @@ final class MiGPrinter {
         let job = try newJob(ticket, caller: caller, reason: "job-data-insufficient")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         armDocumentTimer(job.id!)
-        var response = IPPMessage.response(to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
+        var response = IPPMessage.response(
+            to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
         addJobSummary(job, caller, to: &response)
         return response
@@ -346,9 +356,10 @@ final class MiGPrinter {
             reasons = [stopped.reason]
             message = stopped.message
         }
-        return PrinterStatus(state: engine.printerState, reasons: reasons, message: message, queuedJobs: queued,
-                             upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime,
-                             configChangeTime: engine.startedAt, pagesPrinted: engine.pagesPrinted)
+        return PrinterStatus(
+            state: engine.printerState, reasons: reasons, message: message, queuedJobs: queued,
+            upTime: now, now: IPPDateTime(unixSeconds: now), stateChangeTime: engine.stateChangeTime,
+            configChangeTime: engine.startedAt, pagesPrinted: engine.pagesPrinted)
     }
 
     private func getPrinterAttributes(_ request: IPPMessage, _ caller: Caller) -> IPPMessage {
@@ -359,10 +370,11 @@ final class MiGPrinter {
         response.addGroup(.printer) { group in
             for attribute in description.attributes(status: status, address: caller.address) {
                 let named = requested.contains(attribute.name)
-                let inGroup = switch attribute.group {
-                case .description: requested.contains("printer-description")
-                case .template: requested.contains("job-template")
-                }
+                let inGroup =
+                    switch attribute.group {
+                    case .description: requested.contains("printer-description")
+                    case .template: requested.contains("job-template")
+                    }
                 if everything || named || inGroup { group.add(attribute.name, values: attribute.values) }
             }
         }
@@ -384,10 +396,11 @@ final class MiGPrinter {
         case "pending-held": states = [.pendingHeld]
         case "processing": states = [.processing, .processingStopped]
         default:
-            throw Refusal(response: unsupportedResponse(
-                request, .attributesOrValuesNotSupported,
-                "which-jobs '\(which)' is not supported; expected one of \(PrinterDescription.whichJobs.joined(separator: ", ")).",
-                request.operationAttributes?[IPPAttributeName.whichJobs]))
+            throw Refusal(
+                response: unsupportedResponse(
+                    request, .attributesOrValuesNotSupported,
+                    "which-jobs '\(which)' is not supported; expected one of \(PrinterDescription.whichJobs.joined(separator: ", ")).",
+                    request.operationAttributes?[IPPAttributeName.whichJobs]))
         }
         let mine = request.operationAttributes?.myJobs ?? false
         let limit = request.operationAttributes?.limit.map { Int(max(0, $0)) }

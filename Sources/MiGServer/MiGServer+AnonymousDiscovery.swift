@@ -16,8 +16,9 @@ extension MiGServer {
 
     /// The 401 for an anonymous caller whose operation needs an account: the client resends with credentials.
     var credentialsChallenge: MiGHTTPHandler.Reply {
-        .init(status: .unauthorized, headers: ["WWW-Authenticate": "Basic realm=\"\(configuration.realm)\""],
-              body: "authentication required: send the Basic credentials of a MiG account (without them MiG answers only "
-                  + "Get-Printer-Attributes and Validate-Job)")
+        .init(
+            status: .unauthorized, headers: ["WWW-Authenticate": "Basic realm=\"\(configuration.realm)\""],
+            body: "authentication required: send the Basic credentials of a MiG account (without them MiG answers only "
+                + "Get-Printer-Attributes and Validate-Job)")
     }
 }

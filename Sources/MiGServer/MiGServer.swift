@@ -87,7 +87,8 @@ public final class MiGServer: @unchecked Sendable {
     /// Opens the spool (recovering jobs interrupted by a crash), then listens.
     /// Every fault point MiG checks: the printer's device problems, a job that aborts, the printer too busy to accept,
     /// a document it cannot interpret.
-    public static let faultPoints = PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault, MiGPrinter.documentFormatFault]
+    public static let faultPoints =
+        PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault, MiGPrinter.documentFormatFault]
 
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
@@ -104,15 +105,18 @@ public final class MiGServer: @unchecked Sendable {
         let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk)
         for account in configuration.accounts {
             let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
-            try store.setAccount(user: account.user, password: account.password, salt: salt,
-                                 requiresClientCertificate: account.requiresClientCertificate)
+            try store.setAccount(
+                user: account.user, password: account.password, salt: salt,
+                requiresClientCertificate: account.requiresClientCertificate)
         }
         let recovered = try store.recoverAfterRestart()
         if recovered.requeued + recovered.aborted > 0 {
             node.trace("spool-recovered", [("aborted", "\(recovered.aborted)"), ("requeued", "\(recovered.requeued)")])
         }
         let limit = configuration.printer.maxDocumentBytes
-        let spool: any DocumentSpool = try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) } ?? DigestSpool(limit: limit)
+        let spool: any DocumentSpool =
+            try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
+            ?? DigestSpool(limit: limit)
         let printer = MiGPrinter(node: node, description: configuration.printer, store: store, spool: spool)
         let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
         let server = MiGServer(node: node, configuration: configuration, store: store, printer: printer, certificateCheck: check)
@@ -157,9 +161,10 @@ public final class MiGServer: @unchecked Sendable {
             channel.eventLoop.makeCompletedFuture {
                 if let tls {
                     // BoringSSL would check the chain on the wall clock; MiG checks it on the node's, per account.
-                    try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: tls) { _, verdict in
-                        verdict.succeed(.certificateVerified)
-                    }, node: node)
+                    try channel.pipeline.syncOperations.addTLSServerHandler(
+                        NIOSSLServerHandler(context: tls) { _, verdict in
+                            verdict.succeed(.certificateVerified)
+                        }, node: node)
                 }
                 try channel.pipeline.syncOperations.addHandler(HeaderUnfolder())
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
@@ -188,7 +193,8 @@ public final class MiGServer: @unchecked Sendable {
         let credentials: BasicCredentials
         switch BasicCredentials.parse(headers.first(name: "Authorization")) {
         case .missing:
-            return .failure(.init(status: .unauthorized, headers: challenge, body: "authentication required: send the Basic credentials of a MiG account"))
+            return .failure(
+                .init(status: .unauthorized, headers: challenge, body: "authentication required: send the Basic credentials of a MiG account"))
         case .malformed(let why):
             return .failure(.init(status: .unauthorized, headers: challenge, body: "unusable Authorization header: \(why)"))
         case .valid(let valid):
@@ -206,7 +212,8 @@ public final class MiGServer: @unchecked Sendable {
         }
         if account.requiresClientCertificate {
             guard let check = certificateCheck else {
-                return .failure(.init(status: .forbidden, body: "account \(account.user) requires a client certificate, but MiG has no client CA configured"))
+                return .failure(
+                    .init(status: .forbidden, body: "account \(account.user) requires a client certificate, but MiG has no client CA configured"))
             }
             let now = Date(timeIntervalSince1970: Double(node.clock.unixSeconds))
             let verdict: Result<String, CertificateProblem>
@@ -246,7 +253,7 @@ public final class MiGServer: @unchecked Sendable {
         node.trace("stopped")
         return node.eventLoop.flatSubmit {
             self.printer.engine.stop()
-            self.printer.documentTimers.values.forEach { $0.cancel() }
+            for timer in self.printer.documentTimers.values { timer.cancel() }
             return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
         }
     }

@@ -29,17 +29,21 @@ extension PrinterDescription {
     /// One media-col: a size with the printer's margins, and its tray and paper when `loaded`.
     func mediaCol(_ media: String, loaded: Bool) -> IPPValue {
         let size = mediaSizes[media] ?? (0, 0)
-        return .collection(IPPCollection { col in
-            col.add("media-size", .collection(IPPCollection { dimensions in
-                dimensions.add("x-dimension", .integer(size.width))
-                dimensions.add("y-dimension", .integer(size.length))
-            }))
-            for edge in ["bottom", "left", "right", "top"] { col.add("media-\(edge)-margin", .integer(mediaMargin)) }
-            if loaded {
-                col.add("media-source", .keyword(mediaSource))
-                col.add("media-type", .keyword(mediaType))
-            }
-        })
+        return .collection(
+            IPPCollection { col in
+                col.add(
+                    "media-size",
+                    .collection(
+                        IPPCollection { dimensions in
+                            dimensions.add("x-dimension", .integer(size.width))
+                            dimensions.add("y-dimension", .integer(size.length))
+                        }))
+                for edge in ["bottom", "left", "right", "top"] { col.add("media-\(edge)-margin", .integer(mediaMargin)) }
+                if loaded {
+                    col.add("media-source", .keyword(mediaSource))
+                    col.add("media-type", .keyword(mediaType))
+                }
+            })
     }
 
     func everywhereAttributes(status: PrinterStatus, address: PrinterAddress) -> [(String, AttributeGroup, [IPPValue])] {
@@ -55,14 +59,18 @@ extension PrinterDescription {
             ("media-col-supported", .template, keywords(Self.mediaColMembers)),
             ("media-left-margin-supported", .template, [.integer(mediaMargin)]),
             ("media-right-margin-supported", .template, [.integer(mediaMargin)]),
-            ("media-size-supported", .template, media.compactMap { name in
-                mediaSizes[name].map { size in
-                    .collection(IPPCollection { col in
-                        col.add("x-dimension", .integer(size.width))
-                        col.add("y-dimension", .integer(size.length))
-                    })
+            (
+                "media-size-supported", .template,
+                media.compactMap { name in
+                    mediaSizes[name].map { size in
+                        .collection(
+                            IPPCollection { col in
+                                col.add("x-dimension", .integer(size.width))
+                                col.add("y-dimension", .integer(size.length))
+                            })
+                    }
                 }
-            }),
+            ),
             ("media-source-supported", .template, keywords(mediaSources)),
             ("media-top-margin-supported", .template, [.integer(mediaMargin)]),
             ("media-type-supported", .template, keywords(mediaTypes)),
@@ -81,8 +89,10 @@ extension PrinterDescription {
             ("printer-supply-description", .description, [.text("Black toner")]),
             ("printer-supply-info-uri", .description, [.uri(address.moreInfo)]),
             ("printer-uuid", .description, [.uri(uuid ?? Self.uuid(host: "mig", name: name))]),
-            ("pwg-raster-document-resolution-supported", .description,
-             Self.rasterResolutions.map { .resolution(IPPResolution(crossFeed: $0, feed: $0)) }),
+            (
+                "pwg-raster-document-resolution-supported", .description,
+                Self.rasterResolutions.map { .resolution(IPPResolution(crossFeed: $0, feed: $0)) }
+            ),
             ("pwg-raster-document-sheet-back", .description, [.keyword("normal")]),
             ("pwg-raster-document-type-supported", .description, keywords(Self.rasterTypes)),
             ("urf-supported", .description, keywords(Self.appleRasterCapabilities)),
@@ -90,8 +100,10 @@ extension PrinterDescription {
     }
 
     /// The media-col members a job may give (`PrinterDescription.media(for:)` checks each).
-    static let mediaColMembers = ["media-bottom-margin", "media-left-margin", "media-right-margin", "media-size", "media-size-name",
-                                  "media-source", "media-top-margin", "media-type"]
+    static let mediaColMembers = [
+        "media-bottom-margin", "media-left-margin", "media-right-margin", "media-size", "media-size-name",
+        "media-source", "media-top-margin", "media-type",
+    ]
 
     /// What an `overrides` collection may name besides the job-template attributes it overrides.
     static let overrideMembers = ["document-number", "pages"]

@@ -10,7 +10,9 @@ public struct PrinterDescription: Sendable {
     public var organizationalUnit = "Print services"
     /// `printer-uuid`; nil: MiG derives a stable one from its host and name.
     public var uuid: String?
-    public var documentFormats = ["application/octet-stream", "application/pdf", "application/postscript", "image/jpeg", "image/pwg-raster", "image/urf"]
+    public var documentFormats = [
+        "application/octet-stream", "application/pdf", "application/postscript", "image/jpeg", "image/pwg-raster", "image/urf",
+    ]
     public var media = ["iso_a4_210x297mm", "iso_a3_297x420mm", "na_letter_8.5x11in", "na_legal_8.5x14in"]
     public var mediaDefault = "iso_a4_210x297mm"
     /// The size of each `media`, in hundredths of a millimetre (PWG 5101.1): what media-col names.
@@ -52,7 +54,8 @@ public struct PrinterDescription: Sendable {
     ]
     /// Every attribute a creation request may carry that the printer honours or reports back: the operation
     /// attributes it reads and each job-template attribute of `template`, plus media-col.
-    static let jobCreationAttributes = (["document-format", "document-name", "ipp-attribute-fidelity", "job-name", "media-col", "overrides"]
+    static let jobCreationAttributes =
+        (["document-format", "document-name", "ipp-attribute-fidelity", "job-name", "media-col", "overrides"]
         + PrinterDescription().template.map(\.name)).sorted()
 }
 
@@ -71,8 +74,10 @@ extension PrinterDescription {
             ("job-priority", .integer(50), [.integer(1)]),
             ("job-sheets", .name("none"), [.name("none")]),
             ("media", .keyword(mediaDefault), keywords(media)),
-            ("multiple-document-handling", .keyword("separate-documents-collated-copies"),
-             keywords(["separate-documents-uncollated-copies", "separate-documents-collated-copies"])),
+            (
+                "multiple-document-handling", .keyword("separate-documents-collated-copies"),
+                keywords(["separate-documents-uncollated-copies", "separate-documents-collated-copies"])
+            ),
             ("number-up", .integer(1), [1, 2, 4].map(IPPValue.integer)),
             ("orientation-requested", .enumValue(3), [3, 4, 5, 6].map(IPPValue.enumValue)),
             ("output-bin", .keyword("face-down"), [.keyword("face-down")]),
@@ -195,7 +200,8 @@ extension IPPDateTime {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.init(year: UInt16(clamping: year), month: UInt8(month), day: UInt8(day),
-                  hour: UInt8(secondsOfDay / 3600), minutes: UInt8(secondsOfDay / 60 % 60), seconds: UInt8(secondsOfDay % 60))
+        self.init(
+            year: UInt16(clamping: year), month: UInt8(month), day: UInt8(day),
+            hour: UInt8(secondsOfDay / 3600), minutes: UInt8(secondsOfDay / 60 % 60), seconds: UInt8(secondsOfDay % 60))
     }
 }

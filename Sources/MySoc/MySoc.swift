@@ -56,7 +56,9 @@ public final class MySoc: Sendable {
         let http = try await HTTPServer.start(
             on: node, port: configuration.port, limits: HTTPServer.Limits(maxBodyBytes: 16_384),
             setup: { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node)
+                }
             },
             handler: { request in await pages.answer(request) }
         ).get()

@@ -64,7 +64,9 @@ struct MySocPages: Sendable {
 
     private func loginPage(message: String?) -> HTTPResponse {
         let note = message.map { "<p class=\"error\">\(escape($0))</p>\n" } ?? ""
-        return html(.ok, "mysoc login", """
+        return html(
+            .ok, "mysoc login",
+            """
             \(note)<form method="POST" action="\(MySoc.loginPath)">
             <input type="hidden" name="destination" value="\(MySoc.quotaDestination)">
             <input type="hidden" name="AuthType" value="AuthDBICookieHandler">
@@ -82,7 +84,9 @@ struct MySocPages: Sendable {
         let table = rows.map { row in
             "<tr><td bgcolor=#EEEEEE><b>\(escape(row.type)) available quota</b></td><td bgcolor=#FFFFFF>\(row.value)</td></tr>"
         }.joined(separator: "\n")
-        return html(.ok, "ePrint quota", """
+        return html(
+            .ok, "ePrint quota",
+            """
             <h2>Print quota of \(escape(user))</h2>
             <table border=1 cellpadding=4>
             \(table)

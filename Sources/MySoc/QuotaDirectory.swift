@@ -13,12 +13,16 @@ enum QuotaDirectory {
 
     static func ask(user: String, password: String, configuration: MySoc.Configuration, node: Node) async throws -> Answer {
         let body = "user=\(formEncode(user))&password=\(formEncode(password))"
-        let request = HTTPRequest(method: .POST, target: "/directory/quota",
-                                  headers: ["Authorization": "Bearer \(configuration.directoryToken)",
-                                            "Content-Type": "application/x-www-form-urlencoded"],
-                                  body: ByteBuffer(string: body))
-        let response = try await HTTPClient.send(request, host: configuration.directoryHost, port: configuration.directoryPort,
-                                                 on: node, timeout: .seconds(10))
+        let request = HTTPRequest(
+            method: .POST, target: "/directory/quota",
+            headers: [
+                "Authorization": "Bearer \(configuration.directoryToken)",
+                "Content-Type": "application/x-www-form-urlencoded",
+            ],
+            body: ByteBuffer(string: body))
+        let response = try await HTTPClient.send(
+            request, host: configuration.directoryHost, port: configuration.directoryPort,
+            on: node, timeout: .seconds(10))
         switch response.status {
         case .ok:
             var realm = "unix"
@@ -41,7 +45,7 @@ enum QuotaDirectory {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(Character(UnicodeScalar(byte)))
             default:
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)

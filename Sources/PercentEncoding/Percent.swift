@@ -10,7 +10,8 @@ public enum Percent {
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
             if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || "-._~".unicodeScalars.contains(scalar) {
+                || "-._~".unicodeScalars.contains(scalar)
+            {
                 out.unicodeScalars.append(scalar)
             } else {
                 out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)

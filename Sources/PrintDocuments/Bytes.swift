@@ -16,10 +16,16 @@ extension Array where Element == UInt8 {
         return UInt64(low) | UInt64(high) << 32
     }
 
-    mutating func appendUInt16LE(_ value: UInt16) { append(UInt8(value & 0xFF)); append(UInt8(value >> 8)) }
+    mutating func appendUInt16LE(_ value: UInt16) {
+        append(UInt8(value & 0xFF))
+        append(UInt8(value >> 8))
+    }
 
     mutating func appendUInt32LE(_ value: UInt32) {
-        append(UInt8(value & 0xFF)); append(UInt8(value >> 8 & 0xFF)); append(UInt8(value >> 16 & 0xFF)); append(UInt8(value >> 24))
+        append(UInt8(value & 0xFF))
+        append(UInt8(value >> 8 & 0xFF))
+        append(UInt8(value >> 16 & 0xFF))
+        append(UInt8(value >> 24))
     }
 
     mutating func append(_ text: String) { append(contentsOf: text.utf8) }
@@ -34,7 +40,8 @@ extension Array where Element == UInt8 {
     /// First offset in `range` where `pattern` starts (the pattern lies wholly inside the range).
     func firstOffset(of pattern: [UInt8], in range: Range<Int>) -> Int? {
         guard let first = pattern.first else { return nil }
-        let lower = Swift.max(0, range.lowerBound), upper = Swift.min(count, range.upperBound) - pattern.count
+        let lower = Swift.max(0, range.lowerBound)
+        let upper = Swift.min(count, range.upperBound) - pattern.count
         guard lower <= upper else { return nil }
         return withUnsafeBufferPointer { buffer -> Int? in
             var offset = lower
@@ -53,7 +60,8 @@ extension Array where Element == UInt8 {
     /// Last offset in `range` where `pattern` starts.
     func lastOffset(of pattern: [UInt8], in range: Range<Int>) -> Int? {
         guard let first = pattern.first else { return nil }
-        let lower = Swift.max(0, range.lowerBound), upper = Swift.min(count, range.upperBound) - pattern.count
+        let lower = Swift.max(0, range.lowerBound)
+        let upper = Swift.min(count, range.upperBound) - pattern.count
         guard lower <= upper else { return nil }
         return withUnsafeBufferPointer { buffer -> Int? in
             var offset = upper
@@ -96,7 +104,8 @@ func formatNumber(_ value: Double) -> String {
     let scaled = Int(hundredths)
     let sign = scaled < 0 ? "-" : ""
     let magnitude = scaled.magnitude
-    let whole = magnitude / 100, fraction = magnitude % 100
+    let whole = magnitude / 100
+    let fraction = magnitude % 100
     if fraction == 0 { return sign + String(whole) }
     if fraction % 10 == 0 { return sign + String(whole) + "." + String(fraction / 10) }
     return sign + String(whole) + "." + (fraction < 10 ? "0" : "") + String(fraction)

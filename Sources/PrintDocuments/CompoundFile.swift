@@ -10,7 +10,7 @@ enum CompoundFile {
     /// A valid compound file of `totalSize` bytes (rounded down to whole sectors) holding one stream, `streamName`,
     /// that fills everything but the header, FAT, DIFAT and directory. The stream starts with `prefix`, then zeros.
     static func write(streamName: String, prefix: [UInt8], totalSize: Int) -> [UInt8] {
-        let totalSectors = max(16, totalSize / sectorSize - 1)                  // sectors after the header
+        let totalSectors = max(16, totalSize / sectorSize - 1)  // sectors after the header
         let entriesPerFAT = sectorSize / 4
         let fatCount = (totalSectors + entriesPerFAT - 1) / entriesPerFAT
         let difatCount = fatCount > 109 ? (fatCount - 109 + (entriesPerFAT - 2)) / (entriesPerFAT - 1) : 0
@@ -21,23 +21,28 @@ enum CompoundFile {
 
         var out = [UInt8](repeating: 0, count: sectorSize * (1 + totalSectors))
         func put32(_ value: UInt32, at offset: Int) {
-            out[offset] = UInt8(value & 0xFF); out[offset + 1] = UInt8(value >> 8 & 0xFF)
-            out[offset + 2] = UInt8(value >> 16 & 0xFF); out[offset + 3] = UInt8(value >> 24)
+            out[offset] = UInt8(value & 0xFF)
+            out[offset + 1] = UInt8(value >> 8 & 0xFF)
+            out[offset + 2] = UInt8(value >> 16 & 0xFF)
+            out[offset + 3] = UInt8(value >> 24)
         }
-        func put16(_ value: UInt16, at offset: Int) { out[offset] = UInt8(value & 0xFF); out[offset + 1] = UInt8(value >> 8) }
+        func put16(_ value: UInt16, at offset: Int) {
+            out[offset] = UInt8(value & 0xFF)
+            out[offset + 1] = UInt8(value >> 8)
+        }
         func sectorOffset(_ sector: Int) -> Int { (sector + 1) * sectorSize }
 
         // Header.
         for (index, byte) in signature.enumerated() { out[index] = byte }
-        put16(0x003E, at: 24)                                                    // minor version
-        put16(0x0003, at: 26)                                                    // major version 3
-        put16(0xFFFE, at: 28)                                                    // little-endian
-        put16(9, at: 30)                                                         // 512-byte sectors
-        put16(6, at: 32)                                                         // 64-byte mini sectors
+        put16(0x003E, at: 24)  // minor version
+        put16(0x0003, at: 26)  // major version 3
+        put16(0xFFFE, at: 28)  // little-endian
+        put16(9, at: 30)  // 512-byte sectors
+        put16(6, at: 32)  // 64-byte mini sectors
         put32(UInt32(fatCount), at: 44)
         put32(UInt32(directorySector), at: 48)
-        put32(4096, at: 56)                                                      // mini stream cutoff
-        put32(endOfChain, at: 60)                                                // no mini FAT
+        put32(4096, at: 56)  // mini stream cutoff
+        put32(endOfChain, at: 60)  // no mini FAT
         put32(difatCount > 0 ? UInt32(fatCount) : endOfChain, at: 68)
         put32(UInt32(difatCount), at: 72)
         for slot in 0..<109 { put32(slot < fatCount ? UInt32(slot) : freeSector, at: 76 + 4 * slot) }
@@ -73,9 +78,9 @@ enum CompoundFile {
             for (position, unit) in units.enumerated() { put16(unit, at: base + 2 * position) }
             put16(type == 0 ? 0 : UInt16(2 * (units.count + 1)), at: base + 64)
             out[base + 66] = type
-            out[base + 67] = type == 0 ? 0 : 1                                      // black
-            put32(noStream, at: base + 68)                                          // left sibling
-            put32(noStream, at: base + 72)                                          // right sibling
+            out[base + 67] = type == 0 ? 0 : 1  // black
+            put32(noStream, at: base + 68)  // left sibling
+            put32(noStream, at: base + 72)  // right sibling
             put32(child, at: base + 76)
             put32(start, at: base + 116)
             put32(UInt32(truncatingIfNeeded: size), at: base + 120)
@@ -98,16 +103,19 @@ enum CompoundFile {
             throw DocumentError("not a compound file: expected the OLE2 signature D0 CF 11 E0 A1 B1 1A E1, found \(describePrefix(bytes))")
         }
         guard bytes.readUInt16LE(28) == 0xFFFE, let major = bytes.readUInt16LE(26), let shift = bytes.readUInt16LE(30),
-              (major == 3 && shift == 9) || (major == 4 && shift == 12) else {
+            (major == 3 && shift == 9) || (major == 4 && shift == 12)
+        else {
             throw DocumentError("compound file header is damaged: expected version 3 with 512-byte or 4 with 4096-byte sectors")
         }
         let size = 1 << Int(shift)
-        let sectorCount = bytes.count / size                                      // including the header's
+        let sectorCount = bytes.count / size  // including the header's
         guard let fatCount32 = bytes.readUInt32LE(44), let firstDirectory = bytes.readUInt32LE(48),
-              let firstDIFAT = bytes.readUInt32LE(68), let difatCount32 = bytes.readUInt32LE(72) else {
+            let firstDIFAT = bytes.readUInt32LE(68), let difatCount32 = bytes.readUInt32LE(72)
+        else {
             throw DocumentError("compound file header is cut short")
         }
-        let fatCount = Int(fatCount32), difatCount = Int(difatCount32)
+        let fatCount = Int(fatCount32)
+        let difatCount = Int(difatCount32)
         guard fatCount >= 1, fatCount <= sectorCount, difatCount <= sectorCount else {
             throw DocumentError("compound file header claims \(fatCount) FAT sectors in a file of \(sectorCount) sectors")
         }
@@ -169,7 +177,8 @@ enum CompoundFile {
             if entry.size >= 4096 {
                 let needed = (entry.size + UInt64(size) - 1) / UInt64(size)
                 guard needed <= UInt64(sectorCount) else {
-                    throw DocumentError("compound file is truncated: its \(stream) stream of \(entry.size) bytes does not fit in \(bytes.count) bytes")
+                    throw DocumentError(
+                        "compound file is truncated: its \(stream) stream of \(entry.size) bytes does not fit in \(bytes.count) bytes")
                 }
                 var current = entry.start
                 var visited = Set<UInt32>()

@@ -82,7 +82,8 @@ enum Deflate {
     /// the checksum not required, as real readers tolerate; data without a valid header is tried as raw deflate.
     static func inflateZlib(_ data: ArraySlice<UInt8>, limit: Int) throws(DocumentError) -> [UInt8] {
         if data.count >= 2 {
-            let cmf = data[data.startIndex], flags = data[data.startIndex + 1]
+            let cmf = data[data.startIndex]
+            let flags = data[data.startIndex + 1]
             if cmf & 0x0F == 8, (UInt16(cmf) << 8 | UInt16(flags)) % 31 == 0, flags & 0x20 == 0 {
                 return try inflateRaw(data.dropFirst(2), limit: limit, strict: false)
             }

@@ -63,7 +63,11 @@ public enum DocsToPDFConverter {
     /// `-input`/`-inputPath`, `-o`…, `-t`/`-type`, `-v`, `-ver`); `readFile` returns a file's bytes or nil when it
     /// cannot be opened. Without `-o` the output is the input with its extension replaced by `.pdf`.
     public static func run(arguments: [String], readFile: (String) -> [UInt8]?) -> ConversionResult {
-        var input: String?, output: String?, type: Kind?, verbose = false, version = false
+        var input: String?
+        var output: String?
+        var type: Kind?
+        var verbose = false
+        var version = false
         var index = 0
         func value(_ option: String) -> String? {
             index += 1
@@ -125,8 +129,9 @@ public enum DocsToPDFConverter {
         do {
             content = try OfficeDocument.read(input, format: kind.format, withText: true)
         } catch {
-            return ConversionResult(output: [], outputPath: outputPath, pages: 0,
-                                    printed: ToolOutput(stdout: loading, stderr: stackTrace(kind, input: input, error: error)))
+            return ConversionResult(
+                output: [], outputPath: outputPath, pages: 0,
+                printed: ToolOutput(stdout: loading, stderr: stackTrace(kind, input: input, error: error)))
         }
         let name = inputPath.lastPathComponent
         let sheets: [Sheet]
@@ -152,8 +157,10 @@ public enum DocsToPDFConverter {
         // of the real tool's (no clock here): loading 40 ms per page, converting 60 ms per page.
         var printed = ToolOutput()
         if verbose {
-            let load = 40 * content.pages, convert = 60 * content.pages
-            printed.stdout = loading + "Load completed in \(load)ms, now converting...\n\n\n"
+            let load = 40 * content.pages
+            let convert = 60 * content.pages
+            printed.stdout =
+                loading + "Load completed in \(load)ms, now converting...\n\n\n"
                 + "Conversion took \(convert)ms.\n\nTotal: \(load + convert)ms\n\n"
         }
         return ConversionResult(output: pdf, outputPath: outputPath, pages: content.pages, printed: printed)
@@ -165,7 +172,8 @@ public enum DocsToPDFConverter {
         let main = "\tat \(ours).MainClass.main(MainClass.java:43)\n"
         switch kind {
         case .docx, .pptx:
-            let constructor = kind == .docx
+            let constructor =
+                kind == .docx
                 ? "\tat org.apache.poi.xwpf.usermodel.XWPFDocument.<init>(XWPFDocument.java:116)\n\tat \(ours).DocxToPDFConverter.convert(DocxToPDFConverter.java:22)\n"
                 : "\tat org.apache.poi.xslf.usermodel.XMLSlideShow.<init>(XMLSlideShow.java:94)\n\tat \(ours).PptxToPDFConverter.processSlides(PptxToPDFConverter.java:85)\n\tat \(ours).PptxToPDFConverter.convert(PptxToPDFConverter.java:39)\n"
             let contentTypes = "org.apache.poi.openxml4j.exceptions.InvalidFormatException: Package should contain a content type part [M1.13]"
@@ -180,10 +188,12 @@ public enum DocsToPDFConverter {
             return "org.apache.poi.POIXMLException: java.util.zip.ZipException: \(error.message)\n"
                 + "\tat org.apache.poi.util.PackageHelper.open(PackageHelper.java:41)\n" + constructor + main
         case .doc, .ppt:
-            let frames = kind == .doc
+            let frames =
+                kind == .doc
                 ? "\tat org.apache.poi.hwpf.HWPFDocumentCore.verifyAndBuildPOIFS(HWPFDocumentCore.java:94)\n\tat org.apache.poi.hwpf.HWPFDocument.<init>(HWPFDocument.java:174)\n\tat org.docx4j.convert.in.Doc.convert(Doc.java:64)\n\tat \(ours).DocToPDFConverter.getMLPackage(DocToPDFConverter.java:49)\n\tat \(ours).DocToPDFConverter.convert(DocToPDFConverter.java:29)\n"
                 : "\tat org.apache.poi.hslf.HSLFSlideShow.<init>(HSLFSlideShow.java:121)\n\tat org.apache.poi.hslf.usermodel.SlideShow.<init>(SlideShow.java:153)\n\tat \(ours).PptToPDFConverter.processSlides(PptToPDFConverter.java:24)\n\tat \(ours).PptxToPDFConverter.convert(PptxToPDFConverter.java:39)\n"
-            let header = "\tat org.apache.poi.poifs.storage.HeaderBlock.<init>(HeaderBlock.java:140)\n\tat org.apache.poi.poifs.filesystem.POIFSFileSystem.<init>(POIFSFileSystem.java:171)\n"
+            let header =
+                "\tat org.apache.poi.poifs.storage.HeaderBlock.<init>(HeaderBlock.java:140)\n\tat org.apache.poi.poifs.filesystem.POIFSFileSystem.<init>(POIFSFileSystem.java:171)\n"
             if input.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
                 return "org.apache.poi.poifs.filesystem.OfficeXmlFileException: The supplied data appears to be in the Office 2007+ XML. "
                     + "You are calling the part of POI that deals with OLE2 Office Documents. You need to call a different part of POI "
@@ -197,7 +207,8 @@ public enum DocsToPDFConverter {
                 var signature: UInt64 = 0
                 for (index, byte) in input.prefix(8).enumerated() { signature |= UInt64(byte) << (8 * UInt64(index)) }
                 let hex = String(signature, radix: 16, uppercase: true)
-                return "java.io.IOException: Invalid header signature; read 0x\(String(repeating: "0", count: 16 - hex.count) + hex), expected 0xE11AB1A1E011CFD0\n"
+                return
+                    "java.io.IOException: Invalid header signature; read 0x\(String(repeating: "0", count: 16 - hex.count) + hex), expected 0xE11AB1A1E011CFD0\n"
                     + header + frames + main
             }
             let stream = kind == .doc ? "WordDocument" : "PowerPoint Document"

@@ -58,11 +58,13 @@ public enum Ghostscript {
     public static let producer = "GPL Ghostscript 10.00.0"
     /// What the caller looks for in stdout when the range starts past the end.
     public static let firstPageTooLarge = "Requested FirstPage is greater than the number of pages in the file"
-    static let postScriptFontLine = "Loading NimbusSans-Regular font from /usr/share/ghostscript/10.00.0/Resource/Font/NimbusSans-Regular... 4964272 3436169 1934424 645952 1 done.\n"
+    static let postScriptFontLine =
+        "Loading NimbusSans-Regular font from /usr/share/ghostscript/10.00.0/Resource/Font/NimbusSans-Regular... 4964272 3436169 1934424 645952 1 done.\n"
     static let unrecoverable = "GPL Ghostscript 10.00.0: Unrecoverable error, exit code 1\n"
     static let noPages = "   No pages will be processed (FirstPage > LastPage).\n"
     static let executionStack = "   %interp_exit   .runexec2   --nostringval--   --nostringval--   --nostringval--   2   %stopped_push"
-    static let runStack = "   --nostringval--   --nostringval--   --nostringval--   false   1   %stopped_push   1990   1   3   %oparray_pop   1989   1   3   %oparray_pop   1977   1   3   %oparray_pop   1833   1   3   %oparray_pop   --nostringval--   %errorexec_pop   .runexec2   --nostringval--   --nostringval--   --nostringval--   2   %stopped_push"
+    static let runStack =
+        "   --nostringval--   --nostringval--   --nostringval--   false   1   %stopped_push   1990   1   3   %oparray_pop   1989   1   3   %oparray_pop   1977   1   3   %oparray_pop   1833   1   3   %oparray_pop   --nostringval--   %errorexec_pop   .runexec2   --nostringval--   --nostringval--   --nostringval--   2   %stopped_push"
     /// The dictionary stack gs prints with an error: systemdict holds 768 entries plus one per -dFirstPage/-dLastPage given.
     static func dictionaryStack(_ pageOptions: Int) -> String {
         "Dictionary stack:\n   --dict:\(768 + pageOptions)/1123(ro)(G)--   --dict:0/20(G)--   --dict:75/200(L)--\nCurrent allocation mode is local\n"
@@ -91,7 +93,8 @@ public enum Ghostscript {
     /// As above; `input` nil means the file does not exist.
     public static func pdfwrite(input: [UInt8]?, inputPath: String, outputPath: String, firstPage: Int?, lastPage: Int?) -> ConversionResult {
         guard let input else {
-            let stdout = banner + "Error: /undefinedfilename in (\(inputPath))\nOperand stack:\n\nExecution stack:\n" + executionStack
+            let stdout =
+                banner + "Error: /undefinedfilename in (\(inputPath))\nOperand stack:\n\nExecution stack:\n" + executionStack
                 + "   --nostringval--   --nostringval--   --nostringval--   false   1   %stopped_push\n"
                 + dictionaryStack((firstPage == nil ? 0 : 1) + (lastPage == nil ? 0 : 1))
                 + "Last OS error: No such file or directory\n"
@@ -141,7 +144,8 @@ public enum Ghostscript {
         // Captured: this warning goes to stderr, unlike the errors above it.
         if count == 0 { stderr = "\n   **** Warning: PDF document has no pages.\n" + stderr }
         // Pages below 1 are reported one by one, as gs does for FirstPage=0; far below is not a range gs walks either.
-        let first = max(firstPage ?? 1, -DocumentLimits.maximumPages), last = min(lastPage ?? count, count)
+        let first = max(firstPage ?? 1, -DocumentLimits.maximumPages)
+        let last = min(lastPage ?? count, count)
         if first > count {
             stdout += firstPage == nil ? noPages : "\n\(firstPageTooLarge): \(count)\n" + noPages
             return blank(outputPath, stdout: stdout, stderr: stderr, title: document.title)
@@ -180,7 +184,8 @@ public enum Ghostscript {
         for problem in problems { out += "\t\(problem)\n" }
         out += "\n   **** This file had errors that were repaired or ignored.\n"
         if let producer, !producer.isEmpty { out += "   **** The file was produced by: \n   **** >>>> \(producer) <<<<\n" }
-        out += "   **** Please notify the author of the software that produced this\n   **** file that it does not conform to Adobe's published PDF\n   **** specification.\n\n"
+        out +=
+            "   **** Please notify the author of the software that produced this\n   **** file that it does not conform to Adobe's published PDF\n   **** specification.\n\n"
         return out
     }
 
@@ -188,7 +193,8 @@ public enum Ghostscript {
     /// what it wrote itself). The font line is the one captured converting a Helvetica page.
     private static func postScript(_ input: [UInt8], outputPath: String, firstPage: Int?, lastPage: Int?) -> ConversionResult {
         let count = min(PostScriptReader.pageCount(input) ?? 0, DocumentLimits.maximumPages)
-        let first = max(1, firstPage ?? 1), last = min(lastPage ?? count, count)
+        let first = max(1, firstPage ?? 1)
+        let last = min(lastPage ?? count, count)
         guard first <= last else { return blank(outputPath, stdout: banner) }
         let sheets = (first...last).map { _ in Sheet(size: .a4, cells: []) }
         let pdf = PDFWriter.document(title: nil, producer: producer, creator: nil, sheets: sheets)
@@ -214,19 +220,23 @@ enum PostScriptInterpreter {
         }
         func operandLine() -> String { operands.isEmpty ? "\n" : "   " + operands.suffix(20).joined(separator: "   ") + "\n" }
         func syntaxError() -> ConversionResult {
-            failure("Error: /syntaxerror in /----nostringval----\nOperand stack:\n" + operandLine() + "Execution stack:\n"
+            failure(
+                "Error: /syntaxerror in /----nostringval----\nOperand stack:\n" + operandLine() + "Execution stack:\n"
                     + Ghostscript.executionStack + Ghostscript.runStack + "\n" + Ghostscript.dictionaryStack(pageOptions))
         }
         var tokens = 0
         while position < input.count, tokens < 100_000 {
             tokens += 1
             let byte = input[position]
-            if isWhitespace(byte) { position += 1; continue }
-            if byte == 0x04 { break }                                             // ^D: end of job
+            if isWhitespace(byte) {
+                position += 1
+                continue
+            }
+            if byte == 0x04 { break }  // ^D: end of job
             switch byte {
-            case 0x25:                                                            // comment
+            case 0x25:  // comment
                 while position < input.count, input[position] != 0x0A, input[position] != 0x0D { position += 1 }
-            case 0x28:                                                            // (string)
+            case 0x28:  // (string)
                 var scanner = PDFScanner(input, at: position)
                 guard case .string(let bytes)? = try? scanner.nextToken() else { return syntaxError() }
                 operands.append("(" + latin1(bytes[...].prefix(60)) + ")")
@@ -234,12 +244,12 @@ enum PostScriptInterpreter {
             case 0x3C where position + 1 < input.count && input[position + 1] == 0x3C:
                 operands.append("-mark-")
                 position += 2
-            case 0x3C:                                                            // <hex>
+            case 0x3C:  // <hex>
                 var scanner = PDFScanner(input, at: position)
                 guard case .string(let bytes)? = try? scanner.nextToken() else { return syntaxError() }
                 operands.append("(" + latin1(bytes[...].prefix(60)) + ")")
                 position = scanner.position
-            case 0x7B:                                                            // {procedure}
+            case 0x7B:  // {procedure}
                 var depth = 0
                 var scanner = PDFScanner(input, at: position)
                 repeat {
@@ -256,7 +266,7 @@ enum PostScriptInterpreter {
                 if let mark = operands.lastIndex(of: "-mark-") { operands.removeSubrange(mark...) }
                 operands.append("--nostringval--")
                 position += 1
-            case 0x2F:                                                            // /literal name
+            case 0x2F:  // /literal name
                 position += 1
                 if position < input.count, input[position] == 0x2F { position += 1 }
                 let start = position
@@ -283,10 +293,11 @@ enum PostScriptInterpreter {
                     filePosition += input[position] == 0x0D && position + 1 < input.count && input[position + 1] == 0x0A ? 2 : 1
                 }
                 let atEnd = position >= input.count
-                return failure("Error: /undefined in \(latin1(word.prefix(256)))\nOperand stack:\n" + operandLine() + "Execution stack:\n"
-                               + Ghostscript.executionStack + Ghostscript.runStack + "   --nostringval--\n"
-                               + Ghostscript.dictionaryStack(pageOptions)
-                               + (atEnd ? "" : "Current file position is \(filePosition)\n"))
+                return failure(
+                    "Error: /undefined in \(latin1(word.prefix(256)))\nOperand stack:\n" + operandLine() + "Execution stack:\n"
+                        + Ghostscript.executionStack + Ghostscript.runStack + "   --nostringval--\n"
+                        + Ghostscript.dictionaryStack(pageOptions)
+                        + (atEnd ? "" : "Current file position is \(filePosition)\n"))
             }
         }
         // The file ran out with nothing to execute (only numbers, strings, procedures): gs ends quietly.

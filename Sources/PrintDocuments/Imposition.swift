@@ -3,13 +3,15 @@
 enum Imposition {
     /// Sheets for `pages` (each a size and its drawing), `perSheet` to a sheet of `sheetSize` in a `columns` × `rows` grid.
     static func sheets(_ pages: [(size: PageSize, content: [UInt8])], perSheet: Int, sheetSize: PageSize, columns: Int, rows: Int) -> [Sheet] {
-        let cellWidth = Double(sheetSize.width) / Double(columns), cellHeight = Double(sheetSize.height) / Double(rows)
+        let cellWidth = Double(sheetSize.width) / Double(columns)
+        let cellHeight = Double(sheetSize.height) / Double(rows)
         var sheets: [Sheet] = []
         var start = 0
         while start < pages.count {
             let group = pages[start..<min(pages.count, start + perSheet)]
             let cells = group.enumerated().map { slot, page -> Sheet.Cell in
-                let column = slot % columns, row = slot / columns
+                let column = slot % columns
+                let row = slot / columns
                 let scale = min(cellWidth / Double(page.size.width), cellHeight / Double(page.size.height))
                 let x = cellWidth * Double(column) + (cellWidth - Double(page.size.width) * scale) / 2
                 let y = Double(sheetSize.height) - cellHeight * Double(row + 1) + (cellHeight - Double(page.size.height) * scale) / 2
@@ -46,16 +48,19 @@ public enum NUpPDF {
             return javaException("java.io.IOException: PDF header signature not found.", frame: "com.lowagie.text.pdf.PRTokeniser.checkPdfHeader")
         }
         guard document.pageTreeFound, document.diagnostics.trailerFound else {
-            return javaException("com.lowagie.text.exceptions.InvalidPdfException: Rebuild failed: trailer not found.; Original message: PDF startxref not found.",
-                                 frame: "com.lowagie.text.pdf.PdfReader.readPdf")
+            return javaException(
+                "com.lowagie.text.exceptions.InvalidPdfException: Rebuild failed: trailer not found.; Original message: PDF startxref not found.",
+                frame: "com.lowagie.text.pdf.PdfReader.readPdf")
         }
         let pages = Imposition.pages(of: document)
         guard let first = pages.first else {
-            return javaException("ExceptionConverter: java.io.IOException: The document has no pages.", frame: "com.lowagie.text.pdf.PdfPages.writePageTree")
+            return javaException(
+                "ExceptionConverter: java.io.IOException: The document has no pages.", frame: "com.lowagie.text.pdf.PdfPages.writePageTree")
         }
         guard pages.count <= DocumentLimits.maximumPages else { return .tooManyPages(pages.count) }
         let sheetSize = power % 2 == 0 ? first.size : first.size.rotated
-        let rows = 1 << (power / 2), columns = perSheet / rows
+        let rows = 1 << (power / 2)
+        let columns = perSheet / rows
         let sheets = Imposition.sheets(pages, perSheet: perSheet, sheetSize: sheetSize, columns: columns, rows: rows)
         let pdf = PDFWriter.document(title: document.title, producer: PDFWriter.mark, creator: document.creator, sheets: sheets)
         return ConversionResult(output: pdf, outputPath: outputPath, pages: sheets.count, printed: ToolOutput())
@@ -65,14 +70,17 @@ public enum NUpPDF {
     public static func convert(input: [UInt8]?, inputPath: String, outputPath: String, perSheet: Int) -> ConversionResult {
         guard let input else {
             guard [2, 4, 8, 16].contains(perSheet) else { return .failure(ToolOutput(stdout: usage, exitStatus: 1)) }
-            return javaException("java.io.IOException: \(inputPath) not found as file or resource.", frame: "com.lowagie.text.pdf.RandomAccessFileOrArray.<init>")
+            return javaException(
+                "java.io.IOException: \(inputPath) not found as file or resource.", frame: "com.lowagie.text.pdf.RandomAccessFileOrArray.<init>")
         }
         return convert(input: input, inputPath: inputPath, outputPath: outputPath, perSheet: perSheet)
     }
 
     static func javaException(_ message: String, frame: String) -> ConversionResult {
-        .failure(ToolOutput(stderr: "Exception in thread \"main\" \(message)\n\tat \(frame)(Unknown Source)\n\tat NUp.main(Unknown Source)\n",
-                            exitStatus: 1))
+        .failure(
+            ToolOutput(
+                stderr: "Exception in thread \"main\" \(message)\n\tat \(frame)(Unknown Source)\n\tat NUp.main(Unknown Source)\n",
+                exitStatus: 1))
     }
 }
 
@@ -102,7 +110,8 @@ public enum MultivalentImpose {
         }
         if let refusal = ConversionResult.refusalIfTooLarge(input) { return refusal }
         guard input.starts(with: PDFFile.header), let document = try? PDFInspection(input, readingContents: true),
-              document.pageTreeFound else {
+            document.pageTreeFound
+        else {
             return exception("java.io.IOException: \(inputPath): not a PDF, or a damaged one (no page tree)")
         }
         guard document.leaves.count <= DocumentLimits.maximumPages else { return .tooManyPages(document.leaves.count) }

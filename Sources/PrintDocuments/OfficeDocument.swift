@@ -47,10 +47,13 @@ public enum OfficeDocument {
             for page in 1...min(pages, 50) { text += "\(format == .doc ? "Page" : "Slide") \(page) of \(pages)\r" }
             let body = Array(text.unicodeScalars.map { $0.isASCII ? UInt8($0.value) : 0x3F })
             // The main stream's own header: Word's FIB magic (0xA5EC, nFib 0xC1), or PowerPoint's DocumentContainer record.
-            let prefix: [UInt8] = format == .doc ? [0xEC, 0xA5, 0xC1, 0x00] + [UInt8](repeating: 0, count: 28) + body
-                                                 : [0x0F, 0x00, 0xE8, 0x03, 0, 0, 0, 0] + body
-            return CompoundFile.write(streamName: format == .doc ? "WordDocument" : "PowerPoint Document", prefix: prefix,
-                                      totalSize: pages * unit)
+            let prefix: [UInt8] =
+                format == .doc
+                ? [0xEC, 0xA5, 0xC1, 0x00] + [UInt8](repeating: 0, count: 28) + body
+                : [0x0F, 0x00, 0xE8, 0x03, 0, 0, 0, 0] + body
+            return CompoundFile.write(
+                streamName: format == .doc ? "WordDocument" : "PowerPoint Document", prefix: prefix,
+                totalSize: pages * unit)
         }
     }
 

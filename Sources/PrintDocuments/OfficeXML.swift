@@ -23,31 +23,41 @@ enum OfficeXML {
             if page < pages { body += "<w:p><w:r><w:br w:type=\"page\"/></w:r></w:p>" }
         }
         // A4 (11906 × 16838 twentieths of a point), 1-inch margins: what Word writes for an A4 document.
-        body += "<w:sectPr><w:pgSz w:w=\"11906\" w:h=\"16838\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" w:bottom=\"1440\" "
+        body +=
+            "<w:sectPr><w:pgSz w:w=\"11906\" w:h=\"16838\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" w:bottom=\"1440\" "
             + "w:left=\"1440\" w:header=\"708\" w:footer=\"708\" w:gutter=\"0\"/></w:sectPr>"
         var zip = ZIPWriter()
-        zip.add("[Content_Types].xml", Array((declaration + """
-            <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
-            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
-            <Default Extension="xml" ContentType="application/xml"/>\
-            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>\
-            <Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>\
-            <Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>\
-            </Types>
-            """).utf8), compress: true)
+        zip.add(
+            "[Content_Types].xml",
+            Array(
+                (declaration + """
+                    <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+                    <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+                    <Default Extension="xml" ContentType="application/xml"/>\
+                    <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>\
+                    <Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>\
+                    <Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>\
+                    </Types>
+                    """).utf8), compress: true)
         zip.add("_rels/.rels", packageRelationships(main: "word/document.xml"), compress: true)
-        zip.add("word/document.xml", Array((declaration + """
-            <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\(body)</w:body></w:document>
-            """).utf8), compress: true)
+        zip.add(
+            "word/document.xml",
+            Array(
+                (declaration + """
+                    <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\(body)</w:body></w:document>
+                    """).utf8), compress: true)
         zip.add("docProps/core.xml", coreProperties(title: safeTitle), compress: true)
-        zip.add("docProps/app.xml", Array((declaration + """
-            <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" \
-            xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">\
-            <Template>Normal.dotm</Template><TotalTime>0</TotalTime><Pages>\(pages)</Pages><Words>\(words)</Words>\
-            <Application>Microsoft Office Word</Application><DocSecurity>0</DocSecurity><Paragraphs>\(pages * 3)</Paragraphs>\
-            <ScaleCrop>false</ScaleCrop><LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc>\
-            <HyperlinksChanged>false</HyperlinksChanged><AppVersion>16.0000</AppVersion></Properties>
-            """).utf8), compress: true)
+        zip.add(
+            "docProps/app.xml",
+            Array(
+                (declaration + """
+                    <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" \
+                    xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">\
+                    <Template>Normal.dotm</Template><TotalTime>0</TotalTime><Pages>\(pages)</Pages><Words>\(words)</Words>\
+                    <Application>Microsoft Office Word</Application><DocSecurity>0</DocSecurity><Paragraphs>\(pages * 3)</Paragraphs>\
+                    <ScaleCrop>false</ScaleCrop><LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc>\
+                    <HyperlinksChanged>false</HyperlinksChanged><AppVersion>16.0000</AppVersion></Properties>
+                    """).utf8), compress: true)
         return zip.finish()
     }
 
@@ -59,47 +69,63 @@ enum OfficeXML {
         let slideType = "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"
         var zip = ZIPWriter()
         let slideOverrides = (1...pages).map { "<Override PartName=\"/ppt/slides/slide\($0).xml\" ContentType=\"\(slideType)\"/>" }.joined()
-        zip.add("[Content_Types].xml", Array((declaration + """
-            <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
-            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
-            <Default Extension="xml" ContentType="application/xml"/>\
-            <Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>\
-            <Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml"/>\
-            <Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml"/>\
-            <Override PartName="/ppt/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/>\
-            \(slideOverrides)\
-            <Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>\
-            <Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>\
-            </Types>
-            """).utf8), compress: true)
+        zip.add(
+            "[Content_Types].xml",
+            Array(
+                (declaration + """
+                    <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+                    <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+                    <Default Extension="xml" ContentType="application/xml"/>\
+                    <Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>\
+                    <Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml"/>\
+                    <Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml"/>\
+                    <Override PartName="/ppt/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/>\
+                    \(slideOverrides)\
+                    <Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>\
+                    <Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>\
+                    </Types>
+                    """).utf8), compress: true)
         zip.add("_rels/.rels", packageRelationships(main: "ppt/presentation.xml"), compress: true)
         let slideIDs = (1...pages).map { "<p:sldId id=\"\(255 + $0)\" r:id=\"rId\($0 + 1)\"/>" }.joined()
         // 16:9 widescreen (12,192,000 × 6,858,000 EMU = 960 × 540 pt), PowerPoint's default since 2013.
-        zip.add("ppt/presentation.xml", Array((declaration + """
-            <p:presentation \(namespaces) saveSubsetFonts="1"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>\
-            <p:sldIdLst>\(slideIDs)</p:sldIdLst><p:sldSz cx="12192000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>
-            """).utf8), compress: true)
+        zip.add(
+            "ppt/presentation.xml",
+            Array(
+                (declaration + """
+                    <p:presentation \(namespaces) saveSubsetFonts="1"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>\
+                    <p:sldIdLst>\(slideIDs)</p:sldIdLst><p:sldSz cx="12192000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>
+                    """).utf8), compress: true)
         var presentationRelationships = [relationship("rId1", "slideMaster", "slideMasters/slideMaster1.xml")]
         presentationRelationships += (1...pages).map { relationship("rId\($0 + 1)", "slide", "slides/slide\($0).xml") }
         presentationRelationships.append(relationship("rId\(pages + 2)", "theme", "theme/theme1.xml"))
         zip.add("ppt/_rels/presentation.xml.rels", relationships(presentationRelationships), compress: true)
-        zip.add("ppt/slideMasters/slideMaster1.xml", Array((declaration + """
-            <p:sldMaster \(namespaces)><p:cSld><p:spTree>\(emptyTree)</p:spTree></p:cSld>\
-            <p:clrMap bg1="lt1" tx1="dk1" bg2="lt2" tx2="dk2" accent1="accent1" accent2="accent2" accent3="accent3" \
-            accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/>\
-            <p:sldLayoutIdLst><p:sldLayoutId id="2147483649" r:id="rId1"/></p:sldLayoutIdLst></p:sldMaster>
-            """).utf8), compress: true)
-        zip.add("ppt/slideMasters/_rels/slideMaster1.xml.rels", relationships([
-            relationship("rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"),
-            relationship("rId2", "theme", "../theme/theme1.xml"),
-        ]), compress: true)
-        zip.add("ppt/slideLayouts/slideLayout1.xml", Array((declaration + """
-            <p:sldLayout \(namespaces) type="blank" preserve="1"><p:cSld name="Blank"><p:spTree>\(emptyTree)</p:spTree></p:cSld>\
-            <p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sldLayout>
-            """).utf8), compress: true)
-        zip.add("ppt/slideLayouts/_rels/slideLayout1.xml.rels", relationships([
-            relationship("rId1", "slideMaster", "../slideMasters/slideMaster1.xml"),
-        ]), compress: true)
+        zip.add(
+            "ppt/slideMasters/slideMaster1.xml",
+            Array(
+                (declaration + """
+                    <p:sldMaster \(namespaces)><p:cSld><p:spTree>\(emptyTree)</p:spTree></p:cSld>\
+                    <p:clrMap bg1="lt1" tx1="dk1" bg2="lt2" tx2="dk2" accent1="accent1" accent2="accent2" accent3="accent3" \
+                    accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/>\
+                    <p:sldLayoutIdLst><p:sldLayoutId id="2147483649" r:id="rId1"/></p:sldLayoutIdLst></p:sldMaster>
+                    """).utf8), compress: true)
+        zip.add(
+            "ppt/slideMasters/_rels/slideMaster1.xml.rels",
+            relationships([
+                relationship("rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"),
+                relationship("rId2", "theme", "../theme/theme1.xml"),
+            ]), compress: true)
+        zip.add(
+            "ppt/slideLayouts/slideLayout1.xml",
+            Array(
+                (declaration + """
+                    <p:sldLayout \(namespaces) type="blank" preserve="1"><p:cSld name="Blank"><p:spTree>\(emptyTree)</p:spTree></p:cSld>\
+                    <p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sldLayout>
+                    """).utf8), compress: true)
+        zip.add(
+            "ppt/slideLayouts/_rels/slideLayout1.xml.rels",
+            relationships([
+                relationship("rId1", "slideMaster", "../slideMasters/slideMaster1.xml")
+            ]), compress: true)
         zip.add("ppt/theme/theme1.xml", Array((declaration + theme).utf8), compress: true)
         var words = 0
         for slide in 1...pages {
@@ -108,26 +134,34 @@ enum OfficeXML {
             let paragraphs = lines.enumerated().map { index, line in
                 "<a:p><a:r><a:rPr lang=\"en-US\" sz=\"\(index == 0 ? 4000 : 2400)\"/><a:t>\(MarkupText.escaped(line, .minimal))</a:t></a:r></a:p>"
             }.joined()
-            zip.add("ppt/slides/slide\(slide).xml", Array((declaration + """
-                <p:sld \(namespaces)><p:cSld><p:spTree>\(emptyTree)<p:sp><p:nvSpPr><p:cNvPr id="2" name="Text 1"/>\
-                <p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="609600" y="457200"/><a:ext cx="10972800" cy="5486400"/>\
-                </a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr><p:txBody><a:bodyPr wrap="square"/><a:lstStyle/>\
-                \(paragraphs)</p:txBody></p:sp></p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>
-                """).utf8), compress: true)
-            zip.add("ppt/slides/_rels/slide\(slide).xml.rels", relationships([
-                relationship("rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"),
-            ]), compress: true)
+            zip.add(
+                "ppt/slides/slide\(slide).xml",
+                Array(
+                    (declaration + """
+                        <p:sld \(namespaces)><p:cSld><p:spTree>\(emptyTree)<p:sp><p:nvSpPr><p:cNvPr id="2" name="Text 1"/>\
+                        <p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="609600" y="457200"/><a:ext cx="10972800" cy="5486400"/>\
+                        </a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr><p:txBody><a:bodyPr wrap="square"/><a:lstStyle/>\
+                        \(paragraphs)</p:txBody></p:sp></p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>
+                        """).utf8), compress: true)
+            zip.add(
+                "ppt/slides/_rels/slide\(slide).xml.rels",
+                relationships([
+                    relationship("rId1", "slideLayout", "../slideLayouts/slideLayout1.xml")
+                ]), compress: true)
         }
         zip.add("docProps/core.xml", coreProperties(title: MarkupText.escaped(title, .minimal)), compress: true)
-        zip.add("docProps/app.xml", Array((declaration + """
-            <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" \
-            xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">\
-            <TotalTime>0</TotalTime><Words>\(words)</Words><Application>Microsoft Office PowerPoint</Application>\
-            <PresentationFormat>Widescreen</PresentationFormat><Paragraphs>\(pages * 3)</Paragraphs><Slides>\(pages)</Slides>\
-            <Notes>0</Notes><HiddenSlides>0</HiddenSlides><MMClips>0</MMClips><ScaleCrop>false</ScaleCrop>\
-            <LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc><HyperlinksChanged>false</HyperlinksChanged>\
-            <AppVersion>16.0000</AppVersion></Properties>
-            """).utf8), compress: true)
+        zip.add(
+            "docProps/app.xml",
+            Array(
+                (declaration + """
+                    <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" \
+                    xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">\
+                    <TotalTime>0</TotalTime><Words>\(words)</Words><Application>Microsoft Office PowerPoint</Application>\
+                    <PresentationFormat>Widescreen</PresentationFormat><Paragraphs>\(pages * 3)</Paragraphs><Slides>\(pages)</Slides>\
+                    <Notes>0</Notes><HiddenSlides>0</HiddenSlides><MMClips>0</MMClips><ScaleCrop>false</ScaleCrop>\
+                    <LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc><HyperlinksChanged>false</HyperlinksChanged>\
+                    <AppVersion>16.0000</AppVersion></Properties>
+                    """).utf8), compress: true)
         return zip.finish()
     }
 
@@ -141,7 +175,8 @@ enum OfficeXML {
             xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.2"
             """
         var paragraphs = ""
-        var words = 0, characters = 0
+        var words = 0
+        var characters = 0
         for page in 1...pages {
             for (index, line) in pageLines(title: title, page: page, of: pages, noun: "Page").enumerated() {
                 let style = index == 0 ? (page == 1 ? "Title" : "TitleOnNewPage") : "Standard"
@@ -153,37 +188,49 @@ enum OfficeXML {
         var zip = ZIPWriter()
         // ODF: `mimetype` first and stored, so a reader recognises the package by its first bytes.
         zip.add("mimetype", Array("application/vnd.oasis.opendocument.text".utf8), compress: false)
-        zip.add("META-INF/manifest.xml", Array((declaration + """
-            <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">\
-            <manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type="application/vnd.oasis.opendocument.text"/>\
-            <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>\
-            <manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>\
-            <manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/>\
-            </manifest:manifest>
-            """).utf8), compress: true)
-        zip.add("content.xml", Array((declaration + """
-            <office:document-content \(namespaces)><office:automatic-styles>\
-            <style:style style:name="TitleOnNewPage" style:family="paragraph" style:parent-style-name="Title">\
-            <style:paragraph-properties fo:break-before="page"/></style:style></office:automatic-styles>\
-            <office:body><office:text>\(paragraphs)</office:text></office:body></office:document-content>
-            """).utf8), compress: true)
-        zip.add("styles.xml", Array((declaration + """
-            <office:document-styles \(namespaces)><office:styles>\
-            <style:style style:name="Standard" style:family="paragraph"/>\
-            <style:style style:name="Title" style:family="paragraph" style:parent-style-name="Standard">\
-            <style:text-properties fo:font-size="28pt"/></style:style></office:styles>\
-            <office:automatic-styles><style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21.001cm" \
-            fo:page-height="29.7cm" style:print-orientation="portrait" fo:margin-top="2cm" fo:margin-bottom="2cm" \
-            fo:margin-left="2cm" fo:margin-right="2cm"/></style:page-layout></office:automatic-styles>\
-            <office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"/></office:master-styles>\
-            </office:document-styles>
-            """).utf8), compress: true)
-        zip.add("meta.xml", Array((declaration + """
-            <office:document-meta \(namespaces)><office:meta><meta:generator>\(PDFWriter.mark)</meta:generator>\
-            <dc:title>\(MarkupText.escaped(title, .minimal))</dc:title><meta:document-statistic meta:page-count="\(pages)" \
-            meta:paragraph-count="\(pages * 3)" meta:word-count="\(words)" meta:character-count="\(characters)"/>\
-            </office:meta></office:document-meta>
-            """).utf8), compress: true)
+        zip.add(
+            "META-INF/manifest.xml",
+            Array(
+                (declaration + """
+                    <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">\
+                    <manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type="application/vnd.oasis.opendocument.text"/>\
+                    <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>\
+                    <manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>\
+                    <manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/>\
+                    </manifest:manifest>
+                    """).utf8), compress: true)
+        zip.add(
+            "content.xml",
+            Array(
+                (declaration + """
+                    <office:document-content \(namespaces)><office:automatic-styles>\
+                    <style:style style:name="TitleOnNewPage" style:family="paragraph" style:parent-style-name="Title">\
+                    <style:paragraph-properties fo:break-before="page"/></style:style></office:automatic-styles>\
+                    <office:body><office:text>\(paragraphs)</office:text></office:body></office:document-content>
+                    """).utf8), compress: true)
+        zip.add(
+            "styles.xml",
+            Array(
+                (declaration + """
+                    <office:document-styles \(namespaces)><office:styles>\
+                    <style:style style:name="Standard" style:family="paragraph"/>\
+                    <style:style style:name="Title" style:family="paragraph" style:parent-style-name="Standard">\
+                    <style:text-properties fo:font-size="28pt"/></style:style></office:styles>\
+                    <office:automatic-styles><style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21.001cm" \
+                    fo:page-height="29.7cm" style:print-orientation="portrait" fo:margin-top="2cm" fo:margin-bottom="2cm" \
+                    fo:margin-left="2cm" fo:margin-right="2cm"/></style:page-layout></office:automatic-styles>\
+                    <office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"/></office:master-styles>\
+                    </office:document-styles>
+                    """).utf8), compress: true)
+        zip.add(
+            "meta.xml",
+            Array(
+                (declaration + """
+                    <office:document-meta \(namespaces)><office:meta><meta:generator>\(PDFWriter.mark)</meta:generator>\
+                    <dc:title>\(MarkupText.escaped(title, .minimal))</dc:title><meta:document-statistic meta:page-count="\(pages)" \
+                    meta:paragraph-count="\(pages * 3)" meta:word-count="\(words)" meta:character-count="\(characters)"/>\
+                    </office:meta></office:document-meta>
+                    """).utf8), compress: true)
         return zip.finish()
     }
 
@@ -210,12 +257,13 @@ enum OfficeXML {
 
     /// Core properties without dates: real producers write dcterms:created, which would make the bytes change.
     private static func coreProperties(title: String) -> [UInt8] {
-        Array((declaration + """
-            <cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
-            xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" \
-            xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\
-            <dc:title>\(title)</dc:title><dc:creator>Workbench</dc:creator></cp:coreProperties>
-            """).utf8)
+        Array(
+            (declaration + """
+                <cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
+                xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" \
+                xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\
+                <dc:title>\(title)</dc:title><dc:creator>Workbench</dc:creator></cp:coreProperties>
+                """).utf8)
     }
 
     /// The smallest complete DrawingML theme: twelve colours, a font pair, three of each format style.
@@ -348,7 +396,10 @@ enum OfficeXML {
         var inText = false
         var size: PageSize?
         func breakPage() {
-            if !paragraph.isEmpty { current.append(paragraph); paragraph = "" }
+            if !paragraph.isEmpty {
+                current.append(paragraph)
+                paragraph = ""
+            }
             pages.append(current)
             current = []
         }
@@ -363,7 +414,8 @@ enum OfficeXML {
                 case "pageBreakBefore" where !current.isEmpty && attributes["w:val"] != "0" && attributes["w:val"] != "false": breakPage()
                 case "pgSz":
                     if let width = attributes["w:w"].flatMap({ Int($0) }), let height = attributes["w:h"].flatMap({ Int($0) }),
-                       (20...400_000).contains(width), (20...400_000).contains(height) {
+                        (20...400_000).contains(width), (20...400_000).contains(height)
+                    {
                         let portrait = PageSize(width: (width + 10) / 20, height: (height + 10) / 20)
                         size = attributes["w:orient"] == "landscape" && !portrait.isLandscape ? portrait.rotated : portrait
                     }
@@ -395,7 +447,8 @@ enum OfficeXML {
             case "sldSz":
                 // EMU: 12,700 per point.
                 if let cx = attributes["cx"].flatMap({ Int($0) }), let cy = attributes["cy"].flatMap({ Int($0) }),
-                   (12_700...51_206_400).contains(cx), (12_700...51_206_400).contains(cy) {
+                    (12_700...51_206_400).contains(cx), (12_700...51_206_400).contains(cy)
+                {
                     size = PageSize(width: (cx + 6_350) / 12_700, height: (cy + 6_350) / 12_700)
                 }
             default: continue
@@ -431,7 +484,10 @@ enum OfficeXML {
                 if localName(name) == run { inRun = !selfClosing }
             case .end(let name):
                 if localName(name) == run { inRun = false }
-                if localName(name) == paragraph, !current.isEmpty { lines.append(current); current = "" }
+                if localName(name) == paragraph, !current.isEmpty {
+                    lines.append(current)
+                    current = ""
+                }
             case .text(let text) where inRun: current += text
             default: break
             }
@@ -456,7 +512,10 @@ enum OfficeXML {
                 case "style:paragraph-properties":
                     if attributes["fo:break-before"] == "page", let style { breakingStyles.insert(style) }
                 case "text:soft-page-break":
-                    if !current.isEmpty { pages.append(current); current = [] }
+                    if !current.isEmpty {
+                        pages.append(current)
+                        current = []
+                    }
                 case "text:p", "text:h":
                     if paragraph == nil {
                         if let name = attributes["text:style-name"], breakingStyles.contains(name), !current.isEmpty {
@@ -494,7 +553,8 @@ enum OfficeXML {
     private static func odfPageSize(_ styles: [UInt8]) -> PageSize? {
         for case .start(let name, let attributes, _) in XMLEvents(bytes: styles) where name == "style:page-layout-properties" {
             guard let width = attributes["fo:page-width"].flatMap(points), let height = attributes["fo:page-height"].flatMap(points),
-                  (1...20_000).contains(width), (1...20_000).contains(height) else { return nil }
+                (1...20_000).contains(width), (1...20_000).contains(height)
+            else { return nil }
             return PageSize(width: width, height: height)
         }
         return nil

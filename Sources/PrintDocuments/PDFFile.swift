@@ -58,8 +58,10 @@ struct PDFFile {
 
     private mutating func readCrossReferences() {
         let keyword = Array("startxref".utf8)
-        guard let found = bytes.lastOffset(of: keyword, in: max(0, bytes.count - 4096)..<bytes.count)
-            ?? bytes.lastOffset(of: keyword, in: 0..<bytes.count) else { return }
+        guard
+            let found = bytes.lastOffset(of: keyword, in: max(0, bytes.count - 4096)..<bytes.count)
+                ?? bytes.lastOffset(of: keyword, in: 0..<bytes.count)
+        else { return }
         diagnostics.startxrefFound = true
         var scanner = PDFScanner(bytes, at: found + keyword.count)
         guard case .integer(let first)? = try? scanner.nextToken() else { return }
@@ -72,7 +74,7 @@ struct PDFFile {
             guard !visited.contains(offset), offset >= 0, offset < bytes.count else { continue }
             visited.insert(offset)
             guard let section = readSection(at: offset) else {
-                if firstSection, pending.count == 1 { continue }          // try the offset without the header shift
+                if firstSection, pending.count == 1 { continue }  // try the offset without the header shift
                 break
             }
             sections += 1
@@ -102,8 +104,9 @@ struct PDFFile {
             return readTable(&scanner)
         }
         guard let (_, object) = try? parseIndirectObject(at: offset, expecting: nil),
-              case .stream(let dictionary, _) = object, dictionary["Type"]?.name == "XRef",
-              let data = decodeCounted(object) else { return nil }
+            case .stream(let dictionary, _) = object, dictionary["Type"]?.name == "XRef",
+            let data = decodeCounted(object)
+        else { return nil }
         return readStreamSection(dictionary: dictionary, data: data)
     }
 
@@ -118,10 +121,12 @@ struct PDFFile {
                 return Section(entries: entries, trailer: trailer)
             case .integer(let start):
                 guard case .integer(let count)? = try? scanner.nextToken(), start >= 0, count >= 0,
-                      count <= (scanner.end - scanner.position) / 17 + 1, start <= 10_000_000 else { return nil }
+                    count <= (scanner.end - scanner.position) / 17 + 1, start <= 10_000_000
+                else { return nil }
                 for number in start..<(start + count) {
                     guard case .integer(let offset)? = try? scanner.nextToken(), case .integer? = try? scanner.nextToken(),
-                          case .keyword(let kind)? = try? scanner.nextToken() else { return nil }
+                        case .keyword(let kind)? = try? scanner.nextToken()
+                    else { return nil }
                     if kind == "n", offset > 0, number > 0 { entries[number] = .offset(offset) }
                 }
             default:
@@ -133,7 +138,8 @@ struct PDFFile {
     /// A cross-reference stream (PDF 1.5): rows of `/W` big-endian fields for the objects in `/Index`.
     private func readStreamSection(dictionary: [String: PDFObject], data: [UInt8]) -> Section? {
         guard let widths = dictionary["W"]?.array?.compactMap(\.integer), widths.count == 3,
-              widths.allSatisfy({ (0...8).contains($0) }) else { return nil }
+            widths.allSatisfy({ (0...8).contains($0) })
+        else { return nil }
         let rowLength = widths[0] + widths[1] + widths[2]
         guard rowLength > 0 else { return nil }
         let size = dictionary["Size"]?.integer ?? 0
@@ -142,7 +148,8 @@ struct PDFFile {
         var row = 0
         var pair = 0
         while pair + 1 < index.count {
-            let start = index[pair], count = index[pair + 1]
+            let start = index[pair]
+            let count = index[pair + 1]
             pair += 2
             guard start >= 0, count >= 0, count <= data.count / rowLength + 1 else { return nil }
             for number in start..<(start + count) {
@@ -211,8 +218,9 @@ struct PDFFile {
         var catalog: Int?
         for number in order {
             guard case .offset(let offset)? = entries[number],
-                  let (_, object) = try? parseIndirectObject(at: offset, expecting: number),
-                  let dictionary = object.dictionary else { continue }
+                let (_, object) = try? parseIndirectObject(at: offset, expecting: number),
+                let dictionary = object.dictionary
+            else { continue }
             switch dictionary["Type"]?.name {
             case "XRef":
                 diagnostics.trailerFound = true
@@ -259,7 +267,8 @@ struct PDFFile {
     func parseIndirectObject(at offset: Int, expecting number: Int?, depth: Int = 0) throws(DocumentError) -> (Int, PDFObject) {
         var scanner = PDFScanner(bytes, at: offset)
         guard case .integer(let found)? = try scanner.nextToken(), case .integer? = try scanner.nextToken(),
-              case .keyword("obj")? = try scanner.nextToken() else {
+            case .keyword("obj")? = try scanner.nextToken()
+        else {
             throw DocumentError("PDF cross-reference points at byte \(offset), where no 'N G obj' header is")
         }
         if let number, number != found {
@@ -298,7 +307,8 @@ struct PDFFile {
         case .reference(let number, _)? where depth < 4:
             // A length kept in its own object: read that object without its stream, so lengths cannot recurse far.
             guard case .offset(let offset)? = entries[number],
-                  let (_, object) = try? parseIndirectObject(at: offset, expecting: number, depth: depth + 1) else { return nil }
+                let (_, object) = try? parseIndirectObject(at: offset, expecting: number, depth: depth + 1)
+            else { return nil }
             return object.integer
         default: return nil
         }
@@ -333,15 +343,17 @@ struct PDFFile {
     /// object (never compressed), so loading cannot recurse.
     private mutating func loadObjectStream(_ number: Int) -> ObjectStream? {
         guard case .offset(let offset)? = entries[number],
-              let (_, object) = try? parseIndirectObject(at: offset, expecting: number),
-              case .stream(let dictionary, _) = object, let count = dictionary["N"]?.integer, let first = dictionary["First"]?.integer,
-              count >= 0, let data = decodeCounted(object), first >= 0, first <= data.count, count <= data.count / 2 + 1 else { return nil }
+            let (_, object) = try? parseIndirectObject(at: offset, expecting: number),
+            case .stream(let dictionary, _) = object, let count = dictionary["N"]?.integer, let first = dictionary["First"]?.integer,
+            count >= 0, let data = decodeCounted(object), first >= 0, first <= data.count, count <= data.count / 2 + 1
+        else { return nil }
         var scanner = PDFScanner(data, at: 0, end: first)
         var offsets: [Int] = []
         var numbers: [Int] = []
         for _ in 0..<count {
             guard case .integer(let member)? = try? scanner.nextToken(), case .integer(let memberOffset)? = try? scanner.nextToken(),
-                  memberOffset >= 0, first + memberOffset < data.count else { break }
+                memberOffset >= 0, first + memberOffset < data.count
+            else { break }
             numbers.append(member)
             offsets.append(first + memberOffset)
         }
@@ -432,7 +444,9 @@ struct PDFFile {
                 case 3: row[index] = row[index] &+ UInt8((Int(left) + Int(up)) / 2)
                 case 4:
                     let estimate = Int(left) + Int(up) - Int(upLeft)
-                    let toLeft = abs(estimate - Int(left)), toUp = abs(estimate - Int(up)), toUpLeft = abs(estimate - Int(upLeft))
+                    let toLeft = abs(estimate - Int(left))
+                    let toUp = abs(estimate - Int(up))
+                    let toUpLeft = abs(estimate - Int(upLeft))
                     let chosen = toLeft <= toUp && toLeft <= toUpLeft ? left : (toUp <= toUpLeft ? up : upLeft)
                     row[index] = row[index] &+ chosen
                 default: break

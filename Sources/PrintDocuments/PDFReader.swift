@@ -111,7 +111,8 @@ struct PDFInspection {
         guard let rootReference = file.trailer["Root"], let catalog = file.resolve(rootReference).dictionary else { return }
         catalogFound = true
         guard let pagesValue = catalog["Pages"], case .dictionary(let pages) = file.resolve(pagesValue),
-              pages["Kids"] != nil || pages["Count"] != nil else {
+            pages["Kids"] != nil || pages["Count"] != nil
+        else {
             pageTreeProblem = "the catalog has no /Pages dictionary"
             return
         }
@@ -149,8 +150,10 @@ struct PDFInspection {
     }
 
     /// A node's kids, last first (so popping yields them in order), each with the MediaBox and Resources it inherits.
-    private static func kids(of node: [String: PDFObject], box: PageSize, resources: PDFObject?, depth: Int,
-                             _ file: inout PDFFile) -> [(PDFObject, PageSize, PDFObject?, Int)] {
+    private static func kids(
+        of node: [String: PDFObject], box: PageSize, resources: PDFObject?, depth: Int,
+        _ file: inout PDFFile
+    ) -> [(PDFObject, PageSize, PDFObject?, Int)] {
         let kids = node["Kids"].map { file.resolve($0) }?.array ?? []
         return kids.reversed().map { ($0, box, resources, depth + 1) }
     }
@@ -161,7 +164,8 @@ struct PDFInspection {
         var names: [String] = []
         for key in fonts.keys.sorted().prefix(32) {
             guard let value = fonts[key], let font = file.resolve(value).dictionary, let base = font["BaseFont"]?.name,
-                  Ghostscript.substitutes[base] != nil else { continue }
+                Ghostscript.substitutes[base] != nil
+            else { continue }
             let descriptor = font["FontDescriptor"].map { file.resolve($0) }?.dictionary
             let embedded = ["FontFile", "FontFile2", "FontFile3"].contains { descriptor?[$0] != nil }
             if !embedded, !names.contains(base) { names.append(base) }
@@ -173,7 +177,8 @@ struct PDFInspection {
         guard let value, let numbers = file.resolve(value).array?.compactMap({ file.resolve($0).number }), numbers.count == 4 else {
             return nil
         }
-        let width = abs(numbers[2] - numbers[0]), height = abs(numbers[3] - numbers[1])
+        let width = abs(numbers[2] - numbers[0])
+        let height = abs(numbers[3] - numbers[1])
         guard width.isFinite, height.isFinite, width >= 1, height >= 1, width < 1e6, height < 1e6 else { return nil }
         return PageSize(width: Int(width.rounded()), height: Int(height.rounded()))
     }

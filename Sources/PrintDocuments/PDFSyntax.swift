@@ -82,7 +82,7 @@ struct PDFScanner {
             let byte = bytes[position]
             if Self.isWhitespace(byte) {
                 position += 1
-            } else if byte == 0x25 {                                    // % comment to end of line
+            } else if byte == 0x25 {  // % comment to end of line
                 while position < end, bytes[position] != 0x0A, bytes[position] != 0x0D { position += 1 }
             } else {
                 return
@@ -99,15 +99,29 @@ struct PDFScanner {
         switch byte {
         case 0x28: return .string(try literalString())
         case 0x3C:
-            if position + 1 < end, bytes[position + 1] == 0x3C { position += 2; return .dictionaryOpen }
+            if position + 1 < end, bytes[position + 1] == 0x3C {
+                position += 2
+                return .dictionaryOpen
+            }
             return .string(try hexString())
         case 0x3E:
-            if position + 1 < end, bytes[position + 1] == 0x3E { position += 2; return .dictionaryClose }
+            if position + 1 < end, bytes[position + 1] == 0x3E {
+                position += 2
+                return .dictionaryClose
+            }
             throw DocumentError("PDF syntax error at byte \(start): a lone '>'")
-        case 0x5B: position += 1; return .arrayOpen
-        case 0x5D: position += 1; return .arrayClose
-        case 0x7B: position += 1; return .braceOpen
-        case 0x7D: position += 1; return .braceClose
+        case 0x5B:
+            position += 1
+            return .arrayOpen
+        case 0x5D:
+            position += 1
+            return .arrayClose
+        case 0x7B:
+            position += 1
+            return .braceOpen
+        case 0x7D:
+            position += 1
+            return .braceClose
         case 0x2F: return .name(name())
         case 0x29: throw DocumentError("PDF syntax error at byte \(start): a lone ')'")
         default:
@@ -126,7 +140,8 @@ struct PDFScanner {
 
     /// A PDF number (`12`, `-3`, `+.5`, `4.`), or nil when the word is not one.
     static func number(_ word: ArraySlice<UInt8>) -> Token? {
-        var digits = 0, dots = 0
+        var digits = 0
+        var dots = 0
         for (offset, byte) in word.enumerated() {
             switch byte {
             case 0x30...0x39: digits += 1
@@ -148,12 +163,12 @@ struct PDFScanner {
     }
 
     private mutating func name() -> String {
-        position += 1                                                  // the '/'
+        position += 1  // the '/'
         var out: [UInt8] = []
         while position < end, Self.isRegular(bytes[position]), out.count < 256 {
             let byte = bytes[position]
             if byte == 0x23, position + 2 < end, let high = Self.hexValue(bytes[position + 1]), let low = Self.hexValue(bytes[position + 2]) {
-                out.append(high << 4 | low)                            // #xx escape
+                out.append(high << 4 | low)  // #xx escape
                 position += 3
             } else {
                 out.append(byte)
@@ -182,7 +197,9 @@ struct PDFScanner {
             let byte = bytes[position]
             position += 1
             switch byte {
-            case 0x28: depth += 1; out.append(byte)
+            case 0x28:
+                depth += 1
+                out.append(byte)
             case 0x29:
                 depth -= 1
                 if depth == 0 { return out }
@@ -192,15 +209,15 @@ struct PDFScanner {
                 let escaped = bytes[position]
                 position += 1
                 switch escaped {
-                case 0x6E: out.append(0x0A)                                // \n
-                case 0x72: out.append(0x0D)                                // \r
-                case 0x74: out.append(0x09)                                // \t
-                case 0x62: out.append(0x08)                                // \b
-                case 0x66: out.append(0x0C)                                // \f
-                case 0x0D:                                                 // line continuation
+                case 0x6E: out.append(0x0A)  // \n
+                case 0x72: out.append(0x0D)  // \r
+                case 0x74: out.append(0x09)  // \t
+                case 0x62: out.append(0x08)  // \b
+                case 0x66: out.append(0x0C)  // \f
+                case 0x0D:  // line continuation
                     if position < end, bytes[position] == 0x0A { position += 1 }
                 case 0x0A: break
-                case 0x30...0x37:                                          // \ddd octal
+                case 0x30...0x37:  // \ddd octal
                     var value = Int(escaped - 0x30)
                     var count = 1
                     while count < 3, position < end, (0x30...0x37).contains(bytes[position]) {
@@ -258,7 +275,8 @@ struct PDFScanner {
             // `N G R`: look two tokens ahead, and step back when it is not a reference.
             let saved = position
             if value >= 0, case .integer(let generation)? = try? nextToken(), generation >= 0,
-               case .keyword("R")? = try? nextToken() {
+                case .keyword("R")? = try? nextToken()
+            {
                 return .reference(number: value, generation: generation)
             }
             position = saved
@@ -285,7 +303,7 @@ struct PDFScanner {
                     throw DocumentError("PDF syntax error near byte \(position): a dictionary key must be a name")
                 }
                 guard let valueToken = try nextToken() else { throw DocumentError("PDF ends inside a dictionary") }
-                if valueToken == .dictionaryClose {                         // a key without a value: readers drop it
+                if valueToken == .dictionaryClose {  // a key without a value: readers drop it
                     return .dictionary(dictionary)
                 }
                 dictionary[key] = try parseObject(startingWith: valueToken, depth: depth + 1)

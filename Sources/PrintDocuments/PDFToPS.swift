@@ -25,7 +25,8 @@ public enum PDFToPS {
     public static func convert(input: [UInt8], inputPath: String, outputPath: String) -> ConversionResult {
         if let refusal = ConversionResult.refusalIfTooLarge(input) { return refusal }
         if input.isEmpty { return failure("Syntax Error: Document stream is empty\n", status: 1) }
-        let trailerErrors = "Syntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't read xref table\n"
+        let trailerErrors =
+            "Syntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't read xref table\n"
         guard let document = try? PDFInspection(input, readingContents: true) else {
             return failure("Syntax Warning: May not be a PDF file (continuing anyway)\n" + trailerErrors, status: 1)
         }
@@ -39,7 +40,8 @@ public enum PDFToPS {
         }
         guard count > 0 else { return failure("Syntax Error: Invalid page count 0\n" + pageRangeError, status: 99) }
         guard count <= document.objectCount else {
-            return failure("Syntax Error: Page count (\(count)) larger than number of objects (\(document.objectCount))\n" + pageRangeError, status: 99)
+            return failure(
+                "Syntax Error: Page count (\(count)) larger than number of objects (\(document.objectCount))\n" + pageRangeError, status: 99)
         }
         guard count <= DocumentLimits.maximumPages else { return .tooManyPages(count) }
         // poppler believes /Count; pages the tree does not deliver come out blank, at the last size seen.

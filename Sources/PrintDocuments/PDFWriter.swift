@@ -119,8 +119,9 @@ public enum PDFWriter {
         object(info)
         for sheet in sheets {
             let content = sheet.content
-            object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(sheet.size.width) \(sheet.size.height)] "
-                   + "/Resources << /Font << /F1 3 0 R >> >> /Contents \(offsets.count + 2) 0 R >>")
+            object(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(sheet.size.width) \(sheet.size.height)] "
+                    + "/Resources << /Font << /F1 3 0 R >> >> /Contents \(offsets.count + 2) 0 R >>")
             object("<< /Length \(content.count) >>", stream: content)
         }
         let xref = Int64(out.count) + padding

@@ -89,11 +89,13 @@ public struct PaddedPDF: Sendable {
                 // One short line: "\n" alone, or "%" and filler and "\n".
                 let count = Int(paddingLeft)
                 paddingLeft = 0
-                return count == 1 ? block[(PaddedPDF.lineLength - 1)..<PaddedPDF.lineLength] : ([UInt8(ascii: "%")] + block[1..<count - 1] + [0x0A])[...]
+                return count == 1
+                    ? block[(PaddedPDF.lineLength - 1)..<PaddedPDF.lineLength] : ([UInt8(ascii: "%")] + block[1..<count - 1] + [0x0A])[...]
             }
             // Whole lines, from the block, starting where the last piece stopped.
-            let lines = min(Int(paddingLeft / Int64(PaddedPDF.lineLength)), maximum / PaddedPDF.lineLength,
-                            PaddedPDF.blockLines - paddingLine)
+            let lines = min(
+                Int(paddingLeft / Int64(PaddedPDF.lineLength)), maximum / PaddedPDF.lineLength,
+                PaddedPDF.blockLines - paddingLine)
             let start = paddingLine * PaddedPDF.lineLength
             paddingLine = (paddingLine + lines) % PaddedPDF.blockLines
             paddingLeft -= Int64(lines * PaddedPDF.lineLength)
@@ -113,7 +115,8 @@ public struct PaddedPDF: Sendable {
     }()
 
     private static func skeleton(pages: Int, padding: Int64) -> [UInt8] {
-        PDFWriter.document(title: "Generated document", producer: PDFWriter.mark,
-                           sheets: (1...pages).map { Sheet.page(["Page \($0) of \(pages)"], size: .a4) }, padding: padding)
+        PDFWriter.document(
+            title: "Generated document", producer: PDFWriter.mark,
+            sheets: (1...pages).map { Sheet.page(["Page \($0) of \(pages)"], size: .a4) }, padding: padding)
     }
 }

@@ -6,8 +6,9 @@ public enum PostScriptWriter {
     /// `%%Page: i i` per page, `%%Trailer`, `%%EOF`. A4 pages, landscape when asked.
     public static func document(title: String, creator: String, pages: [PDFPage], landscape: Bool = false) -> [UInt8] {
         let size: PageSize = landscape ? .a4Landscape : .a4
-        return document(flavour: .workbench(title: title, creator: creator, landscape: landscape),
-                        sheets: pages.map { Sheet.page($0.lines, size: size) })
+        return document(
+            flavour: .workbench(title: title, creator: creator, landscape: landscape),
+            sheets: pages.map { Sheet.page($0.lines, size: size) })
     }
 
     enum Flavour {
@@ -22,7 +23,8 @@ public enum PostScriptWriter {
 
     static func document(flavour: Flavour, sheets: [Sheet]) -> [UInt8] {
         let first = sheets.first?.size ?? .a4
-        let boxWidth = sheets.map(\.size.width).max() ?? first.width, boxHeight = sheets.map(\.size.height).max() ?? first.height
+        let boxWidth = sheets.map(\.size.width).max() ?? first.width
+        let boxHeight = sheets.map(\.size.height).max() ?? first.height
         var media: [PageSize] = []
         for sheet in sheets where !media.contains(sheet.size) { media.append(sheet.size) }
         if media.isEmpty { media = [first] }
@@ -166,7 +168,7 @@ public enum PostScriptReader {
                     pageComments += 1
                 }
             } else if lineEnd > lineStart, bytes[lineStart] != 0x25 {
-                inHeader = false                                    // the header ends at the first non-comment line
+                inHeader = false  // the header ends at the first non-comment line
             }
             lineStart = lineEnd + 1
         }

@@ -37,8 +37,10 @@ public enum StandInJar: String, CaseIterable, Sendable {
     public var classNames: [String] {
         switch self {
         case .docsToPDF:
-            ["MainClass", "MainClass$CommandLineValues", "MainClass$DOC_TYPE", "Converter", "DocToPDFConverter",
-             "DocxToPDFConverter", "PptToPDFConverter", "PptxToPDFConverter", "OdtToPDF"].map { "com.yeokhengmeng.docstopdfconverter." + $0 }
+            [
+                "MainClass", "MainClass$CommandLineValues", "MainClass$DOC_TYPE", "Converter", "DocToPDFConverter",
+                "DocxToPDFConverter", "PptToPDFConverter", "PptxToPDFConverter", "OdtToPDF",
+            ].map { "com.yeokhengmeng.docstopdfconverter." + $0 }
         case .nupPDF: ["NUp"]
         case .multivalent: ["multivalent.Multivalent", "tool.pdf.Impose", "tool.pdf.Compress", "tool.pdf.Split"]
         }
@@ -70,11 +72,11 @@ public enum StandInJar: String, CaseIterable, Sendable {
             return [0x01, UInt8(bytes.count >> 8 & 0xFF), UInt8(bytes.count & 0xFF)] + bytes
         }
         var out: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x00, 0x00, 50]
-        out += [0x00, 0x05]                                             // constant pool: 4 entries
+        out += [0x00, 0x05]  // constant pool: 4 entries
         out += [0x07, 0x00, 0x02] + utf8Entry(dottedName.replacing(".", with: "/"))
         out += [0x07, 0x00, 0x04] + utf8Entry("java/lang/Object")
-        out += [0x00, 0x21, 0x00, 0x01, 0x00, 0x03]                     // public super; this #1; super #3
-        out += [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]         // no interfaces, fields, methods, attributes
+        out += [0x00, 0x21, 0x00, 0x01, 0x00, 0x03]  // public super; this #1; super #3
+        out += [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]  // no interfaces, fields, methods, attributes
         return out
     }
 

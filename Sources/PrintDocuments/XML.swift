@@ -18,7 +18,7 @@ struct XMLEvents: Sequence {
 
         mutating func next() -> Event? {
             while position < bytes.count {
-                if bytes[position] != 0x3C {                                        // text up to the next '<'
+                if bytes[position] != 0x3C {  // text up to the next '<'
                     let start = position
                     while position < bytes.count, bytes[position] != 0x3C { position += 1 }
                     let text = XMLEvents.unescape(bytes[start..<position])
@@ -53,7 +53,7 @@ struct XMLEvents: Sequence {
                 position = Swift.min(bytes.count, end + 1)
                 guard end > start else { continue }
                 let first = bytes[start]
-                if first == 0x3F || first == 0x21 { continue }                      // <?xml …?>, <!DOCTYPE …>
+                if first == 0x3F || first == 0x21 { continue }  // <?xml …?>, <!DOCTYPE …>
                 if first == 0x2F {
                     return .end(name: String(decoding: bytes[(start + 1)..<end].prefix(while: { !Self.isSpace($0) }), as: UTF8.self))
                 }

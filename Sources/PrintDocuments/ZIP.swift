@@ -36,18 +36,21 @@ public struct ZIPReader: Sendable {
         var candidate = bytes.count - 22
         while candidate >= searchFloor {
             if bytes.readUInt32LE(candidate) == Self.endSignature,
-               let commentLength = bytes.readUInt16LE(candidate + 20), candidate + 22 + Int(commentLength) <= bytes.count {
+                let commentLength = bytes.readUInt16LE(candidate + 20), candidate + 22 + Int(commentLength) <= bytes.count
+            {
                 end = candidate
                 break
             }
             candidate -= 1
         }
         guard let end else {
-            throw DocumentError("not a ZIP archive: no end-of-central-directory record in its last \(bytes.count - searchFloor) bytes (a truncated upload?)")
+            throw DocumentError(
+                "not a ZIP archive: no end-of-central-directory record in its last \(bytes.count - searchFloor) bytes (a truncated upload?)")
         }
         guard let disk = bytes.readUInt16LE(end + 4), let directoryDisk = bytes.readUInt16LE(end + 6),
-              let entriesOnDisk = bytes.readUInt16LE(end + 8), let totalEntries = bytes.readUInt16LE(end + 10),
-              let directorySize32 = bytes.readUInt32LE(end + 12), let directoryOffset32 = bytes.readUInt32LE(end + 16) else {
+            let entriesOnDisk = bytes.readUInt16LE(end + 8), let totalEntries = bytes.readUInt16LE(end + 10),
+            let directorySize32 = bytes.readUInt32LE(end + 12), let directoryOffset32 = bytes.readUInt32LE(end + 16)
+        else {
             throw DocumentError("ZIP end-of-central-directory record is cut short")
         }
         guard totalEntries != 0xFFFF, directorySize32 != 0xFFFF_FFFF, directoryOffset32 != 0xFFFF_FFFF else {
@@ -56,7 +59,9 @@ public struct ZIPReader: Sendable {
         guard disk == 0, directoryDisk == 0, entriesOnDisk == totalEntries else {
             throw DocumentError("multi-disk ZIP archive (disk \(disk) of a split set): expected a single-file archive")
         }
-        let count = Int(totalEntries), directorySize = Int(directorySize32), declaredOffset = Int(directoryOffset32)
+        let count = Int(totalEntries)
+        let directorySize = Int(directorySize32)
+        let declaredOffset = Int(directoryOffset32)
         guard count <= DocumentLimits.maximumZIPEntries else {
             throw DocumentError("ZIP archive with \(count) entries; the limit is \(DocumentLimits.maximumZIPEntries)")
         }
@@ -75,10 +80,11 @@ public struct ZIPReader: Sendable {
         var position = directoryStart
         for number in 0..<count {
             guard bytes.readUInt32LE(position) == Self.directorySignature, let flags = bytes.readUInt16LE(position + 8),
-                  let method = bytes.readUInt16LE(position + 10), let crc = bytes.readUInt32LE(position + 16),
-                  let compressed = bytes.readUInt32LE(position + 20), let uncompressed = bytes.readUInt32LE(position + 24),
-                  let nameLength = bytes.readUInt16LE(position + 28), let extraLength = bytes.readUInt16LE(position + 30),
-                  let commentLength = bytes.readUInt16LE(position + 32), let offset = bytes.readUInt32LE(position + 42) else {
+                let method = bytes.readUInt16LE(position + 10), let crc = bytes.readUInt32LE(position + 16),
+                let compressed = bytes.readUInt32LE(position + 20), let uncompressed = bytes.readUInt32LE(position + 24),
+                let nameLength = bytes.readUInt16LE(position + 28), let extraLength = bytes.readUInt16LE(position + 30),
+                let commentLength = bytes.readUInt16LE(position + 32), let offset = bytes.readUInt32LE(position + 42)
+            else {
                 throw DocumentError("ZIP central directory entry \(number) is damaged: expected the signature PK\\1\\2 at \(position)")
             }
             let next = position + 46 + Int(nameLength) + Int(extraLength) + Int(commentLength)
@@ -91,11 +97,14 @@ public struct ZIPReader: Sendable {
             let name = String(decoding: bytes[(position + 46)..<(position + 46 + Int(nameLength))], as: UTF8.self)
             let localOffset = Int(offset) + prefix
             guard localOffset < directoryStart else {
-                throw DocumentError("ZIP entry \(name.excerpt()) claims its data at \(localOffset), beyond the central directory at \(directoryStart)")
+                throw DocumentError(
+                    "ZIP entry \(name.excerpt()) claims its data at \(localOffset), beyond the central directory at \(directoryStart)")
             }
             if index[name] == nil { index[name] = entries.count }
-            entries.append(Entry(name: name, flags: flags, method: method, crc: crc, compressedSize: Int(compressed),
-                                 uncompressedSize: Int(uncompressed), localHeaderOffset: localOffset))
+            entries.append(
+                Entry(
+                    name: name, flags: flags, method: method, crc: crc, compressedSize: Int(compressed),
+                    uncompressedSize: Int(uncompressed), localHeaderOffset: localOffset))
             position = next
         }
         self.entries = entries
@@ -114,7 +123,8 @@ public struct ZIPReader: Sendable {
         guard entry.flags & 1 == 0 else { throw DocumentError("ZIP entry \(shown) is encrypted: expected a plain entry") }
         let header = entry.localHeaderOffset
         guard bytes.readUInt32LE(header) == Self.localSignature, let nameLength = bytes.readUInt16LE(header + 26),
-              let extraLength = bytes.readUInt16LE(header + 28) else {
+            let extraLength = bytes.readUInt16LE(header + 28)
+        else {
             throw DocumentError("ZIP entry \(shown): expected a local header (PK\\3\\4) at \(header)")
         }
         let start = header + 30 + Int(nameLength) + Int(extraLength)
@@ -177,7 +187,8 @@ public struct ZIPWriter: Sendable {
         let size = max(0, size)
         var local: [UInt8] = []
         appendHeader(into: &local, signature: 0x0403_4B50, name: nameBytes, method: 0, crc: 0, compressed: size, size: size, local: true)
-        let headerOffset = body.count, dataStart = body.count + local.count
+        let headerOffset = body.count
+        let dataStart = body.count + local.count
         let total = dataStart + size + directory.count + 46 + nameBytes.count + 22
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
@@ -193,10 +204,12 @@ public struct ZIPWriter: Sendable {
             let crc = Deflate.crc32(UnsafeBufferPointer(region), seed: 0)
             put(Self.littleEndian(crc), at: headerOffset + 14)
             var tail = directory
-            appendHeader(into: &tail, signature: 0x0201_4B50, name: nameBytes, method: 0, crc: crc, compressed: size, size: size,
-                         local: false, offset: headerOffset)
-            Self.appendEnd(into: &tail, count: count + 1, directorySize: directory.count + 46 + nameBytes.count,
-                           directoryOffset: dataStart + size)
+            appendHeader(
+                into: &tail, signature: 0x0201_4B50, name: nameBytes, method: 0, crc: crc, compressed: size, size: size,
+                local: false, offset: headerOffset)
+            Self.appendEnd(
+                into: &tail, count: count + 1, directorySize: directory.count + 46 + nameBytes.count,
+                directoryOffset: dataStart + size)
             put(tail, at: dataStart + size)
             initialized = total
         }
@@ -217,46 +230,50 @@ public struct ZIPWriter: Sendable {
 
     private static func appendEnd(into archive: inout [UInt8], count: Int, directorySize: Int, directoryOffset: Int) {
         archive.appendUInt32LE(0x0605_4B50)
-        archive.appendUInt16LE(0)                                       // this disk
-        archive.appendUInt16LE(0)                                       // disk with the directory
+        archive.appendUInt16LE(0)  // this disk
+        archive.appendUInt16LE(0)  // disk with the directory
         archive.appendUInt16LE(UInt16(truncatingIfNeeded: count))
         archive.appendUInt16LE(UInt16(truncatingIfNeeded: count))
         archive.appendUInt32LE(UInt32(truncatingIfNeeded: directorySize))
         archive.appendUInt32LE(UInt32(truncatingIfNeeded: directoryOffset))
-        archive.appendUInt16LE(0)                                       // comment length
+        archive.appendUInt16LE(0)  // comment length
     }
 
     private mutating func append(name: String, method: UInt16, crc: UInt32, size: Int, stored: [UInt8]) {
         let nameBytes = Array(name.utf8)
         let offset = body.count
-        appendHeader(into: &body, signature: 0x0403_4B50, name: nameBytes, method: method, crc: crc, compressed: stored.count,
-                     size: size, local: true)
+        appendHeader(
+            into: &body, signature: 0x0403_4B50, name: nameBytes, method: method, crc: crc, compressed: stored.count,
+            size: size, local: true)
         body += stored
-        appendHeader(into: &directory, signature: 0x0201_4B50, name: nameBytes, method: method, crc: crc, compressed: stored.count,
-                     size: size, local: false, offset: offset)
+        appendHeader(
+            into: &directory, signature: 0x0201_4B50, name: nameBytes, method: method, crc: crc, compressed: stored.count,
+            size: size, local: false, offset: offset)
         count += 1
     }
 
-    private func appendHeader(into out: inout [UInt8], signature: UInt32, name: [UInt8], method: UInt16, crc: UInt32,
-                              compressed: Int, size: Int, local: Bool, offset: Int = 0) {
+    private func appendHeader(
+        into out: inout [UInt8], signature: UInt32, name: [UInt8], method: UInt16, crc: UInt32,
+        compressed: Int, size: Int, local: Bool, offset: Int = 0
+    ) {
         out.appendUInt32LE(signature)
-        if !local { out.appendUInt16LE(20) }                          // made by: MS-DOS, ZIP 2.0
-        out.appendUInt16LE(method == 8 ? 20 : 10)                     // needed to extract: 2.0 deflate, 1.0 stored
+        if !local { out.appendUInt16LE(20) }  // made by: MS-DOS, ZIP 2.0
+        out.appendUInt16LE(method == 8 ? 20 : 10)  // needed to extract: 2.0 deflate, 1.0 stored
         // Bit 11 (names are UTF-8) only when a name needs it, as zip tools do.
         out.appendUInt16LE(name.contains(where: { $0 >= 0x80 }) ? 0x0800 : 0)
         out.appendUInt16LE(method)
-        out.appendUInt16LE(0)                                         // time 00:00:00
-        out.appendUInt16LE(0x0021)                                    // date 1980-01-01
+        out.appendUInt16LE(0)  // time 00:00:00
+        out.appendUInt16LE(0x0021)  // date 1980-01-01
         out.appendUInt32LE(crc)
         out.appendUInt32LE(UInt32(truncatingIfNeeded: compressed))
         out.appendUInt32LE(UInt32(truncatingIfNeeded: size))
         out.appendUInt16LE(UInt16(truncatingIfNeeded: name.count))
-        out.appendUInt16LE(0)                                         // extra field length
+        out.appendUInt16LE(0)  // extra field length
         if !local {
-            out.appendUInt16LE(0)                                     // comment length
-            out.appendUInt16LE(0)                                     // disk
-            out.appendUInt16LE(0)                                     // internal attributes
-            out.appendUInt32LE(0)                                     // external attributes
+            out.appendUInt16LE(0)  // comment length
+            out.appendUInt16LE(0)  // disk
+            out.appendUInt16LE(0)  // internal attributes
+            out.appendUInt32LE(0)  // external attributes
             out.appendUInt32LE(UInt32(truncatingIfNeeded: offset))
         }
         out += name

@@ -53,18 +53,21 @@ public struct TimelineReport {
         sections = results.map { result in
             let file = Self.withoutDirectories(result.file)
             let expectations = result.expectations.map {
-                Check(kind: .expectation, line: $0.line, text: $0.text, failure: $0.failure,
-                      traceIndex: $0.traceIndex, nanoseconds: $0.nanoseconds)
+                Check(
+                    kind: .expectation, line: $0.line, text: $0.text, failure: $0.failure,
+                    traceIndex: $0.traceIndex, nanoseconds: $0.nanoseconds)
             }
             let violations = result.violations.map {
-                Check(kind: .invariant, line: $0.line, text: $0.invariant, failure: $0.message,
-                      traceIndex: $0.traceIndex, nanoseconds: $0.nanoseconds)
+                Check(
+                    kind: .invariant, line: $0.line, text: $0.invariant, failure: $0.message,
+                    traceIndex: $0.traceIndex, nanoseconds: $0.nanoseconds)
             }
             // The step error starts with the path the scenario was given; only its name goes into the page.
             let error = result.error.map { $0.replacingOccurrences(of: result.file, with: file) }
-            return Section(title: result.title == result.file ? file : result.title, file: file, seed: result.seed,
-                           digest: result.digest, trace: result.trace, checks: expectations + violations,
-                           error: error, virtualTime: result.virtualTime)
+            return Section(
+                title: result.title == result.file ? file : result.title, file: file, seed: result.seed,
+                digest: result.digest, trace: result.trace, checks: expectations + violations,
+                error: error, virtualTime: result.virtualTime)
         }
     }
 

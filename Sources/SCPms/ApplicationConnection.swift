@@ -8,8 +8,10 @@ public struct ApplicationConnection: Sendable, Equatable {
     public var modifiedAtMilliseconds: Int64
     public var settings: ConnectionSettings
 
-    public init(id: String, applicationId: String, owner: String, createdAtMilliseconds: Int64,
-                modifiedAtMilliseconds: Int64, settings: ConnectionSettings) {
+    public init(
+        id: String, applicationId: String, owner: String, createdAtMilliseconds: Int64,
+        modifiedAtMilliseconds: Int64, settings: ConnectionSettings
+    ) {
         self.id = id
         self.applicationId = applicationId
         self.owner = owner

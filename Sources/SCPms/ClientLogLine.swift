@@ -5,7 +5,11 @@ import Foundation
 /// A `#` inside a field is written `\#` and a backslash `\\`, so any message survives the round trip.
 public struct ClientLogLine: Sendable, Equatable {
     public enum Severity: String, Sendable, CaseIterable {
-        case debug = "DEBUG", info = "INFO", warn = "WARN", error = "ERROR", fatal = "FATAL"
+        case debug = "DEBUG"
+        case info = "INFO"
+        case warn = "WARN"
+        case error = "ERROR"
+        case fatal = "FATAL"
     }
 
     /// `2026-01-01 00:00:00.000` (UTC; milliseconds optional when parsing).
@@ -16,8 +20,10 @@ public struct ClientLogLine: Sendable, Equatable {
     public let location: String
     public let message: String
 
-    public init(timestamp: String, severity: Severity, correlationId: String = "", source: String = "",
-                location: String = "", message: String) {
+    public init(
+        timestamp: String, severity: Severity, correlationId: String = "", source: String = "",
+        location: String = "", message: String
+    ) {
         self.timestamp = timestamp
         self.severity = severity
         self.correlationId = correlationId
@@ -40,7 +46,8 @@ public struct ClientLogLine: Sendable, Equatable {
     /// Parses one line, or says what is wrong with it.
     public static func parse(_ line: Substring) -> Result<ClientLogLine, ClientLogError> {
         guard line.hasPrefix("#"), line.hasSuffix("#"), line.count >= 2 else {
-            return .failure(ClientLogError("a log line must start and end with '#'; expected #Date time#Severity#CorrelationId#Source#Location#Message#"))
+            return .failure(
+                ClientLogError("a log line must start and end with '#'; expected #Date time#Severity#CorrelationId#Source#Location#Message#"))
         }
         var fields: [String] = []
         var current = ""
@@ -65,7 +72,8 @@ public struct ClientLogLine: Sendable, Equatable {
             return .failure(ClientLogError("the line ends inside a field; the last '#' is escaped"))
         }
         guard fields.count == 6 else {
-            return .failure(ClientLogError("the line has \(fields.count) fields; expected 6: Date time, Severity, CorrelationId, Source, Location, Message"))
+            return .failure(
+                ClientLogError("the line has \(fields.count) fields; expected 6: Date time, Severity, CorrelationId, Source, Location, Message"))
         }
         guard isTimestamp(fields[0]) else {
             return .failure(ClientLogError("bad date '\(fields[0])'; expected 'YYYY-MM-DD hh:mm:ss' with optional '.mmm'"))
@@ -73,8 +81,10 @@ public struct ClientLogLine: Sendable, Equatable {
         guard let severity = Severity(rawValue: fields[1]) else {
             return .failure(ClientLogError("unknown severity '\(fields[1])'; expected one of DEBUG, INFO, WARN, ERROR, FATAL"))
         }
-        return .success(ClientLogLine(timestamp: fields[0], severity: severity, correlationId: fields[2], source: fields[3],
-                                      location: fields[4], message: fields[5]))
+        return .success(
+            ClientLogLine(
+                timestamp: fields[0], severity: severity, correlationId: fields[2], source: fields[3],
+                location: fields[4], message: fields[5]))
     }
 
     /// Parses an upload body: one line each, blank lines ignored. Fails on the first bad line, naming it.
@@ -100,8 +110,11 @@ public struct ClientLogLine: Sendable, Equatable {
     private static func isTimestamp(_ text: String) -> Bool {
         let pattern = Array("dddd-dd-dd dd:dd:dd")
         let characters = Array(text)
-        guard characters.count == pattern.count || (characters.count == pattern.count + 4 && characters[pattern.count] == "."
-                                                      && characters[(pattern.count + 1)...].allSatisfy(\.isASCIIDigit)) else { return false }
+        guard
+            characters.count == pattern.count
+                || (characters.count == pattern.count + 4 && characters[pattern.count] == "."
+                    && characters[(pattern.count + 1)...].allSatisfy(\.isASCIIDigit))
+        else { return false }
         return zip(pattern, characters).allSatisfy { expected, found in expected == "d" ? found.isASCIIDigit : expected == found }
     }
 }

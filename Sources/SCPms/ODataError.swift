@@ -15,9 +15,15 @@ public struct ODataError: Error, Equatable, Sendable, CustomStringConvertible {
     static func notFound(_ message: String) -> ODataError { ODataError(status: 404, code: "ResourceNotFound", message) }
 
     public var json: String {
-        ODataJSON.text(.object([("error", .object([
-            ("code", .string(code)), ("message", .object([("lang", .string("en")), ("value", .string(message))])),
-        ]))]))
+        ODataJSON.text(
+            .object([
+                (
+                    "error",
+                    .object([
+                        ("code", .string(code)), ("message", .object([("lang", .string("en")), ("value", .string(message))])),
+                    ])
+                )
+            ]))
     }
 
     public var description: String { "HTTP \(status) \(code): \(message)" }

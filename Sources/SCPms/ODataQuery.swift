@@ -24,8 +24,10 @@ public struct ODataQuery: Sendable, Equatable {
     /// Parses the (already percent-decoded) query items for `type`.
     ///
     /// - parameter allowed: the options this resource takes (`$metadata` takes none, one entity only `$format`).
-    public static func parse(_ items: [(name: String, value: String)], for type: ODataEntityType,
-                             allowed: Set<String> = Set(supported)) -> Result<ODataQuery, ODataError> {
+    public static func parse(
+        _ items: [(name: String, value: String)], for type: ODataEntityType,
+        allowed: Set<String> = Set(supported)
+    ) -> Result<ODataQuery, ODataError> {
         var query = ODataQuery()
         var seen: Set<String> = []
         for (name, value) in items where name.hasPrefix("$") {
@@ -102,10 +104,14 @@ public struct ODataFilter: Sendable, Equatable {
             return .failure(.badRequest("$filter '\(text)' is not understood; \(example)"))
         }
         guard let property = type.property(named: tokens[0]) else {
-            return .failure(.badRequest("$filter names '\(tokens[0])', which is not a property of \(type.qualifiedName); properties: \(type.properties.map(\.name).joined(separator: ", "))"))
+            return .failure(
+                .badRequest(
+                    "$filter names '\(tokens[0])', which is not a property of \(type.qualifiedName); properties: \(type.properties.map(\.name).joined(separator: ", "))"
+                ))
         }
         guard let value = literal(tokens[2], of: property.type) else {
-            return .failure(.badRequest("$filter literal \(tokens[2]) is not a valid \(property.type.name) for \(property.name)\(hint(property.type))"))
+            return .failure(
+                .badRequest("$filter literal \(tokens[2]) is not a valid \(property.type.name) for \(property.name)\(hint(property.type))"))
         }
         return .success(ODataFilter(property: property.name, value: value))
     }
@@ -132,7 +138,10 @@ public struct ODataFilter: Sendable, Equatable {
                     if characters.first == "'" { current.append(characters.removeFirst()) } else { inString = false }
                 }
             } else if character == " " {
-                if !current.isEmpty { tokens.append(current); current = "" }
+                if !current.isEmpty {
+                    tokens.append(current)
+                    current = ""
+                }
             } else {
                 if character == "'" { inString = true }
                 current.append(character)
@@ -148,7 +157,8 @@ public struct ODataFilter: Sendable, Equatable {
         case .int32:
             let digits = token.hasPrefix("-") ? token.dropFirst() : Substring(token)
             guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy(\.isASCIIDigit), let number = Int64(token),
-                  (Int64(Int32.min)...Int64(Int32.max)).contains(number) else { return nil }
+                (Int64(Int32.min)...Int64(Int32.max)).contains(number)
+            else { return nil }
             return .int(number)
         case .string(let maxLength):
             guard token.count >= 2, token.hasPrefix("'"), token.hasSuffix("'") else { return nil }
@@ -164,10 +174,12 @@ public struct ODataFilter: Sendable, Equatable {
             if negative { body = body.dropFirst() }
             let parts = body.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= precision - 2,
-                  whole.allSatisfy(\.isASCIIDigit) else { return nil }
+                whole.allSatisfy(\.isASCIIDigit)
+            else { return nil }
             let fraction = parts.count == 2 ? parts[1] : ""
             guard fraction.count <= 2, fraction.allSatisfy(\.isASCIIDigit), parts.count == 1 || !fraction.isEmpty,
-                  let units = Int64(whole) else { return nil }
+                let units = Int64(whole)
+            else { return nil }
             let cents = Int64(fraction.padding(toLength: 2, withPad: "0")) ?? 0
             let hundredths = units * 100 + cents
             return .decimal(hundredths: negative ? -hundredths : hundredths)

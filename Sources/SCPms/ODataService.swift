@@ -38,11 +38,15 @@ public struct ODataService: Sendable {
     /// - parameters:
     ///   - resource: the decoded path below the service root: `""`, `$metadata`, `Products`, `Products(3)`, `Products/$count`.
     ///   - serviceRoot: the absolute service URL ending in `/` (entities' `__metadata.uri` start with it).
-    public func answer(method: String, resource: String, query: [(name: String, value: String)], accept: String?,
-                       serviceRoot: String) -> Response {
+    public func answer(
+        method: String, resource: String, query: [(name: String, value: String)], accept: String?,
+        serviceRoot: String
+    ) -> Response {
         guard method == "GET" || method == "HEAD" else {
-            return .error(ODataError(status: 405, code: "MethodNotAllowed",
-                                     "\(method) is not supported: the demo service is read-only; use GET"), headers: ["Allow": "GET, HEAD"])
+            return .error(
+                ODataError(
+                    status: 405, code: "MethodNotAllowed",
+                    "\(method) is not supported: the demo service is read-only; use GET"), headers: ["Allow": "GET, HEAD"])
         }
         let segments = resource.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if resource.isEmpty {
@@ -56,7 +60,8 @@ public struct ODataService: Sendable {
         }
         let (setName, key) = Self.splitKey(segments[0])
         guard let set = entitySets.first(where: { $0.name == setName }) else {
-            return .error(.notFound("Resource not found for the segment '\(segments[0])'; entity sets: \(entitySets.map(\.name).joined(separator: ", "))"))
+            return .error(
+                .notFound("Resource not found for the segment '\(segments[0])'; entity sets: \(entitySets.map(\.name).joined(separator: ", "))"))
         }
         switch (key, segments.count) {
         case (nil, 1):
@@ -82,8 +87,10 @@ public struct ODataService: Sendable {
         }
     }
 
-    private func collection(_ set: ODataEntitySet, _ query: [(name: String, value: String)], _ accept: String?,
-                            _ serviceRoot: String) -> Response {
+    private func collection(
+        _ set: ODataEntitySet, _ query: [(name: String, value: String)], _ accept: String?,
+        _ serviceRoot: String
+    ) -> Response {
         let parsed: ODataQuery
         switch ODataQuery.parse(query, for: set.type) {
         case .failure(let error): return .error(error)
@@ -100,15 +107,19 @@ public struct ODataService: Sendable {
 
     /// JSON unless the client asked for something else only: `$format=json` wins; an `Accept` naming no JSON
     /// and no wildcard gets 406 (this service has no Atom/XML representation of data).
-    private func negotiated(_ query: [(name: String, value: String)], _ accept: String?, allowed: Set<String>,
-                            _ body: () -> String) -> Response {
+    private func negotiated(
+        _ query: [(name: String, value: String)], _ accept: String?, allowed: Set<String>,
+        _ body: () -> String
+    ) -> Response {
         if let error = optionsError(query, allowed: allowed) { return .error(error) }
         let formatGiven = query.contains { $0.name == "$format" }
         if !formatGiven, let accept, !accept.isEmpty {
             let types = accept.split(separator: ",").map { String($0.split(separator: ";").first ?? "").trimmingCharacters(in: [" "]).lowercased() }
             guard types.contains(where: { $0.contains("json") || $0 == "*/*" || $0 == "application/*" }) else {
-                return .error(ODataError(status: 406, code: "NotAcceptable",
-                                         "Accept '\(accept)' names no JSON type; this service answers application/json only (or use $format=json)"))
+                return .error(
+                    ODataError(
+                        status: 406, code: "NotAcceptable",
+                        "Accept '\(accept)' names no JSON type; this service answers application/json only (or use $format=json)"))
             }
         }
         return Response(contentType: Self.json, body: body())
@@ -122,7 +133,7 @@ public struct ODataService: Sendable {
 
     private func entityJSON(_ entity: ODataEntity, in set: ODataEntitySet, serviceRoot: String) -> ODataJSON.Value {
         var members: [(String, ODataJSON.Value)] = [
-            ("__metadata", .object([("uri", .string(serviceRoot + set.path(of: entity))), ("type", .string(set.type.qualifiedName))])),
+            ("__metadata", .object([("uri", .string(serviceRoot + set.path(of: entity))), ("type", .string(set.type.qualifiedName))]))
         ]
         for property in set.type.properties { members.append((property.name, entity[property.name]?.json ?? .null)) }
         return .object(members)

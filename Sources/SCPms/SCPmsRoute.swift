@@ -69,7 +69,8 @@ public enum SCPmsRoute: Equatable, Sendable {
     private static func parseClientLogs(_ segments: [String]) -> Result<SCPmsRoute, Problem> {
         let shape = "/mobileservices/application/{appId}/clientlogs/v1/runtime/log/application/{appId}"
         guard segments.count == 8, segments[0] == "application", segments[2] == "clientlogs", segments[3] == "v1",
-              segments[4] == "runtime", segments[5] == "log", segments[6] == "application" else {
+            segments[4] == "runtime", segments[5] == "log", segments[6] == "application"
+        else {
             return .failure(.notFound("expected \(shape)"))
         }
         let appId = segments[1]

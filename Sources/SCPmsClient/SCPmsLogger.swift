@@ -35,8 +35,9 @@ public final class SCPmsRootLogger: Sendable {
     func record(_ severity: ClientLogLine.Severity, source: String, location: String, _ message: String) -> Bool {
         let (seconds, attoseconds) = clock.unixTime.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        let line = ClientLogLine(timestamp: ClientLogLine.timestamp(milliseconds: milliseconds), severity: severity,
-                                 source: source, location: location, message: message)
+        let line = ClientLogLine(
+            timestamp: ClientLogLine.timestamp(milliseconds: milliseconds), severity: severity,
+            source: source, location: location, message: message)
         return state.withLock { state in
             guard severity.rank >= state.level.rank else { return false }
             if state.entries.count == Self.capacity { state.entries.removeFirst() }

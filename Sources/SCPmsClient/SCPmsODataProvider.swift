@@ -56,7 +56,8 @@ public struct SCPmsODataProvider: Sendable {
             throw SCPmsODataError(.notRegistered, "the device has no application connection id; start a session first")
         }
         let encoded = query.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")
-        let target = manager.backend.path("/\(manager.configuration.applicationId)/\(Self.encode(resource, keep: "$()=,'"))")
+        let target =
+            manager.backend.path("/\(manager.configuration.applicationId)/\(Self.encode(resource, keep: "$()=,'"))")
             + (encoded.isEmpty ? "" : "?" + encoded)
         let response: HTTPResponse
         do {
@@ -71,7 +72,8 @@ public struct SCPmsODataProvider: Sendable {
         case 403: throw SCPmsODataError(.applicationConnectionIdRefused, httpStatus: status, response.text.trimmingCharacters(in: [" ", "\n"]))
         default:
             // OData errors carry {"error":{"code":…,"message":{"value":…}}}; anything else is passed on as text.
-            var message = response.text.trimmingCharacters(in: [" ", "\n"]), code: String?
+            var message = response.text.trimmingCharacters(in: [" ", "\n"])
+            var code: String?
             if case .object(let error)? = Self.object(response.body)?["error"] {
                 if case .string(let text)? = error["code"] { code = text }
                 if case .object(let said)? = error["message"], case .string(let text)? = said["value"] { message = text }
@@ -87,7 +89,8 @@ public struct SCPmsODataProvider: Sendable {
 
     private static func entity(_ members: [String: JSONValue]) -> Entity? {
         guard case .object(let metadata)? = members["__metadata"], case .string(let uri)? = metadata["uri"],
-              case .string(let type)? = metadata["type"] else { return nil }
+            case .string(let type)? = metadata["type"]
+        else { return nil }
         var properties: [String: String] = [:]
         for (name, value) in members where name != "__metadata" { properties[name] = value.text }
         return Entity(uri: uri, type: type, properties: properties)
@@ -99,7 +102,8 @@ public struct SCPmsODataProvider: Sendable {
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
             if (byte < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || "-._~".unicodeScalars.contains(scalar)
-                || keep.unicodeScalars.contains(scalar) {
+                || keep.unicodeScalars.contains(scalar)
+            {
                 out.unicodeScalars.append(scalar)
             } else {
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
@@ -147,18 +151,31 @@ extension String {
 
 /// Just enough JSON to read OData answers: booleans stay booleans (JSONSerialization would give NSNumbers).
 indirect enum JSONValue: Decodable {
-    case string(String), bool(Bool), integer(Int64), number(Double), null
-    case array([JSONValue]), object([String: JSONValue])
+    case string(String)
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     /// Scalars as JSON spells them; null as "".

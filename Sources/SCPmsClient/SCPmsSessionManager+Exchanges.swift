@@ -17,8 +17,9 @@ extension SCPmsSessionManager {
         switch status {
         case 200: return
         case 403:
-            throw SCPmsSessionError(.applicationConnectionIdRefused, httpStatus: status,
-                                    "the server refused X-SMP-APPCID \(id): \(response.text.trimmingCharacters(in: [" ", "\n"]))")
+            throw SCPmsSessionError(
+                .applicationConnectionIdRefused, httpStatus: status,
+                "the server refused X-SMP-APPCID \(id): \(response.text.trimmingCharacters(in: [" ", "\n"]))")
         default: throw SCPmsSessionError.from(status: status, during: "the registration check", body: response.text)
         }
     }
@@ -31,18 +32,21 @@ extension SCPmsSessionManager {
         }
         // The original's `registrationInfo` (UserName is the device's name, as the original has it), or — what the original
         // really sent, having never attached the dictionary — no body at all.
-        let body: String? = switch configuration.registrationBody {
-        case .deviceInfo:
-            ODataJSON.text(.object([
-                ("DeviceType", .string(configuration.deviceType)), ("DeviceModel", .string(configuration.deviceModel)),
-                ("UserName", .string(configuration.deviceName)),
-            ]))
-        case .noBody: nil
-        }
+        let body: String? =
+            switch configuration.registrationBody {
+            case .deviceInfo:
+                ODataJSON.text(
+                    .object([
+                        ("DeviceType", .string(configuration.deviceType)), ("DeviceModel", .string(configuration.deviceModel)),
+                        ("UserName", .string(configuration.deviceName)),
+                    ]))
+            case .noBody: nil
+            }
         let response: HTTPResponse
         do {
-            response = try await send(.POST, backend.path("/odata/applications/latest/\(configuration.applicationId)/Connections"),
-                                      headers: ["Accept": "application/json", "Content-Type": "application/json"], body: body)
+            response = try await send(
+                .POST, backend.path("/odata/applications/latest/\(configuration.applicationId)/Connections"),
+                headers: ["Accept": "application/json", "Content-Type": "application/json"], body: body)
         } catch {
             logger.error("Got error while trying to register the device: \(error)", location: "registerApplication")
             throw error
@@ -55,15 +59,17 @@ extension SCPmsSessionManager {
             logger.error("Registration denied with status code \(status)", location: "registerApplication")
             // 403 to a registration means the user may not register for this application.
             if status == 403 {
-                throw SCPmsSessionError(.invalidCredentials, httpStatus: status, "the registration was forbidden: \(response.text.trimmingCharacters(in: [" ", "\n"]))")
+                throw SCPmsSessionError(
+                    .invalidCredentials, httpStatus: status, "the registration was forbidden: \(response.text.trimmingCharacters(in: [" ", "\n"]))")
             }
             throw SCPmsSessionError.from(status: status, during: "the registration", body: response.text)
         }
         guard let id = Self.applicationConnectionId(in: response.body), SCPmsRoute.isValidId(id) else {
             node.trace("scpms-register-failed", [("status", "201"), ("reason", "no-id")])
             logger.error("Unable to find Application Connection ID in response payload", location: "registerApplication")
-            throw SCPmsSessionError(.applicationConnectionIdNotInPayload, httpStatus: status,
-                                    "the 201 answer has no usable d.ApplicationConnectionId")
+            throw SCPmsSessionError(
+                .applicationConnectionIdNotInPayload, httpStatus: status,
+                "the 201 answer has no usable d.ApplicationConnectionId")
         }
         var stored = store.load()
         stored.applicationConnectionId = id
@@ -88,15 +94,19 @@ extension SCPmsSessionManager {
         guard started else { throw .uploadAlreadyInProgress }
         defer { state.withLock { $0.uploadInProgress = false } }
         // The format is one line per entry: a line break inside a field would split the entry.
-        let body = lines.map { line in
-            ClientLogLine(timestamp: line.timestamp, severity: line.severity, correlationId: line.correlationId.flattened,
-                          source: line.source.flattened, location: line.location.flattened, message: line.message.flattened).text
-        }.joined(separator: "\n") + "\n"
+        let body =
+            lines.map { line in
+                ClientLogLine(
+                    timestamp: line.timestamp, severity: line.severity, correlationId: line.correlationId.flattened,
+                    source: line.source.flattened, location: line.location.flattened, message: line.message.flattened
+                ).text
+            }.joined(separator: "\n") + "\n"
         let app = configuration.applicationId
         let response: HTTPResponse
         do {
-            response = try await send(.POST, backend.path("/mobileservices/application/\(app)/clientlogs/v1/runtime/log/application/\(app)?deviceId=\(id)"),
-                                      headers: ["X-SMP-APPCID": id, "Content-Type": "text/plain; charset=utf-8"], body: body)
+            response = try await send(
+                .POST, backend.path("/mobileservices/application/\(app)/clientlogs/v1/runtime/log/application/\(app)?deviceId=\(id)"),
+                headers: ["X-SMP-APPCID": id, "Content-Type": "text/plain; charset=utf-8"], body: body)
         } catch {
             throw .networkError(httpStatusCode: error.httpStatus ?? 0, error.detail)
         }
@@ -120,7 +130,8 @@ extension SCPmsSessionManager {
         if upFront, let credentials = storedCredentials { request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue) }
         var response = try await exchange(request)
         if response.status == .unauthorized, !upFront,
-           response.headers.first(name: "WWW-Authenticate")?.lowercased().hasPrefix("basic") == true {
+            response.headers.first(name: "WWW-Authenticate")?.lowercased().hasPrefix("basic") == true
+        {
             guard let credentials = storedCredentials else {
                 throw SCPmsSessionError(.emptyCredentials, httpStatus: 401, "the server asks for credentials and none are stored")
             }
@@ -144,8 +155,9 @@ extension SCPmsSessionManager {
         while true {
             let response: HTTPResponse
             do {
-                response = try await HTTPClient.send(request, host: backend.host, port: backend.port, on: node,
-                                                     timeout: .nanoseconds(configuration.timeout.nanoseconds), setup: tlsSetup())
+                response = try await HTTPClient.send(
+                    request, host: backend.host, port: backend.port, on: node,
+                    timeout: .nanoseconds(configuration.timeout.nanoseconds), setup: tlsSetup())
             } catch {
                 node.trace("scpms-network-error", [("error", "\(error)")])
                 throw SCPmsSessionError(.unknownNetworkError, "no answer from \(backend.host):\(backend.port): \(error)")
@@ -171,7 +183,8 @@ extension SCPmsSessionManager {
                 return !state.warnedAboutTrust
             }
             if first {
-                node.trace("scpms-warning", [("server-trust", "any"), ("why", "every server certificate is accepted, as in the seed (testing only)")])
+                node.trace(
+                    "scpms-warning", [("server-trust", "any"), ("why", "every server certificate is accepted, as in the seed (testing only)")])
             }
         }
         let serverName = backend.hostIsIPAddress ? nil : backend.host

@@ -45,10 +45,12 @@ public final class SCPmsSessionManager: Sendable {
         /// Per HTTP exchange.
         public var timeout: Duration
 
-        public init(backendURL: String, applicationId: String, deviceType: String = "iPhone", deviceModel: String = "iOS 17.5",
-                    registersAgainWhenRefused: Bool = true, serviceUnavailableRetries: Int = 0, retryDelay: Duration = .seconds(2),
-                    timeout: Duration = .seconds(30), serverTrust: SCPmsServerTrust = .acceptAnyCertificate,
-                    deviceName: String = "iPhone", registrationBody: RegistrationBody = .deviceInfo, logLevel: ClientLogLine.Severity = .error) {
+        public init(
+            backendURL: String, applicationId: String, deviceType: String = "iPhone", deviceModel: String = "iOS 17.5",
+            registersAgainWhenRefused: Bool = true, serviceUnavailableRetries: Int = 0, retryDelay: Duration = .seconds(2),
+            timeout: Duration = .seconds(30), serverTrust: SCPmsServerTrust = .acceptAnyCertificate,
+            deviceName: String = "iPhone", registrationBody: RegistrationBody = .deviceInfo, logLevel: ClientLogLine.Severity = .error
+        ) {
             self.backendURL = backendURL
             self.serverTrust = serverTrust
             self.deviceName = deviceName
@@ -119,8 +121,10 @@ public final class SCPmsSessionManager: Sendable {
 
     /// - throws: ``SCPmsSessionError`` `.endpointNotFound` when `backendURL` is not an `http(s)://` URL,
     ///   `.unknownNetworkError` when the trusted CA cannot be loaded.
-    public init(node: Node, configuration: Configuration, store: any SCPmsSettingsStore,
-                delegate: (any SCPmsSessionManagerDelegate)? = nil) throws(SCPmsSessionError) {
+    public init(
+        node: Node, configuration: Configuration, store: any SCPmsSettingsStore,
+        delegate: (any SCPmsSessionManagerDelegate)? = nil
+    ) throws(SCPmsSessionError) {
         guard let backend = BackendURL(configuration.backendURL) else {
             throw SCPmsSessionError(.endpointNotFound, "backend URL '\(configuration.backendURL)' is not https://host[:port][/path] or http://…")
         }
@@ -163,7 +167,9 @@ public final class SCPmsSessionManager: Sendable {
         // The original asks its delegate for the id (and lets it add headers) as the session starts.
         if let given = delegate?.sessionManager(self, applicationConnectionIdFor: urlSession), !given.isEmpty {
             guard SCPmsRoute.isValidId(given) else {
-                let error = SCPmsSessionError(.applicationConnectionIdRefused, "the delegate's application connection id '\(given)' is not 1…128 letters, digits, '.', '-', '_'")
+                let error = SCPmsSessionError(
+                    .applicationConnectionIdRefused, "the delegate's application connection id '\(given)' is not 1…128 letters, digits, '.', '-', '_'"
+                )
                 delegate?.sessionManager(self, checkDidFailWith: error)
                 throw error
             }

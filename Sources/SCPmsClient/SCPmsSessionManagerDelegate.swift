@@ -43,9 +43,11 @@ public final class SCPmsURLSession: Sendable {
     @discardableResult
     public func setHeader(_ name: String, _ value: String) -> Bool {
         let tokenPunctuation = Set("!#$%&'*+-.^_`|~".unicodeScalars)
-        let nameIsToken = !name.isEmpty && name.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || tokenPunctuation.contains($0))
-        }
+        let nameIsToken =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || tokenPunctuation.contains($0))
+            }
         let valueIsClean = value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }
         guard nameIsToken, valueIsClean else { return false }
         extraHeaders.withLock { headers in

@@ -53,24 +53,25 @@ public final class RegistrationStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE application (id TEXT PRIMARY KEY NOT NULL, logUploadEnabled INTEGER NOT NULL);
-                CREATE TABLE user (name TEXT PRIMARY KEY NOT NULL, salt BLOB NOT NULL, passwordHash BLOB NOT NULL);
-                CREATE TABLE connection (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    applicationId TEXT NOT NULL REFERENCES application(id) ON DELETE CASCADE,
-                    owner TEXT NOT NULL,
-                    createdAt INTEGER NOT NULL,
-                    modifiedAt INTEGER NOT NULL,
-                    \(ConnectionSettings.fields.map { "\($0) TEXT" }.joined(separator: ", "))
-                );
-                CREATE TABLE clientLog (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    applicationId TEXT NOT NULL, connectionId TEXT NOT NULL, deviceId TEXT NOT NULL,
-                    loggedAt TEXT NOT NULL, severity TEXT NOT NULL, correlationId TEXT NOT NULL,
-                    source TEXT NOT NULL, location TEXT NOT NULL, message TEXT NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE application (id TEXT PRIMARY KEY NOT NULL, logUploadEnabled INTEGER NOT NULL);
+                    CREATE TABLE user (name TEXT PRIMARY KEY NOT NULL, salt BLOB NOT NULL, passwordHash BLOB NOT NULL);
+                    CREATE TABLE connection (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        applicationId TEXT NOT NULL REFERENCES application(id) ON DELETE CASCADE,
+                        owner TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        modifiedAt INTEGER NOT NULL,
+                        \(ConnectionSettings.fields.map { "\($0) TEXT" }.joined(separator: ", "))
+                    );
+                    CREATE TABLE clientLog (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        applicationId TEXT NOT NULL, connectionId TEXT NOT NULL, deviceId TEXT NOT NULL,
+                        loggedAt TEXT NOT NULL, severity TEXT NOT NULL, correlationId TEXT NOT NULL,
+                        source TEXT NOT NULL, location TEXT NOT NULL, message TEXT NOT NULL
+                    );
+                    """)
         }
         return migrator
     }
@@ -80,10 +81,11 @@ public final class RegistrationStore: Sendable {
     /// Adds an application or changes whether it accepts client logs.
     public func putApplication(_ id: String, logUploadEnabled: Bool) throws {
         try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO application (id, logUploadEnabled) VALUES (?, ?)
-                ON CONFLICT(id) DO UPDATE SET logUploadEnabled = excluded.logUploadEnabled
-                """, arguments: [id, logUploadEnabled])
+            try db.execute(
+                sql: """
+                    INSERT INTO application (id, logUploadEnabled) VALUES (?, ?)
+                    ON CONFLICT(id) DO UPDATE SET logUploadEnabled = excluded.logUploadEnabled
+                    """, arguments: [id, logUploadEnabled])
         }
     }
 
@@ -101,10 +103,11 @@ public final class RegistrationStore: Sendable {
     public func putUser(_ name: String, password: String, salt: [UInt8]) throws {
         let hash = Self.hash(password, salt: salt)
         try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO user (name, salt, passwordHash) VALUES (?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET salt = excluded.salt, passwordHash = excluded.passwordHash
-                """, arguments: [name, Data(salt), hash])
+            try db.execute(
+                sql: """
+                    INSERT INTO user (name, salt, passwordHash) VALUES (?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET salt = excluded.salt, passwordHash = excluded.passwordHash
+                    """, arguments: [name, Data(salt), hash])
         }
     }
 
@@ -114,7 +117,8 @@ public final class RegistrationStore: Sendable {
             guard let row = try Row.fetchOne(db, sql: "SELECT salt, passwordHash FROM user WHERE name = ?", arguments: [name]) else {
                 return false
             }
-            let salt: Data = row["salt"], stored: Data = row["passwordHash"]
+            let salt: Data = row["salt"]
+            let stored: Data = row["passwordHash"]
             return Self.hash(password, salt: Array(salt)) == stored
         }
     }
@@ -129,13 +133,16 @@ public final class RegistrationStore: Sendable {
     public func insert(_ connection: ApplicationConnection) throws {
         let fields = ConnectionSettings.fields
         try database.write { db in
-            var arguments: [(any DatabaseValueConvertible)?] = [connection.id, connection.applicationId, connection.owner,
-                                                                connection.createdAtMilliseconds, connection.modifiedAtMilliseconds]
+            var arguments: [(any DatabaseValueConvertible)?] = [
+                connection.id, connection.applicationId, connection.owner,
+                connection.createdAtMilliseconds, connection.modifiedAtMilliseconds,
+            ]
             arguments += fields.map { connection.settings[$0] }
-            try db.execute(sql: """
-                INSERT INTO connection (id, applicationId, owner, createdAt, modifiedAt, \(fields.joined(separator: ", ")))
-                VALUES (?, ?, ?, ?, ?, \(fields.map { _ in "?" }.joined(separator: ", ")))
-                """, arguments: StatementArguments(arguments))
+            try db.execute(
+                sql: """
+                    INSERT INTO connection (id, applicationId, owner, createdAt, modifiedAt, \(fields.joined(separator: ", ")))
+                    VALUES (?, ?, ?, ?, ?, \(fields.map { _ in "?" }.joined(separator: ", ")))
+                    """, arguments: StatementArguments(arguments))
         }
     }
 
@@ -147,10 +154,11 @@ public final class RegistrationStore: Sendable {
             var arguments: [(any DatabaseValueConvertible)?] = [connection.modifiedAtMilliseconds]
             arguments += fields.map { connection.settings[$0] }
             arguments += [connection.id, connection.applicationId]
-            try db.execute(sql: """
-                UPDATE connection SET modifiedAt = ?, \(fields.map { "\($0) = ?" }.joined(separator: ", "))
-                WHERE id = ? AND applicationId = ?
-                """, arguments: StatementArguments(arguments))
+            try db.execute(
+                sql: """
+                    UPDATE connection SET modifiedAt = ?, \(fields.map { "\($0) = ?" }.joined(separator: ", "))
+                    WHERE id = ? AND applicationId = ?
+                    """, arguments: StatementArguments(arguments))
             return db.changesCount > 0
         }
     }
@@ -194,9 +202,10 @@ public final class RegistrationStore: Sendable {
     private static func connection(from row: Row) -> ApplicationConnection {
         var values: [String: String] = [:]
         for field in ConnectionSettings.fields { if let value: String = row[field] { values[field] = value } }
-        return ApplicationConnection(id: row["id"], applicationId: row["applicationId"], owner: row["owner"],
-                                     createdAtMilliseconds: row["createdAt"], modifiedAtMilliseconds: row["modifiedAt"],
-                                     settings: ConnectionSettings(values))
+        return ApplicationConnection(
+            id: row["id"], applicationId: row["applicationId"], owner: row["owner"],
+            createdAtMilliseconds: row["createdAt"], modifiedAtMilliseconds: row["modifiedAt"],
+            settings: ConnectionSettings(values))
     }
 
     // MARK: Client logs
@@ -205,11 +214,15 @@ public final class RegistrationStore: Sendable {
     public func appendLogs(_ lines: [ClientLogLine], applicationId: String, connectionId: String, deviceId: String) throws {
         try database.write { db in
             for line in lines {
-                try db.execute(sql: """
-                    INSERT INTO clientLog (applicationId, connectionId, deviceId, loggedAt, severity, correlationId, source, location, message)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [applicationId, connectionId, deviceId, line.timestamp, line.severity.rawValue,
-                                     line.correlationId, line.source, line.location, line.message])
+                try db.execute(
+                    sql: """
+                        INSERT INTO clientLog (applicationId, connectionId, deviceId, loggedAt, severity, correlationId, source, location, message)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        applicationId, connectionId, deviceId, line.timestamp, line.severity.rawValue,
+                        line.correlationId, line.source, line.location, line.message,
+                    ])
             }
         }
     }
@@ -218,8 +231,9 @@ public final class RegistrationStore: Sendable {
     public func logs(applicationId: String) throws -> [ClientLogLine] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM clientLog WHERE applicationId = ? ORDER BY seq", arguments: [applicationId]).map { row in
-                ClientLogLine(timestamp: row["loggedAt"], severity: ClientLogLine.Severity(rawValue: row["severity"]) ?? .info,
-                              correlationId: row["correlationId"], source: row["source"], location: row["location"], message: row["message"])
+                ClientLogLine(
+                    timestamp: row["loggedAt"], severity: ClientLogLine.Severity(rawValue: row["severity"]) ?? .info,
+                    correlationId: row["correlationId"], source: row["source"], location: row["location"], message: row["message"])
             }
         }
     }

@@ -35,9 +35,10 @@ struct Routes: Sendable {
         case .failure(.malformed(let why)): return .text(.badRequest, why)
         case .failure(.notFound(let why)): return .text(.notFound, why)
         }
-        let applicationId = switch route {
-        case .connections(let id), .connection(let id, _), .clientLogs(let id), .application(let id), .service(let id, _): id
-        }
+        let applicationId =
+            switch route {
+            case .connections(let id), .connection(let id, _), .clientLogs(let id), .application(let id), .service(let id, _): id
+            }
         guard let application = try store.application(applicationId) else {
             return .text(.notFound, "unknown application '\(applicationId)'")
         }
@@ -99,13 +100,18 @@ struct Routes: Sendable {
         var id = node.secrets.uuid()
         while try store.connectionExists(id) { id = node.secrets.uuid() }
         let now = node.clock.unixTime.milliseconds
-        let connection = ApplicationConnection(id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
-                                               modifiedAtMilliseconds: now, settings: settings)
+        let connection = ApplicationConnection(
+            id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
+            modifiedAtMilliseconds: now, settings: settings)
         try store.insert(connection)
         // The original app posts no body, and meant to send the device's name as UserName: both are stored as sent, and shown.
-        node.trace("registered", [("application", applicationId), ("body-bytes", "\(request.body.readableBytes)"),
-                                  ("device-type", settings["DeviceType"] ?? "Unknown"), ("id", id), ("user", user),
-                                  ("user-name", settings["UserName"] ?? "")])
+        node.trace(
+            "registered",
+            [
+                ("application", applicationId), ("body-bytes", "\(request.body.readableBytes)"),
+                ("device-type", settings["DeviceType"] ?? "Unknown"), ("id", id), ("user", user),
+                ("user-name", settings["UserName"] ?? ""),
+            ])
         let uri = entityURI(request, collectionPath: request.path, id: id)
         var headers = Self.jsonHeaders
         headers.add(name: "Location", value: uri)
@@ -165,7 +171,8 @@ struct Routes: Sendable {
     /// Registration bodies must be JSON and small.
     private func checkBody(_ request: HTTPServerRequest) -> HTTPResponse? {
         if request.body.readableBytes > maxRegistrationBytes {
-            return .text(.payloadTooLarge, "the registration body of \(request.body.readableBytes) bytes exceeds the limit of \(maxRegistrationBytes) bytes")
+            return .text(
+                .payloadTooLarge, "the registration body of \(request.body.readableBytes) bytes exceeds the limit of \(maxRegistrationBytes) bytes")
         }
         if request.body.readableBytes > 0, let type = request.headers.first(name: "Content-Type"), !type.lowercased().contains("json") {
             return .text(.unsupportedMediaType, "Content-Type '\(type)' is not accepted; expected application/json")
@@ -197,8 +204,9 @@ struct Routes: Sendable {
     private func odata(_ request: HTTPServerRequest, resource: String, applicationId: String) -> HTTPResponse {
         let host = request.headers.first(name: "Host").flatMap { $0.isEmpty ? nil : $0 }
         let root = (host.map { "\(scheme)://\($0)" } ?? "") + "/\(applicationId)/"
-        let answer = ODataService.demo.answer(method: request.method.rawValue, resource: resource, query: request.query,
-                                              accept: request.headers.first(name: "Accept"), serviceRoot: root)
+        let answer = ODataService.demo.answer(
+            method: request.method.rawValue, resource: resource, query: request.query,
+            accept: request.headers.first(name: "Accept"), serviceRoot: root)
         node.trace("odata", [("method", request.method.rawValue), ("resource", resource.isEmpty ? "/" : resource), ("status", "\(answer.status)")])
         var headers: HTTPHeaders = ["Content-Type": answer.contentType, "DataServiceVersion": "2.0"]
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
@@ -214,7 +222,9 @@ struct Routes: Sendable {
             return .failure(Refusal(response: .text(.forbidden, text)))
         }
         guard let id = Self.connectionId(in: request.headers) else {
-            return refuse("missing", "no X-SMP-APPCID header or cookie; register the device first (POST /odata/applications/latest/\(applicationId)/Connections)")
+            return refuse(
+                "missing",
+                "no X-SMP-APPCID header or cookie; register the device first (POST /odata/applications/latest/\(applicationId)/Connections)")
         }
         guard id.count <= SCPmsRoute.maxIdLength else {
             return refuse("too-long", "the X-SMP-APPCID is \(id.count) characters long; at most \(SCPmsRoute.maxIdLength) are accepted")

@@ -42,9 +42,11 @@ public final class SCPmsServer: Sendable {
         public var maxRegistrationBytes: Int
         public var limits: HTTPServer.Limits
 
-        public init(port: Int = 80, databasePath: String? = nil, applicationId: String = "com.workbench.demo",
-                    user: String = "demo", password: String = "password", logUploadEnabled: Bool = true,
-                    maxRegistrationBytes: Int = 16 * 1024, limits: HTTPServer.Limits = HTTPServer.Limits()) {
+        public init(
+            port: Int = 80, databasePath: String? = nil, applicationId: String = "com.workbench.demo",
+            user: String = "demo", password: String = "password", logUploadEnabled: Bool = true,
+            maxRegistrationBytes: Int = 16 * 1024, limits: HTTPServer.Limits = HTTPServer.Limits()
+        ) {
             self.port = port
             self.databasePath = databasePath
             self.applicationId = applicationId
@@ -94,7 +96,9 @@ public final class SCPmsServer: Sendable {
             https = try await HTTPServer.start(
                 on: node, port: tls.port, limits: configuration.limits,
                 setup: { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node) }
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node)
+                    }
                 },
                 handler: { request in routes.answer(request) }
             ).get()
@@ -106,8 +110,12 @@ public final class SCPmsServer: Sendable {
                 routes.answer(request)
             }.get()
         }
-        node.trace("started", [("application", configuration.applicationId), ("https-port", https.map { "\($0.listener.port)" } ?? "none"),
-                               ("port", http.map { "\($0.listener.port)" } ?? "none")])
+        node.trace(
+            "started",
+            [
+                ("application", configuration.applicationId), ("https-port", https.map { "\($0.listener.port)" } ?? "none"),
+                ("port", http.map { "\($0.listener.port)" } ?? "none"),
+            ])
         return SCPmsServer(node: node, configuration: configuration, store: store, http: http, https: https)
     }
 

@@ -78,13 +78,16 @@ public struct SFTPPacketDecoder: Sendable {
         var decoder = SFTPPacketDecoder(maximumPacketLength: maximumPacketLength)
         decoder.append(packet)
         guard let message = try decoder.next() else {
-            throw SFTPDecodingError(.truncatedField, at: packet.count,
-                                    packet.count < 4 ? "truncated SFTP packet: \(packet.count) bytes, the length field needs 4"
-                                                     : "truncated SFTP packet: the length field announces more than the \(packet.count - 4) bytes present")
+            throw SFTPDecodingError(
+                .truncatedField, at: packet.count,
+                packet.count < 4
+                    ? "truncated SFTP packet: \(packet.count) bytes, the length field needs 4"
+                    : "truncated SFTP packet: the length field announces more than the \(packet.count - 4) bytes present")
         }
         guard decoder.bufferedByteCount == 0 else {
-            throw SFTPDecodingError(.trailingBytes, at: packet.count - decoder.bufferedByteCount,
-                                    "\(decoder.bufferedByteCount) bytes follow the SFTP packet")
+            throw SFTPDecodingError(
+                .trailingBytes, at: packet.count - decoder.bufferedByteCount,
+                "\(decoder.bufferedByteCount) bytes follow the SFTP packet")
         }
         return message
     }
@@ -115,8 +118,10 @@ public struct SFTPPacketDecoder: Sendable {
             throw SFTPDecodingError(.packetTooShort, at: 5, "\(name) of \(body.count) bytes is too short to hold its request id")
         }
         switch type {
-        case 3: message = .open(id: id, path: try reader.string("filename"), flags: SFTPOpenFlags(rawValue: try reader.uint32("pflags")),
-                               attributes: try reader.attributes())
+        case 3:
+            message = .open(
+                id: id, path: try reader.string("filename"), flags: SFTPOpenFlags(rawValue: try reader.uint32("pflags")),
+                attributes: try reader.attributes())
         case 4: message = .close(id: id, handle: try reader.bytes("handle"))
         case 5: message = .read(id: id, handle: try reader.bytes("handle"), offset: try reader.uint64("offset"), length: try reader.uint32("len"))
         case 6: message = .write(id: id, handle: try reader.bytes("handle"), offset: try reader.uint64("offset"), data: try reader.bytes("data"))
@@ -146,13 +151,17 @@ public struct SFTPPacketDecoder: Sendable {
             let count = try reader.uint32("count")
             // Each entry needs at least 12 bytes (two empty strings and a flags word): a count beyond that is a lie.
             guard count <= maximumNameEntries, Int(count) * 12 <= reader.remaining else {
-                throw SFTPDecodingError(.tooManyEntries, at: reader.offset,
-                                        "\(name) announces \(count) entries; its \(reader.remaining) bytes hold at most \(reader.remaining / 12) (limit \(maximumNameEntries))")
+                throw SFTPDecodingError(
+                    .tooManyEntries, at: reader.offset,
+                    "\(name) announces \(count) entries; its \(reader.remaining) bytes hold at most \(reader.remaining / 12) (limit \(maximumNameEntries))"
+                )
             }
             var entries: [SFTPNameEntry] = []
             for _ in 0..<count {
-                entries.append(SFTPNameEntry(filename: try reader.string("filename"), longname: try reader.string("longname"),
-                                             attributes: try reader.attributes()))
+                entries.append(
+                    SFTPNameEntry(
+                        filename: try reader.string("filename"), longname: try reader.string("longname"),
+                        attributes: try reader.attributes()))
             }
             message = .name(id: id, entries: entries)
         case 105: message = .attrs(id: id, attributes: try reader.attributes())
@@ -198,7 +207,8 @@ private struct FieldReader {
     }
 
     mutating func uint64(_ field: String) throws(SFTPDecodingError) -> UInt64 {
-        let high = try uint32(field), low = try uint32(field)
+        let high = try uint32(field)
+        let low = try uint32(field)
         return UInt64(high) << 32 | UInt64(low)
     }
 
@@ -225,12 +235,15 @@ private struct FieldReader {
 
     mutating func attributes() throws(SFTPDecodingError) -> SFTPFileAttributes {
         let flags = try uint32("attribute flags")
-        let known = SFTPFileAttributes.sizeFlag | SFTPFileAttributes.uidGidFlag | SFTPFileAttributes.permissionsFlag
+        let known =
+            SFTPFileAttributes.sizeFlag | SFTPFileAttributes.uidGidFlag | SFTPFileAttributes.permissionsFlag
             | SFTPFileAttributes.timesFlag | SFTPFileAttributes.extendedFlag
         // Version 3 defines only these; another bit would announce fields whose layout nobody here knows.
         guard flags & ~known == 0 else {
-            throw SFTPDecodingError(.unknownAttributeFlags, at: offset - 4,
-                                    "\(packetName): attribute flags 0x\(String(flags, radix: 16)) include bits SFTP version 3 does not define (0x\(String(flags & ~known, radix: 16)))")
+            throw SFTPDecodingError(
+                .unknownAttributeFlags, at: offset - 4,
+                "\(packetName): attribute flags 0x\(String(flags, radix: 16)) include bits SFTP version 3 does not define (0x\(String(flags & ~known, radix: 16)))"
+            )
         }
         var attributes = SFTPFileAttributes()
         if flags & SFTPFileAttributes.sizeFlag != 0 { attributes.size = try uint64("size") }
@@ -246,7 +259,8 @@ private struct FieldReader {
         if flags & SFTPFileAttributes.extendedFlag != 0 {
             let count = try uint32("extended_count")
             guard count <= SFTPPacketDecoder.maximumExtensions else {
-                throw SFTPDecodingError(.tooManyEntries, at: offset - 4, "\(packetName) has \(count) extended attributes (limit \(SFTPPacketDecoder.maximumExtensions))")
+                throw SFTPDecodingError(
+                    .tooManyEntries, at: offset - 4, "\(packetName) has \(count) extended attributes (limit \(SFTPPacketDecoder.maximumExtensions))")
             }
             for _ in 0..<count {
                 attributes.extended.append(SFTPExtensionPair(name: try string("extended_type"), data: try bytes("extended_data")))
@@ -257,8 +271,9 @@ private struct FieldReader {
 
     private func need(_ count: Int, _ field: String) throws(SFTPDecodingError) {
         guard count <= remaining else {
-            throw SFTPDecodingError(.truncatedField, at: offset,
-                                    "truncated \(packetName): field '\(field)' needs \(count) bytes, \(remaining) remain")
+            throw SFTPDecodingError(
+                .truncatedField, at: offset,
+                "truncated \(packetName): field '\(field)' needs \(count) bytes, \(remaining) remain")
         }
     }
 }

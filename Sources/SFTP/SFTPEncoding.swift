@@ -13,40 +13,69 @@ extension SFTPMessage {
                 out.appendBytes(pair.data)
             }
         case .open(let id, let path, let flags, let attributes):
-            out.appendUInt32(id); out.appendString(path); out.appendUInt32(flags.rawValue); attributes.encode(into: &out)
+            out.appendUInt32(id)
+            out.appendString(path)
+            out.appendUInt32(flags.rawValue)
+            attributes.encode(into: &out)
         case .close(let id, let handle), .fstat(let id, let handle), .readdir(let id, let handle), .handle(let id, let handle):
-            out.appendUInt32(id); out.appendBytes(handle)
+            out.appendUInt32(id)
+            out.appendBytes(handle)
         case .read(let id, let handle, let offset, let length):
-            out.appendUInt32(id); out.appendBytes(handle); out.appendUInt64(offset); out.appendUInt32(length)
+            out.appendUInt32(id)
+            out.appendBytes(handle)
+            out.appendUInt64(offset)
+            out.appendUInt32(length)
         case .write(let id, let handle, let offset, let data):
-            out.appendUInt32(id); out.appendBytes(handle); out.appendUInt64(offset); out.appendBytes(data)
+            out.appendUInt32(id)
+            out.appendBytes(handle)
+            out.appendUInt64(offset)
+            out.appendBytes(data)
         case .lstat(let id, let path), .opendir(let id, let path), .remove(let id, let path), .rmdir(let id, let path),
-             .realpath(let id, let path), .stat(let id, let path), .readlink(let id, let path):
-            out.appendUInt32(id); out.appendString(path)
+            .realpath(let id, let path), .stat(let id, let path), .readlink(let id, let path):
+            out.appendUInt32(id)
+            out.appendString(path)
         case .setstat(let id, let path, let attributes), .mkdir(let id, let path, let attributes):
-            out.appendUInt32(id); out.appendString(path); attributes.encode(into: &out)
+            out.appendUInt32(id)
+            out.appendString(path)
+            attributes.encode(into: &out)
         case .fsetstat(let id, let handle, let attributes):
-            out.appendUInt32(id); out.appendBytes(handle); attributes.encode(into: &out)
+            out.appendUInt32(id)
+            out.appendBytes(handle)
+            attributes.encode(into: &out)
         case .rename(let id, let first, let second), .symlink(let id, let first, let second):
-            out.appendUInt32(id); out.appendString(first); out.appendString(second)
+            out.appendUInt32(id)
+            out.appendString(first)
+            out.appendString(second)
         case .status(let id, let code, let message, let language):
-            out.appendUInt32(id); out.appendUInt32(code.rawValue); out.appendString(message); out.appendString(language)
+            out.appendUInt32(id)
+            out.appendUInt32(code.rawValue)
+            out.appendString(message)
+            out.appendString(language)
         case .data(let id, let data):
-            out.appendUInt32(id); out.appendBytes(data)
+            out.appendUInt32(id)
+            out.appendBytes(data)
         case .extendedReply(let id, let data):
             // The reply's layout belongs to the extension: its bytes follow the id as they are.
-            out.appendUInt32(id); out.append(contentsOf: data)
+            out.appendUInt32(id)
+            out.append(contentsOf: data)
         case .name(let id, let entries):
-            out.appendUInt32(id); out.appendUInt32(UInt32(truncatingIfNeeded: entries.count))
+            out.appendUInt32(id)
+            out.appendUInt32(UInt32(truncatingIfNeeded: entries.count))
             for entry in entries {
-                out.appendString(entry.filename); out.appendString(entry.longname); entry.attributes.encode(into: &out)
+                out.appendString(entry.filename)
+                out.appendString(entry.longname)
+                entry.attributes.encode(into: &out)
             }
         case .attrs(let id, let attributes):
-            out.appendUInt32(id); attributes.encode(into: &out)
+            out.appendUInt32(id)
+            attributes.encode(into: &out)
         case .extended(let id, let request, let data):
-            out.appendUInt32(id); out.appendString(request); out.append(contentsOf: data)
+            out.appendUInt32(id)
+            out.appendString(request)
+            out.append(contentsOf: data)
         case .unknown(_, let id, let payload):
-            out.appendUInt32(id); out.append(contentsOf: payload)
+            out.appendUInt32(id)
+            out.append(contentsOf: payload)
         }
         let length = UInt32(truncatingIfNeeded: out.count - start - 4)
         out[start] = UInt8(truncatingIfNeeded: length >> 24)
@@ -73,20 +102,31 @@ extension SFTPFileAttributes {
         if !extended.isEmpty { flags |= Self.extendedFlag }
         out.appendUInt32(flags)
         if let size { out.appendUInt64(size) }
-        if flags & Self.uidGidFlag != 0 { out.appendUInt32(uid ?? 0); out.appendUInt32(gid ?? 0) }
+        if flags & Self.uidGidFlag != 0 {
+            out.appendUInt32(uid ?? 0)
+            out.appendUInt32(gid ?? 0)
+        }
         if let permissions { out.appendUInt32(permissions) }
-        if flags & Self.timesFlag != 0 { out.appendUInt32(accessTime ?? 0); out.appendUInt32(modificationTime ?? 0) }
+        if flags & Self.timesFlag != 0 {
+            out.appendUInt32(accessTime ?? 0)
+            out.appendUInt32(modificationTime ?? 0)
+        }
         if !extended.isEmpty {
             out.appendUInt32(UInt32(truncatingIfNeeded: extended.count))
-            for pair in extended { out.appendString(pair.name); out.appendBytes(pair.data) }
+            for pair in extended {
+                out.appendString(pair.name)
+                out.appendBytes(pair.data)
+            }
         }
     }
 }
 
 extension [UInt8] {
     mutating func appendUInt32(_ value: UInt32) {
-        append(contentsOf: [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-                            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+        append(contentsOf: [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+        ])
     }
 
     mutating func appendUInt64(_ value: UInt64) {

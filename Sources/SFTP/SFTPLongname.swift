@@ -4,11 +4,12 @@ extension SFTPNameEntry {
     /// time, older or future ones the year, as `ls` does; computed from Unix seconds without a calendar library.
     public static func longname(filename: String, attributes: SFTPFileAttributes, owner: String, group: String, now: UInt32) -> String {
         let mode = attributes.permissions ?? 0
-        let type: Character = switch mode & 0o170000 {
-        case 0o040000: "d"
-        case 0o120000: "l"
-        default: "-"
-        }
+        let type: Character =
+            switch mode & 0o170000 {
+            case 0o040000: "d"
+            case 0o120000: "l"
+            default: "-"
+            }
         var bits = String(type)
         for (shift, letters) in [(6, "rwx"), (3, "rwx"), (0, "rwx")] {
             for (index, letter) in letters.enumerated() {
@@ -21,7 +22,8 @@ extension SFTPNameEntry {
         let date = civilDate(Int64(time))
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let day = pad(String(date.day), 2)
-        let stamp = recent
+        let stamp =
+            recent
             ? "\(months[date.month - 1]) \(day) \(zero(date.hour)):\(zero(date.minute))"
             : "\(months[date.month - 1]) \(day)  \(date.year)"
         let size = String(attributes.size ?? 0)

@@ -37,11 +37,11 @@ public enum SFTPMessage: Hashable, Sendable {
         switch self {
         case .initialize, .version: nil
         case .open(let id, _, _, _), .close(let id, _), .read(let id, _, _, _), .write(let id, _, _, _), .lstat(let id, _),
-             .fstat(let id, _), .setstat(let id, _, _), .fsetstat(let id, _, _), .opendir(let id, _), .readdir(let id, _),
-             .remove(let id, _), .mkdir(let id, _, _), .rmdir(let id, _), .realpath(let id, _), .stat(let id, _),
-             .rename(let id, _, _), .readlink(let id, _), .symlink(let id, _, _), .status(let id, _, _, _), .handle(let id, _),
-             .data(let id, _), .name(let id, _), .attrs(let id, _), .extended(let id, _, _), .extendedReply(let id, _),
-             .unknown(_, let id, _):
+            .fstat(let id, _), .setstat(let id, _, _), .fsetstat(let id, _, _), .opendir(let id, _), .readdir(let id, _),
+            .remove(let id, _), .mkdir(let id, _, _), .rmdir(let id, _), .realpath(let id, _), .stat(let id, _),
+            .rename(let id, _, _), .readlink(let id, _), .symlink(let id, _, _), .status(let id, _, _, _), .handle(let id, _),
+            .data(let id, _), .name(let id, _), .attrs(let id, _), .extended(let id, _, _), .extendedReply(let id, _),
+            .unknown(_, let id, _):
             id
         }
     }

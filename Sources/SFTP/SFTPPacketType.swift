@@ -1,41 +1,64 @@
 /// SFTP version 3 packet types (draft-ietf-secsh-filexfer-02 §3), the version OpenSSH's sftp and sftp-server speak.
 public enum SFTPPacketType: UInt8, Sendable, CustomStringConvertible {
-    case initialize = 1, version = 2, open = 3, close = 4, read = 5, write = 6, lstat = 7, fstat = 8, setstat = 9
-    case fsetstat = 10, opendir = 11, readdir = 12, remove = 13, mkdir = 14, rmdir = 15, realpath = 16, stat = 17
-    case rename = 18, readlink = 19, symlink = 20
-    case status = 101, handle = 102, data = 103, name = 104, attrs = 105
-    case extended = 200, extendedReply = 201
+    case initialize = 1
+    case version = 2
+    case open = 3
+    case close = 4
+    case read = 5
+    case write = 6
+    case lstat = 7
+    case fstat = 8
+    case setstat = 9
+    case fsetstat = 10
+    case opendir = 11
+    case readdir = 12
+    case remove = 13
+    case mkdir = 14
+    case rmdir = 15
+    case realpath = 16
+    case stat = 17
+    case rename = 18
+    case readlink = 19
+    case symlink = 20
+    case status = 101
+    case handle = 102
+    case data = 103
+    case name = 104
+    case attrs = 105
+    case extended = 200
+    case extendedReply = 201
 
     public var description: String {
-        let name: String = switch self {
-        case .initialize: "INIT"
-        case .version: "VERSION"
-        case .open: "OPEN"
-        case .close: "CLOSE"
-        case .read: "READ"
-        case .write: "WRITE"
-        case .lstat: "LSTAT"
-        case .fstat: "FSTAT"
-        case .setstat: "SETSTAT"
-        case .fsetstat: "FSETSTAT"
-        case .opendir: "OPENDIR"
-        case .readdir: "READDIR"
-        case .remove: "REMOVE"
-        case .mkdir: "MKDIR"
-        case .rmdir: "RMDIR"
-        case .realpath: "REALPATH"
-        case .stat: "STAT"
-        case .rename: "RENAME"
-        case .readlink: "READLINK"
-        case .symlink: "SYMLINK"
-        case .status: "STATUS"
-        case .handle: "HANDLE"
-        case .data: "DATA"
-        case .name: "NAME"
-        case .attrs: "ATTRS"
-        case .extended: "EXTENDED"
-        case .extendedReply: "EXTENDED_REPLY"
-        }
+        let name: String =
+            switch self {
+            case .initialize: "INIT"
+            case .version: "VERSION"
+            case .open: "OPEN"
+            case .close: "CLOSE"
+            case .read: "READ"
+            case .write: "WRITE"
+            case .lstat: "LSTAT"
+            case .fstat: "FSTAT"
+            case .setstat: "SETSTAT"
+            case .fsetstat: "FSETSTAT"
+            case .opendir: "OPENDIR"
+            case .readdir: "READDIR"
+            case .remove: "REMOVE"
+            case .mkdir: "MKDIR"
+            case .rmdir: "RMDIR"
+            case .realpath: "REALPATH"
+            case .stat: "STAT"
+            case .rename: "RENAME"
+            case .readlink: "READLINK"
+            case .symlink: "SYMLINK"
+            case .status: "STATUS"
+            case .handle: "HANDLE"
+            case .data: "DATA"
+            case .name: "NAME"
+            case .attrs: "ATTRS"
+            case .extended: "EXTENDED"
+            case .extendedReply: "EXTENDED_REPLY"
+            }
         return "SSH_FXP_" + name
     }
 }
@@ -56,8 +79,10 @@ public struct SFTPStatusCode: RawRepresentable, Hashable, Sendable, CustomString
     public static let opUnsupported = SFTPStatusCode(rawValue: 8)
 
     public var description: String {
-        let names = ["SSH_FX_OK", "SSH_FX_EOF", "SSH_FX_NO_SUCH_FILE", "SSH_FX_PERMISSION_DENIED", "SSH_FX_FAILURE",
-                     "SSH_FX_BAD_MESSAGE", "SSH_FX_NO_CONNECTION", "SSH_FX_CONNECTION_LOST", "SSH_FX_OP_UNSUPPORTED"]
+        let names = [
+            "SSH_FX_OK", "SSH_FX_EOF", "SSH_FX_NO_SUCH_FILE", "SSH_FX_PERMISSION_DENIED", "SSH_FX_FAILURE",
+            "SSH_FX_BAD_MESSAGE", "SSH_FX_NO_CONNECTION", "SSH_FX_CONNECTION_LOST", "SSH_FX_OP_UNSUPPORTED",
+        ]
         return rawValue < names.count ? names[Int(rawValue)] : "status \(rawValue)"
     }
 }
@@ -86,8 +111,10 @@ public struct SFTPFileAttributes: Hashable, Sendable {
     public var modificationTime: UInt32?
     public var extended: [SFTPExtensionPair]
 
-    public init(size: UInt64? = nil, uid: UInt32? = nil, gid: UInt32? = nil, permissions: UInt32? = nil,
-                accessTime: UInt32? = nil, modificationTime: UInt32? = nil, extended: [SFTPExtensionPair] = []) {
+    public init(
+        size: UInt64? = nil, uid: UInt32? = nil, gid: UInt32? = nil, permissions: UInt32? = nil,
+        accessTime: UInt32? = nil, modificationTime: UInt32? = nil, extended: [SFTPExtensionPair] = []
+    ) {
         self.size = size
         self.uid = uid
         self.gid = gid

@@ -27,14 +27,16 @@ public struct Alert: Error, Sendable, Equatable, CustomStringConvertible {
     public static let confirmCancel = Alert("Cancel", "Are you sure you want to cancel this print operation?", buttons: ["Yes", "No"])
 
     // The print screen's checks.
-    public static let notSetUp = Alert("Application not set up",
-                                       "Please configure your Unix username, password and/or server in Settings before printing")
+    public static let notSetUp = Alert(
+        "Application not set up",
+        "Please configure your Unix username, password and/or server in Settings before printing")
     public static let printerNotSelected = Alert("Printer not selected", "Choose a printer, or enter one in Settings")
     public static let noFile = Alert("No file", "Open a document in this app from another app (\"Open In\") first")
     public static let invalidPageRange = Alert("Invalid page range", "Enter page numbers from 1, the first not after the last")
 
     // Settings.
     public static let saved = Alert("Saved!", "All fields saved!")
-    public static let emptyFields = Alert("Empty Fields",
-                                          "Username/Password/Server fields are empty. This app will not work without your Unix credentials or a server setting.")
+    public static let emptyFields = Alert(
+        "Empty Fields",
+        "Username/Password/Server fields are empty. This app will not work without your Unix credentials or a server setting.")
 }

@@ -51,8 +51,10 @@ public final class PrintOperation: Sendable {
     ///   - transport: SCP as the iOS app (libssh2), SFTP as the Android app (JSch).
     ///   - network: the phone's network; on mobile data the converter upload asks first.
     ///   - ask: answers the mobile-data prompt and the cancel confirmation.
-    public init(connectivity: SSHConnectivity, request: PrintRequest, converters: ConverterManifest,
-                transport: UploadTransport = .scp, network: NetworkKind = .wifi, ask: @escaping Ask) {
+    public init(
+        connectivity: SSHConnectivity, request: PrintRequest, converters: ConverterManifest,
+        transport: UploadTransport = .scp, network: NetworkKind = .wifi, ask: @escaping Ask
+    ) {
         self.connectivity = connectivity
         self.request = request
         self.converters = converters
@@ -71,31 +73,44 @@ public final class PrintOperation: Sendable {
 
     /// The rows for a request, with their titles; rows that do not apply are `.skipped`.
     public static func rows(for request: PrintRequest, converters: ConverterManifest) -> [PrintRow] {
-        let pdf = PrintPaths.isPDF(request.fileName), perSheet = request.pagesPerSheet
+        let pdf = PrintPaths.isPDF(request.fileName)
+        let perSheet = request.pagesPerSheet
         return PrintStep.allCases.map { step in
             let title: String
             var applies = true
             switch step {
             case .connecting: title = "Connecting to server"
             case .housekeeping: title = "Some housekeeping"
-            case .uploadDocumentConverter: title = "Uploading DOC converter"; applies = !pdf
-            case .uploadFormatter: title = "Uploading PDF Formatter"; applies = perSheet != .one
+            case .uploadDocumentConverter:
+                title = "Uploading DOC converter"
+                applies = !pdf
+            case .uploadFormatter:
+                title = "Uploading PDF Formatter"
+                applies = perSheet != .one
             case .uploadDocument: title = "Uploading \(request.fileName)"
-            case .convertToPDF: title = "Converting to PDF"; applies = !pdf
+            case .convertToPDF:
+                title = "Converting to PDF"
+                applies = !pdf
             case .trim:
-                if case .custom(let first, let last) = request.range { title = "Trim PDF to page \(first) to \(last)" } else {
-                    title = "Trim PDF"; applies = false
+                if case .custom(let first, let last) = request.range {
+                    title = "Trim PDF to page \(first) to \(last)"
+                } else {
+                    title = "Trim PDF"
+                    applies = false
                 }
-            case .format: title = "Formatting to \(perSheet.rawValue) pages/sheet"; applies = perSheet != .one
+            case .format:
+                title = "Formatting to \(perSheet.rawValue) pages/sheet"
+                applies = perSheet != .one
             case .convertToPostScript: title = "Converting to Postscript"
             case .send: title = "Sending to \(request.printer)"
             }
-            let total: Int64? = switch step {
-            case .uploadDocumentConverter: converters.documentConverter.payload.size
-            case .uploadFormatter: (perSheet == .six ? converters.multivalent : converters.nUp).payload.size
-            case .uploadDocument: request.document.size
-            default: nil
-            }
+            let total: Int64? =
+                switch step {
+                case .uploadDocumentConverter: converters.documentConverter.payload.size
+                case .uploadFormatter: (perSheet == .six ? converters.multivalent : converters.nUp).payload.size
+                case .uploadDocument: request.document.size
+                default: nil
+                }
             return PrintRow(step: step, title: title, state: applies ? .pending : .skipped, total: total)
         }
     }
@@ -149,8 +164,12 @@ public final class PrintOperation: Sendable {
         }
         continuation.yield(result.rows)
         continuation.finish()
-        connectivity.node.trace("print-finished", [("file", request.fileName), ("printer", request.printer), ("status", outcome.rawValue),
-                                                    ("step", failure.map { result.rows[$0.step.rawValue].title } ?? "")])
+        connectivity.node.trace(
+            "print-finished",
+            [
+                ("file", request.fileName), ("printer", request.printer), ("status", outcome.rawValue),
+                ("step", failure.map { result.rows[$0.step.rawValue].title } ?? ""),
+            ])
         return result
     }
 
@@ -169,16 +188,19 @@ public final class PrintOperation: Sendable {
         finish(.housekeeping)
 
         if !pdf {
-            try await uploadConverter(converters.documentConverter, row: .uploadDocumentConverter, askOnMobileData: true,
-                                      failure: "Upload of document converter failed")
+            try await uploadConverter(
+                converters.documentConverter, row: .uploadDocumentConverter, askOnMobileData: true,
+                failure: "Upload of document converter failed")
         }
         if request.pagesPerSheet != .one {
-            try await uploadConverter(request.pagesPerSheet == .six ? converters.multivalent : converters.nUp, row: .uploadFormatter,
-                                      askOnMobileData: false, failure: "Upload of PDF formatter failed")
+            try await uploadConverter(
+                request.pagesPerSheet == .six ? converters.multivalent : converters.nUp, row: .uploadFormatter,
+                askOnMobileData: false, failure: "Upload of PDF formatter failed")
         }
 
         try begin(.uploadDocument, footer: PrintingText.uploadFooter(sent: 0, of: request.document.size))
-        try await upload(request.document, to: PrintPaths.uploadPath(request.fileName), row: .uploadDocument, failure: "Upload of your document failed")
+        try await upload(
+            request.document, to: PrintPaths.uploadPath(request.fileName), row: .uploadDocument, failure: "Upload of your document failed")
 
         // The app goes on from socPrint/source.pdf whatever the extension was ("x.pdfa" uploads as source.pdfa).
         var document = PrintPaths.directory + "source.pdf"
@@ -222,7 +244,8 @@ public final class PrintOperation: Sendable {
 
     /// A converter row: cached when the host's `md5` starts with the manifest's digest, otherwise uploaded (after
     /// asking, for the document converter on mobile data — "No" ends the print without an error).
-    private func uploadConverter(_ converter: ConverterManifest.Converter, row: PrintStep, askOnMobileData: Bool, failure: String) async throws(Stop) {
+    private func uploadConverter(_ converter: ConverterManifest.Converter, row: PrintStep, askOnMobileData: Bool, failure: String) async throws(Stop)
+    {
         let size = converter.payload.size
         try begin(row, footer: PrintingText.uploadFooter(sent: 0, of: size))
         let digest = await connectivity.runCommand(PrintPaths.md5(converter))

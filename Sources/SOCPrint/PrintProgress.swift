@@ -68,7 +68,8 @@ public enum PrintingText {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = Int64((value * scale).rounded(.toNearestOrAwayFromZero))
-        let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
+        let whole = scaled / Int64(scale)
+        let fraction = scaled % Int64(scale)
         guard digits > 0 else { return String(whole) }
         let fractionText = String(fraction)
         return "\(whole)." + String(repeating: "0", count: digits - fractionText.count) + fractionText
@@ -84,8 +85,12 @@ public enum PrintingText {
             switch row.state {
             case .skipped: continue
             case .pending: mark = " "
-            case .running(let text): mark = "…"; footer = text
-            case .done(let text): mark = "✓"; footer = text
+            case .running(let text):
+                mark = "…"
+                footer = text
+            case .done(let text):
+                mark = "✓"
+                footer = text
             case .failed: mark = "✗"
             }
             lines.append("\(mark) \(row.title)")

@@ -20,7 +20,11 @@ public struct PrintRequest: Sendable {
 
 /// The print screen's "Pages per sheet" buttons.
 public enum PagesPerSheet: Int, Sendable, CaseIterable {
-    case one = 1, two = 2, four = 4, six = 6, eight = 8
+    case one = 1
+    case two = 2
+    case four = 4
+    case six = 6
+    case eight = 8
 }
 
 /// The print screen's "Page range": All, or Custom "From S to E".

@@ -49,8 +49,9 @@ public struct QuotaClient: Sendable {
         var headers = HTTPHeaders()
         // The app's header name is misspelt ("Current-Type"), so the body goes without a Content-Type.
         headers.add(name: "Current-Type", value: "application/x-www-form-urlencoded")
-        let request = HTTPRequest(method: .POST, target: "/images/LOGIN", headers: headers,
-                                  body: ByteBuffer(string: Self.form(user: user, password: password)))
+        let request = HTTPRequest(
+            method: .POST, target: "/images/LOGIN", headers: headers,
+            body: ByteBuffer(string: Self.form(user: user, password: password)))
         // SNI carries names only; an address literal goes without one.
         let (tls, host) = (self.tls, self.host)
         let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host

@@ -29,8 +29,10 @@ public final class SOCPrintApp: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(node: Node, converters: ConverterManifest, quota: QuotaClient, transport: UploadTransport = .scp,
-                settings: SettingsStore = SettingsStore(), hostKeyPolicy: SSHConnectivity.HostKeyPolicy = .acceptAny) {
+    public init(
+        node: Node, converters: ConverterManifest, quota: QuotaClient, transport: UploadTransport = .scp,
+        settings: SettingsStore = SettingsStore(), hostKeyPolicy: SSHConnectivity.HostKeyPolicy = .acceptAny
+    ) {
         self.node = node
         self.converters = converters
         self.quota = quota
@@ -69,7 +71,8 @@ public final class SOCPrintApp: Sendable {
     /// files of other types are refused and traced.
     private func receive(_ url: String, from sender: String) {
         guard url.hasPrefix(Self.inboxURLPrefix), let name = Percent.decode(String(url.dropFirst(Self.inboxURLPrefix.count))),
-              !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            !name.isEmpty, !name.contains("/"), name != ".", name != ".."
+        else {
             return refuse(url, from: sender, "not a file in Documents/Inbox")
         }
         guard Self.documentTypes.contains(PrintPaths.fileExtension(name).lowercased()) else {
@@ -122,19 +125,24 @@ public final class SOCPrintApp: Sendable {
     /// A connection for one operation, to the server in Settings.
     public func connectivity() -> SSHConnectivity? {
         guard let credentials = settings.credentials, let server = settings.serverAddress else { return nil }
-        return SSHConnectivity(host: server.host, port: server.port, user: credentials.user, password: credentials.password,
-                               node: node, hostKeyPolicy: hostKeyPolicy)
+        return SSHConnectivity(
+            host: server.host, port: server.port, user: credentials.user, password: credentials.password,
+            node: node, hostKeyPolicy: hostKeyPolicy)
     }
 
     /// The Print button: the screen's checks, then the print operation (not started: call `run()`), or the alert.
-    public func print(_ screen: PrintScreen, network: NetworkKind = .wifi, transport: UploadTransport? = nil,
-                      ask: @escaping PrintOperation.Ask) -> Result<PrintOperation, Alert> {
+    public func print(
+        _ screen: PrintScreen, network: NetworkKind = .wifi, transport: UploadTransport? = nil,
+        ask: @escaping PrintOperation.Ask
+    ) -> Result<PrintOperation, Alert> {
         switch screen.check(settings: settings, document: document) {
         case .failure(let alert): return .failure(alert)
         case .success(let request):
             guard let connectivity = connectivity() else { return .failure(.notSetUp) }
-            return .success(PrintOperation(connectivity: connectivity, request: request, converters: converters,
-                                           transport: transport ?? self.transport, network: network, ask: ask))
+            return .success(
+                PrintOperation(
+                    connectivity: connectivity, request: request, converters: converters,
+                    transport: transport ?? self.transport, network: network, ask: ask))
         }
     }
 

@@ -53,8 +53,10 @@ public final class SSHConnectivity: @unchecked Sendable {
     public let connectTimeout: TimeAmount
     private var channel: (any Channel)?
 
-    public init(host: String, port: Int = 22, user: String, password: String, node: Node,
-                hostKeyPolicy: HostKeyPolicy = .acceptAny, connectTimeout: TimeAmount = .seconds(10)) {
+    public init(
+        host: String, port: Int = 22, user: String, password: String, node: Node,
+        hostKeyPolicy: HostKeyPolicy = .acceptAny, connectTimeout: TimeAmount = .seconds(10)
+    ) {
         self.host = host
         self.port = port
         self.user = user
@@ -77,7 +79,10 @@ public final class SSHConnectivity: @unchecked Sendable {
     public func connect() async -> Login {
         await disconnect()
         let authenticated = node.eventLoop.makePromise(of: Void.self)
-        let user = self.user, password = self.password, policy = hostKeyPolicy, node = self.node
+        let user = self.user
+        let password = self.password
+        let policy = hostKeyPolicy
+        let node = self.node
         do {
             let channel = try await node.connect(host: host, port: port, timeout: connectTimeout) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -100,8 +105,9 @@ public final class SSHConnectivity: @unchecked Sendable {
             } catch ConnectivityError.authenticationFailed {
                 try? await channel.close()
                 node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "refused")])
-                return Login(serverFound: true, authorised: false,
-                             failure: "\(host):\(port) refused the password of \(user) (check the user and password)")
+                return Login(
+                    serverFound: true, authorised: false,
+                    failure: "\(host):\(port) refused the password of \(user) (check the user and password)")
             } catch {
                 try? await channel.close()
                 node.trace("ssh-login", [("host", host), ("user", user), ("outcome", "unreachable")])
@@ -166,8 +172,10 @@ private final class OnePasswordOffer: NIOSSHClientUserAuthenticationDelegate {
         self.password = password
     }
 
-    func nextAuthenticationType(availableMethods: NIOSSHAvailableUserAuthenticationMethods,
-                                nextChallengePromise: EventLoopPromise<NIOSSHUserAuthenticationOffer?>) {
+    func nextAuthenticationType(
+        availableMethods: NIOSSHAvailableUserAuthenticationMethods,
+        nextChallengePromise: EventLoopPromise<NIOSSHUserAuthenticationOffer?>
+    ) {
         guard !offered, availableMethods.contains(.password) else {
             nextChallengePromise.fail(SSHConnectivity.ConnectivityError.authenticationFailed(user: user))
             return
@@ -188,7 +196,9 @@ private final class HostKeyCheck: NIOSSHClientServerAuthenticationDelegate {
             validationCompletePromise.succeed(())
         case .pinned(let line):
             let expected = try? NIOSSHPublicKey(openSSHPublicKey: line.split(separator: " ").prefix(2).joined(separator: " "))
-            if expected == hostKey { validationCompletePromise.succeed(()) } else {
+            if expected == hostKey {
+                validationCompletePromise.succeed(())
+            } else {
                 validationCompletePromise.fail(SSHConnectivity.ConnectivityError.hostKeyMismatch)
             }
         }
@@ -263,7 +273,11 @@ private final class ExecChannel: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let message = unwrapInboundIn(data)
         guard case .byteBuffer(let bytes) = message.data else { return }
-        if message.type == .channel { result.stdout += String(buffer: bytes) } else if message.type == .stdErr { result.stderr += String(buffer: bytes) }
+        if message.type == .channel {
+            result.stdout += String(buffer: bytes)
+        } else if message.type == .stdErr {
+            result.stderr += String(buffer: bytes)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -55,8 +55,10 @@ public final class SettingsStore: Sendable {
 
 /// The built-in printers (`-sx`: single-sided), and the list the print screen offers.
 public enum Printers {
-    public static let builtIn = ["psts", "psts-sx", "pstsb", "pstsb-sx", "pstsc", "pstsc-sx", "psc008", "psc008-sx",
-                                 "psc011", "psc011-sx", "psc245", "psc245-sx"]
+    public static let builtIn = [
+        "psts", "psts-sx", "pstsb", "pstsb-sx", "pstsc", "pstsc-sx", "psc008", "psc008-sx",
+        "psc011", "psc011-sx", "psc245", "psc245-sx",
+    ]
 
     /// The custom printer from Settings first, then the built-in ones.
     public static func list(custom: String?) -> [String] {
@@ -67,9 +69,10 @@ public enum Printers {
     /// Whether a name can go on `lpr -P` as one shell word: letters, digits, `-`, `_`, `.` (the app did not check;
     /// the name from Settings goes on the command line unquoted).
     public static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
-        }
+        !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+            }
     }
 }
 
@@ -100,7 +103,8 @@ public struct PrintScreen: Sendable {
             guard let custom = PageRange.custom(from: customRange.from, to: customRange.to) else { return .failure(.invalidPageRange) }
             range = custom
         }
-        return .success(PrintRequest(fileName: document.name, document: document.source, printer: printer, pagesPerSheet: pagesPerSheet, range: range))
+        return .success(
+            PrintRequest(fileName: document.name, document: document.source, printer: printer, pagesPerSheet: pagesPerSheet, range: range))
     }
 }
 

@@ -33,8 +33,10 @@ extension SSHConnectivity {
     /// far after each chunk; returning false cancels, leaving what arrived on the host (as an interrupted upload does).
     ///
     /// - returns: whether the whole file arrived and the host confirmed it.
-    public func upload(_ source: UploadSource, to remotePath: String, transport: UploadTransport,
-                       progress: @escaping @Sendable (UInt64) -> Bool = { _ in true }) async -> Bool {
+    public func upload(
+        _ source: UploadSource, to remotePath: String, transport: UploadTransport,
+        progress: @escaping @Sendable (UInt64) -> Bool = { _ in true }
+    ) async -> Bool {
         let done = node.eventLoop.makePromise(of: Bool.self)
         let node = self.node
         do {
@@ -44,10 +46,11 @@ extension SSHConnectivity {
                     let created = channel.eventLoop.makePromise(of: (any Channel).self)
                     ssh.createChannel(created, channelType: .session) { child, _ in
                         child.eventLoop.makeCompletedFuture {
-                            let handler: any ChannelHandler = switch transport {
-                            case .scp: SCPUploadChannel(source: source, path: remotePath, progress: progress, done: done)
-                            case .sftp: SFTPUploadChannel(source: source, path: remotePath, progress: progress, done: done)
-                            }
+                            let handler: any ChannelHandler =
+                                switch transport {
+                                case .scp: SCPUploadChannel(source: source, path: remotePath, progress: progress, done: done)
+                                case .sftp: SFTPUploadChannel(source: source, path: remotePath, progress: progress, done: done)
+                                }
                             try child.pipeline.syncOperations.addHandler(handler)
                         }
                     }
@@ -58,8 +61,12 @@ extension SSHConnectivity {
             done.fail(error)
         }
         let succeeded = (try? await done.futureResult.get()) ?? false
-        node.trace("upload", [("path", remotePath), ("bytes", String(source.size)), ("via", transport.rawValue),
-                              ("outcome", succeeded ? "done" : "failed")])
+        node.trace(
+            "upload",
+            [
+                ("path", remotePath), ("bytes", String(source.size)), ("via", transport.rawValue),
+                ("outcome", succeeded ? "done" : "failed"),
+            ])
         return succeeded
     }
 }

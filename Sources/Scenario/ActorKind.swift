@@ -16,8 +16,10 @@ public struct ActorKind: Sendable {
     /// Starts one instance on `node` with the given options.
     public let start: @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor
 
-    public init(name: String, summary: String, defaultHost: String, options: [ActorOption] = [], faultPoints: [String] = [],
-                start: @escaping @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor) {
+    public init(
+        name: String, summary: String, defaultHost: String, options: [ActorOption] = [], faultPoints: [String] = [],
+        start: @escaping @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor
+    ) {
         self.name = name
         self.summary = summary
         self.defaultHost = defaultHost

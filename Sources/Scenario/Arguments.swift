@@ -65,9 +65,11 @@ public struct Arguments: Sendable {
     /// A name: letters, digits, `-`, `_`, `.`.
     public mutating func name(_ what: String) throws(ScenarioError) -> String {
         let token = try take(what)
-        let ok = !token.text.isEmpty && token.text.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
-        }
+        let ok =
+            !token.text.isEmpty
+            && token.text.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+            }
         guard ok, !token.quoted else {
             index -= 1
             throw error("expected \(what) (letters, digits, '-', '_', '.'), found '\(token.text)'")

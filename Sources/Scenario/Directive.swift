@@ -11,8 +11,10 @@ public struct Directive: Sendable {
     /// Turns the rest of the line into a step, or reports precisely what is wrong with it.
     public let parse: @Sendable (inout Arguments) throws(ScenarioError) -> any Step
 
-    public init(_ name: String, usage: String, summary: String, keywords: [String] = [],
-                parse: @escaping @Sendable (inout Arguments) throws(ScenarioError) -> any Step) {
+    public init(
+        _ name: String, usage: String, summary: String, keywords: [String] = [],
+        parse: @escaping @Sendable (inout Arguments) throws(ScenarioError) -> any Step
+    ) {
         self.name = name
         self.usage = usage
         self.summary = summary

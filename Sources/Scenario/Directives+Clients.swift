@@ -21,17 +21,22 @@ extension Directive {
                 }
             }
         },
-        Directive("connect", usage: "connect NAME to HOST:PORT [from NODE] [timeout DURATION]",
-                  summary: "open a raw TCP connection; ${NAME.status} is connected or error, ${NAME.error} says why",
-                  keywords: ["to", "from", "timeout"]) { args throws(ScenarioError) in
+        Directive(
+            "connect", usage: "connect NAME to HOST:PORT [from NODE] [timeout DURATION]",
+            summary: "open a raw TCP connection; ${NAME.status} is connected or error, ${NAME.error} says why",
+            keywords: ["to", "from", "timeout"]
+        ) { args throws(ScenarioError) in
             let name = try args.name("a connection name")
             try args.expect("to", "after the connection name")
             let (host, port) = try args.endpoint()
             var from = "phone"
             var timeout = Template(literal: "10s")
             while !args.isEmpty {
-                if args.accept("from") { from = try args.name("a node name") } else {
-                    try args.expect("timeout"); timeout = try args.duration()
+                if args.accept("from") {
+                    from = try args.name("a node name")
+                } else {
+                    try args.expect("timeout")
+                    timeout = try args.duration()
                 }
             }
             args.declare(node: from)
@@ -59,8 +64,10 @@ extension Directive {
                 }
                 return Pending(label: name, timeout: limit + .seconds(1)) { context, timeout in
                     let error = try context.kernel.wait(for: task, timeout: timeout)
-                    return ["status": error == nil ? "connected" : "error", "error": error ?? "",
-                            "elapsed": (context.kernel.now - started).workbenchText]
+                    return [
+                        "status": error == nil ? "connected" : "error", "error": error ?? "",
+                        "elapsed": (context.kernel.now - started).workbenchText,
+                    ]
                 }
             }
         },
@@ -75,21 +82,35 @@ extension Directive {
                 return nil
             }
         },
-        Directive("receive", usage: "receive NAME [until TEXT | bytes N | end] [within DURATION]",
-                  summary: "wait for data; ${NAME.received} holds it, ${NAME.ended} tells if the peer closed",
-                  keywords: ["until", "bytes", "end", "within"]) { args throws(ScenarioError) in
+        Directive(
+            "receive", usage: "receive NAME [until TEXT | bytes N | end] [within DURATION]",
+            summary: "wait for data; ${NAME.received} holds it, ${NAME.ended} tells if the peer closed",
+            keywords: ["until", "bytes", "end", "within"]
+        ) { args throws(ScenarioError) in
             let name = try args.name("a connection name")
-            enum Until: Sendable { case any, text(Template), bytes(Int), end }
+            enum Until: Sendable {
+                case any
+                case text(Template)
+                case bytes(Int)
+                case end
+            }
             var until = Until.any
             var within = Template(literal: "10s")
             while !args.isEmpty {
-                if args.accept("until") { until = .text(try args.value("the text to wait for")) }
-                else if args.accept("bytes") { until = .bytes(try args.integer("a byte count", in: 1...Int(Int32.max))) }
-                else if args.accept("end") { until = .end }
-                else { try args.expect("within"); within = try args.duration() }
+                if args.accept("until") {
+                    until = .text(try args.value("the text to wait for"))
+                } else if args.accept("bytes") {
+                    until = .bytes(try args.integer("a byte count", in: 1...Int(Int32.max)))
+                } else if args.accept("end") {
+                    until = .end
+                } else {
+                    try args.expect("within")
+                    within = try args.duration()
+                }
             }
             args.binds(name, fields: ["received", "ended", "error"])
-            let condition = until, receiveLimit = within
+            let condition = until
+            let receiveLimit = within
             return Run { context in
                 guard let connection = context.connections[name] else { throw StepError("no connection named '\(name)'") }
                 let limit = try receiveLimit.duration(context)
@@ -111,7 +132,8 @@ extension Directive {
                 return nil
             }
         },
-        Directive("close", usage: "close NAME [write]", summary: "close a connection, or only its sending half", keywords: ["write"]) { args throws(ScenarioError) in
+        Directive("close", usage: "close NAME [write]", summary: "close a connection, or only its sending half", keywords: ["write"]) {
+            args throws(ScenarioError) in
             let name = try args.name("a connection name")
             let writeOnly = args.accept("write")
             try args.end()
@@ -122,15 +144,18 @@ extension Directive {
                 return nil
             }
         },
-        Directive("http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT] [chunked] [from NODE] [as NAME] [within DURATION]",
-                  summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, ${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}",
-                  keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "chunked", "from", "as", "within"]) { args throws(ScenarioError) in
+        Directive(
+            "http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT] [chunked] [from NODE] [as NAME] [within DURATION]",
+            summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, ${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}",
+            keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "chunked", "from", "as", "within"]
+        ) { args throws(ScenarioError) in
             let method = try args.oneOf(["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"])
             let url = try args.value("a URL like http://host:port/path")
             var headers: [(Template, Template)] = []
             var body: Template?
             var chunked = false
-            var from = "phone", label = "http"
+            var from = "phone"
+            var label = "http"
             var within = Template(literal: "30s")
             while !args.isEmpty {
                 switch try args.oneOf(["header", "body", "chunked", "from", "as", "within"]) {
@@ -144,7 +169,9 @@ extension Directive {
             }
             args.declare(node: from)
             args.binds(label, fields: ["status", "reason", "body", "header.*", "elapsed", "error"])
-            let finalHeaders = headers, finalBody = body, isChunked = chunked
+            let finalHeaders = headers
+            let finalBody = body
+            let isChunked = chunked
             let (sender, variable, exchangeLimit) = (from, label, within)
             return Run { context in
                 let target = try HTTPTarget(try url.resolve(context))
@@ -157,8 +184,10 @@ extension Directive {
                 let finalRequest = request
                 let task = context.kernel.spawn("http \(method) \(target.host)") { () -> Result<HTTPResponse, StepError> in
                     do {
-                        return .success(try await HTTPClient.send(finalRequest, host: target.host, port: target.port, on: node,
-                                                                  timeout: .nanoseconds(limit.nanosecondsValue)))
+                        return .success(
+                            try await HTTPClient.send(
+                                finalRequest, host: target.host, port: target.port, on: node,
+                                timeout: .nanoseconds(limit.nanosecondsValue)))
                     } catch {
                         return .failure(StepError("\(error)"))
                     }
@@ -188,16 +217,25 @@ extension Directive {
 extension Directive {
     /// `start`, checking kinds and option names against `known` as the line is parsed (when given).
     static func start(_ known: [ActorKind]) -> Directive {
-        Directive("start", usage: "start KIND [as NAME] [on HOST] [OPTION=VALUE]…",
-                  summary: "start an actor; its URLs become ${NAME.LABEL}", keywords: ["as", "on"]) { args throws(ScenarioError) in
+        Directive(
+            "start", usage: "start KIND [as NAME] [on HOST] [OPTION=VALUE]…",
+            summary: "start an actor; its URLs become ${NAME.LABEL}", keywords: ["as", "on"]
+        ) { args throws(ScenarioError) in
             let kindColumn = args.peek?.column ?? args.directiveColumn
             let kind = try args.name("an actor kind")
             var optionColumns: [String: Int] = [:]
-            var name: String?, host: String?
+            var name: String?
+            var host: String?
             var options: [(String, Template)] = []
             while let token = args.peek {
-                if args.accept("as") { name = try args.name("an actor name"); continue }
-                if args.accept("on") { host = try args.name("a host name"); continue }
+                if args.accept("as") {
+                    name = try args.name("an actor name")
+                    continue
+                }
+                if args.accept("on") {
+                    host = try args.name("a host name")
+                    continue
+                }
                 let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty else { throw args.error("expected 'as', 'on' or OPTION=VALUE, found '\(token.text)'") }
                 _ = try args.take("an option")
@@ -206,12 +244,14 @@ extension Directive {
             }
             if !known.isEmpty {
                 guard let actorKind = known.first(where: { $0.name == kind }) else {
-                    throw ScenarioError(file: args.file, line: args.line, column: kindColumn,
-                                        message: "no actor kind '\(kind)'; expected one of \(known.map(\.name).joined(separator: ", "))")
+                    throw ScenarioError(
+                        file: args.file, line: args.line, column: kindColumn,
+                        message: "no actor kind '\(kind)'; expected one of \(known.map(\.name).joined(separator: ", "))")
                 }
                 if let unknown = actorKind.unknownOptionName(among: options.map(\.0)) {
-                    throw ScenarioError(file: args.file, line: args.line, column: optionColumns[unknown] ?? kindColumn,
-                                        message: actorKind.unknownOptionMessage(unknown))
+                    throw ScenarioError(
+                        file: args.file, line: args.line, column: optionColumns[unknown] ?? kindColumn,
+                        message: actorKind.unknownOptionMessage(unknown))
                 }
                 // Values with a variable are checked when the actor starts, once they are known.
                 let literal = options.filter { !$0.1.token.text.contains("${") }.map { ($0.0, $0.1.token.text) }
@@ -219,11 +259,17 @@ extension Directive {
                     throw ScenarioError(file: args.file, line: args.line, column: optionColumns[option] ?? kindColumn, message: message)
                 }
             }
-            if let host { args.declare(node: host) } else if let actorKind = known.first(where: { $0.name == kind }) { args.declare(node: actorKind.defaultHost) }
+            if let host {
+                args.declare(node: host)
+            } else if let actorKind = known.first(where: { $0.name == kind }) {
+                args.declare(node: actorKind.defaultHost)
+            }
             args.declare(actorKind: kind)
             args.declare(actor: name ?? kind)
             args.binds(name ?? kind, fields: nil)  // its endpoints, known once it runs
-            let finalOptions = options, givenName = name, givenHost = host
+            let finalOptions = options
+            let givenName = name
+            let givenHost = host
             return Run { context in
                 guard let actorKind = context.catalog.first(where: { $0.name == kind }) else {
                     throw StepError("no actor kind '\(kind)'; known: \(context.catalog.map(\.name).joined(separator: ", "))")

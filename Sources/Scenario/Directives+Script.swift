@@ -42,16 +42,19 @@ extension Directive {
                 return nil
             }
         },
-        Directive("capture", usage: "capture NAME from VALUE matching REGEX",
-                  summary: "set NAME to the regex's first group (or whole match) in VALUE", keywords: ["from", "matching"]) { args throws(ScenarioError) in
+        Directive(
+            "capture", usage: "capture NAME from VALUE matching REGEX",
+            summary: "set NAME to the regex's first group (or whole match) in VALUE", keywords: ["from", "matching"]
+        ) { args throws(ScenarioError) in
             let name = try args.name("a variable name")
             try args.expect("from", "after the variable name")
             let source = try args.value("the text to search")
             try args.expect("matching", "after the text")
             let patternToken = try args.take("a regular expression")
             do { _ = try Regex(patternToken.text) } catch {
-                throw ScenarioError(file: args.file, line: args.line, column: patternToken.column,
-                                    message: "expected a regular expression: \(error)")
+                throw ScenarioError(
+                    file: args.file, line: args.line, column: patternToken.column,
+                    message: "expected a regular expression: \(error)")
             }
             try args.end()
             args.binds(name, fields: [""])
@@ -67,7 +70,8 @@ extension Directive {
                 return nil
             }
         },
-        Directive("mark", usage: "mark NAME", summary: "remember the current virtual time for 'expect elapsed since NAME'") { args throws(ScenarioError) in
+        Directive("mark", usage: "mark NAME", summary: "remember the current virtual time for 'expect elapsed since NAME'") {
+            args throws(ScenarioError) in
             let name = try args.name("a mark name")
             try args.end()
             args.binds(name, fields: [""])
@@ -77,8 +81,10 @@ extension Directive {
                 return nil
             }
         },
-        Directive("wait", usage: "wait until trace EVENT [by ACTOR] [FIELD=VALUE]… [within DURATION]",
-                  summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"]) { args throws(ScenarioError) in
+        Directive(
+            "wait", usage: "wait until trace EVENT [by ACTOR] [FIELD=VALUE]… [within DURATION]",
+            summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"]
+        ) { args throws(ScenarioError) in
             try args.expect("until")
             try args.expect("trace", "after 'until'")
             let pattern = try TracePattern.parse(&args, allowWithin: true)
@@ -88,12 +94,14 @@ extension Directive {
                 let kernel = context.kernel
                 var seen = 0
                 var found = false
-                kernel.loop.run(until: kernel.deadline(after: limit), while: {
-                    let events = kernel.trace.all
-                    defer { seen = events.count }
-                    found = found || events[seen...].contains { pattern.matches($0, fields) }
-                    return !found
-                })
+                kernel.loop.run(
+                    until: kernel.deadline(after: limit),
+                    while: {
+                        let events = kernel.trace.all
+                        defer { seen = events.count }
+                        found = found || events[seen...].contains { pattern.matches($0, fields) }
+                        return !found
+                    })
                 if !found {
                     // Events recorded before this step count too.
                     found = kernel.trace.all.contains { pattern.matches($0, fields) }
@@ -102,9 +110,13 @@ extension Directive {
                 return nil
             }
         },
-        Directive("expect", usage: "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by ACTOR] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
-                  summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
-                  keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]) { args throws(ScenarioError) in
+        Directive(
+            "expect",
+            usage:
+                "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by ACTOR] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
+            summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
+            keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
+        ) { args throws(ScenarioError) in
             try Expectations.parse(&args)
         },
     ]

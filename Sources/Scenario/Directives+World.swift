@@ -10,16 +10,19 @@ extension Directive {
             return Run { context in
                 let duration = try amount.duration(context)
                 guard context.kernel.now + duration <= Kernel.horizon else {
-                    throw StepError("advance \(duration.workbenchText): virtual time would pass the simulation's horizon, "
-                                    + "\(Kernel.horizon.workbenchText) after its start (it is now \(context.kernel.now.workbenchText))")
+                    throw StepError(
+                        "advance \(duration.workbenchText): virtual time would pass the simulation's horizon, "
+                            + "\(Kernel.horizon.workbenchText) after its start (it is now \(context.kernel.now.workbenchText))")
                 }
                 context.kernel.advance(by: duration)
                 return nil
             }
         },
-        Directive("link", usage: "link A -> B | A <-> B [latency DELAY | uniform MIN..MAX | normal MEAN DEV | exponential MEAN] [bandwidth RATE]",
-                  summary: "set latency and bandwidth between two hosts (one way or both)",
-                  keywords: ["->", "<->", "latency", "uniform", "normal", "exponential", "bandwidth"]) { args throws(ScenarioError) in
+        Directive(
+            "link", usage: "link A -> B | A <-> B [latency DELAY | uniform MIN..MAX | normal MEAN DEV | exponential MEAN] [bandwidth RATE]",
+            summary: "set latency and bandwidth between two hosts (one way or both)",
+            keywords: ["->", "<->", "latency", "uniform", "normal", "exponential", "bandwidth"]
+        ) { args throws(ScenarioError) in
             let path = try parsePath(&args)
             var latency: Latency?
             var bandwidth: Int?
@@ -29,8 +32,9 @@ extension Directive {
                 default:
                     let token = try args.take("a rate like 1MB/s or 10Mbit/s")
                     guard let rate = RateParser.parse(token.text) else {
-                        throw ScenarioError(file: args.file, line: args.line, column: token.column,
-                                            message: "expected a rate like 1MB/s, 500kB/s or 10Mbit/s from \(RateParser.rangeText), found '\(token.text)'")
+                        throw ScenarioError(
+                            file: args.file, line: args.line, column: token.column,
+                            message: "expected a rate like 1MB/s, 500kB/s or 10Mbit/s from \(RateParser.rangeText), found '\(token.text)'")
                     }
                     bandwidth = rate
                 }
@@ -55,8 +59,10 @@ extension Directive {
             $0.setHeld(from: $1, to: $2, $3)
         },
         pathSwitch("release", summary: "let held traffic through, in order") { $0.setHeld(from: $1, to: $2, !$3) },
-        Directive("reset", usage: "reset A <-> B | reset A -> B after N bytes",
-                  summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]) { args throws(ScenarioError) in
+        Directive(
+            "reset", usage: "reset A <-> B | reset A -> B after N bytes",
+            summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]
+        ) { args throws(ScenarioError) in
             let path = try parsePath(&args)
             if args.accept("after") {
                 let count = try args.integer("a byte count", in: 1...Int(Int32.max))
@@ -73,9 +79,11 @@ extension Directive {
                 return nil
             }
         },
-        Directive("fault", usage: "fault POINT on | off | once | times N | chance P | after N",
-                  summary: "switch a named fault point (chance draws from the seeded stream)",
-                  keywords: ["on", "off", "once", "times", "chance", "after"]) { args throws(ScenarioError) in
+        Directive(
+            "fault", usage: "fault POINT on | off | once | times N | chance P | after N",
+            summary: "switch a named fault point (chance draws from the seeded stream)",
+            keywords: ["on", "off", "once", "times", "chance", "after"]
+        ) { args throws(ScenarioError) in
             let point = try args.faultPoint()
             let mode: FaultPoints.Mode
             switch try args.oneOf(["on", "off", "once", "times", "chance", "after"]) {
@@ -87,8 +95,9 @@ extension Directive {
             default:
                 let token = try args.take("a probability between 0 and 1")
                 guard let p = Double(token.text), (0...1).contains(p) else {
-                    throw ScenarioError(file: args.file, line: args.line, column: token.column,
-                                        message: "expected a probability between 0 and 1, found '\(token.text)'")
+                    throw ScenarioError(
+                        file: args.file, line: args.line, column: token.column,
+                        message: "expected a probability between 0 and 1, found '\(token.text)'")
                 }
                 mode = .chance(p)
             }
@@ -99,7 +108,10 @@ extension Directive {
                 return nil
             }
         },
-        Directive("address", usage: "address NODE IP", summary: "give a node a fixed IP address, as its peers see it (e.g. a phone outside a host's whitelist)") { args throws(ScenarioError) in
+        Directive(
+            "address", usage: "address NODE IP",
+            summary: "give a node a fixed IP address, as its peers see it (e.g. a phone outside a host's whitelist)"
+        ) { args throws(ScenarioError) in
             let node = try args.host("a node name")
             let address = try args.value("an IPv4 or IPv6 address like 203.0.113.7")
             try args.end()
@@ -113,7 +125,8 @@ extension Directive {
                 return nil
             }
         },
-        Directive("clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"]) { args throws(ScenarioError) in
+        Directive("clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"])
+        { args throws(ScenarioError) in
             let node = try args.host("a node name")
             try args.expect("skew", "after the node name")
             let amount = try args.duration("a signed duration like +30s or -2m", signed: true)
@@ -125,12 +138,19 @@ extension Directive {
                 return nil
             }
         },
-        Directive("open", usage: "open URL [from NODE] [as NAME]", summary: "open a URL on the bus; NAME (default 'open') is true or false", keywords: ["from", "as"]) { args throws(ScenarioError) in
+        Directive(
+            "open", usage: "open URL [from NODE] [as NAME]", summary: "open a URL on the bus; NAME (default 'open') is true or false",
+            keywords: ["from", "as"]
+        ) { args throws(ScenarioError) in
             let url = try args.value("a URL")
-            var from = "phone", label = "open"
+            var from = "phone"
+            var label = "open"
             while !args.isEmpty {
-                if args.accept("from") { from = try args.name("a node name") } else {
-                    try args.expect("as"); label = try args.name("a variable name")
+                if args.accept("from") {
+                    from = try args.name("a node name")
+                } else {
+                    try args.expect("as")
+                    label = try args.name("a variable name")
                 }
             }
             args.declare(node: from)
@@ -142,9 +162,11 @@ extension Directive {
                 return nil
             }
         },
-        Directive("foreground", usage: "foreground [APP] [as NAME]",
-                  summary: "the user brings APP to the front (app switcher); NAME (default 'foreground') is the app in front, or home-screen",
-                  keywords: ["as"]) { args throws(ScenarioError) in
+        Directive(
+            "foreground", usage: "foreground [APP] [as NAME]",
+            summary: "the user brings APP to the front (app switcher); NAME (default 'foreground') is the app in front, or home-screen",
+            keywords: ["as"]
+        ) { args throws(ScenarioError) in
             var app: String?
             if let next = args.peek, !(next.text == "as" && !next.quoted) { app = try args.name("an app (node) name") }
             let label = args.accept("as") ? try args.name("a variable name") : "foreground"
@@ -172,8 +194,10 @@ private func pathSwitch(
     _ name: String, summary: String, undo: String? = nil,
     _ change: @escaping @Sendable (SimulatedNetwork, String, String, Bool) -> Void
 ) -> Directive {
-    Directive(name, usage: "\(name) A -> B | A <-> B" + (undo == nil ? "" : " [for DURATION]"), summary: summary,
-              keywords: ["->", "<->"] + (undo == nil ? [] : ["for"])) { args throws(ScenarioError) in
+    Directive(
+        name, usage: "\(name) A -> B | A <-> B" + (undo == nil ? "" : " [for DURATION]"), summary: summary,
+        keywords: ["->", "<->"] + (undo == nil ? [] : ["for"])
+    ) { args throws(ScenarioError) in
         let path = try parsePath(&args)
         var lasting: Template?
         if undo != nil, args.accept("for") { lasting = try args.duration() }
@@ -220,7 +244,8 @@ func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
     func nanos(_ args: inout Arguments) throws(ScenarioError) -> Int64 {
         let token = try args.take("a delay like 20ms")
         guard let value = delay(token.text) else {
-            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected a delay like 20ms from 0 to 24h, found '\(token.text)'")
+            throw ScenarioError(
+                file: args.file, line: args.line, column: token.column, message: "expected a delay like 20ms from 0 to 24h, found '\(token.text)'")
         }
         return value.nanosecondsValue
     }
@@ -228,7 +253,9 @@ func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
         let token = try args.take("MIN..MAX")
         let parts = token.text.components(separatedBy: "..")
         guard parts.count == 2, let low = delay(parts[0]), let high = delay(parts[1]), low <= high else {
-            throw ScenarioError(file: args.file, line: args.line, column: token.column, message: "expected MIN..MAX like 10ms..30ms, each from 0 to 24h, found '\(token.text)'")
+            throw ScenarioError(
+                file: args.file, line: args.line, column: token.column,
+                message: "expected MIN..MAX like 10ms..30ms, each from 0 to 24h, found '\(token.text)'")
         }
         return .uniform(low.nanosecondsValue, high.nanosecondsValue)
     }

@@ -14,8 +14,9 @@ enum Expectations {
             return Run { context in
                 let fields = try pattern.resolvedFields(context)
                 let hits = context.kernel.trace.all.filter { pattern.matches($0, fields) }
-                context.record("expect no trace \(pattern.text)", failure: hits.isEmpty ? nil :
-                    "expected no trace event \(pattern.text), found \(hits.count), first: \(hits[0].canonicalLine)")
+                context.record(
+                    "expect no trace \(pattern.text)",
+                    failure: hits.isEmpty ? nil : "expected no trace event \(pattern.text), found \(hits.count), first: \(hits[0].canonicalLine)")
                 return nil
             }
         }
@@ -25,8 +26,12 @@ enum Expectations {
                 let fields = try pattern.resolvedFields(context)
                 let found = context.kernel.trace.all.contains { pattern.matches($0, fields) }
                 let sameName = context.kernel.trace.all.filter { $0.event == pattern.event }.suffix(3).map(\.canonicalLine)
-                context.record("expect trace \(pattern.text)", failure: found ? nil :
-                    "expected a trace event \(pattern.text), found none" + (sameName.isEmpty ? "" : "; last '\(pattern.event)' events: \(sameName.joined(separator: " "))"))
+                context.record(
+                    "expect trace \(pattern.text)",
+                    failure: found
+                        ? nil
+                        : "expected a trace event \(pattern.text), found none"
+                            + (sameName.isEmpty ? "" : "; last '\(pattern.event)' events: \(sameName.joined(separator: " "))"))
                 return nil
             }
         }
@@ -41,8 +46,9 @@ enum Expectations {
                 let elapsed = context.kernel.now - start
                 let limit = try bound.duration(context)
                 let holds = compare(elapsed, op, limit)
-                context.record("expect elapsed since \(mark) \(op) \(bound)", failure: holds ? nil :
-                    "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)")
+                context.record(
+                    "expect elapsed since \(mark) \(op) \(bound)",
+                    failure: holds ? nil : "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)")
                 return nil
             }
         }
@@ -60,8 +66,8 @@ enum Expectations {
             let actual = try lhs.resolve(context)
             let expected = try rhs.resolve(context)
             let holds = try check(actual, op, expected)
-            context.record("expect \(text)", failure: holds ? nil :
-                "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))")
+            context.record(
+                "expect \(text)", failure: holds ? nil : "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))")
             return nil
         }
     }
@@ -76,8 +82,10 @@ enum Expectations {
         return Run { context in
             let actual = try lhs.resolve(context)
             let allowed = try outcomes.map { try $0.resolve(context) }
-            context.record("expect \(text)", failure: allowed.contains(actual) ? nil :
-                "expected \(lhs) in \(allowed.map(quoteForMessage).joined(separator: " ")), actual \(quoteForMessage(actual))")
+            context.record(
+                "expect \(text)",
+                failure: allowed.contains(actual)
+                    ? nil : "expected \(lhs) in \(allowed.map(quoteForMessage).joined(separator: " ")), actual \(quoteForMessage(actual))")
             return nil
         }
     }
@@ -129,8 +137,14 @@ struct TracePattern: Sendable {
         var fields: [(String, Template)] = []
         var within = Template(literal: "60s")
         while let token = args.peek {
-            if args.accept("by") { actor = try args.name("an actor name"); continue }
-            if allowWithin, args.accept("within") { within = try args.duration(); continue }
+            if args.accept("by") {
+                actor = try args.name("an actor name")
+                continue
+            }
+            if allowWithin, args.accept("within") {
+                within = try args.duration()
+                continue
+            }
             let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw args.error("expected 'by', FIELD=VALUE\(allowWithin ? " or 'within'" : ""), found '\(token.text)'") }
             _ = try args.take("a field")

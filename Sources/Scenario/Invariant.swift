@@ -89,10 +89,14 @@ public final class InvariantWatch {
             // The place is the event that broke it (1-based, as `expect` and the report count), else the check's.
             let position = breach.event.map { first + $0 + 1 } ?? seen
             let time = breach.event.map { fresh[$0].nanoseconds } ?? context.kernel.loop.nanoseconds
-            context.violations.append(ScenarioContext.Violation(
-                invariant: name, message: breach.message, line: line, traceIndex: position, nanoseconds: time))
-            context.kernel.trace.record(actor: "scenario", event: "invariant-broken", fields: [
-                ("invariant", name), ("message", breach.message), ("trace-event", String(position))])
+            context.violations.append(
+                ScenarioContext.Violation(
+                    invariant: name, message: breach.message, line: line, traceIndex: position, nanoseconds: time))
+            context.kernel.trace.record(
+                actor: "scenario", event: "invariant-broken",
+                fields: [
+                    ("invariant", name), ("message", breach.message), ("trace-event", String(position)),
+                ])
         }
         return Array(context.violations[known...])
     }

@@ -99,12 +99,15 @@ public final class ScenarioContext: @unchecked Sendable {
         if let label, let binding = bindings[label] {
             let field = String(name.dropFirst(label.count + 1))
             let earlier = replaced[label].flatMap { $0.fields.contains(field) ? ($0.line, $0.source) : nil }
-            throw StepError(missingFieldMessage(name, label: label, field: field, line: binding.line, source: binding.source,
-                                                fields: binding.fields, replaced: earlier))
+            throw StepError(
+                missingFieldMessage(
+                    name, label: label, field: field, line: binding.line, source: binding.source,
+                    fields: binding.fields, replaced: earlier))
         }
         let defined = variables.keys.sorted()
-        throw StepError("undefined variable ${\(name)}\(didYouMean(name, among: defined)); defined: "
-                        + (defined.isEmpty ? "none" : defined.prefix(20).joined(separator: ", ") + (defined.count > 20 ? ", …" : "")))
+        throw StepError(
+            "undefined variable ${\(name)}\(didYouMean(name, among: defined)); defined: "
+                + (defined.isEmpty ? "none" : defined.prefix(20).joined(separator: ", ") + (defined.count > 20 ? ", …" : "")))
     }
 
     /// Publishes values under `label.` (an entry with an empty key is published as `label` itself). They replace
@@ -137,8 +140,10 @@ public final class ScenarioContext: @unchecked Sendable {
     public var results: [String: (line: Int, source: String, fields: [String])] { bindings.mapValues { ($0.line, $0.source, $0.fields) } }
 
     func record(_ text: String, failure: String?) {
-        expectations.append(Expectation(file: file, line: line, text: text, failure: failure,
-                                        traceIndex: kernel.trace.count, nanoseconds: kernel.loop.nanoseconds))
+        expectations.append(
+            Expectation(
+                file: file, line: line, text: text, failure: failure,
+                traceIndex: kernel.trace.count, nanoseconds: kernel.loop.nanoseconds))
     }
 
     /// The actor started under `name` (the `as NAME` of `start`, or its kind).
@@ -164,8 +169,10 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Starts `work` in the simulated world as a kernel task and returns the ``Pending`` that waits for it and
     /// publishes what it returns under `label`, plus `label.elapsed`. A thrown error is published as
     /// `label.error` (and `label.status` = `error` unless the work set one), so scenarios can expect failures.
-    public func perform(_ name: String, label: String, timeout: Duration,
-                        _ work: @escaping @Sendable () async throws -> [String: String]) -> Pending {
+    public func perform(
+        _ name: String, label: String, timeout: Duration,
+        _ work: @escaping @Sendable () async throws -> [String: String]
+    ) -> Pending {
         let started = kernel.now
         let task = kernel.spawn(name) { () -> Result<[String: String], StepError> in
             do { return .success(try await work()) } catch { return .failure(StepError("\(error)")) }
@@ -185,10 +192,13 @@ public final class ScenarioContext: @unchecked Sendable {
 }
 
 /// Why `${name}` has no value: the line that last bound `label` gives no `field`; `replaced`, the earlier line that did.
-func missingFieldMessage(_ name: String, label: String, field: String, line: Int, source: String, fields: [String],
-                         replaced: (line: Int, source: String)?) -> String {
+func missingFieldMessage(
+    _ name: String, label: String, field: String, line: Int, source: String, fields: [String],
+    replaced: (line: Int, source: String)?
+) -> String {
     let gives = fields.filter { !$0.isEmpty }
-    var message = "${\(name)}: '\(label)' was last bound by line \(line) (\(source)), which gives no '\(field)'"
+    var message =
+        "${\(name)}: '\(label)' was last bound by line \(line) (\(source)), which gives no '\(field)'"
         + didYouMean(field, among: gives) + "; it gives \(gives.isEmpty ? "no fields" : gives.map { "${\(label).\($0)}" }.joined(separator: ", "))"
     if let replaced {
         message += ". The \(name) of line \(replaced.line) (\(replaced.source)) was replaced by that binding: name each result with its own 'as NAME'"

@@ -60,7 +60,9 @@ public struct ScenarioLanguage: Sendable {
         let system = point.split(separator: ".").first.map(String.init) ?? point
         let same = all.filter { $0.hasPrefix(system + ".") }
         let systems = Set(all.compactMap { $0.split(separator: ".").first.map(String.init) }).sorted()
-        let list = same.isEmpty ? "no system's points start with '\(system).'; systems with fault points: \(systems.joined(separator: ", "))"
+        let list =
+            same.isEmpty
+            ? "no system's points start with '\(system).'; systems with fault points: \(systems.joined(separator: ", "))"
             : "\(system)'s points: \(same.joined(separator: ", "))"
         return "no fault point '\(point)'\(didYouMean(point, among: all)); \(list) ('help fault' lists them all)"
     }
@@ -86,33 +88,38 @@ public struct ScenarioLanguage: Sendable {
             let name = try args.name("a name for the background work")
             guard let inner = args.peek else { throw args.error("expected a directive to run in the background, found end of line") }
             let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
-            return Statement(file: file, line: line, source: source, directive: "spawn", names: innerStatement.names,
-                             binding: innerStatement.binding, spawned: name, joined: nil, reads: innerStatement.reads,
-                             step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
+            return Statement(
+                file: file, line: line, source: source, directive: "spawn", names: innerStatement.names,
+                binding: innerStatement.binding, spawned: name, joined: nil, reads: innerStatement.reads,
+                step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
         if head.text == "later", !head.quoted {
             var args = Arguments(file: file, line: line, directiveColumn: head.column, tokens: Array(tokens.dropFirst()))
             let delay = try args.duration()
             guard let inner = args.peek else { throw args.error("expected a directive to run later, found end of line") }
             guard !inner.quoted, LaterStep.directives.contains(inner.text) else {
-                throw ScenarioError(file: file, line: line, column: inner.column,
-                                    message: "'later' runs a change to the world (\(LaterStep.directives.joined(separator: ", "))), found '\(inner.text)'")
+                throw ScenarioError(
+                    file: file, line: line, column: inner.column,
+                    message: "'later' runs a change to the world (\(LaterStep.directives.joined(separator: ", "))), found '\(inner.text)'")
             }
             let innerStatement = try statement(args.remaining, source: source, file: file, line: line, column: inner.column)
-            return Statement(file: file, line: line, source: source, directive: "later", names: innerStatement.names,
-                             binding: nil, spawned: nil, joined: nil, reads: Self.reads(tokens),
-                             step: LaterStep(delay: delay, inner: innerStatement.step, directive: innerStatement.directive))
+            return Statement(
+                file: file, line: line, source: source, directive: "later", names: innerStatement.names,
+                binding: nil, spawned: nil, joined: nil, reads: Self.reads(tokens),
+                step: LaterStep(delay: delay, inner: innerStatement.step, directive: innerStatement.directive))
         }
         guard !head.quoted, let directive = directive(named: head.text) else {
-            throw ScenarioError(file: file, line: line, column: head.column,
-                                message: "unknown directive '\(head.text)'\(didYouMean(head.text, among: directives.map(\.name) + ["spawn", "later"])); "
-                                    + "expected one of the directives listed by 'help'")
+            throw ScenarioError(
+                file: file, line: line, column: head.column,
+                message: "unknown directive '\(head.text)'\(didYouMean(head.text, among: directives.map(\.name) + ["spawn", "later"])); "
+                    + "expected one of the directives listed by 'help'")
         }
         var args = Arguments(file: file, line: line, directiveColumn: head.column, tokens: Array(tokens.dropFirst()))
         let step = try directive.parse(&args)
         try args.end()
-        return Statement(file: file, line: line, source: source, directive: directive.name, names: args.names,
-                         binding: args.binding, spawned: nil, joined: args.joined, reads: Self.reads(tokens), step: step)
+        return Statement(
+            file: file, line: line, source: source, directive: directive.name, names: args.names,
+            binding: args.binding, spawned: nil, joined: args.joined, reads: Self.reads(tokens), step: step)
     }
 
     /// The `${…}` references in `tokens`, at their columns (after a string's opening quote).
@@ -146,9 +153,12 @@ public struct ScenarioLanguage: Sendable {
                 let field = use.name == label ? "" : String(use.name.dropFirst(label.count + 1))
                 guard !binding.binding.gives(field) else { continue }
                 let replaced = earlier[label].flatMap { $0.binding.gives(field) ? ($0.line, $0.source) : nil }
-                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
-                                            message: missingFieldMessage(use.name, label: label, field: field, line: binding.line, source: binding.source,
-                                                                         fields: fields.sorted(), replaced: replaced)))
+                errors.append(
+                    ScenarioError(
+                        file: statement.file, line: statement.line, column: use.column,
+                        message: missingFieldMessage(
+                            use.name, label: label, field: field, line: binding.line, source: binding.source,
+                            fields: fields.sorted(), replaced: replaced)))
             }
             let bound: Bound?
             if let spawned = statement.spawned {
@@ -180,16 +190,22 @@ public struct ScenarioLanguage: Sendable {
         for statement in statements {
             for use in statement.names where use.kind == .actorReference && !actors.contains(use.name) {
                 let known = actors.isEmpty ? "no line of the scenario starts one" : "its actors: \(actors.sorted().joined(separator: ", "))"
-                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
-                                            message: "no actor '\(use.name)'\(didYouMean(use.name, among: actors)); \(known) ('start KIND [as NAME]' starts one)"))
+                errors.append(
+                    ScenarioError(
+                        file: statement.file, line: statement.line, column: use.column,
+                        message: "no actor '\(use.name)'\(didYouMean(use.name, among: actors)); \(known) ('start KIND [as NAME]' starts one)"))
             }
             for use in statement.names where use.kind == .host && !nodes.contains(use.name) {
-                let known = nodes.isEmpty ? "the scenario has no nodes yet (start an actor, or name a client's node with 'from')"
+                let known =
+                    nodes.isEmpty
+                    ? "the scenario has no nodes yet (start an actor, or name a client's node with 'from')"
                     : "its nodes: \(nodes.sorted().joined(separator: ", "))"
                 // The phone is every client's default node, but only a client line puts it on the network.
                 let phone = use.name == "phone" ? " (the phone is a node once a client line runs on it)" : ""
-                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
-                                            message: "no node '\(use.name)'\(didYouMean(use.name, among: nodes)); \(known)\(phone)"))
+                errors.append(
+                    ScenarioError(
+                        file: statement.file, line: statement.line, column: use.column,
+                        message: "no node '\(use.name)'\(didYouMean(use.name, among: nodes)); \(known)\(phone)"))
             }
         }
         return errors
@@ -205,9 +221,11 @@ public struct ScenarioLanguage: Sendable {
             for use in statement.names where use.kind == .faultPoint {
                 let owners = owners(ofFaultPoint: use.name)
                 guard !owners.isEmpty, !owners.contains(where: { started.contains($0.name) }) else { continue }
-                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column,
-                                            message: "fault point '\(use.name)' can never fire: only \(owners.map { "'\($0.name)'" }.joined(separator: " or ")) "
-                                                + "checks it, and no 'start' of this scenario starts one"))
+                errors.append(
+                    ScenarioError(
+                        file: statement.file, line: statement.line, column: use.column,
+                        message: "fault point '\(use.name)' can never fire: only \(owners.map { "'\($0.name)'" }.joined(separator: " or ")) "
+                            + "checks it, and no 'start' of this scenario starts one"))
             }
         }
         return errors
@@ -234,7 +252,8 @@ public struct ScenarioLanguage: Sendable {
 
     /// Language-level directives: background work.
     static let control: [Directive] = [
-        Directive("join", usage: "join NAME [within DURATION]", summary: "wait for work started with 'spawn NAME …'", keywords: ["within"]) { args throws(ScenarioError) in
+        Directive("join", usage: "join NAME [within DURATION]", summary: "wait for work started with 'spawn NAME …'", keywords: ["within"]) {
+            args throws(ScenarioError) in
             let name = try args.name("the name given to spawn")
             var within: Template?
             if args.accept("within") { within = try args.duration() }
@@ -249,7 +268,7 @@ public struct ScenarioLanguage: Sendable {
                 context.publish(pending.label, try pending.wait(context, limit), source: pending.origin, declared: pending.declared)
                 return nil
             }
-        },
+        }
     ]
 }
 
@@ -302,7 +321,8 @@ public func didYouMean(_ name: String, among known: some Sequence<String>) -> St
 
 /// Edit distance, for "did you mean".
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
     var previous = Array(0...b.count)

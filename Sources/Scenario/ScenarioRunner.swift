@@ -62,7 +62,8 @@ public struct ScenarioRunner: Sendable {
                 let lines = scheduler?.lines(before: index, in: context) ?? planned.filter { $0.before == index }.map(\.line)
                 for line in lines {
                     ran.append(ScheduledFault(before: index, line: line))
-                    kernel.trace.record(actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])
+                    kernel.trace.record(
+                        actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])
                     do {
                         guard let fault = try language.parse(line: line, file: "fault schedule", lineNumber: statement.line) else { continue }
                         try execute(fault, in: context)
@@ -85,15 +86,18 @@ public struct ScenarioRunner: Sendable {
         if error == nil, !unordered.isEmpty {
             error = "\(script.file): determinism violations: \(unordered.joined(separator: "; "))"
         }
-        kernel.trace.record(actor: "scenario", event: "end", fields: [
-            ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
-        ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
+        kernel.trace.record(
+            actor: "scenario", event: "end",
+            fields: [
+                ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
+            ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         let canonical = kernel.trace.canonicalText
-        return Result(file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
-                      violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
-                      undeclaredFields: context.undeclaredFields,
-                      error: error, digest: Trace.digest(of: canonical), trace: canonical,
-                      virtualTime: kernel.now, traceEvents: kernel.trace.count)
+        return Result(
+            file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
+            violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
+            undeclaredFields: context.undeclaredFields,
+            error: error, digest: Trace.digest(of: canonical), trace: canonical,
+            virtualTime: kernel.now, traceEvents: kernel.trace.count)
     }
 
     /// Runs one statement: the step, then the work it started, driven to completion.

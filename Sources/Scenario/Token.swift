@@ -19,7 +19,10 @@ enum Lexer {
         var i = 0
         while i < chars.count {
             let c = chars[i]
-            if c == " " || c == "\t" || c == "\r" { i += 1; continue }
+            if c == " " || c == "\t" || c == "\r" {
+                i += 1
+                continue
+            }
             if c == "#" { break }
             let start = i
             if c == "\"" {
@@ -28,7 +31,11 @@ enum Lexer {
                 var closed = false
                 while i < chars.count {
                     let d = chars[i]
-                    if d == "\"" { closed = true; i += 1; break }
+                    if d == "\"" {
+                        closed = true
+                        i += 1
+                        break
+                    }
                     if d == "\\" {
                         guard i + 1 < chars.count else { break }
                         let e = chars[i + 1]
@@ -41,14 +48,16 @@ enum Lexer {
                         case "$": text.append("\u{E000}")  // a literal "$", kept out of interpolation
                         case "x":
                             guard i + 3 < chars.count, let value = UInt8(String(chars[i + 2...i + 3]), radix: 16) else {
-                                throw ScenarioError(file: file, line: lineNumber, column: i + 1,
-                                                    message: "expected two hex digits after \\x")
+                                throw ScenarioError(
+                                    file: file, line: lineNumber, column: i + 1,
+                                    message: "expected two hex digits after \\x")
                             }
                             text.unicodeScalars.append(Unicode.Scalar(value))
                             i += 2
                         default:
-                            throw ScenarioError(file: file, line: lineNumber, column: i + 1,
-                                                message: "unknown escape \\\(e); expected one of \\n \\t \\r \\\" \\\\ \\$ \\xHH")
+                            throw ScenarioError(
+                                file: file, line: lineNumber, column: i + 1,
+                                message: "unknown escape \\\(e); expected one of \\n \\t \\r \\\" \\\\ \\$ \\xHH")
                         }
                         i += 2
                         continue
@@ -57,8 +66,9 @@ enum Lexer {
                     i += 1
                 }
                 guard closed else {
-                    throw ScenarioError(file: file, line: lineNumber, column: start + 1,
-                                        message: "unterminated string; expected a closing \"")
+                    throw ScenarioError(
+                        file: file, line: lineNumber, column: start + 1,
+                        message: "unterminated string; expected a closing \"")
                 }
                 tokens.append(Token(text: text, column: start + 1, quoted: true))
             } else {

@@ -9,7 +9,12 @@ public enum DurationParser {
     public static func parse(_ text: String) -> Duration? {
         var rest = Substring(text)
         var sign: Int64 = 1
-        if rest.hasPrefix("-") { sign = -1; rest = rest.dropFirst() } else if rest.hasPrefix("+") { rest = rest.dropFirst() }
+        if rest.hasPrefix("-") {
+            sign = -1
+            rest = rest.dropFirst()
+        } else if rest.hasPrefix("+") {
+            rest = rest.dropFirst()
+        }
         guard !rest.isEmpty else { return nil }
         var total: Double = 0
         while !rest.isEmpty {

@@ -50,11 +50,14 @@ extension AESCTRTransportProtection: NIOSSHTransportProtection {
     func updateKeys(_ keys: NIOSSHSessionKeys) throws {
         let sizes = Self.keySizes
         guard keys.inboundEncryptionKey.bitCount == sizes.encryptionKeySize * 8, keys.outboundEncryptionKey.bitCount == sizes.encryptionKeySize * 8,
-              keys.initialInboundIV.count >= 16, keys.initialOutboundIV.count >= 16,
-              keys.inboundMACKey.bitCount == sizes.macKeySize * 8, keys.outboundMACKey.bitCount == sizes.macKeySize * 8 else {
+            keys.initialInboundIV.count >= 16, keys.initialOutboundIV.count >= 16,
+            keys.inboundMACKey.bitCount == sizes.macKeySize * 8, keys.outboundMACKey.bitCount == sizes.macKeySize * 8
+        else {
             throw TransportError("key exchange produced keys of the wrong size for \(Self.cipherName)")
         }
-        for (context, key, iv) in [(inbound, keys.inboundEncryptionKey, keys.initialInboundIV), (outbound, keys.outboundEncryptionKey, keys.initialOutboundIV)] {
+        for (context, key, iv) in [
+            (inbound, keys.inboundEncryptionKey, keys.initialInboundIV), (outbound, keys.outboundEncryptionKey, keys.initialOutboundIV),
+        ] {
             let ok = key.withUnsafeBytes { key in
                 iv.withUnsafeBufferPointer { iv in
                     EVP_EncryptInit_ex(context, Self.cipher, nil, key.bindMemory(to: UInt8.self).baseAddress, iv.baseAddress)
@@ -71,7 +74,9 @@ extension AESCTRTransportProtection: NIOSSHTransportProtection {
     }
 
     func decryptAndVerifyRemainingPacket(_ source: inout ByteBuffer, sequenceNumber: UInt32) throws -> ByteBuffer {
-        guard let length = source.getInteger(at: source.readerIndex, as: UInt32.self) else { throw TransportError("a packet too short to hold its length") }
+        guard let length = source.getInteger(at: source.readerIndex, as: UInt32.self) else {
+            throw TransportError("a packet too short to hold its length")
+        }
         let packetBytes = 4 + Int(length)
         guard packetBytes >= 16, packetBytes % 16 == 0, source.readableBytes == packetBytes + macBytes else {
             throw TransportError("an encrypted packet of \(packetBytes) bytes is not a whole number of 16-byte blocks, or its MAC is missing")
@@ -92,7 +97,8 @@ extension AESCTRTransportProtection: NIOSSHTransportProtection {
     }
 
     func encryptPacket(_ destination: inout ByteBuffer, sequenceNumber: UInt32) throws {
-        let start = destination.readerIndex, count = destination.readableBytes
+        let start = destination.readerIndex
+        let count = destination.readableBytes
         let tag = Self.mac(outboundMACKey, sequenceNumber, destination.viewBytes(at: start, length: count)!)
         try Self.apply(outbound, to: &destination, at: start, length: count)
         destination.writeBytes(tag)

@@ -62,8 +62,10 @@ final class SessionChannelHandler: ChannelDuplexHandler {
             // The app only ever runs commands; an interactive login is not part of this host.
             if shell.wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
             mode = .command
-            finish(context, stdout: [], stderr: Array("Sunfire (workbench): interactive shells are not available; run a command, e.g. ssh HOST ls\n".utf8),
-                   exitStatus: 1)
+            finish(
+                context, stdout: [],
+                stderr: Array("Sunfire (workbench): interactive shells are not available; run a command, e.g. ssh HOST ls\n".utf8),
+                exitStatus: 1)
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
             // sshd accepts only the variables its AcceptEnv names; this host accepts none (nothing here reads them).
             if request.wantReply { context.triggerUserOutboundEvent(ChannelFailureEvent(), promise: nil) }
@@ -207,8 +209,12 @@ final class SessionChannelHandler: ChannelDuplexHandler {
         context.flush()
         context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: exitStatus), promise: nil)
         if let command {
-            core.node.trace("ssh-exit", [("command", command), ("from", connection.peer), ("status", String(exitStatus)),
-                                         ("stdout-bytes", String(stdout.count)), ("stderr-bytes", String(stderr.count))])
+            core.node.trace(
+                "ssh-exit",
+                [
+                    ("command", command), ("from", connection.peer), ("status", String(exitStatus)),
+                    ("stdout-bytes", String(stdout.count)), ("stderr-bytes", String(stderr.count)),
+                ])
         }
         context.close(promise: nil)
     }

@@ -33,8 +33,10 @@ public final class Sunfire: Sendable {
         /// The token of the demo deployment (mysoc uses the same by default).
         public static let defaultDirectoryToken = "mysoc-directory-demo"
 
-        public init(hostKey: OpenSSHHostKey, host: HostConfiguration = HostConfiguration(),
-                    whitelist: [AddressRange] = Sunfire.defaultWhitelist) {
+        public init(
+            hostKey: OpenSSHHostKey, host: HostConfiguration = HostConfiguration(),
+            whitelist: [AddressRange] = Sunfire.defaultWhitelist
+        ) {
             self.hostKey = hostKey
             self.host = host
             self.whitelist = whitelist

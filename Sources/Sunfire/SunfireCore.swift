@@ -46,12 +46,14 @@ final class SunfireCore: @unchecked Sendable {
         let diskFull: @Sendable () -> Bool = { node.fault(UnixHost.Fault.diskFull) }
         let home: any HomeFileSystem
         if let directory = configuration.homesDirectory {
-            home = try DiskHomeFileSystem(root: "\(directory)/\(user)", homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes,
-                                          diskFull: diskFull)
+            home = try DiskHomeFileSystem(
+                root: "\(directory)/\(user)", homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes,
+                diskFull: diskFull)
         } else {
             let clock = node.clock
-            home = InMemoryHomeFileSystem(homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes, now: { clock.unixSeconds },
-                                          diskFull: diskFull)
+            home = InMemoryHomeFileSystem(
+                homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes, now: { clock.unixSeconds },
+                diskFull: diskFull)
         }
         homes[user] = home
         return home
@@ -101,7 +103,8 @@ final class SunfireCore: @unchecked Sendable {
             return .text(.notFound, "the account directory answers POST /directory/quota")
         }
         guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")),
-              secretsMatch(token, configuration.directoryToken) else {
+            secretsMatch(token, configuration.directoryToken)
+        else {
             node.trace("directory-refused", [("reason", "wrong or missing token")])
             return .text(.forbidden, "the directory answers only the sites it knows (Authorization: Bearer <token>)")
         }

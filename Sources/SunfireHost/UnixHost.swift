@@ -39,8 +39,9 @@ public final class UnixHost: @unchecked Sendable {
         self.configuration = configuration
         self.accounts = AccountDirectory(configuration.accounts)
         let printers = configuration.extraPrinters.filter { !PrintSpooler.builtInPrinters.contains($0) } + PrintSpooler.builtInPrinters
-        self.spooler = PrintSpooler(printers: printers, pagesPerMinute: configuration.pagesPerMinute, accounts: accounts,
-                                    hostName: configuration.hostName)
+        self.spooler = PrintSpooler(
+            printers: printers, pagesPerMinute: configuration.pagesPerMinute, accounts: accounts,
+            hostName: configuration.hostName)
         self.fileSystem = fileSystem
     }
 

@@ -14,7 +14,8 @@ public struct SeedRange: Sendable, Equatable {
         }
         guard lower <= upper else { throw SwarmError(.argument, "--seeds \(text): the first seed is after the last; expected A ≤ B") }
         guard upper - lower < Self.maximumCount else {
-            throw SwarmError(.argument, "--seeds \(text): \(upper - lower) seeds and more; expected at most \(Self.maximumCount) (split with --shard)")
+            throw SwarmError(
+                .argument, "--seeds \(text): \(upper - lower) seeds and more; expected at most \(Self.maximumCount) (split with --shard)")
         }
         self.lower = lower
         self.upper = upper
@@ -45,7 +46,9 @@ public struct Shard: Sendable, Equatable {
         guard parts.count == 2, let index = UInt64(parts[0]), let count = UInt64(parts[1]), count >= 1, count <= 100_000 else {
             throw SwarmError(.argument, "\(option) \(text): expected I/N with 1 ≤ N ≤ 100000 (e.g. 0/4)")
         }
-        guard index < count else { throw SwarmError(.argument, "\(option) \(text): shards are numbered 0…\(count - 1) (0-based, like JOB_COMPLETION_INDEX)") }
+        guard index < count else {
+            throw SwarmError(.argument, "\(option) \(text): shards are numbered 0…\(count - 1) (0-based, like JOB_COMPLETION_INDEX)")
+        }
         self.index = index
         self.count = count
     }

@@ -74,7 +74,8 @@ public struct Shrinker: Sendable {
         guard errors.isEmpty else { throw SwarmError(.shrinking, "the shrunk scenario does not parse: \(errors[0].message)") }
         let check = FailureSignature(swarm.runner.run(parsed, seed: seed) { _ in })
         guard check?.sameFailure(as: signature) == true else {
-            throw SwarmError(.shrinking, "the shrunk scenario does not fail the same way under `workbench run --seed \(seed)`: \(check?.text ?? "it passes")")
+            throw SwarmError(
+                .shrinking, "the shrunk scenario does not fail the same way under `workbench run --seed \(seed)`: \(check?.text ?? "it passes")")
         }
         // Whether the seed still matters once the faults are explicit (it drives latency samples and chance draws).
         let other: UInt64 = seed == 1 ? 2 : 1

@@ -7,14 +7,16 @@ extension SwarmResult {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
         for file in files {
             let mine = runs.filter { $0.file == file }
-            out += "  <testsuite name=\"swarm \(MarkupText.escaped(file, .attributeSafe))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
+            out +=
+                "  <testsuite name=\"swarm \(MarkupText.escaped(file, .attributeSafe))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
             out += "    <properties><property name=\"faults\" value=\"\(faults.rawValue)\"/></properties>\n"
             for run in mine {
                 out += "    <testcase classname=\"\(MarkupText.escaped(file, .attributeSafe))\" name=\"seed \(run.seed)\""
                 if run.passed {
                     out += "/>\n"
                 } else {
-                    out += ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(options: options), .attributeSafe))\"/>\n    </testcase>\n"
+                    out +=
+                        ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(options: options), .attributeSafe))\"/>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"

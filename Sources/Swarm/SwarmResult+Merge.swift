@@ -9,20 +9,25 @@ extension SwarmResult {
         var byKey: [String: SwarmRun] = [:]
         for part in parts {
             guard part.files.map(baseName) == first.files.map(baseName), part.faults == first.faults else {
-                throw SwarmError(.argument, "the results did not run the same scenarios with the same faults: \(first.files) --faults \(first.faults.rawValue) "
-                                 + "vs \(part.files) --faults \(part.faults.rawValue)")
+                throw SwarmError(
+                    .argument,
+                    "the results did not run the same scenarios with the same faults: \(first.files) --faults \(first.faults.rawValue) "
+                        + "vs \(part.files) --faults \(part.faults.rawValue)")
             }
             for run in part.runs {
                 let key = "\(baseName(run.file)) \(run.seed)"
                 if let earlier = byKey[key], earlier.digest != run.digest {
-                    throw SwarmError(.argument, "seed \(run.seed) of \(run.file) ran twice with different digests (\(earlier.digest.prefix(16)) vs \(run.digest.prefix(16))): "
-                                     + "the shards ran different builds or scenario files")
+                    throw SwarmError(
+                        .argument,
+                        "seed \(run.seed) of \(run.file) ran twice with different digests (\(earlier.digest.prefix(16)) vs \(run.digest.prefix(16))): "
+                            + "the shards ran different builds or scenario files")
                 }
                 byKey[key] = run
             }
         }
-        return SwarmResult(files: first.files, seeds: parts.map(\.seeds).uniqued().joined(separator: ","), faults: first.faults, shard: nil,
-                           runs: ordered(Array(byKey.values), files: first.files), wallSeconds: parts.map(\.wallSeconds).max() ?? 0)
+        return SwarmResult(
+            files: first.files, seeds: parts.map(\.seeds).uniqued().joined(separator: ","), faults: first.faults, shard: nil,
+            runs: ordered(Array(byKey.values), files: first.files), wallSeconds: parts.map(\.wallSeconds).max() ?? 0)
     }
 }
 

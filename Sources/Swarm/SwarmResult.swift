@@ -29,7 +29,8 @@ public struct SwarmResult: Codable, Sendable {
         let seedCount = Set(runs.map(\.seed)).count
         let invariants = failed.filter { $0.failure?.contains("INVARIANT BROKEN") == true }.count
         let rate = wallSeconds > 0 ? Double(seedCount) / wallSeconds * 60 : 0
-        return "\(failed.isEmpty ? "PASS" : "FAIL") swarm: \(seedCount) seed\(seedCount == 1 ? "" : "s") × \(files.count) file\(files.count == 1 ? "" : "s"), "
+        return
+            "\(failed.isEmpty ? "PASS" : "FAIL") swarm: \(seedCount) seed\(seedCount == 1 ? "" : "s") × \(files.count) file\(files.count == 1 ? "" : "s"), "
             + "\(failed.count) failed (\(invariants) broke an invariant), faults \(faults.rawValue)"
             + (shard.map { ", shard \($0)" } ?? "")
             + ", \(String(format: "%.1f", wallSeconds)) s wall, \(Int(rate.rounded())) seeds/min"

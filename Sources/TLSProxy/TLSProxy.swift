@@ -130,7 +130,8 @@ private final class DownstreamHandler: ChannelInboundHandler {
     private func refuse(context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ title: String) {
         refusing = true
         node.trace("http-response", [("from", context.channel.peerText), ("status", "\(status.code)")])
-        let page = "<html>\r\n<head><title>\(status.code) \(title)</title></head>\r\n<body>\r\n<center><h1>\(status.code) \(status.reasonPhrase)</h1></center>\r\n<center>\(title)</center>\r\n<hr><center>nginx (Workbench TLS proxy)</center>\r\n</body>\r\n</html>\r\n"
+        let page =
+            "<html>\r\n<head><title>\(status.code) \(title)</title></head>\r\n<body>\r\n<center><h1>\(status.code) \(status.reasonPhrase)</h1></center>\r\n<center>\(title)</center>\r\n<hr><center>nginx (Workbench TLS proxy)</center>\r\n</body>\r\n</html>\r\n"
         let headers: HTTPHeaders = ["Content-Type": "text/html", "Content-Length": "\(page.utf8.count)", "Connection": "close"]
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: page)))), promise: nil)

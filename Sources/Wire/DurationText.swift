@@ -9,13 +9,20 @@ extension Duration {
         if n % 1_000_000_000 == 0 {
             var s = n / 1_000_000_000
             var text = ""
-            if s >= 3600 { text += "\(s / 3600)h"; s %= 3600 }
-            if s >= 60 { text += "\(s / 60)m"; s %= 60 }
+            if s >= 3600 {
+                text += "\(s / 3600)h"
+                s %= 3600
+            }
+            if s >= 60 {
+                text += "\(s / 60)m"
+                s %= 60
+            }
             if s > 0 { text += "\(s)s" }
             return sign + text
         }
         func decimal(_ value: Int64, _ unit: Int64, _ suffix: String) -> String {
-            let whole = value / unit, fraction = value % unit
+            let whole = value / unit
+            let fraction = value % unit
             if fraction == 0 { return "\(whole)\(suffix)" }
             var digits = String(fraction)
             digits = String(repeating: "0", count: String(unit).count - 1 - digits.count) + digits

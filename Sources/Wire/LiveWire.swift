@@ -1,8 +1,9 @@
 import NIOCore
 import NIOPosix
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The live wiring: real loopback sockets, the machine's clocks and system-seeded randomness.
@@ -22,8 +23,10 @@ public final class LiveWire: Sendable {
     /// - parameters:
     ///   - seed: seeds the nodes' random streams; `nil` draws one from the system.
     ///   - bindHost: the address actors listen on.
-    public init(seed: UInt64? = nil, threads: Int = System.coreCount, bindHost: String = "127.0.0.1",
-                tracer: any TraceSink = DiscardingTraceSink()) {
+    public init(
+        seed: UInt64? = nil, threads: Int = System.coreCount, bindHost: String = "127.0.0.1",
+        tracer: any TraceSink = DiscardingTraceSink()
+    ) {
         self.seed = seed ?? UInt64.random(in: .min ... .max)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         self.tracer = tracer
@@ -40,8 +43,9 @@ public final class LiveWire: Sendable {
             all[name] = loop
             return loop
         }
-        return Node(name: name, eventLoop: loop, network: network, clock: NodeClock(source: time),
-                    random: RandomStream(seed: seed, name: name), secrets: .system, faults: faults, bus: bus, tracer: tracer)
+        return Node(
+            name: name, eventLoop: loop, network: network, clock: NodeClock(source: time),
+            random: RandomStream(seed: seed, name: name), secrets: .system, faults: faults, bus: bus, tracer: tracer)
     }
 
     /// Stops every event loop.

@@ -71,8 +71,12 @@ public final class URLBus: Sendable {
     public func declare(app: String, _ declaration: AppDeclaration?) {
         state.withLock { $0.declarations[app] = declaration }
         if let declaration {
-            tracer.record(actor: "bus", event: "app-declared", fields: [("app", app), ("queries", declaration.queriesSchemes.joined(separator: ",")),
-                                                                        ("url-schemes", declaration.urlSchemes.joined(separator: ","))])
+            tracer.record(
+                actor: "bus", event: "app-declared",
+                fields: [
+                    ("app", app), ("queries", declaration.queriesSchemes.joined(separator: ",")),
+                    ("url-schemes", declaration.urlSchemes.joined(separator: ",")),
+                ])
         }
     }
 
@@ -123,10 +127,12 @@ public final class URLBus: Sendable {
         guard let scheme = Self.scheme(of: url) else { return false }
         let (declared, handled) = state.withLock { ($0.declarations[app]?.queriesSchemes.contains(scheme) ?? false, $0.registrations[scheme] != nil) }
         guard declared else {
-            tracer.record(actor: app, event: "console", fields: [
-                ("level", "error"),
-                ("message", "-canOpenURL: failed for URL: \"\(url)\" - error: \"This app is not allowed to query for scheme \(scheme)\""),
-            ])
+            tracer.record(
+                actor: app, event: "console",
+                fields: [
+                    ("level", "error"),
+                    ("message", "-canOpenURL: failed for URL: \"\(url)\" - error: \"This app is not allowed to query for scheme \(scheme)\""),
+                ])
             return false
         }
         return handled
@@ -211,7 +217,7 @@ public final class URLBus: Sendable {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let scalars = url[..<colon].unicodeScalars
         guard let first = scalars.first, first.isASCIILetter,
-              scalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
+            scalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
         else { return nil }
         return String(url[..<colon]).lowercased()
     }

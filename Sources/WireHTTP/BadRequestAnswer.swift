@@ -13,9 +13,11 @@ struct BadRequestAnswer {
     var body: ByteBuffer { ByteBuffer(string: reason + "\n") }
 
     var head: HTTPResponseHead {
-        HTTPResponseHead(version: .http1_1, status: .badRequest, headers: [
-            "Content-Type": "text/plain; charset=utf-8", "Content-Length": "\(body.readableBytes)", "Connection": "close",
-        ])
+        HTTPResponseHead(
+            version: .http1_1, status: .badRequest,
+            headers: [
+                "Content-Type": "text/plain; charset=utf-8", "Content-Length": "\(body.readableBytes)", "Connection": "close",
+            ])
     }
 
     /// The whole response as bytes, for a handler that sits in front of the HTTP codec (and of TLS).

@@ -22,7 +22,8 @@ public enum BearerToken {
 /// Compares a presented secret (a bearer token, a proxy's shared secret) with the expected one in time that
 /// depends only on their lengths, so a client timing the answers cannot learn the secret byte by byte.
 public func secretsMatch(_ presented: String, _ expected: String) -> Bool {
-    let a = Array(presented.utf8), b = Array(expected.utf8)
+    let a = Array(presented.utf8)
+    let b = Array(expected.utf8)
     var difference = UInt8(truncatingIfNeeded: a.count ^ b.count) | (a.count == b.count ? 0 : 1)
     for index in 0..<max(a.count, b.count) {
         difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)

@@ -12,8 +12,10 @@ public struct HTTPRequest: Sendable {
     /// Send the body with `Transfer-Encoding: chunked` instead of `Content-Length`.
     public var chunked: Bool
 
-    public init(method: HTTPMethod = .GET, target: String = "/", headers: HTTPHeaders = [:],
-                body: ByteBuffer? = nil, chunked: Bool = false) {
+    public init(
+        method: HTTPMethod = .GET, target: String = "/", headers: HTTPHeaders = [:],
+        body: ByteBuffer? = nil, chunked: Bool = false
+    ) {
         self.method = method
         self.target = target
         self.headers = headers

@@ -22,11 +22,14 @@ public struct HTTPServerRequest: Sendable {
         self.body = body
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = String(parts[0])
-        query = parts.count < 2 ? [] : parts[1].split(separator: "&").map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let decode = { (text: String) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text }
-            return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
-        }
+        query =
+            parts.count < 2
+            ? []
+            : parts[1].split(separator: "&").map { pair in
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let decode = { (text: String) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text }
+                return (decode(kv[0]), kv.count > 1 ? decode(kv[1]) : "")
+            }
     }
 
     /// The body as text (invalid UTF-8 is replaced, never trusted).
@@ -87,7 +90,9 @@ extension String {
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput: self = String(scalars); return
+            case .emptyInput:
+                self = String(scalars)
+                return
             case .error: return nil
             }
         }
@@ -199,12 +204,14 @@ private final class RequestHandler: ChannelDuplexHandler {
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             requestTimer = context.eventLoop.scheduleTask(in: limits.requestTimeout) {
                 let (handler, context) = loopBound.value
-                handler.reject(context: context, .requestTimeout,
-                               "the request did not arrive completely within \(handler.limits.requestTimeout.workbenchText)")
+                handler.reject(
+                    context: context, .requestTimeout,
+                    "the request did not arrive completely within \(handler.limits.requestTimeout.workbenchText)")
             }
             if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limits.maxBodyBytes {
-                reject(context: context, .payloadTooLarge,
-                       "the request body of \(length) bytes exceeds the limit of \(limits.maxBodyBytes) bytes")
+                reject(
+                    context: context, .payloadTooLarge,
+                    "the request body of \(length) bytes exceeds the limit of \(limits.maxBodyBytes) bytes")
                 return
             }
             if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
@@ -213,8 +220,9 @@ private final class RequestHandler: ChannelDuplexHandler {
             state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
         case (.body(var chunk), .receiving(let head, var body)):
             guard body.readableBytes + chunk.readableBytes <= limits.maxBodyBytes else {
-                reject(context: context, .payloadTooLarge,
-                       "the request body exceeds the limit of \(limits.maxBodyBytes) bytes")
+                reject(
+                    context: context, .payloadTooLarge,
+                    "the request body exceeds the limit of \(limits.maxBodyBytes) bytes")
                 return
             }
             state = .handling  // drop the reference so the append does not copy
@@ -234,8 +242,12 @@ private final class RequestHandler: ChannelDuplexHandler {
 
     private func dispatch(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
         let request = HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: body)
-        node.trace("http-request", [("bytes", "\(body.readableBytes)"), ("from", context.channel.peerText), ("method", "\(head.method)"),
-                                    ("path", request.path)])
+        node.trace(
+            "http-request",
+            [
+                ("bytes", "\(body.readableBytes)"), ("from", context.channel.peerText), ("method", "\(head.method)"),
+                ("path", request.path),
+            ])
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let handler = self.handler
         node.task { await handler(request) }.whenComplete { result in

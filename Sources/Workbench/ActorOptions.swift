@@ -116,7 +116,10 @@ extension ActorOption {
 
 /// What `body` throws, as text; nil when it throws nothing.
 private func refusal(_ body: () throws -> Void) -> String? {
-    do { try body(); return nil } catch { return "\(error)" }
+    do {
+        try body()
+        return nil
+    } catch { return "\(error)" }
 }
 
 /// The path of a file an option names, checked to be readable: as given, or `Fixtures/…` inside the checkout's Fixtures.
@@ -127,9 +130,12 @@ func readableFile(_ path: String, _ option: String) throws -> String {
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
-          FileManager.default.isReadableFile(atPath: resolved) else {
+        FileManager.default.isReadableFile(atPath: resolved)
+    else {
         let absolute = URL(fileURLWithPath: resolved).standardizedFileURL.path
-        throw CatalogError("option \(option)=\(path): no readable file at \(absolute) (a relative path is taken from the current folder, \(FileManager.default.currentDirectoryPath))")
+        throw CatalogError(
+            "option \(option)=\(path): no readable file at \(absolute) (a relative path is taken from the current folder, \(FileManager.default.currentDirectoryPath))"
+        )
     }
     return resolved
 }

@@ -6,7 +6,8 @@ import Scenario
 /// directives failing to compile.
 enum HeldIdentities {
     /// An app's identity by the serial number and tag (`Authentication`, `Signing`…) of the credential it holds.
-    typealias Source = @Sendable (_ serialNumber: String, _ tag: String) async throws(HeldIdentityUnavailable)
+    typealias Source =
+        @Sendable (_ serialNumber: String, _ tag: String) async throws(HeldIdentityUnavailable)
         -> (certificate: [UInt8], privateKey: [UInt8])
 
     /// From now on in this scenario, `app`'s identities come from `source` (replacing an earlier one).

@@ -17,7 +17,9 @@ enum ScenarioPaths {
         if path.hasPrefix("/") {
             candidates = [path]
         } else {
-            let base = scenarioFile == "console" ? FileManager.default.currentDirectoryPath
+            let base =
+                scenarioFile == "console"
+                ? FileManager.default.currentDirectoryPath
                 : URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().path
             candidates = [URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: base, isDirectory: true)).standardizedFileURL.path]
             if let fixtures = try? Fixtures.path(path) { candidates.append(URL(fileURLWithPath: fixtures).standardizedFileURL.path) }

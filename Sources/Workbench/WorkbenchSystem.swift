@@ -32,10 +32,12 @@ struct WorkbenchSystem: Sendable {
     /// How the timeline report (`run --report`) draws the system's own trace events.
     let timelineEvents: [TimelineEvent]
 
-    init(name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
-         liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
-         invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = [],
-         loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = []) {
+    init(
+        name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
+        liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
+        invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = [],
+        loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = []
+    ) {
         self.name = name
         self.actorKinds = actorKinds
         self.directives = directives
@@ -72,7 +74,8 @@ struct FuzzSamples: Sendable {
 
     /// Every system's samples, one after the other.
     static func + (lhs: FuzzSamples, rhs: FuzzSamples) -> FuzzSamples {
-        FuzzSamples(addresses: lhs.addresses + rhs.addresses, urls: lhs.urls + rhs.urls, nodes: lhs.nodes + rhs.nodes,
-                    hostile: lhs.hostile + rhs.hostile)
+        FuzzSamples(
+            addresses: lhs.addresses + rhs.addresses, urls: lhs.urls + rhs.urls, nodes: lhs.nodes + rhs.nodes,
+            hostile: lhs.hostile + rhs.hostile)
     }
 }

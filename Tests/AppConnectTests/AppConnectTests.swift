@@ -15,7 +15,9 @@ struct Phone {
 
     init(installation: IvantiClient.Installation = .current, start: Bool = true) throws {
         let node = kernel.node("ivanti")
-        ivanti = try kernel.run("start ivanti") { try await IvantiClient.start(on: node, configuration: IvantiClient.Configuration(installation: installation)) }
+        ivanti = try kernel.run("start ivanti") {
+            try await IvantiClient.start(on: node, configuration: IvantiClient.Configuration(installation: installation))
+        }
         Self.install(kernel.node("phone"), urlSchemes: ["provider-ac", "dc", "mycustomdcscheme"])
         appConnect = try #require(AppConnect(node: kernel.node("phone"), scheme: "provider-ac"))
         if start {
@@ -40,8 +42,10 @@ struct Phone {
         kernel.trace.all.filter { $0.actor == node && $0.event == "console" }.compactMap { $0["message"] }
     }
 
-    func credential(serial: String = "123-4567-8910", tags: [CredentialTag] = [.authentication, .encryption, .signing],
-                    expires: Date = inAMonth) -> DerivedCredential {
+    func credential(
+        serial: String = "123-4567-8910", tags: [CredentialTag] = [.authentication, .encryption, .signing],
+        expires: Date = inAMonth
+    ) -> DerivedCredential {
         Self.credential(serial: serial, tags: tags, expires: expires, appConnect: appConnect)
     }
 
@@ -53,13 +57,16 @@ struct Phone {
     /// 30 days after the simulated calendar's start (2026-01-01).
     static let inAMonth = Date(timeIntervalSince1970: 1_767_225_600 + 30 * 86_400)
 
-    static func credential(serial: String = "123-4567-8910", tags: [CredentialTag] = [.authentication, .encryption, .signing],
-                           expires: Date = inAMonth, appConnect: AppConnect) -> DerivedCredential {
-        DerivedCredential(name: "Derived Credential Name", serialNumber: serial, expirationDate: expires,
-                          certificates: tags.map { tag in
-                              let name = tag.rawValue.lowercased()
-                              return .init(tag: tag, certificate: fixture("\(name).cert.der"), privateKey: fixture("\(name).key.der"))
-                          }, appConnect: appConnect)!
+    static func credential(
+        serial: String = "123-4567-8910", tags: [CredentialTag] = [.authentication, .encryption, .signing],
+        expires: Date = inAMonth, appConnect: AppConnect
+    ) -> DerivedCredential {
+        DerivedCredential(
+            name: "Derived Credential Name", serialNumber: serial, expirationDate: expires,
+            certificates: tags.map { tag in
+                let name = tag.rawValue.lowercased()
+                return .init(tag: tag, certificate: fixture("\(name).cert.der"), privateKey: fixture("\(name).key.der"))
+            }, appConnect: appConnect)!
     }
 }
 
@@ -87,8 +94,12 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
         #expect(DerivedCredential(name: "n", serialNumber: "1", expirationDate: date, certificates: nil, appConnect: ac) == nil)
         #expect(DerivedCredential(name: "n", serialNumber: "1", expirationDate: date, certificates: [], appConnect: ac) == nil)
         let prefix = "ACDerivedCredential initWithName:serialNumber:expirationDate:certificates: returned nil: "
-        #expect(phone.console("phone") == ["name is nil", "name is an empty string", "serialNumber is nil", "serialNumber is an empty string",
-                                           "expirationDate is nil", "certificates is nil", "certificates is an empty array"].map { prefix + $0 })
+        #expect(
+            phone.console("phone")
+                == [
+                    "name is nil", "name is an empty string", "serialNumber is nil", "serialNumber is an empty string",
+                    "expirationDate is nil", "certificates is nil", "certificates is an empty array",
+                ].map { prefix + $0 })
         #expect(phone.kernel.trace.all.filter { $0.event == "console" }.allSatisfy { $0["level"] == "error" })
         #expect(DerivedCredential(name: "n", serialNumber: "1", expirationDate: date, certificates: certificates, appConnect: ac) != nil)
         #expect(phone.console("phone").count == 7, "a credential that is made logs nothing")
@@ -100,8 +111,10 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
     @Test func canOpenURLAnswersOnlyForDeclaredQuerySchemes() throws {
         let phone = try Phone()
         #expect(phone.appConnect.derivedCredentialSupport == .present)
-        for (app, queries, support) in [("mail", [String](), DerivedCredentialSupport.missingClient), ("notes", ["appconnect"], .oldClient),
-                                         ("maps", ["appconnectdc"], .present)] {
+        for (app, queries, support) in [
+            ("mail", [String](), DerivedCredentialSupport.missingClient), ("notes", ["appconnect"], .oldClient),
+            ("maps", ["appconnectdc"], .present),
+        ] {
             let node = phone.kernel.node(app)
             Phone.install(node, urlSchemes: ["\(app)-ac"], queries: queries)
             let appConnect = try #require(AppConnect(node: node, scheme: "\(app)-ac"))
@@ -145,7 +158,8 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
 @Suite struct AppSwitchTests {
     @Test func sendingBringsTheIvantiClientToTheFrontAndTheAppIsToldWhenItIsBack() throws {
         let phone = try Phone()
-        let bus = phone.kernel.bus, node = phone.kernel.node("phone")
+        let bus = phone.kernel.bus
+        let node = phone.kernel.node("phone")
         let told = Mutex<[URLBus.LifecycleEvent]>([])
         bus.observeLifecycle(of: "phone", on: node.eventLoop) { event in
             told.withLock { $0.append(event) }
@@ -174,15 +188,18 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
         let order = phone.kernel.trace.all.compactMap { e -> String? in
             switch (e.actor, e.event) {
             case ("phone", "credential-sent"), ("phone", "will-resign-active"), ("phone", "new-credential-requested"), ("phone", "did-become-active"),
-                 ("ivanti", "credential-stored"), ("ivanti", "renewal-requested"):
+                ("ivanti", "credential-stored"), ("ivanti", "renewal-requested"):
                 return "\(e.actor) \(e.event)"
             case ("bus", "foreground"): return "front \(e["app"] ?? "")"
             default: return nil
             }
         }
-        #expect(order == ["front phone", "phone did-become-active", "phone credential-sent", "front ivanti", "phone will-resign-active",
-                          "ivanti credential-stored", "ivanti renewal-requested", "front phone", "phone new-credential-requested",
-                          "phone did-become-active"])
+        #expect(
+            order == [
+                "front phone", "phone did-become-active", "phone credential-sent", "front ivanti", "phone will-resign-active",
+                "ivanti credential-stored", "ivanti renewal-requested", "front phone", "phone new-credential-requested",
+                "phone did-become-active",
+            ])
         #expect(!bus.activate("nobody"))
     }
 }
@@ -193,7 +210,8 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
         #expect(phone.appConnect.authState == .authorized && phone.appConnect.managedPolicy == .managed && phone.appConnect.isReady)
         #expect(phone.appConnect.derivedCredentialSupport == .present)
         #expect(phone.appConnect.canSendCredential)
-        let service = try #require(DerivedCredentialService(brand: "Derived Credential Provider Name", callbackScheme: "MyCustomDcScheme", appConnect: phone.appConnect))
+        let service = try #require(
+            DerivedCredentialService(brand: "Derived Credential Provider Name", callbackScheme: "MyCustomDcScheme", appConnect: phone.appConnect))
         try service.send(phone.credential())
         phone.kernel.loop.runDue()
         #expect(phone.ivanti.lastOutcome?.result == "stored")
@@ -227,12 +245,17 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
         }
         phone.state { $0.passcodeEntered = false }
         #expect(code() == -1002)
-        phone.state { $0.passcodeEntered = true; $0.ready = false }
+        phone.state {
+            $0.passcodeEntered = true
+            $0.ready = false
+        }
         #expect(code() == -1005)
         phone.state { $0.ready = true }
-        let duplicate = try #require(DerivedCredential(name: "n", serialNumber: "1", expirationDate: Date(timeIntervalSince1970: 1_800_000_000),
-                                                       certificates: phone.credential().certificates + phone.credential().certificates.prefix(1),
-                                                       appConnect: phone.appConnect))
+        let duplicate = try #require(
+            DerivedCredential(
+                name: "n", serialNumber: "1", expirationDate: Date(timeIntervalSince1970: 1_800_000_000),
+                certificates: phone.credential().certificates + phone.credential().certificates.prefix(1),
+                appConnect: phone.appConnect))
         #expect(code(duplicate) == -1001)
         phone.ivanti.setInstallation(.old)
         #expect(code() == -1004)
@@ -337,8 +360,10 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
 
     @Test func anUnusableClientKeyIsAnUnknownError() throws {
         // The all-zero X25519 point gives no shared secret.
-        let (_, appConnect) = try Self.phone(answering: AppConnectStatus(authState: .authorized, managedPolicy: .managed, secureServices: .available,
-                                                                        ready: true, clientKey: Array(repeating: 0, count: 32)))
+        let (_, appConnect) = try Self.phone(
+            answering: AppConnectStatus(
+                authState: .authorized, managedPolicy: .managed, secureServices: .available,
+                ready: true, clientKey: Array(repeating: 0, count: 32)))
         let service = try #require(DerivedCredentialService(brand: "Brand", callbackScheme: "dc", appConnect: appConnect))
         do {
             try service.send(Phone.credential(appConnect: appConnect))
@@ -349,8 +374,10 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
     }
 
     @Test func aClientThatNeverAnswersTimesTheCertificateRequestOut() throws {
-        let (kernel, appConnect) = try Self.phone(answering: AppConnectStatus(authState: .authorized, managedPolicy: .managed, secureServices: .available,
-                                                                             ready: true, clientKey: Array(repeating: 9, count: 32)))
+        let (kernel, appConnect) = try Self.phone(
+            answering: AppConnectStatus(
+                authState: .authorized, managedPolicy: .managed, secureServices: .available,
+                ready: true, clientKey: Array(repeating: 9, count: 32)))
         let started = kernel.now
         #expect(throws: AppConnectError.self) {
             try kernel.run("read") { try await appConnect.certificate(serialNumber: "1", tag: .signing) }

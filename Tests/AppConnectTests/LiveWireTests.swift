@@ -12,8 +12,9 @@ import Wire
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ivanti-live-\(UInt64.random(in: 0 ... .max))")
         defer { try? FileManager.default.removeItem(at: directory) }
         let wire = LiveWire(threads: 2)
-        let ivanti = try await IvantiClient.start(on: wire.node("ivanti"),
-                                                  configuration: IvantiClient.Configuration(databasePath: directory.appendingPathComponent("vault.sqlite").path))
+        let ivanti = try await IvantiClient.start(
+            on: wire.node("ivanti"),
+            configuration: IvantiClient.Configuration(databasePath: directory.appendingPathComponent("vault.sqlite").path))
         Phone.install(wire.node("phone"), urlSchemes: ["provider-ac", "providerdc"])
         let appConnect = try #require(AppConnect(node: wire.node("phone"), scheme: "provider-ac"))
         let changes = appConnect.secureServicesAvailabilityChanges()

@@ -7,8 +7,8 @@ import Testing
         #expect(Base64URL.encode(Array("hello?>".utf8)) == "aGVsbG8_Pg")
         #expect(Base64URL.decode("aGVsbG8_Pg") == Array("hello?>".utf8))
         #expect(Base64URL.decode("aGVsbG8_Pg==") == nil)  // padding
-        #expect(Base64URL.decode("aGVsbG8/Pg") == nil)    // the standard alphabet
-        #expect(Base64URL.decode("aGVsbG8_Ph") == nil)    // non-zero unused bits
+        #expect(Base64URL.decode("aGVsbG8/Pg") == nil)  // the standard alphabet
+        #expect(Base64URL.decode("aGVsbG8_Ph") == nil)  // non-zero unused bits
         #expect(Base64URL.decode("a") == nil)
         for count in 0..<40 {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

@@ -55,10 +55,13 @@ import Testing
     }
 
     @Test func repliesRoundTrip() throws {
-        let status = AppConnectStatus(authState: .retired, managedPolicy: .unmanaged, secureServices: .unavailable, ready: false,
-                                      clientKey: Array(repeating: 9, count: 32))
-        let replies: [AppConnectReply] = [.state(status), .newCredential, .certificate(serial: "1", tag: "Signing", outcome: .granted(der: [1, 2])),
-                                          .certificate(serial: "1", tag: "Signing", outcome: .denied(reason: "not yours"))]
+        let status = AppConnectStatus(
+            authState: .retired, managedPolicy: .unmanaged, secureServices: .unavailable, ready: false,
+            clientKey: Array(repeating: 9, count: 32))
+        let replies: [AppConnectReply] = [
+            .state(status), .newCredential, .certificate(serial: "1", tag: "Signing", outcome: .granted(der: [1, 2])),
+            .certificate(serial: "1", tag: "Signing", outcome: .denied(reason: "not yours")),
+        ]
         for reply in replies {
             #expect(try AppConnectReply(parsing: reply.url(scheme: "app").description) == reply)
         }

@@ -4,8 +4,10 @@ import Foundation
 import Testing
 
 @Suite struct CredentialPayloadTests {
-    static func payload(_ entries: [CredentialPayload.Entry] = [.init(tag: "Authentication", certificate: [1], privateKey: [2])]) -> CredentialPayload {
-        CredentialPayload(name: "Name", serialNumber: "123", expirationDate: 1_800_000_000, brand: "Brand", callbackScheme: "mydc", certificates: entries)
+    static func payload(_ entries: [CredentialPayload.Entry] = [.init(tag: "Authentication", certificate: [1], privateKey: [2])]) -> CredentialPayload
+    {
+        CredentialPayload(
+            name: "Name", serialNumber: "123", expirationDate: 1_800_000_000, brand: "Brand", callbackScheme: "mydc", certificates: entries)
     }
 
     static let twoEntries: [CredentialPayload.Entry] = [
@@ -14,7 +16,8 @@ import Testing
 
     /// The canonical encoding of `payload(twoEntries)`, written out by hand: the SDK's key names, keys sorted at every
     /// level, DER as standard base64 with padding, no white space.
-    static let knownGoodEncoding = #"{"Brand":"Brand","CallbackScheme":"mydc","CredentialArray":["#
+    static let knownGoodEncoding =
+        #"{"Brand":"Brand","CallbackScheme":"mydc","CredentialArray":["#
         + #"{"Cert":"AQI=","PrivateKey":"Aw==","Tag":"Authentication"},{"Cert":"BA==","PrivateKey":"BQ==","Tag":"Escrow"}],"#
         + #""ExpirationDate":1800000000,"Name":"Name","SerialNumber":"123"}"#
 
@@ -45,13 +48,13 @@ import Testing
     @Test func payloadsWrittenByOthersDecodeWhateverTheKeyOrderAndSpacing() throws {
         // As another implementation might write it: keys in any order, white space, escaped slashes.
         let foreign = """
-        {
-          "CredentialArray": [ { "Tag": "Authentication", "PrivateKey": "Aw==", "Cert": "AQI=" },
-                               { "PrivateKey": "BQ==", "Cert": "BA==", "Tag": "Escrow" } ],
-          "SerialNumber": "123", "Name": "Name", "ExpirationDate": 1800000000,
-          "CallbackScheme": "mydc", "Brand": "Brand"
-        }
-        """
+            {
+              "CredentialArray": [ { "Tag": "Authentication", "PrivateKey": "Aw==", "Cert": "AQI=" },
+                                   { "PrivateKey": "BQ==", "Cert": "BA==", "Tag": "Escrow" } ],
+              "SerialNumber": "123", "Name": "Name", "ExpirationDate": 1800000000,
+              "CallbackScheme": "mydc", "Brand": "Brand"
+            }
+            """
         #expect(try CredentialPayload(decoding: Array(foreign.utf8)) == Self.payload(Self.twoEntries))
         let slashes = #"{"Brand":"B\/rand","CallbackScheme":"mydc","CredentialArray":[],"ExpirationDate":1,"Name":"N","SerialNumber":"1"}"#
         #expect(try CredentialPayload(decoding: Array(slashes.utf8)).brand == "B/rand")
@@ -94,8 +97,9 @@ import Testing
     static let plaintext = Array("the payload".utf8)
 
     static func sealed(sender: String = "phone") throws -> PayloadSeal.Sealed {
-        try PayloadSeal.seal(plaintext, to: Array(recipient.publicKey.rawRepresentation), ephemeralSecret: Array(repeating: 1, count: 32),
-                             nonce: Array(repeating: 2, count: 12), sender: sender)
+        try PayloadSeal.seal(
+            plaintext, to: Array(recipient.publicKey.rawRepresentation), ephemeralSecret: Array(repeating: 1, count: 32),
+            nonce: Array(repeating: 2, count: 12), sender: sender)
     }
 
     @Test func opensForTheRecipientAndTheSenderItWasSealedBy() throws {
@@ -108,8 +112,9 @@ import Testing
 
     @Test func aLowOrderRecipientKeyIsRefused() {
         #expect(throws: CredentialProblem.self) {
-            try PayloadSeal.seal(Self.plaintext, to: Array(repeating: 0, count: 32), ephemeralSecret: Array(repeating: 1, count: 32),
-                                 nonce: Array(repeating: 2, count: 12), sender: "phone")
+            try PayloadSeal.seal(
+                Self.plaintext, to: Array(repeating: 0, count: 32), ephemeralSecret: Array(repeating: 1, count: 32),
+                nonce: Array(repeating: 2, count: 12), sender: "phone")
         }
     }
 

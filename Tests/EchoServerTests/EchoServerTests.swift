@@ -86,8 +86,9 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
         let answer = try kernel.run("malformed") {
             try await RawExchange.send(Array("GET / HTTP/1.1\r\nHost echo\r\n\r\n".utf8), to: "echo", port: 80, from: phone)
         }
-        #expect(String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: 57\r\nConnection: close\r\n\r\nThe request is not HTTP/1.1: invalid character in header\n")
+        #expect(
+            String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: 57\r\nConnection: close\r\n\r\nThe request is not HTTP/1.1: invalid character in header\n")
         #expect(try Self.http(kernel, phone).text == "echo hello\n")
     }
 
@@ -143,8 +144,11 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
         #expect(kernel.bus.open("echo://ping?reply=phone%3A%2F%2Fpong%3Fn%3D1", from: "phone"))
         kernel.loop.runDue()
         #expect(inbox.withLockedValue { $0 } == ["echo -> phone://pong?n=1"])
-        #expect(kernel.trace.all.contains { $0.actor == "echo" && $0.event == "url-received" && $0["from"] == "phone"
-            && $0["url"] == "echo://ping?reply=phone%3A%2F%2Fpong%3Fn%3D1" })
+        #expect(
+            kernel.trace.all.contains {
+                $0.actor == "echo" && $0.event == "url-received" && $0["from"] == "phone"
+                    && $0["url"] == "echo://ping?reply=phone%3A%2F%2Fpong%3Fn%3D1"
+            })
         // Without a reply the URL is only traced.
         #expect(kernel.bus.open("echo://hello", from: "phone"))
         kernel.loop.runDue()

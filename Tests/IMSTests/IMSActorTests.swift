@@ -69,8 +69,9 @@ import WireHTTP
         try world.ims.registerCertificate(issuer: IMSFixtures.apiKey, keyID: "2026-a", pem: IMSFixtures.text("other.pem"))
         let otherKey = try world.startSession(with: try world.signedToken())
         #expect(otherKey.text.contains("does not verify"))
-        let unknownKid = try world.ims.verify(JWTPrototype(header: JWTHeader(keyID: "nope"), claims: world.client().makePrototype().claims)
-            .signed(with: RSAPrivateKey(pem: IMSFixtures.text("host.key"))))
+        let unknownKid = try world.ims.verify(
+            JWTPrototype(header: JWTHeader(keyID: "nope"), claims: world.client().makePrototype().claims)
+                .signed(with: RSAPrivateKey(pem: IMSFixtures.text("host.key"))))
         #expect(throws: JWTError.self) { try unknownKid.get() }
         if case .failure(let error) = unknownKid { #expect(error.code == .unknownKeyID && error.message.contains("kid nope")) }
     }
@@ -109,8 +110,10 @@ import WireHTTP
         let world = try SimulatedIMS()
         var prototype = try world.client().makePrototype()
         func sign(_ body: String) throws -> HTTPResponse {
-            try world.send(HTTPRequest(method: .POST, target: "/sign", headers: ["Content-Type": "text/plain", "Authorization": "Bearer \(world.appToken)"],
-                                       body: ByteBuffer(string: body)), to: "ims-signer")
+            try world.send(
+                HTTPRequest(
+                    method: .POST, target: "/sign", headers: ["Content-Type": "text/plain", "Authorization": "Bearer \(world.appToken)"],
+                    body: ByteBuffer(string: body)), to: "ims-signer")
         }
         prototype.claims.expires = prototype.claims.notBefore + 901
         #expect(try sign(prototype.compact).text.contains("expected at most 900 s"))
@@ -127,7 +130,10 @@ import WireHTTP
         let prototype = try world.client().makePrototype().compact
         func outcome(_ url: String) throws -> TokenSigningError? {
             let signer = try world.urlSigner(url: url)
-            do { _ = try world.kernel.run("sign") { try await signer.sign(prototype) }; return nil } catch let error as TokenSigningError { return error }
+            do {
+                _ = try world.kernel.run("sign") { try await signer.sign(prototype) }
+                return nil
+            } catch let error as TokenSigningError { return error }
         }
         #expect(try outcome("https://ims-signer/nowhere")?.kind == .badStatus(404))
         #expect(try outcome("https://ims-signer/nowhere")?.message.hasPrefix("Bad response: 404") == true)
@@ -147,8 +153,9 @@ import WireHTTP
             guard let error = error as? TokenSigningError else { return false }
             return error.kind == .badStatus(400) && error.message == "Bad response: 400 (The plain HTTP request was sent to HTTPS port)"
         }
-        let stranger = try URLTokenSigner(node: world.phone, url: world.signURL, appAuthorization: world.appToken,
-                                          trust: .caPEM(Array(IMSFixtures.text("other.pem").utf8)))
+        let stranger = try URLTokenSigner(
+            node: world.phone, url: world.signURL, appAuthorization: world.appToken,
+            trust: .caPEM(Array(IMSFixtures.text("other.pem").utf8)))
         #expect { try world.kernel.run("untrusted") { try await stranger.sign(prototype) } } throws: { error in
             guard let error = error as? TokenSigningError else { return false }
             return error.kind == .transport && error.message.contains("CERTIFICATE_VERIFY_FAILED")
@@ -175,16 +182,22 @@ import WireHTTP
         for path in ["/octet-stream", "/untyped"] {
             let lenient = try sign(path, .any).get()
             #expect(try SignedJWT(compact: lenient).claims == prototype.claims)
-            guard case .failure(let strict) = sign(path, .strict) else { Issue.record("strict accepted \(path)"); continue }
+            guard case .failure(let strict) = sign(path, .strict) else {
+                Issue.record("strict accepted \(path)")
+                continue
+            }
             #expect(strict.kind == .invalidResponseType)
-            #expect(strict.message == "Invalid response type \(path == "/untyped" ? "(none)" : "application/octet-stream"), expecting text/plain or application/jwt")
+            #expect(
+                strict.message
+                    == "Invalid response type \(path == "/untyped" ? "(none)" : "application/octet-stream"), expecting text/plain or application/jwt")
         }
         // Strict still takes the back end's own text/plain answer.
         #expect(try sign("/text-plain", .strict).get().split(separator: ".").count == 3)
         // And the whole SDK flow works through the relay.
         let relay = try world.urlSigner(url: "http://odd/octet-stream")
-        let relayed = IMSClient(node: world.phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: "14", imsURL: "http://ims/"),
-                                tokenSignerFactory: { relay })
+        let relayed = IMSClient(
+            node: world.phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: "14", imsURL: "http://ims/"),
+            tokenSignerFactory: { relay })
         #expect(try world.kernel.run("session") { try await relayed.startSession() }.claims.subject == "14")
     }
 
@@ -219,18 +232,24 @@ import WireHTTP
         let world = try SimulatedIMS(register: false)
         let admin: HTTPHeaders = ["Authorization": "Bearer ims-admin"]
         let pem = IMSFixtures.text("host.pem")
-        let refused = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", body: ByteBuffer(string: pem)), to: "ims")
+        let refused = try world.send(
+            HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", body: ByteBuffer(string: pem)), to: "ims")
         #expect(refused.status == .unauthorized)
-        let garbage = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", headers: admin,
-                                                 body: ByteBuffer(string: "not a certificate")), to: "ims")
+        let garbage = try world.send(
+            HTTPRequest(
+                method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", headers: admin,
+                body: ByteBuffer(string: "not a certificate")), to: "ims")
         #expect(garbage.status == .badRequest)
         #expect(garbage.text.contains("not a PEM X.509 certificate"))
-        let registered = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", headers: admin,
-                                                    body: ByteBuffer(string: pem)), to: "ims")
+        let registered = try world.send(
+            HTTPRequest(
+                method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/certificates", headers: admin,
+                body: ByteBuffer(string: pem)), to: "ims")
         #expect(registered.status == .created)
         let enrolled = try world.send(HTTPRequest(method: .POST, target: "/admin/hosts/\(IMSFixtures.apiKey)/users/16", headers: admin), to: "ims")
         #expect(enrolled.status == .created)
-        let appToken = try world.send(HTTPRequest(method: .POST, target: "/admin/users/16", headers: ["Authorization": "Bearer signer-admin"]), to: "ims-signer")
+        let appToken = try world.send(
+            HTTPRequest(method: .POST, target: "/admin/users/16", headers: ["Authorization": "Bearer signer-admin"]), to: "ims-signer")
         #expect(appToken.status == .created)
         let client = try world.client(user: "16", token: appToken.text.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(try world.kernel.run("session") { try await client.startSession() }.claims.subject == "16")
@@ -249,7 +268,11 @@ import WireHTTP
         #expect(throws: Never.self) { try first.verify(token).get() }
         try world.kernel.run("stop") { try await first.stop() }
         let second = try world.kernel.run("restart") { try await IMSVerifier.start(on: node, configuration: configuration) }
-        if case .failure(let error) = second.verify(token) { #expect(error.code == IMSVerifier.replayed) } else { Issue.record("replay accepted after restart") }
+        if case .failure(let error) = second.verify(token) {
+            #expect(error.code == IMSVerifier.replayed)
+        } else {
+            Issue.record("replay accepted after restart")
+        }
     }
 }
 

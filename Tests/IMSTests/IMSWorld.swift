@@ -26,9 +26,10 @@ enum IMSFixtures {
 
     /// HTTPS on 443 (the original example's https://…/sign) unless `tls` is false (plain HTTP on 80).
     static func signerConfiguration(port: Int? = nil, keyID: String? = nil, tls: Bool = true) -> HostSigningBackend.Configuration {
-        HostSigningBackend.Configuration(apiKey: apiKey, keyID: keyID, privateKeyPEM: text("host.key"), certificatePEM: text("host.pem"),
-                                         adminToken: "signer-admin", port: port ?? (tls ? 443 : 80),
-                                         tls: tls ? .init(certificateChainPath: tlsPath("server.pem"), privateKeyPath: tlsPath("server.key")) : nil)
+        HostSigningBackend.Configuration(
+            apiKey: apiKey, keyID: keyID, privateKeyPEM: text("host.key"), certificatePEM: text("host.pem"),
+            adminToken: "signer-admin", port: port ?? (tls ? 443 : 80),
+            tls: tls ? .init(certificateChainPath: tlsPath("server.pem"), privateKeyPath: tlsPath("server.key")) : nil)
     }
 }
 
@@ -46,7 +47,10 @@ struct SimulatedIMS {
         let (signerNode, imsNode) = (kernel.node("ims-signer"), kernel.node("ims"))
         let configuration = IMSFixtures.signerConfiguration(keyID: keyID, tls: tls)
         signer = try kernel.run("start signer") { try await HostSigningBackend.start(on: signerNode, configuration: configuration) }
-        ims = try kernel.run("start ims") { try await IMSVerifier.start(on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin", maximumSessions: maximumSessions)) }
+        ims = try kernel.run("start ims") {
+            try await IMSVerifier.start(
+                on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin", maximumSessions: maximumSessions))
+        }
         phone = kernel.node("phone")
         appToken = signer.enrol(user: "14")
         try ims.enrol(issuer: IMSFixtures.apiKey, subject: "14")
@@ -57,15 +61,19 @@ struct SimulatedIMS {
     var signURL: String { signer.baseURL.replacingOccurrences(of: ":443/", with: "/").replacingOccurrences(of: ":80/", with: "/") + "sign" }
 
     func urlSigner(url: String? = nil, token: String? = nil, contentTypes: URLTokenSigner.ContentTypes = .any) throws -> URLTokenSigner {
-        try URLTokenSigner(node: phone, url: url ?? signURL, appAuthorization: token ?? appToken, trust: .caPEM(IMSFixtures.testCA),
-                           contentTypes: contentTypes)
+        try URLTokenSigner(
+            node: phone, url: url ?? signURL, appAuthorization: token ?? appToken, trust: .caPEM(IMSFixtures.testCA),
+            contentTypes: contentTypes)
     }
 
     func client(user: String = "14", token: String? = nil, attempts: Int = 3) throws -> IMSClient {
         let signer = try urlSigner(token: token)
-        return IMSClient(node: phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: user, imsURL: "http://ims/",
-                                                                             signingAttempts: attempts),
-                         tokenSignerFactory: { signer })
+        return IMSClient(
+            node: phone,
+            configuration: IMSClient.Configuration(
+                apiKey: IMSFixtures.apiKey, userID: user, imsURL: "http://ims/",
+                signingAttempts: attempts),
+            tokenSignerFactory: { signer })
     }
 
     /// Sends `request` from the phone; to the back end over its HTTPS (trusting the test CA) when it has it.

@@ -41,15 +41,18 @@ import WireHTTP
         }
 
         func client() throws -> IMSClient {
-            let signer = try URLTokenSigner(node: phone, url: self.signer.baseURL + "sign", appAuthorization: appToken, trust: .caPEM(IMSFixtures.testCA))
-            return IMSClient(node: phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: "14", imsURL: ims.baseURL),
-                             tokenSignerFactory: { signer })
+            let signer = try URLTokenSigner(
+                node: phone, url: self.signer.baseURL + "sign", appAuthorization: appToken, trust: .caPEM(IMSFixtures.testCA))
+            return IMSClient(
+                node: phone, configuration: IMSClient.Configuration(apiKey: IMSFixtures.apiKey, userID: "14", imsURL: ims.baseURL),
+                tokenSignerFactory: { signer })
         }
 
         func startSession(with token: String) async throws -> HTTPResponse {
             let endpoint = ims.baseURL.dropFirst("http://".count).dropLast().split(separator: ":")
-            return try await HTTPClient.send(HTTPRequest(method: .POST, target: "/v1/sessions", headers: ["Authorization": "Bearer \(token)"]),
-                                             host: String(endpoint[0]), port: Int(endpoint[1])!, on: phone)
+            return try await HTTPClient.send(
+                HTTPRequest(method: .POST, target: "/v1/sessions", headers: ["Authorization": "Bearer \(token)"]),
+                host: String(endpoint[0]), port: Int(endpoint[1])!, on: phone)
         }
 
         func stop() async throws {
@@ -63,7 +66,8 @@ import WireHTTP
         let world = try await LiveIMS()
         let (token, claims) = try await world.client().signedToken()
         let decoded = try Self.pyjwt(["verify", token, IMSFixtures.path("host.pem")])
-        #expect(decoded == #"{"exp": \#(claims.expires), "iss": "\#(claims.issuer)", "jti": "\#(claims.id)", "nbf": \#(claims.notBefore), "sub": "14"}"#)
+        #expect(
+            decoded == #"{"exp": \#(claims.expires), "iss": "\#(claims.issuer)", "jti": "\#(claims.id)", "nbf": \#(claims.notBefore), "sub": "14"}"#)
         try await world.stop()
     }
 

@@ -8,8 +8,15 @@ import Testing
         ("x-boolean", [.boolean(true), .boolean(false)]),
         ("x-enum", [.enumValue(3)]),
         ("x-octets", [.octetString([0, 1, 0xFF])]),
-        ("x-date", [.dateTime(IPPDateTime(year: 2025, month: 12, day: 31, hour: 23, minutes: 59, seconds: 58,
-                                          deciseconds: 9, utcDirection: UInt8(ascii: "-"), utcHours: 5, utcMinutes: 30))]),
+        (
+            "x-date",
+            [
+                .dateTime(
+                    IPPDateTime(
+                        year: 2025, month: 12, day: 31, hour: 23, minutes: 59, seconds: 58,
+                        deciseconds: 9, utcDirection: UInt8(ascii: "-"), utcHours: 5, utcMinutes: 30))
+            ]
+        ),
         ("x-resolution", [.resolution(IPPResolution(crossFeed: 300, feed: 600, units: .dotsPerCentimeter))]),
         ("x-range", [.rangeOfInteger(IPPRange(1...10)), .rangeOfInteger(IPPRange(7, 3))]),
         ("x-text-lang", [.textWithLanguage("Grüße", language: "de")]),
@@ -22,18 +29,32 @@ import Testing
         ("x-charset", [.charset("utf-8")]),
         ("x-language", [.naturalLanguage("en-us")]),
         ("x-mime", [.mimeMediaType("application/pdf")]),
-        ("x-out-of-band", [.outOfBand(.unsupported), .outOfBand(.unknown), .outOfBand(.noValue),
-                           .outOfBand(.notSettable), .outOfBand(.deleteAttribute), .outOfBand(.adminDefine)]),
+        (
+            "x-out-of-band",
+            [
+                .outOfBand(.unsupported), .outOfBand(.unknown), .outOfBand(.noValue),
+                .outOfBand(.notSettable), .outOfBand(.deleteAttribute), .outOfBand(.adminDefine),
+            ]
+        ),
         ("x-extension", [.other(IPPValueTag(rawValue: 0x1234_5678), [9, 8, 7]), .other(IPPValueTag(rawValue: 0x7F), [])]),
         ("x-unregistered", [.other(IPPValueTag(rawValue: 0x38), [1, 2])]),
-        ("media-col", [.collection(IPPCollection { col in
-            col.add("media-size", .collection(IPPCollection { size in
-                size.add("x-dimension", .integer(21000))
-                size.add("y-dimension", .integer(29700))
-            }))
-            col.add("media-source", .keyword("main"), .keyword("alternate"))
-            col.add("deeper", .collection(IPPCollection { $0.add("a", .collection(IPPCollection { $0.add("b", .boolean(true)) })) }))
-        }), .collection(IPPCollection { $0.add("media-type", .keyword("stationery")) })]),
+        (
+            "media-col",
+            [
+                .collection(
+                    IPPCollection { col in
+                        col.add(
+                            "media-size",
+                            .collection(
+                                IPPCollection { size in
+                                    size.add("x-dimension", .integer(21000))
+                                    size.add("y-dimension", .integer(29700))
+                                }))
+                        col.add("media-source", .keyword("main"), .keyword("alternate"))
+                        col.add("deeper", .collection(IPPCollection { $0.add("a", .collection(IPPCollection { $0.add("b", .boolean(true)) })) }))
+                    }), .collection(IPPCollection { $0.add("media-type", .keyword("stationery")) }),
+            ]
+        ),
     ]
 
     @Test func everySyntaxSurvivesEncodeDecode() throws {
@@ -80,8 +101,9 @@ import Testing
 
     @Test func responseEchoesVersionAndRequestID() throws {
         let request = IPPMessage.request(.printJob, requestID: 0x0102_0304, version: .v1_1)
-        var response = IPPMessage.response(to: request, status: .successfulOKIgnoredOrSubstitutedAttributes,
-                                           statusMessage: "Some attributes were substituted.")
+        var response = IPPMessage.response(
+            to: request, status: .successfulOKIgnoredOrSubstitutedAttributes,
+            statusMessage: "Some attributes were substituted.")
         response.addGroup(.job) { job in
             job.addJobID(12)
             job.add("job-state", .enumValue(3))
@@ -94,7 +116,8 @@ import Testing
         #expect(decoded.status == .successfulOKIgnoredOrSubstitutedAttributes)
         #expect(decoded.statusMessage == "Some attributes were substituted.")
         #expect(decoded.jobID == 12)
-        #expect(decoded.operationAttributes?.names
+        #expect(
+            decoded.operationAttributes?.names
                 == ["attributes-charset", "attributes-natural-language", "status-message"])
     }
 
@@ -108,7 +131,8 @@ import Testing
         }
         let decoded = try IPPDecoder().decode(try message.encoded())
         #expect(decoded == message)
-        #expect(decoded.operationAttributes?.names
+        #expect(
+            decoded.operationAttributes?.names
                 == ["attributes-charset", "attributes-natural-language", "requesting-user-name", "document-format"])
         #expect(decoded.groups(.job).map(\.names) == [["copies"], ["sides"]])
         #expect(decoded.copies == 2)
@@ -117,7 +141,8 @@ import Testing
         let removedAgain = message.removeAttribute("requesting-user-name", from: .operation)
         #expect(removed && !removedAgain)
         let afterRemoval = try IPPDecoder().decode(try message.encoded())
-        #expect(afterRemoval.operationAttributes?.names
+        #expect(
+            afterRemoval.operationAttributes?.names
                 == ["attributes-charset", "attributes-natural-language", "document-format"])
         #expect(afterRemoval.groups(.job).map(\.names) == [["copies"], ["sides"]])
     }

@@ -101,7 +101,8 @@ import Testing
         #expect(job["x-workbench-text-with-language"]?.value == .textWithLanguage("hello", language: ""))
         #expect(job["x-workbench-no-value"]?.value == .outOfBand(.noValue))
         #expect(job["x-workbench-unknown"]?.value == .outOfBand(.unknown))
-        #expect(job["x-workbench-date-time"]?.value
+        #expect(
+            job["x-workbench-date-time"]?.value
                 == .dateTime(IPPDateTime(year: 2024, month: 3, day: 1, hour: 12, minutes: 30, seconds: 0)))
         let mediaCol = try #require(job["media-col"]?.value.collectionValue)
         #expect(mediaCol.map(\.name) == ["media-size", "media-type", "media-top-margin"])

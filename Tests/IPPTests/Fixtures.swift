@@ -23,9 +23,9 @@ enum Fixtures {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// File access without Foundation, matching the module's own dependency-free style.

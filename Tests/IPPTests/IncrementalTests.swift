@@ -42,7 +42,8 @@ import Testing
                 continue
             }
             var scanner = IPPFrameScanner()
-            var received: [UInt8] = [], found: Int?
+            var received: [UInt8] = []
+            var found: Int?
             var walked = scanner.scanned
             while found == nil, received.count < message.count {
                 received += message[received.count..<min(received.count + chunk, message.count)]

@@ -43,8 +43,11 @@ import Testing
 
     @Test func missingEndTag() {
         let bytes = Array(Self.small.dropLast())
-        #expect(throws: IPPError(.truncated, at: bytes.count,
-                                 "expected a group tag or end-of-attributes tag (0x03), found end of input")) {
+        #expect(
+            throws: IPPError(
+                .truncated, at: bytes.count,
+                "expected a group tag or end-of-attributes tag (0x03), found end of input")
+        ) {
             try IPPDecoder().decode(bytes)
         }
     }
@@ -84,17 +87,37 @@ import Testing
             (header + [0x00, 0x03], IPPError(.malformed, at: 8, "reserved delimiter tag 0x00: expected a group tag (0x01-0x0A) or a value tag")),
             (header + [0x0B, 0x03], IPPError(.malformed, at: 8, "reserved delimiter tag 0x0B: expected a group tag (0x01-0x0A) or a value tag")),
             (header + [0x01, 0x80, 0, 1, 0x61, 0, 0, 0x03], IPPError(.malformed, at: 9, "reserved value tag 0x80: expected a value tag 0x10-0x7F")),
-            (header + [0x44, 0, 1, 0x61, 0, 0, 0x03], IPPError(.malformed, at: 8, "value tag 0x44 before any group: expected operation-attributes-tag (0x01)")),
-            (header + [0x01, 0x44, 0, 0, 0, 1, 0x61, 0x03], IPPError(.malformed, at: 9, "value with name length 0 at the start of a group: expected an attribute name (an additional value needs a preceding attribute)")),
+            (
+                header + [0x44, 0, 1, 0x61, 0, 0, 0x03],
+                IPPError(.malformed, at: 8, "value tag 0x44 before any group: expected operation-attributes-tag (0x01)")
+            ),
+            (
+                header + [0x01, 0x44, 0, 0, 0, 1, 0x61, 0x03],
+                IPPError(
+                    .malformed, at: 9,
+                    "value with name length 0 at the start of a group: expected an attribute name (an additional value needs a preceding attribute)")
+            ),
             (header + [0x01, 0x21, 0, 1, 0x61, 0, 3, 0, 0, 1, 0x03], IPPError(.malformed, at: 13, "integer value length 3: expected 4")),
             (header + [0x01, 0x22, 0, 1, 0x61, 0, 0, 0x03], IPPError(.malformed, at: 13, "boolean value length 0: expected 1")),
             (header + [0x01, 0x31, 0, 1, 0x61, 0, 1, 0, 0x03], IPPError(.malformed, at: 13, "dateTime value length 1: expected 11")),
             (header + [0x01, 0x4A, 0, 1, 0x61, 0, 1, 0x62, 0x03], IPPError(.malformed, at: 9, "memberAttrName (0x4A) outside a collection")),
             (header + [0x01, 0x37, 0, 1, 0x61, 0, 0, 0x03], IPPError(.malformed, at: 9, "endCollection (0x37) outside a collection")),
-            (header + [0x01, 0x7F, 0, 1, 0x61, 0, 2, 0, 0, 0x03], IPPError(.malformed, at: 13, "extension (0x7F) value length 2: expected at least 4 (the extended tag)")),
-            (header + [0x01, 0x7F, 0, 1, 0x61, 0, 4, 0x80, 0, 0, 0, 0x03], IPPError(.malformed, at: 15, "extension tag 0x80000000 is above 0x7FFFFFFF")),
-            (header + [0x01, 0x35, 0, 1, 0x61, 0, 5, 0, 9, 0x65, 0, 0, 0x03], IPPError(.malformed, at: 15, "textWithLanguage language length 9 runs past the value (3 bytes left)")),
-            (header + [0x01, 0x36, 0, 1, 0x61, 0, 6, 0, 0, 0, 3, 0x61, 0x62, 0x03], IPPError(.malformed, at: 17, "nameWithLanguage text length 3 does not fill the value: expected 2")),
+            (
+                header + [0x01, 0x7F, 0, 1, 0x61, 0, 2, 0, 0, 0x03],
+                IPPError(.malformed, at: 13, "extension (0x7F) value length 2: expected at least 4 (the extended tag)")
+            ),
+            (
+                header + [0x01, 0x7F, 0, 1, 0x61, 0, 4, 0x80, 0, 0, 0, 0x03],
+                IPPError(.malformed, at: 15, "extension tag 0x80000000 is above 0x7FFFFFFF")
+            ),
+            (
+                header + [0x01, 0x35, 0, 1, 0x61, 0, 5, 0, 9, 0x65, 0, 0, 0x03],
+                IPPError(.malformed, at: 15, "textWithLanguage language length 9 runs past the value (3 bytes left)")
+            ),
+            (
+                header + [0x01, 0x36, 0, 1, 0x61, 0, 6, 0, 0, 0, 3, 0x61, 0x62, 0x03],
+                IPPError(.malformed, at: 17, "nameWithLanguage text length 3 does not fill the value: expected 2")
+            ),
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected) { try IPPDecoder().decode(bytes) }
@@ -109,11 +132,20 @@ import Testing
         let close: [UInt8] = [0x37, 0, 0, 0, 0]
         let cases: [([UInt8], String)] = [
             (header + open + member + value + [0x03], "end-of-attributes-tag (0x03) inside 1 open collection(s): expected endCollection (0x37)"),
-            (header + open + member + value + [0x02] + close + [0x03], "job-attributes-tag (0x02) inside 1 open collection(s): expected endCollection (0x37)"),
+            (
+                header + open + member + value + [0x02] + close + [0x03],
+                "job-attributes-tag (0x02) inside 1 open collection(s): expected endCollection (0x37)"
+            ),
             (header + open + value + close + [0x03], "value tag 0x21 at the start of a collection: expected memberAttrName (0x4A)"),
             (header + open + member + close + [0x03], "endCollection (0x37) right after memberAttrName: expected a value for the member"),
-            (header + open + member + member + value + close + [0x03], "memberAttrName (0x4A) right after another: expected a value for the previous member"),
-            (header + open + member + [0x21, 0, 1, 0x6E, 0, 4, 0, 0, 0, 1] + close + [0x03], "name length 1 inside a collection: expected 0 (members are named by memberAttrName) or endCollection (0x37)"),
+            (
+                header + open + member + member + value + close + [0x03],
+                "memberAttrName (0x4A) right after another: expected a value for the previous member"
+            ),
+            (
+                header + open + member + [0x21, 0, 1, 0x6E, 0, 4, 0, 0, 0, 1] + close + [0x03],
+                "name length 1 inside a collection: expected 0 (members are named by memberAttrName) or endCollection (0x37)"
+            ),
             (header + open + member + value + [0x37, 0, 0, 0, 1, 0x78] + [0x03], "endCollection value length 1: expected 0"),
         ]
         for (bytes, message) in cases {

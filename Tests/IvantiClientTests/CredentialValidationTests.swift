@@ -7,7 +7,8 @@ import Testing
 @Suite struct CredentialValidationTests {
     @Test func aCredentialOfAllFourUsesIsStoredForItsApp() throws {
         let world = try World()
-        let outcome = try world.send(Fixtures.payload([Fixtures.entry(.authentication), Fixtures.entry(.signing), Fixtures.entry(.encryption), Fixtures.entry(.escrow)]))
+        let outcome = try world.send(
+            Fixtures.payload([Fixtures.entry(.authentication), Fixtures.entry(.signing), Fixtures.entry(.encryption), Fixtures.entry(.escrow)]))
         #expect(outcome?.result == "stored")
         let stored = try world.client.credentials(of: "phone")
         #expect(stored.map(\.serialNumber) == ["SN-1"])
@@ -18,12 +19,27 @@ import Testing
 
     @Test(arguments: [
         ([Fixtures.entry(.authentication, "mismatched")], CredentialProblem.Code.keyMismatch),
-        ([Fixtures.entry(.encryption), CredentialPayload.Entry(tag: "Escrow", certificate: Fixtures.bytes("escrow.cert.der"), privateKey: Fixtures.bytes("encryption.key.der"))], .keyMismatch),
+        (
+            [
+                Fixtures.entry(.encryption),
+                CredentialPayload.Entry(
+                    tag: "Escrow", certificate: Fixtures.bytes("escrow.cert.der"), privateKey: Fixtures.bytes("encryption.key.der")),
+            ], .keyMismatch
+        ),
         ([Fixtures.entry(.signing, "expired")], .certificateExpired),
         ([Fixtures.entry(.authentication), Fixtures.entry(.authentication, "signing")], .duplicateTag),
-        ([CredentialPayload.Entry(tag: "Signing", certificate: [0x30, 0x03, 1, 2, 3], privateKey: Fixtures.bytes("signing.key.der"))], .badCertificate),
+        (
+            [CredentialPayload.Entry(tag: "Signing", certificate: [0x30, 0x03, 1, 2, 3], privateKey: Fixtures.bytes("signing.key.der"))],
+            .badCertificate
+        ),
         ([CredentialPayload.Entry(tag: "Signing", certificate: Fixtures.bytes("signing.cert.der"), privateKey: [0x30, 0x00])], .badPrivateKey),
-        ([CredentialPayload.Entry(tag: "Signing", certificate: Fixtures.bytes("signing.cert.der"), privateKey: Array(repeating: 1, count: CredentialLimits.maxPrivateKeyBytes + 1))], .oversized),
+        (
+            [
+                CredentialPayload.Entry(
+                    tag: "Signing", certificate: Fixtures.bytes("signing.cert.der"),
+                    privateKey: Array(repeating: 1, count: CredentialLimits.maxPrivateKeyBytes + 1))
+            ], .oversized
+        ),
     ])
     func badKeyMaterialIsRefusedAndNothingIsStored(entries: [CredentialPayload.Entry], code: CredentialProblem.Code) throws {
         let world = try World()

@@ -1,7 +1,7 @@
 import DerivedCredential
 import Foundation
-import Kernel
 import IvantiClient
+import Kernel
 import Wire
 
 /// The committed certificates and keys of Fixtures/ivanti (tools/make-ivanti-credentials.sh).
@@ -23,7 +23,8 @@ enum Fixtures {
     static let inAMonth: Int64 = 1_767_225_600 + 30 * 86_400
 
     static func payload(serial: String = "SN-1", expires: Int64 = inAMonth, _ entries: [CredentialPayload.Entry]) -> CredentialPayload {
-        CredentialPayload(name: "Derived", serialNumber: serial, expirationDate: expires, brand: "Provider", callbackScheme: "providerdc", certificates: entries)
+        CredentialPayload(
+            name: "Derived", serialNumber: serial, expirationDate: expires, brand: "Provider", callbackScheme: "providerdc", certificates: entries)
     }
 }
 
@@ -41,8 +42,9 @@ struct World {
     /// Seals `payload` as `sealer` would and opens it on the bus as `app`; returns what the client made of it.
     func send(_ payload: CredentialPayload, from app: String = "phone", sealedAs sealer: String? = nil) throws -> IvantiClient.Outcome? {
         let node = kernel.node(app)
-        let sealed = try PayloadSeal.seal(payload.encoded(), to: client.publicKey, ephemeralSecret: node.random.bytes(32), nonce: node.random.bytes(12),
-                                          sender: sealer ?? app)
+        let sealed = try PayloadSeal.seal(
+            payload.encoded(), to: client.publicKey, ephemeralSecret: node.random.bytes(32), nonce: node.random.bytes(12),
+            sender: sealer ?? app)
         return open(AppConnectRequest.credential(sealed).url.description, from: app)
     }
 

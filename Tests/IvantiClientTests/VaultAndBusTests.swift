@@ -52,11 +52,16 @@ import WireHTTP
         _ = world.open(AppConnectRequest.register(appScheme: "mail-ac").url.description, from: "mail")
         _ = world.open(AppConnectRequest.certificate(serial: "SN-1", tag: .authentication).url.description, from: "mail")
         let reply = try AppConnectReply(parsing: try #require(mail.all.last))
-        #expect(reply == .certificate(serial: "SN-1", tag: "Authentication", outcome: .denied(reason: "app mail holds no credential with serial number SN-1")))
+        #expect(
+            reply
+                == .certificate(
+                    serial: "SN-1", tag: "Authentication", outcome: .denied(reason: "app mail holds no credential with serial number SN-1")))
         // The same answer as for a serial that does not exist at all: nothing leaks.
         _ = world.open(AppConnectRequest.certificate(serial: "SN-404", tag: .authentication).url.description, from: "mail")
-        #expect(try AppConnectReply(parsing: try #require(mail.all.last)) ==
-            .certificate(serial: "SN-404", tag: "Authentication", outcome: .denied(reason: "app mail holds no credential with serial number SN-404")))
+        #expect(
+            try AppConnectReply(parsing: try #require(mail.all.last))
+                == .certificate(
+                    serial: "SN-404", tag: "Authentication", outcome: .denied(reason: "app mail holds no credential with serial number SN-404")))
     }
 
     @Test func registeredAppsHearEveryStateChange() throws {

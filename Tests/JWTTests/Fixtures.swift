@@ -14,6 +14,7 @@ enum IMSFixtures {
     static let hostCertificate = try! HostCertificate(pem: text("host.pem"))
     static let otherKey = try! RSAPrivateKey(pem: text("other.key"))
 
-    static let claims = JWTClaims(issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
-                                  id: "BD988B2E-B16A-49B8-8882-9B3C9D35DD84", notBefore: 1_497_577_381, expires: 1_497_578_281)
+    static let claims = JWTClaims(
+        issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
+        id: "BD988B2E-B16A-49B8-8882-9B3C9D35DD84", notBefore: 1_497_577_381, expires: 1_497_578_281)
 }

@@ -36,7 +36,8 @@ import Testing
     let payload = #"{"iss":"63d9a389-4ddc-4df1-8dd1-af6a10c7226e","sub":"14","jti":"j1","nbf":1497577381,"exp":1497578281}"#
 
     @Test func algNoneIsRefused() {
-        expectRefusal(encode(#"{"alg":"none","typ":"JWT"}"#) + "." + encode(payload) + ".", .malformed, mentioning: "unsigned tokens are never accepted")
+        expectRefusal(
+            encode(#"{"alg":"none","typ":"JWT"}"#) + "." + encode(payload) + ".", .malformed, mentioning: "unsigned tokens are never accepted")
         expectRefusal(encode(#"{"alg":"none","typ":"JWT"}"#) + "." + encode(payload) + ".c2ln", .unsupportedAlgorithm, mentioning: "alg none")
     }
 
@@ -95,8 +96,10 @@ import Testing
     }
 
     @Test func nonIntegerTimestampsAreRefused() throws {
-        for (value, shown) in [("1497577381.0", "nbf is the non-integer number 1497577381.0"), ("1.497577381e9", "nbf is the non-integer number"),
-                               (#""1497577381""#, "nbf is a string"), ("null", "nbf is null"), ("-5", "nbf is negative")] {
+        for (value, shown) in [
+            ("1497577381.0", "nbf is the non-integer number 1497577381.0"), ("1.497577381e9", "nbf is the non-integer number"),
+            (#""1497577381""#, "nbf is a string"), ("null", "nbf is null"), ("-5", "nbf is negative"),
+        ] {
             let token = try signed(payload: payload.replacingOccurrences(of: "1497577381", with: value))
             expectRefusal(token, .invalidClaim, mentioning: shown)
         }

@@ -6,7 +6,8 @@ import Testing
 @Suite struct JWTCoreTests {
     @Test func thePayloadIsEncodedExactlyAsTheOriginalShowsIt() {
         // The original example's prototype, payload part (its header part says HS256 and is not copied).
-        let originalPayload = "eyJpc3MiOiI2M2Q5YTM4OS00ZGRjLTRkZjEtOGRkMS1hZjZhMTBjNzIyNmUiLCJzdWIiOiIxNCIsImp0aSI6IkJEOTg4QjJFLUIxNkEtNDlCOC04ODgyLTlCM0M5RDM1REQ4NCIsIm5iZiI6MTQ5NzU3NzM4MSwiZXhwIjoxNDk3NTc4MjgxfQ"
+        let originalPayload =
+            "eyJpc3MiOiI2M2Q5YTM4OS00ZGRjLTRkZjEtOGRkMS1hZjZhMTBjNzIyNmUiLCJzdWIiOiIxNCIsImp0aSI6IkJEOTg4QjJFLUIxNkEtNDlCOC04ODgyLTlCM0M5RDM1REQ4NCIsIm5iZiI6MTQ5NzU3NzM4MSwiZXhwIjoxNDk3NTc4MjgxfQ"
         let prototype = JWTPrototype(claims: IMSFixtures.claims)
         #expect(prototype.compact == "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9." + originalPayload)
     }

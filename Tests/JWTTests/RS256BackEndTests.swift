@@ -47,6 +47,14 @@ private final class Results: @unchecked Sendable {
     // @unchecked Sendable: every access is under the lock.
     private let lock = NSLock()
     private var values: [Bool] = []
-    func record(_ value: Bool) { lock.lock(); values.append(value); lock.unlock() }
-    var all: [Bool] { lock.lock(); defer { lock.unlock() }; return values }
+    func record(_ value: Bool) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
+    var all: [Bool] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
 }

@@ -93,8 +93,11 @@ import Wire
         kernel.advance(by: .seconds(3))
         Self.onAnotherThread { kernel.loop.execute {} }
         Self.onAnotherThread { _ = kernel.loop.scheduleTask(in: .seconds(1)) {} }
-        #expect(kernel.loop.violations == ["\(Self.foreign) at t=3000000000ns, between drives",
-                                           "\(Self.foreign) at t=3000000000ns, between drives"])
+        #expect(
+            kernel.loop.violations == [
+                "\(Self.foreign) at t=3000000000ns, between drives",
+                "\(Self.foreign) at t=3000000000ns, between drives",
+            ])
     }
 
     @Test func aPromiseCompletedOnAnotherThreadIsReported() throws {

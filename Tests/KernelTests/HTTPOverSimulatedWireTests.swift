@@ -5,8 +5,9 @@ import NIOHTTP1
 import Testing
 import Wire
 import WireHTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Proof (a): an HTTP/1.1 exchange with NIOHTTP1 on both sides runs on the simulated wire.
@@ -67,8 +68,9 @@ import Glibc
         let (kernel, phone) = try Self.world(seed: 1)
         kernel.network.setConditions(from: "phone", to: "echo", LinkConditions(latency: .fixed(1_000_000), bandwidth: 100_000))
         let upload = kernel.spawn("upload") {
-            try await HTTPClient.send(HTTPRequest(method: .POST, target: "/big", body: ByteBuffer(repeating: 1, count: 1_000_000)),
-                                      host: "echo", port: 80, on: phone)
+            try await HTTPClient.send(
+                HTTPRequest(method: .POST, target: "/big", body: ByteBuffer(repeating: 1, count: 1_000_000)),
+                host: "echo", port: 80, on: phone)
         }
         kernel.advance(by: .milliseconds(500))
         #expect(kernel.network.resetConnections(between: "phone", and: "echo") == 1)
@@ -107,9 +109,11 @@ import Glibc
 
     @Test func refusedAndUnknownHost() throws {
         let (kernel, phone) = try Self.world(seed: 1)
-        #expect { try kernel.run("refused") { try await HTTPClient.send(HTTPRequest(), host: "echo", port: 81, on: phone) } }
-            throws: { ($0 as? WireError)?.kind == .refused }
-        #expect { try kernel.run("unknown") { try await HTTPClient.send(HTTPRequest(), host: "nowhere", port: 80, on: phone) } }
-            throws: { ($0 as? WireError)?.kind == .unknownHost }
+        #expect { try kernel.run("refused") { try await HTTPClient.send(HTTPRequest(), host: "echo", port: 81, on: phone) } } throws: {
+            ($0 as? WireError)?.kind == .refused
+        }
+        #expect { try kernel.run("unknown") { try await HTTPClient.send(HTTPRequest(), host: "nowhere", port: 80, on: phone) } } throws: {
+            ($0 as? WireError)?.kind == .unknownHost
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Kernel
-import NIOCore
 import NIOConcurrencyHelpers
+import NIOCore
 import NIOHTTP1
 import Testing
 import Wire
@@ -17,7 +17,8 @@ import WireHTTP
                 case .missing: return .text(.unauthorized, "credentials required", headers: ["WWW-Authenticate": "Basic realm=\"test\""])
                 case .malformed(let why): return .text(.badRequest, why)
                 case .valid(let credentials):
-                    return .text(.ok, "\(credentials.user) sent \(request.body.readableBytes) bytes to \(request.path) q=\(request.queryValue("q") ?? "-")")
+                    return .text(
+                        .ok, "\(credentials.user) sent \(request.body.readableBytes) bytes to \(request.path) q=\(request.queryValue("q") ?? "-")")
                 }
             }.get()
         }
@@ -32,8 +33,11 @@ import WireHTTP
 
     @Test func answersWithTheHandlersResponse() throws {
         let (kernel, phone) = try Self.world()
-        let response = try Self.send(kernel, phone, HTTPRequest(method: .POST, target: "/x?q=a%20b", headers: ["Authorization": Self.demo],
-                                                                 body: ByteBuffer(string: "hello")))
+        let response = try Self.send(
+            kernel, phone,
+            HTTPRequest(
+                method: .POST, target: "/x?q=a%20b", headers: ["Authorization": Self.demo],
+                body: ByteBuffer(string: "hello")))
         #expect(response.status == .ok)
         #expect(response.text == "demo sent 5 bytes to /x q=a b\n")
         #expect(kernel.loop.violations.isEmpty)
@@ -41,16 +45,22 @@ import WireHTTP
 
     @Test func chunkedBodiesAndExpectContinueAreAccepted() throws {
         let (kernel, phone) = try Self.world()
-        let response = try Self.send(kernel, phone, HTTPRequest(method: .PUT, target: "/y", headers: ["Authorization": Self.demo, "Expect": "100-continue"],
-                                                                 body: ByteBuffer(repeating: 1, count: 200_000), chunked: true))
+        let response = try Self.send(
+            kernel, phone,
+            HTTPRequest(
+                method: .PUT, target: "/y", headers: ["Authorization": Self.demo, "Expect": "100-continue"],
+                body: ByteBuffer(repeating: 1, count: 200_000), chunked: true))
         #expect(response.text == "demo sent 200000 bytes to /y q=-\n")
     }
 
     @Test func oversizedBodiesAreRefusedWithTheLimit() throws {
         let (kernel, phone) = try Self.world(limits: HTTPServer.Limits(maxBodyBytes: 1000))
         for chunked in [false, true] {
-            let response = try Self.send(kernel, phone, HTTPRequest(method: .POST, target: "/", headers: ["Authorization": Self.demo],
-                                                                     body: ByteBuffer(repeating: 1, count: 5000), chunked: chunked))
+            let response = try Self.send(
+                kernel, phone,
+                HTTPRequest(
+                    method: .POST, target: "/", headers: ["Authorization": Self.demo],
+                    body: ByteBuffer(repeating: 1, count: 5000), chunked: chunked))
             #expect(response.status == .payloadTooLarge)
             #expect(response.text.contains("exceeds the limit of 1000 bytes"))
         }

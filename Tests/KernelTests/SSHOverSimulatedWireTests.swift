@@ -3,8 +3,9 @@ import NIOCore
 import NIOSSH
 import Testing
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Proof (c): an SSH connection with swift-nio-ssh on both sides — key exchange, ed25519 host key check, password
@@ -67,8 +68,9 @@ import Glibc
         let (kernel, phone) = try Self.world(seed: 1)
         #expect {
             try kernel.run("ssh to an impostor") {
-                try await SSHExecClient.exec("echo hello", host: "sunfire",
-                                             expectedHostKey: SSHFixtures.otherHostKey.publicKey, on: phone)
+                try await SSHExecClient.exec(
+                    "echo hello", host: "sunfire",
+                    expectedHostKey: SSHFixtures.otherHostKey.publicKey, on: phone)
             }
         } throws: { ($0 as? SSHTestError) == .unknownHostKey }
         // The password is never sent to a server whose key is wrong.
@@ -80,8 +82,9 @@ import Glibc
         // ed25519 signatures, AES-GCM, padding lengths from the block size), so the trace depends on the seed only.
         func digest(_ seed: UInt64) throws -> String {
             let (kernel, phone) = try Self.world(seed: seed)
-            kernel.setConditions(between: "phone", and: "sunfire",
-                                 LinkConditions(latency: .uniform(1_000_000, 20_000_000), bandwidth: 200_000))
+            kernel.setConditions(
+                between: "phone", and: "sunfire",
+                LinkConditions(latency: .uniform(1_000_000, 20_000_000), bandwidth: 200_000))
             _ = try Self.exec(kernel, phone, "echo hello")
             _ = try Self.exec(kernel, phone, "ls")
             #expect(throws: SSHTestError.self) { try Self.exec(kernel, phone, "echo hello", password: "guess") }
@@ -94,7 +97,8 @@ import Glibc
 
     @Test func latencyCostsRoundTrips() throws {
         let (kernel, phone) = try Self.world(seed: 1)
-        let oneWay = Duration.milliseconds(25), roundTrip = oneWay * 2
+        let oneWay = Duration.milliseconds(25)
+        let roundTrip = oneWay * 2
         kernel.setConditions(between: "phone", and: "sunfire", LinkConditions(latency: .fixed(oneWay.nanosecondsValue)))
         let start = kernel.now
         #expect(try Self.exec(kernel, phone, "echo hello").stdout == "hello\n")

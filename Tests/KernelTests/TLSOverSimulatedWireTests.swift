@@ -3,8 +3,9 @@ import NIOCore
 import NIOSSL
 import Testing
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Proof (b): a TLS handshake and an exchange with swift-nio-ssl (BoringSSL) on both sides run on the simulated wire.
@@ -41,9 +42,10 @@ import Glibc
         #expect(result.version == version)
         let events = kernel.trace.all
         for role in ["client", "server"] {
-            #expect(events.contains {
-                $0.event == "tls-handshake-completed" && $0["role"] == role && $0["version"] == version.traceName
-            })
+            #expect(
+                events.contains {
+                    $0.event == "tls-handshake-completed" && $0["role"] == role && $0["version"] == version.traceName
+                })
         }
         #expect(events.contains { $0.actor == "tls-server" && $0.event == "tls-line-received" && $0["line"] == "hello tls" })
         #expect(events.contains { $0.actor == "phone" && $0.event == "tls-reply-received" && $0["line"] == "HELLO TLS" })
@@ -63,8 +65,9 @@ import Glibc
         // 300 runs per version: one digest, always 1589/2952 bytes (TLS 1.3) and 315/1641 bytes (TLS 1.2).
         func digest(_ seed: UInt64) throws -> String {
             let (kernel, phone) = try Self.world(seed: seed)
-            kernel.setConditions(between: "phone", and: "tls-server",
-                                 LinkConditions(latency: .uniform(1_000_000, 20_000_000), bandwidth: 200_000))
+            kernel.setConditions(
+                between: "phone", and: "tls-server",
+                LinkConditions(latency: .uniform(1_000_000, 20_000_000), bandwidth: 200_000))
             for line in ["one", "two", "three"] {
                 _ = try Self.exchange(kernel, phone, version: version, line: line)
             }
@@ -78,7 +81,8 @@ import Glibc
     @Test(arguments: versions)
     func latencyCostsRoundTrips(version: TLSVersion) throws {
         let (kernel, phone) = try Self.world(seed: 1)
-        let oneWay = Duration.milliseconds(25), roundTrip = oneWay * 2
+        let oneWay = Duration.milliseconds(25)
+        let roundTrip = oneWay * 2
         kernel.setConditions(between: "phone", and: "tls-server", LinkConditions(latency: .fixed(oneWay.nanosecondsValue)))
         let result = try Self.exchange(kernel, phone, version: version)
         #expect(result.reply == "HELLO TLS")
@@ -125,8 +129,9 @@ import Glibc
         // Every SYN is lost, so TCP never connects and TLS never starts: the connect's own timeout decides.
         #expect {
             try kernel.run("TLS exchange") {
-                try await TLSLineClient.exchange("hello tls", host: "tls-server", context: context, on: phone,
-                                                 connectTimeout: .seconds(5))
+                try await TLSLineClient.exchange(
+                    "hello tls", host: "tls-server", context: context, on: phone,
+                    connectTimeout: .seconds(5))
             }
         } throws: { ($0 as? WireError)?.kind == .timedOut }
         #expect(kernel.now - before == .seconds(5))
@@ -139,8 +144,9 @@ import Glibc
         let context = try TLSFixtures.clientContext()
         let before = kernel.now
         let exchange = kernel.spawn("TLS exchange") {
-            try await TLSLineClient.exchange("hello tls", host: "tls-server", context: context, on: phone,
-                                             handshakeTimeout: .seconds(3))
+            try await TLSLineClient.exchange(
+                "hello tls", host: "tls-server", context: context, on: phone,
+                handshakeTimeout: .seconds(3))
         }
         // TCP is up (t = 20 ms) and the ClientHello is in flight; cut the link so the server's answer never comes.
         #expect(kernel.drive(until: { $0.actor == "net" && $0.event == "connected" }))
@@ -175,8 +181,9 @@ import Glibc
         let trusting = try TLSFixtures.clientContext()
         #expect {
             try kernel.run("TLS exchange, wrong name") {
-                try await TLSLineClient.exchange("hello tls", host: "tls-server", serverHostname: "elsewhere",
-                                                 context: trusting, on: phone)
+                try await TLSLineClient.exchange(
+                    "hello tls", host: "tls-server", serverHostname: "elsewhere",
+                    context: trusting, on: phone)
             }
         } throws: { ($0 as? NIOSSLExtraError) == .failedToValidateHostname }
         #expect(kernel.loop.violations.isEmpty)

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LineEditor
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @Suite struct HistoryTests {
     /// A fresh directory per test, so tests can run in parallel.
@@ -92,10 +93,12 @@ import Testing
     }
 
     @Test func defaultPathFollowsXDGStateHome() {
-        #expect(History.defaultPath(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"])
-            == "/state/workbench/history")
-        #expect(History.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"])
-            == "/home/u/.workbench_history")
+        #expect(
+            History.defaultPath(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"])
+                == "/state/workbench/history")
+        #expect(
+            History.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"])
+                == "/home/u/.workbench_history")
         #expect(History.defaultPath(environment: ["HOME": "/home/u/"]) == "/home/u/.workbench_history")
         #expect(!History.defaultPath().isEmpty)
     }

@@ -15,8 +15,9 @@ import Testing
     }
 
     @Test func controlKeys() {
-        #expect(decode([[0x01, 0x05, 0x0B, 0x15, 0x17, 0x03, 0x04]])
-            == [.control("a"), .control("e"), .control("k"), .control("u"), .control("w"), .control("c"), .control("d")])
+        #expect(
+            decode([[0x01, 0x05, 0x0B, 0x15, 0x17, 0x03, 0x04]])
+                == [.control("a"), .control("e"), .control("k"), .control("u"), .control("w"), .control("c"), .control("d")])
         #expect(decode([[0x0D], [0x0A], [0x09], [0x7F], [0x08]]) == [.enter, .enter, .tab, .backspace, .backspace])
     }
 

@@ -1,5 +1,6 @@
-@testable import LineEditor
 import Testing
+
+@testable import LineEditor
 
 @Suite struct LineRendererTests {
     private let clear = "\u{1B}[0K"
@@ -49,7 +50,8 @@ import Testing
     @Test func finalRenderShowsTheWholeLine() {
         let renderer = LineRenderer()
         let text = String(repeating: "x", count: 100)
-        #expect(renderer.renderFinal(prompt: "> ", buffer: LineBuffer(text, cursor: 3), suffix: "^C")
-            == "\r> \(text)^C\(clear)\r\n")
+        #expect(
+            renderer.renderFinal(prompt: "> ", buffer: LineBuffer(text, cursor: 3), suffix: "^C")
+                == "\r> \(text)^C\(clear)\r\n")
     }
 }

@@ -9,7 +9,8 @@ import Wire
 /// Results are checked by what ippeveprinter reports over IPP (job state and reasons).
 @Suite(.serialized) struct IPPEveInteropTests {
     /// A minimal valid PDF (one empty page).
-    static let pdf = Array("""
+    static let pdf = Array(
+        """
         %PDF-1.4
         1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj
         2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj
@@ -19,10 +20,13 @@ import Wire
 
         """.utf8)
 
-    static func client(_ url: String, wire: LiveWire, trust: MiGClient.ServerTrust = .systemDefault,
-                       retry: MiGClient.RetryPolicy = .none) throws -> MiGClient {
-        let configuration = try MiGClient.Configuration(url: url, trust: trust, retry: retry,
-                                                        timeouts: MiGClient.Timeouts(idle: .seconds(20)))
+    static func client(
+        _ url: String, wire: LiveWire, trust: MiGClient.ServerTrust = .systemDefault,
+        retry: MiGClient.RetryPolicy = .none
+    ) throws -> MiGClient {
+        let configuration = try MiGClient.Configuration(
+            url: url, trust: trust, retry: retry,
+            timeouts: MiGClient.Timeouts(idle: .seconds(20)))
         return try MiGClient(configuration: configuration, node: wire.node("app"))
     }
 
@@ -32,7 +36,10 @@ import Wire
         let wire = LiveWire(threads: 1)
         let client = try Self.client("ipp://localhost:\(printer.port)/ipp/print", wire: wire)
 
-        guard case .notMiG = await client.isAlive() else { Issue.record("ippeveprinter's status page is not MiG"); return }
+        guard case .notMiG = await client.isAlive() else {
+            Issue.record("ippeveprinter's status page is not MiG")
+            return
+        }
         let description = try await client.printerAttributes()
         #expect(description.name == "Workbench Test")
         #expect(description.documentFormats.contains("application/pdf"))
@@ -49,8 +56,11 @@ import Wire
         #expect(final.stateReasons.contains("job-completed-successfully"))
         #expect(final.name == "interop.pdf")
         // ippeveprinter refuses what it does not support, and the client names it.
-        await #expect(throws: MiGError.ipp(status: .attributesOrValuesNotSupported,
-                                           message: "Unsupported document-format mimeMediaType value.")) {
+        await #expect(
+            throws: MiGError.ipp(
+                status: .attributesOrValuesNotSupported,
+                message: "Unsupported document-format mimeMediaType value.")
+        ) {
             _ = try await client.print(.bytes([0x47, 0x49, 0x46], format: "image/gif"))
         }
         try await wire.shutdown()
@@ -109,8 +119,11 @@ import Wire
         #expect(try await client.jobAttributes(first.id).stateReasons.contains("processing-to-stop-point"))
 
         // The retrying client waits out the busy printer: its first retry releases the job.
-        let patient = try Self.client(url, wire: wire, retry: MiGClient.RetryPolicy(maxAttempts: 40, baseDelay: .milliseconds(100),
-                                                                                     maxDelay: .milliseconds(500)))
+        let patient = try Self.client(
+            url, wire: wire,
+            retry: MiGClient.RetryPolicy(
+                maxAttempts: 40, baseDelay: .milliseconds(100),
+                maxDelay: .milliseconds(500)))
         let second = try await patient.print(.bytes(Self.pdf, format: "application/pdf"))
         #expect(second.attempts > 1)
         #expect(trace.events.contains("mig-client-retry"))
@@ -123,7 +136,10 @@ import Wire
             try await client.cancel(second.id)
             Issue.record("canceling a completed job succeeded")
         } catch {
-            guard case .ipp(.notPossible, _) = error else { Issue.record("got \(error)"); return }
+            guard case .ipp(.notPossible, _) = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
         try await wire.shutdown()
     }
@@ -132,16 +148,18 @@ import Wire
         let printer = try IPPEvePrinter(certificate: .testCA)
         defer { printer.stop() }
         let wire = LiveWire(threads: 1)
-        let client = try Self.client("ipps://localhost:\(printer.port)/ipp/print", wire: wire,
-                                     trust: .caFile(RepositoryPaths.tls("ca.pem")))
+        let client = try Self.client(
+            "ipps://localhost:\(printer.port)/ipp/print", wire: wire,
+            trust: .caFile(RepositoryPaths.tls("ca.pem")))
         // ippeveprinter accepts any bytes labelled PDF (its print command here does not look at them).
         let job = try await client.print(try .generated(byteCount: 300_000, format: "application/pdf"))
         let final = try await client.waitForCompletion(job.id, pollInterval: .milliseconds(100), timeout: .seconds(30))
         #expect(final.state == .completed)
         #expect(job.bytesSent == 300_000)
         // By IP address: no SNI, and the certificate's IP SAN (127.0.0.1) is what gets checked.
-        let byAddress = try Self.client("ipps://127.0.0.1:\(printer.port)/ipp/print", wire: wire,
-                                        trust: .caFile(RepositoryPaths.tls("ca.pem")))
+        let byAddress = try Self.client(
+            "ipps://127.0.0.1:\(printer.port)/ipp/print", wire: wire,
+            trust: .caFile(RepositoryPaths.tls("ca.pem")))
         let second = try await byAddress.print(.bytes(Self.pdf, format: "application/pdf"))
         #expect(try await byAddress.waitForCompletion(second.id, pollInterval: .milliseconds(100), timeout: .seconds(30)).state == .completed)
         try await wire.shutdown()
@@ -157,7 +175,10 @@ import Wire
             _ = try await strict.print(.bytes(Self.pdf, format: "application/pdf"))
             Issue.record("a self-signed certificate was trusted")
         } catch {
-            guard case .tlsUntrustedServer = error else { Issue.record("got \(error)"); return }
+            guard case .tlsUntrustedServer = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
         let lenient = try Self.client(url, wire: wire, trust: .acceptAnyCertificate)
         #expect(!lenient.securityWarnings.isEmpty)

@@ -25,8 +25,12 @@ import WireHTTP
             case .getJobAttributes where ipp.jobID == 8:
                 return IPPAnswer.job(request, id: 8, state: canceled.withLock { $0 } ? .canceled : .processing, reasons: [])
             case .cancelJob where ipp.jobID == 8:
-                let already = canceled.withLock { was in defer { was = true }; return was }
-                return already ? IPPAnswer.status(request, .notPossible, message: "job 8 is already canceled")
+                let already = canceled.withLock { was in
+                    defer { was = true }
+                    return was
+                }
+                return already
+                    ? IPPAnswer.status(request, .notPossible, message: "job 8 is already canceled")
                     : IPPAnswer.status(request, .successfulOK)
             case .getPrinterAttributes:
                 var response = IPPMessage.response(to: ipp, status: .successfulOK)
@@ -39,8 +43,10 @@ import WireHTTP
                 }
                 return IPPAnswer.http(response)
             case .validateJob:
-                var response = IPPMessage.response(to: ipp, status: ipp.media == "na_letter_8.5x11in"
-                                                   ? .successfulOKIgnoredOrSubstitutedAttributes : .successfulOK)
+                var response = IPPMessage.response(
+                    to: ipp,
+                    status: ipp.media == "na_letter_8.5x11in"
+                        ? .successfulOKIgnoredOrSubstitutedAttributes : .successfulOK)
                 if ipp.media == "na_letter_8.5x11in" {
                     response.addGroup(.unsupported) { $0.add(IPPAttributeName.media, .keyword("na_letter_8.5x11in")) }
                 }
@@ -64,8 +70,11 @@ import WireHTTP
         }
         #expect(final.state == .completed)
         #expect(final.stateReasons == ["job-completed-successfully"])
-        #expect(seen.withLock { $0 } == ["processing job-printing", "processing-stopped media-empty,printer-stopped",
-                                         "completed job-completed-successfully"])
+        #expect(
+            seen.withLock { $0 } == [
+                "processing job-printing", "processing-stopped media-empty,printer-stopped",
+                "completed job-completed-successfully",
+            ])
         // Four polls, two seconds apart, on the virtual clock.
         #expect(world.kernel.now - start == .seconds(6))
         let polls = recorder.requests.compactMap(\.ipp)
@@ -122,7 +131,10 @@ import WireHTTP
         let nothing = try world.client(url: "http://mig:9999/")
         #expect(try world.run { await plainMiG.isAlive() } == .alive)
         let answer = try world.run("other") { await other.isAlive() }
-        guard case .notMiG(let text) = answer else { Issue.record("expected notMiG, got \(answer)"); return }
+        guard case .notMiG(let text) = answer else {
+            Issue.record("expected notMiG, got \(answer)")
+            return
+        }
         #expect(text.contains("200"))
         #expect(try world.run { await nothing.isAlive() } == .unreachable(.connectionRefused("mig:9999")))
     }

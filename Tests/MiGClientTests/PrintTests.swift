@@ -16,8 +16,9 @@ import WireHTTP
         let recorder = try world.startIPPServer { IPPAnswer.jobCreated($0, id: 42) }
         let client = try world.client()
         let document: [UInt8] = Array("%PDF-1.4 hello".utf8)
-        let options = PrintOptions(jobName: "report.pdf", copies: 2, sides: "two-sided-long-edge", media: "iso_a4_210x297mm",
-                                   pageRanges: [1...3, 5...5], documentFormat: "application/pdf")
+        let options = PrintOptions(
+            jobName: "report.pdf", copies: 2, sides: "two-sided-long-edge", media: "iso_a4_210x297mm",
+            pageRanges: [1...3, 5...5], documentFormat: "application/pdf")
         let job = try world.run { try await client.print(.bytes(document, name: "x.pdf"), options: options) }
 
         #expect(job.id == 42)
@@ -102,8 +103,9 @@ import WireHTTP
         let content = (0..<2_000_000).map { UInt8(truncatingIfNeeded: ($0 / 100) % 7) }
         let progress = ProgressLog()
         let job = try world.run {
-            try await client.print(.bytes(content, format: "application/pdf"), options: PrintOptions(compression: .gzip),
-                                   progress: progress.handler)
+            try await client.print(
+                .bytes(content, format: "application/pdf"), options: PrintOptions(compression: .gzip),
+                progress: progress.handler)
         }
         let request = try #require(recorder.requests.first)
         #expect(request.ipp?.compression == "gzip")
@@ -118,7 +120,10 @@ import WireHTTP
         let error = try world.run {
             await expectMiGError { try await client.print(.bytes(content), options: PrintOptions(framing: .contentLength, compression: .gzip)) }
         }
-        guard case .invalidConfiguration = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .invalidConfiguration = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func aMissingFileFailsBeforeConnecting() throws {
@@ -126,7 +131,10 @@ import WireHTTP
         let recorder = try world.startIPPServer { IPPAnswer.jobCreated($0, id: 3) }
         let client = try world.client()
         let error = try world.run { await expectMiGError { try await client.print(.file("/nonexistent/doc.pdf")) } }
-        guard case .documentUnreadable(let text) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .documentUnreadable(let text) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(text.contains("/nonexistent/doc.pdf"))
         #expect(recorder.requests.isEmpty)
     }
@@ -161,15 +169,21 @@ import WireHTTP
         let first = try world.run { await expectMiGError { try await client.print(.bytes([1])) } }
         #expect(first == .httpStatus(code: 413, reason: "Payload Too Large", body: "the request body exceeds the limit"))
         let second = try world.run { await expectMiGError { try await client.print(.bytes([1])) } }
-        guard case .malformedResponse(let text) = second else { Issue.record("got \(String(describing: second))"); return }
+        guard case .malformedResponse(let text) = second else {
+            Issue.record("got \(String(describing: second))")
+            return
+        }
         #expect(text.contains("text/plain"))
     }
 
     @Test func nginxsMissingCertificatePageIsAClientCertificateRejection() throws {
         let world = SimulatedWorld()
         try world.startIPPServer { _ in
-            HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/html"], body: ByteBuffer(string:
-                "<html>\r\n<head><title>400 No required SSL certificate was sent</title></head>\r\n<body></body></html>"))
+            HTTPResponse(
+                status: .badRequest, headers: ["Content-Type": "text/html"],
+                body: ByteBuffer(
+                    string:
+                        "<html>\r\n<head><title>400 No required SSL certificate was sent</title></head>\r\n<body></body></html>"))
         }
         let client = try world.client()
         let error = try world.run { await expectMiGError { try await client.print(.bytes([1])) } }

@@ -96,8 +96,9 @@ import WireHTTP
         let progress = ProgressLog()
         let error = try world.run {
             await expectMiGError {
-                try await client.print(try .generated(byteCount: 5_000_000), options: PrintOptions(expectContinue: expectContinue),
-                                       progress: progress.handler)
+                try await client.print(
+                    try .generated(byteCount: 5_000_000), options: PrintOptions(expectContinue: expectContinue),
+                    progress: progress.handler)
             }
         }
         #expect(error == .unauthorized(realm: "MiG"))
@@ -122,11 +123,15 @@ import WireHTTP
         let start = world.kernel.now
         let error = try world.run {
             await expectMiGError {
-                try await client.print(try .generated(byteCount: 100_000_000), options: PrintOptions(expectContinue: false),
-                                       progress: progress.handler)
+                try await client.print(
+                    try .generated(byteCount: 100_000_000), options: PrintOptions(expectContinue: false),
+                    progress: progress.handler)
             }
         }
-        guard case .timedOut = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .timedOut = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(world.kernel.now - start == .seconds(5))
         // Only what fits in the receive window and the channel's write buffer ever left the document reader.
         let sent = progress.entries.last?.sent ?? 0

@@ -14,8 +14,10 @@ import WireHTTP
     static let p12 = RepositoryPaths.tls("client.p12")
 
     /// A TLS server on mig:8050 presenting `server.pem`; with `requireClientCertificate` it demands one signed by the test CA.
-    static func startServer(_ world: SimulatedWorld, requireClientCertificate: Bool = false,
-                            maximumVersion: TLSVersion = .tlsv13) throws -> Recorder {
+    static func startServer(
+        _ world: SimulatedWorld, requireClientCertificate: Bool = false,
+        maximumVersion: TLSVersion = .tlsv13
+    ) throws -> Recorder {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(RepositoryPaths.tls("server.pem")).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: RepositoryPaths.tls("server.key"), format: .pem)))
@@ -25,11 +27,13 @@ import WireHTTP
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(RepositoryPaths.tls("ca.pem")))
         }
         let context = try NIOSSLContext(configuration: configuration)
-        return try world.startIPPServer(setup: { channel in
-            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
-        }) { request in
-            request.path == "/" ? .text(.ok, "MIG hello") : IPPAnswer.jobCreated(request, id: 11)
-        }
+        return try world.startIPPServer(
+            setup: { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+            },
+            answer: { request in
+                request.path == "/" ? .text(.ok, "MIG hello") : IPPAnswer.jobCreated(request, id: 11)
+            })
     }
 
     static let url = "https://demo:secret@mig:8050/ipp/print"
@@ -52,9 +56,13 @@ import WireHTTP
         let world = SimulatedWorld()
         _ = try Self.startServer(world)
         // Trusting another CA (the server certificate itself is not a CA) must fail verification.
-        let client = try world.client(url: Self.url, trust: .caPEM(Array(try String(contentsOfFile: RepositoryPaths.tls("client.pem"), encoding: .utf8).utf8)))
+        let client = try world.client(
+            url: Self.url, trust: .caPEM(Array(try String(contentsOfFile: RepositoryPaths.tls("client.pem"), encoding: .utf8).utf8)))
         let error = try world.run { await expectMiGError { try await client.print(.bytes([1])) } }
-        guard case .tlsUntrustedServer = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .tlsUntrustedServer = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func aHostNameOutsideTheCertificateIsUntrusted() throws {
@@ -64,7 +72,10 @@ import WireHTTP
         configuration.serverName = "elsewhere.example"
         let client = try MiGClient(configuration: configuration, node: world.phone)
         let error = try world.run { await expectMiGError { try await client.print(.bytes([1])) } }
-        guard case .tlsUntrustedServer = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .tlsUntrustedServer = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func acceptAnyCertificateIsAllowedButLoud() throws {
@@ -88,7 +99,10 @@ import WireHTTP
         _ = try Self.startServer(world, requireClientCertificate: true, maximumVersion: .tlsv12)
         let client = try world.client(url: Self.url, trust: Self.caTrust)
         let error = try world.run { await expectMiGError { try await client.print(.bytes([1])) } }
-        guard case .tlsClientCertificateRejected = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .tlsClientCertificateRejected = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func aMissingClientCertificateNeverPrintsOverTLS13() throws {
@@ -113,7 +127,8 @@ import WireHTTP
     @Test func aDERIdentityHeldInMemoryIsPresented() throws {
         let world = SimulatedWorld()
         _ = try Self.startServer(world, requireClientCertificate: true)
-        let identity = MiGClient.ClientIdentity.der(certificateChain: [try Self.derived("cert")], privateKey: try Self.derived("key"), source: "derived credential")
+        let identity = MiGClient.ClientIdentity.der(
+            certificateChain: [try Self.derived("cert")], privateKey: try Self.derived("key"), source: "derived credential")
         let client = try world.client(url: Self.url, trust: Self.caTrust, identity: identity)
         #expect(try world.run { try await client.print(.bytes([1, 2, 3])) }.id == 11)
     }
@@ -121,15 +136,18 @@ import WireHTTP
     @Test func aDERIdentityWhoseKeyIsNotItsCertificatesIsRefusedUpFront() throws {
         let world = SimulatedWorld()
         let otherKey = Array(try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.tls("../ivanti/encryption.key.der"))))
-        for (chain, key, what) in [([try Self.derived("cert")], otherKey, "not the certificate's"),
-                                   ([[0x30, 0x01]], try Self.derived("key"), "not DER X.509"),
-                                   ([], try Self.derived("key"), "no certificate")] {
+        for (chain, key, what) in [
+            ([try Self.derived("cert")], otherKey, "not the certificate's"),
+            ([[0x30, 0x01]], try Self.derived("key"), "not DER X.509"),
+            ([], try Self.derived("key"), "no certificate"),
+        ] {
             do {
                 _ = try world.client(url: Self.url, identity: .der(certificateChain: chain, privateKey: key, source: "credential 7"))
                 Issue.record("accepted an identity whose problem is: \(what)")
             } catch let error as MiGError {
                 guard case .clientCertificate("credential 7", .unusable(let reason)) = error, reason.contains(what) else {
-                    Issue.record("got \(error), expected one saying \(what)"); continue
+                    Issue.record("got \(error), expected one saying \(what)")
+                    continue
                 }
             }
         }
@@ -147,7 +165,10 @@ import WireHTTP
             _ = try world.client(url: Self.url, identity: .pkcs12(file: RepositoryPaths.tls("ca.pem"), password: "workbench"))
             Issue.record("a PEM file was accepted as PKCS#12")
         } catch let error as MiGError {
-            guard case .clientCertificate(_, .invalid) = error else { Issue.record("got \(error)"); return }
+            guard case .clientCertificate(_, .invalid) = error else {
+                Issue.record("got \(error)")
+                return
+            }
         } catch {
             Issue.record("got \(error)")
         }

@@ -1,10 +1,11 @@
 import Foundation
 import IPP
 import Kernel
-@testable import MiGServer
 import NIOCore
 import TestSupport
 import Testing
+
+@testable import MiGServer
 
 /// Pages are pages: counted from the document, whatever its size.
 @Suite struct DocumentPagesTests {
@@ -38,26 +39,35 @@ import Testing
     }
 
     @Test func aDocumentThatIsNotItsFormatSaysWhy() throws {
-        guard case .unreadable("application/pdf", let pdf) = try Self.count(Array("%PDF-1.4\n% no page tree\n".utf8), format: "application/pdf") else {
+        guard case .unreadable("application/pdf", let pdf) = try Self.count(Array("%PDF-1.4\n% no page tree\n".utf8), format: "application/pdf")
+        else {
             Issue.record("a PDF without a page tree was counted")
             return
         }
         #expect(pdf.hasPrefix("not a readable PDF"))
-        #expect(try Self.count(Array("%!PS\nshowpage\n".utf8), format: "application/postscript")
-                == .unreadable(format: "application/postscript",
-                               why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted"))
-        #expect(try Self.count(Array("hello".utf8), format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "not PWG raster: the sync word is not RaS2"))
+        #expect(
+            try Self.count(Array("%!PS\nshowpage\n".utf8), format: "application/postscript")
+                == .unreadable(
+                    format: "application/postscript",
+                    why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted"))
+        #expect(
+            try Self.count(Array("hello".utf8), format: "image/pwg-raster")
+                == .unreadable(format: "image/pwg-raster", why: "not PWG raster: the sync word is not RaS2"))
         let cut = Array(TestDocuments.pwgRaster(pages: 1).dropLast(3))
         #expect(try Self.count(cut, format: "image/pwg-raster") == .unreadable(format: "image/pwg-raster", why: "PWG raster page 1 is cut off"))
-        #expect(try Self.count(TestDocuments.pwgRaster(pages: 1), format: "image/urf")
+        #expect(
+            try Self.count(TestDocuments.pwgRaster(pages: 1), format: "image/urf")
                 == .unreadable(format: "image/urf", why: "not Apple raster: the file does not start with UNIRAST"))
-        #expect(try Self.count(Array(TestDocuments.appleRaster(pages: 2).dropLast(1)), format: "image/urf")
+        #expect(
+            try Self.count(Array(TestDocuments.appleRaster(pages: 2).dropLast(1)), format: "image/urf")
                 == .unreadable(format: "image/urf", why: "Apple raster page 2 is cut off"))
-        #expect(try Self.count(TestDocuments.appleRaster(pages: 2, declaring: 5), format: "image/urf")
+        #expect(
+            try Self.count(TestDocuments.appleRaster(pages: 2, declaring: 5), format: "image/urf")
                 == .unreadable(format: "image/urf", why: "Apple raster declares 5 pages but holds 2"))
         var wide = TestDocuments.appleRaster(pages: 1)
         wide[12] = 7  // the first page's bits per pixel: not whole bytes
-        #expect(try Self.count(wide, format: "image/urf")
+        #expect(
+            try Self.count(wide, format: "image/urf")
                 == .unreadable(format: "image/urf", why: "Apple raster page 1 has an impossible header (300×300, 7 bits per pixel)"))
         #expect(try Self.count([0x89, 0x50], format: "image/jpeg") == .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)"))
         #expect(try Self.count(Array("plain text".utf8), format: "application/octet-stream") == .unexamined)
@@ -71,9 +81,11 @@ import Testing
         pdf.insert(contentsOf: padding, at: 9)
         // The cross-reference offsets moved with the padding: a real reader finds the objects by scanning.
         _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: pdf) { $0.addCopies(2) }, chunked: true)
-        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: TestDocuments.pdf(pages: 3)) {
-            $0.addPageRanges([IPPRange(2, 9)])
-        })
+        _ = try MiGServerTests.post(
+            kernel, phone,
+            try MiGServerTests.printJob(document: TestDocuments.pdf(pages: 3)) {
+                $0.addPageRanges([IPPRange(2, 9)])
+            })
         kernel.advance(by: .seconds(20))
         let jobs = try server.jobs()
         #expect(jobs.map(\.pages) == [3, 3])
@@ -82,10 +94,12 @@ import Testing
     }
     @Test func twoSidedCopiesTakeFewerSheetsThanImpressions() throws {
         let (kernel, phone, _) = try MiGServerTests.world()
-        _ = try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(document: TestDocuments.pdf(pages: 3)) {
-            $0.addCopies(2)
-            $0.addSides("two-sided-long-edge")
-        })
+        _ = try MiGServerTests.post(
+            kernel, phone,
+            try MiGServerTests.printJob(document: TestDocuments.pdf(pages: 3)) {
+                $0.addCopies(2)
+                $0.addSides("two-sided-long-edge")
+            })
         kernel.advance(by: .milliseconds(4500))  // 4 of the 6 impressions: copy 1 (2 sheets) and the first sheet of copy 2
         let request = IPPMessage.request(.getJobAttributes, requestID: 2) { op in
             op.addPrinterURI("ipp://mig/ipp/print")
@@ -102,14 +116,22 @@ import Testing
     }
     @Test func anAppleRasterJobPrintsItsPagesTimesCopies() throws {
         let (kernel, phone, server) = try MiGServerTests.world()
-        let printer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { op in
-            op.addPrinterURI("ipp://mig/ipp/print")
-            op.addRequestedAttributes(["document-format-supported", "urf-supported"])
-        })))
+        let printer = try MiGServerTests.ipp(
+            try MiGServerTests.post(
+                kernel, phone,
+                try IPPEncoder().encode(
+                    IPPMessage.request(.getPrinterAttributes, requestID: 1) { op in
+                        op.addPrinterURI("ipp://mig/ipp/print")
+                        op.addRequestedAttributes(["document-format-supported", "urf-supported"])
+                    })))
         #expect(printer.group(.printer)?["document-format-supported"]?.stringValues.contains("image/urf") == true)
         #expect(printer.group(.printer)?["urf-supported"]?.stringValues.contains("W8") == true)
-        let answer = try MiGServerTests.ipp(try MiGServerTests.post(kernel, phone, try MiGServerTests.printJob(
-            document: TestDocuments.appleRaster(pages: 3), format: "image/urf") { $0.addCopies(2) }))
+        let answer = try MiGServerTests.ipp(
+            try MiGServerTests.post(
+                kernel, phone,
+                try MiGServerTests.printJob(
+                    document: TestDocuments.appleRaster(pages: 3), format: "image/urf"
+                ) { $0.addCopies(2) }))
         #expect(answer.status == .successfulOK)
         kernel.advance(by: .seconds(10))
         let job = try #require(try server.jobs().first)

@@ -15,8 +15,10 @@ import WireHTTP
 @Suite struct MiGAdvertisedTests {
     typealias T = MiGServerTests
 
-    static func send(_ kernel: Kernel, _ phone: Node, _ message: IPPMessage, document: [UInt8] = [], path: String = "/ipp/print",
-                     headers: HTTPHeaders = ["Authorization": T.demo, "Content-Type": "application/ipp"]) throws -> IPPMessage {
+    static func send(
+        _ kernel: Kernel, _ phone: Node, _ message: IPPMessage, document: [UInt8] = [], path: String = "/ipp/print",
+        headers: HTTPHeaders = ["Authorization": T.demo, "Content-Type": "application/ipp"]
+    ) throws -> IPPMessage {
         try T.ipp(try T.post(kernel, phone, try IPPEncoder().encode(message) + document, headers: headers, path: path))
     }
 
@@ -37,7 +39,9 @@ import WireHTTP
 
     @Test func aCreateJobWithoutItsDocumentIsAbortedAfterTheTimeOut() throws {
         let (kernel, phone, server) = try T.world()
-        let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["multiple-operation-time-out", "multiple-operation-time-out-action"]) })
+        let printer = try Self.send(
+            kernel, phone,
+            Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["multiple-operation-time-out", "multiple-operation-time-out-action"]) })
         #expect(printer.group(.printer)?["multiple-operation-time-out"]?.integerValue == 60)
         #expect(printer.group(.printer)?["multiple-operation-time-out-action"]?.stringValue == "abort-job")
         var create = Self.request(.createJob)
@@ -62,7 +66,8 @@ import WireHTTP
         create.addGroup(.job)
         #expect(try Self.send(kernel, phone, create).status == .successfulOK)
         kernel.advance(by: .seconds(50))
-        let sent = try Self.send(kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: Array(repeating: 1, count: 1000))
+        let sent = try Self.send(
+            kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: Array(repeating: 1, count: 1000))
         #expect(sent.status == .successfulOK)
         kernel.advance(by: .seconds(30))
         let job = try #require(try server.jobs().first)
@@ -72,12 +77,15 @@ import WireHTTP
 
     @Test func aJobHeldIndefinitelyPrintsOnlyWhenReleased() throws {
         let (kernel, phone, server) = try T.world()
-        let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["job-hold-until-supported", "operations-supported"]) })
+        let printer = try Self.send(
+            kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["job-hold-until-supported", "operations-supported"]) })
         #expect(printer.group(.printer)?["job-hold-until-supported"]?.stringValues == ["no-hold", "indefinite"])
         let operations = printer.group(.printer)?["operations-supported"]?.integerValues ?? []
         #expect(operations.contains(Int32(IPPOperation.holdJob.rawValue)) && operations.contains(Int32(IPPOperation.releaseJob.rawValue)))
 
-        let printed = try T.ipp(try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1000)) { $0.add("job-hold-until", .keyword("indefinite")) }))
+        let printed = try T.ipp(
+            try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1000)) { $0.add("job-hold-until", .keyword("indefinite")) })
+        )
         #expect(printed.status == .successfulOK)
         kernel.advance(by: .seconds(30))
         var held = try Self.jobAttributes(kernel, phone, 1)
@@ -158,11 +166,13 @@ import WireHTTP
     @Test func numberUpPutsPagesOnEachImpressionAndSidesPutImpressionsOnSheets() throws {
         let (kernel, phone, _) = try T.world()
         // 5 pages, 2 up: 3 impressions a copy; two-sided: 2 sheets a copy.
-        _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 5)) { job in
-            job.add("number-up", .integer(2))
-            job.addSides("two-sided-long-edge")
-            job.addCopies(2)
-        })
+        _ = try T.post(
+            kernel, phone,
+            try T.printJob(document: TestDocuments.pdf(pages: 5)) { job in
+                job.add("number-up", .integer(2))
+                job.addSides("two-sided-long-edge")
+                job.addCopies(2)
+            })
         kernel.advance(by: .seconds(30))
         let job = try Self.jobAttributes(kernel, phone, 1)
         #expect(job["job-state"]?.integerValue == IPPJobState.completed.rawValue)
@@ -258,8 +268,9 @@ import WireHTTP
         }
         #expect(try server.jobs().isEmpty)
         // Wrong credentials are still wrong, even for discovery.
-        let wrong = try T.post(kernel, phone, try IPPEncoder().encode(Self.request(.getPrinterAttributes)),
-                               headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
+        let wrong = try T.post(
+            kernel, phone, try IPPEncoder().encode(Self.request(.getPrinterAttributes)),
+            headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
         #expect(wrong.status == .unauthorized)
         // With credentials, jobs as ever.
         #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]))).status == .successfulOK)
@@ -283,7 +294,10 @@ import WireHTTP
         #expect(a4.first { $0.name == "media-top-margin" }?.values.first?.integerValue == 423)
         #expect(a4.first { $0.name == "media-source" }?.values.first?.stringValue == "main")
         #expect(printer["pwg-raster-document-type-supported"]?.stringValues == ["black_1", "sgray_8"])
-        #expect(printer["printer-supply"]?.value == .octetString(Array("index=1;class=supplyThatIsConsumed;type=toner;unit=percent;maxcapacity=100;level=100;colorantname=black;".utf8)))
+        #expect(
+            printer["printer-supply"]?.value
+                == .octetString(
+                    Array("index=1;class=supplyThatIsConsumed;type=toner;unit=percent;maxcapacity=100;level=100;colorantname=black;".utf8)))
         #expect(printer["printer-icons"]?.stringValues == ["http://mig:631/icon-48.png", "http://mig:631/icon-128.png"])
         // The icons are there, as PNG.
         let icon = try kernel.run("GET icon") { try await HTTPClient.send(HTTPRequest(target: "/icon-48.png"), host: "mig", port: 631, on: phone) }
@@ -299,23 +313,40 @@ import WireHTTP
         kernel.advance(by: .seconds(10))
         let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["printer-supply"]) })
         let supply = printer.group(.printer)?["printer-supply"]?.value
-        #expect(supply == .octetString(Array("index=1;class=supplyThatIsConsumed;type=toner;unit=percent;maxcapacity=100;level=98;colorantname=black;".utf8)))
+        #expect(
+            supply
+                == .octetString(Array("index=1;class=supplyThatIsConsumed;type=toner;unit=percent;maxcapacity=100;level=98;colorantname=black;".utf8))
+        )
     }
 
     @Test func aMediaColThePrinterHasChoosesTheMediaAndIsReportedBack() throws {
         let (kernel, phone, server) = try T.world()
-        let letter = IPPValue.collection(IPPCollection { col in
-            col.add("media-size", .collection(IPPCollection { $0.add("x-dimension", .integer(21_590)); $0.add("y-dimension", .integer(27_940)) }))
-            col.add("media-source", .keyword("main"))
-            col.add("media-top-margin", .integer(423))
-        })
+        let letter = IPPValue.collection(
+            IPPCollection { col in
+                col.add(
+                    "media-size",
+                    .collection(
+                        IPPCollection {
+                            $0.add("x-dimension", .integer(21_590))
+                            $0.add("y-dimension", .integer(27_940))
+                        }))
+                col.add("media-source", .keyword("main"))
+                col.add("media-top-margin", .integer(423))
+            })
         #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("media-col", letter) })).status == .successfulOK)
         #expect(try server.jobs().first?.media == "na_letter_8.5x11in")
         #expect(try Self.jobAttributes(kernel, phone, 1)["media-col"]?.value == letter)
-        let borderless = IPPValue.collection(IPPCollection { col in
-            col.add("media-size", .collection(IPPCollection { $0.add("x-dimension", .integer(21_590)); $0.add("y-dimension", .integer(27_940)) }))
-            col.add("media-top-margin", .integer(0))
-        })
+        let borderless = IPPValue.collection(
+            IPPCollection { col in
+                col.add(
+                    "media-size",
+                    .collection(
+                        IPPCollection {
+                            $0.add("x-dimension", .integer(21_590))
+                            $0.add("y-dimension", .integer(27_940))
+                        }))
+                col.add("media-top-margin", .integer(0))
+            })
         let refused = try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("media-col", borderless) }))
         #expect(refused.status == .successfulOKIgnoredOrSubstitutedAttributes)
         #expect(refused.group(.unsupported)?["media-col"] != nil)

@@ -3,8 +3,8 @@ import Kernel
 import MiGServer
 import NIOCore
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 import Wire
 import WireHTTP
 
@@ -23,18 +23,23 @@ import WireHTTP
         return (kernel, kernel.node("phone"), server)
     }
 
-    static func post(_ kernel: Kernel, _ phone: Node, _ body: [UInt8], headers: HTTPHeaders = ["Authorization": demo, "Content-Type": "application/ipp"],
-                     path: String = "/ipp/print", chunked: Bool = false) throws -> HTTPResponse {
+    static func post(
+        _ kernel: Kernel, _ phone: Node, _ body: [UInt8], headers: HTTPHeaders = ["Authorization": demo, "Content-Type": "application/ipp"],
+        path: String = "/ipp/print", chunked: Bool = false
+    ) throws -> HTTPResponse {
         try kernel.run("POST") {
-            try await HTTPClient.send(HTTPRequest(method: .POST, target: path, headers: headers, body: ByteBuffer(bytes: body), chunked: chunked),
-                                      host: "mig", port: 631, on: phone)
+            try await HTTPClient.send(
+                HTTPRequest(method: .POST, target: path, headers: headers, body: ByteBuffer(bytes: body), chunked: chunked),
+                host: "mig", port: 631, on: phone)
         }
     }
 
     /// A Print-Job request followed by `document`. The default format, application/octet-stream, lets MiG recognise
     /// a PDF by its first bytes and count pages from it; other bytes (most tests send filler) it counts by their size.
-    static func printJob(document: [UInt8], format: String = "application/octet-stream", requestID: Int32 = 1,
-                         _ job: (inout IPPGroupBuilder) -> Void = { _ in }) throws -> [UInt8] {
+    static func printJob(
+        document: [UInt8], format: String = "application/octet-stream", requestID: Int32 = 1,
+        _ job: (inout IPPGroupBuilder) -> Void = { _ in }
+    ) throws -> [UInt8] {
         var request = IPPMessage.request(.printJob, requestID: requestID) { op in
             op.addPrinterURI("ipp://mig/ipp/print")
             op.addJobName("report.pdf")
@@ -53,7 +58,8 @@ import WireHTTP
         let hello = try kernel.run("GET /") { try await HTTPClient.send(HTTPRequest(), host: "mig", port: 631, on: phone) }
         #expect(hello.text.contains("MIG hello"))
 
-        let response = try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 0x25, count: 250_000)) { $0.addCopies(2) }, chunked: true)
+        let response = try Self.post(
+            kernel, phone, try Self.printJob(document: Array(repeating: 0x25, count: 250_000)) { $0.addCopies(2) }, chunked: true)
         #expect(response.status == .ok)
         let answer = try Self.ipp(response)
         #expect(answer.status == .successfulOK)
@@ -72,7 +78,9 @@ import WireHTTP
         let anonymous = try Self.post(kernel, phone, body, headers: ["Content-Type": "application/ipp"])
         #expect(anonymous.status == .unauthorized)
         #expect(anonymous.headers.first(name: "WWW-Authenticate") == "Basic realm=\"MiG\"")
-        let wrong = try Self.post(kernel, phone, body, headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
+        let wrong = try Self.post(
+            kernel, phone, body,
+            headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
         #expect(wrong.text == "wrong user name or password\n")
         let latin1 = try Self.post(kernel, phone, body, headers: ["Authorization": "Basic 6WFiOng=", "Content-Type": "application/ipp"])
         #expect(latin1.text.contains("not valid UTF-8"))
@@ -102,15 +110,19 @@ import WireHTTP
             #expect(answer.statusMessage == message)
         }
         let valid = try Self.printJob(document: [], requestID: 77)
-        try expectBadRequest(try Self.post(kernel, phone, Array(valid.prefix(20))), requestID: 77, version: .v2_0, closes: false,
-                             "The IPP request is truncated: the body ended after 20 bytes, before the end-of-attributes tag.")
-        try expectBadRequest(try Self.post(kernel, phone, [0x01, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x05] + Array(repeating: 0xFF, count: 40)),
-                             requestID: 5, version: .v1_1, closes: true,
-                             "Malformed IPP request: IPP decode error at byte 8: reserved value tag 0xFF: expected a value tag 0x10-0x7F")
+        try expectBadRequest(
+            try Self.post(kernel, phone, Array(valid.prefix(20))), requestID: 77, version: .v2_0, closes: false,
+            "The IPP request is truncated: the body ended after 20 bytes, before the end-of-attributes tag.")
+        try expectBadRequest(
+            try Self.post(kernel, phone, [0x01, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x05] + Array(repeating: 0xFF, count: 40)),
+            requestID: 5, version: .v1_1, closes: true,
+            "Malformed IPP request: IPP decode error at byte 8: reserved value tag 0xFF: expected a value tag 0x10-0x7F")
         // Text is no IPP: nothing to echo, and the answer is in IPP/1.1, which every client reads.
-        try expectBadRequest(try Self.post(kernel, phone, Array("hello, printer".utf8)), requestID: 0x6F2C_2070, version: .v1_1, closes: true,
-                             "Malformed IPP request: IPP decode error at byte 8: value tag 0x72 before any group: expected operation-attributes-tag (0x01)")
-        try expectBadRequest(try Self.post(kernel, phone, []), requestID: 0, version: .v1_1, closes: false, "The body is empty; expected an IPP request.")
+        try expectBadRequest(
+            try Self.post(kernel, phone, Array("hello, printer".utf8)), requestID: 0x6F2C_2070, version: .v1_1, closes: true,
+            "Malformed IPP request: IPP decode error at byte 8: value tag 0x72 before any group: expected operation-attributes-tag (0x01)")
+        try expectBadRequest(
+            try Self.post(kernel, phone, []), requestID: 0, version: .v1_1, closes: false, "The body is empty; expected an IPP request.")
         let attributes = try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 9) { $0.addPrinterURI("ipp://mig/ipp/print") })
         let trailing = try Self.ipp(try Self.post(kernel, phone, attributes + [1, 2, 3]))
         #expect(trailing.status == .badRequest)
@@ -123,8 +135,9 @@ import WireHTTP
     @Test func garbageOnTheHTTPPortIsAnswered400WithTheReasonAndTheActorServesOn() throws {
         let (kernel, phone, _) = try Self.world()
         let answer = try kernel.run("garbage") { try await RawExchange.send(Array("hello there\r\n\r\n".utf8), to: "mig", port: 631, from: phone) }
-        #expect(String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: 49\r\nConnection: close\r\n\r\nThe request is not HTTP/1.1: invalid HTTP method\n")
+        #expect(
+            String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: 49\r\nConnection: close\r\n\r\nThe request is not HTTP/1.1: invalid HTTP method\n")
         let event = try #require(kernel.trace.all.first { $0.event == "http-bad-request" })
         #expect(event["reason"] == "The request is not HTTP/1.1: invalid HTTP method" && event["status"] == "400")
         let hello = try kernel.run("GET /") { try await HTTPClient.send(HTTPRequest(), host: "mig", port: 631, on: phone) }
@@ -161,7 +174,8 @@ import WireHTTP
     @Test func aSlowUploadIsCutOffAndItsJobAborted() throws {
         let (kernel, phone, server) = try Self.world { $0.bodyIdleTimeout = .seconds(5) }
         let channel = try kernel.run("connect") { try await phone.connect(host: "mig", port: 631).get() }
-        let head = "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: 100000\r\n\r\n"
+        let head =
+            "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: 100000\r\n\r\n"
         _ = try kernel.run("send part") {
             try await channel.writeAndFlush(ByteBuffer(bytes: Array(head.utf8) + (try Self.printJob(document: [1, 2, 3])))).get()
         }
@@ -176,7 +190,8 @@ import WireHTTP
         let body = try Self.printJob(document: Array("trickled, byte by byte".utf8)) { job in
             for index in 0..<20 { job.add("x-note-\(index)", .text("note \(index)")) }
         }
-        let head = "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: \(body.count)\r\n\r\n"
+        let head =
+            "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: \(body.count)\r\n\r\n"
         _ = try kernel.run("send head") { try await channel.writeAndFlush(ByteBuffer(string: head)).get() }
         for byte in body {
             _ = try kernel.run("send a byte") { try await channel.writeAndFlush(ByteBuffer(bytes: [byte])).get() }
@@ -193,8 +208,11 @@ import WireHTTP
             $0.attributesTimeout = .seconds(20)
         }
         let channel = try kernel.run("connect") { try await phone.connect(host: "mig", port: 631).get() }
-        let head = "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: 1000000\r\n\r\n"
-        _ = try kernel.run("send head") { try await channel.writeAndFlush(ByteBuffer(string: head + "\u{2}\u{0}\u{0}\u{2}\u{0}\u{0}\u{0}\u{1}\u{1}")).get() }
+        let head =
+            "POST /ipp/print HTTP/1.1\r\nHost: mig\r\nContent-Type: application/ipp\r\nAuthorization: \(Self.demo)\r\nContent-Length: 1000000\r\n\r\n"
+        _ = try kernel.run("send head") {
+            try await channel.writeAndFlush(ByteBuffer(string: head + "\u{2}\u{0}\u{0}\u{2}\u{0}\u{0}\u{0}\u{1}\u{1}")).get()
+        }
         // A small attribute every 2 s: never idle for 5 s, never done.
         for index in 0..<15 {
             let attribute: [UInt8] = [0x41, 0, 1, 0x61, 0, 1, UInt8(0x30 + index % 10)]
@@ -266,8 +284,10 @@ import WireHTTP
     @Test func gzipDocumentsAreInflatedIntoTheSpool() throws {
         let (kernel, phone, server) = try Self.world()
         // "hello\n" gzip-compressed (gzip -n).
-        let gzip: [UInt8] = [0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0xe7,
-                             0x02, 0x00, 0x20, 0x30, 0x3a, 0x36, 0x06, 0x00, 0x00, 0x00]
+        let gzip: [UInt8] = [
+            0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0xe7,
+            0x02, 0x00, 0x20, 0x30, 0x3a, 0x36, 0x06, 0x00, 0x00, 0x00,
+        ]
         var request = IPPMessage.request(.printJob, requestID: 4) { op in
             op.addPrinterURI("ipp://mig/ipp/print")
             op.addCompression("gzip")

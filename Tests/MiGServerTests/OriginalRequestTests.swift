@@ -4,8 +4,8 @@ import Kernel
 import MiGClient
 import MiGServer
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Original 000's own Print-Job (Fixtures/ipp/original-000-print-job-request.ipp) against MiG: HTTP 200 — what the
@@ -45,8 +45,10 @@ import Wire
         let client = try Self.client(kernel, "ipp://demo:demo-password@mig:631/ipp/print")
         let result = try kernel.run("print") { () async -> Result<SubmittedJob, MiGError> in
             do throws(MiGError) {
-                return .success(try await client.print(.bytes(TestDocuments.pdf(pages: 1), name: "Quarterly report.pdf"),
-                                                       options: PrintOptions(attributeSet: .original)))
+                return .success(
+                    try await client.print(
+                        .bytes(TestDocuments.pdf(pages: 1), name: "Quarterly report.pdf"),
+                        options: PrintOptions(attributeSet: .original)))
             } catch { return .failure(error) }
         }
         guard case .failure(.ipp(let status, let text)) = result else {

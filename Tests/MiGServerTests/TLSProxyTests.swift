@@ -6,9 +6,9 @@ import MiGServer
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import TLSProxy
 import TestSupport
 import Testing
-import TLSProxy
 import Wire
 import WireHTTP
 
@@ -28,7 +28,8 @@ import WireHTTP
         configuration.clientCAPath = "\(tls)/ca.pem"
         configuration.proxySecret = proxySecret
         configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
-        let mig = kernel.node("mig"), proxy = kernel.node("proxy")
+        let mig = kernel.node("mig")
+        let proxy = kernel.node("proxy")
         let finalConfiguration = configuration
         var proxyConfiguration = TLSProxy.Configuration(
             certificatePath: "\(tls)/server.pem", privateKeyPath: "\(tls)/server.key", clientCAPath: "\(tls)/ca.pem",
@@ -50,8 +51,9 @@ import WireHTTP
         let plainHTTP = Array("POST /ipp/print HTTP/1.1\r\nHost: proxy\r\nContent-Length: 0\r\n\r\n".utf8)
         for (host, port) in [("proxy", 443), ("mig", 8050)] {
             let answer = try kernel.run("plain HTTP to \(host):\(port)") { try await RawExchange.send(plainHTTP, to: host, port: port, from: phone) }
-            #expect(String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                + "Content-Length: 46\r\nConnection: close\r\n\r\nThe plain HTTP request was sent to HTTPS port\n", "\(host):\(port)")
+            #expect(
+                String(decoding: answer, as: UTF8.self) == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    + "Content-Length: 46\r\nConnection: close\r\n\r\nThe plain HTTP request was sent to HTTPS port\n", "\(host):\(port)")
         }
         #expect(kernel.trace.all.filter { $0.event == "http-bad-request" }.map(\.actor) == ["proxy", "mig"])
         #expect(try Self.send(kernel, phone, withCertificate: true).status == .ok)
@@ -71,11 +73,14 @@ import WireHTTP
     }
 
     static func getPrinterAttributes() throws -> ByteBuffer {
-        ByteBuffer(bytes: try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { $0.addPrinterURI("ipps://proxy/ipp/print") }))
+        ByteBuffer(
+            bytes: try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { $0.addPrinterURI("ipps://proxy/ipp/print") }))
     }
 
-    static func send(_ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print",
-                     host: String = "proxy", port: Int = 443, headers extra: HTTPHeaders = [:]) throws -> HTTPResponse {
+    static func send(
+        _ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print",
+        host: String = "proxy", port: Int = 443, headers extra: HTTPHeaders = [:]
+    ) throws -> HTTPResponse {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(tls)/ca.pem"))
         configuration.certificateVerification = .noHostnameVerification
@@ -125,7 +130,8 @@ import WireHTTP
         let forged = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("client.pem")])
         #expect(forged.status == .forbidden)
         #expect(forged.text.contains("believed only from MiG's TLS proxy"))
-        let guessed = try Self.direct(kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("client.pem"), "X-MiG-Proxy-Secret": "a-guess-of-the-secret-0000"])
+        let guessed = try Self.direct(
+            kernel, phone, ["SSL_CLIENT_CERT": try Self.pem("client.pem"), "X-MiG-Proxy-Secret": "a-guess-of-the-secret-0000"])
         #expect(guessed.status == .forbidden)
         #expect(guessed.text.contains("believed only from MiG's TLS proxy"))
         // Through the proxy, a client's own copies of both headers are replaced by the proxy's.
@@ -154,8 +160,9 @@ import WireHTTP
         #expect(without.status == .forbidden)
         #expect(without.text.contains("no client certificate"))
         // The forged header on the IPPS listener: the handshake had no certificate, and the header proves nothing.
-        let forged = try Self.send(kernel, phone, withCertificate: false, host: "mig", port: 8050,
-                                   headers: ["SSL_CLIENT_CERT": try Self.pem("client.pem")])
+        let forged = try Self.send(
+            kernel, phone, withCertificate: false, host: "mig", port: 8050,
+            headers: ["SSL_CLIENT_CERT": try Self.pem("client.pem")])
         #expect(forged.status == .forbidden)
         #expect(forged.text.contains("believed only from MiG's TLS proxy"))
         #expect(kernel.loop.violations.isEmpty)
@@ -186,36 +193,39 @@ import WireHTTP
         let upstream = try #require(mig.endpoints.first?.url.split(separator: "@").last?.split(separator: "/").first)
         let port = try Ports.free()
         let conf = """
-        daemon off;
-        pid \(state)/nginx.pid;
-        error_log \(state)/error.log;
-        events {}
-        http {
-          access_log off;
-          client_body_temp_path \(state)/body;
-          proxy_temp_path \(state)/proxy;
-          server {
-            listen 127.0.0.1:\(port) ssl;
-            ssl_certificate \(tls)/server.pem;
-            ssl_certificate_key \(tls)/server.key;
-            location ^~ /ipp/print {
-              proxy_set_header SSL_CLIENT_CERT $ssl_client_cert;
-              proxy_set_header X-MiG-Proxy-Secret "\(TLSProxyTests.proxySecret)";
-              proxy_pass http://\(upstream);
+            daemon off;
+            pid \(state)/nginx.pid;
+            error_log \(state)/error.log;
+            events {}
+            http {
+              access_log off;
+              client_body_temp_path \(state)/body;
+              proxy_temp_path \(state)/proxy;
+              server {
+                listen 127.0.0.1:\(port) ssl;
+                ssl_certificate \(tls)/server.pem;
+                ssl_certificate_key \(tls)/server.key;
+                location ^~ /ipp/print {
+                  proxy_set_header SSL_CLIENT_CERT $ssl_client_cert;
+                  proxy_set_header X-MiG-Proxy-Secret "\(TLSProxyTests.proxySecret)";
+                  proxy_pass http://\(upstream);
+                }
+                ssl_client_certificate \(tls)/ca.pem;
+                ssl_verify_client on;
+              }
             }
-            ssl_client_certificate \(tls)/ca.pem;
-            ssl_verify_client on;
-          }
-        }
-        """
+            """
         try conf.write(toFile: "\(state)/nginx.conf", atomically: true, encoding: .utf8)
-        let nginx = try ServedProcess.start("/usr/sbin/nginx", ["-c", "\(state)/nginx.conf", "-e", "\(state)/error.log"],
-                                            until: .acceptsConnections(port: port), readyWithin: 30)
+        let nginx = try ServedProcess.start(
+            "/usr/sbin/nginx", ["-c", "\(state)/nginx.conf", "-e", "\(state)/error.log"],
+            until: .acceptsConnections(port: port), readyWithin: 30)
         defer { nginx.stop() }
         let request = "\(state)/request.ipp"
         try Data(try TLSProxyTests.getPrinterAttributes().readableBytesView).write(to: URL(fileURLWithPath: request))
-        let common = ["-sS", "-o", "\(state)/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem", "-u", "secure:secure-password",
-                      "-H", "Content-Type: application/ipp", "--data-binary", "@\(request)", "https://localhost:\(port)/ipp/print"]
+        let common = [
+            "-sS", "-o", "\(state)/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem", "-u", "secure:secure-password",
+            "-H", "Content-Type: application/ipp", "--data-binary", "@\(request)", "https://localhost:\(port)/ipp/print",
+        ]
         let with = try Self.run("/usr/bin/curl", ["--cert", "\(tls)/client.pem", "--key", "\(tls)/client.key"] + common)
         #expect(with.1 == "200")
         let answer = try Data(contentsOf: URL(fileURLWithPath: "\(state)/answer"))
@@ -226,21 +236,31 @@ import WireHTTP
         // wants the proxy's secret.
         let forgedHeader = ["-H", "SSL_CLIENT_CERT: \(try TLSProxyTests.pem("client.pem"))"]
         #expect(try Self.run("/usr/bin/curl", forgedHeader + common).1 == "400")
-        let straight = try Self.run("/usr/bin/curl", ["-sS", "-o", "\(state)/straight", "-w", "%{http_code}", "-u", "secure:secure-password",
-                                                      "-H", "Content-Type: application/ipp", "--data-binary", "@\(request)"]
-                                                     + forgedHeader + ["http://\(upstream)/ipp/print"])
+        let straight = try Self.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-o", "\(state)/straight", "-w", "%{http_code}", "-u", "secure:secure-password",
+                "-H", "Content-Type: application/ipp", "--data-binary", "@\(request)",
+            ]
+                + forgedHeader + ["http://\(upstream)/ipp/print"])
         #expect(straight.1 == "403")
-        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: "\(state)/straight")), as: UTF8.self).contains("believed only from MiG's TLS proxy"))
+        #expect(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: "\(state)/straight")), as: UTF8.self).contains(
+                "believed only from MiG's TLS proxy"))
 
         // The shipped client, with the original app's password-protected PKCS#12, through the same nginx.
         let phone = wire.node("phone")
         let url = "https://localhost:\(port)/ipp/print"
-        let withP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
-                                                             clientIdentity: .pkcs12(file: "\(tls)/client.p12", password: "workbench")), node: phone)
+        let withP12 = try MiGClient(
+            configuration: try .init(
+                url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
+                clientIdentity: .pkcs12(file: "\(tls)/client.p12", password: "workbench")), node: phone)
         let job = try await withP12.print(.bytes(TestDocuments.pdf(pages: 1), name: "via-nginx.pdf", format: "application/pdf"))
         #expect(job.status == .successfulOK)
-        let noP12 = try MiGClient(configuration: try .init(url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
-                                                           retry: .none), node: phone)
+        let noP12 = try MiGClient(
+            configuration: try .init(
+                url: url, user: "secure", password: "secure-password", trust: .caFile("\(tls)/ca.pem"),
+                retry: .none), node: phone)
         await #expect(throws: MiGError.self) { _ = try await noP12.print(.bytes(TestDocuments.pdf(pages: 1))) }
         #expect(try mig.jobs().count == 1)
         try await mig.stop().get()

@@ -59,12 +59,19 @@ import Testing
     }
 
     @Test func poiMessagesMatchTheKindOfDamage() {
-        let zipAsDoc = DocsToPDFConverter.convert(input: OfficeDocument.generate(.docx, pages: 1, title: "t"), inputPath: "x.doc", outputPath: "x.pdf")
-        #expect(zipAsDoc.printed.stderr.hasPrefix("org.apache.poi.poifs.filesystem.OfficeXmlFileException: The supplied data appears to be in the Office 2007+ XML."))
+        let zipAsDoc = DocsToPDFConverter.convert(
+            input: OfficeDocument.generate(.docx, pages: 1, title: "t"), inputPath: "x.doc", outputPath: "x.pdf")
+        #expect(
+            zipAsDoc.printed.stderr.hasPrefix(
+                "org.apache.poi.poifs.filesystem.OfficeXmlFileException: The supplied data appears to be in the Office 2007+ XML."))
         let text = DocsToPDFConverter.convert(input: Array(String(repeating: "hello ", count: 100).utf8), inputPath: "x.ppt", outputPath: "x.pdf")
-        #expect(text.printed.stderr.hasPrefix("java.io.IOException: Invalid header signature; read 0x6568206F6C6C6568, expected 0xE11AB1A1E011CFD0\n"))
+        #expect(
+            text.printed.stderr.hasPrefix("java.io.IOException: Invalid header signature; read 0x6568206F6C6C6568, expected 0xE11AB1A1E011CFD0\n"))
         let docxWithoutTypes = DocsToPDFConverter.convert(input: Array("PK garbage".utf8), inputPath: "x.docx", outputPath: "x.pdf")
-        #expect(docxWithoutTypes.printed.stderr.hasPrefix("org.apache.poi.POIXMLException: org.apache.poi.openxml4j.exceptions.InvalidFormatException: Package should contain a content type part [M1.13]\n"))
+        #expect(
+            docxWithoutTypes.printed.stderr.hasPrefix(
+                "org.apache.poi.POIXMLException: org.apache.poi.openxml4j.exceptions.InvalidFormatException: Package should contain a content type part [M1.13]\n"
+            ))
     }
 
     @Test func theCommandLineIsParsedLikeArgs4j() throws {
@@ -87,14 +94,17 @@ import Testing
 }
 
 @Suite struct GhostscriptTests {
-    static let banner = "GPL Ghostscript 10.0.0 (2022-09-21)\nCopyright (C) 2022 Artifex Software, Inc.  All rights reserved.\n"
+    static let banner =
+        "GPL Ghostscript 10.0.0 (2022-09-21)\nCopyright (C) 2022 Artifex Software, Inc.  All rights reserved.\n"
         + "This software is supplied under the GNU AGPLv3 and comes with NO WARRANTY:\nsee the file COPYING for details.\n"
 
     @Test func trimmingKeepsPagesSThroughEAndSaysSo() throws {
-        let result = Ghostscript.pdfwrite(input: Sample.pdf(12), inputPath: "socPrint/source.pdf", outputPath: "socPrint/source-trimmed.pdf",
-                                          firstPage: 2, lastPage: 4)
-        #expect(result.printed.stdout == Self.banner + "Processing pages 2 through 4.\nPage 2\n"
-            + "Loading font Helvetica (or substitute) from /usr/share/ghostscript/10.00.0/Resource/Font/NimbusSans-Regular\nPage 3\nPage 4\n")
+        let result = Ghostscript.pdfwrite(
+            input: Sample.pdf(12), inputPath: "socPrint/source.pdf", outputPath: "socPrint/source-trimmed.pdf",
+            firstPage: 2, lastPage: 4)
+        #expect(
+            result.printed.stdout == Self.banner + "Processing pages 2 through 4.\nPage 2\n"
+                + "Loading font Helvetica (or substitute) from /usr/share/ghostscript/10.00.0/Resource/Font/NimbusSans-Regular\nPage 3\nPage 4\n")
         #expect(result.printed.stderr == "" && result.printed.exitStatus == 0)
         let output = try #require(result.output)
         #expect(try PDFReader.pageCount(output) == 3 && result.pages == 3)
@@ -110,8 +120,10 @@ import Testing
 
     @Test func aFirstPageBeyondTheEndPrintsTheMessageTheAppLooksFor() throws {
         let result = Ghostscript.pdfwrite(input: Sample.pdf(12), inputPath: "s.pdf", outputPath: "t.pdf", firstPage: 13, lastPage: 14)
-        #expect(result.printed.stdout == Self.banner
-            + "\nRequested FirstPage is greater than the number of pages in the file: 12\n   No pages will be processed (FirstPage > LastPage).\n")
+        #expect(
+            result.printed.stdout == Self.banner
+                + "\nRequested FirstPage is greater than the number of pages in the file: 12\n   No pages will be processed (FirstPage > LastPage).\n"
+        )
         #expect(result.printed.exitStatus == 0)
         #expect(result.printed.stdout.contains(Ghostscript.firstPageTooLarge))
         #expect(try PDFReader.pageCount(try #require(result.output)) == 1, "pdfwrite still writes one blank page")
@@ -119,8 +131,12 @@ import Testing
 
     @Test func aMissingInputIsAnUndefinedFilename() {
         let result = Ghostscript.pdfwrite(input: nil, inputPath: "socPrint/nope.pdf", outputPath: "t.pdf", firstPage: 1, lastPage: 1)
-        #expect(result.printed.stdout.hasPrefix(Self.banner + "Error: /undefinedfilename in (socPrint/nope.pdf)\nOperand stack:\n\nExecution stack:\n"))
-        #expect(result.printed.stdout.hasSuffix("--dict:770/1123(ro)(G)--   --dict:0/20(G)--   --dict:75/200(L)--\nCurrent allocation mode is local\nLast OS error: No such file or directory\n"))
+        #expect(
+            result.printed.stdout.hasPrefix(Self.banner + "Error: /undefinedfilename in (socPrint/nope.pdf)\nOperand stack:\n\nExecution stack:\n"))
+        #expect(
+            result.printed.stdout.hasSuffix(
+                "--dict:770/1123(ro)(G)--   --dict:0/20(G)--   --dict:75/200(L)--\nCurrent allocation mode is local\nLast OS error: No such file or directory\n"
+            ))
         #expect(result.printed.stderr == "GPL Ghostscript 10.00.0: Unrecoverable error, exit code 1\n")
         #expect(result.printed.exitStatus == 1)
     }
@@ -141,9 +157,12 @@ import Testing
 
     @Test func aPDFWithoutPagesCannotBeInitialised() {
         let junk = Ghostscript.pdfwrite(input: Array("%PDF-1.4\nrubbish\n".utf8), inputPath: "s.pdf", outputPath: "t.pdf", firstPage: 1, lastPage: 2)
-        #expect(junk.printed.stdout == Self.banner + "   **** Error: Couldn't initialise file.\n               Output may be incorrect.\n\n"
-            + "Requested FirstPage is greater than the number of pages in the file: 0\n   No pages will be processed (FirstPage > LastPage).\n")
-        #expect(junk.printed.stderr.hasPrefix("\nThe following errors were encountered at least once while processing this file:\n\tno startxref token found\n"))
+        #expect(
+            junk.printed.stdout == Self.banner + "   **** Error: Couldn't initialise file.\n               Output may be incorrect.\n\n"
+                + "Requested FirstPage is greater than the number of pages in the file: 0\n   No pages will be processed (FirstPage > LastPage).\n")
+        #expect(
+            junk.printed.stderr.hasPrefix(
+                "\nThe following errors were encountered at least once while processing this file:\n\tno startxref token found\n"))
     }
 }
 
@@ -151,7 +170,8 @@ import Testing
     @Test(arguments: [2, 4, 8])
     func nUpMakesCeilingPagesOverNSheets(perSheet: Int) throws {
         for pages in [1, 2, 5, 12, 16] {
-            let result = NUpPDF.convert(input: Sample.pdf(pages), inputPath: "socPrint/source.pdf", outputPath: "socPrint/formatted.pdf", perSheet: perSheet)
+            let result = NUpPDF.convert(
+                input: Sample.pdf(pages), inputPath: "socPrint/source.pdf", outputPath: "socPrint/formatted.pdf", perSheet: perSheet)
             let sheets = (pages + perSheet - 1) / perSheet
             #expect(result.pages == sheets && result.printed == ToolOutput())
             #expect(try PDFReader.pageCount(try #require(result.output)) == sheets, "\(pages) pages \(perSheet)-up")
@@ -163,12 +183,17 @@ import Testing
         let result = NUpPDF.convert(input: Sample.pdf(5), inputPath: "a.pdf", outputPath: "b.pdf", perSheet: 4)
         let output = try #require(result.output)
         let lines = try #require(PDFReader.pageLines(output))
-        #expect(lines == [["Handout", "Page 1 of 5", "Handout", "Page 2 of 5", "Handout", "Page 3 of 5", "Handout", "Page 4 of 5"],
-                          ["Handout", "Page 5 of 5"]])
+        #expect(
+            lines == [
+                ["Handout", "Page 1 of 5", "Handout", "Page 2 of 5", "Handout", "Page 3 of 5", "Handout", "Page 4 of 5"],
+                ["Handout", "Page 5 of 5"],
+            ])
     }
 
     @Test func oddPowersTurnTheSheet() throws {
-        let sizes = { (perSheet: Int) in PDFReader.pageSizes(NUpPDF.convert(input: Sample.pdf(1), inputPath: "a.pdf", outputPath: "b.pdf", perSheet: perSheet).output ?? []) }
+        let sizes = { (perSheet: Int) in
+            PDFReader.pageSizes(NUpPDF.convert(input: Sample.pdf(1), inputPath: "a.pdf", outputPath: "b.pdf", perSheet: perSheet).output ?? [])
+        }
         #expect(sizes(2) == [.a4Landscape])
         #expect(sizes(4) == [.a4])
         #expect(sizes(8) == [.a4Landscape])
@@ -177,7 +202,9 @@ import Testing
     @Test func nUpRefusesWhatItCannotDo() {
         #expect(NUpPDF.convert(input: Sample.pdf(3), inputPath: "a.pdf", outputPath: "b.pdf", perSheet: 6).printed.exitStatus == 1)
         let garbage = NUpPDF.convert(input: Array("nope".utf8), inputPath: "a.pdf", outputPath: "b.pdf", perSheet: 2)
-        #expect(garbage.output == nil && garbage.printed.stderr.hasPrefix("Exception in thread \"main\" java.io.IOException: PDF header signature not found."))
+        #expect(
+            garbage.output == nil
+                && garbage.printed.stderr.hasPrefix("Exception in thread \"main\" java.io.IOException: PDF header signature not found."))
         let missing = NUpPDF.convert(input: nil, inputPath: "a.pdf", outputPath: "b.pdf", perSheet: 2)
         #expect(missing.printed.stderr.contains("a.pdf not found as file or resource."))
     }
@@ -204,8 +231,10 @@ import Testing
         let postScript = try #require(result.output)
         #expect(PostScriptReader.pageCount(postScript) == pages)
         let text = Sample.text(postScript)
-        #expect(text.hasPrefix("%!PS-Adobe-3.0\n%Produced by poppler pdftops version: 22.12.0 (http://poppler.freedesktop.org)\n"
-            + "%%Creator: Workbench PrintDocuments\n%%LanguageLevel: 2\n"), "pdftops copies the PDF's /Creator")
+        #expect(
+            text.hasPrefix(
+                "%!PS-Adobe-3.0\n%Produced by poppler pdftops version: 22.12.0 (http://poppler.freedesktop.org)\n"
+                    + "%%Creator: Workbench PrintDocuments\n%%LanguageLevel: 2\n"), "pdftops copies the PDF's /Creator")
         #expect(text.contains("%%Pages: \(pages)\n%%EndComments\n"))
         #expect(text.components(separatedBy: "\n%%Page: ").count == pages + 1)
         #expect(result.outputPath == "socPrint/Term project.ps")
@@ -224,18 +253,26 @@ import Testing
     }
 
     @Test func pdftopsMessagesAreTheRealOnes() {
-        #expect(PDFToPS.convert(input: nil, inputPath: "missing.pdf", outputPath: "x.ps").printed
-            == ToolOutput(stderr: "I/O Error: Couldn't open file 'missing.pdf': No such file or directory.\n", exitStatus: 1))
-        #expect(PDFToPS.convert(input: [], inputPath: "e.pdf", outputPath: "x.ps").printed
-            == ToolOutput(stderr: "Syntax Error: Document stream is empty\n", exitStatus: 1))
-        #expect(PDFToPS.convert(input: Array("hello\n".utf8), inputPath: "h.pdf", outputPath: "x.ps").printed == ToolOutput(
-            stderr: "Syntax Warning: May not be a PDF file (continuing anyway)\nSyntax Error: Couldn't find trailer dictionary\n"
-                + "Syntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't read xref table\n", exitStatus: 1))
+        #expect(
+            PDFToPS.convert(input: nil, inputPath: "missing.pdf", outputPath: "x.ps").printed
+                == ToolOutput(stderr: "I/O Error: Couldn't open file 'missing.pdf': No such file or directory.\n", exitStatus: 1))
+        #expect(
+            PDFToPS.convert(input: [], inputPath: "e.pdf", outputPath: "x.ps").printed
+                == ToolOutput(stderr: "Syntax Error: Document stream is empty\n", exitStatus: 1))
+        #expect(
+            PDFToPS.convert(input: Array("hello\n".utf8), inputPath: "h.pdf", outputPath: "x.ps").printed
+                == ToolOutput(
+                    stderr: "Syntax Warning: May not be a PDF file (continuing anyway)\nSyntax Error: Couldn't find trailer dictionary\n"
+                        + "Syntax Error: Couldn't find trailer dictionary\nSyntax Error: Couldn't read xref table\n", exitStatus: 1))
         let claim = Sample.text(Sample.pdf(1)).replacingOccurrences(of: "/Count 1", with: "/Count 99999999")
-        #expect(PDFToPS.convert(input: Array(claim.utf8), inputPath: "c.pdf", outputPath: "x.ps").printed == ToolOutput(
-            stderr: "Syntax Error: Page count (99999999) larger than number of objects (7)\n"
-                + "Command Line Error: Wrong page range given: the first page (1) can not be after the last page (0).\n", exitStatus: 99))
-        #expect(PDFToPS.cannotOpenOutput("/nonexistent/x.ps") == ToolOutput(stderr: "I/O Error: Couldn't open PostScript file '/nonexistent/x.ps'\n", exitStatus: 2))
+        #expect(
+            PDFToPS.convert(input: Array(claim.utf8), inputPath: "c.pdf", outputPath: "x.ps").printed
+                == ToolOutput(
+                    stderr: "Syntax Error: Page count (99999999) larger than number of objects (7)\n"
+                        + "Command Line Error: Wrong page range given: the first page (1) can not be after the last page (0).\n", exitStatus: 99))
+        #expect(
+            PDFToPS.cannotOpenOutput("/nonexistent/x.ps")
+                == ToolOutput(stderr: "I/O Error: Couldn't open PostScript file '/nonexistent/x.ps'\n", exitStatus: 2))
         #expect(PDFToPS.convert(input: Array("hello\n".utf8), inputPath: "h.pdf", outputPath: "x.ps").output == nil)
     }
 

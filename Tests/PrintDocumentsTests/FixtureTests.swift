@@ -37,8 +37,10 @@ import Testing
     }
 
     @Test func fixturesHaveThePagesTheirNamesSay() throws {
-        let counts: [(String, OfficeFormat?, Int)] = [("slides-12.pptx", .pptx, 12), ("report-5.docx", .docx, 5), ("notes-3.odt", .odt, 3),
-                                                     ("memo-2.doc", .doc, 2), ("deck-2.ppt", .ppt, 2), ("handout-8.pdf", nil, 8)]
+        let counts: [(String, OfficeFormat?, Int)] = [
+            ("slides-12.pptx", .pptx, 12), ("report-5.docx", .docx, 5), ("notes-3.odt", .odt, 3),
+            ("memo-2.doc", .doc, 2), ("deck-2.ppt", .ppt, 2), ("handout-8.pdf", nil, 8),
+        ]
         for (name, format, pages) in counts {
             let bytes = [UInt8](try #require(FileManager.default.contents(atPath: Self.directory.appendingPathComponent(name).path)))
             let count = try format.map { try OfficeDocument.pageCount(bytes, format: $0) } ?? PDFReader.pageCount(bytes)

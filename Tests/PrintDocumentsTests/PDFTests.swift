@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func otherPDFsHaveNoReadableLines() throws {
-        let foreign = Array(Sample.text(Sample.pdf(2)).replacingOccurrences(of: "/Creator (Workbench PrintDocuments)", with: "/Creator (Microsoft Word)").utf8)
+        let foreign = Array(
+            Sample.text(Sample.pdf(2)).replacingOccurrences(of: "/Creator (Workbench PrintDocuments)", with: "/Creator (Microsoft Word)").utf8)
         #expect(try PDFReader.pageCount(foreign) == 2)
         #expect(PDFReader.pageLines(foreign) == nil)
     }
@@ -69,7 +70,8 @@ import Testing
 
     @Test func hostilePDFsNeverCrash() throws {
         let nested = "%PDF-1.4\n1 0 obj\n" + String(repeating: "[", count: 100_000) + "\nendobj\ntrailer << /Root 1 0 R >>\n"
-        let loop = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [2 0 R 3 0 R] >> endobj\n"
+        let loop =
+            "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [2 0 R 3 0 R] >> endobj\n"
             + "3 0 obj << /Type /Pages /Kids [2 0 R] >> endobj\ntrailer << /Root 1 0 R >>\n"
         let selfReference = "%PDF-1.4\n1 0 obj 1 0 R endobj\ntrailer << /Root 1 0 R >>\n"
         let badStream = "%PDF-1.4\n1 0 obj << /Length 99999999999999999999 /Filter /FlateDecode >> stream\nxyz"
@@ -99,8 +101,9 @@ import Testing
         #expect(text.hasSuffix("%%EOF\n"))
         #expect(PostScriptReader.isPostScript(postScript))
         #expect(PostScriptReader.pageCount(postScript) == 2)
-        #expect(Sample.text(PostScriptWriter.document(title: "L", creator: "W", pages: [PDFPage(lines: [])], landscape: true))
-            .contains("%%BoundingBox: 0 0 842 595\n"))
+        #expect(
+            Sample.text(PostScriptWriter.document(title: "L", creator: "W", pages: [PDFPage(lines: [])], landscape: true))
+                .contains("%%BoundingBox: 0 0 842 595\n"))
     }
 
     @Test func postScriptPageCountsFollowTheConventions() {
@@ -157,7 +160,9 @@ import Testing
         pdf += Array("4 0 obj << /Creator (Workbench PrintDocuments) >> endobj\n".utf8)
         for page in 0..<pages { pdf += Array("\(page + 5) 0 obj << /Type /Page /Parent 2 0 R /Contents 3 0 R >> endobj\n".utf8) }
         pdf += Array("trailer << /Root 1 0 R /Info 4 0 R >>\n".utf8)
-        var counted = 0, lined = 0, converted = 0
+        var counted = 0
+        var lined = 0
+        var converted = 0
         let elapsed = ContinuousClock().measure {
             counted = (try? PDFReader.pageCount(pdf)) ?? -1
             lined = PDFReader.pageLines(pdf)?.count ?? -1

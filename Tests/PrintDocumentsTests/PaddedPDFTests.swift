@@ -9,8 +9,9 @@ import Testing
     static func checkStructure(_ pdf: [UInt8], pages: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let text = String(decoding: pdf, as: UTF8.self)
         let tail = text.suffix(64)
-        let startxref = try #require(tail.components(separatedBy: "startxref\n").last?.split(separator: "\n").first.flatMap { Int($0) },
-                                     sourceLocation: sourceLocation)
+        let startxref = try #require(
+            tail.components(separatedBy: "startxref\n").last?.split(separator: "\n").first.flatMap { Int($0) },
+            sourceLocation: sourceLocation)
         #expect(pdf[startxref...].starts(with: Array("xref\n".utf8)), "startxref \(startxref)", sourceLocation: sourceLocation)
         let table = String(decoding: pdf[startxref...], as: UTF8.self).split(separator: "\n")
         let count = try #require(Int(table[1].split(separator: " ")[1]), sourceLocation: sourceLocation)

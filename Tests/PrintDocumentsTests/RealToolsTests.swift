@@ -16,11 +16,28 @@ import Testing
             ("odt.pdf", try #require(Sample.converted(.odt, pages: 2).output), 2, "595 x 842 pts (A4)"),
             ("doc.pdf", try #require(Sample.converted(.doc, pages: 3).output), 3, "595 x 842 pts (A4)"),
             ("ppt.pdf", try #require(Sample.converted(.ppt, pages: 2).output), 2, "1440 x 1080 pts"),
-            ("trimmed.pdf", try #require(Ghostscript.pdfwrite(input: handout, inputPath: "h.pdf", outputPath: "t.pdf", firstPage: 3, lastPage: 5).output), 3, "595 x 842 pts (A4)"),
-            ("blank.pdf", try #require(Ghostscript.pdfwrite(input: handout, inputPath: "h.pdf", outputPath: "t.pdf", firstPage: 9, lastPage: 9).output), 1, "595 x 842 pts (A4)"),
-            ("2up.pdf", try #require(NUpPDF.convert(input: handout, inputPath: "h.pdf", outputPath: "n.pdf", perSheet: 2).output), 4, "842 x 595 pts (A4)"),
-            ("8up.pdf", try #require(NUpPDF.convert(input: handout, inputPath: "h.pdf", outputPath: "n.pdf", perSheet: 8).output), 1, "842 x 595 pts (A4)"),
-            ("6up.pdf", try #require(MultivalentImpose.impose(input: handout, inputPath: "h.pdf", perSheet: 6, paper: "a4").output), 2, "842 x 595 pts (A4)"),
+            (
+                "trimmed.pdf",
+                try #require(Ghostscript.pdfwrite(input: handout, inputPath: "h.pdf", outputPath: "t.pdf", firstPage: 3, lastPage: 5).output), 3,
+                "595 x 842 pts (A4)"
+            ),
+            (
+                "blank.pdf",
+                try #require(Ghostscript.pdfwrite(input: handout, inputPath: "h.pdf", outputPath: "t.pdf", firstPage: 9, lastPage: 9).output), 1,
+                "595 x 842 pts (A4)"
+            ),
+            (
+                "2up.pdf", try #require(NUpPDF.convert(input: handout, inputPath: "h.pdf", outputPath: "n.pdf", perSheet: 2).output), 4,
+                "842 x 595 pts (A4)"
+            ),
+            (
+                "8up.pdf", try #require(NUpPDF.convert(input: handout, inputPath: "h.pdf", outputPath: "n.pdf", perSheet: 8).output), 1,
+                "842 x 595 pts (A4)"
+            ),
+            (
+                "6up.pdf", try #require(MultivalentImpose.impose(input: handout, inputPath: "h.pdf", perSheet: 6, paper: "a4").output), 2,
+                "842 x 595 pts (A4)"
+            ),
             ("padded.pdf", try PaddedPDF(byteCount: 250_000).bytes, 3, "595 x 842 pts (A4)"),
             ("padded-small.pdf", try PaddedPDF(byteCount: PaddedPDF.minimumBytes() + 1).bytes, 1, "595 x 842 pts (A4)"),
         ]
@@ -57,7 +74,8 @@ import Testing
         let directory = try RealTool.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for output in try Self.outputs() {
-            let input = directory.appendingPathComponent(output.name).path, result = input + ".ps"
+            let input = directory.appendingPathComponent(output.name).path
+            let result = input + ".ps"
             try Data(output.pdf).write(to: URL(fileURLWithPath: input))
             let run = try RealTool.run(pdftops, [input, result])
             #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty, "pdftops \(output.name): \(run.stderr)")
@@ -66,7 +84,9 @@ import Testing
             #expect(PostScriptReader.pageCount(real) == output.pages, "\(output.name)")
             #expect(PostScriptReader.pageCount(ours) == output.pages, "\(output.name)")
             // The header comments our pdftops writes are the real one's, line for line.
-            let header = { (bytes: [UInt8]) in Sample.text(bytes).components(separatedBy: "%%EndComments")[0].replacingOccurrences(of: "%%+ ", with: "") }
+            let header = { (bytes: [UInt8]) in
+                Sample.text(bytes).components(separatedBy: "%%EndComments")[0].replacingOccurrences(of: "%%+ ", with: "")
+            }
             #expect(header(ours).components(separatedBy: "\n").sorted() == header(real).components(separatedBy: "\n").sorted(), "\(output.name)")
         }
     }
@@ -77,8 +97,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let original = directory.appendingPathComponent("in.pdf").path
         try Data(Sample.pdf(9)).write(to: URL(fileURLWithPath: original))
-        for (name, options) in [("objstm", ["--object-streams=generate", "--compress-streams=y"]), ("linear", ["--linearize"]),
-                                ("qdf", ["--qdf"])] {
+        for (name, options) in [
+            ("objstm", ["--object-streams=generate", "--compress-streams=y"]), ("linear", ["--linearize"]),
+            ("qdf", ["--qdf"]),
+        ] {
             let rewritten = directory.appendingPathComponent("\(name).pdf").path
             let run = try RealTool.run(qpdf, options + [original, rewritten])
             #expect(run.status == 0, "qpdf \(options): \(run.stderr)")

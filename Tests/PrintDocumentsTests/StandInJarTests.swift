@@ -50,7 +50,9 @@ import Testing
     @Test func manifestContinuationLinesAreJoined() throws {
         var zip = ZIPWriter()
         let name = "com.example.a.very.long.package.name.that.wraps.past.seventy.two.bytes.Main"
-        zip.add("META-INF/MANIFEST.MF", Array("Manifest-Version: 1.0\r\nMain-Class: \(name.prefix(50))\r\n \(name.dropFirst(50))\r\n\r\n".utf8), compress: true)
+        zip.add(
+            "META-INF/MANIFEST.MF", Array("Manifest-Version: 1.0\r\nMain-Class: \(name.prefix(50))\r\n \(name.dropFirst(50))\r\n\r\n".utf8),
+            compress: true)
         #expect(try JarFile.inspect(zip.finish()).mainClass == name)
         var bare = ZIPWriter()
         bare.add("Hello.class", [0xCA, 0xFE, 0xBA, 0xBE], compress: false)

@@ -11,8 +11,9 @@ enum Sample {
 
     /// The file an office format arrives as on the host, and the pages it converts to.
     static func converted(_ format: OfficeFormat, pages: Int) -> ConversionResult {
-        DocsToPDFConverter.convert(input: OfficeDocument.generate(format, pages: pages, title: "Term project"),
-                                   inputPath: "socPrint/source.\(format.rawValue)", outputPath: "socPrint/source.pdf")
+        DocsToPDFConverter.convert(
+            input: OfficeDocument.generate(format, pages: pages, title: "Term project"),
+            inputPath: "socPrint/source.\(format.rawValue)", outputPath: "socPrint/source.pdf")
     }
 
     static func text(_ bytes: [UInt8]?) -> String { String(decoding: bytes ?? [], as: UTF8.self) }

@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func archivesAreDeterministicAndDatedTheFirstDOSDay() {
-        var first = ZIPWriter(), second = ZIPWriter()
+        var first = ZIPWriter()
+        var second = ZIPWriter()
         first.add("x", [1, 2, 3], compress: true)
         second.add("x", [1, 2, 3], compress: true)
         let archive = first.finish()
@@ -47,7 +48,12 @@ import Testing
             (error as? DocumentError)?.message == "ZIP entry docProps/app.xml inflates to 5242880 bytes; the limit is 4194304"
         }
         // Lying header: it claims 100 bytes in both headers; inflating stops there.
-        for offset in [22, archive.count - 22 - 46 - 16 + 24] { archive[offset] = 100; archive[offset + 1] = 0; archive[offset + 2] = 0; archive[offset + 3] = 0 }
+        for offset in [22, archive.count - 22 - 46 - 16 + 24] {
+            archive[offset] = 100
+            archive[offset + 1] = 0
+            archive[offset + 2] = 0
+            archive[offset + 3] = 0
+        }
         #expect(throws: DocumentError.self) { try ZIPReader(archive).contents(of: "docProps/app.xml", limit: DocumentLimits.maximumMetadataBytes) }
     }
 
@@ -55,7 +61,7 @@ import Testing
         var writer = ZIPWriter()
         writer.add("entry", Array("some stored data".utf8), compress: false)
         var archive = writer.finish()
-        archive[30 + 5 + 2] ^= 0xFF                                    // a byte of the stored data
+        archive[30 + 5 + 2] ^= 0xFF  // a byte of the stored data
         #expect {
             try ZIPReader(archive).contents(of: "entry", limit: 100)
         } throws: { error in
@@ -74,7 +80,10 @@ import Testing
             (error as? DocumentError)?.message == "ZIP archive with 60000 entries; the limit is 10000"
         }
         // ZIP64 markers.
-        claims[8] = 0xFF; claims[9] = 0xFF; claims[10] = 0xFF; claims[11] = 0xFF
+        claims[8] = 0xFF
+        claims[9] = 0xFF
+        claims[10] = 0xFF
+        claims[11] = 0xFF
         #expect(throws: DocumentError.self) { try ZIPReader(claims) }
         // A directory that points past itself.
         claims = [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0, 1, 0, 1, 0, 46, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0]

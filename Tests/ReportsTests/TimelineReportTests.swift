@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Reports
 
 /// `workbench run --report FILE.html`: the page a person opens, loaded in a real headless Chromium.
@@ -29,11 +30,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("report-check.scn")
         try Self.scenario.write(to: file, atomically: true, encoding: .utf8)
-        let page = directory.appendingPathComponent("report.html"), trace = directory.appendingPathComponent("trace.jsonl")
+        let page = directory.appendingPathComponent("report.html")
+        let trace = directory.appendingPathComponent("trace.jsonl")
         let run = try WorkbenchBinary.run(["run", file.path, "--seed", "7", "--trace", trace.path, "--report", page.path])
         #expect(run.status == 1, "\(run.output)")
-        let failingLine = try #require(Self.scenario.split(separator: "\n", omittingEmptySubsequences: false)
-            .firstIndex { $0 == Self.failingText }) + 1
+        let failingLine =
+            try #require(
+                Self.scenario.split(separator: "\n", omittingEmptySubsequences: false)
+                    .firstIndex { $0 == Self.failingText }) + 1
 
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(!html.contains(directory.path), "the page names the temporary directory")
@@ -63,8 +67,9 @@ import Testing
         #expect(!dom.contains("<script>window.injected"), "the title became markup")
 
         // A search from the link: the one fault that fired is found, counted and brought into view.
-        let searched = try Chromium.dumpDOM(try #require(URL(string: page.absoluteString + "#q=fault%20fired")),
-                                            profile: directory.appendingPathComponent("profile"))
+        let searched = try Chromium.dumpDOM(
+            try #require(URL(string: page.absoluteString + "#q=fault%20fired")),
+            profile: directory.appendingPathComponent("profile"))
         #expect(searched.contains("<span class=\"count\">1 / 1</span>"), "\(searched.prefix(3000))")
         let found = try #require(Self.slice(of: searched, from: "<div class=\"row event match current", to: "</div></div>"))
         #expect(found.contains("fault fired: echo.unavailable"), "\(found)")
@@ -78,7 +83,8 @@ import Testing
     @Test func severalScenariosShareOnePageWithASelector() throws {
         let directory = try temporaryDirectory("report-several")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = directory.appendingPathComponent("report-check.scn"), second = directory.appendingPathComponent("plain-echo.scn")
+        let first = directory.appendingPathComponent("report-check.scn")
+        let second = directory.appendingPathComponent("plain-echo.scn")
         try Self.scenario.write(to: first, atomically: true, encoding: .utf8)
         try "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200\n".write(to: second, atomically: true, encoding: .utf8)
         let page = directory.appendingPathComponent("report.html")
@@ -97,8 +103,9 @@ import Testing
         let lifelines = Set(Self.matches(of: #"class="lifeline-head[^"]*" data-actor="([^"]+)""#, in: dom))
         #expect(lifelines == ["scenario", "phone", "echo", "bus"], "\(lifelines)")
 
-        let broken = try Chromium.dumpDOM(try #require(URL(string: page.absoluteString + "#scenario=3")),
-                                          profile: directory.appendingPathComponent("profile"))
+        let broken = try Chromium.dumpDOM(
+            try #require(URL(string: page.absoluteString + "#scenario=3")),
+            profile: directory.appendingPathComponent("profile"))
         #expect(broken.contains("<div class=\"step-error\">broken.scn:3: expect: undefined variable ${nothing.here}"))
         let errorRow = try #require(Self.slice(of: broken, from: "<div class=\"row check failed step-error", to: "</div></div>"))
         #expect(errorRow.contains("<span class=\"where\">line 3</span><span class=\"text\">step error</span>"), "\(errorRow)")
@@ -130,10 +137,14 @@ import Testing
         let trace = Self.syntheticTrace(events: 10_000)
         let section = TimelineReport.Section(
             title: "10,000 events", file: "large.scn", seed: 1, digest: String(repeating: "0", count: 64), trace: trace,
-            checks: [TimelineReport.Check(kind: .expectation, line: 3, text: "expect ${r9000.status} == 500",
-                                          failure: "got 200", traceIndex: 9_000, nanoseconds: 9_000_000_000),
-                     TimelineReport.Check(kind: .invariant, line: 4, text: "echo.answers", failure: "echo stopped answering",
-                                          traceIndex: 9_500, nanoseconds: 9_500_000_000)],
+            checks: [
+                TimelineReport.Check(
+                    kind: .expectation, line: 3, text: "expect ${r9000.status} == 500",
+                    failure: "got 200", traceIndex: 9_000, nanoseconds: 9_000_000_000),
+                TimelineReport.Check(
+                    kind: .invariant, line: 4, text: "echo.answers", failure: "echo stopped answering",
+                    traceIndex: 9_500, nanoseconds: 9_500_000_000),
+            ],
             error: nil, virtualTime: .seconds(10))
         let page = directory.appendingPathComponent("large.html")
         try TimelineReport(sections: [section]).html.write(to: page, atomically: true, encoding: .utf8)
@@ -164,11 +175,14 @@ import Testing
 
     @Test func traceTextCannotBreakOutOfTheDataScript() throws {
         let hostile = "</script><script>alert(1)</script><!-- \u{2028}\u{2029} & é"
-        let trace = #"{"t":0,"actor":"scenario","event":"begin","file":"x.scn","seed":"1"}"# + "\n"
+        let trace =
+            #"{"t":0,"actor":"scenario","event":"begin","file":"x.scn","seed":"1"}"# + "\n"
             + #"{"t":5,"actor":"phone","event":"opened","name":"\#(hostile)"}"# + "\n"
-        let html = TimelineReport(sections: [TimelineReport.Section(
-            title: hostile, file: "x.scn", seed: 1, digest: "d", trace: trace,
-            checks: [], error: "x.scn:2: http: \(hostile)", virtualTime: .zero)]).html
+        let html = TimelineReport(sections: [
+            TimelineReport.Section(
+                title: hostile, file: "x.scn", seed: 1, digest: "d", trace: trace,
+                checks: [], error: "x.scn:2: http: \(hostile)", virtualTime: .zero)
+        ]).html
         #expect(html.components(separatedBy: "<script").count == 3)
         #expect(html.components(separatedBy: "</script>").count == 3)
         #expect(html.contains("<title>FAIL &lt;/script&gt;&lt;script&gt;"))
@@ -213,21 +227,27 @@ import Testing
         let directory = try temporaryDirectory("report-story")
         defer { try? FileManager.default.removeItem(at: directory) }
         let checks = [
-            TimelineReport.Check(kind: .expectation, line: 9, text: "expect ${bad.http} == 401", failure: nil,
-                                 traceIndex: 17, nanoseconds: 8000),
-            TimelineReport.Check(kind: .expectation, line: 11, text: "expect ${worse.http} == 200",
-                                 failure: "expected ${worse.http} == \"200\", actual \"500\"", traceIndex: 19, nanoseconds: 9000),
+            TimelineReport.Check(
+                kind: .expectation, line: 9, text: "expect ${bad.http} == 401", failure: nil,
+                traceIndex: 17, nanoseconds: 8000),
+            TimelineReport.Check(
+                kind: .expectation, line: 11, text: "expect ${worse.http} == 200",
+                failure: "expected ${worse.http} == \"200\", actual \"500\"", traceIndex: 19, nanoseconds: 9000),
         ]
         let page = directory.appendingPathComponent("story.html")
-        try TimelineReport(sections: [TimelineReport.Section(
-            title: "Story", file: "story.scn", seed: 1, digest: "d", trace: Self.storyTrace, checks: checks, error: nil,
-            virtualTime: .microseconds(9))]).html.write(to: page, atomically: true, encoding: .utf8)
+        try TimelineReport(sections: [
+            TimelineReport.Section(
+                title: "Story", file: "story.scn", seed: 1, digest: "d", trace: Self.storyTrace, checks: checks, error: nil,
+                virtualTime: .microseconds(9))
+        ]).html.write(to: page, atomically: true, encoding: .utf8)
         let dom = try Chromium.dumpDOM(page, profile: directory.appendingPathComponent("profile"))
         let timeline = try #require(Self.slice(of: dom, from: "<div class=\"timeline\"", to: "<aside"))
 
         // Each section is a heading at its moment, and a link above the timeline.
-        #expect(Self.matches(of: #"<div class="row event heading" data-item="\d+" data-actor="scenario" data-event="section" title="([^"]+)""#,
-                             in: timeline) == ["Print a job", "Wrong password"], "\(timeline)")
+        #expect(
+            Self.matches(
+                of: #"<div class="row event heading" data-item="\d+" data-actor="scenario" data-event="section" title="([^"]+)""#,
+                in: timeline) == ["Print a job", "Wrong password"], "\(timeline)")
         #expect(timeline.contains(#"<div class="heading-band" role="heading" aria-level="3" style="#))
         #expect(Self.matches(of: #"aria-level="3" style="[^"]*">([^<]+)</div>"#, in: timeline) == ["Print a job", "Wrong password"])
         let sections = try #require(Self.slice(of: dom, from: "<nav class=\"sections\"", to: "</nav>"))
@@ -239,7 +259,8 @@ import Testing
             #expect(timeline.contains("<span class=\"label\">\(label)</span>"), "\(label)")
         }
         let job = try #require(Self.slice(of: dom, from: "<div class=\"job\" data-job=\"mig job 1\">", to: "</div>"))
-        #expect(Self.matches(of: #"<button class="landmark \w+" type="button">([^<]+)</button>"#, in: job)
+        #expect(
+            Self.matches(of: #"<button class="landmark \w+" type="button">([^<]+)</button>"#, in: job)
                 == ["created 3µs", "held 4µs", "resumed 5µs", "completed 6µs"], "\(job)")
 
         // The 401 the expectation asked for, and the failed login before it, are drawn as expected; the 500 the
@@ -258,8 +279,9 @@ import Testing
         #expect(timeline.contains("▸ setup: 4 events (2 actors started) — show</button>"), "\(timeline)")
         #expect(!timeline.contains(#"data-event="started""#))
         #expect(!timeline.contains(#"data-event="listen""#))
-        #expect(Self.matches(of: #"<label title="Setup: [^"]*"([^>]*)><input type="checkbox">show setup"#, in: dom) == [""],
-                "the control to unfold it is shown")
+        #expect(
+            Self.matches(of: #"<label title="Setup: [^"]*"([^>]*)><input type="checkbox">show setup"#, in: dom) == [""],
+            "the control to unfold it is shown")
 
         // A link to a setup event unfolds it.
         let setup = try #require(URL(string: page.absoluteString + "#scenario=1&event=2"))
@@ -278,9 +300,11 @@ import Testing
             lines.append(#"{"t":\#(server),"actor":"server-\#(server)","event":"http-request","method":"GET","path":"/"}"#)
         }
         let page = directory.appendingPathComponent("wide.html")
-        try TimelineReport(sections: [TimelineReport.Section(
-            title: "Wide", file: "wide.scn", seed: 1, digest: "d", trace: lines.map { $0 + "\n" }.joined(), checks: [],
-            error: nil, virtualTime: .zero)]).html.write(to: page, atomically: true, encoding: .utf8)
+        try TimelineReport(sections: [
+            TimelineReport.Section(
+                title: "Wide", file: "wide.scn", seed: 1, digest: "d", trace: lines.map { $0 + "\n" }.joined(), checks: [],
+                error: nil, virtualTime: .zero)
+        ]).html.write(to: page, atomically: true, encoding: .utf8)
         let dom = try Chromium.dumpDOM(page, profile: directory.appendingPathComponent("profile"))
         let heads = Self.matches(of: #"<div class="lifeline-head[^"]*" data-actor="[^"]+" title="[^"]+" style="([^"]+)""#, in: dom)
         #expect(heads.count == 20, "\(heads)")
@@ -321,7 +345,10 @@ import Testing
         for line in trace.split(separator: "\n") {
             let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let actor = try #require(event["actor"] as? String)
-            guard actor == "net" else { names.insert(actor); continue }
+            guard actor == "net" else {
+                names.insert(actor)
+                continue
+            }
             for key in ["from", "to", "on", "address", "host", "end"] {
                 guard let value = event[key] as? String, value.first?.isLetter == true else { continue }
                 names.insert(value.split(separator: ":").first.map(String.init) ?? value)
@@ -377,8 +404,10 @@ enum Chromium {
     static let path = "/usr/bin/chromium"
 
     static func arguments(profile: URL) -> [String] {
-        ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)", "--window-size=1400,900",
-         "--virtual-time-budget=5000"]
+        [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)", "--window-size=1400,900",
+            "--virtual-time-budget=5000",
+        ]
     }
 
     /// The DOM after the page's script has run.
@@ -411,9 +440,12 @@ struct PNGImage {
             throw Invalid(description: "not a PNG")
         }
         func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-        var offset = 8, header: ArraySlice<UInt8> = [], compressed: [UInt8] = []
+        var offset = 8
+        var header: ArraySlice<UInt8> = []
+        var compressed: [UInt8] = []
         while offset + 8 <= bytes.count {
-            let length = be32(offset), type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            let length = be32(offset)
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
             guard offset + 12 + length <= bytes.count else { throw Invalid(description: "chunk \(type) runs past the end") }
             let body = bytes[offset + 8..<offset + 8 + length]
             if type == "IHDR" { header = body }
@@ -452,7 +484,10 @@ struct PNGImage {
                 case 2: predicted = up
                 case 3: predicted = (left + up) / 2
                 case 4:
-                    let p = left + up - upLeft, pa = abs(p - left), pb = abs(p - up), pc = abs(p - upLeft)
+                    let p = left + up - upLeft
+                    let pa = abs(p - left)
+                    let pb = abs(p - up)
+                    let pc = abs(p - upLeft)
                     predicted = pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft)
                 default: throw Invalid(description: "unknown filter \(filter) on row \(y)")
                 }

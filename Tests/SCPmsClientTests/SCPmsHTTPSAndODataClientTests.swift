@@ -20,11 +20,14 @@ import WireHTTP
         let server: SCPmsServer
         let host: String
 
-        func manager(trust: SCPmsServerTrust, store: any SCPmsSettingsStore = InMemorySCPmsSettingsStore(),
-                     delegate: (any SCPmsSessionManagerDelegate)? = nil,
-                     _ configure: (inout SCPmsSessionManager.Configuration) -> Void = { _ in }) throws -> SCPmsSessionManager {
-            var configuration = SCPmsSessionManager.Configuration(backendURL: "https://\(host)", applicationId: SCPmsHTTPSAndODataClientTests.app,
-                                                                  serverTrust: trust)
+        func manager(
+            trust: SCPmsServerTrust, store: any SCPmsSettingsStore = InMemorySCPmsSettingsStore(),
+            delegate: (any SCPmsSessionManagerDelegate)? = nil,
+            _ configure: (inout SCPmsSessionManager.Configuration) -> Void = { _ in }
+        ) throws -> SCPmsSessionManager {
+            var configuration = SCPmsSessionManager.Configuration(
+                backendURL: "https://\(host)", applicationId: SCPmsHTTPSAndODataClientTests.app,
+                serverTrust: trust)
             configure(&configuration)
             return try SCPmsSessionManager(node: phone, configuration: configuration, store: store, delegate: delegate)
         }
@@ -33,7 +36,9 @@ import WireHTTP
 
         func start(_ manager: SCPmsSessionManager, password: String = "password") throws -> Result<SCPmsSessionManager.Session, SCPmsSessionError> {
             try run {
-                do throws(SCPmsSessionError) { return .success(try await manager.startSession(user: "demo", password: password)) } catch { return .failure(error) }
+                do throws(SCPmsSessionError) { return .success(try await manager.startSession(user: "demo", password: password)) } catch {
+                    return .failure(error)
+                }
             }
         }
 
@@ -76,14 +81,20 @@ import WireHTTP
         #expect(one.properties["Price"] == "229.00")
 
         let missing = try world.run { () -> SCPmsODataError? in
-            do throws(SCPmsODataError) { _ = try await provider.fetch("Products", key: 7); return nil } catch { return error }
+            do throws(SCPmsODataError) {
+                _ = try await provider.fetch("Products", key: 7)
+                return nil
+            } catch { return error }
         }
         #expect(missing?.httpStatus == 404)
         #expect(missing?.odataCode == "ResourceNotFound")
 
         #expect(try world.server.deleteRegistration(session.applicationConnectionId))
         let revoked = try world.run { () -> SCPmsODataError? in
-            do throws(SCPmsODataError) { _ = try await provider.fetch("Products"); return nil } catch { return error }
+            do throws(SCPmsODataError) {
+                _ = try await provider.fetch("Products")
+                return nil
+            } catch { return error }
         }
         #expect(revoked?.code == .applicationConnectionIdRefused)
         #expect(revoked?.httpStatus == 403)
@@ -94,7 +105,10 @@ import WireHTTP
         // `backend` is not among the certificate's names: the CA trust refuses it, accept-any talks to it.
         let world = try Self.world(host: "backend")
         let careful = try world.manager(trust: Self.ca)
-        guard case .failure(let refused) = try world.start(careful) else { Issue.record("the CA trust accepted a foreign name"); return }
+        guard case .failure(let refused) = try world.start(careful) else {
+            Issue.record("the CA trust accepted a foreign name")
+            return
+        }
         #expect(refused.code == .unknownNetworkError)
         #expect(world.kernel.trace.all.filter { $0.event == "registered" }.isEmpty)
 
@@ -135,8 +149,9 @@ import WireHTTP
             }.get()
         }
         let delegate = HeaderDelegate()
-        let manager = try SCPmsSessionManager(node: kernel.node("phone"), configuration: .init(backendURL: "http://fake", applicationId: Self.app),
-                                              store: InMemorySCPmsSettingsStore(), delegate: delegate)
+        let manager = try SCPmsSessionManager(
+            node: kernel.node("phone"), configuration: .init(backendURL: "http://fake", applicationId: Self.app),
+            store: InMemorySCPmsSettingsStore(), delegate: delegate)
         _ = try kernel.run("session") { try await manager.startSession(user: "demo", password: "password") }
         _ = try kernel.run("read") { try await manager.createODataProvider(withName: "x").fetch("Products") }
         #expect(delegate.asked.withLock { $0 } == 1)
@@ -192,7 +207,8 @@ import WireHTTP
         #expect(stored?.settings == ConnectionSettings())
         let named = try world.manager(trust: .acceptAnyCertificate) { $0.deviceName = "Roberto’s iPhone" }
         let second = try world.start(named).get()
-        #expect(try world.server.store.connection(second.applicationConnectionId, applicationId: Self.app)?.settings["UserName"] == "Roberto’s iPhone")
+        #expect(
+            try world.server.store.connection(second.applicationConnectionId, applicationId: Self.app)?.settings["UserName"] == "Roberto’s iPhone")
         let shown = world.kernel.trace.all.filter { $0.event == "registered" }.map { $0["user-name"] }
         #expect(shown == ["", "Roberto’s iPhone"])
     }

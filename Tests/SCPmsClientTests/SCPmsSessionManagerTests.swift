@@ -18,16 +18,22 @@ import WireHTTP
         let phone: Node
         let server: SCPmsServer
 
-        func manager(_ store: any SCPmsSettingsStore, delegate: (any SCPmsSessionManagerDelegate)? = nil,
-                     _ configure: (inout SCPmsSessionManager.Configuration) -> Void = { _ in }) throws -> SCPmsSessionManager {
+        func manager(
+            _ store: any SCPmsSettingsStore, delegate: (any SCPmsSessionManagerDelegate)? = nil,
+            _ configure: (inout SCPmsSessionManager.Configuration) -> Void = { _ in }
+        ) throws -> SCPmsSessionManager {
             var configuration = SCPmsSessionManager.Configuration(backendURL: "http://scpms", applicationId: SCPmsSessionManagerTests.app)
             configure(&configuration)
             return try SCPmsSessionManager(node: phone, configuration: configuration, store: store, delegate: delegate)
         }
 
-        func start(_ manager: SCPmsSessionManager, user: String = "demo", password: String = "password") throws -> Result<SCPmsSessionManager.Session, SCPmsSessionError> {
+        func start(
+            _ manager: SCPmsSessionManager, user: String = "demo", password: String = "password"
+        ) throws -> Result<SCPmsSessionManager.Session, SCPmsSessionError> {
             try kernel.run("start session") {
-                do throws(SCPmsSessionError) { return .success(try await manager.startSession(user: user, password: password)) } catch { return .failure(error) }
+                do throws(SCPmsSessionError) { return .success(try await manager.startSession(user: user, password: password)) } catch {
+                    return .failure(error)
+                }
             }
         }
     }
@@ -81,7 +87,10 @@ import WireHTTP
         let manager = try world.manager(InMemorySCPmsSettingsStore())
         #expect(throws: SCPmsSessionError.self) { try manager.startSession(user: "", password: "x") }
         let register = try world.kernel.run("register") { () -> SCPmsSessionError? in
-            do throws(SCPmsSessionError) { _ = try await manager.registerApplication(); return nil } catch { return error }
+            do throws(SCPmsSessionError) {
+                _ = try await manager.registerApplication()
+                return nil
+            } catch { return error }
         }
         #expect(register?.code == .emptyCredentials)
         #expect(try world.server.store.connectionCount() == 0)
@@ -98,7 +107,11 @@ import WireHTTP
 
         world.kernel.faults.set(SCPmsServer.unavailableFault, .times(1))
         let before = world.kernel.now
-        let patient = try world.start(try world.manager(InMemorySCPmsSettingsStore()) { $0.serviceUnavailableRetries = 1; $0.retryDelay = .seconds(3) })
+        let patient = try world.start(
+            try world.manager(InMemorySCPmsSettingsStore()) {
+                $0.serviceUnavailableRetries = 1
+                $0.retryDelay = .seconds(3)
+            })
         #expect(patient.failure == nil)
         #expect(world.kernel.now - before >= .seconds(3))
     }
@@ -130,7 +143,11 @@ import WireHTTP
         #expect(result.failure?.code == .applicationConnectionIdNotInPayload)
         #expect(manager.store.load().applicationConnectionId == nil)
         // Anything but 201 is a failed registration, even a 2xx.
-        let ok200 = try world.start(try world.manager(InMemorySCPmsSettingsStore()) { $0.backendURL = "http://fake"; $0.applicationId = "com.ok200" })
+        let ok200 = try world.start(
+            try world.manager(InMemorySCPmsSettingsStore()) {
+                $0.backendURL = "http://fake"
+                $0.applicationId = "com.ok200"
+            })
         #expect(ok200.failure?.code == .unknownNetworkError)
         #expect(ok200.failure?.httpStatus == 200)
     }
@@ -141,7 +158,9 @@ import WireHTTP
         let manager = try world.manager(store)
         let line = ClientLogLine(timestamp: "2026-01-01 00:00:00", severity: .info, message: "two\nlines #1")
         func upload(_ lines: [ClientLogLine]) throws -> Result<Int, SCPmsLogUploadError> {
-            try world.kernel.run("upload") { do throws(SCPmsLogUploadError) { return .success(try await manager.uploadLogs(lines)) } catch { return .failure(error) } }
+            try world.kernel.run("upload") {
+                do throws(SCPmsLogUploadError) { return .success(try await manager.uploadLogs(lines)) } catch { return .failure(error) }
+            }
         }
         #expect(try upload([line]).failure == .notRegistered)
         _ = try world.start(manager).get()
@@ -170,8 +189,11 @@ import WireHTTP
         try relaunched.startSession(user: "demo", password: "password")
         world.kernel.advance(by: .seconds(5))
         let newId = try #require(store.load().applicationConnectionId)
-        #expect(delegate.events == ["register ok \(id)", "check ok \(id)", "logs 1",
-                                    "check failed ApplicationConnectionIdRefused", "register ok \(newId)"])
+        #expect(
+            delegate.events == [
+                "register ok \(id)", "check ok \(id)", "logs 1",
+                "check failed ApplicationConnectionIdRefused", "register ok \(newId)",
+            ])
     }
 }
 
@@ -180,10 +202,16 @@ final class RecordingDelegate: SCPmsSessionManagerDelegate {
     var events: [String] { recorded.withLock { $0 } }
     private func add(_ event: String) { recorded.withLock { $0.append(event) } }
 
-    func sessionManager(_ manager: SCPmsSessionManager, checkDidSucceedWith applicationConnectionId: String) { add("check ok \(applicationConnectionId)") }
+    func sessionManager(_ manager: SCPmsSessionManager, checkDidSucceedWith applicationConnectionId: String) {
+        add("check ok \(applicationConnectionId)")
+    }
     func sessionManager(_ manager: SCPmsSessionManager, checkDidFailWith error: SCPmsSessionError) { add("check failed \(error.code.rawValue)") }
-    func sessionManager(_ manager: SCPmsSessionManager, registerDidSucceedWith applicationConnectionId: String) { add("register ok \(applicationConnectionId)") }
-    func sessionManager(_ manager: SCPmsSessionManager, registerDidFailWith error: SCPmsSessionError) { add("register failed \(error.code.rawValue)") }
+    func sessionManager(_ manager: SCPmsSessionManager, registerDidSucceedWith applicationConnectionId: String) {
+        add("register ok \(applicationConnectionId)")
+    }
+    func sessionManager(_ manager: SCPmsSessionManager, registerDidFailWith error: SCPmsSessionError) {
+        add("register failed \(error.code.rawValue)")
+    }
     func sessionManager(_ manager: SCPmsSessionManager, logUploadDidFinishWith result: Result<Int, SCPmsLogUploadError>) {
         add((try? result.get()).map { "logs \($0)" } ?? "logs failed")
     }

@@ -39,8 +39,10 @@ import Wire
         let collection = "\(base)/odata/applications/latest/\(server.configuration.applicationId)/Connections"
 
         // Register, answering the Basic challenge only when asked (--anyauth), and keep the cookie.
-        let registered = try Self.curl(["-i", "--anyauth", "-u", "demo:password", "-c", jar, "-H", "Content-Type: application/json",
-                                        "-d", #"{"DeviceType": "Android", "DeviceModel": "Pixel", "UserName": "demo"}"#, collection])
+        let registered = try Self.curl([
+            "-i", "--anyauth", "-u", "demo:password", "-c", jar, "-H", "Content-Type: application/json",
+            "-d", #"{"DeviceType": "Android", "DeviceModel": "Pixel", "UserName": "demo"}"#, collection,
+        ])
         #expect(Self.status(registered) == "201")
         #expect(registered.hasPrefix("HTTP/1.1 401"), "curl sent credentials only after the challenge")
         let location = try #require(Self.header("Location", registered))
@@ -74,8 +76,9 @@ import Wire
     @Test func httpsODataWithOpensslAndCurl() async throws {
         let wire = LiveWire(seed: 1, threads: 1)
         var configuration = SCPmsServer.Configuration(port: 0)
-        configuration.tls = .init(port: 0, certificatePath: Repository.fixture("tls/server.pem"),
-                                  privateKeyPath: Repository.fixture("tls/server.key"))
+        configuration.tls = .init(
+            port: 0, certificatePath: Repository.fixture("tls/server.pem"),
+            privateKeyPath: Repository.fixture("tls/server.key"))
         let server = try await SCPmsServer.start(on: wire.node("scpms"), configuration: configuration)
         let https = try #require(server.httpsBaseURL)
         let port = try #require(https.split(separator: ":").last.map(String.init))
@@ -84,16 +87,24 @@ import Wire
         let app = "\(base)/\(server.configuration.applicationId)"
 
         // openssl s_client shows the server certificate and verifies it against the test CA.
-        let shown = try ExternalProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "scpms",
-                                                                 "-CAfile", ca, "-verify_return_error", "-showcerts"], input: Data())
+        let shown = try ExternalProcess.run(
+            "/usr/bin/openssl",
+            [
+                "s_client", "-connect", "127.0.0.1:\(port)", "-servername", "scpms",
+                "-CAfile", ca, "-verify_return_error", "-showcerts",
+            ], input: Data())
         #expect(shown.stdout.contains("subject=O = Workbench Test, CN = tls-server"), "\(shown.output)")
         #expect(shown.stdout.contains("issuer=O = Workbench Test, CN = Workbench Test CA"), "\(shown.output)")
         #expect(shown.stdout.contains("Verify return code: 0 (ok)"), "\(shown.output)")
 
         // The original app's registration request, byte for byte (no body), through a real TLS client.
         let literal = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("scpms/original-registration.http")))
-        let replayed = try ExternalProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "scpms",
-                                                                    "-CAfile", ca, "-quiet"], input: literal)
+        let replayed = try ExternalProcess.run(
+            "/usr/bin/openssl",
+            [
+                "s_client", "-connect", "127.0.0.1:\(port)", "-servername", "scpms",
+                "-CAfile", ca, "-quiet",
+            ], input: literal)
         #expect(replayed.stdout.hasPrefix("HTTP/1.1 201 Created\r\n"), "\(replayed.output)")
         #expect(replayed.stdout.contains(#""DeviceType":"Unknown""#))
 
@@ -101,8 +112,10 @@ import Wire
         let untrusted = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "\(base)/"])
         #expect(untrusted.status == 60, "\(untrusted.output)")
 
-        let registered = try Self.curl(["-i", "--cacert", ca, "-u", "demo:password", "-H", "Content-Type: application/json", "-d", "{}",
-                                        "\(base)/odata/applications/latest/\(server.configuration.applicationId)/Connections"])
+        let registered = try Self.curl([
+            "-i", "--cacert", ca, "-u", "demo:password", "-H", "Content-Type: application/json", "-d", "{}",
+            "\(base)/odata/applications/latest/\(server.configuration.applicationId)/Connections",
+        ])
         #expect(Self.status(registered) == "201")
         let location = try #require(Self.header("Location", registered))
         #expect(location.hasPrefix("https://localhost:\(port)/"))
@@ -120,12 +133,18 @@ import Wire
         #expect(results.map { $0["ProductID"] as? Int } == [2, 3])
         #expect((results[0]["__metadata"] as? [String: Any])?["uri"] as? String == "https://localhost:\(port)/com.workbench.demo/Products(2)")
 
-        let filtered = try Self.curl(auth + ["-G", "--data-urlencode", "$filter=Category eq 'Notebooks'", "--data-urlencode", "$format=json",
-                                             "\(app)/Products"])
+        let filtered = try Self.curl(
+            auth + [
+                "-G", "--data-urlencode", "$filter=Category eq 'Notebooks'", "--data-urlencode", "$format=json",
+                "\(app)/Products",
+            ])
         #expect(filtered.contains(#""Name":"Notebook Basic 15""#) && filtered.contains(#""Name":"Notebook Professional 17""#))
         #expect(!filtered.contains("Monitors"))
         let one = try Self.curl(auth + ["\(app)/Products(4)?$format=json"])
-        #expect(one.hasPrefix(#"{"d":{"__metadata":{"uri":"https://localhost:\#(port)/com.workbench.demo/Products(4)","type":"WorkbenchDemo.Product"},"ProductID":4,"#))
+        #expect(
+            one.hasPrefix(
+                #"{"d":{"__metadata":{"uri":"https://localhost:\#(port)/com.workbench.demo/Products(4)","type":"WorkbenchDemo.Product"},"ProductID":4,"#
+            ))
         let unsupported = try Self.curl(["-i"] + auth + ["\(app)/Products?$orderby=Name"])
         #expect(Self.status(unsupported) == "400")
         #expect(unsupported.contains(#"{"error":{"code":"BadRequest","message":{"lang":"en","value":"system query option '$orderby'"#))

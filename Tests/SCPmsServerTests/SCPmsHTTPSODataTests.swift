@@ -58,7 +58,9 @@ import WireHTTP
 
         let bad = try world.send(.GET, "/\(Self.app)/Products?$orderby=Name", headers: headers)
         #expect(bad.status == .badRequest)
-        #expect(bad.text.hasPrefix(#"{"error":{"code":"BadRequest","message":{"lang":"en","value":"system query option '$orderby' is not supported here"#))
+        #expect(
+            bad.text.hasPrefix(#"{"error":{"code":"BadRequest","message":{"lang":"en","value":"system query option '$orderby' is not supported here"#)
+        )
         #expect(try world.send(.GET, "/\(Self.app)/Products(9)", headers: headers).status == .notFound)
         #expect(try world.send(.DELETE, "/\(Self.app)/Products(1)", headers: headers).status == .methodNotAllowed)
 

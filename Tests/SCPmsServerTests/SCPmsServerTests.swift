@@ -23,8 +23,10 @@ import WireHTTP
         /// Set: requests go over HTTPS (port 443) trusting this context; nil: plain HTTP on 80.
         var trust: NIOSSLContext? = nil
 
-        func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = ["Authorization": SCPmsServerTests.demo],
-                  body: String? = nil) throws -> HTTPResponse {
+        func send(
+            _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = ["Authorization": SCPmsServerTests.demo],
+            body: String? = nil
+        ) throws -> HTTPResponse {
             let request = HTTPRequest(method: method, target: target, headers: headers, body: body.map { ByteBuffer(string: $0) })
             guard let trust else {
                 return try kernel.run("send") { [phone] in try await HTTPClient.send(request, host: "scpms", port: 80, on: phone) }
@@ -39,7 +41,8 @@ import WireHTTP
         }
 
         func register(_ body: String = #"{"DeviceType": "iPhone", "DeviceModel": "iOS 17", "UserName": "demo"}"#) throws -> String {
-            let response = try send(.POST, SCPmsServerTests.collection, headers: ["Authorization": SCPmsServerTests.demo, "Content-Type": "application/json"], body: body)
+            let response = try send(
+                .POST, SCPmsServerTests.collection, headers: ["Authorization": SCPmsServerTests.demo, "Content-Type": "application/json"], body: body)
             #expect(response.status == .created)
             let cookie = try #require(response.headers.first(name: "Set-Cookie"))
             return String(cookie.dropFirst("X-SMP-APPCID=".count).prefix { $0 != ";" })
@@ -57,8 +60,9 @@ import WireHTTP
 
     @Test func registrationAnswers201WithLocationCookieAndODataBody() throws {
         let world = try Self.world()
-        let response = try world.send(.POST, Self.collection, headers: ["Authorization": Self.demo, "Content-Type": "application/json"],
-                                      body: #"{"DeviceType": "iPhone", "DeviceModel": "iOS 17", "UserName": "demo"}"#)
+        let response = try world.send(
+            .POST, Self.collection, headers: ["Authorization": Self.demo, "Content-Type": "application/json"],
+            body: #"{"DeviceType": "iPhone", "DeviceModel": "iOS 17", "UserName": "demo"}"#)
         #expect(response.status == .created)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
         let d = try #require(object["d"] as? [String: Any])
@@ -93,7 +97,8 @@ import WireHTTP
         let missing = try world.send(.POST, Self.collection, headers: [:], body: "{}")
         #expect(missing.status == .unauthorized)
         #expect(missing.headers.first(name: "WWW-Authenticate") == "Basic realm=\"SAP Mobile Services\"")
-        let wrong = try world.send(.POST, Self.collection, headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue], body: "{}")
+        let wrong = try world.send(
+            .POST, Self.collection, headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue], body: "{}")
         #expect(wrong.status == .unauthorized)
         #expect(wrong.text == "the user or password is wrong\n")
         let garbled = try world.send(.POST, Self.collection, headers: ["Authorization": "Basic %%%"], body: "{}")
@@ -116,7 +121,8 @@ import WireHTTP
         let world = try Self.world()
         let id = try world.register()
         let path = "\(Self.collection)('\(id)')"
-        let put = try world.send(.PUT, path, headers: ["Authorization": Self.demo, "Content-Type": "application/json"], body: #"{"DeviceType": "iPad"}"#)
+        let put = try world.send(
+            .PUT, path, headers: ["Authorization": Self.demo, "Content-Type": "application/json"], body: #"{"DeviceType": "iPad"}"#)
         #expect(put.status == .noContent)
         #expect(try world.send(.GET, path).text.contains(#""DeviceType":"iPad""#))
         #expect(try world.send(.DELETE, path).status == .ok)
@@ -154,7 +160,8 @@ import WireHTTP
         #expect(try world.send(.POST, Self.collection, headers: json, body: #"{"DeviceType": "#).text.contains("not valid JSON"))
         #expect(try world.send(.POST, Self.collection, headers: json, body: #"{"Nope": "x"}"#).status == .badRequest)
         #expect(try world.send(.POST, Self.collection, headers: json, body: String(repeating: " ", count: 2000)).status == .payloadTooLarge)
-        let xml = try world.send(.POST, Self.collection, headers: ["Authorization": Self.demo, "Content-Type": "application/atom+xml"], body: "<entry/>")
+        let xml = try world.send(
+            .POST, Self.collection, headers: ["Authorization": Self.demo, "Content-Type": "application/atom+xml"], body: "<entry/>")
         #expect(xml.status == .unsupportedMediaType)
         let badId = try world.send(.GET, "\(Self.collection)('1%27%20OR%20%271%27=%271')")
         #expect(badId.status == .badRequest)

@@ -3,8 +3,9 @@ import Testing
 
 @Suite struct ClientLogLineTests {
     @Test func linesRoundTripWithEscapedHashes() throws {
-        let line = ClientLogLine(timestamp: "2026-01-01 10:00:00.250", severity: .warn, correlationId: "c-1", source: "App",
-                                 location: "Login.swift:12", message: "issue #42 \\ fixed #again")
+        let line = ClientLogLine(
+            timestamp: "2026-01-01 10:00:00.250", severity: .warn, correlationId: "c-1", source: "App",
+            location: "Login.swift:12", message: "issue #42 \\ fixed #again")
         #expect(line.text == ##"#2026-01-01 10:00:00.250#WARN#c-1#App#Login.swift:12#issue \#42 \\ fixed \#again#"##)
         #expect(try ClientLogLine.parse(Substring(line.text)).get() == line)
         #expect(ClientLogLine.timestamp(milliseconds: 1_767_225_600_250) == "2026-01-01 00:00:00.250")
@@ -16,7 +17,7 @@ import Testing
             return "accepted"
         }
         #expect(why("") == "no log lines in the upload")
-        #expect(why("hello") .contains("line 1: a log line must start and end with '#'"))
+        #expect(why("hello").contains("line 1: a log line must start and end with '#'"))
         #expect(why("#2026-01-01 00:00:00#INFO#a#b#c#ok#\n#2026-01-01 00:00:00#LOUD#a#b#c#x#").contains("line 2: unknown severity 'LOUD'"))
         #expect(why("#2026-01-01#INFO#a#b#c#x#").contains("bad date"))
         #expect(why("#2026-01-01 00:00:00#INFO#a#b#x#").contains("has 5 fields"))

@@ -1,16 +1,19 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SCPms
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The app's OData v2 service core: what `{base}/{appId}/…` answers, without I/O.
 @Suite struct ODataServiceTests {
     static let root = "https://scpms/com.x/"
 
-    static func get(_ resource: String, _ query: [(name: String, value: String)] = [], accept: String? = nil,
-                    method: String = "GET") -> ODataService.Response {
+    static func get(
+        _ resource: String, _ query: [(name: String, value: String)] = [], accept: String? = nil,
+        method: String = "GET"
+    ) -> ODataService.Response {
         ODataService.demo.answer(method: method, resource: resource, query: query, accept: accept, serviceRoot: root)
     }
 
@@ -44,7 +47,10 @@ import Testing
         #expect(metadata["uri"] as? String == "https://scpms/com.x/Products(1)")
         #expect(metadata["type"] as? String == "WorkbenchDemo.Product")
         // OData v2 JSON: Int32 a number, Decimal a string, Boolean a boolean; __metadata first.
-        #expect(response.body.hasPrefix(#"{"d":{"results":[{"__metadata":{"uri":"https://scpms/com.x/Products(1)","type":"WorkbenchDemo.Product"},"ProductID":1,"Name":"Notebook Basic 15","Category":"Notebooks","Price":"956.00","CurrencyCode":"EUR","InStock":true}"#))
+        #expect(
+            response.body.hasPrefix(
+                #"{"d":{"results":[{"__metadata":{"uri":"https://scpms/com.x/Products(1)","type":"WorkbenchDemo.Product"},"ProductID":1,"Name":"Notebook Basic 15","Category":"Notebooks","Price":"956.00","CurrencyCode":"EUR","InStock":true}"#
+            ))
         #expect(try Self.ids(response) == [1, 2, 3, 4, 5, 6])
     }
 
@@ -90,34 +96,37 @@ import Testing
         #expect(metadata.status == 200)
         #expect(metadata.contentType == "application/xml")
         #expect(metadata.body.hasPrefix(#"<?xml version="1.0" encoding="utf-8"?>"#))
-        for fragment in [#"<edmx:DataServices m:DataServiceVersion="2.0""#, #"<Schema Namespace="WorkbenchDemo""#,
-                         #"<Key><PropertyRef Name="ProductID"/></Key>"#,
-                         #"<Property Name="Price" Type="Edm.Decimal" Nullable="false" Precision="10" Scale="2"/>"#,
-                         #"<EntitySet Name="Products" EntityType="WorkbenchDemo.Product"/>"#] {
+        for fragment in [
+            #"<edmx:DataServices m:DataServiceVersion="2.0""#, #"<Schema Namespace="WorkbenchDemo""#,
+            #"<Key><PropertyRef Name="ProductID"/></Key>"#,
+            #"<Property Name="Price" Type="Edm.Decimal" Nullable="false" Precision="10" Scale="2"/>"#,
+            #"<EntitySet Name="Products" EntityType="WorkbenchDemo.Product"/>"#,
+        ] {
             #expect(metadata.body.contains(fragment))
         }
         // The EDMX is well-formed XML.
         #expect(throws: Never.self) { try XMLDocument(xmlString: metadata.body) }
     }
 
-    @Test(arguments: [
-        ([("$orderby", "Name")], "$orderby", "not supported here"),
-        ([("$select", "Name")], "$select", "not supported here"),
-        ([("$bogus", "1")], "unknown system query option '$bogus'", "supports"),
-        ([("$top", "-1")], "$top=-1", "whole number"),
-        ([("$top", "x")], "$top=x", "whole number"),
-        ([("$skip", "99999999")], "$skip=99999999", "whole number"),
-        ([("$top", "1"), ("$top", "2")], "given twice", "$top"),
-        ([("$format", "atom")], "$format=atom", "JSON only"),
-        ([("$filter", "Price gt 100")], "operator 'gt'", "only 'eq'"),
-        ([("$filter", "Category eq 'A' and InStock eq true")], "operator 'and'", "only 'eq'"),
-        ([("$filter", "Colour eq 'red'")], "'Colour'", "not a property"),
-        ([("$filter", "ProductID eq 'three'")], "not a valid Edm.Int32", "whole number"),
-        ([("$filter", "Price eq 1.234")], "not a valid Edm.Decimal", "two decimals"),
-        ([("$filter", "Name eq 'open")], "unterminated", "string literal"),
-        ([("$filter", "Name")], "not understood", "PROPERTY eq LITERAL"),
-        ([("$inlinecount", "some")], "$inlinecount=some", "allpages or none"),
-    ] as [([(name: String, value: String)], String, String)])
+    @Test(
+        arguments: [
+            ([("$orderby", "Name")], "$orderby", "not supported here"),
+            ([("$select", "Name")], "$select", "not supported here"),
+            ([("$bogus", "1")], "unknown system query option '$bogus'", "supports"),
+            ([("$top", "-1")], "$top=-1", "whole number"),
+            ([("$top", "x")], "$top=x", "whole number"),
+            ([("$skip", "99999999")], "$skip=99999999", "whole number"),
+            ([("$top", "1"), ("$top", "2")], "given twice", "$top"),
+            ([("$format", "atom")], "$format=atom", "JSON only"),
+            ([("$filter", "Price gt 100")], "operator 'gt'", "only 'eq'"),
+            ([("$filter", "Category eq 'A' and InStock eq true")], "operator 'and'", "only 'eq'"),
+            ([("$filter", "Colour eq 'red'")], "'Colour'", "not a property"),
+            ([("$filter", "ProductID eq 'three'")], "not a valid Edm.Int32", "whole number"),
+            ([("$filter", "Price eq 1.234")], "not a valid Edm.Decimal", "two decimals"),
+            ([("$filter", "Name eq 'open")], "unterminated", "string literal"),
+            ([("$filter", "Name")], "not understood", "PROPERTY eq LITERAL"),
+            ([("$inlinecount", "some")], "$inlinecount=some", "allpages or none"),
+        ] as [([(name: String, value: String)], String, String)])
     func unsupportedOrBadOptionsAre400WithAClearMessage(query: [(name: String, value: String)], says: String, andSays: String) throws {
         let response = Self.get("Products", query)
         #expect(response.status == 400)

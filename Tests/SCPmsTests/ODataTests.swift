@@ -37,7 +37,7 @@ import Testing
             if case .failure(let error) = ConnectionSettings.parse(json: Array(body.utf8)) { return error.description }
             return "accepted"
         }
-        #expect(why("{\"DeviceType\": ") .contains("not valid JSON"))
+        #expect(why("{\"DeviceType\": ").contains("not valid JSON"))
         #expect(why("[1]").contains("not an object"))
         #expect(why(#"{"Colour": "red"}"#).contains("unknown property Colour"))
         #expect(why(#"{"ApplicationConnectionId": "x"}"#).contains("set by the server"))
@@ -46,11 +46,17 @@ import Testing
     }
 
     @Test func theEntityIsODataV2() {
-        let connection = ApplicationConnection(id: "ID-1", applicationId: "app", owner: "demo", createdAtMilliseconds: 1000,
-                                               modifiedAtMilliseconds: 2000, settings: ConnectionSettings(["DeviceType": "iPhone"]))
+        let connection = ApplicationConnection(
+            id: "ID-1", applicationId: "app", owner: "demo", createdAtMilliseconds: 1000,
+            modifiedAtMilliseconds: 2000, settings: ConnectionSettings(["DeviceType": "iPhone"]))
         let json = connection.odataJSON(uri: "http://h/odata/applications/latest/app/Connections('ID-1')")
-        #expect(json.hasPrefix(#"{"d":{"__metadata":{"uri":"http://h/odata/applications/latest/app/Connections('ID-1')","type":"applications.Connection"},"ApplicationConnectionId":"ID-1","ETag":"1970-01-01T00:00:02.000Z","CreatedAt":"\/Date(1000)\/""#)
-                || json.hasPrefix(#"{"d":{"__metadata":{"uri":"http://h/odata/applications/latest/app/Connections('ID-1')","type":"applications.Connection"},"ApplicationConnectionId":"ID-1","ETag":"1970-01-01T00:00:02.000Z","CreatedAt":"/Date(1000)/""#))
+        #expect(
+            json.hasPrefix(
+                #"{"d":{"__metadata":{"uri":"http://h/odata/applications/latest/app/Connections('ID-1')","type":"applications.Connection"},"ApplicationConnectionId":"ID-1","ETag":"1970-01-01T00:00:02.000Z","CreatedAt":"\/Date(1000)\/""#
+            )
+                || json.hasPrefix(
+                    #"{"d":{"__metadata":{"uri":"http://h/odata/applications/latest/app/Connections('ID-1')","type":"applications.Connection"},"ApplicationConnectionId":"ID-1","ETag":"1970-01-01T00:00:02.000Z","CreatedAt":"/Date(1000)/""#
+                ))
         #expect(json.contains(#""DeviceType":"iPhone","DeviceModel":null"#))
     }
 }

@@ -3,8 +3,9 @@ import SFTP
 import Testing
 
 @Suite struct SFTPCodecTests {
-    static let attributes = SFTPFileAttributes(size: 46_617_390, uid: 1000, gid: 1000, permissions: 0o100644, accessTime: 7, modificationTime: 9,
-                                               extended: [SFTPExtensionPair(name: "x@example.com", data: [1, 2])])
+    static let attributes = SFTPFileAttributes(
+        size: 46_617_390, uid: 1000, gid: 1000, permissions: 0o100644, accessTime: 7, modificationTime: 9,
+        extended: [SFTPExtensionPair(name: "x@example.com", data: [1, 2])])
 
     static let every: [SFTPMessage] = [
         .initialize(version: 3, extensions: []),
@@ -57,12 +58,17 @@ import Testing
     }
 
     @Test func oldServersStatusWithoutMessageIsAccepted() throws {
-        #expect(try SFTPPacketDecoder.decode(packet: [0, 0, 0, 9, 101, 0, 0, 0, 1, 0, 0, 0, 0]) == .status(id: 1, code: .ok, message: "", languageTag: ""))
+        #expect(
+            try SFTPPacketDecoder.decode(packet: [0, 0, 0, 9, 101, 0, 0, 0, 1, 0, 0, 0, 0]) == .status(id: 1, code: .ok, message: "", languageTag: "")
+        )
     }
 
     @Test func hostileInputGetsPreciseErrorsAndTheStreamStaysBroken() {
         func error(_ bytes: [UInt8]) -> SFTPDecodingError? {
-            do { _ = try SFTPPacketDecoder.decode(packet: bytes); return nil } catch { return error }
+            do {
+                _ = try SFTPPacketDecoder.decode(packet: bytes)
+                return nil
+            } catch { return error }
         }
         #expect(error([0x00, 0x10, 0x00, 0x01])?.kind == .packetTooLarge)
         #expect(error([0, 0, 0, 0])?.kind == .packetTooShort)
@@ -80,10 +86,12 @@ import Testing
     @Test func longnamesLookLikeOpenSSHs() {
         let now: UInt32 = 1_767_225_600 + 86_400 * 30
         let recent = SFTPFileAttributes(size: 297_000, permissions: 0o100644, modificationTime: 1_767_225_600 + 3600 * 5 + 60 * 7)
-        #expect(SFTPNameEntry.longname(filename: "notes.pdf", attributes: recent, owner: "demo", group: "demo", now: now)
+        #expect(
+            SFTPNameEntry.longname(filename: "notes.pdf", attributes: recent, owner: "demo", group: "demo", now: now)
                 == "-rw-r--r--    1 demo     demo       297000 Jan 01 05:07 notes.pdf".replacingOccurrences(of: "Jan 01", with: "Jan  1"))
         let old = SFTPFileAttributes(size: 0, permissions: 0o040755, modificationTime: 0)
-        #expect(SFTPNameEntry.longname(filename: "d", attributes: old, owner: "demo", group: "demo", now: now)
+        #expect(
+            SFTPNameEntry.longname(filename: "d", attributes: old, owner: "demo", group: "demo", now: now)
                 == "drwxr-xr-x    1 demo     demo            0 Jan  1  1970 d")
     }
 }

@@ -85,53 +85,57 @@ import Testing
 
     @Test func sameSeedSameDigestDifferentSeedDifferentFaults() {
         let text = """
-        start echo
-        link phone <-> echo latency normal 20ms 5ms
-        fault echo.unavailable chance 0.5
-        http GET http://echo/ as a
-        http GET http://echo/ as b
-        http GET http://echo/ as c
-        http GET http://echo/ as d
-        http GET http://echo/ as e
-        http GET http://echo/ as f
-        let outcome = "${a.status}${b.status}${c.status}${d.status}${e.status}${f.status}"
-        expect ${outcome} matches "^((200|503)){6}$"
-        """
-        let first = run(text, seed: 11), again = run(text, seed: 11)
+            start echo
+            link phone <-> echo latency normal 20ms 5ms
+            fault echo.unavailable chance 0.5
+            http GET http://echo/ as a
+            http GET http://echo/ as b
+            http GET http://echo/ as c
+            http GET http://echo/ as d
+            http GET http://echo/ as e
+            http GET http://echo/ as f
+            let outcome = "${a.status}${b.status}${c.status}${d.status}${e.status}${f.status}"
+            expect ${outcome} matches "^((200|503)){6}$"
+            """
+        let first = run(text, seed: 11)
+        let again = run(text, seed: 11)
         #expect(first.passed)
         #expect(first.digest == again.digest)
         #expect(first.trace == again.trace)
-        let statuses = Set((1...8).map { seed in
-            run(text, seed: UInt64(seed)).trace.split(separator: "\n").filter { $0.contains("\"http-response\"") }.joined()
-        })
+        let statuses = Set(
+            (1...8).map { seed in
+                run(text, seed: UInt64(seed)).trace.split(separator: "\n").filter { $0.contains("\"http-response\"") }.joined()
+            })
         #expect(statuses.count > 1, "seeded fault outcomes must change with the seed")
     }
 
     @Test func spawnAndJoinAroundAHeldPath() {
-        let result = run("""
-        start echo
-        hold echo -> phone
-        spawn later http GET http://echo/ as r
-        advance 2s
-        release echo -> phone
-        join later
-        expect ${r.status} == 200
-        expect ${r.elapsed} == 2s
-        """)
+        let result = run(
+            """
+            start echo
+            hold echo -> phone
+            spawn later http GET http://echo/ as r
+            advance 2s
+            release echo -> phone
+            join later
+            expect ${r.status} == 200
+            expect ${r.elapsed} == 2s
+            """)
         #expect(result.passed, "\(result.failures) \(result.error ?? "")")
     }
 
     @Test func busOpenFollowsIOSSemantics() {
-        let result = run("""
-        start echo
-        open "echo://ping" as handled
-        open "nobody://x" as unhandled
-        open "not a url" as invalid
-        expect ${handled} == true
-        expect ${unhandled} == false
-        expect ${invalid} == false
-        wait until trace url-received by echo url=echo://ping within 1s
-        """)
+        let result = run(
+            """
+            start echo
+            open "echo://ping" as handled
+            open "nobody://x" as unhandled
+            open "not a url" as invalid
+            expect ${handled} == true
+            expect ${unhandled} == false
+            expect ${invalid} == false
+            wait until trace url-received by echo url=echo://ping within 1s
+            """)
         #expect(result.passed, "\(result.failures) \(result.error ?? "")")
     }
 }

@@ -8,10 +8,14 @@ import Testing
 @Suite struct ScenarioNamesTests {
     static let echo = ActorKind(
         name: "echo", summary: "echo", defaultHost: "echo",
-        options: [ActorOption("tcp-port", "a port") { Int($0).map { (0...65_535).contains($0) } == true ? nil : "option tcp-port=\($0): expected a port" }],
+        options: [
+            ActorOption("tcp-port", "a port") { Int($0).map { (0...65_535).contains($0) } == true ? nil : "option tcp-port=\($0): expected a port" }
+        ],
         faultPoints: [EchoServer.unavailableFault]
     ) { node, _ in TestActors.Running(server: try await EchoServer.start(on: node).get()) }
-    static let other = ActorKind(name: "other", summary: "another system", defaultHost: "other", faultPoints: ["other.down"]) { _, _ in TestActors.Nothing() }
+    static let other = ActorKind(name: "other", summary: "another system", defaultHost: "other", faultPoints: ["other.down"]) { _, _ in
+        TestActors.Nothing()
+    }
 
     let language = ScenarioLanguage(actorKinds: [Self.echo, Self.other])
 
@@ -20,7 +24,10 @@ import Testing
     @Test func aMisspelledFaultPointIsRefusedWithTheNearestOne() throws {
         let error = try #require(errors("start echo\nfault echo.unavilable on").first)
         #expect((error.line, error.column) == (2, 7))
-        #expect(error.message == "no fault point 'echo.unavilable' (did you mean 'echo.unavailable'?); echo's points: echo.unavailable ('help fault' lists them all)")
+        #expect(
+            error.message
+                == "no fault point 'echo.unavilable' (did you mean 'echo.unavailable'?); echo's points: echo.unavailable ('help fault' lists them all)"
+        )
     }
 
     @Test func aFaultPointOfNoSystemNamesTheSystemsThatHaveSome() throws {
@@ -29,7 +36,8 @@ import Testing
     }
 
     @Test func hostsMustBeNodesOfTheScenarioWhereverTheyAreNamed() {
-        let found = errors("""
+        let found = errors(
+            """
             start echo
             http GET http://echo/ as r
             partition phone <-> printhost
@@ -37,11 +45,12 @@ import Testing
             clock phnoe skew +5m
             link phone <-> echo latency 10ms
             """)
-        #expect(found.map { "\($0.line):\($0.column) \($0.message)" } == [
-            "3:21 no node 'printhost'; its nodes: echo, phone",
-            "4:24 no node 'ehco' (did you mean 'echo'?); its nodes: echo, phone",
-            "5:7 no node 'phnoe' (did you mean 'phone'?); its nodes: echo, phone",
-        ])
+        #expect(
+            found.map { "\($0.line):\($0.column) \($0.message)" } == [
+                "3:21 no node 'printhost'; its nodes: echo, phone",
+                "4:24 no node 'ehco' (did you mean 'echo'?); its nodes: echo, phone",
+                "5:7 no node 'phnoe' (did you mean 'phone'?); its nodes: echo, phone",
+            ])
     }
 
     @Test func anActorALineActsOnMustBeStartedByTheScenario() throws {
@@ -73,7 +82,8 @@ import Testing
         let (script, parseErrors) = language.parse(file: "t.scn", text: "start echo\nfault other.down on\nfault echo.unavailable once")
         #expect(parseErrors.isEmpty)
         let unreachable = language.unreachableFaultPoints(script)
-        #expect(unreachable.map { "\($0.line):\($0.column) \($0.message)" }
+        #expect(
+            unreachable.map { "\($0.line):\($0.column) \($0.message)" }
                 == ["2:7 fault point 'other.down' can never fire: only 'other' checks it, and no 'start' of this scenario starts one"])
     }
 }
@@ -93,20 +103,27 @@ import Testing
     @Test func aFieldTheLatestBindingCannotGiveIsRefusedBeforeTheRun() throws {
         let error = try #require(parseError("start echo\nhttp GET http://echo/ as r\nconnect r to echo:7\nexpect ${r.body} == x"))
         #expect((error.line, error.column) == (4, 8))
-        #expect(error.message == "${r.body}: 'r' was last bound by line 3 (connect r to echo:7), which gives no 'body'; it gives ${r.elapsed}, ${r.error}, "
-                + "${r.status}. The r.body of line 2 (http GET http://echo/ as r) was replaced by that binding: name each result with its own 'as NAME'")
+        #expect(
+            error.message
+                == "${r.body}: 'r' was last bound by line 3 (connect r to echo:7), which gives no 'body'; it gives ${r.elapsed}, ${r.error}, "
+                + "${r.status}. The r.body of line 2 (http GET http://echo/ as r) was replaced by that binding: name each result with its own 'as NAME'"
+        )
     }
 
     @Test func aMisspelledFieldSuggestsTheNearest() throws {
         let error = try #require(parseError("start echo\nhttp GET http://echo/ as r\nexpect ${r.stauts} == 200"))
         #expect(error.message.contains("which gives no 'stauts' (did you mean 'status'?)"), "\(error)")
-        #expect(parseError("start echo\nhttp GET http://echo/ as r\nexpect ${r.header.content-type} == text/plain") == nil, "header.* gives any header")
+        #expect(
+            parseError("start echo\nhttp GET http://echo/ as r\nexpect ${r.header.content-type} == text/plain") == nil, "header.* gives any header")
     }
 
     @Test func aFieldOnlyTheRunKnowsIsCheckedWhenItRuns() throws {
         // `start` gives its endpoints, known once the actor runs: the replaced http result's body is an error then.
         let error = try #require(run("start echo\nhttp GET http://echo/ as r\nstart echo as r on mirror\nexpect ${r.body} == x").error)
-        #expect(error.contains("${r.body}: 'r' was last bound by line 3 (start echo as r on mirror), which gives no 'body'; it gives ${r.bus}, ${r.http}, ${r.tcp}"), "\(error)")
+        #expect(
+            error.contains(
+                "${r.body}: 'r' was last bound by line 3 (start echo as r on mirror), which gives no 'body'; it gives ${r.bus}, ${r.http}, ${r.tcp}"),
+            "\(error)")
         #expect(error.contains("The r.body of line 2 (http GET http://echo/ as r) was replaced"), "\(error)")
     }
 

@@ -41,7 +41,8 @@ final class HostWorld {
 }
 
 @Suite struct UnixHostTests {
-    static let housekeeping = #"find socPrint/ -type f \( \! -name 'nup_pdf.jar' \) \( \! -name 'docs-to-pdf-converter-1.7.jar' \) \( \! -name 'Multivalent.jar' \) -exec rm '{}' \;"#
+    static let housekeeping =
+        #"find socPrint/ -type f \( \! -name 'nup_pdf.jar' \) \( \! -name 'docs-to-pdf-converter-1.7.jar' \) \( \! -name 'Multivalent.jar' \) -exec rm '{}' \;"#
 
     @Test func theAppsPrintFlowRunsInOrder() throws {
         let world = HostWorld()
@@ -60,7 +61,10 @@ final class HostWorld {
         let convert = world.run("java -jar socPrint/docs-to-pdf-converter-1.7.jar -i socPrint/source.pptx -o socPrint/source.pdf")
         #expect(convert.out == "" && convert.status == 0)
         #expect(convert.outcome.duration >= .seconds(4), "converting 12 slides takes its time")
-        #expect(world.run("gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER -dFirstPage=2 -dLastPage=6 -sOutputFile=socPrint/source-trimmed.pdf socPrint/source.pdf")
+        #expect(
+            world.run(
+                "gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER -dFirstPage=2 -dLastPage=6 -sOutputFile=socPrint/source-trimmed.pdf socPrint/source.pdf"
+            )
             .out.contains("Processing pages 2 through 6."))
         world.run("java -jar socPrint/nup_pdf.jar socPrint/source-trimmed.pdf socPrint/formatted.pdf 2")
         #expect(world.run(#"pdftops socPrint/formatted.pdf socPrint/"Term project.ps""#).out == "")
@@ -88,8 +92,9 @@ final class HostWorld {
         try world.put("broken.jar", Array(StandInJar.nupPDF.bytes().prefix(500_000)))
         #expect(world.run("java -jar broken.jar a b 2").err == "Error: Invalid or corrupt jarfile broken.jar\n")
         try world.put("Multivalent.jar", StandInJar.nupPDF.bytes())
-        #expect(world.run("java -classpath Multivalent.jar tool.pdf.Impose -paper a4 -nup 6 x.pdf").err
-            == "Error: Could not find or load main class tool.pdf.Impose\nCaused by: java.lang.ClassNotFoundException: tool.pdf.Impose\n")
+        #expect(
+            world.run("java -classpath Multivalent.jar tool.pdf.Impose -paper a4 -nup 6 x.pdf").err
+                == "Error: Could not find or load main class tool.pdf.Impose\nCaused by: java.lang.ClassNotFoundException: tool.pdf.Impose\n")
     }
 
     @Test func quotingIsRealAndMetacharactersAreDataOrRefusedNeverRun() throws {
@@ -97,8 +102,10 @@ final class HostWorld {
         try world.put("canary", Array("keep".utf8))
         try world.put("my file.ps", PostScriptWriter.document(title: "t", creator: "t", pages: [PDFPage(lines: [])]))
         #expect(world.run(#"ls "my file.ps" 'my file.ps' my\ file.ps"#).out == "my file.ps\nmy file.ps\nmy file.ps\n")
-        for line in [#"ls "; rm canary""#, "ls $(rm canary)", "ls \"$(rm canary)\"", "ls `rm canary`", "ls a; rm canary", "ls a | rm canary",
-                     "ls > canary", "ls \"unterminated", "ls a\nrm canary"] {
+        for line in [
+            #"ls "; rm canary""#, "ls $(rm canary)", "ls \"$(rm canary)\"", "ls `rm canary`", "ls a; rm canary", "ls a | rm canary",
+            "ls > canary", "ls \"unterminated", "ls a\nrm canary",
+        ] {
             let result = world.run(line)
             #expect(world.run("cat canary").out == "keep", "\(line) must not remove anything")
             #expect(result.status != 0, "\(line) names nothing that exists, or is refused")
@@ -192,7 +199,10 @@ final class HostWorld {
             #expect(try ShellParser.parse(line) == words)
         }
         #expect(try ShellParser.parse(#"socPrint/"Term project.ps""#) == ["socPrint/Term project.ps"])
-        #expect(try ShellParser.parse(#"find x \( \! -name 'a' \) -exec rm '{}' \;"#) == ["find", "x", "(", "!", "-name", "a", ")", "-exec", "rm", "{}", ";"])
+        #expect(
+            try ShellParser.parse(#"find x \( \! -name 'a' \) -exec rm '{}' \;"#) == [
+                "find", "x", "(", "!", "-name", "a", ")", "-exec", "rm", "{}", ";",
+            ])
         #expect(try ShellParser.parse("ls ~/x", home: "/home/demo") == ["ls", "/home/demo/x"])
     }
 }

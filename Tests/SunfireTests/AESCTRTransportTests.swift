@@ -2,16 +2,19 @@ import Crypto
 import NIOCore
 import NIOSSH
 import Testing
+
 @testable import Sunfire
 
 /// The AES-CTR + HMAC-SHA2-256 transport on its own: a packet sealed by one side opens on the other, packet after
 /// packet (the counter carries on), and any altered byte is refused.
 @Suite struct AESCTRTransportTests {
     static func pair(_ type: AESCTRTransportProtection.Type, keyBytes: Int) throws -> (AESCTRTransportProtection, AESCTRTransportProtection) {
-        let key = SymmetricKey(data: [UInt8](repeating: 1, count: keyBytes)), macKey = SymmetricKey(data: [UInt8](repeating: 2, count: 32))
+        let key = SymmetricKey(data: [UInt8](repeating: 1, count: keyBytes))
+        let macKey = SymmetricKey(data: [UInt8](repeating: 2, count: 32))
         let iv = [UInt8](repeating: 3, count: 16)
-        let keys = NIOSSHSessionKeys(initialInboundIV: iv, initialOutboundIV: iv, inboundEncryptionKey: key, outboundEncryptionKey: key,
-                                     inboundMACKey: macKey, outboundMACKey: macKey)
+        let keys = NIOSSHSessionKeys(
+            initialInboundIV: iv, initialOutboundIV: iv, inboundEncryptionKey: key, outboundEncryptionKey: key,
+            inboundMACKey: macKey, outboundMACKey: macKey)
         return (try type.init(initialKeys: keys), try type.init(initialKeys: keys))
     }
 
@@ -29,8 +32,9 @@ import Testing
 
     @Test(arguments: [(16, true), (32, false)])
     func packetsRoundTripAndTamperingIsRefused(keyBytes: Int, small: Bool) throws {
-        let (sender, receiver) = try Self.pair(keyBytes == 16 ? AES128CTRTransportProtection.self : AES256CTRTransportProtection.self,
-                                               keyBytes: keyBytes)
+        let (sender, receiver) = try Self.pair(
+            keyBytes == 16 ? AES128CTRTransportProtection.self : AES256CTRTransportProtection.self,
+            keyBytes: keyBytes)
         for sequence: UInt32 in 0..<5 {
             let payload = (0..<(small ? 20 : 40_000)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(sequence)) }
             var wire = Self.packet(payload)

@@ -22,19 +22,23 @@ import Testing
         let work = live.work.path
         let document = OfficeDocument.generate(.pptx, pages: 12, title: "Term project")
         try Self.write(document, "\(work)/Term project.pptx")
-        let converter = StandInJar.docsToPDF, formatter = StandInJar.nupPDF
+        let converter = StandInJar.docsToPDF
+        let formatter = StandInJar.nupPDF
         try Self.write(converter.bytes(), "\(work)/\(converter.fileName)")
         try Self.write(formatter.bytes(), "\(work)/\(formatter.fileName)")
 
         // 1. Some housekeeping: the first mkdir succeeds, find removes nothing yet.
         #expect(try live.ssh("mkdir socPrint/").status == 0)
-        let housekeeping = #"find socPrint/ -type f \( \! -name 'nup_pdf.jar' \) \( \! -name 'docs-to-pdf-converter-1.7.jar' \) \( \! -name 'Multivalent.jar' \) -exec rm '{}' \;"#
+        let housekeeping =
+            #"find socPrint/ -type f \( \! -name 'nup_pdf.jar' \) \( \! -name 'docs-to-pdf-converter-1.7.jar' \) \( \! -name 'Multivalent.jar' \) -exec rm '{}' \;"#
         #expect(try live.ssh(housekeeping).stdout == "")
         // 2. The converter is not cached yet: md5 prints nothing on stdout.
         #expect(try live.ssh("md5 socPrint/\(converter.fileName)").stdout == "")
         // Uploads as the iOS app makes them (legacy SCP).
-        for (file, remote) in [(converter.fileName, "socPrint/\(converter.fileName)"), (formatter.fileName, "socPrint/\(formatter.fileName)"),
-                               ("Term project.pptx", "socPrint/source.pptx")] {
+        for (file, remote) in [
+            (converter.fileName, "socPrint/\(converter.fileName)"), (formatter.fileName, "socPrint/\(formatter.fileName)"),
+            ("Term project.pptx", "socPrint/source.pptx"),
+        ] {
             let copied = try live.scp(["-O", "\(work)/\(file)", "\(LiveSunfire.user)@127.0.0.1:\(remote)"])
             #expect(copied.status == 0, "scp -O \(file): \(copied.output)")
         }
@@ -44,7 +48,8 @@ import Testing
         let convert = try live.ssh("java -jar socPrint/docs-to-pdf-converter-1.7.jar -i socPrint/source.pptx -o socPrint/source.pdf")
         #expect(convert.stdout == "", "docs-to-pdf: \(convert.output)")
         // 6. Trim PDF to page 2 to 6.
-        let trim = try live.ssh("gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER -dFirstPage=2 -dLastPage=6 -sOutputFile=socPrint/source-trimmed.pdf socPrint/source.pdf")
+        let trim = try live.ssh(
+            "gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER -dFirstPage=2 -dLastPage=6 -sOutputFile=socPrint/source-trimmed.pdf socPrint/source.pdf")
         #expect(!trim.stdout.contains("Requested FirstPage is greater than the number of pages in the file"))
         // 7. Formatting to 8 pages/sheet; 8. PostScript; 9. lpr.
         _ = try live.ssh("java -jar socPrint/nup_pdf.jar socPrint/source-trimmed.pdf socPrint/formatted.pdf 8")
@@ -107,7 +112,8 @@ import Testing
         #expect(sftpMode.status == 0, "scp (SFTP mode): \(sftpMode.output)")
         let down = try live.scp(["-O", "\(LiveSunfire.user)@127.0.0.1:legacy.pdf", "\(work)/down.pdf"])
         #expect(down.status == 0, "scp -O download: \(down.output)")
-        for file in [live.home.appendingPathComponent("legacy.pdf").path, live.home.appendingPathComponent("sftp-mode.pdf").path, "\(work)/down.pdf"] {
+        for file in [live.home.appendingPathComponent("legacy.pdf").path, live.home.appendingPathComponent("sftp-mode.pdf").path, "\(work)/down.pdf"]
+        {
             #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) == document, "\(file) is byte-identical")
         }
         // A missing file is reported the way scp reports it, and scp fails.
@@ -125,23 +131,31 @@ import Testing
         try Self.write(document, "\(work)/curl.pdf")
         let fingerprint = live.sunfire.hostKey.fingerprint.dropFirst("SHA256:".count)
         for (scheme, name) in [("sftp", "via-sftp.pdf"), ("scp", "via-scp.pdf")] {
-            let result = try ExternalProcess.run("/usr/bin/curl", [
-                "-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "\(LiveSunfire.user):\(LiveSunfire.password)",
-                "--hostpubsha256", String(fingerprint), "\(scheme)://127.0.0.1:\(live.port)/~/\(name)",
-            ])
+            let result = try ExternalProcess.run(
+                "/usr/bin/curl",
+                [
+                    "-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "\(LiveSunfire.user):\(LiveSunfire.password)",
+                    "--hostpubsha256", String(fingerprint), "\(scheme)://127.0.0.1:\(live.port)/~/\(name)",
+                ])
             #expect(result.status == 0, "curl \(scheme): \(result.output)")
             let stored = try? Data(contentsOf: live.home.appendingPathComponent(name))
             #expect(stored.map { [UInt8]($0) } == document, "curl \(scheme) stored the file intact")
         }
         // And curl refuses a host whose key is not the expected one.
-        let impostor = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "demo:demo-password",
-                                                              "--hostpubsha256", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-                                                              "sftp://127.0.0.1:\(live.port)/~/x.pdf"])
+        let impostor = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "30", "-T", "\(work)/curl.pdf", "-u", "demo:demo-password",
+                "--hostpubsha256", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                "sftp://127.0.0.1:\(live.port)/~/x.pdf",
+            ])
         #expect(impostor.status != 0)
         // OpenSSH agrees on both AES-CTR key sizes.
         for cipher in ["aes128-ctr", "aes256-ctr"] {
-            let result = try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-c", cipher, "-m", "hmac-sha2-256"]
-                                                + (try live.sshOptions()) + ["demo@127.0.0.1", "cat via-scp.pdf"], environment: ["SSHPASS": LiveSunfire.password])
+            let result = try ExternalProcess.run(
+                "/usr/bin/sshpass",
+                ["-e", "/usr/bin/ssh", "-p", String(live.port), "-c", cipher, "-m", "hmac-sha2-256"]
+                    + (try live.sshOptions()) + ["demo@127.0.0.1", "cat via-scp.pdf"], environment: ["SSHPASS": LiveSunfire.password])
             #expect(result.status == 0 && result.stdout.hasPrefix("%PDF-"), "ssh -c \(cipher): \(result.stderr)")
         }
         try await live.stop()
@@ -152,9 +166,13 @@ import Testing
         let wrong = live.work.appendingPathComponent("wrong_known_hosts").path
         try "[127.0.0.1]:\(live.port) ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBQKkNm3qEbGwQ6Gr+7m3KR9KQ2VT5sI1a0aY9h4XU3v\n"
             .write(toFile: wrong, atomically: true, encoding: .utf8)
-        let result = try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(live.port), "-o", "UserKnownHostsFile=\(wrong)",
-                                                               "-o", "StrictHostKeyChecking=yes", "demo@127.0.0.1", "true"],
-                                          environment: ["SSHPASS": LiveSunfire.password])
+        let result = try ExternalProcess.run(
+            "/usr/bin/sshpass",
+            [
+                "-e", "/usr/bin/ssh", "-p", String(live.port), "-o", "UserKnownHostsFile=\(wrong)",
+                "-o", "StrictHostKeyChecking=yes", "demo@127.0.0.1", "true",
+            ],
+            environment: ["SSHPASS": LiveSunfire.password])
         #expect(result.status == 255)
         #expect(result.stderr.contains("REMOTE HOST IDENTIFICATION HAS CHANGED") || result.stderr.contains("Host key verification failed"))
         try await live.stop()
@@ -173,8 +191,10 @@ import Testing
         let live = try await LiveSunfire.start(whitelist: ["10.0.0.0/8"])
         let result = try live.ssh("true")
         #expect(result.status == 255)
-        #expect(result.stderr.contains("Connection closed") || result.stderr.contains("Connection reset") || result.stderr.contains("kex_exchange_identification"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Connection closed") || result.stderr.contains("Connection reset")
+                || result.stderr.contains("kex_exchange_identification"),
+            "\(result.stderr)")
         try await live.stop()
     }
 
@@ -195,17 +215,30 @@ import Testing
         let live = try await LiveSunfire.start(mysoc: true)
         let site = try #require(live.mysoc)
         let body = "destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=demo-password&AuthType=AuthDBICookieHandler&AuthName=mysoc"
-        let page = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "20", "--cacert", LiveSunfire.fixture("tls/ca.pem"),
-                                                          "--data-binary", body, site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
+        let page = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "20", "--cacert", LiveSunfire.fixture("tls/ca.pem"),
+                "--data-binary", body, site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+            ])
         #expect(page.status == 0, "curl: \(page.output)")
         #expect(page.stdout.contains("PS-printer available quota</b></td><td bgcolor=#FFFFFF>100</td></tr>"), "\(page.stdout)")
-        let nusnet = body.replacingOccurrences(of: "credential_0=demo&credential_1=demo-password", with: "credential_0=e0123456&credential_1=nusnet-password")
-        let viaNUSNET = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", nusnet,
-                                                               site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
+        let nusnet = body.replacingOccurrences(
+            of: "credential_0=demo&credential_1=demo-password", with: "credential_0=e0123456&credential_1=nusnet-password")
+        let viaNUSNET = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", nusnet,
+                site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+            ])
         #expect(viaNUSNET.stdout.contains("PS-printer available quota"), "NUSNET credentials get the quota page")
         let wrong = body.replacingOccurrences(of: "demo-password", with: "nope")
-        let refused = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", wrong,
-                                                             site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
+        let refused = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--cacert", LiveSunfire.fixture("tls/ca.pem"), "--data-binary", wrong,
+                site.loginURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+            ])
         #expect(!refused.stdout.contains("<tr><td"), "wrong credentials answer the login page with no rows")
         try await live.stop()
     }

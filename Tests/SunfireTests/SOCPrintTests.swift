@@ -18,18 +18,27 @@ import Wire
 
     @Test func commandLinesAreTheAppsWordForWord() throws {
         let manifest = try Self.manifest()
-        #expect(PrintPaths.housekeeping[1] == #"find socPrint/ -type f \( \! -name 'nup_pdf.jar' \) \( \! -name 'docs-to-pdf-converter-1.7.jar' \) \( \! -name 'Multivalent.jar' \) -exec rm '{}' \;"#)
-        #expect(PrintPaths.convertToPDF("Term project.pptx", converter: manifest.documentConverter)
+        #expect(
+            PrintPaths.housekeeping[1]
+                == #"find socPrint/ -type f \( \! -name 'nup_pdf.jar' \) \( \! -name 'docs-to-pdf-converter-1.7.jar' \) \( \! -name 'Multivalent.jar' \) -exec rm '{}' \;"#
+        )
+        #expect(
+            PrintPaths.convertToPDF("Term project.pptx", converter: manifest.documentConverter)
                 == "java -jar socPrint/docs-to-pdf-converter-1.7.jar -i socPrint/source.pptx -o socPrint/source.pdf")
         let trim = PrintPaths.trim(from: 2, to: 6, input: "socPrint/source.pdf")
-        #expect(trim.command == "gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER -dFirstPage=2 -dLastPage=6 -sOutputFile=socPrint/source-trimmed.pdf socPrint/source.pdf")
+        #expect(
+            trim.command
+                == "gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER -dFirstPage=2 -dLastPage=6 -sOutputFile=socPrint/source-trimmed.pdf socPrint/source.pdf"
+        )
         let nUp = PrintPaths.format(.eight, input: trim.output, manifest: manifest)
         #expect(nUp.command == "java -jar socPrint/nup_pdf.jar socPrint/source-trimmed.pdf socPrint/formatted.pdf 8")
         #expect(nUp.output == "socPrint/formatted.pdf")
         let six = PrintPaths.format(.six, input: trim.output, manifest: manifest)
         #expect(six.command == "java -classpath socPrint/Multivalent.jar tool.pdf.Impose -paper a4 -nup 6 socPrint/source-trimmed.pdf")
         #expect(six.output == "socPrint/source-trimmed-up.pdf")
-        #expect(PrintPaths.toPostScript("socPrint/formatted.pdf", fileName: "Term project.pptx") == #"pdftops socPrint/formatted.pdf socPrint/"Term project.ps""#)
+        #expect(
+            PrintPaths.toPostScript("socPrint/formatted.pdf", fileName: "Term project.pptx")
+                == #"pdftops socPrint/formatted.pdf socPrint/"Term project.ps""#)
         #expect(PrintPaths.send(printer: "psts", fileName: "Term project.pptx") == #"lpr -P psts socPrint/"Term project.ps""#)
     }
 
@@ -69,12 +78,15 @@ import Wire
         #expect(PrintScreen(printer: "psts; rm -rf ~").check(settings: settings, document: document).failure?.title == "Printer not selected")
         #expect(PrintScreen(printer: "psts").check(settings: settings, document: nil).failure == .noFile)
         for (from, to) in [("0", "3"), ("5", "2"), ("", "3"), ("2", "x"), ("-1", "3"), ("２", "3")] {
-            #expect(PrintScreen(printer: "psts", customRange: (from, to)).check(settings: settings, document: document).failure == .invalidPageRange,
-                    "\(from)-\(to)")
+            #expect(
+                PrintScreen(printer: "psts", customRange: (from, to)).check(settings: settings, document: document).failure == .invalidPageRange,
+                "\(from)-\(to)")
         }
-        let request = try PrintScreen(printer: "psts", pagesPerSheet: .four, customRange: ("3", "999")).check(settings: settings, document: document).get()
+        let request = try PrintScreen(printer: "psts", pagesPerSheet: .four, customRange: ("3", "999")).check(settings: settings, document: document)
+            .get()
         #expect(request.range == .custom(from: 3, to: 999), "no upper bound: the host finds out")
-        #expect(SettingsStore.parseServer("host:0") == nil && SettingsStore.parseServer("host:99999") == nil && SettingsStore.parseServer(":22") == nil)
+        #expect(
+            SettingsStore.parseServer("host:0") == nil && SettingsStore.parseServer("host:99999") == nil && SettingsStore.parseServer(":22") == nil)
     }
 
     @Test func quotaRowsAreFoundInTheWholePageCaseInsensitively() {
@@ -88,7 +100,9 @@ import Wire
         #expect(rows.map(\.type) == ["PS-printer available quota", "Color-PS-printer available quota"])
         #expect(rows.map(\.value) == ["87", "0"])
         #expect(QuotaClient.rows(in: "<html><form>login</form></html>").isEmpty)
-        #expect(QuotaClient.form(user: "demo", password: "pw") == "destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=pw&AuthType=AuthDBICookieHandler&AuthName=mysoc")
+        #expect(
+            QuotaClient.form(user: "demo", password: "pw")
+                == "destination=/~eprint/forms/quota.php&credential_0=demo&credential_1=pw&AuthType=AuthDBICookieHandler&AuthName=mysoc")
     }
 
     @Test func digestsAreUpperCaseHexMD5() throws {
@@ -102,7 +116,8 @@ import Wire
             // Small payloads keep these tests fast; the flow tests use the real stand-ins.
             try ConverterManifest.Converter(fileName: jar.fileName, payload: .bytes([UInt8](repeating: 1, count: size)))
         }
-        return ConverterManifest(documentConverter: try stand(.docsToPDF, size: 10), nUp: try stand(.nupPDF, size: 10), multivalent: try stand(.multivalent, size: 10))
+        return ConverterManifest(
+            documentConverter: try stand(.docsToPDF, size: 10), nUp: try stand(.nupPDF, size: 10), multivalent: try stand(.multivalent, size: 10))
     }
 }
 
@@ -126,8 +141,10 @@ extension Result {
         let digest: String
     }
 
-    static func print(_ document: [UInt8], name: String, perSheet: PagesPerSheet, range: PageRange = .all, times: Int = 1,
-                      user: String = "demo", password: String = "demo-password") throws -> [Run] {
+    static func print(
+        _ document: [UInt8], name: String, perSheet: PagesPerSheet, range: PageRange = .all, times: Int = 1,
+        user: String = "demo", password: String = "demo-password"
+    ) throws -> [Run] {
         let kernel = Kernel(seed: 3)
         let key = try #require(SimulatedSunfireTests.hostKey)
         let converters = try #require(Self.converters)
@@ -140,11 +157,16 @@ extension Result {
             let operation = PrintOperation(
                 connectivity: SSHConnectivity(host: "sunfire", user: user, password: password, node: kernel.node("phone")),
                 request: PrintRequest(fileName: name, document: .bytes(document), printer: "psts", pagesPerSheet: perSheet, range: range),
-                converters: converters) { _ in true }
+                converters: converters
+            ) { _ in true }
             // Bounded: if the progress stream never finishes, the kernel's wait fails ("'print and watch its progress' is
             // waiting but nothing is scheduled to wake it"), and after 600 s of virtual time at most.
             let (outcome, snapshots) = try kernel.run("print and watch its progress", timeout: .seconds(600)) {
-                async let watched: [[PrintRow]] = { var all: [[PrintRow]] = []; for await rows in operation.progress { all.append(rows) }; return all }()
+                async let watched: [[PrintRow]] = {
+                    var all: [[PrintRow]] = []
+                    for await rows in operation.progress { all.append(rows) }
+                    return all
+                }()
                 let outcome = await operation.run()
                 return (outcome, await watched)
             }

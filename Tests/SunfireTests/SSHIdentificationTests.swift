@@ -1,10 +1,11 @@
 import Kernel
 import NIOCore
 import SOCPrint
-@testable import Sunfire
-import Testing
 import TestSupport
+import Testing
 import Wire
+
+@testable import Sunfire
 
 /// A client whose first line is no SSH identification hears what sshd says ("Invalid SSH identification string.")
 /// before the close, instead of a silent drop; the host serves on.
@@ -44,8 +45,10 @@ import Wire
         #expect(verdict("") == .needMoreBytes)
         #expect(verdict("SSH-1.5-old\r\n") == .refused("Protocol major versions differ."))
         #expect(verdict("SSH-3.0-future\r\n") == .refused("Protocol major versions differ."))
-        for bad in ["hello\r\n", "\r\n", "SSH-2.0-\r\n", "SSH-2.0\r\n", "SSH-x.0-a\r\n", "SSH-2.0-a\rb\n", "SSH-2.0-a\0b\r\n",
-                    String(repeating: "a", count: 255), "SSH-2.0-" + String(repeating: "a", count: 250) + "\r\n"] {
+        for bad in [
+            "hello\r\n", "\r\n", "SSH-2.0-\r\n", "SSH-2.0\r\n", "SSH-x.0-a\r\n", "SSH-2.0-a\rb\n", "SSH-2.0-a\0b\r\n",
+            String(repeating: "a", count: 255), "SSH-2.0-" + String(repeating: "a", count: 250) + "\r\n",
+        ] {
             #expect(verdict(bad) == .refused("Invalid SSH identification string."), "\(bad.debugDescription)")
         }
     }

@@ -15,7 +15,9 @@ import Wire
     static func world(seed: UInt64 = 7, _ body: @escaping @Sendable (SSHConnectivity, Sunfire) async throws -> Void) throws -> String {
         let kernel = Kernel(seed: seed)
         let key = try #require(hostKey)
-        let sunfire = try kernel.run("start") { try await Sunfire.start(on: kernel.node("sunfire"), configuration: Sunfire.Configuration(hostKey: key)) }
+        let sunfire = try kernel.run("start") {
+            try await Sunfire.start(on: kernel.node("sunfire"), configuration: Sunfire.Configuration(hostKey: key))
+        }
         let phone = SSHConnectivity(host: "sunfire", user: "demo", password: "demo-password", node: kernel.node("phone"))
         try kernel.run("phone", timeout: .seconds(600)) {
             let login = await phone.connect()
@@ -31,7 +33,8 @@ import Wire
         let flow: @Sendable (SSHConnectivity, Sunfire) async throws -> Void = { phone, _ in
             let made = try await phone.execute("mkdir socPrint/")
             #expect(made.exitStatus == 0)
-            #expect(await phone.upload(.bytes(OfficeDocument.generate(.docx, pages: 5, title: "Essay")), to: "socPrint/source.docx", transport: .sftp))
+            #expect(
+                await phone.upload(.bytes(OfficeDocument.generate(.docx, pages: 5, title: "Essay")), to: "socPrint/source.docx", transport: .sftp))
             #expect(await phone.upload(.bytes(StandInJar.nupPDF.bytes()), to: "socPrint/nup_pdf.jar", transport: .scp))
             #expect(await phone.upload(.bytes(StandInJar.docsToPDF.bytes()), to: "socPrint/docs-to-pdf-converter-1.7.jar", transport: .scp))
             #expect(await phone.runCommand("java -jar socPrint/docs-to-pdf-converter-1.7.jar -i socPrint/source.docx -o socPrint/source.pdf") == "")

@@ -1,5 +1,6 @@
 import Testing
 import Wire
+
 @testable import Swarm
 
 /// ddmin on predicates whose answer is known: the result fails, and no single item of it can go.
@@ -15,7 +16,10 @@ import Wire
             guard let a = subset.firstIndex(of: 7), let b = subset.firstIndex(of: 31) else { return false }
             return a < b
         }
-        let kept = DeltaDebugging.minimise(Array(0..<40)) { runs += 1; return fails($0) }
+        let kept = DeltaDebugging.minimise(Array(0..<40)) {
+            runs += 1
+            return fails($0)
+        }
         #expect(kept == [7, 31])
         #expect(isOneMinimal(kept, fails))
         #expect(runs < 80, "ddmin took \(runs) runs")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Swarm
 
 /// `--seeds A..B`, `--shard I/N` and the workers' shares: what each run covers, and the refusals' words.
@@ -32,8 +33,10 @@ import Testing
         let shard = try Shard("2/5", option: "--shard")
         #expect((shard.index, shard.count) == (2, 5))
         #expect(shard.contains(7) && shard.contains(2) && !shard.contains(5))
-        for (text, message) in [("5/5", "--worker 5/5: shards are numbered 0…4"), ("1/0", "expected I/N"), ("a/2", "expected I/N"),
-                                ("1", "expected I/N"), ("0/100001", "--worker 0/100001: expected I/N with 1 ≤ N ≤ 100000")] {
+        for (text, message) in [
+            ("5/5", "--worker 5/5: shards are numbered 0…4"), ("1/0", "expected I/N"), ("a/2", "expected I/N"),
+            ("1", "expected I/N"), ("0/100001", "--worker 0/100001: expected I/N with 1 ≤ N ≤ 100000"),
+        ] {
             let error = try #require(refusal { try Shard(text, option: "--worker") }, "\(text) was accepted")
             #expect(error.kind == .argument)
             #expect(error.description.contains(message), "\(error)")
@@ -55,7 +58,8 @@ import Testing
     }
 
     @Test func workersShareAShardEvenlyWithoutOverlap() throws {
-        let range = try SeedRange("1..50"), shard = try Shard("1/3", option: "--shard")
+        let range = try SeedRange("1..50")
+        let shard = try Shard("1/3", option: "--shard")
         let whole = range.seeds(shard: shard)
         let shares = try (0..<4).map { range.seeds(shard: shard, worker: try Shard("\($0)/4", option: "--worker")) }
         #expect(shares.flatMap { $0 }.sorted() == whole)

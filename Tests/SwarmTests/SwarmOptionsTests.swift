@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Swarm
 
 /// The swarm's knobs: one value, printed with a failing seed, and the bounds every seeded fault is drawn within.
@@ -13,20 +14,22 @@ import Testing
     }
 
     @Test func theOptionsAreOneLineNamingEveryKnob() {
-        #expect(SwarmOptions(faults: .network).description == "faults network, injection 0.30, deferral 1-3000ms (half), "
-            + "latency uniform 0-50ms+1-500ms normal 1-200ms exponential 1-200ms, partition 1-30s, hold 1-20s, "
-            + "reset after 1-300000 bytes, skew ±1-600s, fault points 1-3 times")
+        #expect(
+            SwarmOptions(faults: .network).description == "faults network, injection 0.30, deferral 1-3000ms (half), "
+                + "latency uniform 0-50ms+1-500ms normal 1-200ms exponential 1-200ms, partition 1-30s, hold 1-20s, "
+                + "reset after 1-300000 bytes, skew ±1-600s, fault points 1-3 times")
     }
 
     @Test func aFailingSeedIsPrintedWithItsOptions() throws {
         let run = try SwarmResultTests().run("Simulations/w.scn", 12, failure: "w.scn:4: FAILED expect")
         let options = SwarmOptions(faults: .actors)
-        #expect(run.failureLine(options: options).split(separator: "\n") == [
-            "FAIL Simulations/w.scn seed 12 (1 fault): w.scn:4: FAILED expect",
-            "    replay: workbench swarm Simulations/w.scn --seeds 12 --faults actors",
-            "    shrink: workbench shrink Simulations/w.scn --seed 12 --faults actors --out w-seed-12.scn",
-            "    swarm options: \(options)",
-        ])
+        #expect(
+            run.failureLine(options: options).split(separator: "\n") == [
+                "FAIL Simulations/w.scn seed 12 (1 fault): w.scn:4: FAILED expect",
+                "    replay: workbench swarm Simulations/w.scn --seeds 12 --faults actors",
+                "    shrink: workbench shrink Simulations/w.scn --seed 12 --faults actors --out w-seed-12.scn",
+                "    swarm options: \(options)",
+            ])
     }
 
     @Test func aSeedDrawsTheSameFaultsEveryTimeAndAnotherSeedOthers() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Swarm
 
 /// Shard results merged, refused, written and read back, without running anything.
@@ -16,13 +17,18 @@ import Testing
         return try JSONDecoder().decode(SwarmRun.self, from: Data(text.utf8))
     }
 
-    func shard(_ index: UInt64, of count: UInt64, seeds: ClosedRange<UInt64>, failing: Set<UInt64> = [], files: [String] = files,
-               faults: FaultClass = .all, wall: Double = 1) throws -> SwarmResult {
+    func shard(
+        _ index: UInt64, of count: UInt64, seeds: ClosedRange<UInt64>, failing: Set<UInt64> = [], files: [String] = files,
+        faults: FaultClass = .all, wall: Double = 1
+    ) throws -> SwarmResult {
         let runs = try seeds.filter { $0 % count == index }.flatMap { seed in
-            try files.map { try run($0, seed, failure: failing.contains(seed) && $0 == files[0] ? "a.scn:3: INVARIANT BROKEN x.y at trace event 2" : nil) }
+            try files.map {
+                try run($0, seed, failure: failing.contains(seed) && $0 == files[0] ? "a.scn:3: INVARIANT BROKEN x.y at trace event 2" : nil)
+            }
         }
-        return SwarmResult(files: files, seeds: "\(seeds.lowerBound)..\(seeds.upperBound)", faults: faults, shard: "\(index)/\(count)",
-                           runs: runs, wallSeconds: wall)
+        return SwarmResult(
+            files: files, seeds: "\(seeds.lowerBound)..\(seeds.upperBound)", faults: faults, shard: "\(index)/\(count)",
+            runs: runs, wallSeconds: wall)
     }
 
     @Test func shardsMergeIntoTheWholeRunInSeedOrder() throws {
@@ -37,9 +43,10 @@ import Testing
 
     @Test func theSameRunInTwoShardsCountsOnceWhereverItsFilesWere() throws {
         let first = try shard(0, of: 1, seeds: 1...4)
-        let elsewhere = SwarmResult(files: Self.files.map { "other/dir/" + $0 }, seeds: "3..6", faults: .all, shard: nil,
-                                    runs: try (3...6).flatMap { seed in try Self.files.map { try run("other/dir/" + $0, seed, digest: "digest-\($0)-\(seed)") } },
-                                    wallSeconds: 1)
+        let elsewhere = SwarmResult(
+            files: Self.files.map { "other/dir/" + $0 }, seeds: "3..6", faults: .all, shard: nil,
+            runs: try (3...6).flatMap { seed in try Self.files.map { try run("other/dir/" + $0, seed, digest: "digest-\($0)-\(seed)") } },
+            wallSeconds: 1)
         let merged = try SwarmResult.merge([first, elsewhere])
         #expect(merged.runs.count == 12)
         #expect(merged.seeds == "1..4,3..6")
@@ -48,8 +55,9 @@ import Testing
 
     @Test func aSeedWithTwoDigestsIsRefused() throws {
         let part = try shard(0, of: 1, seeds: 1...3)
-        let tampered = SwarmResult(files: part.files, seeds: part.seeds, faults: part.faults, shard: nil,
-                                   runs: [try run("a.scn", 2, digest: String(repeating: "0", count: 64))], wallSeconds: 1)
+        let tampered = SwarmResult(
+            files: part.files, seeds: part.seeds, faults: part.faults, shard: nil,
+            runs: [try run("a.scn", 2, digest: String(repeating: "0", count: 64))], wallSeconds: 1)
         let error = try #require(refusal { try SwarmResult.merge([part, tampered]) })
         #expect(error.kind == .argument)
         #expect(error.description.hasPrefix("seed 2 of a.scn ran twice with different digests (digest-a.scn-2 vs 0000000000000000)"), "\(error)")
@@ -79,7 +87,9 @@ import Testing
         let xml = try shard(0, of: 1, seeds: 1...5, failing: [2, 5]).junitXML
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 10)
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
-        #expect(xml.contains("name=\"seed 5\">\n      <failure message=\"FAIL a.scn seed 5 (1 fault): a.scn:3: INVARIANT BROKEN x.y at trace event 2&#10;"))
+        #expect(
+            xml.contains(
+                "name=\"seed 5\">\n      <failure message=\"FAIL a.scn seed 5 (1 fault): a.scn:3: INVARIANT BROKEN x.y at trace event 2&#10;"))
         #expect(xml.contains("&#10;    swarm options: faults all, injection 0.30, "))
     }
 }

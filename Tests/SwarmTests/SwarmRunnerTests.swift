@@ -1,6 +1,7 @@
 import Kernel
 import Scenario
 import Testing
+
 @testable import Swarm
 
 /// Seeds run, failures told apart, and a failing seed shrunk, on the bare scenario language: three hosts, no actor,
@@ -53,8 +54,10 @@ import Testing
     }
 
     @Test func aBrokenInvariantOutranksAFailedExpectation() throws {
-        let result = Self.runner.run(try script("link a <-> b latency 1ms\nexpect 1 == 2\n"), seed: 1,
-                                     faults: .explicit([ScheduledFault(before: 1, line: "partition a -> b for 1s")])) { _ in }
+        let result = Self.runner.run(
+            try script("link a <-> b latency 1ms\nexpect 1 == 2\n"), seed: 1,
+            faults: .explicit([ScheduledFault(before: 1, line: "partition a -> b for 1s")])
+        ) { _ in }
         let signature = try #require(FailureSignature(result))
         #expect(signature.text == "invariant test.no-partition broken (a -> b partitioned)")
     }
@@ -62,9 +65,10 @@ import Testing
     @Test func aFailingSeedShrinksToTheOneFaultItNeedsAndReproducesWithoutTheSeed() throws {
         let script = try script()
         let shrinker = Shrinker(swarm: swarm(.network))
-        let (seed, failure) = try #require((UInt64(1)...60).lazy.compactMap { seed in
-            shrinker.failure(of: script, seed: seed).flatMap { $0.faults.count >= 3 ? (seed, $0) : nil }
-        }.first)
+        let (seed, failure) = try #require(
+            (UInt64(1)...60).lazy.compactMap { seed in
+                shrinker.failure(of: script, seed: seed).flatMap { $0.faults.count >= 3 ? (seed, $0) : nil }
+            }.first)
         #expect(failure.signature.text.hasPrefix("invariant test.no-partition broken"))
         let shrunk = shrinker.minimise(failure, script: script, seed: seed)
         #expect(shrunk.kept.count == 1 && shrunk.kept[0].line.contains("partition"), "\(shrunk.kept)")
@@ -77,7 +81,8 @@ import Testing
         let unshrunk = Shrinker.scenario(Self.workload, script: script, faults: [], header: "# no faults")
         let error = try #require(refusal { try shrinker.reproduce(unshrunk, file: "shrunk.scn", seed: seed, signature: failure.signature) })
         #expect(error.kind == .shrinking && error.description.hasSuffix("it passes"), "\(error)")
-        #expect(refusal { try shrinker.reproduce("partition a\n", file: "shrunk.scn", seed: seed, signature: failure.signature) }?
-            .description.hasPrefix("the shrunk scenario does not parse") == true)
+        #expect(
+            refusal { try shrinker.reproduce("partition a\n", file: "shrunk.scn", seed: seed, signature: failure.signature) }?
+                .description.hasPrefix("the shrunk scenario does not parse") == true)
     }
 }

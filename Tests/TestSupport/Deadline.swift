@@ -52,8 +52,10 @@ private final class Outcome<T: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    func start(_ continuation: CheckedContinuation<T, any Error>, limit: Duration, what: String,
-               _ body: @escaping @Sendable () async throws -> T) {
+    func start(
+        _ continuation: CheckedContinuation<T, any Error>, limit: Duration, what: String,
+        _ body: @escaping @Sendable () async throws -> T
+    ) {
         let early = state.withLock { state -> Result<T, any Error>? in
             if let settled = state.settled { return settled }
             state.continuation = continuation
@@ -74,7 +76,10 @@ private final class Outcome<T: Sendable>: Sendable {
             state.tasks = [work, timer]
             return state.continuation == nil
         }
-        if late { work.cancel(); timer.cancel() }
+        if late {
+            work.cancel()
+            timer.cancel()
+        }
     }
 
     func settle(_ result: Result<T, any Error>) {

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A test's failure to run a program: missing, hung (killed by the watchdog) or not ready in time.
@@ -30,8 +31,10 @@ public enum ExternalProcess {
     }
 
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                           currentDirectory: String? = nil, timeout: TimeInterval = 120) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+        currentDirectory: String? = nil, timeout: TimeInterval = 120
+    ) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ProcessFailure("\(executable) is not installed; tools/setup.sh installs it (see tools/apt-packages.txt)")
         }
@@ -40,13 +43,15 @@ public enum ExternalProcess {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Files, not pipes: a program that writes a lot to one stream never blocks on the other, and writing its input
         // never blocks on a program that does not read it.
-        let inURL = directory.appendingPathComponent("in"), outURL = directory.appendingPathComponent("out")
+        let inURL = directory.appendingPathComponent("in")
+        let outURL = directory.appendingPathComponent("out")
         let errURL = directory.appendingPathComponent("err")
         try (input ?? Data()).write(to: inURL)
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         let stdin = try FileHandle(forReadingFrom: inURL)
-        let stdout = try FileHandle(forWritingTo: outURL), stderr = try FileHandle(forWritingTo: errURL)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
         defer {
             try? stdin.close()
             try? stdout.close()
@@ -66,13 +71,16 @@ public enum ExternalProcess {
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let partial = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
+            let partial =
+                String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
                 + String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-            throw ProcessFailure("\(executable) \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s and was killed; "
-                                 + "it printed:\n\(partial)")
+            throw ProcessFailure(
+                "\(executable) \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s and was killed; "
+                    + "it printed:\n\(partial)")
         }
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdoutBytes: Array((try? Data(contentsOf: outURL)) ?? Data()),
-                      stderrBytes: Array((try? Data(contentsOf: errURL)) ?? Data()))
+        return Result(
+            status: process.terminationStatus, stdoutBytes: Array((try? Data(contentsOf: outURL)) ?? Data()),
+            stderrBytes: Array((try? Data(contentsOf: errURL)) ?? Data()))
     }
 }

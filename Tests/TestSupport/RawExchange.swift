@@ -6,8 +6,10 @@ import Wire
 public enum RawExchange {
     /// Connects from `node` to `host:port`, sends `bytes`, and returns everything received until the server closes
     /// its side (or, with `until`, as soon as what arrived satisfies it; the connection is then closed).
-    public static func send(_ bytes: [UInt8], to host: String, port: Int, from node: Node,
-                            until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) async throws -> [UInt8] {
+    public static func send(
+        _ bytes: [UInt8], to host: String, port: Int, from node: Node,
+        until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+    ) async throws -> [UInt8] {
         let promise = node.eventLoop.makePromise(of: [UInt8].self)
         _ = try await node.connect(host: host, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {

@@ -19,15 +19,19 @@ public enum WorkbenchBinary {
     /// Runs `workbench ARGUMENTS` in the repository to completion (killed after `timeout` seconds), with `input` on
     /// its standard input.
     public static func run(_ arguments: [String], input: String? = nil, timeout: TimeInterval = 300) throws -> ExternalProcess.Result {
-        try ExternalProcess.run(Repository.workbenchBinary.path, arguments, input: input.map { Data($0.utf8) },
-                                currentDirectory: Repository.root.path, timeout: timeout)
+        try ExternalProcess.run(
+            Repository.workbenchBinary.path, arguments, input: input.map { Data($0.utf8) },
+            currentDirectory: Repository.root.path, timeout: timeout)
     }
 
     /// Starts `workbench serve ARGUMENTS` in the repository and returns once `ready` holds for what it printed on
     /// standard output (its `listening …` and `note …` lines); see ``ServedProcess`` for the time limits.
-    public static func serve(_ arguments: [String], until ready: @escaping @Sendable (String) -> Bool,
-                             readyWithin: TimeInterval = 120) throws -> ServedProcess {
-        try ServedProcess.start(Repository.workbenchBinary.path, ["serve"] + arguments, currentDirectory: Repository.root.path,
-                                until: .output(ready), readyWithin: readyWithin)
+    public static func serve(
+        _ arguments: [String], until ready: @escaping @Sendable (String) -> Bool,
+        readyWithin: TimeInterval = 120
+    ) throws -> ServedProcess {
+        try ServedProcess.start(
+            Repository.workbenchBinary.path, ["serve"] + arguments, currentDirectory: Repository.root.path,
+            until: .output(ready), readyWithin: readyWithin)
     }
 }

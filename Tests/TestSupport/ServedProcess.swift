@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A long-running child a test talks to (`workbench serve`, nginx, ippeveprinter, a private D-Bus), started and
@@ -59,15 +60,18 @@ public final class ServedProcess: @unchecked Sendable {
         self.watchdog = watchdog
     }
 
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                             currentDirectory: String? = nil, until readiness: Readiness = .immediately,
-                             readyWithin: TimeInterval = 60, lifetime: TimeInterval = 600) throws -> ServedProcess {
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: String? = nil, until readiness: Readiness = .immediately,
+        readyWithin: TimeInterval = 60, lifetime: TimeInterval = 600
+    ) throws -> ServedProcess {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ProcessFailure("\(executable) is not installed; tools/setup.sh installs it (see tools/apt-packages.txt)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         let process = Process()
@@ -75,7 +79,8 @@ public final class ServedProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let stdout = try FileHandle(forWritingTo: outURL), stderr = try FileHandle(forWritingTo: errURL)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
         defer {
             // The child has its own descriptors.
             try? stdout.close()

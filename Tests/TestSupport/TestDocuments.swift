@@ -4,12 +4,15 @@ import Foundation
 public enum TestDocuments {
     /// A PDF of `pages` A4 pages with a page tree and cross-reference table, as a PDF reader counts them.
     public static func pdf(pages: Int) -> [UInt8] {
-        var objects = ["<< /Type /Catalog /Pages 2 0 R >>",
-                       "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0 * 2) 0 R" }.joined(separator: " "))] /Count \(pages) >>"]
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0 * 2) 0 R" }.joined(separator: " "))] /Count \(pages) >>",
+        ]
         for page in 0..<pages {
             let content = "BT /F1 24 Tf 72 720 Td (Page \(page + 1)) Tj ET"
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents \(4 + page * 2) 0 R "
-                + "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>")
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents \(4 + page * 2) 0 R "
+                    + "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>")
             objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         }
         var out = Array("%PDF-1.4\n".utf8)
@@ -29,13 +32,14 @@ public enum TestDocuments {
     /// sgray_8, srgb_8, srgb_16, cmyk_8), each a 1796-byte page header and its run-length encoded lines.
     public static func pwgRaster(pages: Int, dpi: Int = 300, type: String = "sgray_8") -> [UInt8] {
         // Bits per colour, colours, CUPS colour space, the white pixel's byte.
-        let (bitsPerColor, colors, colorSpace, white): (Int, Int, UInt32, UInt8) = switch type {
-        case "black_1": (1, 1, 3, 0x00)
-        case "srgb_8": (8, 3, 19, 0xFF)
-        case "srgb_16": (16, 3, 19, 0xFF)
-        case "cmyk_8": (8, 4, 6, 0x00)
-        default: (8, 1, 18, 0xFF)
-        }
+        let (bitsPerColor, colors, colorSpace, white): (Int, Int, UInt32, UInt8) =
+            switch type {
+            case "black_1": (1, 1, 3, 0x00)
+            case "srgb_8": (8, 3, 19, 0xFF)
+            case "srgb_16": (16, 3, 19, 0xFF)
+            case "cmyk_8": (8, 4, 6, 0x00)
+            default: (8, 1, 18, 0xFF)
+            }
         let bitsPerPixel = bitsPerColor * colors
         let bytesPerLine = (dpi * bitsPerPixel + 7) / 8
         // The unit a run repeats: a pixel, or a byte of pixels below 8 bits.
@@ -43,7 +47,9 @@ public enum TestDocuments {
         var out = Array("RaS2".utf8)
         for _ in 1...pages {
             var header = [UInt8](repeating: 0, count: 1796)
-            func put(_ value: Int, at offset: Int) { withUnsafeBytes(of: UInt32(value).bigEndian) { header.replaceSubrange(offset..<offset + 4, with: $0) } }
+            func put(_ value: Int, at offset: Int) {
+                withUnsafeBytes(of: UInt32(value).bigEndian) { header.replaceSubrange(offset..<offset + 4, with: $0) }
+            }
             header.replaceSubrange(0..<9, with: Array("PwgRaster".utf8))
             put(dpi, at: 276)
             put(dpi, at: 280)  // HWResolution
@@ -111,16 +117,18 @@ public enum TestDocuments {
         let postscript = Array("%!PS-Adobe-3.0\n%%Pages: 1\n%%EndComments\n%%Page: 1 1\nshowpage\n%%EOF\n".utf8)
         for name in ["document-a4.ps", "document-letter.ps"] { try write(postscript, name) }
         for name in ["color.jpg", "gray.jpg"] { try write([0xFF, 0xD8, 0xFF, 0xE0], name) }
-        let samples = Set(try String(contentsOfFile: suite, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(whereSeparator: \.isWhitespace)
-            return words.count == 2 && words[0] == "FILE" && words[1].hasPrefix("pwg-raster-samples-") ? String(words[1]) : nil
-        })
+        let samples = Set(
+            try String(contentsOfFile: suite, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(whereSeparator: \.isWhitespace)
+                return words.count == 2 && words[0] == "FILE" && words[1].hasPrefix("pwg-raster-samples-") ? String(words[1]) : nil
+            })
         for path in samples.sorted() {
             let parts = path.split(separator: "/")  // pwg-raster-samples-300dpi, sgray-8, its name
             guard parts.count == 3, let dpi = Int(parts[0].dropFirst("pwg-raster-samples-".count).dropLast("dpi".count)) else {
                 throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "an unexpected sample path in \(suite): \(path)"])
             }
-            try write(pwgRaster(pages: parts[2].hasPrefix("document-") ? 2 : 1, dpi: dpi, type: parts[1].replacingOccurrences(of: "-", with: "_")), path)
+            try write(
+                pwgRaster(pages: parts[2].hasPrefix("document-") ? 2 : 1, dpi: dpi, type: parts[1].replacingOccurrences(of: "-", with: "_")), path)
         }
     }
 }

@@ -84,7 +84,10 @@ import Wire
             points.set("p", .chance(0.5))
             points.set("other", .on)
             return (0..<50).map { _ in
-                if withOthers { _ = points.fires("other"); _ = points.fires("unknown") }
+                if withOthers {
+                    _ = points.fires("other")
+                    _ = points.fires("unknown")
+                }
                 return points.fires("p")
             }
         }

@@ -2,8 +2,9 @@ import NIOCore
 import TestSupport
 import Testing
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Echoes every byte back.
@@ -56,7 +57,8 @@ final class Collect: ChannelInboundHandler {
     /// An accepted connection names its peer as traces and serve's request log show it: the client's own address.
     @Test func aConnectionNamesItsPeerByAddressAndPort() async throws {
         let wire = LiveWire(seed: 1, threads: 1)
-        let server = wire.node("server"), phone = wire.node("phone")
+        let server = wire.node("server")
+        let phone = wire.node("phone")
         let peer = server.eventLoop.makePromise(of: String.self)
         let listener = try await server.listen(port: 0) { channel in
             peer.succeed(channel.peerText)
@@ -72,15 +74,18 @@ final class Collect: ChannelInboundHandler {
 
     @Test func aNodeIsReachedByItsNameAndThePortItAskedFor() async throws {
         let wire = LiveWire(seed: 1, threads: 2)
-        let echo = wire.node("echo"), phone = wire.node("phone")
+        let echo = wire.node("echo")
+        let phone = wire.node("phone")
         let listener = try await withDeadline(liveStepLimit, "listening on loopback") { try await Self.startEcho(on: echo) }
         #expect(listener.host == "127.0.0.1")
         #expect(listener.port > 0, "port 0 picks a free port")
         // A scenario written against echo:0 (the port asked for), the port it got, or the address itself.
         let answers = try await withDeadline(liveStepLimit, "three round trips on loopback") {
-            [try await Self.roundTrip("asked", from: phone, to: "echo", port: 0),
-             try await Self.roundTrip("bound", from: phone, to: "echo", port: listener.port),
-             try await Self.roundTrip("address", from: phone, to: "127.0.0.1", port: listener.port)]
+            [
+                try await Self.roundTrip("asked", from: phone, to: "echo", port: 0),
+                try await Self.roundTrip("bound", from: phone, to: "echo", port: listener.port),
+                try await Self.roundTrip("address", from: phone, to: "127.0.0.1", port: listener.port),
+            ]
         }
         #expect(answers == ["asked", "bound", "address"])
         try await listener.close().get()
@@ -91,7 +96,9 @@ final class Collect: ChannelInboundHandler {
         let wire = LiveWire(seed: 1, threads: 2)
         let first = try await Self.startEcho(on: wire.node("a"))
         await #expect(throws: WireError(.addressInUse, "127.0.0.1:\(first.port)")) {
-            _ = try await withDeadline(liveStepLimit, "a second listener on a taken port") { try await Self.startEcho(on: wire.node("b"), port: first.port) }
+            _ = try await withDeadline(liveStepLimit, "a second listener on a taken port") {
+                try await Self.startEcho(on: wire.node("b"), port: first.port)
+            }
         }
         try await first.close().get()
         await #expect(throws: WireError(.refused, "127.0.0.1:\(first.port)")) {
@@ -103,7 +110,9 @@ final class Collect: ChannelInboundHandler {
     }
 
     @Test func nodesKeepOneLoopAndDrawFromTheirSeededStream() async throws {
-        let wire = LiveWire(seed: 5, threads: 2), again = LiveWire(seed: 5, threads: 2), other = LiveWire(seed: 6, threads: 2)
+        let wire = LiveWire(seed: 5, threads: 2)
+        let again = LiveWire(seed: 5, threads: 2)
+        let other = LiveWire(seed: 6, threads: 2)
         #expect(wire.node("phone").eventLoop === wire.node("phone").eventLoop)
         #expect(wire.node("phone").random.next() == again.node("phone").random.next())
         #expect(wire.node("mig").random.next() != wire.node("phone").random.next())

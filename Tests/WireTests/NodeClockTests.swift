@@ -48,7 +48,8 @@ final class ManualTime: TimeSource {
     @Test func skewIsSharedByEveryClockOfTheNodeAndChangesAtOnce() {
         let time = ManualTime(epoch: Self.epoch)
         let skew = ClockSkew()
-        let app = NodeClock(source: time, skew: skew), library = NodeClock(source: time, skew: skew)
+        let app = NodeClock(source: time, skew: skew)
+        let library = NodeClock(source: time, skew: skew)
         let other = NodeClock(source: time)
         skew.set(.seconds(3_600))
         #expect(app.unixSeconds == 1_767_229_200)
@@ -59,7 +60,8 @@ final class ManualTime: TimeSource {
     }
 
     @Test func instantsCompareAndMeasure() {
-        let a = NodeClock.Instant(uptime: .seconds(1)), b = a.advanced(by: .milliseconds(250))
+        let a = NodeClock.Instant(uptime: .seconds(1))
+        let b = a.advanced(by: .milliseconds(250))
         #expect(b.uptime == .milliseconds(1_250))
         #expect(a < b && !(b < a))
         #expect(a.duration(to: b) == .milliseconds(250))

@@ -30,11 +30,15 @@ final class RecordingNetwork: Network {
 /// What a node does for its actor: it connects and listens as itself, traces under its own name, and names the
 /// fault points it checks.
 @Suite struct NodeTests {
-    static func node(_ name: String = "phone", network: RecordingNetwork = RecordingNetwork(), sink: RecordingSink = RecordingSink(),
-                     faults: FaultPoints = FaultPoints(random: RandomStream(seed: 1, name: "faults"))) -> Node {
-        Node(name: name, eventLoop: EmbeddedEventLoop(), network: network,
-             clock: NodeClock(source: ManualTime(epoch: .zero)), random: RandomStream(seed: 1, name: name), secrets: .seeded(RandomStream(seed: 1, name: "secrets:" + name)),
-             faults: faults, bus: URLBus(tracer: sink), tracer: sink)
+    static func node(
+        _ name: String = "phone", network: RecordingNetwork = RecordingNetwork(), sink: RecordingSink = RecordingSink(),
+        faults: FaultPoints = FaultPoints(random: RandomStream(seed: 1, name: "faults"))
+    ) -> Node {
+        Node(
+            name: name, eventLoop: EmbeddedEventLoop(), network: network,
+            clock: NodeClock(source: ManualTime(epoch: .zero)), random: RandomStream(seed: 1, name: name),
+            secrets: .seeded(RandomStream(seed: 1, name: "secrets:" + name)),
+            faults: faults, bus: URLBus(tracer: sink), tracer: sink)
     }
 
     @Test func aNodeConnectsAndListensAsItself() throws {
@@ -43,8 +47,11 @@ final class RecordingNetwork: Network {
         #expect(throws: WireError(.refused, "mig:631")) { try node.connect(host: "mig", port: 631).wait() }
         #expect(throws: WireError(.refused, "mig:443")) { try node.connect(host: "mig", port: 443, timeout: .seconds(2)).wait() }
         #expect(throws: WireError(.addressInUse, "phone:8080")) { try node.listen(port: 8080) { $0.eventLoop.makeSucceededVoidFuture() }.wait() }
-        #expect(network.all == ["connect from phone to mig:631 within 10000000000ns", "connect from phone to mig:443 within 2000000000ns",
-                                "listen as phone on 8080"])
+        #expect(
+            network.all == [
+                "connect from phone to mig:631 within 10000000000ns", "connect from phone to mig:443 within 2000000000ns",
+                "listen as phone on 8080",
+            ])
     }
 
     @Test func tracesCarryTheNodesName() {
@@ -52,8 +59,11 @@ final class RecordingNetwork: Network {
         let node = Self.node("mig", sink: sink)
         node.trace("job-completed", [("job", "7")])
         node.trace("idle")
-        #expect(sink.all == [RecordingSink.Event(actor: "mig", event: "job-completed", fields: ["job=7"]),
-                             RecordingSink.Event(actor: "mig", event: "idle", fields: [])])
+        #expect(
+            sink.all == [
+                RecordingSink.Event(actor: "mig", event: "job-completed", fields: ["job=7"]),
+                RecordingSink.Event(actor: "mig", event: "idle", fields: []),
+            ])
     }
 
     @Test func aFaultIsTracedOnlyWhenItFires() {

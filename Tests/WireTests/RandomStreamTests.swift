@@ -30,7 +30,8 @@ import Wire
 
     @Test func aSharedStreamIsOneSequence() {
         // Every user of a node's stream draws from the same sequence: a copy of the reference does not restart it.
-        let stream = RandomStream(seed: 9, name: "shared"), reference = RandomStream(seed: 9, name: "shared")
+        let stream = RandomStream(seed: 9, name: "shared")
+        let reference = RandomStream(seed: 9, name: "shared")
         let alias = stream
         #expect([stream.next(), alias.next(), stream.next()] == [reference.next(), reference.next(), reference.next()])
     }

@@ -84,10 +84,16 @@ final class Inbox: Sendable {
         #expect(bus.foregroundApp == "ivanti")
         #expect(bus.activate("phone"))
         loop.run()
-        #expect(told.all == ["phone -> did-become-active", "phone -> will-resign-active", "ivanti -> ivanti-scheme://x", "ivanti -> did-become-active",
-                             "phone -> phone-scheme://state", "ivanti -> will-resign-active", "phone -> did-become-active"])
-        #expect(sink.all.filter { $0.event == "foreground" }.map(\.fields) == [["app=phone", "previous=home-screen"], ["app=ivanti", "previous=phone"],
-                                                                               ["app=phone", "previous=ivanti"]])
+        #expect(
+            told.all == [
+                "phone -> did-become-active", "phone -> will-resign-active", "ivanti -> ivanti-scheme://x", "ivanti -> did-become-active",
+                "phone -> phone-scheme://state", "ivanti -> will-resign-active", "phone -> did-become-active",
+            ])
+        #expect(
+            sink.all.filter { $0.event == "foreground" }.map(\.fields) == [
+                ["app=phone", "previous=home-screen"], ["app=ivanti", "previous=phone"],
+                ["app=phone", "previous=ivanti"],
+            ])
         #expect(!bus.activate("nobody"))
         try loop.syncShutdownGracefully()
     }
@@ -104,9 +110,14 @@ final class Inbox: Sendable {
         #expect(bus.canOpen("appconnectdc://", from: "phone"))
         #expect(!bus.canOpen("nobody://", from: "phone"), "declared, but no app handles it")
         #expect(!bus.canOpen("appconnectdc://", from: "mail"), "mail declared no query schemes")
-        #expect(sink.all.last == RecordingSink.Event(actor: "mail", event: "console", fields: [
-            "level=error", #"message=-canOpenURL: failed for URL: "appconnectdc://" - error: "This app is not allowed to query for scheme appconnectdc""#,
-        ]))
+        #expect(
+            sink.all.last
+                == RecordingSink.Event(
+                    actor: "mail", event: "console",
+                    fields: [
+                        "level=error",
+                        #"message=-canOpenURL: failed for URL: "appconnectdc://" - error: "This app is not allowed to query for scheme appconnectdc""#,
+                    ]))
         // The system's view is unaffected; undeclared owners (actors that are not phone apps) register freely.
         #expect(bus.canOpen("appconnectdc://"))
         #expect(bus.register(scheme: "echo", owner: "echo", on: loop) { _, _ in })
@@ -120,17 +131,20 @@ final class Inbox: Sendable {
         #expect(!bus.open("nobody://x", from: "phone"))
         #expect(!bus.canOpen("not a url"))
         #expect(!bus.open("not a url", from: "phone"))
-        #expect(sink.all == [
-            RecordingSink.Event(actor: "bus", event: "open-unhandled", fields: ["from=phone", "url=nobody://x"]),
-            RecordingSink.Event(actor: "bus", event: "open-rejected", fields: ["from=phone", "reason=no valid scheme", "url=not a url"]),
-        ])
+        #expect(
+            sink.all == [
+                RecordingSink.Event(actor: "bus", event: "open-unhandled", fields: ["from=phone", "url=nobody://x"]),
+                RecordingSink.Event(actor: "bus", event: "open-rejected", fields: ["from=phone", "reason=no valid scheme", "url=not a url"]),
+            ])
     }
 
     @Test func theFirstRegistrationKeepsTheScheme() throws {
         let sink = RecordingSink()
         let bus = URLBus(tracer: sink)
-        let first = EmbeddedEventLoop(), second = EmbeddedEventLoop()
-        let firstInbox = Inbox(), secondInbox = Inbox()
+        let first = EmbeddedEventLoop()
+        let second = EmbeddedEventLoop()
+        let firstInbox = Inbox()
+        let secondInbox = Inbox()
         #expect(bus.register(scheme: "dc", owner: "ivanti", on: first) { firstInbox.append($0, from: $1) })
         #expect(!bus.register(scheme: "DC", owner: "impostor", on: second) { secondInbox.append($0, from: $1) })
         #expect(bus.owner(of: "dc") == "ivanti")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Workbench
 
 /// The benches read their peers' output; a peer's new output format must not turn into wrong ratios.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 /// A bench's targets: one rounded figure for text, JSON and verdict; `--check` the only way a missed one fails.
@@ -78,8 +79,9 @@ import Testing
     @Test func libcupsBuildsEveryCapturedMessageByteForByte() throws {
         let messages = try FileManager.default.contentsOfDirectory(atPath: Repository.fixture("ipp")).filter { $0.hasSuffix(".ipp") }.sorted()
         #expect(messages.count >= 20)
-        let run = try WorkbenchBinary.run(["bench", "ipp", "--json", "--rounds", "1", "--batch-ms", "1"]
-            + messages.flatMap { ["--input", Repository.fixture("ipp/\($0)")] })
+        let run = try WorkbenchBinary.run(
+            ["bench", "ipp", "--json", "--rounds", "1", "--batch-ms", "1"]
+                + messages.flatMap { ["--input", Repository.fixture("ipp/\($0)")] })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.output)")
         let results = try #require(object["messages"] as? [[String: Any]])
         #expect(results.count == messages.count)
@@ -110,8 +112,9 @@ import Testing
         #expect(targets.map { $0["target"] as? String } == ["sign, ours / openssl speed", "verify, ours / openssl speed"])
         let missed = targets.filter { $0["met"] as? Bool == false }
         #expect(checked.status == (missed.isEmpty ? 0 : 1), "\(checked.output)")
-        #expect(checked.stderr.hasPrefix(missed.isEmpty ? "check: 2 of 2 targets met" : "check: \(missed.count) of 2 targets missed"),
-                "\(checked.stderr)")
+        #expect(
+            checked.stderr.hasPrefix(missed.isEmpty ? "check: 2 of 2 targets met" : "check: \(missed.count) of 2 targets missed"),
+            "\(checked.stderr)")
 
         let measured = try WorkbenchBinary.run(arguments)
         #expect(measured.status == 0, "\(measured.output)")

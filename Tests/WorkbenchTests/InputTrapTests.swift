@@ -3,6 +3,7 @@ import Kernel
 import Scenario
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 /// Numbers and names a user types are checked where they are read: an error that says what is allowed,
@@ -60,7 +61,9 @@ import Testing
         // Values are checked when the line is read, at the option's column; from a variable, when the actor starts.
         let ppm = try #require(parseError("start mig ppm=3000000000"))
         #expect((ppm.column, ppm.message) == (11, "mig: option ppm=3000000000: expected a whole number 1…100000"))
-        #expect(try #require(parseError("start mig-proxy upstream=mig:99999")).message == "mig-proxy: option upstream=mig:99999: expected HOST:PORT with a port 1…65535")
+        #expect(
+            try #require(parseError("start mig-proxy upstream=mig:99999")).message
+                == "mig-proxy: option upstream=mig:99999: expected HOST:PORT with a port 1…65535")
         #expect(try #require(parseError("start mig proxy-secret=short")).message.contains("expected a secret of 16 to 256 printable characters"))
         let late = run("let s = short\nstart mig proxy-secret=${s}")
         #expect(late.error?.contains("mig: option proxy-secret: expected a secret of 16 to 256 printable characters") == true)
@@ -78,9 +81,14 @@ import Testing
 
     @Test func sourcePathsInErrorTextsDoNotReachTheTrace() throws {
         let kernel = Kernel(seed: 1)
-        kernel.trace.record(actor: "t", event: "e", fields: [
-            ("error", "handshakeFailed(sslError([Error: 268435581 CERTIFICATE_VERIFY_FAILED at /home/me/w/.build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/ssl/handshake.cc:393]))"),
-        ])
+        kernel.trace.record(
+            actor: "t", event: "e",
+            fields: [
+                (
+                    "error",
+                    "handshakeFailed(sslError([Error: 268435581 CERTIFICATE_VERIFY_FAILED at /home/me/w/.build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/ssl/handshake.cc:393]))"
+                )
+            ])
         let value = try #require(kernel.trace.all.first?.fields.first?.1)
         #expect(value == "handshakeFailed(sslError([Error: 268435581 CERTIFICATE_VERIFY_FAILED at handshake.cc:393]))")
     }
@@ -99,7 +107,10 @@ import Testing
             #expect(throws: (any Error).self, "--clients '\(wrong)'") { _ = try MiGBench.clientCounts(wrong) }
         }
         _ = try MiGBench.parse(["--jobs", "16", "--clients", "1,16"])
-        for wrong in [["--jobs", "15"], ["--jobs", "0"], ["--jobs", "100001"], ["--size", "-1"], ["--ingest-mib", "65537"], ["--clients", "0"], ["--frobnicate"]] {
+        for wrong in [
+            ["--jobs", "15"], ["--jobs", "0"], ["--jobs", "100001"], ["--size", "-1"], ["--ingest-mib", "65537"], ["--clients", "0"],
+            ["--frobnicate"],
+        ] {
             #expect(throws: (any Error).self, "\(wrong)") { _ = try MiGBench.parse(wrong) }
         }
     }
@@ -119,8 +130,9 @@ import Testing
     }
 
     @Test func scenariosFindFixturesWhenRunFromAnotherFolder() throws {
-        let (status, text) = try Self.run(["run", "mig-client-certificate.scn", "--seed", "2"],
-                                          in: Repository.root.appendingPathComponent("Simulations"))
+        let (status, text) = try Self.run(
+            ["run", "mig-client-certificate.scn", "--seed", "2"],
+            in: Repository.root.appendingPathComponent("Simulations"))
         #expect(status == 0, "\(text)")
         let (again, other) = try Self.run(["run", "Simulations/mig-client-certificate.scn", "--seed", "2"], in: Repository.root)
         #expect(again == 0)

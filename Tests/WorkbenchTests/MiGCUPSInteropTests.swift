@@ -3,6 +3,7 @@ import MiGServer
 import TestSupport
 import Testing
 import Wire
+
 @testable import Workbench
 
 /// MiG with the clients real users have: CUPS 2.4 makes a driverless queue on it (`lpadmin -m everywhere`) and
@@ -92,8 +93,10 @@ import Wire
         try TestDocuments.writeIpptoolDocuments(for: "\(directory)/\(suite)")
         let (wire, server, url) = try await Self.live(directory)
         // ipptool's exit code can be 0 despite [FAIL] lines: read its report.
-        let report = try ExternalProcess.run("/usr/bin/ipptool", ["-c", "-t", "-f", "document-letter.pdf", url, suite],
-                                             currentDirectory: directory, timeout: 300).output
+        let report = try ExternalProcess.run(
+            "/usr/bin/ipptool", ["-c", "-t", "-f", "document-letter.pdf", url, suite],
+            currentDirectory: directory, timeout: 300
+        ).output
         #expect(!report.contains("[FAIL]"), "\(report)")
         #expect(report.contains("[PASS]"), "\(report)")
         // ipptool stops where a document is missing and still exits 0: every test must have run.

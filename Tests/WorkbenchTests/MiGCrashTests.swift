@@ -58,8 +58,11 @@ import Testing
     /// cannot drift apart.
     @Test(.timeLimit(.minutes(2))) func aShortCrashCampaignLosesNothing() throws {
         let run = try ExternalProcess.run(
-            "/bin/bash", ["tools/crash-campaign.sh", "--workbench", Repository.workbenchBinary.path, "--seed", "7", "--kills", "3",
-                          "--min-up", "0.8", "--max-up", "1.5", "--mig-clients", "4"],
+            "/bin/bash",
+            [
+                "tools/crash-campaign.sh", "--workbench", Repository.workbenchBinary.path, "--seed", "7", "--kills", "3",
+                "--min-up", "0.8", "--max-up", "1.5", "--mig-clients", "4",
+            ],
             currentDirectory: Repository.root.path, timeout: 110)
         let text = run.output
         #expect(run.status == 0, "\(text)")

@@ -2,6 +2,7 @@ import Foundation
 import Scenario
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 /// Mistakes a new user makes never run green: each is refused before anything runs (exit 2, with line, column and
@@ -9,29 +10,55 @@ import Testing
 @Suite(.serialized) struct MistakenInputTests {
     /// The README's exit statuses, by case: the scenario text, the status, and what the output must say.
     static let cases: [(name: String, text: String, status: Int32, says: String)] = [
-        ("fault point typo", "start mig\nfault mig.ofline on\nmig print bytes 1000 as p\n", 2,
-         ":2:7: error: no fault point 'mig.ofline' (did you mean 'mig.offline'?)"),
-        ("unknown node", "start mig\npartition phone <-> printhost\nmig print bytes 1000 as p\n", 2,
-         ":2:21: error: no node 'printhost'; its nodes: mig, phone"),
-        ("negative advance", "start echo\nadvance -5s\n", 2, ":2:9: error: expected a duration like 250ms or 2s, found '-5s': a duration cannot be negative"),
-        ("typos inside later", "start mig\nlater 1s fault mig.ofline on\nlater 2s partition phone <-> mgi for 1s\nmig print bytes 1000 as p\n", 2,
-         ":3:30: error: no node 'mgi' (did you mean 'mig'?)"),
+        (
+            "fault point typo", "start mig\nfault mig.ofline on\nmig print bytes 1000 as p\n", 2,
+            ":2:7: error: no fault point 'mig.ofline' (did you mean 'mig.offline'?)"
+        ),
+        (
+            "unknown node", "start mig\npartition phone <-> printhost\nmig print bytes 1000 as p\n", 2,
+            ":2:21: error: no node 'printhost'; its nodes: mig, phone"
+        ),
+        (
+            "negative advance", "start echo\nadvance -5s\n", 2,
+            ":2:9: error: expected a duration like 250ms or 2s, found '-5s': a duration cannot be negative"
+        ),
+        (
+            "typos inside later", "start mig\nlater 1s fault mig.ofline on\nlater 2s partition phone <-> mgi for 1s\nmig print bytes 1000 as p\n", 2,
+            ":3:30: error: no node 'mgi' (did you mean 'mig'?)"
+        ),
         ("unknown system", "start mig\nfault printer.offline on\n", 2, "no system's points start with 'printer.'"),
-        ("option value", "start ivanti version=curent\n", 2, ":1:14: error: ivanti: option version=curent: expected current, old, missing (did you mean 'current'?)"),
+        (
+            "option value", "start ivanti version=curent\n", 2,
+            ":1:14: error: ivanti: option version=curent: expected current, old, missing (did you mean 'current'?)"
+        ),
         ("missing key file", "start ims-signer key=/no/such/host.key\n", 2, "option key=/no/such/host.key: no readable file at /no/such/host.key"),
-        ("stale field", "start mig\nmig print bytes 1000 as p\nmig alive as p\nexpect ${p.job} == 1\n", 1,
-         "${p.job}: 'p' was last bound by line 3 (mig alive as p), which gives no 'job'"),
-        ("missing file", "start mig\nmig print file no-such-document.pdf as p\n", 2,
-         ":2:16: error: no file 'no-such-document.pdf': looked for \(FileManager.default.temporaryDirectory.standardizedFileURL.path)/no-such-document.pdf and "),
-        ("keyword typo", "start mig\nmig relase 1\n", 2, ":2:5: error: expected one of print, replay, wait, job, cancel, hold, release, alive, found 'relase'"),
+        (
+            "stale field", "start mig\nmig print bytes 1000 as p\nmig alive as p\nexpect ${p.job} == 1\n", 1,
+            "${p.job}: 'p' was last bound by line 3 (mig alive as p), which gives no 'job'"
+        ),
+        (
+            "missing file", "start mig\nmig print file no-such-document.pdf as p\n", 2,
+            ":2:16: error: no file 'no-such-document.pdf': looked for \(FileManager.default.temporaryDirectory.standardizedFileURL.path)/no-such-document.pdf and "
+        ),
+        (
+            "keyword typo", "start mig\nmig relase 1\n", 2,
+            ":2:5: error: expected one of print, replay, wait, job, cancel, hold, release, alive, found 'relase'"
+        ),
         ("keyword typo, did you mean", "start mig\nmig relase 1\n", 2, "found 'relase' (did you mean 'release'?)"),
-        ("new option's value", "start mig anonymous-discovery=ture\n", 2, ":1:11: error: mig: option anonymous-discovery=ture: expected true or false"),
+        (
+            "new option's value", "start mig anonymous-discovery=ture\n", 2,
+            ":1:11: error: mig: option anonymous-discovery=ture: expected true or false"
+        ),
         ("new fault point typo", "start mig\nfault mig.document-format-eror once\n", 2, "(did you mean 'mig.document-format-error'?)"),
-        ("field typo", "start mig\nmig print bytes 1000 as p\nexpect ${p.jbo} == 1\n", 2,
-         ":3:8: error: ${p.jbo}: 'p' was last bound by line 2 (mig print bytes 1000 as p), which gives no 'jbo' (did you mean 'job'?)"),
+        (
+            "field typo", "start mig\nmig print bytes 1000 as p\nexpect ${p.jbo} == 1\n", 2,
+            ":3:8: error: ${p.jbo}: 'p' was last bound by line 2 (mig print bytes 1000 as p), which gives no 'jbo' (did you mean 'job'?)"
+        ),
         ("unknown actor", "start scpms as sap\nscpms add-user alice pw\n", 2, ":2:1: error: no actor 'scpms'; its actors: sap"),
-        ("refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
-         "actual \"sunfire:22 refused the password of demo (check the user and password)\""),
+        (
+            "refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
+            "actual \"sunfire:22 refused the password of demo (check the user and password)\""
+        ),
     ]
 
     @Test(arguments: 0..<cases.count) func isRefusedWithItsReason(_ index: Int) throws {
@@ -51,7 +78,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let local = TestDocuments.pdf(pages: 1)
         try Data(local).write(to: folder.appendingPathComponent("local.pdf"))
-        try "start mig\nmig print file local.pdf as here\nexpect ${here.bytes} == \(local.count)\nsocprint open documents/handout-8.pdf as fixture\nexpect ${fixture.status} == opened\n"
+        try
+            "start mig\nmig print file local.pdf as here\nexpect ${here.bytes} == \(local.count)\nsocprint open documents/handout-8.pdf as fixture\nexpect ${fixture.status} == opened\n"
             .write(to: folder.appendingPathComponent("paths.scn"), atomically: true, encoding: .utf8)
         let run = try WorkbenchBinary.run(["run", folder.appendingPathComponent("paths.scn").path])
         #expect(run.status == 0, "\(run.output)")
@@ -101,7 +129,10 @@ import Testing
         #expect(session.handle("start echo") == .proceed)
         #expect(session.handle("partition phone <-> ecoh") == .failed(ExitStatus.scenarioWrong))
         let shown = lines.all.last ?? ""
-        #expect(shown == "error: no node 'ecoh' (did you mean 'echo'?); its nodes: echo, phone (column 21)\n  partition phone <-> ecoh\n                      ^")
+        #expect(
+            shown
+                == "error: no node 'ecoh' (did you mean 'echo'?); its nodes: echo, phone (column 21)\n  partition phone <-> ecoh\n                      ^"
+        )
     }
 
     @Test func laterAndSpawnAreInHelpAndCompletionKnowsPointsAndNodes() throws {
@@ -134,7 +165,8 @@ import Testing
 /// Every directive that fails says why: no result of any scenario under Simulations/ has a failure status with an
 /// empty `.error` (the scenarios exercise every directive's failures: refused logins, nil initializers, faults).
 @Suite struct FailuresSayWhyTests {
-    static let files = (try? FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Simulations").path))?
+    static let files =
+        (try? FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Simulations").path))?
         .filter { $0.hasSuffix(".scn") }.sorted() ?? []
 
     @Test func theScenariosExist() { #expect(Self.files.count >= 40) }

@@ -19,7 +19,8 @@ import Testing
         #expect(unhandled.status == 1)
         #expect(unhandled.stdout == "no app handles the scheme 'nobody'\n")
 
-        let curl = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "--data-binary", "appconnectdc://certificate?serial=1&tag=Signing", bus])
+        let curl = try ExternalProcess.run(
+            "/usr/bin/curl", ["-sS", "--max-time", "10", "--data-binary", "appconnectdc://certificate?serial=1&tag=Signing", bus])
         #expect(curl.stdout == "opened for ivanti (scheme appconnectdc)\n", "\(curl.stderr)")
     }
 

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 /// `ims request file …`: a request written out as text, like the original example, read back for sending.
@@ -16,7 +17,9 @@ import Testing
             #expect(request.headers.first(name: "Content-Type") == "text/plain")
             #expect(request.headers.first(name: "Host") == "www.example.com")
             let body = String(buffer: try #require(request.body))
-            #expect(body.hasPrefix("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.") && body.hasSuffix("MjgxfQ"), "the file's last newline is not part of the body")
+            #expect(
+                body.hasPrefix("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.") && body.hasSuffix("MjgxfQ"), "the file's last newline is not part of the body"
+            )
         }
     }
 

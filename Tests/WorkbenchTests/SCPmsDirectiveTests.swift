@@ -1,5 +1,6 @@
 import Scenario
 import Testing
+
 @testable import Workbench
 
 /// The `scpms` directive refuses malformed lines at parse time, saying what was expected.
@@ -14,13 +15,15 @@ import Testing
     }
 
     @Test func wellFormedLinesParse() {
-        for line in ["scpms launch", "scpms launch app b from tablet server http://x:81 application com.x device iPad retries 2 retry-delay 1s no-reregister",
-                     "scpms relaunch app b", "scpms start-session user demo password \"\" as s", "scpms register as r",
-                     "scpms upload-log severity WARN message \"a b\"", "scpms delete-registration ${s.id}",
-                     "scpms add-user alice pw on other", "scpms add-app com.y log-upload off",
-                     "scpms launch app c trust ca ca-file tls/ca.pem device-name \"Roberto’s iPhone\" body none log-level WARN header X-A b",
-                     "scpms odata metadata", "scpms odata Products top 2 skip 1 filter \"Category eq 'A'\" as p", "scpms odata Products key 3 app c",
-                     "scpms log severity INFO message hi as l", "scpms upload-logs as u", "scpms end app c as e"] {
+        for line in [
+            "scpms launch", "scpms launch app b from tablet server http://x:81 application com.x device iPad retries 2 retry-delay 1s no-reregister",
+            "scpms relaunch app b", "scpms start-session user demo password \"\" as s", "scpms register as r",
+            "scpms upload-log severity WARN message \"a b\"", "scpms delete-registration ${s.id}",
+            "scpms add-user alice pw on other", "scpms add-app com.y log-upload off",
+            "scpms launch app c trust ca ca-file tls/ca.pem device-name \"Roberto’s iPhone\" body none log-level WARN header X-A b",
+            "scpms odata metadata", "scpms odata Products top 2 skip 1 filter \"Category eq 'A'\" as p", "scpms odata Products key 3 app c",
+            "scpms log severity INFO message hi as l", "scpms upload-logs as u", "scpms end app c as e",
+        ] {
             #expect(Self.problem(line) == nil, "\(line)")
         }
     }

@@ -8,8 +8,10 @@ import Testing
     /// Starts `workbench serve` and returns it with its `listening scpms` URL.
     static func serve(database: String) throws -> (ServedProcess, String) {
         let serve = try WorkbenchBinary.serve(
-            ["--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.tls-port=0", "--set", "scpms.database=\(database)",
-             "--state-dir", NSTemporaryDirectory() + "workbench-scpms-serve-\(getpid())"],
+            [
+                "--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.tls-port=0", "--set", "scpms.database=\(database)",
+                "--state-dir", NSTemporaryDirectory() + "workbench-scpms-serve-\(getpid())",
+            ],
             until: { $0.contains("listening scpms http://") && $0.hasSuffix("\n") })
         let line = try #require(serve.lines.first { $0.hasPrefix("listening scpms ") })
         return (serve, String(line.dropFirst("listening scpms ".count)))
@@ -17,7 +19,8 @@ import Testing
 
     /// curl trusting the test CA (the HTTPS listener's certificate is Fixtures/tls/server.pem).
     static func curl(_ arguments: [String]) throws -> String {
-        let run = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-g", "--max-time", "10", "--cacert", Repository.fixture("tls/ca.pem")] + arguments)
+        let run = try ExternalProcess.run(
+            "/usr/bin/curl", ["-sS", "-g", "--max-time", "10", "--cacert", Repository.fixture("tls/ca.pem")] + arguments)
         #expect(run.status == 0, "curl \(arguments): \(run.stderr)")
         return run.stdout
     }
@@ -34,8 +37,10 @@ import Testing
         // The URL carries the demo credentials, so curl passes the Basic check and meets the APPCID check.
         #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", url]) == "403")
         let base = String(url.dropLast("/com.workbench.demo".count))
-        let registered = try Self.curl(["-w", "\n%{http_code}", "-H", "Content-Type: application/json", "-d", "{}",
-                                        "\(base)/odata/applications/latest/com.workbench.demo/Connections"])
+        let registered = try Self.curl([
+            "-w", "\n%{http_code}", "-H", "Content-Type: application/json", "-d", "{}",
+            "\(base)/odata/applications/latest/com.workbench.demo/Connections",
+        ])
         #expect(registered.hasSuffix("\n201"))
         let id = try #require(registered.split(separator: "\"").drop { $0 != "ApplicationConnectionId" }.dropFirst(2).first)
         #expect(first.kill() == .signalled(SIGKILL))

@@ -4,6 +4,7 @@ import SOCPrint
 import TestSupport
 import Testing
 import Wire
+
 @testable import Workbench
 
 /// The SOC Print client on the live wire: printing through `workbench serve`'s Sunfire and reading mysoc's quota,
@@ -13,10 +14,12 @@ import Wire
     static func serve() throws -> ServedProcess {
         let directoryPort = 20_000 + Int(getpid() % 20_000)
         return try WorkbenchBinary.serve(
-            ["--only", "sunfire", "--only", "mysoc",
-             "--state-dir", NSTemporaryDirectory() + "workbench-socprint-\(getpid())-\(UInt32.random(in: 0 ... .max))",
-             "--set", "sunfire.port=0", "--set", "sunfire.directory-port=\(directoryPort)",
-             "--set", "mysoc.port=0", "--set", "mysoc.directory=127.0.0.1:\(directoryPort)"],
+            [
+                "--only", "sunfire", "--only", "mysoc",
+                "--state-dir", NSTemporaryDirectory() + "workbench-socprint-\(getpid())-\(UInt32.random(in: 0 ... .max))",
+                "--set", "sunfire.port=0", "--set", "sunfire.directory-port=\(directoryPort)",
+                "--set", "mysoc.port=0", "--set", "mysoc.directory=127.0.0.1:\(directoryPort)",
+            ],
             until: { $0.contains("note mysoc") && $0.hasSuffix("\n") })
     }
 
@@ -25,13 +28,15 @@ import Wire
         defer { serve.stop() }
         let ssh = try #require(URL(string: try serve.lastWord(ofLineStartingWith: "listening sunfire ssh://")))
         let site = try #require(URL(string: try serve.lastWord(ofLineStartingWith: "listening mysoc https://")))
-        let sshPort = try #require(ssh.port), sitePort = try #require(site.port)
+        let sshPort = try #require(ssh.port)
+        let sitePort = try #require(site.port)
 
         let wire = LiveWire(seed: 1, threads: 2)
         let phone = wire.node("phone")
         let ca = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("tls/ca.pem")))
-        let app = SOCPrintApp(node: phone, converters: try StandInConverters.manifest(),
-                              quota: try QuotaClient(host: "localhost", port: sitePort, node: phone, trust: .caPEM(Array(ca))))
+        let app = SOCPrintApp(
+            node: phone, converters: try StandInConverters.manifest(),
+            quota: try QuotaClient(host: "localhost", port: sitePort, node: phone, trust: .caPEM(Array(ca))))
         #expect(app.settings.save(username: "demo", password: "demo-password", printer: "", server: "127.0.0.1:\(sshPort)") == .saved)
         #expect(app.registerForDocuments())
         let received = app.nextDocument()
@@ -40,7 +45,9 @@ import Wire
         #expect(try await received.get().name == "Lab report.docx")
 
         for transport in [UploadTransport.scp, .sftp] {
-            let operation = try app.print(PrintScreen(printer: "psts", pagesPerSheet: .two, customRange: ("2", "4")), transport: transport) { _ in true }.get()
+            let operation = try app.print(PrintScreen(printer: "psts", pagesPerSheet: .two, customRange: ("2", "4")), transport: transport) { _ in
+                true
+            }.get()
             let outcome = await operation.run()
             #expect(outcome.status == .printed, "\(transport): \(outcome.alert.map(String.init(describing:)) ?? "")\n\(outcome.dialog)")
         }
@@ -59,16 +66,21 @@ import Wire
 
     @Test func execSCPAndSFTPWorkAgainstOpenSSHsOwnSSHD() async throws {
         guard getuid() == 0 else {
-            Issue.record("this test starts OpenSSH's sshd with a throwaway account (useradd, chpasswd): run the tests as root, as tools/test.sh does in CI")
+            Issue.record(
+                "this test starts OpenSSH's sshd with a throwaway account (useradd, chpasswd): run the tests as root, as tools/test.sh does in CI")
             return
         }
-        for tool in ["/usr/sbin/sshd", "/usr/sbin/useradd", "/usr/sbin/chpasswd", "/usr/bin/ssh-keygen"] where !FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in ["/usr/sbin/sshd", "/usr/sbin/useradd", "/usr/sbin/chpasswd", "/usr/bin/ssh-keygen"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
             Issue.record("\(tool) is missing: tools/setup.sh installs openssh-server and passwd")
             return
         }
         let work = NSTemporaryDirectory() + "socprint-sshd-\(getpid())"
         let sshd = try PrivateSSHD.start(work: work)
-        defer { sshd.stop(); try? FileManager.default.removeItem(atPath: work) }
+        defer {
+            sshd.stop()
+            try? FileManager.default.removeItem(atPath: work)
+        }
         let account = sshd.endpoint
         let wire = LiveWire(seed: 1, threads: 2)
         let phone = wire.node("phone")
@@ -87,7 +99,11 @@ import Wire
         for transport in [UploadTransport.scp, .sftp] {
             let path = "socPrint/\(transport.rawValue)-nup_pdf.jar"
             let sent = ByteCounter()
-            #expect(await client.upload(.bytes(payload), to: path, transport: transport) { bytes in sent.value = bytes; return true }, "\(transport)")
+            #expect(
+                await client.upload(.bytes(payload), to: path, transport: transport) { bytes in
+                    sent.value = bytes
+                    return true
+                }, "\(transport)")
             #expect(sent.value == UInt64(payload.count))
             #expect(await client.runCommand("md5sum \(path)").hasPrefix(digest), "\(transport) arrived intact")
         }
@@ -96,12 +112,14 @@ import Wire
         await client.disconnect()
 
         let keyLine = try String(contentsOfFile: "\(work)/ssh_host_ed25519_key.pub", encoding: .utf8)
-        let pinned = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
-                                     hostKeyPolicy: .pinned(keyLine))
+        let pinned = SSHConnectivity(
+            host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
+            hostKeyPolicy: .pinned(keyLine))
         #expect(await pinned.connect().authorised)
         await pinned.disconnect()
-        let impostor = SSHConnectivity(host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
-                                       hostKeyPolicy: .pinned(try String(contentsOfFile: Repository.fixture("sunfire/ssh_host_ed25519_key.pub"), encoding: .utf8)))
+        let impostor = SSHConnectivity(
+            host: "127.0.0.1", port: account.port, user: account.user, password: account.password, node: phone,
+            hostKeyPolicy: .pinned(try String(contentsOfFile: Repository.fixture("sunfire/ssh_host_ed25519_key.pub"), encoding: .utf8)))
         #expect(await impostor.connect().authorised == false, "a pinned key that does not match refuses the server")
         try await wire.shutdown()
     }

@@ -8,7 +8,8 @@ import Testing
     /// Options that keep serve's IMS actors off the fixed live ports and its database out of the repository,
     /// so tests can run next to a developer's own `workbench serve`.
     static var freePorts: [String] {
-        let database = FileManager.default.temporaryDirectory.appendingPathComponent("serve-ims-\(getpid())-\(UInt32.random(in: 0 ... .max)).sqlite").path
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("serve-ims-\(getpid())-\(UInt32.random(in: 0 ... .max)).sqlite")
+            .path
         return ["--set", "ims-signer.port=0", "--set", "ims.port=0", "--set", "ims.database=\(database)"]
     }
 
@@ -24,8 +25,11 @@ import Testing
     /// A prototype for the demo host's user 14, valid from now.
     static func prototype(_ label: String) -> String {
         let now = Int64(Date().timeIntervalSince1970)
-        return JWTPrototype(claims: JWTClaims(issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
-                                              id: "\(label)-\(now)-\(UInt32.random(in: 0 ... .max))", notBefore: now, expires: now + 900)).compact
+        return JWTPrototype(
+            claims: JWTClaims(
+                issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
+                id: "\(label)-\(now)-\(UInt32.random(in: 0 ... .max))", notBefore: now, expires: now + 900)
+        ).compact
     }
 
     @Test func serveListsTheIMSActorsAndTheirDemoCredentialsWork() throws {
@@ -41,11 +45,15 @@ import Testing
 
         // The host app signs a prototype for user 14 with the demo bearer token, then starts an IMS session.
         let prototype = Self.prototype("serve")
-        let token = try Self.curlTLS(["-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign"])
+        let token = try Self.curlTLS([
+            "-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign",
+        ])
         #expect(token.split(separator: ".").count == 3, "signing answered: \(token)")
         let session = try Self.curl(["-X", "POST", "-H", "Authorization: Bearer \(token)", imsURL + "v1/sessions"])
         #expect(session.contains(#""sub":"14""#), "IMS answered: \(session)")
-        let wrong = try Self.curlTLS(["-H", "Authorization: Bearer nope", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign"])
+        let wrong = try Self.curlTLS([
+            "-H", "Authorization: Bearer nope", "-H", "Content-Type: text/plain", "--data-binary", prototype, signerURL + "sign",
+        ])
         #expect(wrong.contains("not a valid app token"))
     }
 
@@ -61,16 +69,22 @@ import Testing
         let url = try #require(URL(string: signerURL))
         let authority = "\(url.host ?? ""):\(try #require(url.port))"
 
-        let handshake = try ExternalProcess.run("/usr/bin/openssl", ["s_client", "-connect", authority, "-servername", "ims-signer",
-                                                                     "-CAfile", Repository.fixture("tls/ca.pem"), "-verify_return_error"],
-                                                input: Data(), timeout: 30)
+        let handshake = try ExternalProcess.run(
+            "/usr/bin/openssl",
+            [
+                "s_client", "-connect", authority, "-servername", "ims-signer",
+                "-CAfile", Repository.fixture("tls/ca.pem"), "-verify_return_error",
+            ],
+            input: Data(), timeout: 30)
         #expect(handshake.stdout.contains("CN = tls-server") || handshake.stdout.contains("CN=tls-server"), "s_client printed: \(handshake.stdout)")
         #expect(handshake.stdout.contains("Workbench Test CA"), "s_client printed: \(handshake.stdout)")
         #expect(handshake.stdout.contains("Verify return code: 0 (ok)"), "s_client printed: \(handshake.stdout)")
 
         let prototype = Self.prototype("serve-tls")
-        let signed = try Self.curlTLS(["-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype,
-                                       "-w", "\n%{http_code} %{content_type}", signerURL + "sign"])
+        let signed = try Self.curlTLS([
+            "-H", "Authorization: Bearer \(bearer)", "-H", "Content-Type: text/plain", "--data-binary", prototype,
+            "-w", "\n%{http_code} %{content_type}", signerURL + "sign",
+        ])
         let lines = signed.split(separator: "\n")
         #expect(lines.last == "200 text/plain; charset=utf-8", "curl printed: \(signed)")
         let token = try SignedJWT(compact: String(lines.first ?? ""))
@@ -81,8 +95,12 @@ import Testing
         // Without the test CA curl refuses the certificate; plain HTTP to the TLS port gets nginx's 400.
         let untrusted = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "--data-binary", prototype, signerURL + "sign"])
         #expect(untrusted.status == 60, "curl said: \(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
-        let plain = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "-w", "%{http_code}", "--data-binary", prototype,
-                                                              signerURL.replacingOccurrences(of: "https://", with: "http://") + "sign"])
+        let plain = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "10", "-w", "%{http_code}", "--data-binary", prototype,
+                signerURL.replacingOccurrences(of: "https://", with: "http://") + "sign",
+            ])
         #expect(plain.stdout == "The plain HTTP request was sent to HTTPS port\n400", "curl said: \(plain.stderr)")
     }
 }

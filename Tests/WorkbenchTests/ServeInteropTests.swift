@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Wire
+
 @testable import Workbench
 
 /// `workbench serve` on the live wire, checked with a real third-party client (curl); and the servers
@@ -26,7 +27,10 @@ import Wire
 
     @Test func curlReachesTheServedActorAndSIGTERMStopsCleanly() throws {
         let serve = try WorkbenchBinary.serve(
-            ["--only", "echo", "--set", "echo.http-port=0", "--set", "echo.tcp-port=0", "--state-dir", NSTemporaryDirectory() + "workbench-serve-test"],
+            [
+                "--only", "echo", "--set", "echo.http-port=0", "--set", "echo.tcp-port=0", "--state-dir",
+                NSTemporaryDirectory() + "workbench-serve-test",
+            ],
             until: { $0.components(separatedBy: "listening ").count >= 3 && $0.hasSuffix("\n") })
         let http = try serve.lastWord(ofLineStartingWith: "listening echo http://")
         #expect(serve.lines.contains { $0.hasPrefix("listening echo tcp://127.0.0.1:") }, "\(serve.output)")
@@ -43,11 +47,14 @@ import Wire
     /// forwarding to it. curl prints through the proxy with the client certificate; TLS to MiG's port fails at once.
     /// (Free ports stand in for 8050 and 8443, which the topology uses by default.)
     @Test func theOriginalProxyTopologyServesPlainMiGBehindTheProxy() throws {
-        let plain = try Ports.free(), proxy = try Ports.free()
+        let plain = try Ports.free()
+        let proxy = try Ports.free()
         let state = NSTemporaryDirectory() + "workbench-serve-topology-\(getpid())"
         let serve = try WorkbenchBinary.serve(
-            ["--topology", "mig-behind-proxy", "--only", "mig", "--only", "mig-proxy", "--set", "mig.plain-port=\(plain)",
-             "--set", "mig-proxy.upstream=mig:\(plain)", "--set", "mig-proxy.port=\(proxy)", "--state-dir", state],
+            [
+                "--topology", "mig-behind-proxy", "--only", "mig", "--only", "mig-proxy", "--set", "mig.plain-port=\(plain)",
+                "--set", "mig-proxy.upstream=mig:\(plain)", "--set", "mig-proxy.port=\(proxy)", "--state-dir", state,
+            ],
             until: { $0.contains("listening mig-proxy ") && $0.hasSuffix("\n") })
         defer { _ = serve.stop() }
         let listening = serve.lines.filter { $0.hasPrefix("listening mig ") }
@@ -58,19 +65,25 @@ import Wire
         var body = try Data(contentsOf: URL(fileURLWithPath: Repository.fixture("ipp/original-000-print-job-request.ipp")))
         body.append(Data(TestDocuments.pdf(pages: 1)))
         try body.write(to: URL(fileURLWithPath: request))
-        let curl = try ExternalProcess.run("/usr/bin/curl", [
-            "-sS", "--max-time", "20", "-o", state + "/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem",
-            "--cert", "\(tls)/client.pem", "--key", "\(tls)/client.key", "-u", "secure:secure-password",
-            "-H", "Content-Type: application/ipp", "--data-binary", "@" + request, "https://localhost:\(proxy)/ipp/print",
-        ])
+        let curl = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "20", "-o", state + "/answer", "-w", "%{http_code}", "--cacert", "\(tls)/ca.pem",
+                "--cert", "\(tls)/client.pem", "--key", "\(tls)/client.key", "-u", "secure:secure-password",
+                "-H", "Content-Type: application/ipp", "--data-binary", "@" + request, "https://localhost:\(proxy)/ipp/print",
+            ])
         #expect(curl.stdout == "200", "\(curl.stderr)")
         // Through the proxy to plain MiG: the original app's bytes get the same IPP refusal as anywhere else.
         let answer = Array(try Data(contentsOf: URL(fileURLWithPath: state + "/answer")))
         #expect(answer.count > 4 && answer[2] == 0x04 && answer[3] == 0x00, "client-error-bad-request (0x0400)")
 
         // TLS to MiG's plain port: MiG answers the ClientHello with HTTP 400 and closes, so curl fails at once.
-        let tlsToPlain = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "20", "--cacert", "\(tls)/ca.pem",
-                                                                    "https://localhost:\(plain)/ipp/print"])
+        let tlsToPlain = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "20", "--cacert", "\(tls)/ca.pem",
+                "https://localhost:\(plain)/ipp/print",
+            ])
         #expect(tlsToPlain.status == 35, "curl's SSL connect error, not a timeout (28): \(tlsToPlain.stderr)")
 
         let unknown = try WorkbenchBinary.run(["serve", "--topology", "nginx"])

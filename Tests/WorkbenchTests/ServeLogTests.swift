@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 /// `workbench serve`'s request log (one line per request, built from the actors' trace events), its notes' paths
@@ -10,25 +11,40 @@ import Testing
 
     @Test func aRequestsEventsMakeOneLine() {
         var log = RequestLog()
-        let mig = "127.0.0.1:50000", other = "127.0.0.1:50001"
-        #expect(log.record(actor: "mig", event: "http-request", fields: [("from", mig), ("method", "POST"), ("path", "/ipp/print")], at: Self.t0) == nil)
+        let mig = "127.0.0.1:50000"
+        let other = "127.0.0.1:50001"
+        #expect(
+            log.record(actor: "mig", event: "http-request", fields: [("from", mig), ("method", "POST"), ("path", "/ipp/print")], at: Self.t0) == nil)
         // Another connection's request in between is its own line.
-        #expect(log.record(actor: "mig", event: "http-request", fields: [("from", other), ("method", "GET"), ("path", "/")], at: Self.t0 + 10) == nil)
-        #expect(log.record(actor: "mig", event: "http-response", fields: [("from", other), ("status", "200")], at: Self.t0 + 60)
-            == #"2025-11-25T10:02:03.456Z mig 127.0.0.1:50001 "GET /" 200 50µs"#)
-        #expect(log.record(actor: "mig", event: "ipp-response", fields: [("from", mig), ("operation", "Print-Job"), ("status", "successful-ok")],
-                           at: Self.t0 + 1800) == nil)
-        #expect(log.record(actor: "mig", event: "http-response", fields: [("from", mig), ("status", "200")], at: Self.t0 + 1834)
-            == #"2025-11-25T10:02:03.458Z mig 127.0.0.1:50000 "Print-Job" successful-ok 1834µs"#)
+        #expect(
+            log.record(actor: "mig", event: "http-request", fields: [("from", other), ("method", "GET"), ("path", "/")], at: Self.t0 + 10) == nil)
+        #expect(
+            log.record(actor: "mig", event: "http-response", fields: [("from", other), ("status", "200")], at: Self.t0 + 60)
+                == #"2025-11-25T10:02:03.456Z mig 127.0.0.1:50001 "GET /" 200 50µs"#)
+        #expect(
+            log.record(
+                actor: "mig", event: "ipp-response", fields: [("from", mig), ("operation", "Print-Job"), ("status", "successful-ok")],
+                at: Self.t0 + 1800) == nil)
+        #expect(
+            log.record(actor: "mig", event: "http-response", fields: [("from", mig), ("status", "200")], at: Self.t0 + 1834)
+                == #"2025-11-25T10:02:03.458Z mig 127.0.0.1:50000 "Print-Job" successful-ok 1834µs"#)
         // An answer with nothing asked (a second response, or events of a client) makes no line.
         #expect(log.record(actor: "mig", event: "http-response", fields: [("from", mig), ("status", "200")], at: Self.t0 + 2000) == nil)
         #expect(log.record(actor: "phone", event: "mig-client-request", fields: [("operation", "Print-Job")], at: Self.t0) == nil)
-        #expect(log.record(actor: "sunfire", event: "ssh-exec", fields: [("user", "demo"), ("command", #"lpr -P psts "a b.ps""#), ("from", mig)], at: Self.t0) == nil)
-        #expect(log.record(actor: "sunfire", event: "ssh-exit", fields: [("command", #"lpr -P psts "a b.ps""#), ("from", mig), ("status", "1")],
-                           at: Self.t0 + 999_000)
-            == #"2025-11-25T10:02:04.455Z sunfire 127.0.0.1:50000 "lpr -P psts \"a b.ps\"" exit-1 999000µs"#)
-        #expect(log.record(actor: "mig-proxy", event: "http-bad-request", fields: [("from", other), ("reason", "The plain HTTP request was sent to HTTPS port"), ("status", "400")], at: Self.t0)
-            == #"2025-11-25T10:02:03.456Z mig-proxy 127.0.0.1:50001 "-" 400 -"#)
+        #expect(
+            log.record(
+                actor: "sunfire", event: "ssh-exec", fields: [("user", "demo"), ("command", #"lpr -P psts "a b.ps""#), ("from", mig)], at: Self.t0)
+                == nil)
+        #expect(
+            log.record(
+                actor: "sunfire", event: "ssh-exit", fields: [("command", #"lpr -P psts "a b.ps""#), ("from", mig), ("status", "1")],
+                at: Self.t0 + 999_000)
+                == #"2025-11-25T10:02:04.455Z sunfire 127.0.0.1:50000 "lpr -P psts \"a b.ps\"" exit-1 999000µs"#)
+        #expect(
+            log.record(
+                actor: "mig-proxy", event: "http-bad-request",
+                fields: [("from", other), ("reason", "The plain HTTP request was sent to HTTPS port"), ("status", "400")], at: Self.t0)
+                == #"2025-11-25T10:02:03.456Z mig-proxy 127.0.0.1:50001 "-" 400 -"#)
     }
 
     @Test func timestampsAreUTCWithMilliseconds() {
@@ -41,7 +57,10 @@ import Testing
     @Test func serveLogsEachRequestUnlessQuiet() throws {
         for quiet in [false, true] {
             let serve = try WorkbenchBinary.serve(
-                ["--only", "echo", "--set", "echo.http-port=0", "--set", "echo.tcp-port=0", "--state-dir", NSTemporaryDirectory() + "workbench-serve-log-test"]
+                [
+                    "--only", "echo", "--set", "echo.http-port=0", "--set", "echo.tcp-port=0", "--state-dir",
+                    NSTemporaryDirectory() + "workbench-serve-log-test",
+                ]
                     + (quiet ? ["--quiet"] : []),
                 until: { $0.components(separatedBy: "listening ").count >= 3 && $0.hasSuffix("\n") })
             let http = try serve.lastWord(ofLineStartingWith: "listening echo http://")
@@ -66,7 +85,8 @@ import Testing
     /// Notes name files by absolute paths that exist, even when serve runs elsewhere than the repository.
     @Test func notesPrintAbsolutePathsThatExist() throws {
         let serve = try ServedProcess.start(
-            Repository.workbenchBinary.path, ["serve", "--only", "mig-proxy", "--set", "mig-proxy.port=0", "--state-dir", NSTemporaryDirectory() + "workbench-serve-notes-test"],
+            Repository.workbenchBinary.path,
+            ["serve", "--only", "mig-proxy", "--set", "mig-proxy.port=0", "--state-dir", NSTemporaryDirectory() + "workbench-serve-notes-test"],
             currentDirectory: NSTemporaryDirectory(), until: .output { $0.contains("note mig-proxy ") && $0.hasSuffix("\n") })
         defer { _ = serve.stop() }
         let note = try #require(serve.lines.first { $0.hasPrefix("note mig-proxy client certificate: ") })

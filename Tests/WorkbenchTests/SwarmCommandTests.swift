@@ -3,6 +3,7 @@ import Scenario
 import Swarm
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 /// Invariants, `swarm`, `shrink` and shards, on the echo actor's planted bug and on MiG's lost answer.
@@ -20,7 +21,9 @@ import Testing
     }
 
     @Test func aBrokenInvariantFailsTheRunWithItsNameAndPlace() throws {
-        let faults = [ScheduledFault(before: 3, line: "fault echo.planted-arm once"), ScheduledFault(before: 5, line: "fault echo.planted-miscount once")]
+        let faults = [
+            ScheduledFault(before: 3, line: "fault echo.planted-arm once"), ScheduledFault(before: 5, line: "fault echo.planted-miscount once"),
+        ]
         let result = SwarmScripts.runner.run(try plantedScript(), seed: 3, faults: .explicit(faults)) { _ in }
         #expect(!result.passed)
         #expect(result.failures.isEmpty, "the workload's own expectations accept the outcome")
@@ -34,21 +37,27 @@ import Testing
     }
 
     @Test func thePlantedBugNeedsBothFaultsInOrder() throws {
-        let runner = SwarmScripts.runner, script = try plantedScript()
-        let reversed = [ScheduledFault(before: 3, line: "fault echo.planted-miscount once"), ScheduledFault(before: 5, line: "fault echo.planted-arm once")]
+        let runner = SwarmScripts.runner
+        let script = try plantedScript()
+        let reversed = [
+            ScheduledFault(before: 3, line: "fault echo.planted-miscount once"), ScheduledFault(before: 5, line: "fault echo.planted-arm once"),
+        ]
         #expect(runner.run(script, seed: 3, faults: .explicit(reversed)) { _ in }.passed)
         #expect(runner.run(script, seed: 3, faults: .explicit([ScheduledFault(before: 3, line: "fault echo.planted-arm on")])) { _ in }.passed)
         #expect(runner.run(script, seed: 3) { _ in }.passed)
     }
 
     @Test func aLostAnswerIsNotPrintedTwice() throws {
-        let run = SwarmScripts.runner.run(try script("""
-            start mig
-            link phone <-> mig latency 5ms bandwidth 1MB/s
-            reset mig -> phone after 100 bytes
-            mig print bytes 10000 as p
-            expect ${p.code} == answer-lost
-            """), seed: 1) { _ in }
+        let run = SwarmScripts.runner.run(
+            try script(
+                """
+                start mig
+                link phone <-> mig latency 5ms bandwidth 1MB/s
+                reset mig -> phone after 100 bytes
+                mig print bytes 10000 as p
+                expect ${p.code} == answer-lost
+                """), seed: 1
+        ) { _ in }
         #expect(run.violations.isEmpty, "\(run.violations.map(\.message))")
         #expect(run.error == nil, "\(run.error ?? "")")
         #expect(run.passed, "\(run.failures.map { $0.failure ?? "" })")
@@ -57,29 +66,35 @@ import Testing
     }
 
     @Test func theConsoleChecksInvariantsAfterEveryLine() throws {
-        let run = try WorkbenchBinary.run([], input: """
-            start echo planted-bug=true
-            fault echo.planted-arm once
-            fault echo.planted-miscount once
-            http POST http://echo/x body "abc" as r
-            """)
+        let run = try WorkbenchBinary.run(
+            [],
+            input: """
+                start echo planted-bug=true
+                fault echo.planted-arm once
+                fault echo.planted-miscount once
+                http POST http://echo/x body "abc" as r
+                """)
         #expect(run.status == 1)
         #expect(run.stdout.contains("console:4: INVARIANT BROKEN echo.reports-what-it-received at trace event "), "\(run.stdout)")
     }
 
     @Test func expectInAcceptsOnlyTheNamedOutcomes() throws {
-        let result = SwarmScripts.runner.run(try script("""
-            start echo
-            http GET http://echo/ as r
-            expect ${r.status} in 200 503
-            expect ${r.status} in 404 error
-            """), seed: 1) { _ in }
+        let result = SwarmScripts.runner.run(
+            try script(
+                """
+                start echo
+                http GET http://echo/ as r
+                expect ${r.status} in 200 503
+                expect ${r.status} in 404 error
+                """), seed: 1
+        ) { _ in }
         #expect(result.expectations.map { $0.failure == nil } == [true, false])
         #expect(result.expectations[1].failure == "expected ${r.status} in \"404\" \"error\", actual \"200\"")
     }
 
     @Test func aSeedsScheduleIsTheSameEveryTime() throws {
-        let runner = SwarmScripts.runner, script = try plantedScript()
+        let runner = SwarmScripts.runner
+        let script = try plantedScript()
         let swarm = SwarmRunner(runner: runner, options: SwarmOptions(faults: .all))
         for seed: UInt64 in [4, 10, 77] {
             let first = SwarmRun(swarm.run(script, seed: seed))
@@ -153,11 +168,13 @@ import Testing
         // The shards run as the Kubernetes Indexed Job runs them: tools/swarm/run-shard.sh with JOB_COMPLETION_INDEX.
         var parts: [String] = []
         for index in 0..<3 {
-            let shard = try ExternalProcess.run(Repository.root.appendingPathComponent("tools/swarm/run-shard.sh").path, [], environment: [
-                "JOB_COMPLETION_INDEX": String(index), "SHARD_COUNT": "3", "SEEDS": "5..34", "FAULTS": "all", "JOBS": "1",
-                "FILES": "\(Self.planted) Simulations/kernel-seeded-faults.scn", "OUT": directory.path,
-                "WORKBENCH": Repository.workbenchBinary.path,
-            ], currentDirectory: Repository.root.path, timeout: 300)
+            let shard = try ExternalProcess.run(
+                Repository.root.appendingPathComponent("tools/swarm/run-shard.sh").path, [],
+                environment: [
+                    "JOB_COMPLETION_INDEX": String(index), "SHARD_COUNT": "3", "SEEDS": "5..34", "FAULTS": "all", "JOBS": "1",
+                    "FILES": "\(Self.planted) Simulations/kernel-seeded-faults.scn", "OUT": directory.path,
+                    "WORKBENCH": Repository.workbenchBinary.path,
+                ], currentDirectory: Repository.root.path, timeout: 300)
             #expect(shard.status == 0, "a shard's failing seeds are results, not a failed pod: \(shard.output)")
             parts.append(directory.appendingPathComponent("shard-\(index).json").path)
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shard-\(index).xml").path))
@@ -184,8 +201,10 @@ import Testing
 
         // A shard from another build (a different digest for the same seed) is refused.
         let tampered = directory.appendingPathComponent("tampered.json").path
-        try String(contentsOfFile: parts[0], encoding: .utf8).replacingOccurrences(of: shards[0].runs[0].digest, with: String(repeating: "0", count: 64))
-            .write(toFile: tampered, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: parts[0], encoding: .utf8).replacingOccurrences(
+            of: shards[0].runs[0].digest, with: String(repeating: "0", count: 64)
+        )
+        .write(toFile: tampered, atomically: true, encoding: .utf8)
         let refused = try WorkbenchBinary.run(["swarm", "merge", parts[0], tampered])
         #expect(refused.status != 0 && refused.stderr.contains("ran twice with different digests"), "\(refused.output)")
     }
@@ -208,16 +227,21 @@ import Testing
         let file = "Simulations/ecosystem-swarm.scn"
         let script = try script(String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8), file: file)
         let wait = try #require(script.statements.firstIndex { $0.source.hasPrefix("mig wait") })
-        let result = SwarmScripts.runner.run(script, seed: 260, faults: .explicit([ScheduledFault(before: wait, line: "partition proxy -> phone for 21s")])) { _ in }
+        let result = SwarmScripts.runner.run(
+            script, seed: 260, faults: .explicit([ScheduledFault(before: wait, line: "partition proxy -> phone for 21s")])
+        ) { _ in }
         #expect(result.error == nil, "\(result.error ?? "")")
         #expect(result.failures.isEmpty && result.violations.isEmpty)
         // Seed 4405, shrunk to two faults: bytes trickling after a hold kept the idle timer alive past the deadline;
         // a poll now has a limit on the whole exchange too.
         let statement = { (prefix: String) in try #require(script.statements.firstIndex { $0.source.hasPrefix(prefix) }) }
-        let trickle = SwarmScripts.runner.run(script, seed: 4405, faults: .explicit([
-            ScheduledFault(before: try statement("section \"SAP Mobile Services"), line: "later 2666ms partition proxy <-> mig for 16s"),
-            ScheduledFault(before: try statement("expect ${catalogue.status} in"), line: "later 1206ms hold proxy -> phone for 10s"),
-        ])) { _ in }
+        let trickle = SwarmScripts.runner.run(
+            script, seed: 4405,
+            faults: .explicit([
+                ScheduledFault(before: try statement("section \"SAP Mobile Services"), line: "later 2666ms partition proxy <-> mig for 16s"),
+                ScheduledFault(before: try statement("expect ${catalogue.status} in"), line: "later 1206ms hold proxy -> phone for 10s"),
+            ])
+        ) { _ in }
         #expect(trickle.error == nil, "\(trickle.error ?? "")")
         #expect(trickle.failures.isEmpty && trickle.violations.isEmpty)
     }

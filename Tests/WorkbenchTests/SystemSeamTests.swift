@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workbench
 
 /// Systems plug in through `WorkbenchSystem` alone: no file of `Sources/Workbench` outside `Systems/` names one (its

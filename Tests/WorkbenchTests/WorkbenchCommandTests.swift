@@ -1,12 +1,14 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Workbench
 
 @Suite(.serialized) struct WorkbenchCommandTests {
     @Test func runGivesTheSameDigestFromTwoProcesses() throws {
         let files = ["run", "Simulations/tour.scn", "Simulations/kernel-faults.scn", "--seed", "9"]
-        let first = try WorkbenchBinary.run(files), second = try WorkbenchBinary.run(files)
+        let first = try WorkbenchBinary.run(files)
+        let second = try WorkbenchBinary.run(files)
         #expect(first.status == 0 && second.status == 0, "\(first.output)\n\(second.output)")
         let last1 = first.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last1.hasPrefix("PASS 2 scenarios"))
@@ -58,7 +60,8 @@ import Testing
         let lines = LinesBox()
         let session = ConsoleSession(seed: 1, write: { lines.append($0) })
         _ = session.handle("advance soon")
-        #expect(lines.all.contains { $0.contains("error: expected a duration like 250ms or 2s, found 'soon' (at most 87600h, ten years) (column 9)") })
+        #expect(
+            lines.all.contains { $0.contains("error: expected a duration like 250ms or 2s, found 'soon' (at most 87600h, ten years) (column 9)") })
     }
 }
 

@@ -12,7 +12,8 @@ enum SCPCommand {
             self = .invalid("cannot parse the command line: \(command)")
             return
         }
-        var sink = false, source = false
+        var sink = false
+        var source = false
         var options = SCPSink.Options(target: "")
         var operands: [String] = []
         var index = 1

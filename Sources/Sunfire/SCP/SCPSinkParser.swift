@@ -113,7 +113,8 @@ struct SCPSinkParser {
         case UInt8(ascii: "T"):
             let fields = rest.split(separator: " ")
             guard fields.count == 4, let modified = UInt64(fields[0]), let accessed = UInt64(fields[2]),
-                  fields[1].allSatisfy(\.isNumber), fields[3].allSatisfy(\.isNumber) else {
+                fields[1].allSatisfy(\.isNumber), fields[3].allSatisfy(\.isNumber)
+            else {
                 throw SCPProtocolError("expected 'T<mtime> 0 <atime> 0', found 'T\(rest)'")
             }
             return .times(modified: modified, accessed: accessed)
@@ -122,8 +123,9 @@ struct SCPSinkParser {
             let letter = kind == UInt8(ascii: "C") ? "C" : "D"
             // Digits only, as OpenSSH's sink checks them one by one: UInt32(_:radix:) alone would take "+755".
             guard fields.count == 3, fields[0].count == 4, fields[0].allSatisfy({ ("0"..."7").contains($0) }),
-                  !fields[1].isEmpty, fields[1].allSatisfy({ ("0"..."9").contains($0) }),
-                  let mode = UInt32(fields[0], radix: 8), let size = UInt64(fields[1]) else {
+                !fields[1].isEmpty, fields[1].allSatisfy({ ("0"..."9").contains($0) }),
+                let mode = UInt32(fields[0], radix: 8), let size = UInt64(fields[1])
+            else {
                 throw SCPProtocolError("expected '\(letter)<mode> <size> <name>' with an octal mode like 0644, found '\(letter)\(rest)'")
             }
             let name = String(fields[2])

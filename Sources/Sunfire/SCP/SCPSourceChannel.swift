@@ -32,7 +32,8 @@ final class SCPSourceChannel {
         answer.append(contentsOf: bytes)
         // An answer is one zero byte, or 1/2 and a message up to a newline.
         while let first = answer.first {
-            let ok: Bool, fatal: Bool
+            let ok: Bool
+            let fatal: Bool
             if first == 0 {
                 answer.removeFirst()
                 ok = true

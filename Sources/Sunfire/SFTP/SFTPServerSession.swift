@@ -57,8 +57,13 @@ final class SFTPServerSession {
         var events: [Event] = []
         for key in handles.keys.sorted() {
             if case .file(let path, let flags, let written)? = handles[key], flags.contains(.write) {
-                events.append(Event(name: "upload", fields: [("user", user), ("path", path), ("bytes", String(written)),
-                                                             ("via", "sftp"), ("complete", "false")]))
+                events.append(
+                    Event(
+                        name: "upload",
+                        fields: [
+                            ("user", user), ("path", path), ("bytes", String(written)),
+                            ("via", "sftp"), ("complete", "false"),
+                        ]))
             }
         }
         handles = [:]
@@ -76,8 +81,9 @@ final class SFTPServerSession {
                 let resolved = try fileSystem.resolve(path)
                 if flags.contains(.write) || flags.contains(.create) {
                     if flags.contains(.create) {
-                        try fileSystem.createFile(resolved, permissions: (attributes.permissions ?? 0o644) & 0o777,
-                                                  truncate: flags.contains(.truncate), exclusive: flags.contains(.exclusive))
+                        try fileSystem.createFile(
+                            resolved, permissions: (attributes.permissions ?? 0o644) & 0o777,
+                            truncate: flags.contains(.truncate), exclusive: flags.contains(.exclusive))
                     } else if flags.contains(.truncate) {
                         try fileSystem.truncate(resolved, to: 0)
                     }
@@ -134,8 +140,12 @@ final class SFTPServerSession {
                 for name in [".", ".."] + (try fileSystem.contentsOfDirectory(resolved)) {
                     let child = name == "." ? resolved : name == ".." ? parent(of: resolved) : (resolved.isEmpty ? name : "\(resolved)/\(name)")
                     guard let attributes = try? attributes(child) else { continue }
-                    entries.append(SFTPNameEntry(filename: name, longname: SFTPNameEntry.longname(
-                        filename: name, attributes: attributes, owner: user, group: user, now: UInt32(clamping: now())), attributes: attributes))
+                    entries.append(
+                        SFTPNameEntry(
+                            filename: name,
+                            longname: SFTPNameEntry.longname(
+                                filename: name, attributes: attributes, owner: user, group: user, now: UInt32(clamping: now())),
+                            attributes: attributes))
                 }
                 return .handle(id: id, handle: try open(.directory(path: resolved, entries: entries, next: 0)))
             }
@@ -171,7 +181,8 @@ final class SFTPServerSession {
             }
         case .rename(let id, let oldPath, let newPath):
             return guarded(id) {
-                let from = try fileSystem.resolve(oldPath), to = try fileSystem.resolve(newPath)
+                let from = try fileSystem.resolve(oldPath)
+                let to = try fileSystem.resolve(newPath)
                 // SFTP v3 rename does not replace (draft-02 §6.5); OpenSSH's sftp-server refuses an existing target too.
                 if (try? fileSystem.attributes(of: to)) != nil { throw SFTPFailure(.failure, "\(newPath): File exists") }
                 try fileSystem.rename(from, to: to)
@@ -207,8 +218,9 @@ final class SFTPServerSession {
         let attributes = try fileSystem.attributes(of: path)
         let type: UInt32 = attributes.kind == .directory ? 0o040000 : 0o100000
         let time = UInt32(clamping: attributes.modified)
-        return SFTPFileAttributes(size: UInt64(clamping: attributes.size), uid: 1000, gid: 1000,
-                                  permissions: type | (attributes.permissions & 0o7777), accessTime: time, modificationTime: time)
+        return SFTPFileAttributes(
+            size: UInt64(clamping: attributes.size), uid: 1000, gid: 1000,
+            permissions: type | (attributes.permissions & 0o7777), accessTime: time, modificationTime: time)
     }
 
     private func apply(_ attributes: SFTPFileAttributes, to path: String) throws {
@@ -262,4 +274,3 @@ struct SFTPFailure: Error {
         self.message = message
     }
 }
-

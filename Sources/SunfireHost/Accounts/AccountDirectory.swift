@@ -16,8 +16,10 @@ public struct UnixAccount: Sendable, Equatable {
     public var diskQuotaBytes: Int64
     public var printQuota: [QuotaKind: Int]
 
-    public init(user: String, password: String, nusnetID: String? = nil, nusnetPassword: String? = nil,
-                diskQuotaBytes: Int64 = 200_000_000, printQuota: [QuotaKind: Int] = [.postScript: 100]) {
+    public init(
+        user: String, password: String, nusnetID: String? = nil, nusnetPassword: String? = nil,
+        diskQuotaBytes: Int64 = 200_000_000, printQuota: [QuotaKind: Int] = [.postScript: 100]
+    ) {
         self.user = user
         self.password = password
         self.nusnetID = nusnetID
@@ -60,7 +62,8 @@ public final class AccountDirectory: @unchecked Sendable {
     public func authenticateQuota(user: String, password: String) -> (account: UnixAccount, realm: String)? {
         if authenticateUnix(user: user, password: password), let account = account(user) { return (account, "unix") }
         if let account = accounts.first(where: { $0.nusnetID == user }), let expected = account.nusnetPassword,
-           Self.equal(password, expected) {
+            Self.equal(password, expected)
+        {
             return (account, "nusnet")
         }
         return nil
@@ -88,7 +91,8 @@ public final class AccountDirectory: @unchecked Sendable {
 
     /// Constant-time comparison of two secrets' bytes (time depends on the length only).
     static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         var difference = UInt8(x.count == y.count ? 0 : 1)
         for index in 0..<max(x.count, y.count) {
             difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)

@@ -18,7 +18,9 @@ extension CommandContext {
             jarPath = path
             mainClass = name
         default:
-            return fail("Usage: java [options] <mainclass> [args...]\n           (to execute a class)\n   or  java [options] -jar <jarfile> [args...]\n           (to execute a jar file)")
+            return fail(
+                "Usage: java [options] <mainclass> [args...]\n           (to execute a class)\n   or  java [options] -jar <jarfile> [args...]\n           (to execute a jar file)"
+            )
         }
         guard let jarPath else { return }
         let jar: [UInt8]
@@ -33,8 +35,10 @@ extension CommandContext {
         do {
             info = try JarFile.inspect(jar)
         } catch {
-            return fail(mainClass == nil ? "Error: Invalid or corrupt jarfile \(jarPath)"
-                                         : "Error: Could not find or load main class \(mainClass ?? "")\nCaused by: java.lang.ClassNotFoundException: \(mainClass ?? "")")
+            return fail(
+                mainClass == nil
+                    ? "Error: Invalid or corrupt jarfile \(jarPath)"
+                    : "Error: Could not find or load main class \(mainClass ?? "")\nCaused by: java.lang.ClassNotFoundException: \(mainClass ?? "")")
         }
         guard let entry = mainClass ?? info.mainClass else {
             return fail("no main manifest attribute, in \(jarPath)")
@@ -64,8 +68,9 @@ extension CommandContext {
             outcome.exitStatus = 1
             return
         }
-        apply(DocsToPDFConverter.convert(input: bytes, inputPath: input, outputPath: output), tool: "docs-to-pdf", input: input,
-              perPage: timing.docsToPDFPerPage)
+        apply(
+            DocsToPDFConverter.convert(input: bytes, inputPath: input, outputPath: output), tool: "docs-to-pdf", input: input,
+            perPage: timing.docsToPDFPerPage)
     }
 
     private mutating func nup(_ arguments: [String]) {
@@ -79,8 +84,9 @@ extension CommandContext {
             outcome.exitStatus = 1
             return
         }
-        apply(NUpPDF.convert(input: bytes, inputPath: arguments[0], outputPath: arguments[1], perSheet: perSheet), tool: "nup_pdf",
-              input: arguments[0], perPage: timing.nupPerPage)
+        apply(
+            NUpPDF.convert(input: bytes, inputPath: arguments[0], outputPath: arguments[1], perSheet: perSheet), tool: "nup_pdf",
+            input: arguments[0], perPage: timing.nupPerPage)
     }
 
     private mutating func impose(_ arguments: [String]) {
@@ -96,12 +102,16 @@ extension CommandContext {
             outcome.exitStatus = 1
             return
         }
-        apply(MultivalentImpose.impose(input: bytes, inputPath: input, perSheet: perSheet, paper: paper), tool: "Impose",
-              input: input, perPage: timing.imposePerPage)
+        apply(
+            MultivalentImpose.impose(input: bytes, inputPath: input, perSheet: perSheet, paper: paper), tool: "Impose",
+            input: input, perPage: timing.imposePerPage)
     }
 
     mutating func ghostscript(_ arguments: [String]) {
-        var first: Int?, last: Int?, output: String?, input: String?
+        var first: Int?
+        var last: Int?
+        var output: String?
+        var input: String?
         for argument in arguments {
             if argument.hasPrefix("-dFirstPage=") {
                 first = Int(argument.dropFirst("-dFirstPage=".count))
@@ -121,8 +131,9 @@ extension CommandContext {
         guard let input, let output else {
             return fail("Usage: gs -sDEVICE=pdfwrite -dNOPAUSE -dBATCH -dSAFER [-dFirstPage=N] [-dLastPage=N] -sOutputFile=OUT IN")
         }
-        apply(Ghostscript.pdfwrite(input: readQuietly(input), inputPath: input, outputPath: output, firstPage: first, lastPage: last),
-              tool: "gs", input: input, perPage: timing.ghostscriptPerPage)
+        apply(
+            Ghostscript.pdfwrite(input: readQuietly(input), inputPath: input, outputPath: output, firstPage: first, lastPage: last),
+            tool: "gs", input: input, perPage: timing.ghostscriptPerPage)
     }
 
     mutating func pdftops(_ arguments: [String]) {
@@ -130,8 +141,9 @@ extension CommandContext {
         guard files.count == 2 else {
             return fail("pdftops version 22.12.0\nUsage: pdftops [options] <PDF-file> [<PS-file>]", status: 99)
         }
-        apply(PDFToPS.convert(input: readQuietly(files[0]), inputPath: files[0], outputPath: files[1]), tool: "pdftops",
-              input: files[0], perPage: timing.pdftopsPerPage)
+        apply(
+            PDFToPS.convert(input: readQuietly(files[0]), inputPath: files[0], outputPath: files[1]), tool: "pdftops",
+            input: files[0], perPage: timing.pdftopsPerPage)
     }
 
     /// Prints what the tool printed, writes its file, spends its time, and records the conversion.

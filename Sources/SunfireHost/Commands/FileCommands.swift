@@ -25,11 +25,15 @@ extension CommandContext {
     }
 
     mutating func rm(_ arguments: [String]) {
-        var force = false, recursive = false
+        var force = false
+        var recursive = false
         var paths: [String] = []
         var options = true
         for argument in arguments {
-            if options, argument == "--" { options = false; continue }
+            if options, argument == "--" {
+                options = false
+                continue
+            }
             if options, argument.hasPrefix("-"), argument.count > 1 {
                 for flag in argument.dropFirst() {
                     switch flag {
@@ -74,7 +78,8 @@ extension CommandContext {
     }
 
     mutating func ls(_ arguments: [String]) {
-        var long = false, all = false
+        var long = false
+        var all = false
         var paths = arguments.filter { argument in
             guard argument.hasPrefix("-"), argument.count > 1 else { return true }
             long = long || argument.contains("l")

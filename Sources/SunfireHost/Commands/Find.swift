@@ -58,7 +58,8 @@ extension CommandContext {
     private func walk(_ path: String, display: String, into visited: inout [(display: String, path: String)]) {
         visited.append((display, path))
         guard visited.count < 100_000, (try? home.attributes(of: path))?.kind == .directory,
-              let names = try? home.contentsOfDirectory(path) else { return }
+            let names = try? home.contentsOfDirectory(path)
+        else { return }
         for name in names {
             let child = path.isEmpty ? name : path + "/" + name
             walk(child, display: display.hasSuffix("/") ? display + name : display + "/" + name, into: &visited)
@@ -114,7 +115,9 @@ extension CommandContext {
             return .not(try parseUnary(&tokens))
         case "(":
             let inner = try parseOr(&tokens)
-            guard tokens.popFirst() == ")" else { throw FindSyntaxError(message: "find: invalid expression; I was expecting to find a ')' somewhere but did not see one.") }
+            guard tokens.popFirst() == ")" else {
+                throw FindSyntaxError(message: "find: invalid expression; I was expecting to find a ')' somewhere but did not see one.")
+            }
             return inner
         case "-type":
             switch tokens.popFirst() {
@@ -142,7 +145,8 @@ extension CommandContext {
 
     /// fnmatch(3) without flags: `*`, `?`, `[…]` (with `!`/`^` and ranges) and `\` escapes.
     static func matches(_ pattern: [Unicode.Scalar], _ name: [Unicode.Scalar]) -> Bool {
-        var p = 0, n = 0
+        var p = 0
+        var n = 0
         var star: (p: Int, n: Int)?
         while n < name.count {
             if p < pattern.count {
@@ -152,19 +156,33 @@ extension CommandContext {
                     p += 1
                     continue
                 case "?":
-                    p += 1; n += 1
+                    p += 1
+                    n += 1
                     continue
                 case "[":
                     if let (matched, next) = bracket(pattern, p, name[n]) {
-                        if matched { p = next; n += 1; continue }
+                        if matched {
+                            p = next
+                            n += 1
+                            continue
+                        }
                     } else if name[n] == "[" {
-                        p += 1; n += 1
+                        p += 1
+                        n += 1
                         continue
                     }
                 case "\\" where p + 1 < pattern.count:
-                    if pattern[p + 1] == name[n] { p += 2; n += 1; continue }
+                    if pattern[p + 1] == name[n] {
+                        p += 2
+                        n += 1
+                        continue
+                    }
                 default:
-                    if pattern[p] == name[n] { p += 1; n += 1; continue }
+                    if pattern[p] == name[n] {
+                        p += 1
+                        n += 1
+                        continue
+                    }
                 }
             }
             guard let last = star else { return false }

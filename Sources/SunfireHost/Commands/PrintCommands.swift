@@ -19,7 +19,8 @@ extension CommandContext {
         }
         guard let printer else { return fail("lpr: no printer specified (use -P printer)") }
         guard !files.isEmpty else { return fail("lpr: no files to print (standard input is not read on this host)") }
-        var bytes = 0, pages = 0
+        var bytes = 0
+        var pages = 0
         for file in files {
             guard let data = readFile(file, tool: "lpr") else { return }
             bytes += data.count
@@ -29,8 +30,9 @@ extension CommandContext {
         }
         let names = files.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
         do {
-            let (_, events) = try host.spooler.submit(printer: printer, owner: user, files: names, bytes: bytes, pages: pages, now: now,
-                                                      faults: faults)
+            let (_, events) = try host.spooler.submit(
+                printer: printer, owner: user, files: names, bytes: bytes, pages: pages, now: now,
+                faults: faults)
             outcome.events += events
         } catch {
             fail(error.description)

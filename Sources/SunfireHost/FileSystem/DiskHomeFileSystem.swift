@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A home directory of real files under a folder (the live wire: `workbench serve --state-dir`), so what users
 /// upload is on disk and survives a restart.
@@ -70,8 +71,9 @@ public final class DiskHomeFileSystem: HomeFileSystem, @unchecked Sendable {
         case S_IFREG: kind = .file
         default: throw FileSystemError(.symbolicLink, path)
         }
-        return FileAttributes(kind: kind, size: kind == .directory ? 4096 : Int64(info.st_size),
-                              permissions: UInt32(info.st_mode) & 0o7777, modified: Int64(info.st_mtim.tv_sec))
+        return FileAttributes(
+            kind: kind, size: kind == .directory ? 4096 : Int64(info.st_size),
+            permissions: UInt32(info.st_mode) & 0o7777, modified: Int64(info.st_mtim.tv_sec))
     }
 
     public func contentsOfDirectory(_ path: String) throws(FileSystemError) -> [String] {

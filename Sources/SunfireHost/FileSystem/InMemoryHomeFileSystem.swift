@@ -23,8 +23,10 @@ public final class InMemoryHomeFileSystem: HomeFileSystem, @unchecked Sendable {
     /// - parameters:
     ///   - now: Unix seconds for modification times (the host's clock).
     ///   - diskFull: checked on every write; true fails it with "No space left on device" (a fault point).
-    public init(homePath: String, quotaBytes: Int64, now: @escaping @Sendable () -> Int64,
-                diskFull: @escaping @Sendable () -> Bool = { false }) {
+    public init(
+        homePath: String, quotaBytes: Int64, now: @escaping @Sendable () -> Int64,
+        diskFull: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.homePath = homePath
         self.quotaBytes = quotaBytes
         self.resolver = HomePathResolver(homePath: homePath)

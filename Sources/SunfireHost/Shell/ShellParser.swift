@@ -56,7 +56,8 @@ public enum ShellParser {
                 }
                 what = "parameter expansion '\(String(decoding: bytes[position..<end], as: UTF8.self))'"
             }
-            throw ShellSyntaxError("sh: 1: \(what) is not available on this host: it runs one simple command per exec and never expands (quote a literal $ as '$')")
+            throw ShellSyntaxError(
+                "sh: 1: \(what) is not available on this host: it runs one simple command per exec and never expands (quote a literal $ as '$')")
         }
 
         /// `$` starts an expansion when a name, digit, special parameter, `(` or `{` follows; otherwise it is a `$`.
@@ -65,8 +66,8 @@ public enum ShellParser {
             let next = bytes[position + 1]
             switch next {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "?"), UInt8(ascii: "$"), UInt8(ascii: "!"),
-                 UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "*"), UInt8(ascii: "-"):
+                UInt8(ascii: "_"), UInt8(ascii: "("), UInt8(ascii: "{"), UInt8(ascii: "?"), UInt8(ascii: "$"), UInt8(ascii: "!"),
+                UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "*"), UInt8(ascii: "-"):
                 return true
             default:
                 return false
@@ -80,7 +81,8 @@ public enum ShellParser {
                 try finish()
                 index += 1
             case UInt8(ascii: "\n"):
-                throw ShellSyntaxError("sh: 1: Syntax error: an unquoted newline would start a second command; this host runs one simple command per exec")
+                throw ShellSyntaxError(
+                    "sh: 1: Syntax error: an unquoted newline would start a second command; this host runs one simple command per exec")
             case UInt8(ascii: "'"):
                 inWord = true
                 guard let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "'")) else {
@@ -110,7 +112,8 @@ public enum ShellParser {
                         continue
                     }
                     if inner == UInt8(ascii: "`") {
-                        throw ShellSyntaxError("sh: 1: command substitution '`…`' is not available on this host: it runs one simple command per exec and never expands")
+                        throw ShellSyntaxError(
+                            "sh: 1: command substitution '`…`' is not available on this host: it runs one simple command per exec and never expands")
                     }
                     if inner == UInt8(ascii: "$"), isExpansion(at: index) { try refuseExpansion(at: index) }
                     word.append(inner)
@@ -126,21 +129,28 @@ public enum ShellParser {
                 if bytes[index + 1] != UInt8(ascii: "\n") { word.append(bytes[index + 1]) }
                 index += 2
             case UInt8(ascii: "`"):
-                throw ShellSyntaxError("sh: 1: command substitution '`…`' is not available on this host: it runs one simple command per exec and never expands")
+                throw ShellSyntaxError(
+                    "sh: 1: command substitution '`…`' is not available on this host: it runs one simple command per exec and never expands")
             case UInt8(ascii: "$") where isExpansion(at: index):
                 try refuseExpansion(at: index)
             case UInt8(ascii: "|"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-                 UInt8(ascii: "("), UInt8(ascii: ")"):
+                UInt8(ascii: "("), UInt8(ascii: ")"):
                 var operatorText = String(UnicodeScalar(byte))
                 if index + 1 < bytes.count, [UInt8(ascii: "|"), UInt8(ascii: "&"), UInt8(ascii: ">"), UInt8(ascii: "<")].contains(bytes[index + 1]) {
                     operatorText.append(Character(UnicodeScalar(bytes[index + 1])))
                 }
-                let kind = "<>".contains(Character(UnicodeScalar(byte))) ? "redirection" : (byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") ? "subshell" : "pipeline or list")
-                throw ShellSyntaxError("sh: 1: Syntax error: '\(operatorText)' (a \(kind)) is not available on this host: it runs one simple command per exec; quote it to use it as data")
+                let kind =
+                    "<>".contains(Character(UnicodeScalar(byte)))
+                    ? "redirection" : (byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") ? "subshell" : "pipeline or list")
+                throw ShellSyntaxError(
+                    "sh: 1: Syntax error: '\(operatorText)' (a \(kind)) is not available on this host: it runs one simple command per exec; quote it to use it as data"
+                )
             case UInt8(ascii: "#") where !inWord:
                 index = bytes.count  // a comment runs to the end of the line
-            case UInt8(ascii: "~") where !inWord && (index + 1 == bytes.count || bytes[index + 1] == UInt8(ascii: "/")
-                                                     || bytes[index + 1] == UInt8(ascii: " ") || bytes[index + 1] == UInt8(ascii: "\t")):
+            case UInt8(ascii: "~")
+            where !inWord
+                && (index + 1 == bytes.count || bytes[index + 1] == UInt8(ascii: "/")
+                    || bytes[index + 1] == UInt8(ascii: " ") || bytes[index + 1] == UInt8(ascii: "\t")):
                 inWord = true
                 word += Array(home.utf8)
                 index += 1

@@ -40,8 +40,10 @@ public final class PrintSpooler: @unchecked Sendable {
     // @unchecked Sendable: used only on the host's event loop.
 
     /// The printers the app lists (`-sx`: single-sided).
-    public static let builtInPrinters = ["psts", "psts-sx", "pstsb", "pstsb-sx", "pstsc", "pstsc-sx", "psc008", "psc008-sx",
-                                         "psc011", "psc011-sx", "psc245", "psc245-sx"]
+    public static let builtInPrinters = [
+        "psts", "psts-sx", "pstsb", "pstsb-sx", "pstsc", "pstsc-sx", "psc008", "psc008-sx",
+        "psc011", "psc011-sx", "psc245", "psc245-sx",
+    ]
     /// Jobs per queue; lpr refuses more.
     public static let maximumJobsPerQueue = 500
 
@@ -88,8 +90,10 @@ public final class PrintSpooler: @unchecked Sendable {
     }
 
     /// `lpr -P printer`: queues a job and returns it.
-    public func submit(printer: String, owner: String, files: [String], bytes: Int, pages: Int, now: Duration,
-                       faults: (String) -> Bool) throws(SpoolerError) -> (PrintJob, [HostEvent]) {
+    public func submit(
+        printer: String, owner: String, files: [String], bytes: Int, pages: Int, now: Duration,
+        faults: (String) -> Bool
+    ) throws(SpoolerError) -> (PrintJob, [HostEvent]) {
         guard let state = states[printer] else { throw SpoolerError(description: "lpr: \(printer): unknown printer") }
         if faults(Fault.queueOff), state != .queueDisabled { _ = setState(.queueDisabled, of: printer, now: now) }
         guard states[printer] != .queueDisabled else {
@@ -99,24 +103,41 @@ public final class PrintSpooler: @unchecked Sendable {
             throw SpoolerError(description: "lpr: \(printer): queue is full (\(Self.maximumJobsPerQueue) jobs)")
         }
         let job = enqueue(printer: printer, owner: owner, files: files, bytes: bytes, pages: pages, source: .lpr, now: now)
-        return (job, [HostEvent("job-queued", [("printer", printer), ("job", String(job.id)), ("owner", owner),
-                                               ("pages", String(pages)), ("sheets", String(job.sheets)), ("via", "lpr")])])
+        return (
+            job,
+            [
+                HostEvent(
+                    "job-queued",
+                    [
+                        ("printer", printer), ("job", String(job.id)), ("owner", owner),
+                        ("pages", String(pages)), ("sheets", String(job.sheets)), ("via", "lpr"),
+                    ])
+            ]
+        )
     }
 
     /// A job that arrived through the NUSNET/Samba route: the owner's Unix account cannot remove it with lprm.
     public func addSambaJob(owner: String, printer: String, name: String, pages: Int, now: Duration) -> [HostEvent] {
         guard states[printer] != nil else { return [] }
         let job = enqueue(printer: printer, owner: owner, files: [name], bytes: pages * 50_000, pages: pages, source: .samba, now: now)
-        return [HostEvent("job-queued", [("printer", printer), ("job", String(job.id)), ("owner", owner), ("pages", String(pages)),
-                                         ("sheets", String(job.sheets)), ("via", "samba")])]
+        return [
+            HostEvent(
+                "job-queued",
+                [
+                    ("printer", printer), ("job", String(job.id)), ("owner", owner), ("pages", String(pages)),
+                    ("sheets", String(job.sheets)), ("via", "samba"),
+                ])
+        ]
     }
 
-    private func enqueue(printer: String, owner: String, files: [String], bytes: Int, pages: Int, source: PrintJob.Source, now: Duration) -> PrintJob {
+    private func enqueue(printer: String, owner: String, files: [String], bytes: Int, pages: Int, source: PrintJob.Source, now: Duration) -> PrintJob
+    {
         let used = Set(queues.values.flatMap { $0.map(\.id) })
         while used.contains(nextJobID) { nextJobID = nextJobID % 999 + 1 }
         let singleSided = printer.hasSuffix("-sx")
-        var job = PrintJob(id: nextJobID, owner: owner, printer: printer, files: files, bytes: bytes, pages: pages,
-                           sheets: singleSided ? pages : (pages + 1) / 2, source: source, queuedAt: now, startedAt: nil)
+        var job = PrintJob(
+            id: nextJobID, owner: owner, printer: printer, files: files, bytes: bytes, pages: pages,
+            sheets: singleSided ? pages : (pages + 1) / 2, source: source, queuedAt: now, startedAt: nil)
         nextJobID = nextJobID % 999 + 1
         if queues[printer, default: []].isEmpty, states[printer] == .ready { job.startedAt = now }
         queues[printer, default: []].append(job)
@@ -127,7 +148,8 @@ public final class PrintSpooler: @unchecked Sendable {
     /// Samba ones. Returns lprm's lines (4.4BSD: `dfA012sunfire dequeued`, `cfA012sunfire dequeued`).
     public func remove(owner: String, printer: String, jobID: Int?, now: Duration) -> (lines: [String], events: [HostEvent]) {
         guard var queue = queues[printer] else { return (["lprm: \(printer): unknown printer"], []) }
-        var lines: [String] = [], events: [HostEvent] = []
+        var lines: [String] = []
+        var events: [HostEvent] = []
         let headWasActive = queue.first?.startedAt != nil
         queue.removeAll { job in
             guard job.owner == owner, job.source == .lpr, jobID == nil || jobID == job.id else { return false }
@@ -167,18 +189,34 @@ public final class PrintSpooler: @unchecked Sendable {
                 queue.removeFirst()
                 // Samba jobs belong to the same Unix account, so they are charged to it too.
                 if accounts.charge(head.owner, sheets: head.sheets) {
-                    events.append(HostEvent("job-printed", [("printer", printer), ("job", String(head.id)), ("owner", head.owner),
-                                                            ("pages", String(head.pages)), ("sheets", String(head.sheets))]))
-                    events.append(HostEvent("quota-charged", [("user", head.owner), ("sheets", String(head.sheets)),
-                                                              ("left", String(accounts.quota(of: head.owner).first?.value ?? 0))]))
+                    events.append(
+                        HostEvent(
+                            "job-printed",
+                            [
+                                ("printer", printer), ("job", String(head.id)), ("owner", head.owner),
+                                ("pages", String(head.pages)), ("sheets", String(head.sheets)),
+                            ]))
+                    events.append(
+                        HostEvent(
+                            "quota-charged",
+                            [
+                                ("user", head.owner), ("sheets", String(head.sheets)),
+                                ("left", String(accounts.quota(of: head.owner).first?.value ?? 0)),
+                            ]))
                 } else {
-                    events.append(HostEvent("job-dropped", [("printer", printer), ("job", String(head.id)), ("owner", head.owner),
-                                                            ("reason", "print quota exhausted")]))
+                    events.append(
+                        HostEvent(
+                            "job-dropped",
+                            [
+                                ("printer", printer), ("job", String(head.id)), ("owner", head.owner),
+                                ("reason", "print quota exhausted"),
+                            ]))
                 }
                 if !queue.isEmpty {
                     // The next job starts when this one ended — unless the printer fails as it takes it.
                     if let fault = [Fault.outOfPaper, Fault.printerDown, Fault.noDaemon].first(where: faults) {
-                        let state: PrinterState = fault == Fault.outOfPaper ? .down("Out of Paper") : fault == Fault.noDaemon ? .noDaemon : .down("Printer offline")
+                        let state: PrinterState =
+                            fault == Fault.outOfPaper ? .down("Out of Paper") : fault == Fault.noDaemon ? .noDaemon : .down("Printer offline")
                         queues[printer] = queue
                         events += setState(state, of: printer, now: done)
                         break
@@ -206,7 +244,8 @@ public final class PrintSpooler: @unchecked Sendable {
         let printing = state == .ready && queue.first?.startedAt != nil
         for (index, job) in queue.enumerated() {
             let rank = printing ? (index == 0 ? "active" : Self.ordinal(index)) : Self.ordinal(index + 1)
-            let line = Self.padded(rank, to: 7) + Self.padded(job.owner, to: 11) + Self.padded(String(job.id), to: 5) + job.files.joined(separator: ", ")
+            let line =
+                Self.padded(rank, to: 7) + Self.padded(job.owner, to: 11) + Self.padded(String(job.id), to: 5) + job.files.joined(separator: ", ")
             out += Self.padded(line, to: 61) + "\(job.bytes) bytes\n"
         }
         return out

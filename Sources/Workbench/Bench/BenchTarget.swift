@@ -91,9 +91,10 @@ extension BenchVerdict {
         } else if missed.isEmpty {
             self.init(summary: "check: \(targets.count) of \(targets.count) targets met", exitCode: 0)
         } else {
-            self.init(summary: "check: \(missed.count) of \(targets.count) targets missed: "
-                        + missed.map { "\($0.name) \(BenchTarget.text($0.figure))\($0.unit)" }.joined(separator: "; "),
-                      exitCode: 1)
+            self.init(
+                summary: "check: \(missed.count) of \(targets.count) targets missed: "
+                    + missed.map { "\($0.name) \(BenchTarget.text($0.figure))\($0.unit)" }.joined(separator: "; "),
+                exitCode: 1)
         }
     }
 }

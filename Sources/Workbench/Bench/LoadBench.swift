@@ -17,7 +17,9 @@ struct LoadBench {
     /// ``ServeCommand/defaultPorts`` lists them.)
     static var zeroPorts: [String] {
         Catalog.actorKinds.flatMap { kind in
-            (Catalog.liveOptions[kind.name] ?? [:]).filter { $0.key.hasSuffix("port") && Int($0.value) != nil }.keys.sorted().map { "\(kind.name).\($0)" }
+            (Catalog.liveOptions[kind.name] ?? [:]).filter { $0.key.hasSuffix("port") && Int($0.value) != nil }.keys.sorted().map {
+                "\(kind.name).\($0)"
+            }
         }
     }
 
@@ -30,7 +32,9 @@ struct LoadBench {
 
         // serve's complaints go to a file, quoted when the run fails: a server-side error is seen, not guessed.
         let stderrPath = "\(work)/serve.stderr"
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil), let stderrHandle = FileHandle(forWritingAtPath: stderrPath) else { throw BenchError("cannot write \(stderrPath)") }
+        guard FileManager.default.createFile(atPath: stderrPath, contents: nil), let stderrHandle = FileHandle(forWritingAtPath: stderrPath) else {
+            throw BenchError("cannot write \(stderrPath)")
+        }
         let arguments = Self.zeroPorts.flatMap { ["--set", "\($0)=0"] } + ["--state-dir", "\(work)/state"]
         let served = try Served.workbenchServe(arguments, ready: Catalog.actorKinds.map(\.name), errors: stderrHandle)
         defer { served.stop() }
@@ -78,9 +82,10 @@ struct LoadBench {
             .split(separator: "\n").map(String.init)
 
         let tally = tallies.reduce(into: Tally()) { $0.merge($1) }
-        return LoadReport(clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
-                          rss: (rssBefore, rssAfterWarmup, rssAtEnd, peak),
-                          descriptors: (descriptorsBefore, descriptorsAfter, settledAfter), leftover: leftover, serveStderr: serveErrors)
+        return LoadReport(
+            clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
+            rss: (rssBefore, rssAfterWarmup, rssAtEnd, peak),
+            descriptors: (descriptorsBefore, descriptorsAfter, settledAfter), leftover: leftover, serveStderr: serveErrors)
     }
 
     /// VmRSS once the warm-up is over and once the measured seconds are.

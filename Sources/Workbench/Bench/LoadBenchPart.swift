@@ -12,8 +12,10 @@ struct LoadBenchPart: Sendable {
     /// returns what makes client `index`'s session on its node.
     let connect: @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
 
-    init(operations: [LoadOperation], setUps: [LoadSetUp] = [],
-         connect: @escaping @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession) {
+    init(
+        operations: [LoadOperation], setUps: [LoadSetUp] = [],
+        connect: @escaping @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
+    ) {
         self.operations = operations
         self.setUps = setUps
         self.connect = connect

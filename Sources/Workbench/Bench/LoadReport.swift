@@ -14,9 +14,9 @@ struct LoadReport {
     let serveStderr: [String]
 
     #if DEBUG
-    static let build = "debug"
+        static let build = "debug"
     #else
-    static let build = "release"
+        static let build = "release"
     #endif
 
     struct Row {
@@ -42,9 +42,10 @@ struct LoadReport {
 
     static func row(_ name: String, _ latencies: [Double], errors: Int, errorTexts: [String], seconds: Int) -> Row {
         let sorted = latencies.sorted()
-        return Row(name: name, operations: sorted.count, perSecond: Double(sorted.count) / Double(seconds),
-                   p50: percentile(sorted, 0.50).map { $0 * 1000 }, p99: percentile(sorted, 0.99).map { $0 * 1000 },
-                   errors: errors, errorTexts: errorTexts)
+        return Row(
+            name: name, operations: sorted.count, perSecond: Double(sorted.count) / Double(seconds),
+            p50: percentile(sorted, 0.50).map { $0 * 1000 }, p99: percentile(sorted, 0.99).map { $0 * 1000 },
+            errors: errors, errorTexts: errorTexts)
     }
 
     /// Nearest rank: the smallest value with at least `fraction` of the values at or below it.
@@ -63,20 +64,25 @@ struct LoadReport {
     var descriptorsReturned: Bool { descriptors.settledAfter != nil }
 
     func text() -> String {
-        var lines = ["bench load: \(clients) clients against one 'workbench serve' on loopback, \(seconds) s measured after \(warmupSeconds) s of warm-up (\(Self.build) build)",
-                     "operation           ops      ops/s     p50 ms     p99 ms   errors"]
+        var lines = [
+            "bench load: \(clients) clients against one 'workbench serve' on loopback, \(seconds) s measured after \(warmupSeconds) s of warm-up (\(Self.build) build)",
+            "operation           ops      ops/s     p50 ms     p99 ms   errors",
+        ]
         for row in rows {
-            lines.append(row.name.padding(toLength: 16, withPad: " ", startingAt: 0)
-                + Self.column("\(row.operations)", 7) + Self.column(Self.number(row.perSecond), 11)
-                + Self.column(row.p50.map(Self.number) ?? "-", 11) + Self.column(row.p99.map(Self.number) ?? "-", 11)
-                + Self.column("\(row.errors)", 9))
+            lines.append(
+                row.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+                    + Self.column("\(row.operations)", 7) + Self.column(Self.number(row.perSecond), 11)
+                    + Self.column(row.p50.map(Self.number) ?? "-", 11) + Self.column(row.p99.map(Self.number) ?? "-", 11)
+                    + Self.column("\(row.errors)", 9))
         }
-        lines.append("serve RSS: \(Self.number(rss.before)) MiB before the load, \(Self.number(rss.afterWarmup)) MiB after the warm-up, "
-                     + "\(Self.number(rss.atEnd)) MiB at the end (\(growth >= 0 ? "+" : "")\(Self.number(growth)) MiB), peak \(Self.number(rss.peak)) MiB")
+        lines.append(
+            "serve RSS: \(Self.number(rss.before)) MiB before the load, \(Self.number(rss.afterWarmup)) MiB after the warm-up, "
+                + "\(Self.number(rss.atEnd)) MiB at the end (\(growth >= 0 ? "+" : "")\(Self.number(growth)) MiB), peak \(Self.number(rss.peak)) MiB")
         let before: String = descriptors.before.map { "\($0)" } ?? "?"
         let after: String = descriptors.after.map { "\($0)" } ?? "?"
         if let settled = descriptors.settledAfter {
-            lines.append("serve open fds: \(before) before the load, \(after) once every client had disconnected (back within \(settled.workbenchText))")
+            lines.append(
+                "serve open fds: \(before) before the load, \(after) once every client had disconnected (back within \(settled.workbenchText))")
         } else {
             lines.append("serve open fds: \(before) before the load, \(after) 5 s after every client had disconnected: NOT back to the start")
             lines.append("  open then: " + leftover.prefix(8).map { "\($0.1) \($0.0)" }.joined(separator: ", "))
@@ -92,9 +98,11 @@ struct LoadReport {
 
     func json() -> String {
         func figures(_ row: Row) -> String {
-            var fields = ["\"ops\":\(row.operations)", "\"ops_per_second\":\(Self.number(row.perSecond))",
-                          "\"p50_ms\":\(row.p50.map(Self.number) ?? "null")", "\"p99_ms\":\(row.p99.map(Self.number) ?? "null")",
-                          "\"errors\":\(row.errors)"]
+            var fields = [
+                "\"ops\":\(row.operations)", "\"ops_per_second\":\(Self.number(row.perSecond))",
+                "\"p50_ms\":\(row.p50.map(Self.number) ?? "null")", "\"p99_ms\":\(row.p99.map(Self.number) ?? "null")",
+                "\"errors\":\(row.errors)",
+            ]
             if row.name != "all" { fields.append("\"error_texts\":[" + row.errorTexts.map(JSONString.quoted).joined(separator: ",") + "]") }
             return "{" + fields.joined(separator: ",") + "}"
         }

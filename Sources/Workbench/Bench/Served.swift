@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A server run as its own process for a benchmark (a system's own bench, `bench load`).
@@ -53,7 +54,9 @@ struct Served {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty {
                 process.waitUntilExit()
-                throw BenchError("workbench serve \(arguments.joined(separator: " ")) ended (status \(process.terminationStatus)) before announcing \(ready.joined(separator: ", ")): \(text)")
+                throw BenchError(
+                    "workbench serve \(arguments.joined(separator: " ")) ended (status \(process.terminationStatus)) before announcing \(ready.joined(separator: ", ")): \(text)"
+                )
             }
             text += String(decoding: chunk, as: UTF8.self)
             announcement = ServeAnnouncement(text)
@@ -127,7 +130,11 @@ struct ProcessProbe: Sendable {
         for entry in entries {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(entry)") else { continue }
             let kind: String
-            if target.hasPrefix("socket:") { kind = "socket" } else if target.hasPrefix("pipe:") { kind = "pipe" } else {
+            if target.hasPrefix("socket:") {
+                kind = "socket"
+            } else if target.hasPrefix("pipe:") {
+                kind = "pipe"
+            } else {
                 // Each run of digits becomes one N.
                 var collapsed = ""
                 for character in target where !(character.isNumber && collapsed.last == "N") {

@@ -5,8 +5,9 @@ import ArgumentParser
 
 /// `--seed` (run, console, fuzz-scenario): where every random choice comes from; 1 unless given.
 struct SeedOption: ParsableArguments {
-    static let help = ArgumentHelp("The seed every random draw derives from (latencies, seeded faults, generated lines): "
-        + "the same seed replays the same run.")
+    static let help = ArgumentHelp(
+        "The seed every random draw derives from (latencies, seeded faults, generated lines): "
+            + "the same seed replays the same run.")
 
     @Option(name: .customLong("seed"), help: help)
     var value: UInt64 = 1
@@ -34,7 +35,10 @@ struct JUnitOption: ParsableArguments {
 
 /// `--report` (run, swarm run): the timeline report.
 struct ReportOption: ParsableArguments {
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write a timeline report to this file: one self-contained HTML page, "
-        + "a sequence diagram per scenario run (in a swarm, of the first 20 failing seeds)."))
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Write a timeline report to this file: one self-contained HTML page, "
+                + "a sequence diagram per scenario run (in a swarm, of the first 20 failing seeds)."))
     var file: String?
 }

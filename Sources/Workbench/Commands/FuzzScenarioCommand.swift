@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Kernel
 import Scenario
 import Wire
@@ -40,7 +40,10 @@ struct FuzzScenarioCommand: ParsableCommand {
         let language = Catalog.language
         let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
         let generator = ScenarioLineGenerator(language: language, random: RandomStream(seed: seed, name: "fuzz-scenario"))
-        var parsed = 0, accepted = 0, executed = 0, stepErrors = 0
+        var parsed = 0
+        var accepted = 0
+        var executed = 0
+        var stepErrors = 0
         var world = ScenarioContext(kernel: Kernel(seed: seed), catalog: Catalog.actorKinds, file: "fuzz.scn") { _ in }
         var worldUse = 0
         for index in 0..<runs {

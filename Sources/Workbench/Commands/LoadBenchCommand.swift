@@ -16,8 +16,11 @@ struct LoadBenchCommand: AsyncParsableCommand {
         let operations = Catalog.loadBenchParts.flatMap(\.operations)
             .map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.help + "\n" }.joined()
         let setUps = Catalog.loadBenchParts.flatMap(\.setUps)
-        let setUpText = setUps.isEmpty ? "" : "Setting up (\(setUps.map(\.what).joined(separator: ", "))) is not an operation; its "
-            + "failures count as errors of \(listed(setUps.map(\.countsAs))).\n"
+        let setUpText =
+            setUps.isEmpty
+            ? ""
+            : "Setting up (\(setUps.map(\.what).joined(separator: ", "))) is not an operation; its "
+                + "failures count as errors of \(listed(setUps.map(\.countsAs))).\n"
         return """
             Server side: one 'workbench serve' child process with every actor, every port 0 (the kernel picks free \
             ones) and a temporary --state-dir (\(stateOnDisk) on disk), removed afterwards.
@@ -29,12 +32,12 @@ struct LoadBenchCommand: AsyncParsableCommand {
 
             """ + operations + setUpText + """
 
-            Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
-            and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
-            included); the target is none, and with --check any error makes the run exit 1 after printing the figures. serve's VmRSS is read from \
-            /proc before the load, after the warm-up and at the end; its open fds (/proc/PID/fd) before the load and \
-            once every client has disconnected (polled for up to 5 s for the count to come back). Use a release build.
-            """
+                Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
+                and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
+                included); the target is none, and with --check any error makes the run exit 1 after printing the figures. serve's VmRSS is read from \
+                /proc before the load, after the warm-up and at the end; its open fds (/proc/PID/fd) before the load and \
+                once every client has disconnected (polled for up to 5 s for the count to come back). Use a release build.
+                """
     }
 
     /// What serve keeps in its --state-dir, by the options it fills there (see ``ServeCommand``): each system's

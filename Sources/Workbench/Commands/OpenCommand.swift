@@ -40,8 +40,9 @@ struct OpenCommand: AsyncParsableCommand {
             throw ValidationError("--bus \(bus): expected http://HOST:PORT/open")
         }
         let wire = LiveWire(threads: 1)
-        let request = HTTPRequest(method: .POST, target: path.isEmpty ? "/open" : String(path),
-                                  headers: [URLBusGateway.senderHeader: from, "Content-Type": "text/plain"], body: ByteBuffer(string: url))
+        let request = HTTPRequest(
+            method: .POST, target: path.isEmpty ? "/open" : String(path),
+            headers: [URLBusGateway.senderHeader: from, "Content-Type": "text/plain"], body: ByteBuffer(string: url))
         let response: HTTPResponse
         do {
             response = try await HTTPClient.send(request, host: String(host), port: port, on: wire.node(from), timeout: .seconds(10))

@@ -52,7 +52,9 @@ struct RunCommand: ParsableCommand {
                 let again = runner.run(script, seed: seed.value) { _ in }
                 if again.digest != result.digest {
                     mismatches.append(script.file)
-                    printError("\(script.file): NOT DETERMINISTIC: digest \(result.digest) then \(again.digest); first difference: \(firstDifference(result.trace, again.trace))")
+                    printError(
+                        "\(script.file): NOT DETERMINISTIC: digest \(result.digest) then \(again.digest); first difference: \(firstDifference(result.trace, again.trace))"
+                    )
                 } else {
                     verified = "deterministic \(script.file): 2 runs, same digest \(result.digest.prefix(16)) over \(result.traceEvents) trace events"
                 }
@@ -75,15 +77,17 @@ struct RunCommand: ParsableCommand {
         let brokenInvariants = results.reduce(0) { $0 + $1.violations.count }
         let ok = failed.isEmpty && mismatches.isEmpty
         if !ok {
-            let command = (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed.value)]
+            let command =
+                (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed.value)]
                 + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
             print("reproduce: \(command)")
         }
-        print("\(ok ? "PASS" : "FAIL") \(results.count) scenario\(results.count == 1 ? "" : "s"), \(expectations) expectations"
-              + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : "")
-              + (brokenInvariants > 0 ? ", \(brokenInvariants) invariant\(brokenInvariants == 1 ? "" : "s") broken" : "")
-              + (mismatches.isEmpty ? "" : ", \(mismatches.count) not deterministic")
-              + ", seed \(seed.value), digest \(digest)")
+        print(
+            "\(ok ? "PASS" : "FAIL") \(results.count) scenario\(results.count == 1 ? "" : "s"), \(expectations) expectations"
+                + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : "")
+                + (brokenInvariants > 0 ? ", \(brokenInvariants) invariant\(brokenInvariants == 1 ? "" : "s") broken" : "")
+                + (mismatches.isEmpty ? "" : ", \(mismatches.count) not deterministic")
+                + ", seed \(seed.value), digest \(digest)")
         if !ok { throw ExitStatus.checkFailed }
     }
 
@@ -99,13 +103,16 @@ struct RunCommand: ParsableCommand {
             printError(violation.summary(file: result.file))
         }
         if let error = result.error { printError("\(error)") }
-        print("\(result.passed ? "ok" : "FAILED") \(result.file): \(result.expectations.count - result.failures.count)/\(result.expectations.count) expectations, "
-              + (result.violations.isEmpty ? "" : "\(result.violations.count) invariant\(result.violations.count == 1 ? "" : "s") broken, ")
-              + "\(result.virtualTime.workbenchText) virtual in \(wall.workbenchText) wall, \(result.traceEvents) trace events, digest \(result.digest.prefix(16))")
+        print(
+            "\(result.passed ? "ok" : "FAILED") \(result.file): \(result.expectations.count - result.failures.count)/\(result.expectations.count) expectations, "
+                + (result.violations.isEmpty ? "" : "\(result.violations.count) invariant\(result.violations.count == 1 ? "" : "s") broken, ")
+                + "\(result.virtualTime.workbenchText) virtual in \(wall.workbenchText) wall, \(result.traceEvents) trace events, digest \(result.digest.prefix(16))"
+        )
     }
 
     private func firstDifference(_ a: String, _ b: String) -> String {
-        let left = a.split(separator: "\n"), right = b.split(separator: "\n")
+        let left = a.split(separator: "\n")
+        let right = b.split(separator: "\n")
         for (index, (x, y)) in zip(left, right).enumerated() where x != y {
             return "event \(index + 1): \(x) vs \(y)"
         }

@@ -27,15 +27,18 @@ struct ServeCommand: AsyncParsableCommand {
     /// An example of `--set`: the first actor's first port, moved up by 1000.
     static var overrideExample: String {
         for kind in Catalog.actorKinds {
-            let ports = (Catalog.liveOptions[kind.name] ?? [:]).compactMap { key, value in key.hasSuffix("port") ? Int(value).map { (key, $0) } : nil }
+            let ports = (Catalog.liveOptions[kind.name] ?? [:]).compactMap { key, value in key.hasSuffix("port") ? Int(value).map { (key, $0) } : nil
+            }
             if let (option, port) = ports.min(by: { $0.0 < $1.0 }) { return "\(kind.name).\(option)=\(port + 1000)" }
         }
         return "ACTOR.OPTION=VALUE"
     }
 
-    @Option(help: ArgumentHelp("Serve another deployment: "
-        + Catalog.liveTopologies.map { "\($0.name) — \($0.summary)" }.joined(separator: "; ") + ". --set still overrides it.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve another deployment: "
+                + Catalog.liveTopologies.map { "\($0.name) — \($0.summary)" }.joined(separator: "; ") + ". --set still overrides it.",
+            valueName: "name"))
     var topology: String?
 
     @Option(help: "Address to listen on.")
@@ -71,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
             let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts.first?.split(separator: ".", maxSplits: 1).map(String.init) ?? []
             guard parts.count == 2, key.count == 2, Catalog.actorKinds.contains(where: { $0.name == key[0] }) else {
-                throw ValidationError("--set \(override): expected ACTOR.OPTION=VALUE with ACTOR one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
+                throw ValidationError(
+                    "--set \(override): expected ACTOR.OPTION=VALUE with ACTOR one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
             }
             if let kind = Catalog.actorKinds.first(where: { $0.name == key[0] }), kind.unknownOptionName(among: [key[1]]) != nil {
                 throw ValidationError("--set \(override): \(kind.unknownOptionMessage(key[1]))")

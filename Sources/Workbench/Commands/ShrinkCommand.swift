@@ -42,18 +42,22 @@ struct ShrinkCommand: ParsableCommand {
         for fault in shrunk.kept { print("  before line \(script.statements[fault.before].line): \(fault.line)") }
 
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        let scenario = Shrinker.scenario(text, script: script, faults: shrunk.kept, header: """
-            # Shrunk by `workbench shrink \(file) --seed \(seed) --faults \(faults.rawValue)`: \(shrunk.kept.count) of the seed's \
-            \(total) faults are needed (\(shrunk.runs) runs).
-            # Fails with: \(failure.signature.text)
-            # Reproduce: workbench run \(out ?? "FILE.scn") --seed \(seed)
-            """)
+        let scenario = Shrinker.scenario(
+            text, script: script, faults: shrunk.kept,
+            header: """
+                # Shrunk by `workbench shrink \(file) --seed \(seed) --faults \(faults.rawValue)`: \(shrunk.kept.count) of the seed's \
+                \(total) faults are needed (\(shrunk.runs) runs).
+                # Fails with: \(failure.signature.text)
+                # Reproduce: workbench run \(out ?? "FILE.scn") --seed \(seed)
+                """)
         let reproduction = try commandLine {
             try shrinker.reproduce(scenario, file: out ?? "shrunk.scn", seed: seed, signature: failure.signature)
         }
         let other = reproduction.otherSeed
-        print("the shrunk scenario fails the same way under `workbench run --seed \(seed)`"
-              + (reproduction.failsUnderOtherSeed ? " (and under seed \(other): it no longer needs the seed)" : " (not under seed \(other): keep --seed \(seed))"))
+        print(
+            "the shrunk scenario fails the same way under `workbench run --seed \(seed)`"
+                + (reproduction.failsUnderOtherSeed
+                    ? " (and under seed \(other): it no longer needs the seed)" : " (not under seed \(other): keep --seed \(seed))"))
         if let out {
             try scenario.write(toFile: out, atomically: true, encoding: .utf8)
             print("wrote \(out)")

@@ -30,7 +30,8 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(help: "Parallel worker processes (1…64; default: the number of cores, at most 64).")
     var jobs: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
-    @Option(help: "Run only shard I of N (0-based, I/N): the seeds whose value modulo N is I. Shards of one range never overlap and together cover it.")
+    @Option(
+        help: "Run only shard I of N (0-based, I/N): the seeds whose value modulo N is I. Shards of one range never overlap and together cover it.")
     var shard: String?
 
     @OptionGroup var junit: JUnitOption
@@ -57,7 +58,8 @@ struct SwarmRunCommand: ParsableCommand {
         let scripts = try SwarmScripts.load(files)
         let started = ContinuousClock.now
         let selected = try commandLine {
-            try SeedRange(seeds).seeds(shard: shard.map { try Shard($0, option: "--shard") }, worker: worker.map { try Shard($0, option: "--worker") })
+            try SeedRange(seeds).seeds(
+                shard: shard.map { try Shard($0, option: "--shard") }, worker: worker.map { try Shard($0, option: "--worker") })
         }
         let runs: [SwarmRun]
         if jobs > 1, worker == nil, selected.count > 1 {
@@ -68,8 +70,9 @@ struct SwarmRunCommand: ParsableCommand {
             }
         }
         let wall = ContinuousClock.now - started
-        let result = SwarmResult(files: files, seeds: seeds, faults: faults, shard: shard, runs: runs,
-                                 wallSeconds: Double(wall.nanosecondsValue) / 1e9)
+        let result = SwarmResult(
+            files: files, seeds: seeds, faults: faults, shard: shard, runs: runs,
+            wallSeconds: Double(wall.nanosecondsValue) / 1e9)
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         guard worker == nil else { return }
         if jobs > 1, selected.count > 1 { for run in result.failed { print(run.failureLine(options: swarm.options)) } }

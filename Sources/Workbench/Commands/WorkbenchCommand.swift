@@ -5,8 +5,10 @@ public struct WorkbenchCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "workbench",
         abstract: "A whole mobile-enterprise ecosystem on one machine: simulated actors, real clients, deterministic scenarios.",
-        subcommands: [ConsoleCommand.self, RunCommand.self, ServeCommand.self, BenchCommand.self, OpenCommand.self,
-                      FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self],
+        subcommands: [
+            ConsoleCommand.self, RunCommand.self, ServeCommand.self, BenchCommand.self, OpenCommand.self,
+            FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self,
+        ],
         defaultSubcommand: ConsoleCommand.self
     )
 

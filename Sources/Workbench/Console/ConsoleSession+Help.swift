@@ -8,8 +8,11 @@ extension ConsoleSession {
     /// The words the language reads in front of a directive (they are not directives themselves), with their help.
     static let prefixes: [(name: String, usage: String, summary: String)] = [
         ("spawn", "spawn NAME DIRECTIVE…", "run a directive in the background; 'join NAME' waits for it and publishes its results"),
-        ("later", "later DURATION DIRECTIVE…", "run a change to the world (partition, heal, hold, release, reset, link, clock, fault) that much "
-            + "virtual time later, in the middle of whatever runs then"),
+        (
+            "later", "later DURATION DIRECTIVE…",
+            "run a change to the world (partition, heal, hold, release, reset, link, clock, fault) that much "
+                + "virtual time later, in the middle of whatever runs then"
+        ),
     ]
 
     /// `help` lists the language; `help WORD` shows one directive (or `spawn`, `later`, an actor kind); an unknown
@@ -29,22 +32,27 @@ extension ConsoleSession {
         if let directive = language.directive(named: word) {
             var text = "\(directive.usage)\n  \(directive.summary)"
             if directive.name == "start" {
-                text += "\n  actor kinds:" + Catalog.actorKinds.map { kind in
-                    "\n    \(kind.name) — \(kind.summary) (host \(kind.defaultHost))"
-                        + kind.options.map { "\n      \($0.name)=…  \($0.meaning)" }.joined()
-                }.joined()
+                text +=
+                    "\n  actor kinds:"
+                    + Catalog.actorKinds.map { kind in
+                        "\n    \(kind.name) — \(kind.summary) (host \(kind.defaultHost))"
+                            + kind.options.map { "\n      \($0.name)=…  \($0.meaning)" }.joined()
+                    }.joined()
             }
             if directive.name == "fault" {
-                text += "\n  fault points:" + Catalog.actorKinds.filter { !$0.faultPoints.isEmpty }.map { kind in
-                    "\n    \(kind.name): \(kind.faultPoints.joined(separator: ", "))"
-                }.joined()
+                text +=
+                    "\n  fault points:"
+                    + Catalog.actorKinds.filter { !$0.faultPoints.isEmpty }.map { kind in
+                        "\n    \(kind.name): \(kind.faultPoints.joined(separator: ", "))"
+                    }.joined()
             }
             return .success(text)
         }
         if let prefix = Self.prefixes.first(where: { $0.name == word }) { return .success("\(prefix.usage)\n  \(prefix.summary)") }
         if let kind = Catalog.actorKinds.first(where: { $0.name == word }) {
-            return .success("start \(kind.name) [as NAME] [on HOST] [OPTION=VALUE]…\n  \(kind.summary) (host \(kind.defaultHost))"
-                            + kind.options.map { "\n    \($0.name)=…  \($0.meaning)" }.joined())
+            return .success(
+                "start \(kind.name) [as NAME] [on HOST] [OPTION=VALUE]…\n  \(kind.summary) (host \(kind.defaultHost))"
+                    + kind.options.map { "\n    \($0.name)=…  \($0.meaning)" }.joined())
         }
         let topics = language.directives.map(\.name) + Self.prefixes.map(\.name) + Catalog.actorKinds.map(\.name) + Self.commands
         return .failure(CatalogError("no help for '\(word)'\(didYouMean(word, among: topics)); 'help' lists the directives"))
@@ -65,7 +73,8 @@ extension ConsoleSession {
             return lines.isEmpty ? "no open connections" : lines.joined(separator: "\n")
         case "faults":
             let points = kernel.faults.all
-            return points.isEmpty ? "no fault points declared yet (start an actor)"
+            return points.isEmpty
+                ? "no fault points declared yet (start an actor)"
                 : points.map { "\($0.name): \($0.mode) (checked \($0.checks), fired \($0.fired))" }.joined(separator: "\n")
         case "actors":
             return Catalog.actorKinds.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n")

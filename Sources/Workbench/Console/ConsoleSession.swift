@@ -26,7 +26,10 @@ final class ConsoleSession: @unchecked Sendable {
 
     /// What a line did: the console goes on, leaves, or the line failed with the exit status a script would get
     /// (``ExitStatus``: the line was wrong, or a check did not hold).
-    enum Outcome: Equatable { case proceed, quit, failed(ExitCode) }
+    enum Outcome: Equatable {
+        case proceed, quit
+        case failed(ExitCode)
+    }
 
     static let commands = ["help", "show", "digest", "quit", "exit"]
 
@@ -68,8 +71,10 @@ final class ConsoleSession: @unchecked Sendable {
         do {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
             let actors = Set(context.startedActors.map(\.name))
-            if let problem = (language.checkNames([statement], existing: knownNodes, actors: actors)
-                + language.checkResults([statement], bound: context.results)).first {
+            if let problem =
+                (language.checkNames([statement], existing: knownNodes, actors: actors)
+                + language.checkResults([statement], bound: context.results)).first
+            {
                 throw problem
             }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))

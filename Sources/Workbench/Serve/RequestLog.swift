@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `workbench serve`'s request log, one line per request, built from the trace events the actors already record:
@@ -49,8 +50,9 @@ struct RequestLog {
             pending[key]?.ippStatus = field("status")
         case "http-response":
             guard let request = pending.removeValue(forKey: "\(actor) \(peer)") else { return nil }
-            return Self.line(at: microseconds, actor, peer, request.request, request.ippStatus ?? field("status") ?? "?",
-                             microseconds: microseconds - request.started)
+            return Self.line(
+                at: microseconds, actor, peer, request.request, request.ippStatus ?? field("status") ?? "?",
+                microseconds: microseconds - request.started)
         case "ssh-exit":
             guard let command = field("command"), let request = pending.removeValue(forKey: "\(actor) \(peer) \(command)") else { return nil }
             return Self.line(at: microseconds, actor, peer, command, "exit-\(field("status") ?? "?")", microseconds: microseconds - request.started)
@@ -82,7 +84,8 @@ struct RequestLog {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let milliseconds = Int(microseconds % 1_000_000 / 1000)
         let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
     }
 
     /// A request as one quoted field: quotes and backslashes escaped, control characters as `\xNN`.

@@ -18,7 +18,7 @@ enum TerminationSignal {
                     defer { once.unlock() }
                     guard !resumed else { return }
                     resumed = true
-                    sources.forEach { $0.cancel() }
+                    for source in sources { source.cancel() }
                     continuation.resume(returning: name)
                 }
                 source.resume()

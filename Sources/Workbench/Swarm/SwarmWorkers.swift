@@ -22,8 +22,11 @@ struct SwarmWorkers {
             let part = directory.appendingPathComponent("part-\(index).json").path
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["swarm", "run"] + files + ["--seeds", seeds, "--faults", faults.rawValue, "--jobs", "1",
-                                                             "--worker", "\(index)/\(count)", "--json", part]
+            process.arguments =
+                ["swarm", "run"] + files + [
+                    "--seeds", seeds, "--faults", faults.rawValue, "--jobs", "1",
+                    "--worker", "\(index)/\(count)", "--json", part,
+                ]
                 + (shard.map { ["--shard", $0] } ?? [])
             process.standardOutput = FileHandle.nullDevice
             try process.run()

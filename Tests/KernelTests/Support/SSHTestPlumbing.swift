@@ -122,12 +122,14 @@ private final class ToyShellExecHandler: ChannelInboundHandler {
         let result = Self.run(exec.command)
         // stderr must be SSHChannelData of type .stdErr: a plain ByteBuffer write crashes NIOSSH (see sunfire.md).
         if !result.stdout.isEmpty {
-            context.write(wrapOutboundOut(SSHChannelData(type: .channel, data: .byteBuffer(ByteBuffer(string: result.stdout)))),
-                          promise: nil)
+            context.write(
+                wrapOutboundOut(SSHChannelData(type: .channel, data: .byteBuffer(ByteBuffer(string: result.stdout)))),
+                promise: nil)
         }
         if !result.stderr.isEmpty {
-            context.write(wrapOutboundOut(SSHChannelData(type: .stdErr, data: .byteBuffer(ByteBuffer(string: result.stderr)))),
-                          promise: nil)
+            context.write(
+                wrapOutboundOut(SSHChannelData(type: .stdErr, data: .byteBuffer(ByteBuffer(string: result.stderr)))),
+                promise: nil)
         }
         context.flush()
         context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: result.exitStatus), promise: nil)
@@ -168,8 +170,9 @@ enum SSHExecClient {
                 let configuration = SSHClientConfiguration(
                     userAuthDelegate: OnePasswordDelegate(node: node, user: user, password: password),
                     serverAuthDelegate: KnownHostKeyDelegate(node: node, expected: expectedHostKey))
-                let ssh = NIOSSHHandler(role: .client(configuration), allocator: channel.allocator,
-                                        inboundChildChannelInitializer: nil)
+                let ssh = NIOSSHHandler(
+                    role: .client(configuration), allocator: channel.allocator,
+                    inboundChildChannelInitializer: nil)
                 try channel.pipeline.syncOperations.addHandler(ssh)
                 try channel.pipeline.syncOperations.addHandler(ConnectionErrorHandler(node: node, role: "client", outcome: outcome))
                 // NIOSSH holds this until user authentication has succeeded, then opens the session channel.

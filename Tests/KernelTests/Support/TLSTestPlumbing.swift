@@ -93,9 +93,11 @@ private final class UpperCaseLineHandler: ChannelInboundHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let tlsEvent = event as? TLSUserEvent, case .handshakeCompleted(let alpn) = tlsEvent {
             let version = (try? context.pipeline.syncOperations.nioSSL_tlsVersion()) ?? nil
-            node.trace("tls-handshake-completed", [
-                ("role", "server"), ("version", version?.traceName ?? "unknown"), ("alpn", alpn ?? "none"),
-            ])
+            node.trace(
+                "tls-handshake-completed",
+                [
+                    ("role", "server"), ("version", version?.traceName ?? "unknown"), ("alpn", alpn ?? "none"),
+                ])
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -138,8 +140,9 @@ enum TLSLineClient {
                 let outcome = ExchangeOutcome(promise)
                 let pipeline = channel.pipeline.syncOperations
                 try pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverHostname ?? host))
-                try pipeline.addHandler(LineClientHandler(
-                    line: line, node: node, start: start, handshakeTimeout: handshakeTimeout, outcome: outcome))
+                try pipeline.addHandler(
+                    LineClientHandler(
+                        line: line, node: node, start: start, handshakeTimeout: handshakeTimeout, outcome: outcome))
                 try pipeline.addHandler(ConnectionErrorHandler(node: node, role: "client", outcome: outcome))
             }
         }.get()
@@ -165,8 +168,10 @@ private final class LineClientHandler: ChannelInboundHandler {
     private var handshakeTime: Duration = .zero
     private var pending = ByteBuffer()
 
-    init(line: String, node: Node, start: NodeClock.Instant, handshakeTimeout: TimeAmount,
-         outcome: ExchangeOutcome<TLSExchangeResult>) {
+    init(
+        line: String, node: Node, start: NodeClock.Instant, handshakeTimeout: TimeAmount,
+        outcome: ExchangeOutcome<TLSExchangeResult>
+    ) {
         self.line = line
         self.node = node
         self.start = start
@@ -190,9 +195,11 @@ private final class LineClientHandler: ChannelInboundHandler {
             timer = nil
             version = (try? context.pipeline.syncOperations.nioSSL_tlsVersion()) ?? nil
             handshakeTime = node.clock.now.uptime - start.uptime
-            node.trace("tls-handshake-completed", [
-                ("role", "client"), ("version", version?.traceName ?? "unknown"), ("alpn", alpn ?? "none"),
-            ])
+            node.trace(
+                "tls-handshake-completed",
+                [
+                    ("role", "client"), ("version", version?.traceName ?? "unknown"), ("alpn", alpn ?? "none"),
+                ])
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: line + "\n")), promise: nil)
             node.trace("tls-line-sent", [("line", line)])
         }
@@ -204,9 +211,10 @@ private final class LineClientHandler: ChannelInboundHandler {
         pending.writeBuffer(&bytes)
         guard let reply = pending.readLine(), !outcome.isSettled else { return }
         node.trace("tls-reply-received", [("line", reply)])
-        outcome.succeed(TLSExchangeResult(
-            reply: reply, version: version, handshakeTime: handshakeTime,
-            replyTime: node.clock.now.uptime - start.uptime))
+        outcome.succeed(
+            TLSExchangeResult(
+                reply: reply, version: version, handshakeTime: handshakeTime,
+                replyTime: node.clock.now.uptime - start.uptime))
         context.close(promise: nil)
     }
 

@@ -24,18 +24,22 @@ struct SimulatedWorld {
         try kernel.run(label, timeout: .seconds(3600), body)
     }
 
-    func client(url: String = "http://demo:secret@mig:8050/ipp/print", retry: MiGClient.RetryPolicy = .init(),
-                timeouts: MiGClient.Timeouts = .init(), trust: MiGClient.ServerTrust = .systemDefault,
-                identity: MiGClient.ClientIdentity? = nil) throws -> MiGClient {
+    func client(
+        url: String = "http://demo:secret@mig:8050/ipp/print", retry: MiGClient.RetryPolicy = .init(),
+        timeouts: MiGClient.Timeouts = .init(), trust: MiGClient.ServerTrust = .systemDefault,
+        identity: MiGClient.ClientIdentity? = nil
+    ) throws -> MiGClient {
         let configuration = try MiGClient.Configuration(url: url, trust: trust, clientIdentity: identity, retry: retry, timeouts: timeouts)
         return try MiGClient(configuration: configuration, node: phone)
     }
 
     /// Starts an IPP server on `mig:port` built on WireHTTP's server (which sends 100 Continue).
     @discardableResult
-    func startIPPServer(port: Int = 8050, recorder: Recorder = Recorder(),
-                        setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() },
-                        answer: @escaping @Sendable (ReceivedRequest) -> HTTPResponse) throws -> Recorder {
+    func startIPPServer(
+        port: Int = 8050, recorder: Recorder = Recorder(),
+        setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() },
+        answer: @escaping @Sendable (ReceivedRequest) -> HTTPResponse
+    ) throws -> Recorder {
         _ = try run("start server") {
             try await HTTPServer.start(on: server, port: port, limits: HTTPServer.Limits(maxBodyBytes: 64 << 20), setup: setup) { request in
                 let received = ReceivedRequest(request)
@@ -81,7 +85,12 @@ final class Recorder: Sendable {
 final class Counter: Sendable {
     private let value = Mutex(0)
     /// Increments and returns the new value.
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
     var current: Int { value.withLock { $0 } }
 }
 
@@ -161,7 +170,8 @@ enum RawHTTPServer {
                 self.head = head
                 if case .unauthorizedOnHead = behaviour {
                     answered = true
-                    recorder.append(ReceivedRequest(HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: ByteBuffer())))
+                    recorder.append(
+                        ReceivedRequest(HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: ByteBuffer())))
                     respond(context: context, HTTPResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Basic realm=\"MiG\""]))
                     context.close(mode: .output, promise: nil)
                 }

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import TestSupport
 import Wire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real CUPS `ippeveprinter` (the IPP Everywhere reference printer) in a private directory, with the private
@@ -36,7 +37,8 @@ final class IPPEvePrinter {
         }
         let gate = directory + "/gate.sh"
         // The gate also ends when the directory is gone, so no job process outlives the test.
-        let script = holdJobs
+        let script =
+            holdJobs
             ? "#!/bin/sh\nwhile [ ! -e '\(directory)/release' ] && [ -d '\(directory)' ]; do sleep 0.05; done\n"
             : "#!/bin/sh\nexit 0\n"
         try script.write(toFile: gate, atomically: true, encoding: .utf8)
@@ -45,15 +47,18 @@ final class IPPEvePrinter {
         // ippeveprinter wants a system D-Bus even with DNS-SD off: give it a private one, in the foreground so
         // it is our child and stops with the test.
         let bus = directory + "/bus"
-        dbus = try ServedProcess.start("/usr/bin/dbus-daemon", ["--session", "--address=unix:path=\(bus)", "--nofork", "--nopidfile"],
-                                       until: .fileExists(bus), readyWithin: 10)
+        dbus = try ServedProcess.start(
+            "/usr/bin/dbus-daemon", ["--session", "--address=unix:path=\(bus)", "--nofork", "--nopidfile"],
+            until: .fileExists(bus), readyWithin: 10)
         port = try Ports.free()
         // -k keeps spooled documents so tests can compare what the printer received.
         do {
             printer = try ServedProcess.start(
                 "/usr/sbin/ippeveprinter",
-                ["-k", "-r", "off", "-n", "localhost", "-p", "\(port)", "-d", directory + "/spool", "-K", directory + "/keys",
-                 "-c", gate, "-f", "application/pdf", "Workbench Test"],
+                [
+                    "-k", "-r", "off", "-n", "localhost", "-p", "\(port)", "-d", directory + "/spool", "-K", directory + "/keys",
+                    "-c", gate, "-f", "application/pdf", "Workbench Test",
+                ],
                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(bus)"], until: .acceptsConnections(port: port), readyWithin: 10)
         } catch {
             dbus.kill()

@@ -36,8 +36,9 @@ final class LiveSunfire: @unchecked Sendable {
         let sunfire = try await Sunfire.start(on: wire.node("sunfire"), configuration: configuration)
         var site: MySoc?
         if withSite, let directory = sunfire.directoryURL, let port = URL(string: directory)?.port {
-            var siteConfiguration = MySoc.Configuration(certificatePath: fixture("tls/server.pem"), privateKeyPath: fixture("tls/server.key"),
-                                                        directoryToken: configuration.directoryToken)
+            var siteConfiguration = MySoc.Configuration(
+                certificatePath: fixture("tls/server.pem"), privateKeyPath: fixture("tls/server.key"),
+                directoryToken: configuration.directoryToken)
             siteConfiguration.port = 0
             siteConfiguration.directoryHost = "127.0.0.1"
             siteConfiguration.directoryPort = port
@@ -69,25 +70,31 @@ final class LiveSunfire: @unchecked Sendable {
     }
 
     func sshOptions() throws -> [String] {
-        ["-o", "UserKnownHostsFile=\(try knownHosts())", "-o", "StrictHostKeyChecking=yes", "-o", "LogLevel=ERROR",
-         "-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password", "-o", "ConnectTimeout=10"]
+        [
+            "-o", "UserKnownHostsFile=\(try knownHosts())", "-o", "StrictHostKeyChecking=yes", "-o", "LogLevel=ERROR",
+            "-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password", "-o", "ConnectTimeout=10",
+        ]
     }
 
     /// `sshpass -e ssh -p PORT demo@127.0.0.1 COMMAND`.
     func ssh(_ command: String, password: String = LiveSunfire.password) throws -> ExternalProcess.Result {
-        try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(port)] + sshOptions() + ["\(Self.user)@127.0.0.1", command],
-                             environment: ["SSHPASS": password])
+        try ExternalProcess.run(
+            "/usr/bin/sshpass", ["-e", "/usr/bin/ssh", "-p", String(port)] + sshOptions() + ["\(Self.user)@127.0.0.1", command],
+            environment: ["SSHPASS": password])
     }
 
     func sftp(batch: String) throws -> ExternalProcess.Result {
         let file = work.appendingPathComponent("batch-\(UUID().uuidString)").path
         try batch.write(toFile: file, atomically: true, encoding: .utf8)
-        return try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/sftp", "-o", "BatchMode=no", "-b", file, "-P", String(port)] + sshOptions()
-                                        + ["\(Self.user)@127.0.0.1"], environment: ["SSHPASS": Self.password], timeout: 120)
+        return try ExternalProcess.run(
+            "/usr/bin/sshpass",
+            ["-e", "/usr/bin/sftp", "-o", "BatchMode=no", "-b", file, "-P", String(port)] + sshOptions()
+                + ["\(Self.user)@127.0.0.1"], environment: ["SSHPASS": Self.password], timeout: 120)
     }
 
     func scp(_ arguments: [String]) throws -> ExternalProcess.Result {
-        try ExternalProcess.run("/usr/bin/sshpass", ["-e", "/usr/bin/scp", "-P", String(port)] + sshOptions() + arguments,
-                             environment: ["SSHPASS": Self.password], timeout: 120)
+        try ExternalProcess.run(
+            "/usr/bin/sshpass", ["-e", "/usr/bin/scp", "-P", String(port)] + sshOptions() + arguments,
+            environment: ["SSHPASS": Self.password], timeout: 120)
     }
 }

@@ -8,9 +8,12 @@ extension WorkbenchSystem {
         liveOptions: ["echo": ["tcp-port": "7007", "http-port": "8080"]],
         invariants: [.echoReportsWhatItReceived],
         coreBenches: [KernelBench.self],
-        fuzzSamples: FuzzSamples(addresses: ["echo:7"], urls: ["http://echo/", "http://echo:80/x"], nodes: ["echo"],
-                                 hostile: ["echo:70000", "http://echo:70000/", "http://echo:80/x", "http://echo:99999999999999999999/",
-                                           "http://echo:-1/"])
+        fuzzSamples: FuzzSamples(
+            addresses: ["echo:7"], urls: ["http://echo/", "http://echo:80/x"], nodes: ["echo"],
+            hostile: [
+                "echo:70000", "http://echo:70000/", "http://echo:80/x", "http://echo:99999999999999999999/",
+                "http://echo:-1/",
+            ])
     )
 }
 
@@ -21,7 +24,9 @@ extension Invariant {
         promise: "echo's answer to a request with a body states the number of bytes it received",
         initial: ()
     ) { _, event in
-        guard event.event == "http-response", let received = event["received"], let reported = event["reported"], received != reported else { return nil }
+        guard event.event == "http-response", let received = event["received"], let reported = event["reported"], received != reported else {
+            return nil
+        }
         return "\(event.actor) received \(received) bytes and answered that it got \(reported)"
     }
 }

@@ -8,9 +8,14 @@ extension ActorKind {
     static let echo = ActorKind(
         name: "echo", summary: "demo actor: TCP echo (port 7), HTTP echo (port 80), echo:// URL handler on the bus",
         defaultHost: "echo",
-        options: [.port("tcp-port", "TCP echo port (default 7)"), .port("http-port", "HTTP echo port (default 80)"),
-                  .text("scheme", "URL scheme to handle on the bus (default echo; 'none' for no handler)"),
-                  .flag("planted-bug", "true: declare the fault points echo.planted-arm and echo.planted-miscount; the second, after the first, makes echo miscount a body (for testing swarm and shrink)")],
+        options: [
+            .port("tcp-port", "TCP echo port (default 7)"), .port("http-port", "HTTP echo port (default 80)"),
+            .text("scheme", "URL scheme to handle on the bus (default echo; 'none' for no handler)"),
+            .flag(
+                "planted-bug",
+                "true: declare the fault points echo.planted-arm and echo.planted-miscount; the second, after the first, makes echo miscount a body (for testing swarm and shrink)"
+            ),
+        ],
         faultPoints: [EchoServer.unavailableFault, EchoServer.plantedArmFault, EchoServer.plantedMiscountFault]
     ) { node, options in
         var configuration = EchoServer.Configuration()

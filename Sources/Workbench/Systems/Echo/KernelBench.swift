@@ -21,31 +21,34 @@ struct KernelBench: ParsableCommand {
         let clock = ContinuousClock()
 
         // One idle hour: nothing scheduled, so time jumps straight to the end.
-        let idleHour = median((0..<101).map { _ in
-            let kernel = Kernel(seed: 1)
-            return clock.measure { kernel.advance(by: .seconds(3600)) }
-        })
+        let idleHour = median(
+            (0..<101).map { _ in
+                let kernel = Kernel(seed: 1)
+                return clock.measure { kernel.advance(by: .seconds(3600)) }
+            })
 
         // An hour with a 1-second heartbeat timer: 3,600 jobs.
-        let heartbeatHour = median((0..<11).map { _ in
-            let kernel = Kernel(seed: 1)
-            let loop = kernel.loop
-            _ = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in }
-            return clock.measure { kernel.advance(by: .seconds(3600)) }
-        })
+        let heartbeatHour = median(
+            (0..<11).map { _ in
+                let kernel = Kernel(seed: 1)
+                let loop = kernel.loop
+                _ = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in }
+                return clock.measure { kernel.advance(by: .seconds(3600)) }
+            })
 
         // Raw job throughput: a chain of 200,000 timers 1 ms apart.
         let chain = 200_000
-        let chainTime = median((0..<5).map { _ in
-            let kernel = Kernel(seed: 1)
-            let loop = kernel.loop
-            @Sendable func next(_ remaining: Int) {
-                guard remaining > 0 else { return }
-                loop.scheduleTask(in: .milliseconds(1)) { next(remaining - 1) }
-            }
-            next(chain)
-            return clock.measure { kernel.advance(by: .seconds(Int64(chain))) }
-        })
+        let chainTime = median(
+            (0..<5).map { _ in
+                let kernel = Kernel(seed: 1)
+                let loop = kernel.loop
+                @Sendable func next(_ remaining: Int) {
+                    guard remaining > 0 else { return }
+                    loop.scheduleTask(in: .milliseconds(1)) { next(remaining - 1) }
+                }
+                next(chain)
+                return clock.measure { kernel.advance(by: .seconds(Int64(chain))) }
+            })
 
         // Whole HTTP/1.1 exchanges (connect, request, response, close) over the simulated wire.
         let exchanges = 500

@@ -7,8 +7,10 @@ extension WorkbenchSystem {
         name: "IMS",
         actorKinds: [.imsSigner, .ims],
         directives: [.ims],
-        liveOptions: ["ims-signer": ["port": "9081", "enrol": "14"],
-                      "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"]],
+        liveOptions: [
+            "ims-signer": ["port": "9081", "enrol": "14"],
+            "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"],
+        ],
         invariants: Invariant.imsInvariants,
         coreBenches: [JWTBench.self],
         loadBench: .ims,

@@ -18,20 +18,23 @@ extension ActorKind {
         name: "ims-signer",
         summary: "the host app's back end that signs IMS token prototypes: POST /sign over HTTPS (port 443), POST /admin/users/<id>",
         defaultHost: "ims-signer",
-        options: [.port("port", "port (default 443, or 80 with tls=false)"),
-                  .flag("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the original example's https://…/sign; false: plain HTTP"),
-                  .text("api-key", "the host API key, every token's iss (default the original example's)"),
-                  .existingFile("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
-                  .existingFile("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
-                  .text("kid", "key id to put in signed tokens (default none)"), .text("admin-token", "bearer token of the admin endpoint"),
-                  .text("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes")],
+        options: [
+            .port("port", "port (default 443, or 80 with tls=false)"),
+            .flag("tls", "true (default): HTTPS with Fixtures/tls/server.pem, as the original example's https://…/sign; false: plain HTTP"),
+            .text("api-key", "the host API key, every token's iss (default the original example's)"),
+            .existingFile("key", "PEM RSA-2048 private key (default Fixtures/ims/host.key)"),
+            .existingFile("certificate", "PEM certificate of that key (default Fixtures/ims/host.pem)"),
+            .text("kid", "key id to put in signed tokens (default none)"), .text("admin-token", "bearer token of the admin endpoint"),
+            .text("enrol", "comma-separated users to enrol at start; their app tokens are shown as notes"),
+        ],
         faultPoints: [HostSigningBackend.unavailableFault]
     ) { node, options in
         // Absent means HTTPS: the original signer posts to https://…/sign.
         let usesTLS = try options["tls"].map { try parseFlag($0, "tls") } ?? true
         var tls: HostSigningBackend.TLSIdentity?
         if usesTLS {
-            tls = HostSigningBackend.TLSIdentity(certificateChainPath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"))
+            tls = HostSigningBackend.TLSIdentity(
+                certificateChainPath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"))
         }
         let configuration = HostSigningBackend.Configuration(
             apiKey: options["api-key"] ?? imsDemoAPIKey, keyID: options["kid"],
@@ -51,20 +54,23 @@ extension ActorKind {
         name: "ims",
         summary: "IMS: verifies host-signed tokens and starts sessions (POST /v1/sessions, port 80); admin /admin/hosts/<iss>/…",
         defaultHost: "ims",
-        options: [.port("port", "HTTP port (default 80)"), .creatable("database", "SQLite file (default: in memory)"),
-                  .parsed("leeway", "clock skew tolerated on nbf/exp (default 60s)") { _ = try parseLeeway($0) },
-                  .text("admin-token", "bearer token of the admin endpoints"),
-                  .existingFile("host-certificate", "PEM certificate to register at start (with host-api-key)"),
-                  .text("host-api-key", "iss to register host-certificate for (default the original example's)"),
-                  .text("enrol", "comma-separated users of host-api-key to enrol at start")],
+        options: [
+            .port("port", "HTTP port (default 80)"), .creatable("database", "SQLite file (default: in memory)"),
+            .parsed("leeway", "clock skew tolerated on nbf/exp (default 60s)") { _ = try parseLeeway($0) },
+            .text("admin-token", "bearer token of the admin endpoints"),
+            .existingFile("host-certificate", "PEM certificate to register at start (with host-api-key)"),
+            .text("host-api-key", "iss to register host-certificate for (default the original example's)"),
+            .text("enrol", "comma-separated users of host-api-key to enrol at start"),
+        ],
         faultPoints: [IMSVerifier.unavailableFault]
     ) { node, options in
         let leeway = try options["leeway"].map(parseLeeway) ?? 60
         if let path = options["database"] {
             try createParentDirectory(of: path)
         }
-        let configuration = IMSVerifier.Configuration(port: try parsePort(options["port"] ?? "80", "port"), databasePath: options["database"],
-                                                      leewaySeconds: leeway, adminToken: options["admin-token"] ?? "ims-admin-demo")
+        let configuration = IMSVerifier.Configuration(
+            port: try parsePort(options["port"] ?? "80", "port"), databasePath: options["database"],
+            leewaySeconds: leeway, adminToken: options["admin-token"] ?? "ims-admin-demo")
         let verifier = try await IMSVerifier.start(on: node, configuration: configuration)
         let issuer = options["host-api-key"] ?? imsDemoAPIKey
         if let path = options["host-certificate"] {

@@ -19,16 +19,24 @@ extension Directive {
             ims enrol USER [token T] | register-certificate [kid KID] | sign USER [lifetime D] [content-types any|strict] | \
             start-session USER | status USER | request [file FILE] [header N V]… [body TEXT]  [from NODE] [as NAME]
             """,
-        summary: "IMS token signing: enrol (${NAME.token}), register the host certificate, sign a prototype (${NAME.token}), SDK session and status calls, a raw request to the back end",
-        keywords: ["enrol", "register-certificate", "sign", "start-session", "status", "request", "token", "kid", "lifetime", "content-types",
-                   "any", "strict", "file", "header", "body", "from", "as"]
+        summary:
+            "IMS token signing: enrol (${NAME.token}), register the host certificate, sign a prototype (${NAME.token}), SDK session and status calls, a raw request to the back end",
+        keywords: [
+            "enrol", "register-certificate", "sign", "start-session", "status", "request", "token", "kid", "lifetime", "content-types",
+            "any", "strict", "file", "header", "body", "from", "as",
+        ]
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["enrol", "register-certificate", "sign", "start-session", "status", "request"])
         let user: Template? = ["register-certificate", "request"].contains(action) ? nil : try args.value("a user id")
-        var keyID: Template?, lifetime: Template?, appToken: Template?, file: Template?, body: Template?
+        var keyID: Template?
+        var lifetime: Template?
+        var appToken: Template?
+        var file: Template?
+        var body: Template?
         var headers: [(Template, Template)] = []
         var strict = false
-        var from = "phone", label = ["register-certificate": "certificate", "request": "request"][action] ?? "ims"
+        var from = "phone"
+        var label = ["register-certificate": "certificate", "request": "request"][action] ?? "ims"
         while !args.isEmpty {
             switch try args.oneOf(["token", "kid", "lifetime", "content-types", "file", "header", "body", "from", "as"]) {
             case "token" where action == "enrol": appToken = try args.value("the app token the host's login issued")
@@ -45,7 +53,9 @@ extension Directive {
         }
         args.declare(node: from)
         let (requestFile, requestHeaders, requestBody) = (file, headers, body)
-        let (sender, variable, kid, window, token, contentTypes) = (from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any)
+        let (sender, variable, kid, window, token, contentTypes) = (
+            from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any
+        )
         args.binds(label, fields: nil)
         return Run { context in
             let world = try IMSWorld(context)
@@ -68,9 +78,10 @@ extension Directive {
                 context.publish(variable, ["token": appToken, "status": "enrolled"])
                 return nil
             case "register-certificate":
-                let certificate = try world.ims.registerCertificate(issuer: world.signer.configuration.apiKey,
-                                                                    keyID: try kid?.resolve(context) ?? world.signer.configuration.keyID,
-                                                                    pem: world.signer.certificate.pem)
+                let certificate = try world.ims.registerCertificate(
+                    issuer: world.signer.configuration.apiKey,
+                    keyID: try kid?.resolve(context) ?? world.signer.configuration.keyID,
+                    pem: world.signer.certificate.pem)
                 context.publish(variable, ["status": "registered", "fingerprint": certificate.fingerprint, "subject": certificate.subject])
                 return nil
             case "sign":
@@ -96,16 +107,22 @@ extension Directive {
             case "request":
                 var request = HTTPRequest(method: .POST, target: "/sign")
                 if let requestFile {
-                    request = try RecordedRequest(text: ActorKind.readFixture(try ScenarioPaths.existing(try requestFile.resolve(context), in: context), "file")).request
+                    request = try RecordedRequest(
+                        text: ActorKind.readFixture(try ScenarioPaths.existing(try requestFile.resolve(context), in: context), "file")
+                    ).request
                 }
-                for (name, value) in requestHeaders { request.headers.replaceOrAdd(name: try name.resolve(context), value: try value.resolve(context)) }
+                for (name, value) in requestHeaders {
+                    request.headers.replaceOrAdd(name: try name.resolve(context), value: try value.resolve(context))
+                }
                 if let requestBody { request.body = ByteBuffer(string: try requestBody.resolve(context)) }
                 let (node, finalRequest) = (context.kernel.node(sender), request)
                 return context.perform("ims request", label: variable, timeout: .seconds(60)) {
                     do {
                         let response = try await world.sendToSigner(finalRequest, from: node)
-                        return ["status": "\(response.status.code)", "body": response.text, "error": "",
-                                "content-type": response.headers.first(name: "Content-Type") ?? ""]
+                        return [
+                            "status": "\(response.status.code)", "body": response.text, "error": "",
+                            "content-type": response.headers.first(name: "Content-Type") ?? "",
+                        ]
                     } catch {
                         return ["status": "error", "body": "", "error": "\(error)", "content-type": ""]
                     }
@@ -156,9 +173,12 @@ private struct IMSWorld {
         Array(try ActorKind.readFixture("Fixtures/tls/ca.pem", "ca").utf8)
     }
 
-    func urlSigner(for user: String, on node: Node, context: ScenarioContext, contentTypes: URLTokenSigner.ContentTypes = .any) throws -> URLTokenSigner {
-        try URLTokenSigner(node: node, url: signer.baseURL + "sign", appAuthorization: appToken(for: user, context: context),
-                           trust: .caPEM(Self.testCA()), contentTypes: contentTypes)
+    func urlSigner(
+        for user: String, on node: Node, context: ScenarioContext, contentTypes: URLTokenSigner.ContentTypes = .any
+    ) throws -> URLTokenSigner {
+        try URLTokenSigner(
+            node: node, url: signer.baseURL + "sign", appAuthorization: appToken(for: user, context: context),
+            trust: .caPEM(Self.testCA()), contentTypes: contentTypes)
     }
 
     /// Sends `request` as is to the back end (over TLS, trusting the test CA, when it serves HTTPS).

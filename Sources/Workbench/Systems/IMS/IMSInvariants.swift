@@ -39,12 +39,14 @@ final class SessionWindowChecker: InvariantChecker {
                 if let leeway = event["leeway"].flatMap({ Int64($0) }) { leeways[event.actor] = leeway }
             case "session-started":
                 guard let leeway = leeways[event.actor], let nbf = event["nbf"].flatMap({ Int64($0) }),
-                      let exp = event["exp"].flatMap({ Int64($0) }) else { continue }
+                    let exp = event["exp"].flatMap({ Int64($0) })
+                else { continue }
                 let clock = context.kernel.epoch + .nanoseconds(event.nanoseconds) + (skews[event.actor] ?? .zero)
                 let now = clock.components.seconds
                 if !(nbf <= now + leeway && now - leeway < exp) {
-                    return InvariantBreach("\(event.actor) started a session (jti \(event["jti"] ?? "?")) at its time \(now), outside the token's window "
-                        + "nbf \(nbf) … exp \(exp) with leeway \(leeway) s", event: index)
+                    return InvariantBreach(
+                        "\(event.actor) started a session (jti \(event["jti"] ?? "?")) at its time \(now), outside the token's window "
+                            + "nbf \(nbf) … exp \(exp) with leeway \(leeway) s", event: index)
                 }
             default: break
             }

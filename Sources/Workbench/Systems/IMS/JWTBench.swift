@@ -45,7 +45,9 @@ struct JWTBench: ParsableCommand {
         guard let pem = try? String(contentsOfFile: key, encoding: .utf8) else {
             throw ExitStatus.inputWrong("cannot read \(key); pass --key FILE")
         }
-        let coreKey: RSAPrivateKey, swiftCryptoSigner: SwiftCryptoRS256Signer, evpVerifier: OpenSSLEVPRS256Verifier
+        let coreKey: RSAPrivateKey
+        let swiftCryptoSigner: SwiftCryptoRS256Signer
+        let evpVerifier: OpenSSLEVPRS256Verifier
         do {
             coreKey = try RSAPrivateKey(pem: pem)
             swiftCryptoSigner = try SwiftCryptoRS256Signer(pem: pem)
@@ -55,7 +57,9 @@ struct JWTBench: ParsableCommand {
         }
         // Interleaved rounds, best of each: on a shared machine (a hyperthread sibling busy with a build)
         // every figure is sometimes depressed; the best round is the one least disturbed, for both sides.
-        var ours: Figures?, alternative: Figures?, speed: OpenSSLSpeed.Result?
+        var ours: Figures?
+        var alternative: Figures?
+        var speed: OpenSSLSpeed.Result?
         for _ in 0..<max(1, rounds) {
             ours = try measure(signer: coreKey, verifier: coreKey.publicKey).best(ours)
             if !noAlternative { alternative = try measure(signer: swiftCryptoSigner, verifier: evpVerifier).best(alternative) }
@@ -64,7 +68,8 @@ struct JWTBench: ParsableCommand {
         }
         guard let ours, let speed else { return }
 
-        let signRatio = ours.sign / speed.sign, verifyRatio = ours.verify / speed.verify
+        let signRatio = ours.sign / speed.sign
+        let verifyRatio = ours.verify / speed.verify
         let targets = [
             BenchTarget("sign, ours / openssl speed", measured: signRatio, .atLeast, Self.signGoal),
             BenchTarget("verify, ours / openssl speed", measured: verifyRatio, .atLeast, Self.verifyGoal),
@@ -89,13 +94,17 @@ struct JWTBench: ParsableCommand {
             fields.append(("targets", BenchTarget.jsonArray(targets)))
             print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         } else {
-            print("whole-token RS256 (\(ours.tokenBytes)-byte token), one thread, per CPU-second like openssl speed; "
-                + "best of \(rounds) interleaved rounds of \(seconds) s; CPU \(cpu.model), \(cpu.hasAVX512IFMA ? "with" : "without") AVX-512 IFMA")
-            print("  JWT core (sign OpenSSL EVP, verify swift-crypto):  sign \(whole(ours.sign))/s   verify \(whole(ours.verify))/s"
-                + "   (signature check alone \(whole(ours.verifySignatureOnly))/s, parsing alone \(whole(ours.parse))/s)")
+            print(
+                "whole-token RS256 (\(ours.tokenBytes)-byte token), one thread, per CPU-second like openssl speed; "
+                    + "best of \(rounds) interleaved rounds of \(seconds) s; CPU \(cpu.model), \(cpu.hasAVX512IFMA ? "with" : "without") AVX-512 IFMA"
+            )
+            print(
+                "  JWT core (sign OpenSSL EVP, verify swift-crypto):  sign \(whole(ours.sign))/s   verify \(whole(ours.verify))/s"
+                    + "   (signature check alone \(whole(ours.verifySignatureOnly))/s, parsing alone \(whole(ours.parse))/s)")
             if let alternative {
-                print("  the other back ends (sign swift-crypto, verify OpenSSL EVP):  sign \(whole(alternative.sign))/s   verify \(whole(alternative.verify))/s"
-                    + "   (signature check alone \(whole(alternative.verifySignatureOnly))/s)")
+                print(
+                    "  the other back ends (sign swift-crypto, verify OpenSSL EVP):  sign \(whole(alternative.sign))/s   verify \(whole(alternative.verify))/s"
+                        + "   (signature check alone \(whole(alternative.verifySignatureOnly))/s)")
             }
             print("  openssl speed -seconds \(seconds) rsa2048 (best of \(rounds)): sign \(whole(speed.sign))/s   verify \(whole(speed.verify))/s")
             print("Targets:")
@@ -120,16 +129,18 @@ struct JWTBench: ParsableCommand {
         /// The better of two rounds, figure by figure.
         func best(_ other: Figures?) -> Figures {
             guard let other else { return self }
-            return Figures(sign: max(sign, other.sign), verify: max(verify, other.verify),
-                           verifySignatureOnly: max(verifySignatureOnly, other.verifySignatureOnly),
-                           parse: max(parse, other.parse), tokenBytes: tokenBytes)
+            return Figures(
+                sign: max(sign, other.sign), verify: max(verify, other.verify),
+                verifySignatureOnly: max(verifySignatureOnly, other.verifySignatureOnly),
+                parse: max(parse, other.parse), tokenBytes: tokenBytes)
         }
     }
 
     /// Signs whole prototypes, then verifies whole tokens, each for `seconds`.
     private func measure(signer: some RS256Signing, verifier: some RS256Verifying) throws -> Figures {
-        let claims = JWTClaims(issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
-                               id: "BD988B2E-B16A-49B8-8882-9B3C9D35DD84", notBefore: 1_497_577_381, expires: 1_497_578_281)
+        let claims = JWTClaims(
+            issuer: "63d9a389-4ddc-4df1-8dd1-af6a10c7226e", subject: "14",
+            id: "BD988B2E-B16A-49B8-8882-9B3C9D35DD84", notBefore: 1_497_577_381, expires: 1_497_578_281)
         let prototype = JWTPrototype(header: JWTHeader(keyID: "host-1"), claims: claims)
         let token = try prototype.signed(with: signer)
         let checker = JWTVerifier()
@@ -221,9 +232,9 @@ enum OpenSSLSpeed {
     }
 }
 
-private extension Substring {
+extension Substring {
     /// The text without one trailing `suffix` character (openssl speed writes times as `0.000252s`).
-    func trimmingSuffix(_ suffix: Character) -> Substring { last == suffix ? dropLast() : self }
+    fileprivate func trimmingSuffix(_ suffix: Character) -> Substring { last == suffix ? dropLast() : self }
 }
 
 /// The alternative for verifying, OpenSSL 3's libcrypto behind the JWT core's protocol: an EVP_PKEY_CTX set up once
@@ -242,11 +253,13 @@ final class OpenSSLEVPRS256Verifier: RS256Verifying, @unchecked Sendable {
 
     init(pem: String) throws {
         var text = pem
-        guard let key = text.withUTF8({ utf8 -> OpaquePointer? in
-            guard let bio = BIO_new_mem_buf(utf8.baseAddress, Int32(utf8.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }) else { throw BenchError("OpenSSL cannot read the private key") }
+        guard
+            let key = text.withUTF8({ utf8 -> OpaquePointer? in
+                guard let bio = BIO_new_mem_buf(utf8.baseAddress, Int32(utf8.count)) else { return nil }
+                defer { BIO_free(bio) }
+                return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+            })
+        else { throw BenchError("OpenSSL cannot read the private key") }
         defer { EVP_PKEY_free(key) }
         // The public half as its own EVP_PKEY, through DER.
         var der: UnsafeMutablePointer<UInt8>?
@@ -255,7 +268,8 @@ final class OpenSSLEVPRS256Verifier: RS256Verifying, @unchecked Sendable {
         var cursor = UnsafePointer(der)
         guard count > 0, let publicKey = d2i_PUBKEY(nil, &cursor, Int(count)) else { throw BenchError("OpenSSL cannot export the public key") }
         guard let context = EVP_PKEY_CTX_new(publicKey, nil), EVP_PKEY_verify_init(context) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1 else {
+            EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
+        else {
             EVP_PKEY_free(publicKey)
             throw BenchError("OpenSSL cannot set up an RS256 verifying context")
         }
@@ -281,8 +295,10 @@ final class OpenSSLEVPRS256Verifier: RS256Verifying, @unchecked Sendable {
     }
 
     /// DER DigestInfo of SHA-256 (RFC 8017 §9.2), on the stack: the fixed prefix, then the hash.
-    private static let digestInfoPrefix: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03,
-                                                    0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+    private static let digestInfoPrefix: [UInt8] = [
+        0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03,
+        0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
+    ]
 
     private static func withDigestInfo<R>(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         // A static prefix: an array literal here would allocate once per timed operation of the alternative.
@@ -305,7 +321,8 @@ struct SwiftCryptoRS256Signer: RS256Signing {
 
     func signature(for signingInput: UnsafeBufferPointer<UInt8>) throws(JWTError) -> [UInt8] {
         do {
-            return Array(try key.signature(for: SHA256.hash(data: UnsafeRawBufferPointer(signingInput)), padding: .insecurePKCS1v1_5).rawRepresentation)
+            return Array(
+                try key.signature(for: SHA256.hash(data: UnsafeRawBufferPointer(signingInput)), padding: .insecurePKCS1v1_5).rawRepresentation)
         } catch {
             throw JWTError(.key, "swift-crypto RSA signing failed: \(error)")
         }

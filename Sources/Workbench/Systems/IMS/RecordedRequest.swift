@@ -28,13 +28,15 @@ struct RecordedRequest {
         guard !lines.isEmpty else { throw StepError("the recorded request is empty; expected 'METHOD /path HTTP/1.1' on its first line") }
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count == 3, requestLine[2] == "HTTP/1.1", requestLine[1].hasPrefix("/"),
-              !requestLine[0].isEmpty, requestLine[0].allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            !requestLine[0].isEmpty, requestLine[0].allSatisfy({ $0.isASCII && $0.isUppercase })
+        else {
             throw StepError("the recorded request's first line is '\(requestLine.joined(separator: " "))'; expected 'METHOD /path HTTP/1.1'")
         }
         var headers = HTTPHeaders()
         for (index, line) in lines.enumerated() {
             guard let colon = line.firstIndex(of: ":"), colon > line.startIndex,
-                  line[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
+                line[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+            else {
                 throw StepError("the recorded request's header line \(index + 2) is '\(line)'; expected 'Name: value'")
             }
             let name = String(line[..<colon])
@@ -42,7 +44,8 @@ struct RecordedRequest {
             headers.add(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         let payload = body.hasSuffix("\n") ? body.dropLast() : body
-        request = HTTPRequest(method: HTTPMethod(rawValue: String(requestLine[0])), target: String(requestLine[1]), headers: headers,
-                              body: payload.isEmpty ? nil : ByteBuffer(string: String(payload)))
+        request = HTTPRequest(
+            method: HTTPMethod(rawValue: String(requestLine[0])), target: String(requestLine[1]), headers: headers,
+            body: payload.isEmpty ? nil : ByteBuffer(string: String(payload)))
     }
 }

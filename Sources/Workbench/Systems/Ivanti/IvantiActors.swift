@@ -9,10 +9,13 @@ extension ActorKind {
         name: "ivanti",
         summary: "Ivanti client app: appconnect/appconnectdc schemes on the bus, derived-credential vault, bus gateway (POST /open)",
         defaultHost: "ivanti",
-        options: [.choice("version", "current (default), old (no derived credentials) or missing (not installed)",
-                          IvantiClient.Installation.allCases.map(\.rawValue)),
-                  .creatable("database", "SQLite file of the credential vault (absent: in memory); its key goes to FILE.key"),
-                  .port("bus-port", "port of the HTTP bus gateway, POST /open with a URL (default 80; 'none' for no gateway)", orNone: true)],
+        options: [
+            .choice(
+                "version", "current (default), old (no derived credentials) or missing (not installed)",
+                IvantiClient.Installation.allCases.map(\.rawValue)),
+            .creatable("database", "SQLite file of the credential vault (absent: in memory); its key goes to FILE.key"),
+            .port("bus-port", "port of the HTTP bus gateway, POST /open with a URL (default 80; 'none' for no gateway)", orNone: true),
+        ],
         faultPoints: [IvantiClient.secureServicesFault]
     ) { node, options in
         var configuration = IvantiClient.Configuration(gatewayPort: 80)

@@ -11,10 +11,13 @@ extension Directive {
     /// `ivanti …`: the Ivanti client's knobs (version, AppConnect state, renewal requests) and what its vault holds.
     static let ivanti = Directive(
         "ivanti",
-        usage: "ivanti install current|old | uninstall | state [auth W] [policy W] [passcode entered|missing] [ready true|false] | renew APP [as NAME] (${NAME} true/false, ${NAME.error}) | vault [APP] [as NAME]",
+        usage:
+            "ivanti install current|old | uninstall | state [auth W] [policy W] [passcode entered|missing] [ready true|false] | renew APP [as NAME] (${NAME} true/false, ${NAME.error}) | vault [APP] [as NAME]",
         summary: "drive the Ivanti client: version, AppConnect state (sent to apps), renewal requests, the vault and the last credential received",
-        keywords: ["install", "uninstall", "state", "renew", "vault", "current", "old", "auth", "policy", "passcode", "ready", "as",
-                   "authorized", "unauthorized", "retired", "managed", "unmanaged", "unknown", "entered", "missing"]
+        keywords: [
+            "install", "uninstall", "state", "renew", "vault", "current", "old", "auth", "policy", "passcode", "ready", "as",
+            "authorized", "unauthorized", "retired", "managed", "unmanaged", "unknown", "entered", "missing",
+        ]
     ) { args throws(ScenarioError) in
         switch try args.oneOf(["install", "uninstall", "state", "renew", "vault"]) {
         case "install":
@@ -67,8 +70,10 @@ extension Directive {
                 context.kernel.loop.runDue()
                 let client = try ivantiClient(context)
                 let stored = try client.credentials(of: owner)
-                var values = ["count": String(stored.count), "serials": stored.map(\.serialNumber).joined(separator: ","),
-                              "tags": stored.last?.tags.joined(separator: ",") ?? "", "owners": stored.map(\.owner).joined(separator: ",")]
+                var values = [
+                    "count": String(stored.count), "serials": stored.map(\.serialNumber).joined(separator: ","),
+                    "tags": stored.last?.tags.joined(separator: ",") ?? "", "owners": stored.map(\.owner).joined(separator: ","),
+                ]
                 let last = client.lastOutcome
                 values["last.app"] = last?.app ?? ""
                 values["last.result"] = last?.result ?? "none"
@@ -130,9 +135,12 @@ extension Directive {
             send [app NODE] brand B callback S name N serial S expires D certs TAG[=FIXTURE],… [pad N] [fixtures DIR] [as NAME] | \
             certificate [app NODE] serial S tag T [as NAME]
             """,
-        summary: "act as an AppConnect app: start AppConnect, check support/canSend/state, send a derived credential (codes -1000…-1005), read a certificate back",
-        keywords: ["start", "check", "send", "certificate", "app", "scheme", "url-types", "queries", "none", "as", "brand", "callback", "name",
-                   "serial", "expires", "certs", "pad", "fixtures", "tag"]
+        summary:
+            "act as an AppConnect app: start AppConnect, check support/canSend/state, send a derived credential (codes -1000…-1005), read a certificate back",
+        keywords: [
+            "start", "check", "send", "certificate", "app", "scheme", "url-types", "queries", "none", "as", "brand", "callback", "name",
+            "serial", "expires", "certs", "pad", "fixtures", "tag",
+        ]
     ) { args throws(ScenarioError) in
         let command = try args.oneOf(["start", "check", "send", "certificate"])
         let app = args.accept("app") ? try args.name("an app (node) name") : "phone"
@@ -141,12 +149,14 @@ extension Directive {
         case "start":
             try args.expect("scheme", "(the app's AppConnect scheme)")
             let scheme = try args.name("a URL scheme")
-            var urlTypes: [String] = [], queries = AppConnect.queriesSchemes
+            var urlTypes: [String] = []
+            var queries = AppConnect.queriesSchemes
             var label = "appconnect"
             while !args.isEmpty {
                 switch try args.oneOf(["url-types", "queries", "as"]) {
                 case "url-types": urlTypes = try schemeList(&args, "the app's other URL schemes, like providerdc")
-                case "queries": queries = args.accept("none") ? [] : try schemeList(&args, "the schemes canOpenURL may ask about, like appconnect,appconnectdc")
+                case "queries":
+                    queries = args.accept("none") ? [] : try schemeList(&args, "the schemes canOpenURL may ask about, like appconnect,appconnectdc")
                 default: label = try args.name("a variable name")
                 }
             }
@@ -179,13 +189,15 @@ extension Directive {
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let ac = session.appConnect
-                context.publish(label, [
-                    "support": ac.derivedCredentialSupport.word, "canSend": String(ac.canSendCredential),
-                    "auth": ac.authState.word, "policy": ac.managedPolicy.word, "secure": ac.secureServicesAvailability.word,
-                    "ready": String(ac.isReady), "changes": session.availabilityChanges.map(\.word).joined(separator: ","),
-                    "newRequests": String(session.newCredentialRequests),
-                    "active": String(ac.node.bus.foregroundApp == app), "activations": String(session.activations),
-                ])
+                context.publish(
+                    label,
+                    [
+                        "support": ac.derivedCredentialSupport.word, "canSend": String(ac.canSendCredential),
+                        "auth": ac.authState.word, "policy": ac.managedPolicy.word, "secure": ac.secureServicesAvailability.word,
+                        "ready": String(ac.isReady), "changes": session.availabilityChanges.map(\.word).joined(separator: ","),
+                        "newRequests": String(session.newCredentialRequests),
+                        "active": String(ac.node.bus.foregroundApp == app), "activations": String(session.activations),
+                    ])
                 return nil
             }
         case "send":
@@ -229,8 +241,12 @@ extension Directive {
 /// availability changes and renewal requests the app was told about.
 final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Sendable {
     let appConnect: AppConnect
-    private let mutable = Mutex<(changes: [SecureServicesAvailability], services: [String: DerivedCredentialService], activations: Int,
-                                 keys: [String: [String: [UInt8]]])>(([], [:], 0, [:]))
+    private let mutable = Mutex<
+        (
+            changes: [SecureServicesAvailability], services: [String: DerivedCredentialService], activations: Int,
+            keys: [String: [String: [UInt8]]]
+        )
+    >(([], [:], 0, [:]))
 
     init(appConnect: AppConnect) { self.appConnect = appConnect }
 
@@ -343,7 +359,8 @@ private struct SendRequest: Sendable {
         for (tag, fixture) in certs {
             let certificate = try Self.read(directory, "\(fixture).cert.der") + [UInt8](repeating: 0, count: padding)
             let key = try Self.read(directory, "\(fixture).key.der")
-            certificates.append(DerivedCredential.Certificate(tagName: CredentialTag(word: tag)?.rawValue ?? tag, certificate: certificate, privateKey: key))
+            certificates.append(
+                DerivedCredential.Certificate(tagName: CredentialTag(word: tag)?.rawValue ?? tag, certificate: certificate, privateKey: key))
         }
         let node = session.appConnect.node
         let lifetime = try expires.duration(context)
@@ -353,13 +370,17 @@ private struct SendRequest: Sendable {
         let logged = context.kernel.trace.count
         // The console line is the library's (`ACDerivedCredential init…: returned nil: REASON`); `.error` is the reason.
         func consoleReason() -> String {
-            guard let message = context.kernel.trace.events(from: logged).last(where: { $0.actor == node.name && $0.event == "console" })?["message"] else {
+            guard let message = context.kernel.trace.events(from: logged).last(where: { $0.actor == node.name && $0.event == "console" })?["message"]
+            else {
                 return "the AppConnect library refused it without a console message"
             }
             return message.range(of: "returned nil: ").map { String(message[$0.upperBound...]) } ?? message
         }
-        guard let credential = DerivedCredential(name: try name.resolve(context), serialNumber: try serial.resolve(context),
-                                                 expirationDate: expirationDate, certificates: certificates, appConnect: session.appConnect) else {
+        guard
+            let credential = DerivedCredential(
+                name: try name.resolve(context), serialNumber: try serial.resolve(context),
+                expirationDate: expirationDate, certificates: certificates, appConnect: session.appConnect)
+        else {
             return ["status": "no-credential", "code": "", "error": consoleReason()]
         }
         guard let service = session.service(brand: try brand.resolve(context), callbackScheme: try callback.resolve(context)) else {

@@ -25,7 +25,8 @@ extension Invariant {
         case "certificate-granted":
             guard let serial = event["serial"], let app = event["app"] else { return nil }
             if owners[serial] != app {
-                return "\(event.actor) granted credential \(serial) to \(app), but \(owners[serial].map { "it was stored by \($0)" } ?? "no app stored it")"
+                return
+                    "\(event.actor) granted credential \(serial) to \(app), but \(owners[serial].map { "it was stored by \($0)" } ?? "no app stored it")"
             }
         default: break
         }
@@ -66,7 +67,8 @@ final class PrivateKeyWatch: InvariantChecker {
     /// The derived-credential keys the fixtures hold (none if the fixtures are not found: then nothing to look for).
     static var fixtureKeys: [(name: String, der: [UInt8])] {
         guard let directory = try? Fixtures.path("ivanti"),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else { return [] }
         return names.filter { $0.hasSuffix(".key.der") }.sorted().compactMap { name in
             FileManager.default.contents(atPath: "\(directory)/\(name)").map { (name, [UInt8]($0)) }
         }

@@ -136,7 +136,8 @@ public struct IPPBench: ParsableCommand {
     }
 
     private func loadSubjects() throws -> [Subject] {
-        let named: [(String, String)] = input.isEmpty
+        let named: [(String, String)] =
+            input.isEmpty
             ? try Self.defaultInputs.map { ($0.0, try Fixtures.path($0.1)) }
             : input.map { ($0, $0) }
         return try named.map { label, path in
@@ -151,8 +152,9 @@ public struct IPPBench: ParsableCommand {
             }
             let tree = TypedMessage(message)
             let rebuilt = try? IPPEncoder().encode(tree.build())
-            return Subject(label: label, path: path, bytes: bytes, message: message, tree: tree,
-                           builtReproducesInput: rebuilt.map { bytes.starts(with: $0) && $0.count == message.encodedSize } ?? false)
+            return Subject(
+                label: label, path: path, bytes: bytes, message: message, tree: tree,
+                builtReproducesInput: rebuilt.map { bytes.starts(with: $0) && $0.count == message.encodedSize } ?? false)
         }
     }
 
@@ -160,7 +162,10 @@ public struct IPPBench: ParsableCommand {
 
     /// The four workloads, each `count` times; any error ends the bench.
     enum Work: String, CaseIterable, ExpressibleByArgument {
-        case decode, decodeTree = "decode_tree", encode, encodeBuilt = "encode_built"
+        case decode
+        case decodeTree = "decode_tree"
+        case encode
+        case encodeBuilt = "encode_built"
 
         func run(_ subject: Subject, count: Int) throws -> Int {
             var sink = 0
@@ -275,7 +280,7 @@ public struct IPPBench: ParsableCommand {
             [executable, "bench", "ipp", "--allocations-only"] + results.flatMap { ["--input", $0.subject.path] },
             environment: ["LD_PRELOAD": harness.allocationCounter])
         guard let counts = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[Double]],
-              counts.count == results.count, counts.allSatisfy({ $0.count == Work.allCases.count })
+            counts.count == results.count, counts.allSatisfy({ $0.count == Work.allCases.count })
         else { throw BenchError("the allocation-counting run printed no counts: \(output)") }
         for (index, row) in counts.enumerated() {
             results[index].allocations = Dictionary(uniqueKeysWithValues: zip(Work.allCases, row))
@@ -296,12 +301,18 @@ public struct IPPBench: ParsableCommand {
         for result in results {
             guard let cups = result.libcups, let treeGoal = Self.treeGoals[result.subject.label] else { continue }
             let label = "\(result.subject.label), \(result.subject.bytes.count) bytes"
-            targets.append(BenchTarget("decode_tree vs libcups_read (\(label))",
-                                       measured: cups.read / (result.nanoseconds[.decodeTree] ?? .infinity), .atLeast, treeGoal))
-            targets.append(BenchTarget("encode_built vs libcups_build_write (\(label))",
-                                       measured: cups.buildWrite / (result.nanoseconds[.encodeBuilt] ?? .infinity), .atLeast, 3))
-            targets.append(BenchTarget("decode (lazy index) vs libcups_read (\(label))",
-                                       measured: cups.read / (result.nanoseconds[.decode] ?? .infinity), .atLeast, 10))
+            targets.append(
+                BenchTarget(
+                    "decode_tree vs libcups_read (\(label))",
+                    measured: cups.read / (result.nanoseconds[.decodeTree] ?? .infinity), .atLeast, treeGoal))
+            targets.append(
+                BenchTarget(
+                    "encode_built vs libcups_build_write (\(label))",
+                    measured: cups.buildWrite / (result.nanoseconds[.encodeBuilt] ?? .infinity), .atLeast, 3))
+            targets.append(
+                BenchTarget(
+                    "decode (lazy index) vs libcups_read (\(label))",
+                    measured: cups.read / (result.nanoseconds[.decode] ?? .infinity), .atLeast, 10))
         }
         return targets
     }
@@ -361,8 +372,9 @@ public struct IPPBench: ParsableCommand {
         var lines: [String] = []
         for result in results {
             let subject = result.subject
-            lines.append("\(subject.label): \(subject.path) (\(subject.bytes.count) bytes, "
-                + "\(subject.message.groups.reduce(0) { $0 + $1.count }) attributes)")
+            lines.append(
+                "\(subject.label): \(subject.path) (\(subject.bytes.count) bytes, "
+                    + "\(subject.message.groups.reduce(0) { $0 + $1.count }) attributes)")
             lines.append(pad("", 21) + pad("ns/message", 12) + pad("allocations", 13))
             let rows: [(String, Double?, Double?)] = [
                 ("decode", result.nanoseconds[.decode], result.allocations[.decode]),
@@ -374,8 +386,9 @@ public struct IPPBench: ParsableCommand {
                 ("libcups_build_write", result.libcups?.buildWrite, result.libcups?.buildWriteAllocations),
             ]
             for (name, time, allocations) in rows {
-                lines.append("  " + name.padding(toLength: 19, withPad: " ", startingAt: 0) + pad(fixed(time), 12)
-                    + pad(fixed(allocations), 13))
+                lines.append(
+                    "  " + name.padding(toLength: 19, withPad: " ", startingAt: 0) + pad(fixed(time), 12)
+                        + pad(fixed(allocations), 13))
             }
             if !subject.builtReproducesInput { lines.append("  note: the builders encode this message differently from its input") }
         }
@@ -414,12 +427,15 @@ struct LibcupsHarness {
         let harness = LibcupsHarness(directory: directory)
         do {
             _ = try ChildProcess.output(["cc", "-O2", "-o", harness.executable, "\(sources)/ipp_bench.c", "-lcups", "-ldl"])
-            _ = try ChildProcess.output(["cc", "-O2", "-shared", "-fPIC", "-o", harness.allocationCounter,
-                                         "\(sources)/malloc_count.c", "-ldl"])
+            _ = try ChildProcess.output([
+                "cc", "-O2", "-shared", "-fPIC", "-o", harness.allocationCounter,
+                "\(sources)/malloc_count.c", "-ldl",
+            ])
         } catch {
             harness.remove()
-            throw BenchError("cannot compile the libcups harness (tools/setup.sh installs gcc and libcups2-dev; "
-                + "or pass --no-libcups): \(error)")
+            throw BenchError(
+                "cannot compile the libcups harness (tools/setup.sh installs gcc and libcups2-dev; "
+                    + "or pass --no-libcups): \(error)")
         }
         return harness
     }
@@ -427,19 +443,23 @@ struct LibcupsHarness {
     /// Times libcups on one message, then counts its allocations in a second, preloaded run.
     func run(_ message: String) throws -> Figures {
         let timed = try object(try ChildProcess.output([executable, message, "--json"]))
-        let counted = try object(try ChildProcess.output([executable, message, "--json"],
-                                                         environment: ["LD_PRELOAD": allocationCounter]))
+        let counted = try object(
+            try ChildProcess.output(
+                [executable, message, "--json"],
+                environment: ["LD_PRELOAD": allocationCounter]))
         guard let read = timed["read_ns_per_message"] as? Double, let write = timed["write_ns_per_message"] as? Double,
-              let buildWrite = timed["build_write_ns_per_message"] as? Double else {
+            let buildWrite = timed["build_write_ns_per_message"] as? Double
+        else {
             throw BenchError("the libcups harness printed no figures for \(message): \(timed)")
         }
-        return Figures(read: read, write: write,
-                       readAllocations: counted["read_allocations_per_message"] as? Double,
-                       writeAllocations: counted["write_allocations_per_message"] as? Double,
-                       writeReproducesInput: timed["write_reproduces_input"] as? Bool ?? false,
-                       buildWrite: buildWrite,
-                       buildWriteAllocations: counted["build_write_allocations_per_message"] as? Double,
-                       buildWriteReproducesInput: timed["build_write_reproduces_input"] as? Bool ?? false)
+        return Figures(
+            read: read, write: write,
+            readAllocations: counted["read_allocations_per_message"] as? Double,
+            writeAllocations: counted["write_allocations_per_message"] as? Double,
+            writeReproducesInput: timed["write_reproduces_input"] as? Bool ?? false,
+            buildWrite: buildWrite,
+            buildWriteAllocations: counted["build_write_allocations_per_message"] as? Double,
+            buildWriteReproducesInput: timed["build_write_reproduces_input"] as? Bool ?? false)
     }
 
     private func object(_ text: String) throws -> [String: Any] {

@@ -10,14 +10,16 @@ extension WorkbenchSystem {
         directives: [.mig],
         // Served, what a client was told succeeded must outlive a power loss, as the README promises: documents and
         // commits are fsynced before the 200 (`--set mig.sync-to-disk=false` trades that for speed).
-        liveOptions: ["mig": ["tls-port": "8050", "plain-port": "8631", "sync-to-disk": "true"],
-                      "mig-proxy": ["port": "8443", "upstream": "mig:8631"]],
+        liveOptions: [
+            "mig": ["tls-port": "8050", "plain-port": "8631", "sync-to-disk": "true"],
+            "mig-proxy": ["port": "8443", "upstream": "mig:8631"],
+        ],
         liveTopologies: [
             LiveTopology(
                 name: "mig-behind-proxy",
                 summary: "original 000's nginx deployment as written: MiG plain on 8050 (no IPPS), mig-proxy on 8443 forwarding to it "
                     + "(a real nginx's 'proxy_pass http://127.0.0.1:8050;' works unchanged)",
-                options: ["mig": ["tls-port": "none", "plain-port": "8050"], "mig-proxy": ["upstream": "mig:8050"]]),
+                options: ["mig": ["tls-port": "none", "plain-port": "8050"], "mig-proxy": ["upstream": "mig:8050"]])
         ],
         // MiG believes its proxy's forwarded certificates only with a secret they share: a fresh one per
         // deployment from the system's CSPRNG, unless the user gave one (to either side).
@@ -30,19 +32,26 @@ extension WorkbenchSystem {
         coreBenches: [IPPBench.self],
         actorBenches: [MiGBench.self],
         loadBench: .mig,
-        fuzzSamples: FuzzSamples(addresses: ["mig:631"], urls: ["ipp://mig:631/ipp/print"], nodes: ["mig"],
-                                 hostile: ["mig:0", "mig:-1", "ppm=3000000000", "ppm=0", "upstream=mig:99999", "upstream=mig", "tls-port=-1",
-                                           "bytes-per-page=0", "sync-to-disk=maybe"]),
+        fuzzSamples: FuzzSamples(
+            addresses: ["mig:631"], urls: ["ipp://mig:631/ipp/print"], nodes: ["mig"],
+            hostile: [
+                "mig:0", "mig:-1", "ppm=3000000000", "ppm=0", "upstream=mig:99999", "upstream=mig", "tls-port=-1",
+                "bytes-per-page=0", "sync-to-disk=maybe",
+            ]),
         // The print client's own request and answer, which carry the IPP operation and the attempt.
         timelineEvents: [
-            TimelineEvent(event: "mig-client-request", isMessage: true, draw: """
-                function (a, f, e, mark, severity) {
-                  return mark(a, 'http', 'IPP ' + f.operation + ' (request ' + f['request-id'] + ', attempt ' + f.attempt + ')');
-                }
-                """),
-            TimelineEvent(event: "mig-client-response", isMessage: false, draw: """
-                function (a, f, e, mark, severity) { return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : '')); }
-                """),
+            TimelineEvent(
+                event: "mig-client-request", isMessage: true,
+                draw: """
+                    function (a, f, e, mark, severity) {
+                      return mark(a, 'http', 'IPP ' + f.operation + ' (request ' + f['request-id'] + ', attempt ' + f.attempt + ')');
+                    }
+                    """),
+            TimelineEvent(
+                event: "mig-client-response", isMessage: false,
+                draw: """
+                    function (a, f, e, mark, severity) { return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : '')); }
+                    """),
         ]
     )
 }

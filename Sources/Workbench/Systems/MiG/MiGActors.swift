@@ -9,17 +9,32 @@ extension ActorKind {
     static let mig = ActorKind(
         name: "mig", summary: "Dispatcher Paragon MiG: IPPS on 8050, plain IPP on 631, Basic accounts, job spool, simulated printer",
         defaultHost: "mig",
-        options: [.port("tls-port", "IPPS port (default 8050; 'none' for no TLS)", orNone: true),
-                  .port("plain-port", "plain IPP port (default 631; 'none' for none)", orNone: true),
-                  .text("user", "account name (default demo)"), .text("password", "account password (default demo-password)"),
-                  .flag("require-certificate", "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
-                  .number("ppm", "printer speed in pages per minute (default 60)", 1...100_000),
-                  .number("bytes-per-page", "pages of a document MiG cannot count from its content (not a readable PDF, PWG raster, JPEG or DSC PostScript): one per this many bytes (default 100000)", 1...(1 << 30)),
-                  .creatable("database", "SQLite file of the job spool (default in memory)"),
-                  .creatable("spool", "directory for document files (default: digests only)"),
-                  .flag("sync-to-disk", "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"),
-                  .flag("anonymous-discovery", "true: Get-Printer-Attributes and Validate-Job are answered without credentials (CUPS asks so while it builds a driverless queue); every job operation still needs an account (default false: 401 without credentials)"),
-                  .secret("proxy-secret", "believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give mig-proxy the same secret)")],
+        options: [
+            .port("tls-port", "IPPS port (default 8050; 'none' for no TLS)", orNone: true),
+            .port("plain-port", "plain IPP port (default 631; 'none' for none)", orNone: true),
+            .text("user", "account name (default demo)"), .text("password", "account password (default demo-password)"),
+            .flag(
+                "require-certificate",
+                "true: the account needs a client certificate forwarded by a TLS proxy (account secure/secure-password always does)"),
+            .number("ppm", "printer speed in pages per minute (default 60)", 1...100_000),
+            .number(
+                "bytes-per-page",
+                "pages of a document MiG cannot count from its content (not a readable PDF, PWG raster, JPEG or DSC PostScript): one per this many bytes (default 100000)",
+                1...(1 << 30)),
+            .creatable("database", "SQLite file of the job spool (default in memory)"),
+            .creatable("spool", "directory for document files (default: digests only)"),
+            .flag(
+                "sync-to-disk",
+                "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"
+            ),
+            .flag(
+                "anonymous-discovery",
+                "true: Get-Printer-Attributes and Validate-Job are answered without credentials (CUPS asks so while it builds a driverless queue); every job operation still needs an account (default false: 401 without credentials)"
+            ),
+            .secret(
+                "proxy-secret",
+                "believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give mig-proxy the same secret)"),
+        ],
         faultPoints: MiGServer.faultPoints
     ) { node, options in
         var configuration = MiGServer.Configuration()
@@ -31,8 +46,9 @@ extension ActorKind {
         configuration.privateKeyPath = try Fixtures.path("tls/server.key")
         configuration.clientCAPath = try Fixtures.path("tls/ca.pem")
         configuration.accounts = [
-            MiGServer.AccountSetting(user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
-                                     requiresClientCertificate: try parseFlag(options["require-certificate"], "require-certificate")),
+            MiGServer.AccountSetting(
+                user: options["user"] ?? "demo", password: options["password"] ?? "demo-password",
+                requiresClientCertificate: try parseFlag(options["require-certificate"], "require-certificate")),
             // The account of the original deployment's client-certificate set-up: only reachable through the TLS proxy.
             MiGServer.AccountSetting(user: "secure", password: "secure-password", requiresClientCertificate: true),
         ]
@@ -49,10 +65,13 @@ extension ActorKind {
     }
 
     static let migProxy = ActorKind(
-        name: "mig-proxy", summary: "TLS proxy in front of MiG like the original deployment's nginx: verifies client certificates, forwards SSL_CLIENT_CERT",
+        name: "mig-proxy",
+        summary: "TLS proxy in front of MiG like the original deployment's nginx: verifies client certificates, forwards SSL_CLIENT_CERT",
         defaultHost: "proxy",
-        options: [.port("port", "HTTPS port (default 443)"), .endpoint("upstream", "MiG's plain HTTP endpoint HOST:PORT (default mig:631)"),
-                  .secret("secret", "sent upstream as X-MiG-Proxy-Secret: mig's proxy-secret (default none)")]
+        options: [
+            .port("port", "HTTPS port (default 443)"), .endpoint("upstream", "MiG's plain HTTP endpoint HOST:PORT (default mig:631)"),
+            .secret("secret", "sent upstream as X-MiG-Proxy-Secret: mig's proxy-secret (default none)"),
+        ]
     ) { node, options in
         let upstream = try parseEndpoint(options["upstream"] ?? "mig:631", "upstream")
         var configuration = TLSProxy.Configuration(

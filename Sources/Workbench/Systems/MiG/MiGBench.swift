@@ -14,7 +14,8 @@ import WireHTTP
 struct MiGBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mig",
-        abstract: "Print-Jobs acknowledged and completed per second, p50/p99, for MiG, cupsd and ippeveprinter; MiG's peak RSS ingesting a large document.",
+        abstract:
+            "Print-Jobs acknowledged and completed per second, p50/p99, for MiG, cupsd and ippeveprinter; MiG's peak RSS ingesting a large document.",
         discussion: """
             Servers: each its own process on 127.0.0.1, on a free port, started afresh for every client count (no run \
             inherits another's job history) and stopped after it; for each client count the three run back to back: \
@@ -171,7 +172,8 @@ struct MiGBench: AsyncParsableCommand {
             guard let mig = figures(.mig, count) else { continue }
             for peer in [Server.cupsd, .ippeveprinter] {
                 guard let other = figures(peer, count) else { continue }
-                ratios.append((count, peer, mig.acknowledgedPerSecond / other.acknowledgedPerSecond, mig.completedPerSecond / other.completedPerSecond))
+                ratios.append(
+                    (count, peer, mig.acknowledgedPerSecond / other.acknowledgedPerSecond, mig.completedPerSecond / other.completedPerSecond))
             }
         }
         var targets: [BenchTarget] = []
@@ -183,7 +185,8 @@ struct MiGBench: AsyncParsableCommand {
         if let ingest { targets.append(BenchTarget("ingest peak RSS", measured: ingest.peakRSSMiB, .below, 64, unit: " MiB")) }
 
         if json {
-            var out = "{\"jobs\":\(jobs),\"document_bytes\":\(documentBytes),\"document_format\":\"application/pdf\",\"mig_sync_to_disk\":\(syncToDisk)"
+            var out =
+                "{\"jobs\":\(jobs),\"document_bytes\":\(documentBytes),\"document_format\":\"application/pdf\",\"mig_sync_to_disk\":\(syncToDisk)"
             out += ",\"clients\":[\(counts.map(String.init).joined(separator: ","))],\"results\":["
             out += results.map { result in
                 let f = result.figures
@@ -206,7 +209,9 @@ struct MiGBench: AsyncParsableCommand {
             }
             print(out + "}")
         } else {
-            print("Print-Job of \(documentBytes) bytes (application/pdf), \(jobs) jobs per server and client count, loopback\(syncToDisk ? ", MiG fsyncing every answer" : ""):")
+            print(
+                "Print-Job of \(documentBytes) bytes (application/pdf), \(jobs) jobs per server and client count, loopback\(syncToDisk ? ", MiG fsyncing every answer" : ""):"
+            )
             print("  server         clients  acknowledged/s  p50 ms  p99 ms   completed/s  p50 ms  p99 ms  busy retries")
             for result in results {
                 let f = result.figures
@@ -219,7 +224,9 @@ struct MiGBench: AsyncParsableCommand {
                 print("  " + columns.map { Self.pad($0.0, $0.1) }.joined(separator: "  "))
             }
             for ratio in ratios {
-                print("  MiG / \(ratio.peer.rawValue) at \(ratio.clients) client\(ratio.clients == 1 ? "" : "s"): acknowledged \(Self.format(ratio.acknowledged))×, completed \(Self.format(ratio.completed))×")
+                print(
+                    "  MiG / \(ratio.peer.rawValue) at \(ratio.clients) client\(ratio.clients == 1 ? "" : "s"): acknowledged \(Self.format(ratio.acknowledged))×, completed \(Self.format(ratio.completed))×"
+                )
             }
             if let ingest {
                 print("Ingesting a \(ingestMiB) MiB document: \(Self.format(ingest.seconds)) s, MiG peak RSS \(Self.format(ingest.peakRSSMiB)) MiB")
@@ -383,8 +390,9 @@ struct MiGBench: AsyncParsableCommand {
         }
         let response: HTTPResponse
         do {
-            response = try await HTTPClient.send(HTTPRequest(method: .POST, target: target.resource, headers: headers, body: body),
-                                                 host: "127.0.0.1", port: target.port, on: node)
+            response = try await HTTPClient.send(
+                HTTPRequest(method: .POST, target: target.resource, headers: headers, body: body),
+                host: "127.0.0.1", port: target.port, on: node)
         } catch {
             throw BenchError("\(target.server.rawValue): \(what) failed: \(error)")
         }
@@ -420,7 +428,8 @@ struct MiGBench: AsyncParsableCommand {
             op.addDocumentFormat("application/octet-stream")
         }
         try Data(try IPPEncoder().encode(request)).write(to: URL(fileURLWithPath: header))
-        let script = "(cat \(header); head -c \(mib)M /dev/zero) | curl -sS -o /dev/null -w '%{http_code}' -u demo:demo-password "
+        let script =
+            "(cat \(header); head -c \(mib)M /dev/zero) | curl -sS -o /dev/null -w '%{http_code}' -u demo:demo-password "
             + "-H 'Content-Type: application/ipp' -X POST -T - http://127.0.0.1:\(mig.port)/ipp/print"
         let started = Date()
         let status = try Served.shell(script)

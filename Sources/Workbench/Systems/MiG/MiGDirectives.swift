@@ -27,12 +27,16 @@ extension Directive {
             case "url": url = try args.value("a printer URL like ipps://mig:8050/ipp/print")
             case "user": user = try args.value("a MiG account name")
             case "password": password = try args.value("the account's password")
-            case "p12": p12 = (try args.path("a PKCS#12 file, e.g. tls/client.p12 (from the scenario's folder, else Fixtures/)"), try args.value("its password"))
+            case "p12":
+                p12 = (
+                    try args.path("a PKCS#12 file, e.g. tls/client.p12 (from the scenario's folder, else Fixtures/)"), try args.value("its password")
+                )
             case "credential":
                 let serial = try args.value("the serial number of a derived credential the app sent to the Ivanti client")
                 let word = try args.name("a tag")
                 guard let tag = CredentialTag(word: word) else {
-                    throw args.error("tag '\(word)': expected one of \(CredentialTag.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", "))")
+                    throw args.error(
+                        "tag '\(word)': expected one of \(CredentialTag.allCases.map { $0.rawValue.lowercased() }.joined(separator: ", "))")
                 }
                 credential = (serial, tag)
             case "ca": ca = try args.path("a CA certificate file (from the scenario's folder, else Fixtures/)")
@@ -50,7 +54,10 @@ extension Directive {
         func client(_ context: ScenarioContext) throws -> @Sendable () async throws -> MiGClient {
             let node = context.kernel.node(from)
             var identity: MiGClient.ClientIdentity?
-            if let p12 { identity = .pkcs12(file: try ScenarioPaths.existing(try p12.file.resolve(context), in: context), password: try p12.password.resolve(context)) }
+            if let p12 {
+                identity = .pkcs12(
+                    file: try ScenarioPaths.existing(try p12.file.resolve(context), in: context), password: try p12.password.resolve(context))
+            }
             var held: (source: HeldIdentities.Source, serial: String, tag: CredentialTag)?
             if let credential {
                 guard let source = HeldIdentities.source(of: from, in: context) else {
@@ -64,16 +71,19 @@ extension Directive {
             let secret = try password?.resolve(context)
             let trust = MiGClient.ServerTrust.caFile(try ScenarioPaths.existing(try ca.resolve(context), in: context))
             let retry = MiGClient.RetryPolicy(maxAttempts: retries + 1, baseDelay: .milliseconds(500), maxDelay: .seconds(8))
-            let fixed = identity, heldIdentity = held
+            let fixed = identity
+            let heldIdentity = held
             return {
                 var identity = fixed
                 if let heldIdentity {
                     let (certificate, key) = try await heldIdentity.source(heldIdentity.serial, heldIdentity.tag.rawValue)
-                    identity = .der(certificateChain: [certificate], privateKey: key,
-                                    source: "derived credential \(heldIdentity.serial) (\(heldIdentity.tag.rawValue))")
+                    identity = .der(
+                        certificateChain: [certificate], privateKey: key,
+                        source: "derived credential \(heldIdentity.serial) (\(heldIdentity.tag.rawValue))")
                 }
-                let configuration = try MiGClient.Configuration(url: address, user: account, password: secret, trust: trust,
-                                                                clientIdentity: identity, retry: retry)
+                let configuration = try MiGClient.Configuration(
+                    url: address, user: account, password: secret, trust: trust,
+                    clientIdentity: identity, retry: retry)
                 return try MiGClient(configuration: configuration, node: node)
             }
         }
@@ -81,7 +91,8 @@ extension Directive {
 
     static let mig = Directive(
         "mig",
-        usage: "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [number-up N] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
+        usage:
+            "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [number-up N] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
             + "[attributes complete|original] | mig replay FIXTURE [bytes N | file PATH] | "
             + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig hold JOB | mig release JOB | mig alive — each with [url URL] [user U] [password P] "
             + "[p12 FILE PASSWORD | credential SERIAL TAG] [ca FILE] [from NODE] [retries N] [as NAME] "
@@ -89,8 +100,11 @@ extension Directive {
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
             + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .original (what the original app's HTTP-status check concludes); "
             + "print … hold sends job-hold-until=indefinite: the job waits (pending-held) until mig release",
-        keywords: ["print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
-                   "content-length", "gzip", "attributes", "complete", "original", "within", "as"] + MiGConnection.words
+        keywords: [
+            "print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "number-up", "media",
+            "pages", "format",
+            "content-length", "gzip", "attributes", "complete", "original", "within", "as",
+        ] + MiGConnection.words
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
         var connection = MiGConnection()
@@ -98,19 +112,35 @@ extension Directive {
         var jobID: Template?
         if ["wait", "job", "cancel", "hold", "release"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
         var fixture: Template?
-        if action == "replay" { fixture = try args.path("an IPP request file, e.g. ipp/original-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)") }
+        if action == "replay" {
+            fixture = try args.path("an IPP request file, e.g. ipp/original-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)")
+        }
         var document = DocumentSource()
-        var name: Template?, copies = 1, numberUp = 1, sides: String?, media: String?, pages: String?, format: Template?
-        var contentLength = false, gzip = false, hold = false, attributeSet = AttributeSet.complete
+        var name: Template?
+        var copies = 1
+        var numberUp = 1
+        var sides: String?
+        var media: String?
+        var pages: String?
+        var format: Template?
+        var contentLength = false
+        var gzip = false
+        var hold = false
+        var attributeSet = AttributeSet.complete
         var within = Template(literal: "300s")
         while !args.isEmpty {
-            let word = try args.oneOf(MiGConnection.words + ["as", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
-                                                            "content-length", "gzip", "hold", "attributes", "within"])
+            let word = try args.oneOf(
+                MiGConnection.words + [
+                    "as", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
+                    "content-length", "gzip", "hold", "attributes", "within",
+                ])
             if try connection.accept(word, &args) { continue }
             switch word {
             case "as": label = try args.name("a variable name")
             case "bytes":
-                if let token = args.peek, !token.text.contains("${"), let problem = DocumentSource.problem(size: token.text) { throw args.error(problem) }
+                if let token = args.peek, !token.text.contains("${"), let problem = DocumentSource.problem(size: token.text) {
+                    throw args.error(problem)
+                }
                 document.bytes = try args.value("a document size in bytes")
             case "file": document.file = try args.path("a file to print")
             case "name": name = try args.value("a job name")
@@ -129,15 +159,20 @@ extension Directive {
         }
         args.declare(node: connection.from)
         // Every field the line may give: a failure gives status, job, state, code, attempts and error whatever the action.
-        let own: [String] = switch action {
-        case "print": ["reasons", "bytes", "progress"]
-        case "replay": ["http", "ipp", "message", "original"]
-        case "wait", "job": ["reasons", "message", "pages"]
-        case "alive": ["result"]
-        default: []
-        }
+        let own: [String] =
+            switch action {
+            case "print": ["reasons", "bytes", "progress"]
+            case "replay": ["http", "ipp", "message", "original"]
+            case "wait", "job": ["reasons", "message", "pages"]
+            case "alive": ["result"]
+            default: []
+            }
         args.binds(label, fields: ["status", "job", "state", "code", "attempts"] + own + ResultBinding.performed)
-        let finalConnection = connection, finalDocument = document, variable = label, job = jobID, limit = within
+        let finalConnection = connection
+        let finalDocument = document
+        let variable = label
+        let job = jobID
+        let limit = within
         let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet, hold, numberUp)
         let replayed = fixture
         return Run { context in
@@ -150,7 +185,10 @@ extension Directive {
                 // `${p.job}` of a print that failed is empty: following it is an outcome (a workload under faults
                 // follows whatever the print made), not a broken scenario.
                 return context.perform("mig \(action)", label: variable, timeout: timeout) {
-                    ["status": "error", "job": "", "state": "", "code": "no-job", "error": "no job to \(action): the print that would have made it failed"]
+                    [
+                        "status": "error", "job": "", "state": "", "code": "no-job",
+                        "error": "no job to \(action): the print that would have made it failed",
+                    ]
                 }
             }
             let id = try given.map { resolved -> Int32 in
@@ -159,11 +197,12 @@ extension Directive {
             }
             switch action {
             case "print":
-                var printOptions = PrintOptions(jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
-                                                media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
-                                                framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none,
-                                                attributeSet: options.8, holdUntil: options.9 ? "indefinite" : nil,
-                                                numberUp: Int32(options.10))
+                var printOptions = PrintOptions(
+                    jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
+                    media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
+                    framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none,
+                    attributeSet: options.8, holdUntil: options.9 ? "indefinite" : nil,
+                    numberUp: Int32(options.10))
                 if let pages = options.4 {
                     let bounds = pages.split(separator: "-").compactMap { Int32($0) }
                     guard bounds.count == 2, bounds[0] <= bounds[1] else { throw StepError("pages \(pages): expected FIRST-LAST") }
@@ -176,9 +215,11 @@ extension Directive {
                     do {
                         let client = try await makeClient()
                         let submitted = try await client.print(source, options: final) { _, _ in progress.withLockedValue { $0 += 1 } }
-                        return ["status": "ok", "job": "\(submitted.id)", "state": submitted.state.map { "\($0)" } ?? "",
-                                "reasons": submitted.stateReasons.joined(separator: ","), "attempts": "\(submitted.attempts)",
-                                "bytes": "\(submitted.bytesSent)", "progress": "\(progress.withLockedValue { $0 })", "code": ""]
+                        return [
+                            "status": "ok", "job": "\(submitted.id)", "state": submitted.state.map { "\($0)" } ?? "",
+                            "reasons": submitted.stateReasons.joined(separator: ","), "attempts": "\(submitted.attempts)",
+                            "bytes": "\(submitted.bytesSent)", "progress": "\(progress.withLockedValue { $0 })", "code": "",
+                        ]
                     } catch {
                         return Self.failure(error, ["progress": "\(progress.withLockedValue { $0 })"])
                     }
@@ -203,7 +244,8 @@ extension Directive {
                 return context.perform("mig wait", label: variable, timeout: timeout + .seconds(5)) {
                     do {
                         let client = try await makeClient()
-                        let status = try await client.waitForCompletion(id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue))
+                        let status = try await client.waitForCompletion(
+                            id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue))
                         return Self.values(status)
                     } catch { return Self.failure(error) }
                 }
@@ -240,22 +282,27 @@ extension Directive {
     /// What a replayed request got, and what the original app's check makes of it: the original reads only the
     /// HTTP status ("200 OK - job was accepted by MiG", 401, 404).
     private static func values(_ answer: MiGClient.ReplayAnswer) -> [String: String] {
-        let original = switch answer.httpStatus {
-        case 200: "accepted"
-        case 401: "unauthorized"
-        case 404: "not-found"
-        default: "unexpected"
-        }
+        let original =
+            switch answer.httpStatus {
+            case 200: "accepted"
+            case 401: "unauthorized"
+            case 404: "not-found"
+            default: "unexpected"
+            }
         let message = answer.message
-        return ["status": "ok", "http": "\(answer.httpStatus)", "ipp": message.map { "\($0.status)" } ?? "",
-                "message": message?.statusMessage ?? answer.problem ?? "", "job": message?.jobID.map(String.init) ?? "",
-                "original": original, "code": ""]
+        return [
+            "status": "ok", "http": "\(answer.httpStatus)", "ipp": message.map { "\($0.status)" } ?? "",
+            "message": message?.statusMessage ?? answer.problem ?? "", "job": message?.jobID.map(String.init) ?? "",
+            "original": original, "code": "",
+        ]
     }
 
     private static func values(_ status: JobStatus) -> [String: String] {
-        ["status": "ok", "job": "\(status.id)", "state": status.state.map { "\($0)" } ?? "",
-         "reasons": status.stateReasons.joined(separator: ","), "message": status.stateMessage ?? "",
-         "pages": status.impressionsCompleted.map(String.init) ?? "", "code": ""]
+        [
+            "status": "ok", "job": "\(status.id)", "state": status.state.map { "\($0)" } ?? "",
+            "reasons": status.stateReasons.joined(separator: ","), "message": status.stateMessage ?? "",
+            "pages": status.impressionsCompleted.map(String.init) ?? "", "code": "",
+        ]
     }
 
     /// A failed call: `.code` names the case of the typed error (what an app switches on), `.error` says it.

@@ -42,7 +42,8 @@ extension Invariant {
             if let job = event["job"], let digest = event["digest"] { state.received.append((job, digest)) }
         case (_, "mig-client-job-submitted"):
             guard let job = event["job-id"], let start = state.submissionStart.removeValue(forKey: event.actor),
-                  let digest = state.received.last(where: { $0.job == job })?.digest else { return nil }
+                let digest = state.received.last(where: { $0.job == job })?.digest
+            else { return nil }
             let others = state.received[start...].filter { $0.digest == digest && $0.job != job }.map(\.job)
             if !others.isEmpty {
                 return "\(event.actor)'s one print left jobs \((others + [job]).joined(separator: ", ")) holding the same document "
@@ -78,7 +79,9 @@ final class SpooledJobsChecker: InvariantChecker {
                 let held = jobs.filter { $0.id.map(String.init) == job }
                 guard held.count == 1 else { return InvariantBreach("\(node) acknowledged job \(job) but its spool holds it \(held.count) times") }
                 let spooled = String((held[0].documentDigest ?? "stored").prefix(16))
-                if spooled != digest { return InvariantBreach("\(node) acknowledged job \(job) with document \(digest) but its spool holds \(spooled)") }
+                if spooled != digest {
+                    return InvariantBreach("\(node) acknowledged job \(job) with document \(digest) but its spool holds \(spooled)")
+                }
             }
         }
         return nil

@@ -5,8 +5,10 @@ import Wire
 /// MiG's share of `workbench bench load`: Print-Jobs through the shipped client.
 extension LoadBenchPart {
     static let mig = LoadBenchPart(operations: [
-        LoadOperation("mig-print-job", "MiGClient (no retries) prints a 2 KB PDF to MiG's plain ipp:// port as demo:demo-password: "
-            + "one POST /ipp/print on a new connection; HTTP 200, IPP successful-ok and a job-id."),
+        LoadOperation(
+            "mig-print-job",
+            "MiGClient (no retries) prints a 2 KB PDF to MiG's plain ipp:// port as demo:demo-password: "
+                + "one POST /ipp/print on a new connection; HTTP 200, IPP successful-ok and a job-id.")
     ]) { announced in
         guard let url = announced.url("mig", scheme: "ipp"), URLComponents(string: url)?.user != nil else {
             throw BenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
@@ -22,7 +24,8 @@ struct MiGLoadSession: LoadSession {
 
     /// A small but real PDF: header, one empty page, trailer — what MiG's sniffing and page count see as a PDF.
     static let document: [UInt8] = {
-        var text = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+        var text =
+            "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
             + "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n"
             + "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >> endobj\n"
         // Padding in a comment, to a 2 KB document.

@@ -1,7 +1,8 @@
 import Foundation
 import IPP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The servers `bench mig` (and the CUPS interop tests) start: MiG served on its own, and its peers cupsd and
@@ -13,8 +14,11 @@ extension Served {
     ///   per GiB of document, so a job is one page of 0.6 ms) rather than the default 60 ppm.
     static func mig(state: String, syncToDisk: Bool, fastestPrinter: Bool = false) throws -> Served {
         let speed = fastestPrinter ? ["--set", "mig.ppm=100000", "--set", "mig.bytes-per-page=\(1 << 30)"] : []
-        var served = try workbenchServe(["--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0",
-                                         "--set", "mig.sync-to-disk=\(syncToDisk)", "--state-dir", state] + speed, ready: ["mig"])
+        var served = try workbenchServe(
+            [
+                "--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0",
+                "--set", "mig.sync-to-disk=\(syncToDisk)", "--state-dir", state,
+            ] + speed, ready: ["mig"])
         guard let url = served.announcement.url("mig", scheme: "ipp"), let port = URLComponents(string: url)?.port else {
             served.stop()
             throw BenchError("no MiG ipp:// URL in: \(served.announcement.listening)")
@@ -42,8 +46,11 @@ extension Served {
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
         printer.environment = environment
-        printer.arguments = defaultSignals + ["/usr/sbin/ippeveprinter", "-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
-                             "-f", "application/pdf,application/octet-stream", "Bench Printer"]
+        printer.arguments =
+            defaultSignals + [
+                "/usr/sbin/ippeveprinter", "-n", "localhost", "-p", "\(port)", "-r", "off", "-d", "\(state)/spool", "-c", "/bin/true",
+                "-f", "application/pdf,application/octet-stream", "Bench Printer",
+            ]
         printer.standardOutput = FileHandle.nullDevice
         printer.standardError = FileHandle.nullDevice
         try printer.run()
@@ -93,51 +100,51 @@ extension Served {
         let group = getgrgid(getgid()).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "root"
         let port = try freeLoopbackPort()
         try """
-            ServerRoot \(state)
-            RequestRoot \(state)/spool
-            TempDir \(state)/spool/tmp
-            CacheDir \(state)/cache
-            StateDir \(state)/run
-            ServerBin \(state)/bin
-            DataDir /usr/share/cups
-            ErrorLog \(state)/error_log
-            AccessLog \(state)/access_log
-            PageLog \(state)/page_log
-            SystemGroup \(group)
-            # file: device URIs (file:///dev/null) are refused unless allowed here.
-            FileDevice Yes
-            Sandboxing relaxed
+        ServerRoot \(state)
+        RequestRoot \(state)/spool
+        TempDir \(state)/spool/tmp
+        CacheDir \(state)/cache
+        StateDir \(state)/run
+        ServerBin \(state)/bin
+        DataDir /usr/share/cups
+        ErrorLog \(state)/error_log
+        AccessLog \(state)/access_log
+        PageLog \(state)/page_log
+        SystemGroup \(group)
+        # file: device URIs (file:///dev/null) are refused unless allowed here.
+        FileDevice Yes
+        Sandboxing relaxed
 
-            """.write(toFile: "\(state)/cups-files.conf", atomically: true, encoding: .utf8)
+        """.write(toFile: "\(state)/cups-files.conf", atomically: true, encoding: .utf8)
         try """
-            Listen 127.0.0.1:\(port)
-            Browsing No
-            BrowseLocalProtocols none
-            WebInterface No
-            LogLevel \(driverless ? "debug" : "warn")
-            MaxJobs 0
-            MaxJobsPerUser 0
-            MaxJobsPerPrinter 0
-            PreserveJobHistory Yes
-            PreserveJobFiles No
-            MaxClients 1000
-            MaxClientsPerHost 1000
-            DefaultAuthType None
-            <Location />
-              Order allow,deny
-              Allow all
-            </Location>
-            <Policy default>
-              JobPrivateAccess all
-              JobPrivateValues none
-              SubscriptionPrivateAccess all
-              SubscriptionPrivateValues none
-              <Limit All>
-                Order deny,allow
-              </Limit>
-            </Policy>
+        Listen 127.0.0.1:\(port)
+        Browsing No
+        BrowseLocalProtocols none
+        WebInterface No
+        LogLevel \(driverless ? "debug" : "warn")
+        MaxJobs 0
+        MaxJobsPerUser 0
+        MaxJobsPerPrinter 0
+        PreserveJobHistory Yes
+        PreserveJobFiles No
+        MaxClients 1000
+        MaxClientsPerHost 1000
+        DefaultAuthType None
+        <Location />
+          Order allow,deny
+          Allow all
+        </Location>
+        <Policy default>
+          JobPrivateAccess all
+          JobPrivateValues none
+          SubscriptionPrivateAccess all
+          SubscriptionPrivateValues none
+          <Limit All>
+            Order deny,allow
+          </Limit>
+        </Policy>
 
-            """.write(toFile: "\(state)/cupsd.conf", atomically: true, encoding: .utf8)
+        """.write(toFile: "\(state)/cupsd.conf", atomically: true, encoding: .utf8)
         // The queue, as `lpadmin -p bench -E -v file:///dev/null -m raw` would save it (lpadmin is in cups-client,
         // one more package for nothing cupsd cannot read itself). No PPD in ppd/: a raw queue.
         if !driverless {
@@ -176,10 +183,12 @@ extension Served {
         try Data(try IPPEncoder().encode(request)).write(to: URL(fileURLWithPath: "\(state)/ready.ipp"))
         for _ in 0..<200 {
             guard process.isRunning else { break }
-            _ = try shell("curl -s -o '\(state)/ready.answer' -H 'Content-Type: application/ipp' --data-binary @'\(state)/ready.ipp' "
-                          + "http://127.0.0.1:\(port)\(resource)")
+            _ = try shell(
+                "curl -s -o '\(state)/ready.answer' -H 'Content-Type: application/ipp' --data-binary @'\(state)/ready.ipp' "
+                    + "http://127.0.0.1:\(port)\(resource)")
             if let answer = try? IPPDecoder().decode(Array(Data(contentsOf: URL(fileURLWithPath: "\(state)/ready.answer")))),
-               driverless || answer.group(.printer)?["printer-is-accepting-jobs"]?.booleanValue == true {
+                driverless || answer.group(.printer)?["printer-is-accepting-jobs"]?.booleanValue == true
+            {
                 return served
             }
             usleep(50_000)

@@ -6,18 +6,22 @@ import Wire
 /// SAP Mobile Services' registration endpoint: `start scpms` in scenarios, `listening scpms …` in serve.
 extension ActorKind {
     static let scpms = ActorKind(
-        name: "scpms", summary: "SAP Mobile Services: HTTPS device registration (OData Connections), X-SMP-APPCID check, the app's OData service, Basic auth, client logs",
+        name: "scpms",
+        summary:
+            "SAP Mobile Services: HTTPS device registration (OData Connections), X-SMP-APPCID check, the app's OData service, Basic auth, client logs",
         defaultHost: "scpms",
-        options: [.port("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem", orNone: true),
-                  .port("port", "plain HTTP port (default 80; 'none' for HTTPS only)", orNone: true),
-                  .creatable("database", "SQLite file for registrations (default: in memory)"),
-                  .parsed("app-id", "the demo application id (default com.workbench.demo)") { app in
-                      guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
-                  },
-                  .parsed("user", "demo user (default demo)") { user in
-                      guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
-                  },
-                  .text("password", "demo password (default password)"), .choice("log-upload", "on|off: accept client logs (default on)", ["on", "off"])],
+        options: [
+            .port("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem", orNone: true),
+            .port("port", "plain HTTP port (default 80; 'none' for HTTPS only)", orNone: true),
+            .creatable("database", "SQLite file for registrations (default: in memory)"),
+            .parsed("app-id", "the demo application id (default com.workbench.demo)") { app in
+                guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
+            },
+            .parsed("user", "demo user (default demo)") { user in
+                guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
+            },
+            .text("password", "demo password (default password)"), .choice("log-upload", "on|off: accept client logs (default on)", ["on", "off"]),
+        ],
         faultPoints: [SCPmsServer.unavailableFault, SCPmsServer.internalErrorFault]
     ) { node, options in
         var configuration = SCPmsServer.Configuration()
@@ -72,10 +76,12 @@ struct RunningSCPms: RunningActor {
     var notes: [String] {
         let configuration = server.configuration
         let cacert = server.configuration.tls == nil ? "" : "--cacert \(Fixtures.notePath("tls/ca.pem")) "
-        return ["register: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
+        return [
+            "register: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'Content-Type: application/json' -d '{}' "
                 + "\(server.baseURL)/odata/applications/latest/\(configuration.applicationId)/Connections",
-                "data: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'X-SMP-APPCID: <id>' "
-                + "'\(server.baseURL)/\(configuration.applicationId)/Products?$top=2&$format=json'"]
+            "data: curl \(cacert)-u \(configuration.user):\(configuration.password) -H 'X-SMP-APPCID: <id>' "
+                + "'\(server.baseURL)/\(configuration.applicationId)/Products?$top=2&$format=json'",
+        ]
     }
 
     func stop() async throws { try await server.stop() }

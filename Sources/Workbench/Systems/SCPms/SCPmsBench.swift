@@ -37,8 +37,9 @@ struct SCPmsBench: ParsableCommand {
         let coreTime = clock.measure {
             for index in 0..<coreRounds {
                 guard case .success(let settings) = ConnectionSettings.parse(json: body) else { return }
-                let connection = ApplicationConnection(id: "ID-\(index)", applicationId: "app", owner: "demo",
-                                                       createdAtMilliseconds: Int64(index), modifiedAtMilliseconds: Int64(index), settings: settings)
+                let connection = ApplicationConnection(
+                    id: "ID-\(index)", applicationId: "app", owner: "demo",
+                    createdAtMilliseconds: Int64(index), modifiedAtMilliseconds: Int64(index), settings: settings)
                 _ = connection.odataJSON(uri: "http://scpms/odata/applications/latest/app/Connections('ID-\(index)')")
             }
         }
@@ -74,12 +75,16 @@ struct SCPmsBench: ParsableCommand {
         let node = kernel.node("scpms")
         _ = try kernel.run("start") { try await SCPmsServer.start(on: node, configuration: SCPmsServer.Configuration(databasePath: databasePath)) }
         let phone = kernel.node("phone")
-        var request = HTTPRequest(method: .POST, target: "/odata/applications/latest/com.workbench.demo/Connections",
-                                  headers: ["Content-Type": "application/json",
-                                            "Authorization": BasicCredentials(user: "demo", password: "password").headerValue],
-                                  body: ByteBuffer(string: #"{"DeviceType": "iPhone", "DeviceModel": "iOS 17.5", "UserName": "demo"}"#))
+        var request = HTTPRequest(
+            method: .POST, target: "/odata/applications/latest/com.workbench.demo/Connections",
+            headers: [
+                "Content-Type": "application/json",
+                "Authorization": BasicCredentials(user: "demo", password: "password").headerValue,
+            ],
+            body: ByteBuffer(string: #"{"DeviceType": "iPhone", "DeviceModel": "iOS 17.5", "UserName": "demo"}"#))
         request.headers.add(name: "Accept", value: "application/json")
-        let finalRequest = request, total = count
+        let finalRequest = request
+        let total = count
         return try clock.measure {
             try kernel.run("registrations", timeout: .seconds(86_400)) {
                 for _ in 0..<total {
@@ -95,9 +100,10 @@ struct SCPmsBench: ParsableCommand {
         let kernel = Kernel(seed: 1)
         let node = kernel.node("scpms")
         _ = try kernel.run("start") { try await SCPmsServer.start(on: node) }
-        let manager = try SCPmsSessionManager(node: kernel.node("phone"),
-                                              configuration: .init(backendURL: "http://scpms", applicationId: "com.workbench.demo"),
-                                              store: InMemorySCPmsSettingsStore())
+        let manager = try SCPmsSessionManager(
+            node: kernel.node("phone"),
+            configuration: .init(backendURL: "http://scpms", applicationId: "com.workbench.demo"),
+            store: InMemorySCPmsSettingsStore())
         _ = try kernel.run("register") { try await manager.startSession(user: "demo", password: "password") }
         let total = count
         return try clock.measure {

@@ -20,14 +20,18 @@ extension Directive {
             scpms delete-registration ID [on ACTOR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
             """,
         summary: "the SCPms app (session manager) and admin knobs; ${VAR.status} ok|error, .id, .registration, .code, .http, .error",
-        keywords: ["launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
-                   "delete-registration", "add-user", "add-app",
-                   "app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level", "header",
-                   "retries", "retry-delay", "no-reregister", "user", "password", "metadata", "key", "top", "skip", "filter",
-                   "as", "severity", "message", "on", "log-upload"]
+        keywords: [
+            "launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
+            "delete-registration", "add-user", "add-app",
+            "app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level", "header",
+            "retries", "retry-delay", "no-reregister", "user", "password", "metadata", "key", "top", "skip", "filter",
+            "as", "severity", "message", "on", "log-upload",
+        ]
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
-                                     "delete-registration", "add-user", "add-app"])
+        let action = try args.oneOf([
+            "launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
+            "delete-registration", "add-user", "add-app",
+        ])
         switch action {
         case "launch": return try parseLaunch(&args)
         case "relaunch": return try parseRelaunch(&args)
@@ -70,14 +74,25 @@ private func appState(_ context: ScenarioContext, _ name: String) -> SCPmsApp {
 }
 
 private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
-    var app = "app", from = "phone"
-    var server: Template?, application: Template?, device = "iPhone", deviceName: Template?
-    var body = SCPmsSessionManager.RegistrationBody.deviceInfo, trust = "any", caFile: Template?, logLevel = ClientLogLine.Severity.error
+    var app = "app"
+    var from = "phone"
+    var server: Template?
+    var application: Template?
+    var device = "iPhone"
+    var deviceName: Template?
+    var body = SCPmsSessionManager.RegistrationBody.deviceInfo
+    var trust = "any"
+    var caFile: Template?
+    var logLevel = ClientLogLine.Severity.error
     var headers: [(Template, Template)] = []
-    var retries = 0, retryDelay = Template(literal: "2s"), reregister = true
+    var retries = 0
+    var retryDelay = Template(literal: "2s")
+    var reregister = true
     while !args.isEmpty {
-        switch try args.oneOf(["app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level",
-                               "header", "retries", "retry-delay", "no-reregister"]) {
+        switch try args.oneOf([
+            "app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level",
+            "header", "retries", "retry-delay", "no-reregister",
+        ]) {
         case "app": app = try args.name("an app name")
         case "from": from = try args.name("a node name")
         case "server": server = try args.value("the backend URL, e.g. https://scpms")
@@ -155,8 +170,12 @@ private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContex
 }
 
 private func parseAppCall(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
-    var app = "app", label = action == "upload-log" ? "log" : "session"
-    var user: Template?, password: Template?, message: Template?, severity = ClientLogLine.Severity.info
+    var app = "app"
+    var label = action == "upload-log" ? "log" : "session"
+    var user: Template?
+    var password: Template?
+    var message: Template?
+    var severity = ClientLogLine.Severity.info
     var within = Template(literal: "2m")
     var allowed = ["app", "as", "within"]
     if action == "start-session" { allowed += ["user", "password"] }
@@ -188,7 +207,9 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
             return context.perform("scpms start-session", label: variable, timeout: timeout) {
                 do throws(SCPmsSessionError) {
                     let session = try await manager.startSession(user: user, password: password)
-                    return ["status": "ok", "id": session.applicationConnectionId, "registration": session.registration.rawValue, "code": "", "http": ""]
+                    return [
+                        "status": "ok", "id": session.applicationConnectionId, "registration": session.registration.rawValue, "code": "", "http": "",
+                    ]
                 } catch {
                     return failure(error, storedId: manager.store.load().applicationConnectionId)
                 }
@@ -204,8 +225,9 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
             }
         default:
             let text = try givenMessage?.resolve(context) ?? ""
-            let line = ClientLogLine(timestamp: ClientLogLine.timestamp(milliseconds: Int64(manager.node.clock.unixTime.components.seconds) * 1000),
-                                     severity: level, correlationId: "", source: appName, location: "scenario", message: text)
+            let line = ClientLogLine(
+                timestamp: ClientLogLine.timestamp(milliseconds: Int64(manager.node.clock.unixTime.components.seconds) * 1000),
+                severity: level, correlationId: "", source: appName, location: "scenario", message: text)
             return context.perform("scpms upload-log", label: variable, timeout: timeout) {
                 do throws(SCPmsLogUploadError) {
                     let count = try await manager.uploadLogs([line])
@@ -221,7 +243,12 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
 // MARK: OData and logging
 
 private func parseOData(_ args: inout Arguments) throws(ScenarioError) -> any Step {
-    var app = "app", label = "odata", key: Int?, top: Int?, skip: Int?, filter: Template?
+    var app = "app"
+    var label = "odata"
+    var key: Int?
+    var top: Int?
+    var skip: Int?
+    var filter: Template?
     let resource = try args.name("metadata or an entity set like Products")
     while !args.isEmpty {
         switch try args.oneOf(["app", "as", "key", "top", "skip", "filter"]) {
@@ -260,13 +287,17 @@ private func parseOData(_ args: inout Arguments) throws(ScenarioError) -> any St
                 } else {
                     entities = try await provider.fetch(resource, query: finalQuery)
                 }
-                var values = ["status": "ok", "count": "\(entities.count)", "code": "", "http": "200",
-                              "keys": entities.map { entityKey($0.uri) }.joined(separator: ","), "uri": entities.first?.uri ?? ""]
+                var values = [
+                    "status": "ok", "count": "\(entities.count)", "code": "", "http": "200",
+                    "keys": entities.map { entityKey($0.uri) }.joined(separator: ","), "uri": entities.first?.uri ?? "",
+                ]
                 for (name, value) in entities.first?.properties ?? [:] { values["first." + name] = value }
                 return values
             } catch {
-                return ["status": "error", "count": "0", "keys": "", "code": error.odataCode ?? error.code.rawValue,
-                        "http": error.httpStatus.map(String.init) ?? "", "error": error.description]
+                return [
+                    "status": "error", "count": "0", "keys": "", "code": error.odataCode ?? error.code.rawValue,
+                    "http": error.httpStatus.map(String.init) ?? "", "error": error.description,
+                ]
             }
         }
     }
@@ -279,7 +310,10 @@ private func entityKey(_ uri: String) -> String {
 }
 
 private func parseLogging(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
-    var app = "app", label = action == "log" ? "logged" : "logs", severity = ClientLogLine.Severity.error, message: Template?
+    var app = "app"
+    var label = action == "log" ? "logged" : "logs"
+    var severity = ClientLogLine.Severity.error
+    var message: Template?
     var allowed = ["app", "as"]
     if action == "log" { allowed += ["severity", "message"] }
     while !args.isEmpty {
@@ -323,8 +357,10 @@ private func parseLogging(_ action: String, _ args: inout Arguments) throws(Scen
 }
 
 private func failure(_ error: SCPmsSessionError, storedId: String?) -> [String: String] {
-    ["status": "error", "code": error.code.rawValue, "http": error.httpStatus.map(String.init) ?? "", "error": error.description,
-     "id": storedId ?? "", "registration": ""]
+    [
+        "status": "error", "code": error.code.rawValue, "http": error.httpStatus.map(String.init) ?? "", "error": error.description,
+        "id": storedId ?? "", "registration": "",
+    ]
 }
 
 // MARK: Admin side
@@ -332,9 +368,13 @@ private func failure(_ error: SCPmsSessionError, storedId: String?) -> [String: 
 private func parseAdmin(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
     let first = try args.value(action == "add-app" ? "an application id" : action == "add-user" ? "a user name" : "a registration id")
     let password = action == "add-user" ? try args.value("a password") : nil
-    var actorName = "scpms", logUpload = true
+    var actorName = "scpms"
+    var logUpload = true
     while !args.isEmpty {
-        if args.accept("on") { actorName = try args.actor(); continue }
+        if args.accept("on") {
+            actorName = try args.actor()
+            continue
+        }
         guard action == "add-app" else { throw args.error("expected 'on ACTOR' or the end of the line") }
         try args.expect("log-upload")
         logUpload = try args.oneOf(["on", "off"]) == "on"

@@ -5,10 +5,14 @@ import Wire
 extension LoadBenchPart {
     static let scpms = LoadBenchPart(
         operations: [
-            LoadOperation("scpms-register", "SCPmsSessionManager.registerApplication(): POST …/odata/applications/latest/APP/Connections "
-                + "(credentials sent up front); 201 with an ApplicationConnectionId."),
-            LoadOperation("scpms-check", "SCPmsSessionManager.startSession with the stored id: GET {base}/APP with X-SMP-APPCID, the "
-                + "request the SDK checks a registration with; 200, registration 'existing'."),
+            LoadOperation(
+                "scpms-register",
+                "SCPmsSessionManager.registerApplication(): POST …/odata/applications/latest/APP/Connections "
+                    + "(credentials sent up front); 201 with an ApplicationConnectionId."),
+            LoadOperation(
+                "scpms-check",
+                "SCPmsSessionManager.startSession with the stored id: GET {base}/APP with X-SMP-APPCID, the "
+                    + "request the SDK checks a registration with; 200, registration 'existing'."),
         ],
         setUps: [LoadSetUp(what: "the first SCPms registration", countsAs: "scpms-register")]
     ) { announced in
@@ -18,8 +22,9 @@ extension LoadBenchPart {
         }
         let base = "http://\(scpms.host ?? ""):\(scpms.port ?? 0)"
         return { _, node in
-            let manager = try SCPmsSessionManager(node: node, configuration: .init(backendURL: base, applicationId: String(application)),
-                                                  store: InMemorySCPmsSettingsStore())
+            let manager = try SCPmsSessionManager(
+                node: node, configuration: .init(backendURL: base, applicationId: String(application)),
+                store: InMemorySCPmsSettingsStore())
             return SCPmsLoadSession(manager: manager, user: user, password: password)
         }
     }

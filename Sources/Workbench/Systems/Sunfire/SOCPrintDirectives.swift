@@ -1,8 +1,8 @@
 import Foundation
 import NIOCore
 import PrintDocuments
-import Scenario
 import SOCPrint
+import Scenario
 import Synchronization
 import Wire
 
@@ -23,9 +23,11 @@ extension Directive {
             status → ${NAME.text}; delete → ${NAME.text}; quota → ${NAME.text}, ${NAME.ps}; settings → ${NAME.title}. \
             FILE is found from the scenario's folder, else in Fixtures/ (e.g. documents/slides-12.pptx); the server defaults to sunfire, quota asks mysoc:443
             """,
-        keywords: ["settings", "user", "password", "server", "printer", "open", "generated", "pages", "name", "print", "per-sheet", "range",
-                   "network", "wifi", "wwan", "answer-wwan", "yes", "no", "transfer", "scp", "sftp", "cancel-after", "confirm", "within",
-                   "status", "delete", "quota", "from", "as"]
+        keywords: [
+            "settings", "user", "password", "server", "printer", "open", "generated", "pages", "name", "print", "per-sheet", "range",
+            "network", "wifi", "wwan", "answer-wwan", "yes", "no", "transfer", "scp", "sftp", "cancel-after", "confirm", "within",
+            "status", "delete", "quota", "from", "as",
+        ]
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["settings", "open", "print", "status", "delete", "quota"])
         let command: SOCPrintCommand
@@ -37,7 +39,8 @@ extension Directive {
         case "delete": command = .delete
         default: command = .quota
         }
-        var node = "phone", label = "socprint"
+        var node = "phone"
+        var label = "socprint"
         var within = Template(literal: command.defaultLimit)
         while !args.isEmpty {
             switch try args.oneOf(["from", "as", "within"]) {
@@ -90,9 +93,12 @@ enum SOCPrintCommand: Sendable {
         let user = try args.value("the Unix username")
         try args.expect("password")
         let password = try args.value("the Unix password")
-        var server = Template(literal: "sunfire"), printer = Template(literal: "")
+        var server = Template(literal: "sunfire")
+        var printer = Template(literal: "")
         while let next = args.peek, !next.quoted, ["server", "printer"].contains(next.text) {
-            if try args.oneOf(["server", "printer"]) == "server" { server = try args.value("HOST or HOST:PORT") } else {
+            if try args.oneOf(["server", "printer"]) == "server" {
+                server = try args.value("HOST or HOST:PORT")
+            } else {
                 printer = try args.value("a printer name, e.g. psc115")
             }
         }
@@ -147,8 +153,9 @@ enum SOCPrintCommand: Sendable {
         try context.state("socprint.app.\(nodeName)") {
             let node = context.kernel.node(nodeName)
             let ca = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path("tls/ca.pem")))
-            let app = SOCPrintApp(node: node, converters: try StandInConverters.manifest(),
-                                  quota: try QuotaClient(host: "mysoc", node: node, trust: .caPEM(Array(ca))))
+            let app = SOCPrintApp(
+                node: node, converters: try StandInConverters.manifest(),
+                quota: try QuotaClient(host: "mysoc", node: node, trust: .caPEM(Array(ca))))
             app.registerForDocuments()
             return app
         }
@@ -157,11 +164,14 @@ enum SOCPrintCommand: Sendable {
     func perform(_ app: SOCPrintApp, context: ScenarioContext, label: String, limit: Duration) throws -> Pending {
         switch self {
         case .settings(let user, let password, let server, let printer):
-            let alert = app.settings.save(username: try user.resolve(context), password: try password.resolve(context),
-                                          printer: try printer.resolve(context), server: try server.resolve(context))
+            let alert = app.settings.save(
+                username: try user.resolve(context), password: try password.resolve(context),
+                printer: try printer.resolve(context), server: try server.resolve(context))
             return context.perform("socprint settings", label: label, timeout: limit) {
-                ["status": alert == .saved ? "saved" : "refused", "title": alert.title, "message": alert.message,
-                 "error": alert == .saved ? "" : "\(alert.title): \(alert.message)"]
+                [
+                    "status": alert == .saved ? "saved" : "refused", "title": alert.title, "message": alert.message,
+                    "error": alert == .saved ? "" : "\(alert.title): \(alert.message)",
+                ]
             }
         case .open(let spec, let name):
             let (fileName, bytes) = try Self.document(spec, name: try name?.resolve(context), context: context)
@@ -176,7 +186,9 @@ enum SOCPrintCommand: Sendable {
                 app.registerForDocuments()
                 guard app.node.bus.open(url, from: "files") else {
                     app.stopWaitingForDocuments()
-                    return ["status": "unhandled", "url": url, "error": "no app on the phone takes \(url): SOC Print is not registered for documents"]
+                    return [
+                        "status": "unhandled", "url": url, "error": "no app on the phone takes \(url): SOC Print is not registered for documents",
+                    ]
                 }
                 let document: OpenedDocument
                 do { document = try await received.get() } catch {
@@ -186,7 +198,8 @@ enum SOCPrintCommand: Sendable {
             }
         case .print(let choices):
             let screen = PrintScreen(printer: try choices.printer.resolve(context), pagesPerSheet: choices.perSheet, customRange: choices.range)
-            let confirm = choices.confirmCancel, answerMobileData = choices.answerMobileData
+            let confirm = choices.confirmCancel
+            let answerMobileData = choices.answerMobileData
             let asked = Mutex<[String]>([])
             let started = app.print(screen, network: choices.network, transport: choices.transport) { question in
                 asked.withLock { $0.append(question.title) }
@@ -195,35 +208,50 @@ enum SOCPrintCommand: Sendable {
             return context.perform("socprint print", label: label, timeout: limit) {
                 switch started {
                 case .failure(let alert):
-                    return ["status": "refused", "step": "", "asked": "", "title": alert.title, "message": alert.message, "uploaded": "", "dialog": "",
-                            "error": "\(alert.title): \(alert.message)"]
+                    return [
+                        "status": "refused", "step": "", "asked": "", "title": alert.title, "message": alert.message, "uploaded": "", "dialog": "",
+                        "error": "\(alert.title): \(alert.message)",
+                    ]
                 case .success(let operation):
                     let outcome = await Self.run(operation, cancelAfter: choices.cancelAfter)
                     let failed = outcome.failedStep.map { outcome.rows[$0.rawValue].title } ?? ""
                     // What the user saw, in one line: the row that failed and the alert over it.
-                    let why = outcome.status == .printed ? ""
+                    let why =
+                        outcome.status == .printed
+                        ? ""
                         : ([failed] + [outcome.alert?.title, outcome.alert?.message].compactMap { $0 }).filter { !$0.isEmpty }.joined(separator: ": ")
-                    return ["status": outcome.status.rawValue, "step": failed, "asked": asked.withLock { $0.joined(separator: ",") }, "title": outcome.alert?.title ?? "",
-                            "message": outcome.alert?.message ?? "", "uploaded": outcome.uploaded.joined(separator: ","), "dialog": outcome.dialog,
-                            "error": outcome.status == .cancelled && why.isEmpty ? "the user cancelled the print" : why]
+                    return [
+                        "status": outcome.status.rawValue, "step": failed, "asked": asked.withLock { $0.joined(separator: ",") },
+                        "title": outcome.alert?.title ?? "",
+                        "message": outcome.alert?.message ?? "", "uploaded": outcome.uploaded.joined(separator: ","), "dialog": outcome.dialog,
+                        "error": outcome.status == .cancelled && why.isEmpty ? "the user cancelled the print" : why,
+                    ]
                 }
             }
         case .status:
             return context.perform("socprint status", label: label, timeout: limit) {
                 let report = await app.status()
-                return ["status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text, "error": report.alert?.message ?? ""]
+                return [
+                    "status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text,
+                    "error": report.alert?.message ?? "",
+                ]
             }
         case .delete:
             return context.perform("socprint delete", label: label, timeout: limit) {
                 let report = await app.deletePendingJobs()
-                return ["status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text, "error": report.alert?.message ?? ""]
+                return [
+                    "status": report.alert == nil ? "ok" : "failed", "text": report.alert?.message ?? report.text,
+                    "error": report.alert?.message ?? "",
+                ]
             }
         case .quota:
             return context.perform("socprint quota", label: label, timeout: limit) {
                 let report = await app.refreshQuota()
                 let ps = report.rows.first { $0.type.hasPrefix("PS-printer") }?.value ?? ""
-                return ["status": report.rows.isEmpty ? "failed" : "ok", "text": report.text, "ps": ps,
-                        "error": report.rows.isEmpty ? (report.text.isEmpty ? "the quota page showed no quotas" : report.text) : ""]
+                return [
+                    "status": report.rows.isEmpty ? "failed" : "ok", "text": report.text, "ps": ps,
+                    "error": report.rows.isEmpty ? (report.text.isEmpty ? "the quota page showed no quotas" : report.text) : "",
+                ]
             }
         }
     }
@@ -233,7 +261,8 @@ enum SOCPrintCommand: Sendable {
         guard let cancelAfter else { return await operation.run() }
         // The watcher reads the dialog's rows as a UI would; the stream ends when the print does.
         async let watched: Void = {
-            for await rows in operation.progress where rows.contains(where: { row in
+            for await rows in operation.progress
+            where rows.contains(where: { row in
                 if case .running = row.state, let sent = row.sent { return sent >= cancelAfter }
                 return false
             }) {
@@ -259,11 +288,12 @@ enum SOCPrintCommand: Sendable {
             return (name ?? URL(fileURLWithPath: relative).lastPathComponent, Array(data))
         case .generated(let kind, let pages):
             let title = name.map(PrintPaths.baseName) ?? "Workbench document"
-            let bytes: [UInt8] = if let format = OfficeFormat(rawValue: kind) {
-                OfficeDocument.generate(format, pages: pages, title: title)
-            } else {
-                PDFWriter.document(title: title, pages: (1...pages).map { PDFPage(lines: ["\(title)", "Page \($0) of \(pages)"]) })
-            }
+            let bytes: [UInt8] =
+                if let format = OfficeFormat(rawValue: kind) {
+                    OfficeDocument.generate(format, pages: pages, title: title)
+                } else {
+                    PDFWriter.document(title: title, pages: (1...pages).map { PDFPage(lines: ["\(title)", "Page \($0) of \(pages)"]) })
+                }
             return (name ?? "document-\(pages).\(kind)", bytes)
         }
     }
@@ -279,8 +309,9 @@ enum StandInConverters {
             func converter(_ jar: StandInJar) throws -> ConverterManifest.Converter {
                 try ConverterManifest.Converter(fileName: jar.fileName, payload: .bytes(jar.bytes()))
             }
-            let made = ConverterManifest(documentConverter: try converter(.docsToPDF), nUp: try converter(.nupPDF),
-                                         multivalent: try converter(.multivalent))
+            let made = ConverterManifest(
+                documentConverter: try converter(.docsToPDF), nUp: try converter(.nupPDF),
+                multivalent: try converter(.multivalent))
             cached = made
             return made
         }

@@ -7,12 +7,15 @@ extension WorkbenchSystem {
         name: "Sunfire",
         actorKinds: [.sunfire, .mysoc],
         directives: [.ssh, .sunfire, .socprint],
-        liveOptions: ["sunfire": ["port": "2222", "directory-port": "8389"],
-                      "mysoc": ["port": "9443", "directory": "sunfire:8389"]],
+        liveOptions: [
+            "sunfire": ["port": "2222", "directory-port": "8389"],
+            "mysoc": ["port": "9443", "directory": "sunfire:8389"],
+        ],
         invariants: Invariant.sunfireInvariants,
         actorBenches: [SunfireBench.self],
         loadBench: .sunfire,
-        fuzzSamples: FuzzSamples(addresses: ["sunfire:22"],
-                                 hostile: ["disk-quota=9223372036854775807", "print-quota=-1", "max-auth-tries=0"])
+        fuzzSamples: FuzzSamples(
+            addresses: ["sunfire:22"],
+            hostile: ["disk-quota=9223372036854775807", "print-quota=-1", "max-auth-tries=0"])
     )
 }

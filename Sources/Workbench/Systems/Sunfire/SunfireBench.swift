@@ -42,7 +42,8 @@ struct SunfireBench: AsyncParsableCommand {
         guard getuid() == 0 else {
             throw BenchError("bench sunfire starts OpenSSH's sshd with a throwaway account (useradd): run it as root")
         }
-        for tool in ["/usr/sbin/sshd", "/usr/bin/sftp", "/usr/bin/scp", "/usr/bin/sshpass", "/usr/sbin/useradd"] where !FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in ["/usr/sbin/sshd", "/usr/bin/sftp", "/usr/bin/scp", "/usr/bin/sshpass", "/usr/sbin/useradd"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
             throw BenchError("\(tool) is missing: tools/setup.sh installs openssh-server, openssh-client and sshpass")
         }
         let work = NSTemporaryDirectory() + "workbench-bench-sunfire-\(getpid())"
@@ -87,16 +88,22 @@ struct SunfireBench: AsyncParsableCommand {
             ("exec_per_second", oursExec),
             ("openssh_exec_per_second", peerExec),
         ]
-        let sftpRatio = figures[0].1 / figures[1].1, scpRatio = figures[2].1 / figures[3].1
+        let sftpRatio = figures[0].1 / figures[1].1
+        let scpRatio = figures[2].1 / figures[3].1
         if json {
-            let fields = ["\"upload_bytes\":\(size)", "\"rounds\":\(rounds)", "\"cipher\":\"aes128-gcm@openssh.com\""]
+            let fields =
+                ["\"upload_bytes\":\(size)", "\"rounds\":\(rounds)", "\"cipher\":\"aes128-gcm@openssh.com\""]
                 + figures.map { "\"\($0.0)\":\(Self.format($0.1))" }
                 + ["\"sftp_ratio\":\(Self.format(sftpRatio))", "\"scp_ratio\":\(Self.format(scpRatio))"]
             print("{" + fields.joined(separator: ",") + "}")
         } else {
             print("Upload of \(jar.fileName) (\(size) bytes), best of \(rounds), OpenSSH 9 clients, aes128-gcm@openssh.com, loopback:")
-            print("  sftp -b put:  Sunfire \(Self.format(figures[0].1)) MB/s, OpenSSH sshd \(Self.format(figures[1].1)) MB/s → \(Self.format(sftpRatio))×")
-            print("  scp -O:       Sunfire \(Self.format(figures[2].1)) MB/s, OpenSSH sshd \(Self.format(figures[3].1)) MB/s → \(Self.format(scpRatio))×")
+            print(
+                "  sftp -b put:  Sunfire \(Self.format(figures[0].1)) MB/s, OpenSSH sshd \(Self.format(figures[1].1)) MB/s → \(Self.format(sftpRatio))×"
+            )
+            print(
+                "  scp -O:       Sunfire \(Self.format(figures[2].1)) MB/s, OpenSSH sshd \(Self.format(figures[3].1)) MB/s → \(Self.format(scpRatio))×"
+            )
             print("  Sunfire peak RSS (VmHWM of workbench serve): \(Self.format(peakRSS)) MB")
             print("  exec round trips on one connection: Sunfire \(Self.format(oursExec))/s, OpenSSH sshd \(Self.format(peerExec))/s")
         }
@@ -109,20 +116,26 @@ struct SunfireBench: AsyncParsableCommand {
         return try clock.measure(body).seconds
     }
 
-    static let clientOptions = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-                                "-o", "Ciphers=aes128-gcm@openssh.com", "-o", "PubkeyAuthentication=no",
-                                "-o", "PreferredAuthentications=password"]
+    static let clientOptions = [
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        "-o", "Ciphers=aes128-gcm@openssh.com", "-o", "PubkeyAuthentication=no",
+        "-o", "PreferredAuthentications=password",
+    ]
 
     static func sftpPut(_ file: String, as name: String, to server: SSHEndpoint) throws {
         let batch = file + ".batch"
         try "put \(file) \(name)\n".write(toFile: batch, atomically: true, encoding: .utf8)
-        try Tool.run("/usr/bin/sshpass", ["-e", "/usr/bin/sftp", "-q", "-o", "BatchMode=no", "-b", batch, "-P", String(server.port)] + clientOptions
-                        + ["\(server.user)@127.0.0.1"], environment: ["SSHPASS": server.password])
+        try Tool.run(
+            "/usr/bin/sshpass",
+            ["-e", "/usr/bin/sftp", "-q", "-o", "BatchMode=no", "-b", batch, "-P", String(server.port)] + clientOptions
+                + ["\(server.user)@127.0.0.1"], environment: ["SSHPASS": server.password])
     }
 
     static func scpPut(_ file: String, as name: String, to server: SSHEndpoint) throws {
-        try Tool.run("/usr/bin/sshpass", ["-e", "/usr/bin/scp", "-O", "-q", "-P", String(server.port)] + clientOptions
-                        + [file, "\(server.user)@127.0.0.1:\(name)"], environment: ["SSHPASS": server.password])
+        try Tool.run(
+            "/usr/bin/sshpass",
+            ["-e", "/usr/bin/scp", "-O", "-q", "-P", String(server.port)] + clientOptions
+                + [file, "\(server.user)@127.0.0.1:\(name)"], environment: ["SSHPASS": server.password])
     }
 
     /// `true` run `count` times, one exec channel each, on one connection — the app's pattern.
@@ -173,17 +186,21 @@ struct ServedSunfire {
 
     static func start(state: String) throws -> ServedSunfire {
         let served = try Served.workbenchServe(
-            ["--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=none",
-             // Uploads are removed from disk between rounds behind the host's back: no quota in the way.
-             "--set", "sunfire.disk-quota=1000000000000",
-             "--state-dir", state], ready: ["sunfire"])
+            [
+                "--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=none",
+                // Uploads are removed from disk between rounds behind the host's back: no quota in the way.
+                "--set", "sunfire.disk-quota=1000000000000",
+                "--state-dir", state,
+            ], ready: ["sunfire"])
         guard let line = served.announcement.url("sunfire", scheme: "ssh"), let url = URL(string: line), let port = url.port,
-              let user = url.user, let password = url.password else {
+            let user = url.user, let password = url.password
+        else {
             served.stop()
             throw BenchError("no Sunfire URL in: \(served.announcement.listening)")
         }
-        return ServedSunfire(served: Served(process: served.process, port: port, announcement: served.announcement),
-                             endpoint: SSHEndpoint(port: port, user: user, password: password, home: "\(state)/sunfire-homes/\(user)"))
+        return ServedSunfire(
+            served: Served(process: served.process, port: port, announcement: served.announcement),
+            endpoint: SSHEndpoint(port: port, user: user, password: password, home: "\(state)/sunfire-homes/\(user)"))
     }
 
     func stop() { served.stop() }
@@ -224,7 +241,8 @@ struct PrivateSSHD {
         // sshd daemonizes (no -D): a long-lived Foundation child here would stall Process.waitUntilExit of the
         // tools run meanwhile (seen with swift-corelibs-foundation); it is stopped through its pid file.
         try Tool.run("/usr/sbin/sshd", ["-f", "\(work)/sshd_config"])
-        let sshd = PrivateSSHD(pidFile: "\(work)/sshd.pid", endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user)
+        let sshd = PrivateSSHD(
+            pidFile: "\(work)/sshd.pid", endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user)
         for _ in 0..<100 {
             // bash's /dev/tcp opens a connection: sshd is up once it accepts one.
             if (try? Tool.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"])) != nil { return sshd }
@@ -250,7 +268,9 @@ enum Tool {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        let stdin = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = stdin
@@ -265,8 +285,9 @@ enum Tool {
         reading.wait()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw BenchError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                             + String(decoding: err + out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            throw BenchError(
+                "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                    + String(decoding: err + out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return String(decoding: out, as: UTF8.self)
     }

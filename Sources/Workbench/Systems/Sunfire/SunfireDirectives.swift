@@ -1,7 +1,7 @@
 import NIOCore
 import PrintDocuments
-import Scenario
 import SOCPrint
+import Scenario
 import Sunfire
 import SunfireHost
 import Wire
@@ -11,25 +11,35 @@ extension Directive {
     /// `ssh HOST COMMAND` — a new connection per line.
     static let ssh = Directive(
         "ssh",
-        usage: "ssh COMMAND | ssh put (generated pdf|doc|docx|ppt|pptx|odt pages N | stand-in JAR | bytes N) PATH [via scp|sftp] [cancel-after BYTES] — "
+        usage:
+            "ssh COMMAND | ssh put (generated pdf|doc|docx|ppt|pptx|odt pages N | stand-in JAR | bytes N) PATH [via scp|sftp] [cancel-after BYTES] — "
             + "each with [to HOST[:PORT]] [user U] [password P] [from NODE] [within DURATION] [as NAME]",
-        summary: "run one command on an SSH host (default sunfire:22 as demo), or upload a file: ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error|failed",
-        keywords: ["put", "generated", "stand-in", "bytes", "pages", "via", "scp", "sftp", "cancel-after", "to", "user", "password", "from", "within", "as"]
+        summary:
+            "run one command on an SSH host (default sunfire:22 as demo), or upload a file: ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error|failed",
+        keywords: [
+            "put", "generated", "stand-in", "bytes", "pages", "via", "scp", "sftp", "cancel-after", "to", "user", "password", "from", "within", "as",
+        ]
     ) { args throws(ScenarioError) in
         var upload: (source: UploadSpec, path: Template, transport: UploadTransport, cancelAfter: Int?)?
         var command = Template(literal: "")
         if args.accept("put") {
             let source = try UploadSpec.parse(&args)
             let path = try args.value("where to put it, relative to the home, e.g. socPrint/source.pptx")
-            var transport = UploadTransport.scp, cancelAfter: Int?
+            var transport = UploadTransport.scp
+            var cancelAfter: Int?
             if args.accept("via") { transport = try args.oneOf(["scp", "sftp"]) == "scp" ? .scp : .sftp }
             if args.accept("cancel-after") { cancelAfter = try args.integer("bytes after which the upload is cancelled", in: 0...(256 << 20)) }
             upload = (source, path, transport, cancelAfter)
         } else {
             command = try args.value("a command line, quoted, e.g. \"lpq -P psts\"")
         }
-        var host = "sunfire", port = 22, from = "phone", label = "ssh"
-        var user = Template(literal: "demo"), password = Template(literal: "demo-password"), within = Template(literal: "120s")
+        var host = "sunfire"
+        var port = 22
+        var from = "phone"
+        var label = "ssh"
+        var user = Template(literal: "demo")
+        var password = Template(literal: "demo-password")
+        var within = Template(literal: "120s")
         while !args.isEmpty {
             switch try args.oneOf(["to", "user", "password", "from", "within", "as"]) {
             case "to":
@@ -52,14 +62,19 @@ extension Directive {
         let (put, line0) = (upload, command)
         args.binds(label, fields: nil)
         return Run { context in
-            let connectivity = SSHConnectivity(host: target, port: targetPort, user: try userText.resolve(context),
-                                               password: try passwordText.resolve(context), node: context.kernel.node(node))
+            let connectivity = SSHConnectivity(
+                host: target, port: targetPort, user: try userText.resolve(context),
+                password: try passwordText.resolve(context), node: context.kernel.node(node))
             let line = try line0.resolve(context)
             let limit = try limitText.duration(context)
-            let transfer = try put.map { (source: try $0.source.make(context), path: try $0.path.resolve(context), transport: $0.transport, cancelAfter: $0.cancelAfter) }
+            let transfer = try put.map {
+                (source: try $0.source.make(context), path: try $0.path.resolve(context), transport: $0.transport, cancelAfter: $0.cancelAfter)
+            }
             return context.perform(transfer.map { "ssh put \($0.path)" } ?? "ssh \(line)", label: name, timeout: limit) {
                 let login = await connectivity.connect()
-                guard login.serverFound else { return ["status": "unreachable", "error": login.failure ?? "", "stdout": "", "stderr": "", "exit": ""] }
+                guard login.serverFound else {
+                    return ["status": "unreachable", "error": login.failure ?? "", "stdout": "", "stderr": "", "exit": ""]
+                }
                 guard login.authorised else { return ["status": "refused", "error": login.failure ?? "", "stdout": "", "stderr": "", "exit": ""] }
                 if let transfer {
                     let sent = ByteCounter()
@@ -70,8 +85,12 @@ extension Directive {
                     }
                     await connectivity.disconnect()
                     let cancelled = stop.map { sent.value >= $0 } ?? false
-                    let why = ok ? "" : cancelled ? "cancelled after \(sent.value) bytes, as 'cancel-after' asked"
-                        : "the upload of \(transfer.path) stopped after \(sent.value) of \(transfer.source.size) bytes: the connection or the server ended it"
+                    let why =
+                        ok
+                        ? ""
+                        : cancelled
+                            ? "cancelled after \(sent.value) bytes, as 'cancel-after' asked"
+                            : "the upload of \(transfer.path) stopped after \(sent.value) of \(transfer.source.size) bytes: the connection or the server ended it"
                     return ["status": ok ? "ok" : "failed", "error": why, "bytes": String(sent.value), "size": String(transfer.source.size)]
                 }
                 do {
@@ -94,13 +113,18 @@ extension Directive {
             sunfire quota USER N | sunfire whitelist RANGE[,RANGE…] | sunfire queue P [as NAME] | sunfire files USER [as NAME] | \
             sunfire run USER COMMAND [as NAME] — each with [on ACTOR]
             """,
-        summary: "Sunfire's operator knobs: printer states, Samba jobs, quotas, whitelist; queue text (${NAME.text}), home files (${NAME.files}), ${NAME.ps}",
-        keywords: ["printer", "ready", "out-of-paper", "down", "no-daemon", "queue-off", "samba-job", "owner", "name", "pages", "quota",
-                   "whitelist", "queue", "files", "run", "on", "as"]
+        summary:
+            "Sunfire's operator knobs: printer states, Samba jobs, quotas, whitelist; queue text (${NAME.text}), home files (${NAME.files}), ${NAME.ps}",
+        keywords: [
+            "printer", "ready", "out-of-paper", "down", "no-daemon", "queue-off", "samba-job", "owner", "name", "pages", "quota",
+            "whitelist", "queue", "files", "run", "on", "as",
+        ]
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["printer", "samba-job", "quota", "whitelist", "queue", "files", "run"])
         var words: [Template] = []
-        var state = "", actor = "sunfire", label = "sunfire"
+        var state = ""
+        var actor = "sunfire"
+        var label = "sunfire"
         switch action {
         case "printer":
             words.append(try args.value("a printer name, e.g. psts"))
@@ -108,20 +132,26 @@ extension Directive {
             if state == "down" { words.append(try args.value("the reason the printer shows")) }
         case "samba-job":
             words.append(try args.value("a printer name"))
-            try args.expect("owner"); words.append(try args.value("the owner's Unix user"))
-            try args.expect("name"); words.append(try args.value("the file name shown in lpq"))
-            try args.expect("pages"); words.append(Template(literal: String(try args.integer("a page count", in: 1...10_000))))
+            try args.expect("owner")
+            words.append(try args.value("the owner's Unix user"))
+            try args.expect("name")
+            words.append(try args.value("the file name shown in lpq"))
+            try args.expect("pages")
+            words.append(Template(literal: String(try args.integer("a page count", in: 1...10_000))))
         case "quota":
             words.append(try args.value("a user"))
             words.append(Template(literal: String(try args.integer("the PS-printer quota in sheets", in: 0...1_000_000))))
         case "whitelist", "queue", "files":
-            words.append(try args.value(action == "whitelist" ? "networks like 10.0.0.0/8,127.0.0.0/8" : action == "queue" ? "a printer name" : "a user"))
+            words.append(
+                try args.value(action == "whitelist" ? "networks like 10.0.0.0/8,127.0.0.0/8" : action == "queue" ? "a printer name" : "a user"))
         default:
             words.append(try args.value("a user"))
             words.append(try args.value("a command line, quoted"))
         }
         while !args.isEmpty {
-            if args.accept("on") { actor = try args.actor() } else {
+            if args.accept("on") {
+                actor = try args.actor()
+            } else {
                 try args.expect("as", "or 'on ACTOR'")
                 label = try args.name("a variable name")
             }
@@ -145,13 +175,14 @@ extension Directive {
     private static func administer(_ admin: SunfireAdministration, _ verb: String, _ state: String, _ values: [String]) throws -> [String: String] {
         switch verb {
         case "printer":
-            let printerState: PrinterState = switch state {
-            case "out-of-paper": .down("Out of Paper")
-            case "down": .down(values[1])
-            case "no-daemon": .noDaemon
-            case "queue-off": .queueDisabled
-            default: .ready
-            }
+            let printerState: PrinterState =
+                switch state {
+                case "out-of-paper": .down("Out of Paper")
+                case "down": .down(values[1])
+                case "no-daemon": .noDaemon
+                case "queue-off": .queueDisabled
+                default: .ready
+                }
             try admin.setPrinter(values[0], printerState)
             return ["status": "ok"]
         case "samba-job":
@@ -172,12 +203,16 @@ extension Directive {
         case "queue":
             return ["status": "ok", "text": try admin.queue(values[0])]
         case "files":
-            return ["status": "ok", "files": try admin.files(of: values[0]).joined(separator: ","),
-                    "ps": String(admin.quota(of: values[0]).first?.value ?? 0)]
+            return [
+                "status": "ok", "files": try admin.files(of: values[0]).joined(separator: ","),
+                "ps": String(admin.quota(of: values[0]).first?.value ?? 0),
+            ]
         default:
             let outcome = try admin.run(values[1], as: values[0])
-            return ["status": "ok", "stdout": String(decoding: outcome.stdout, as: UTF8.self),
-                    "stderr": String(decoding: outcome.stderr, as: UTF8.self), "exit": String(outcome.exitStatus)]
+            return [
+                "status": "ok", "stdout": String(decoding: outcome.stdout, as: UTF8.self),
+                "stderr": String(decoding: outcome.stderr, as: UTF8.self), "exit": String(outcome.exitStatus),
+            ]
         }
     }
 }
@@ -207,7 +242,8 @@ enum UploadSpec: Sendable {
     func make(_ context: ScenarioContext) throws -> UploadSource {
         switch self {
         case .generated(let format?, let pages): .bytes(OfficeDocument.generate(format, pages: pages, title: "Workbench document"))
-        case .generated(nil, let pages): .bytes(PDFWriter.document(title: "Workbench document", pages: (1...pages).map { PDFPage(lines: ["Page \($0)"]) }))
+        case .generated(nil, let pages):
+            .bytes(PDFWriter.document(title: "Workbench document", pages: (1...pages).map { PDFPage(lines: ["Page \($0)"]) }))
         case .standIn(let jar): .bytes(jar.bytes())
         case .bytes(let count): .bytes([UInt8](repeating: 0x2E, count: count))
         }

@@ -34,7 +34,9 @@ extension Invariant {
         promise: "every file Sunfire writes for an upload (SCP or SFTP) lies inside the uploading user's home directory",
         initial: ()
     ) { _, event in
-        guard event.actor != "scenario", event.event == "upload", event["via"] != nil, event["user"] != nil, let path = event["path"] else { return nil }
+        guard event.actor != "scenario", event.event == "upload", event["via"] != nil, event["user"] != nil, let path = event["path"] else {
+            return nil
+        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         var depth = 0
         for part in parts {

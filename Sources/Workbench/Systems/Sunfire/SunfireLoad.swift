@@ -5,21 +5,29 @@ import Wire
 extension LoadBenchPart {
     static let sunfire = LoadBenchPart(
         operations: [
-            LoadOperation("sunfire-exec", "SSHConnectivity.execute(\"lpq -P psts\") on the client's own SSH connection to Sunfire "
-                + "(opened once, host key pinned to the one serve announces, kept open): one exec channel; exit status 0."),
-            LoadOperation("sunfire-sftp", "SSHConnectivity.upload of a 1 KB file (load-K.txt in demo's home, overwritten each time) "
-                + "over the SFTP subsystem on the same connection: INIT, OPEN, WRITE, CLOSE each answered OK."),
+            LoadOperation(
+                "sunfire-exec",
+                "SSHConnectivity.execute(\"lpq -P psts\") on the client's own SSH connection to Sunfire "
+                    + "(opened once, host key pinned to the one serve announces, kept open): one exec channel; exit status 0."),
+            LoadOperation(
+                "sunfire-sftp",
+                "SSHConnectivity.upload of a 1 KB file (load-K.txt in demo's home, overwritten each time) "
+                    + "over the SFTP subsystem on the same connection: INIT, OPEN, WRITE, CLOSE each answered OK."),
         ],
         setUps: [LoadSetUp(what: "the SSH login", countsAs: "sunfire-exec")]
     ) { announced in
         let ssh = try announced.requiredURL("sunfire", "ssh")
         guard let user = ssh.user, let password = ssh.password else { throw BenchError("the sunfire URL has no demo credentials") }
-        let host = ssh.host ?? "", port = ssh.port ?? 0
+        let host = ssh.host ?? ""
+        let port = ssh.port ?? 0
         // `known_hosts [HOST]:PORT ssh-ed25519 AAAA…`: the key the clients pin.
         let hostKey = try announced.requiredNote("sunfire", "known_hosts").split(separator: " ").dropFirst().joined(separator: " ")
         return { index, node in
-            SunfireLoadSession(index: index, ssh: SSHConnectivity(host: host, port: port, user: user, password: password,
-                                                                  node: node, hostKeyPolicy: .pinned(hostKey)))
+            SunfireLoadSession(
+                index: index,
+                ssh: SSHConnectivity(
+                    host: host, port: port, user: user, password: password,
+                    node: node, hostKeyPolicy: .pinned(hostKey)))
         }
     }
 }
