@@ -77,7 +77,7 @@ struct JWTBench: ParsableCommand {
         let cpu = CPU.current
         if json {
             var fields: [(String, String)] = [
-                ("cpu", JSONString.quoted(cpu.model)),
+                ("cpu", JSONString.quoted(cpu.model)), ("cores", "\(cpu.cores)"),
                 ("avx512ifma", "\(cpu.hasAVX512IFMA)"),
                 ("sign_backend", "\"openssl-evp\""), ("verify_backend", "\"swift-crypto\""),
                 ("sign_per_second", whole(ours.sign)), ("verify_per_second", whole(ours.verify)),
@@ -326,21 +326,5 @@ struct SwiftCryptoRS256Signer: RS256Signing {
         } catch {
             throw JWTError(.key, "swift-crypto RSA signing failed: \(error)")
         }
-    }
-}
-
-/// The CPU a figure was measured on, from /proc/cpuinfo: its model, and whether it has AVX-512 IFMA.
-struct CPU {
-    let model: String
-    let hasAVX512IFMA: Bool
-
-    static var current: CPU {
-        let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        func field(_ name: String) -> String? {
-            text.split(separator: "\n").first { $0.hasPrefix(name) }.flatMap { $0.split(separator: ":", maxSplits: 1).last }
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-        }
-        let flags = field("flags")?.split(separator: " ") ?? []
-        return CPU(model: field("model name") ?? "unknown", hasAVX512IFMA: flags.contains("avx512ifma"))
     }
 }

@@ -357,7 +357,9 @@ public struct IPPBench: ParsableCommand {
             }
             return "{" + fields.joined(separator: ", ") + "}"
         }
-        return "{\"rounds\": \(rounds), \"batch_ms\": \(batchMs), \"messages\": [" + messages.joined(separator: ", ")
+        let cpu = CPU.current
+        return "{\"cpu\": \(JSONString.quoted(cpu.model)), \"cores\": \(cpu.cores), \"rounds\": \(rounds), \"batch_ms\": \(batchMs), "
+            + "\"messages\": [" + messages.joined(separator: ", ")
             + "], \"targets\": " + BenchTarget.jsonArray(targets) + "}"
     }
 
@@ -369,7 +371,8 @@ public struct IPPBench: ParsableCommand {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
         }
-        var lines: [String] = []
+        let cpu = CPU.current
+        var lines: [String] = ["CPU: \(cpu.model), \(cpu.cores) cores"]
         for result in results {
             let subject = result.subject
             lines.append(
