@@ -194,20 +194,11 @@ static void build(ipp_t *ipp, const collection_t *collection) {
             for (int i = 0; i < s->count; i++) ippDelete(members[i]); /* the attribute holds its own reference */
             break;
         }
-        case IPP_TAG_TEXTLANG:
-        case IPP_TAG_NAMELANG:
-        case IPP_TAG_TEXT:
-        case IPP_TAG_NAME:
-        case IPP_TAG_KEYWORD:
-        case IPP_TAG_URI:
-        case IPP_TAG_URISCHEME:
-        case IPP_TAG_CHARSET:
-        case IPP_TAG_LANGUAGE:
-        case IPP_TAG_MIMETYPE:
-            ippAddStrings(ipp, s->group, s->tag, s->name, s->count, s->language, s->strings);
-            break;
-        default:
-            ippAddOutOfBand(ipp, s->group, s->tag, s->name);
+        default: /* capture_one kept strings for exactly the string tags; every other tag is out-of-band */
+            if (s->strings)
+                ippAddStrings(ipp, s->group, s->tag, s->name, s->count, s->language, s->strings);
+            else
+                ippAddOutOfBand(ipp, s->group, s->tag, s->name);
             break;
         }
     }

@@ -431,9 +431,10 @@ struct MiGBench: AsyncParsableCommand {
         let script =
             "(cat \(header); head -c \(mib)M /dev/zero) | curl -sS -o /dev/null -w '%{http_code}' -u demo:demo-password "
             + "-H 'Content-Type: application/ipp' -X POST -T - http://127.0.0.1:\(mig.port)/ipp/print"
-        let started = Date()
+        let clock = ContinuousClock()
+        let started = clock.now
         let status = try Served.shell(script)
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = (clock.now - started).seconds
         guard status == "200" else { throw BenchError("ingest answered HTTP \(status)") }
         return (seconds, mig.peakRSSMiB())
     }
