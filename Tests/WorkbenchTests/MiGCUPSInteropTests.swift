@@ -84,6 +84,28 @@ import Wire
         try await wire.shutdown()
     }
 
+    /// An AirPrint-style client sends Apple raster as it is (CUPS converts it to PDF first): ipptool sends image/urf,
+    /// and MiG prints the pages the file's headers declare.
+    @Test func ipptoolPrintsAppleRasterAndMiGCountsItsPages() async throws {
+        let directory = try Self.workspace("urf")
+        try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/print-job.test", toPath: "\(directory)/print-job.test")
+        try Data(TestDocuments.appleRaster(pages: 4)).write(to: URL(fileURLWithPath: "\(directory)/four-pages.urf"))
+        let (wire, server, url) = try await Self.live(directory)
+        let report = try ExternalProcess.run(
+            "/usr/bin/ipptool", ["-t", "-f", "four-pages.urf", url, "print-job.test"], currentDirectory: directory, timeout: 120
+        ).output
+        #expect(report.contains("[PASS]") && !report.contains("[FAIL]"), "\(report)")
+        let done = try Self.eventually(30) { try server.jobs().first?.state.isFinal == true }
+        let job = try #require(try server.jobs().first)
+        #expect(done, "MiG's job: \(job.state) \(job.reasons)")
+        #expect(job.format == "image/urf")
+        #expect(job.state == .completed)
+        #expect(job.pages == 4)
+        #expect(job.impressionsCompleted == 4)
+        try await server.stop().get()
+        try await wire.shutdown()
+    }
+
     @Test(arguments: ["ipp-1.1.test", "ipp-2.0.test", "ipp-everywhere.test", "get-printer-attributes.test"])
     func ipptoolSuiteHasNoFailures(suite: String) async throws {
         let directory = try Self.workspace("everywhere")

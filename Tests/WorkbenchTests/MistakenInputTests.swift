@@ -51,6 +51,18 @@ import Testing
         ),
         ("new fault point typo", "start mig\nfault mig.document-format-eror once\n", 2, "(did you mean 'mig.document-format-error'?)"),
         (
+            "number-up out of range", "start mig\nmig print bytes 1000 number-up 0 as p\n", 2,
+            ":2:32: error: expected pages per side, e.g. 2, a whole number from 1 to 2147483647, found '0'"
+        ),
+        (
+            "document smaller than a PDF", "start mig\nmig print bytes 100 as p\n", 2,
+            ":2:17: error: bytes 100: a generated PDF takes at least 806 bytes (bytes 0 sends no document)"
+        ),
+        (
+            "attribute set typo", "start mig\nmig print bytes 1000 attributes orignal as p\n", 2,
+            ":2:33: error: expected one of complete, original, found 'orignal' (did you mean 'original'?)"
+        ),
+        (
             "field typo", "start mig\nmig print bytes 1000 as p\nexpect ${p.jbo} == 1\n", 2,
             ":3:8: error: ${p.jbo}: 'p' was last bound by line 2 (mig print bytes 1000 as p), which gives no 'jbo' (did you mean 'job'?)"
         ),
