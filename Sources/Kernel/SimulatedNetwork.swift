@@ -196,7 +196,7 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     // MARK: Network
 
     public func listen(
-        as host: String, port: Int, on eventLoop: any EventLoop,
+        as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener> {
         loop.submit { () throws -> any Listener in

@@ -15,6 +15,8 @@ public final class LiveWire: Sendable {
     public let faults: FaultPoints
     public let bus: URLBus
     public let tracer: any TraceSink
+    /// The threads blocking work (files, SQLite, password hashing) runs on, off the event loops.
+    public let threadPool: NIOThreadPool
     let network: LiveNetwork
     let time = LiveTime()
     let seed: UInt64
@@ -33,6 +35,10 @@ public final class LiveWire: Sendable {
         self.faults = FaultPoints(random: RandomStream(seed: self.seed, name: "faults"))
         self.bus = URLBus(tracer: tracer)
         self.network = LiveNetwork(group: group, bindHost: bindHost)
+        // As many threads as cores: the work is disk waits and hashing, and more threads than cores would only
+        // queue fsyncs behind each other.
+        self.threadPool = NIOThreadPool(numberOfThreads: max(2, threads))
+        threadPool.start()
     }
 
     /// The node called `name`; a node keeps one event loop for its whole life.
@@ -45,12 +51,14 @@ public final class LiveWire: Sendable {
         }
         return Node(
             name: name, eventLoop: loop, network: network, clock: NodeClock(source: time),
-            random: RandomStream(seed: seed, name: name), secrets: .system, faults: faults, bus: bus, tracer: tracer)
+            random: RandomStream(seed: seed, name: name), secrets: .system, faults: faults, bus: bus, tracer: tracer,
+            blockingWork: .threads(threadPool))
     }
 
     /// Stops every event loop.
     public func shutdown() async throws {
         try await group.shutdownGracefully()
+        try await threadPool.shutdownGracefully()
     }
 }
 
@@ -96,10 +104,15 @@ final class LiveNetwork: Network {
     }
 
     func listen(
-        as host: String, port: Int, on eventLoop: any EventLoop,
+        as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener> {
-        ServerBootstrap(group: eventLoop, childGroup: eventLoop)
+        let childGroup: any EventLoopGroup =
+            switch connections {
+            case .home: eventLoop
+            case .every: group
+            }
+        return ServerBootstrap(group: eventLoop, childGroup: childGroup)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // No half-closure for accepted connections, as on the simulated wire: when a client closes its side the
             // connection closes, unless the actor opts in itself (the TCP echo does). With it on for every actor, a

@@ -10,9 +10,10 @@ public protocol Network: Sendable {
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Channel>
 
-    /// Accepts connections to `port` of node `as`, running `childInitializer` on each accepted channel.
+    /// Accepts connections to `port` of node `as`, running `childInitializer` on each accepted channel, on the
+    /// loops `connections` says.
     func listen(
-        as host: String, port: Int, on eventLoop: any EventLoop,
+        as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener>
 }

@@ -25,11 +25,14 @@ public struct Node: Sendable {
     public let faults: FaultPoints
     /// The URL-scheme message bus (iOS `open(url)` semantics).
     public let bus: URLBus
+    /// Where this node's blocking work runs (see ``blocking(_:)``).
+    public let blockingWork: BlockingWork
     let tracer: any TraceSink
 
     public init(
         name: String, eventLoop: any EventLoop, network: any Network, clock: NodeClock,
-        random: RandomStream, secrets: SecretRandom, faults: FaultPoints, bus: URLBus, tracer: any TraceSink
+        random: RandomStream, secrets: SecretRandom, faults: FaultPoints, bus: URLBus, tracer: any TraceSink,
+        blockingWork: BlockingWork = .inline
     ) {
         self.name = name
         self.eventLoop = eventLoop
@@ -40,6 +43,7 @@ public struct Node: Sendable {
         self.faults = faults
         self.bus = bus
         self.tracer = tracer
+        self.blockingWork = blockingWork
     }
 
     /// Records a meaningful event of this node in the run's trace.
@@ -67,10 +71,20 @@ public struct Node: Sendable {
     }
 
     /// Listens on `port` of this node (on the live wire: on loopback; port 0 picks a free one).
+    ///
+    /// - parameters:
+    ///   - connections: the loops accepted connections run on; `.every` only for handlers that reach the
+    ///     actor's state through its loop (see ``ConnectionLoops``).
     public func listen(
-        port: Int, childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+        port: Int, connections: ConnectionLoops = .home, childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener> {
-        network.listen(as: name, port: port, on: eventLoop, childInitializer: childInitializer)
+        network.listen(as: name, port: port, on: eventLoop, connections: connections, childInitializer: childInitializer)
+    }
+
+    /// Runs blocking work (files, SQLite, password hashing) off the event loops live, inline under simulation;
+    /// the result arrives on the node's loop either way.
+    public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
+        blockingWork.run(on: eventLoop, body)
     }
 }
 

@@ -110,8 +110,9 @@ extension HTTPResponse {
 
 /// A small HTTP/1.1 server for actors whose requests fit in memory (JSON, JWTs, forms): keep-alive,
 /// pipelining, `Expect: 100-continue`, chunked or sized bodies, and explicit limits with clear answers
-/// (413 too large, 408 too slow, 400 malformed). Runs on either wiring; the handler runs on the node's
-/// loop (see ``Wire/Node/task(_:)``), so under simulation it is deterministic.
+/// (413 too large, 408 too slow, 400 malformed). Runs on either wiring. Live, connections (framing, TLS,
+/// bodies) spread over every loop; the handler always runs on the node's own loop (see ``Wire/Node/task(_:)``),
+/// so the actor's state keeps one owner and under simulation it is deterministic.
 public final class HTTPServer: Sendable {
     public struct Limits: Sendable {
         /// Largest request body accepted.
@@ -147,7 +148,7 @@ public final class HTTPServer: Sendable {
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() },
         handler: @escaping Handler
     ) -> EventLoopFuture<HTTPServer> {
-        node.listen(port: port) { channel in
+        node.listen(port: port, connections: .every) { channel in
             setup(channel).flatMapThrowing {
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(
@@ -250,7 +251,7 @@ private final class RequestHandler: ChannelDuplexHandler {
             ])
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let handler = self.handler
-        node.task { await handler(request) }.whenComplete { result in
+        node.task { await handler(request) }.hop(to: context.eventLoop).whenComplete { result in
             let (this, context) = loopBound.value
             let response = (try? result.get()) ?? .text(.internalServerError, "the handler failed")
             this.write(context: context, response, version: head.version, keepAlive: head.isKeepAlive)

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 import Wire
@@ -140,5 +141,44 @@ final class Collect: ChannelInboundHandler {
         #expect(WireError(.reset, "x").description == "connection reset by peer: x")
         #expect(WireError(.addressInUse, "127.0.0.1:80").description == "address already in use: 127.0.0.1:80")
         #expect(WireError(.closed, "x").description == "connection closed: x")
+    }
+}
+
+/// Blocking work leaves the loops live and comes back to the node's loop; connections may spread over every loop.
+@Suite(.serialized) struct LiveWireLoopsTests {
+    @Test func blockingWorkRunsOffTheLoopAndAnswersOnIt() async throws {
+        let wire = LiveWire(seed: 1, threads: 2)
+        let node = wire.node("store")
+        #expect(node.blockingWork.isThreaded)
+        let ranOnLoop = try await node.blocking { node.eventLoop.inEventLoop }.get()
+        #expect(!ranOnLoop, "the blocking work ran on the node's event loop")
+        let answeredOnLoop = try await node.blocking { 7 }.map { _ in node.eventLoop.inEventLoop }.get()
+        #expect(answeredOnLoop, "the result did not arrive on the node's loop")
+        await #expect(throws: WireError(.closed, "disk")) { try await node.blocking { throw WireError(.closed, "disk") }.get() }
+        try await wire.shutdown()
+    }
+
+    @Test func inlineBlockingWorkRunsAtOnce() throws {
+        let node = NodeTests.node("store")
+        #expect(!node.blockingWork.isThreaded)
+        let future = node.blocking { 42 }
+        #expect(try future.wait() == 42)
+    }
+
+    @Test func connectionsOnEveryLoopLeaveTheHomeLoopForOthers() async throws {
+        let wire = LiveWire(seed: 1, threads: 2)
+        let server = wire.node("server")
+        let loops = Mutex<Set<ObjectIdentifier>>([])
+        let listener = try await server.listen(port: 0, connections: .every) { channel in
+            loops.withLock { _ = $0.insert(ObjectIdentifier(channel.eventLoop)) }
+            return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(EchoBytes()) }
+        }.get()
+        let client = wire.node("client")
+        for index in 0..<4 {
+            #expect(try await LiveWireTests.roundTrip("hello \(index)", from: client, to: "server", port: listener.port) == "hello \(index)")
+        }
+        #expect(loops.withLock { $0.count } == 2, "four connections used only one of the two loops")
+        try await listener.close().get()
+        try await wire.shutdown()
     }
 }

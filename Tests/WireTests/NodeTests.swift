@@ -19,7 +19,7 @@ final class RecordingNetwork: Network {
     }
 
     func listen(
-        as host: String, port: Int, on eventLoop: any EventLoop,
+        as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener> {
         calls.withLock { $0.append("listen as \(host) on \(port)") }
