@@ -70,3 +70,78 @@ final class LinesBox: @unchecked Sendable {
     var all: [String] = []
     func append(_ line: String) { all.append(line) }
 }
+
+/// `rewind` goes back by replaying the lines so far under the same seed; `history` lists what it replays.
+@Suite struct ConsoleRewindTests {
+    static let session = [
+        "start echo", "link phone <-> echo latency 40ms", "http GET http://echo/ as r", "advance 1h",
+        "fault echo.unavailable once", "http GET http://echo/ as r2",
+    ]
+
+    /// A console that has run `lines`, and what it printed.
+    static func console(_ lines: [String]) -> (ConsoleSession, LinesBox) {
+        let printed = LinesBox()
+        let session = ConsoleSession(seed: 7, write: { printed.append($0) })
+        for line in lines { #expect(session.handle(line) == .proceed, "\(line): \(printed.all.last ?? "")") }
+        return (session, printed)
+    }
+
+    @Test func rewindingToAnEventGivesTheWorldAsItWasThen() {
+        let (before, _) = Self.console(Array(Self.session.prefix(3)))
+        let (session, printed) = Self.console(Self.session)
+        #expect(session.kernel.trace.count > before.kernel.trace.count)
+        #expect(session.handle("rewind \(before.kernel.trace.count)") == .proceed)
+        #expect(session.kernel.trace.digest == before.kernel.trace.digest)
+        #expect(session.kernel.now == before.kernel.now)
+        #expect(session.played.map(\.text) == Array(Self.session.prefix(3)))
+        #expect(printed.all.last?.hasPrefix("rewound to t=160ms, event #\(before.kernel.trace.count): replayed 3") == true)
+        // The world goes on from there: the fault of line 5 is gone, so the echo answers.
+        #expect(session.handle("http GET http://echo/ as again") == .proceed)
+        #expect(session.context.variables["again.status"] == "200")
+    }
+
+    @Test func anEventInsideALineGoesBackToJustBeforeIt() {
+        let (session, printed) = Self.console(Self.session)
+        let inside = session.played[2]
+        #expect(inside.lastEvent > inside.firstEvent)
+        #expect(session.handle("rewind \(inside.firstEvent + 1)") == .proceed)
+        #expect(session.played.count == 2)
+        #expect(printed.all.contains { $0.contains("was recorded during line 3 (http GET http://echo/ as r)") })
+    }
+
+    @Test func rewindingToATimeReplaysFinishedLinesThenAdvances() {
+        let (session, printed) = Self.console(Self.session)
+        #expect(session.handle("rewind to 30m") == .proceed)
+        #expect(session.kernel.now == .seconds(1800))
+        #expect(session.played.map(\.text) == Array(Self.session.prefix(3)) + ["advance 29m59.84s"])
+        #expect(printed.all.last?.contains("then advance 29m59.84s") == true)
+        // A branch is replayable too: going back within it reaches the same world again.
+        #expect(session.handle("http GET http://echo/ as branch") == .proceed)
+        let branch = (session.kernel.trace.digest, session.kernel.trace.count)
+        #expect(session.handle("rewind \(branch.1)") == .proceed)
+        #expect(session.kernel.trace.digest == branch.0)
+        #expect(!printed.all.contains { $0.contains("diverged") })
+    }
+
+    @Test func historyListsTheLinesThatActedWithTheirEvents() {
+        let (session, printed) = Self.console(Self.session + ["help rewind", "show trace 2", "digest"])
+        #expect(session.handle("history") == .proceed)
+        let history = printed.all.last ?? ""
+        #expect(history.split(separator: "\n").count == Self.session.count, "help, show and digest are not replayed: \(history)")
+        #expect(history.contains("line 4  t=160ms–1h0m0.16s  event #"))
+        #expect(printed.all.contains { $0.hasPrefix("#\(session.kernel.trace.count - 1) {") }, "show trace numbers its events")
+    }
+
+    @Test func aWrongRewindIsRefusedAndChangesNothing() {
+        let (session, printed) = Self.console(Self.session)
+        let digest = session.kernel.trace.digest
+        for (line, message) in [
+            ("rewind", "usage: rewind N"), ("rewind soon", "expected an event number"), ("rewind 99999", "there is no event #99999"),
+            ("rewind to 5h", "is after now"), ("rewind to later", "expected a virtual time"),
+        ] {
+            #expect(session.handle(line) == .failed(ExitStatus.scenarioWrong))
+            #expect(printed.all.last?.contains(message) == true, "\(line): \(printed.all.last ?? "")")
+        }
+        #expect(session.kernel.trace.digest == digest)
+    }
+}

@@ -15,6 +15,19 @@ extension ConsoleSession {
         ),
     ]
 
+    /// The console's own commands (not scenario words), with their help.
+    static let consoleCommands: [(name: String, usage: String, summary: String)] = [
+        ("show", "show trace [N] | vars | connections | faults | actors", "the last N trace events (numbered), the variables, …"),
+        ("digest", "digest", "the SHA-256 of the canonical trace so far, its event count and the virtual time"),
+        ("history", "history", "the lines that acted on the world, with their virtual times and trace events: what rewind replays"),
+        (
+            "rewind", "rewind N | rewind to DURATION",
+            "go back to trace event #N (lines run whole: an event inside a line goes back to just before it) or to a "
+                + "virtual time, by replaying the lines so far under the same seed; what you type next branches from there"
+        ),
+        ("quit", "quit", "leave the console (also 'exit' or Ctrl-D)"),
+    ]
+
     /// `help` lists the language; `help WORD` shows one directive (or `spawn`, `later`, an actor kind); an unknown
     /// word is an error with the nearest known one.
     func help(_ word: String?) -> Result<String, CatalogError> {
@@ -25,7 +38,9 @@ extension ConsoleSession {
             for (name, summary) in entries {
                 lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + summary)
             }
-            lines.append("Console only: show trace [N] | vars | connections | faults | actors, digest, help WORD, quit")
+            lines.append(
+                "Console only: show trace [N] | vars | connections | faults | actors, digest, history, rewind N | rewind to DURATION, help WORD, quit"
+            )
             lines.append("Variables: ${name}; ${now} is the virtual time; results land in ${NAME.field} (see 'help http').")
             return .success(lines.joined(separator: "\n"))
         }
@@ -49,6 +64,7 @@ extension ConsoleSession {
             return .success(text)
         }
         if let prefix = Self.prefixes.first(where: { $0.name == word }) { return .success("\(prefix.usage)\n  \(prefix.summary)") }
+        if let command = Self.consoleCommands.first(where: { $0.name == word }) { return .success("\(command.usage)\n  \(command.summary)") }
         if let kind = Catalog.actorKinds.first(where: { $0.name == word }) {
             return .success(
                 "start \(kind.name) [as NAME] [on HOST] [OPTION=VALUE]…\n  \(kind.summary) (host \(kind.defaultHost))"
@@ -65,7 +81,9 @@ extension ConsoleSession {
             guard let count = Int(text), (1...1_000_000).contains(count) else {
                 return "show trace N: expected a number of events from 1 to 1000000, found '\(text)'"
             }
-            return kernel.trace.all.suffix(count).map(\.canonicalLine).joined(separator: "\n")
+            // Numbered as `rewind N` takes them.
+            let events = kernel.trace.all
+            return events.indices.suffix(count).map { "#\($0 + 1) \(events[$0].canonicalLine)" }.joined(separator: "\n")
         case "vars":
             return context.variables.sorted { $0.key < $1.key }.map { "\($0.key) = \(preview($0.value))" }.joined(separator: "\n")
         case "connections":

@@ -7,18 +7,47 @@ import Wire
 /// The console's world and its command handling (separate from the terminal so it can be tested).
 final class ConsoleSession: @unchecked Sendable {
     // @unchecked Sendable: used from the console's one thread; the completer is called on it too.
-    let kernel: Kernel
+    let seed: UInt64
+    private(set) var kernel: Kernel
     let language = Catalog.language
-    let context: ScenarioContext
+    private(set) var context: ScenarioContext
     let runner: ScenarioRunner
     /// The systems' invariants, checked after every line, as a run checks them after every statement.
-    let watch: InvariantWatch
+    private(set) var watch: InvariantWatch
     private(set) var lineNumber = 0
-    private let write: @Sendable (String) -> Void
+    private let output: ConsoleOutput
     private(set) var failedExpectations = 0
     /// The nodes lines entered so far put on the network (a client's `from`, an actor's host), so a later line may
     /// act on them before the world has made them.
     private var declaredNodes: Set<String> = []
+    /// Every line that acted on the world, in order, with where it left it: what `history` lists and `rewind`
+    /// replays. Lines refused before they ran (a typo, an unknown name) and console commands are not in it.
+    private(set) var played: [PlayedLine] = []
+
+    /// A line that ran, and the world it left.
+    struct PlayedLine {
+        let text: String
+        /// Its line number in the console's input.
+        let number: Int
+        let startedAt: Duration
+        let endedAt: Duration
+        /// The trace events it recorded are numbers `firstEvent ... lastEvent` (1-based, as `show trace` numbers
+        /// them); none when `lastEvent < firstEvent`.
+        let firstEvent: Int
+        let lastEvent: Int
+        /// The trace digest after it: a replay must reach the same one.
+        let digest: String
+
+        /// A line to replay that has not run yet (the `advance` a `rewind to` adds).
+        init(text: String, number: Int) {
+            self.init(text: text, number: number, startedAt: .zero, endedAt: .zero, firstEvent: 0, lastEvent: 0, digest: "")
+        }
+
+        init(text: String, number: Int, startedAt: Duration, endedAt: Duration, firstEvent: Int, lastEvent: Int, digest: String) {
+            (self.text, self.number, self.startedAt, self.endedAt) = (text, number, startedAt, endedAt)
+            (self.firstEvent, self.lastEvent, self.digest) = (firstEvent, lastEvent, digest)
+        }
+    }
 
     /// The nodes a line may act on: those of the world, those earlier lines named, and the phone, every client's
     /// default node (a console user sets its link up before its first request).
@@ -31,19 +60,46 @@ final class ConsoleSession: @unchecked Sendable {
         case failed(ExitCode)
     }
 
-    static let commands = ["help", "show", "digest", "quit", "exit"]
+    static let commands = ["help", "show", "digest", "history", "rewind", "quit", "exit"]
 
     init(seed: UInt64, write: @escaping @Sendable (String) -> Void = { print($0) }) {
-        kernel = Kernel(seed: seed)
-        self.write = write
-        context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: write)
+        self.seed = seed
+        output = ConsoleOutput(write)
         runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
-        watch = InvariantWatch(Catalog.invariants)
+        (kernel, context, watch) = Self.world(seed: seed, output: output)
+    }
+
+    /// A new world under `seed`, before any line.
+    private static func world(seed: UInt64, output: ConsoleOutput) -> (Kernel, ScenarioContext, InvariantWatch) {
+        let kernel = Kernel(seed: seed)
+        let context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: output.emit)
+        return (kernel, context, InvariantWatch(Catalog.invariants))
+    }
+
+    func write(_ text: String) { output.emit(text) }
+
+    /// A new world under the same seed, before any line (`rewind` then replays lines into it).
+    func resetWorld() {
+        (kernel, context, watch) = Self.world(seed: seed, output: output)
+        declaredNodes = []
+        played = []
+    }
+
+    /// Runs a line already played once, without showing its output again.
+    func replayLine(_ line: PlayedLine) -> Outcome {
+        output.muted = true
+        defer { output.muted = false }
+        return play(line.text, number: line.number)
     }
 
     /// Handles one line typed (or piped) into the console.
     func handle(_ line: String) -> Outcome {
         lineNumber += 1
+        return play(line, number: lineNumber)
+    }
+
+    /// Handles `line` as input line `number` (its own number again when `rewind` replays it).
+    private func play(_ line: String, number lineNumber: Int) -> Outcome {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = words.first, !first.hasPrefix("#") else { return .proceed }
         switch first {
@@ -64,6 +120,11 @@ final class ConsoleSession: @unchecked Sendable {
         case "show":
             write(show(Array(words.dropFirst())))
             return .proceed
+        case "history":
+            write(history())
+            return .proceed
+        case "rewind":
+            return rewind(line)
         default:
             break
         }
@@ -79,10 +140,18 @@ final class ConsoleSession: @unchecked Sendable {
             }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
             let before = context.expectations.count
+            let (startedAt, firstEvent) = (kernel.now, kernel.trace.count + 1)
+            // From here the line acts on the world, whether it succeeds or not: a replay must run it again.
+            defer {
+                played.append(
+                    PlayedLine(
+                        text: line, number: lineNumber, startedAt: startedAt, endedAt: kernel.now, firstEvent: firstEvent,
+                        lastEvent: kernel.trace.count, digest: kernel.trace.digest))
+            }
             try runner.execute(statement, in: context)
             for expectation in context.expectations[before...] {
                 if let failure = expectation.failure {
-                    failedExpectations += 1
+                    if !output.muted { failedExpectations += 1 }
                     outcome = .failed(ExitStatus.checkFailed)
                     write("FAILED \(expectation.text)\n    \(failure)")
                 } else {
@@ -90,7 +159,7 @@ final class ConsoleSession: @unchecked Sendable {
                 }
             }
             for violation in watch.check(context, line: lineNumber) {
-                failedExpectations += 1
+                if !output.muted { failedExpectations += 1 }
                 outcome = .failed(ExitStatus.checkFailed)
                 write(violation.summary(file: "console"))
             }
@@ -119,5 +188,18 @@ final class ConsoleSession: @unchecked Sendable {
     func preview(_ text: String) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: "\\n")
         return flat.count > 80 ? String(flat.prefix(80)) + "…" : flat
+    }
+}
+
+/// Where the console's text goes; muted while `rewind` replays lines already shown.
+final class ConsoleOutput: @unchecked Sendable {
+    // @unchecked Sendable: used from the console's one thread.
+    private let write: @Sendable (String) -> Void
+    var muted = false
+
+    init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    func emit(_ text: String) {
+        if !muted { write(text) }
     }
 }
