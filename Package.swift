@@ -395,6 +395,7 @@ let package = Package(
             name: "SCPmsServerTests",
             dependencies: [
                 "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
