@@ -1,5 +1,7 @@
+import Foundation
 import GRDB
 import NIOCore
+import Synchronization
 import Wire
 
 /// An SQLite database an actor keeps its durable state in, used without ever blocking an event loop.
@@ -47,6 +49,38 @@ public final class DurableDatabase: Sendable {
 
     /// Most writes one group commit holds (more wait for the next one): bounds a transaction's size and time.
     public static let maximumBatch = 1_000
+    /// Reader connections of an on-disk database, all opened at start (two descriptors each: the file and its WAL).
+    /// More than the thread pool's threads on the machines measured, so a read never waits for a reader.
+    public static let readers = 4
+
+    /// Opens every reader connection now. GRDB opens them on first use, so a pool that grew under load would keep
+    /// more descriptors afterwards than before it, which reads as a leak (`bench load` checks that serve's come
+    /// back). Each reader is taken by its own thread at once, which makes the pool open all of them.
+    private static func openReaders(of pool: DatabasePool) throws {
+        let inside = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let failure = Mutex<(any Error)?>(nil)
+        for _ in 0..<readers {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                do {
+                    try pool.read { _ in
+                        inside.signal()
+                        leave.wait()
+                    }
+                } catch {
+                    failure.withLock { $0 = error }
+                    inside.signal()
+                }
+            }
+        }
+        for _ in 0..<readers { inside.wait() }
+        for _ in 0..<readers { leave.signal() }
+        finished.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
 
     /// Opens the database (creating it and its folder's entry durably) and runs `migrator`.
     ///
@@ -65,12 +99,14 @@ public final class DurableDatabase: Sendable {
         var configuration = Configuration()
         // Readers too, so that a checkpoint any connection runs syncs as FULL would.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        configuration.maximumReaderCount = Self.readers
         let pool = try DatabasePool(path: path, configuration: configuration)
         // After opening: the pool's WAL set-up ran after prepareDatabase and set the writer to NORMAL. The pool
         // has one writer connection for its whole life, so this holds for every later commit.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try DirectorySync.sync(folderOf: path)
         try migrator.migrate(pool)
+        try Self.openReaders(of: pool)
         storage = .file(pool, GroupCommit(pool: pool, maximumBatch: Self.maximumBatch))
     }
 

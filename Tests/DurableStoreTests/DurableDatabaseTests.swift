@@ -35,6 +35,15 @@ import Wire
 
     struct Refused: Error {}
 
+    /// This process's descriptors open on `path` or its WAL.
+    static func openDescriptors(to path: String) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.filter { entry in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)") else { return false }
+            return target == path || target == path + "-wal"
+        }.count
+    }
+
     @Test func concurrentLiveWritesShareCommitsAndAreAllStored() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -122,6 +131,12 @@ import Wire
         #expect(writer == 2)
         #expect(reader == 2)
         #expect(journal == "wal")
+        // Every reader is open from the start: the file and its WAL for each, and the writer's, and no more later.
+        let descriptors = Self.openDescriptors(to: folder + "/items.sqlite")
+        #expect(descriptors == 2 * (DurableDatabase.readers + 1))
+        _ = try await (0..<50).map { _ in database.read(on: node) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } }
+            .reduce(node.eventLoop.makeSucceededVoidFuture()) { all, next in all.and(next).map { _ in } }.get()
+        #expect(Self.openDescriptors(to: folder + "/items.sqlite") == descriptors)
         try await wire.shutdown()
     }
 
