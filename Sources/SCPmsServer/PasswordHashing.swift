@@ -5,9 +5,9 @@ import _CryptoExtras
 /// How SCPms turns a password into what it stores: PBKDF2-HMAC-SHA256 (swift-crypto's `_CryptoExtras`), a 16-byte
 /// random salt per user, a 32-byte derived key.
 ///
-/// - ``onDisk``: 600,000 iterations, OWASP's 2023 figure for PBKDF2-HMAC-SHA256 — about a quarter of a second of
-///   one core per hash on the machines measured (see the README), which is why verified credentials are cached
-///   (``VerifiedCredentials``) and the hash runs off the event loops.
+/// - ``onDisk``: 600,000 iterations, OWASP's 2023 figure for PBKDF2-HMAC-SHA256 — hundreds of milliseconds of one
+///   core per hash, which is why verified credentials are cached (``VerifiedCredentials``) and the hash runs off
+///   the event loops.
 /// - ``inMemory``: 1,000 iterations, for stores that live and die with one simulation or test (`database` not
 ///   set): their passwords are the scenario's own, and 600,000 iterations for every scenario's users would take
 ///   the swarm's whole budget. The README says so.
