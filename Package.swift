@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "PercentEncoding"),
         // Base64url, strict, padding forbidden or optional by the caller's choice: JWTs and bus URLs.
         .target(name: "Base64URLEncoding"),
+        // Flame graphs from `perf script` output, drawn as self-contained SVG: what `bench … --flamegraph` writes
+        // (Debian 12 packages no flame-graph tool).
+        .target(name: "FlameGraph", dependencies: ["MarkupEscaping"]),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
         // the URL-scheme bus, fault points and the trace.
         .target(
@@ -262,7 +265,7 @@ let package = Package(
                 "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
                 "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
                 "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-                "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm",
+                "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm", "FlameGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -299,6 +302,7 @@ let package = Package(
                 "DurableStore", "Kernel", "Wire", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
+        .testTarget(name: "FlameGraphTests", dependencies: ["FlameGraph"]),
         .testTarget(name: "PercentEncodingTests", dependencies: ["PercentEncoding"]),
         .testTarget(name: "Base64URLEncodingTests", dependencies: ["Base64URLEncoding"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
