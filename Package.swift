@@ -59,6 +59,7 @@ let package = Package(
                 "Wire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // Pure JWT core for IMS: compact JWS (on the shared base64url), strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).

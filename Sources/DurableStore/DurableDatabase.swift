@@ -9,8 +9,9 @@ import Wire
 /// **On disk** (a path): a GRDB `DatabasePool` in WAL mode with `synchronous = FULL` on the connection that
 /// commits (GRDB's WAL set-up leaves NORMAL there, which hands the last commits to the OS and loses them with
 /// the power), and the folder fsynced once the file exists (SQLite syncs the folder for the WAL, not for the
-/// database file itself). On a live node (``Wire/Node/blockingWork`` threaded):
-/// - ``read(on:_:)`` runs on a pool reader, on the node's thread pool;
+/// database file itself). On a live node (``Wire/Node/blockingWork`` threaded), work runs on the database's own
+/// threads (``DatabaseThreads``: one per reader and one for commits), and results hop back to the node's loop:
+/// - ``read(on:_:)`` runs on a pool reader;
 /// - ``write(on:_:)`` is **group-committed**: writes that arrive while a commit is in flight wait and are then
 ///   committed together, in arrival order, in one transaction (one fsync of the WAL), each inside its own
 ///   savepoint, so a write that throws rolls back alone and fails only its own future. Every future completes
@@ -44,13 +45,13 @@ public final class DurableDatabase: Sendable {
 
     fileprivate enum Storage: Sendable {
         case memory(DatabaseQueue)
-        case file(DatabasePool, GroupCommit)
+        case file(DatabasePool, DatabaseThreads, GroupCommit)
     }
 
     /// Most writes one group commit holds (more wait for the next one): bounds a transaction's size and time.
     public static let maximumBatch = 1_000
     /// Reader connections of an on-disk database, all opened at start (two descriptors each: the file and its WAL).
-    /// More than the thread pool's threads on the machines measured, so a read never waits for a reader.
+    /// The database has a thread for each, so a read never waits for a reader.
     public static let readers = 4
 
     /// Opens every reader connection now. GRDB opens them on first use, so a pool that grew under load would keep
@@ -107,7 +108,8 @@ public final class DurableDatabase: Sendable {
         try DirectorySync.sync(folderOf: path)
         try migrator.migrate(pool)
         try Self.openReaders(of: pool)
-        storage = .file(pool, GroupCommit(pool: pool, maximumBatch: Self.maximumBatch))
+        let threads = DatabaseThreads(count: Self.readers + 1)
+        storage = .file(pool, threads, GroupCommit(pool: pool, threads: threads, maximumBatch: Self.maximumBatch))
     }
 
     // MARK: Futures
@@ -117,9 +119,9 @@ public final class DurableDatabase: Sendable {
         switch storage {
         case .memory(let queue):
             return node.eventLoop.makeCompletedFuture { try queue.read(body) }
-        case .file(let pool, _):
+        case .file(let pool, let threads, _):
             guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.read(body) } }
-            return node.blocking { try pool.read(body) }
+            return threads.run(on: node.eventLoop) { try pool.read(body) }
         }
     }
 
@@ -129,7 +131,7 @@ public final class DurableDatabase: Sendable {
         switch storage {
         case .memory(let queue):
             return node.eventLoop.makeCompletedFuture { try queue.write(body) }
-        case .file(let pool, let groupCommit):
+        case .file(let pool, _, let groupCommit):
             guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.write(body) } }
             return groupCommit.submit(body, on: node)
         }
@@ -167,7 +169,7 @@ extension DurableDatabase {
     public func readBlocking<T>(_ body: (Database) throws -> T) throws -> T {
         switch storage {
         case .memory(let queue): return try queue.read(body)
-        case .file(let pool, _): return try pool.read(body)
+        case .file(let pool, _, _): return try pool.read(body)
         }
     }
 
@@ -176,7 +178,7 @@ extension DurableDatabase {
     public func writeBlocking<T>(_ body: (Database) throws -> T) throws -> T {
         switch storage {
         case .memory(let queue): return try queue.write(body)
-        case .file(let pool, _): return try pool.write(body)
+        case .file(let pool, _, _): return try pool.write(body)
         }
     }
 }

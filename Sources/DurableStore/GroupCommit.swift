@@ -3,12 +3,12 @@ import NIOCore
 import Synchronization
 import Wire
 
-/// Live writes to one database: queued as they arrive, committed in batches on the thread pool.
+/// Live writes to one database: queued as they arrive, committed in batches on the database's threads.
 ///
 /// At most one batch is in flight. A write that arrives while one is committing waits for the next batch, which
 /// takes everything waiting (up to `maximumBatch`): under load many writes share one transaction and one fsync,
-/// alone a write is committed at once. Each batch is its own thread-pool job, so reads and password hashes
-/// queued meanwhile get a thread between batches.
+/// alone a write is committed at once. Each batch is its own job on the database's threads, and only one is in
+/// flight, so the other threads stay free for reads.
 final class GroupCommit: Sendable {
     /// One queued write: runs its body in a savepoint and returns how to settle its promise once the batch's
     /// commit is known; or is failed without running when its batch cannot start.
@@ -23,12 +23,14 @@ final class GroupCommit: Sendable {
     }
 
     private let pool: DatabasePool
+    private let threads: DatabaseThreads
     private let maximumBatch: Int
     private let state = Mutex(State())
 
-    init(pool: DatabasePool, maximumBatch: Int) {
+    init(pool: DatabasePool, threads: DatabaseThreads, maximumBatch: Int) {
         precondition(maximumBatch > 0, "a group commit holds at least one write")
         self.pool = pool
+        self.threads = threads
         self.maximumBatch = maximumBatch
     }
 
@@ -68,7 +70,7 @@ final class GroupCommit: Sendable {
 
     /// Commits the writes waiting now, then schedules the next batch if more arrived meanwhile.
     private func commitNextBatch(on node: Node) {
-        node.blocking { [self] in
+        threads.run(on: node.eventLoop) { [self] in
             let batch = state.withLock { state in
                 let batch = Array(state.waiting.prefix(maximumBatch))
                 state.waiting.removeFirst(batch.count)

@@ -1,7 +1,10 @@
+import Crypto
 import DurableStore
 import Foundation
 import GRDB
+import NIOCore
 import SCPms
+import Synchronization
 import Wire
 
 /// Applications, users, registrations and uploaded client logs, in SQLite (a ``DurableStore/DurableDatabase``).
@@ -31,6 +34,8 @@ public final class RegistrationStore: Sendable {
     private let node: Node
     let hashing: PasswordHashing
     private let verified = VerifiedCredentials()
+    /// The password hashes running now, by credential (see ``verify(user:password:)``).
+    private let hashesInFlight = Mutex<[SHA256Digest: EventLoopFuture<Bool>]>([:])
 
     /// Opens (and creates or migrates) the store.
     ///
@@ -125,7 +130,38 @@ public final class RegistrationStore: Sendable {
         let found = try await database.awaitRead(on: node) { db in try Self.storedPassword(of: name, in: db) }
         guard let stored = found else { return false }
         let now = node.clock.now.uptime
-        if verified.contains(VerifiedCredentials.key(user: name, password: password, storedHash: stored.hash), now: now) { return true }
+        let key = VerifiedCredentials.key(user: name, password: password, storedHash: stored.hash)
+        if verified.contains(key, now: now) { return true }
+        // One hash per credential at a time: the requests that arrive while it runs (a fleet of clients starting
+        // together, a cold cache after a restart) wait for its answer instead of each queueing another PBKDF2 on
+        // the thread pool. Under simulation the hash is inline, so nobody ever finds one in flight.
+        let (inFlight, promise) = hashesInFlight.withLock { running -> (EventLoopFuture<Bool>?, EventLoopPromise<Bool>?) in
+            if let future = running[key] { return (future, nil) }
+            let promise = node.eventLoop.makePromise(of: Bool.self)
+            running[key] = promise.futureResult
+            return (nil, promise)
+        }
+        if let inFlight { return try await inFlight.get() }
+        guard let promise else { return false }
+        do {
+            let matched = try await checkAndUpgrade(stored, of: name, password: password, now: now)
+            hashesInFlight.withLock { $0[key] = nil }
+            promise.succeed(matched)
+            return matched
+        } catch {
+            hashesInFlight.withLock { $0[key] = nil }
+            promise.fail(error)
+            throw error
+        }
+    }
+
+    /// Hashes `password` against `stored` off the loop; on a match upgrades a weaker stored hash and caches the
+    /// credential.
+    private nonisolated(nonsending) func checkAndUpgrade(
+        _ stored: StoredPassword, of name: String, password: String, now: Duration
+    ) async throws
+        -> Bool
+    {
         guard try await node.awaitBlocking({ stored.matches(password) }) else { return false }
         var current = stored
         if stored.isWeaker(than: hashing) {

@@ -103,6 +103,9 @@ final class LiveNetwork: Network {
             .map { $0 as any Channel }
     }
 
+    /// Connections waiting to be accepted, per listener.
+    static let acceptBacklog: Int32 = 4096
+
     func listen(
         as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
@@ -114,6 +117,11 @@ final class LiveNetwork: Network {
             }
         return ServerBootstrap(group: eventLoop, childGroup: childGroup)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // NIO's default accept queue of 128 overflowed when a few hundred clients connected at once (bench load's
+            // 200: thousands of ListenOverflows): the kernel dropped their SYNs and each client waited out a 1 s
+            // (then 3 s) SYN retransmission — SCPms, which opens a connection per request, showed p50 1.2 s on an
+            // idle server. The kernel caps this at net.core.somaxconn.
+            .serverChannelOption(.backlog, value: Self.acceptBacklog)
             // No half-closure for accepted connections, as on the simulated wire: when a client closes its side the
             // connection closes, unless the actor opts in itself (the TCP echo does). With it on for every actor, a
             // client's FIN reached HTTP and SSH handlers that ignore it, so each finished keep-alive connection
