@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "PercentEncoding"),
         // Base64url, strict, padding forbidden or optional by the caller's choice: JWTs and bus URLs.
         .target(name: "Base64URLEncoding"),
+        // Flame graphs from `perf script` output, drawn as self-contained SVG: what `bench … --flamegraph` writes
+        // (Debian 12 packages no flame-graph tool).
+        .target(name: "FlameGraph", dependencies: ["MarkupEscaping"]),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
         // the URL-scheme bus, fault points and the trace.
         .target(
@@ -48,6 +51,15 @@ let package = Package(
         // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
         // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // SQLite that never blocks an event loop: live, a WAL pool (synchronous = FULL) with reads on the thread pool and
+        // writes group-committed (one fsync for the writes that arrive together); under simulation, inline in call order.
+        .target(
+            name: "DurableStore",
+            dependencies: [
+                "Wire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // Pure JWT core for IMS: compact JWS (on the shared base64url), strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).
         .target(
@@ -70,7 +82,7 @@ let package = Package(
         .target(
             name: "IMSVerifier",
             dependencies: [
-                "JWT", "Wire", "WireHTTP", "JSONEscaping",
+                "JWT", "Wire", "WireHTTP", "JSONEscaping", "DurableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,16 +191,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
-        // (registrations in SQLite) and the app's session manager (never imports the actor).
+        // (registrations in SQLite, passwords as PBKDF2-HMAC-SHA256) and the app's session manager (never imports the actor).
         .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding"]),
         .target(
             name: "SCPmsServer",
             dependencies: [
-                "SCPms", "Wire", "WireHTTP",
+                "SCPms", "Wire", "WireHTTP", "DurableStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         .target(
@@ -252,7 +265,7 @@ let package = Package(
                 "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
                 "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
                 "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-                "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm",
+                "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm", "FlameGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -283,7 +296,13 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+        .testTarget(
+            name: "DurableStoreTests",
+            dependencies: [
+                "DurableStore", "Kernel", "Wire", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
+        .testTarget(name: "FlameGraphTests", dependencies: ["FlameGraph"]),
         .testTarget(name: "PercentEncodingTests", dependencies: ["PercentEncoding"]),
         .testTarget(name: "Base64URLEncodingTests", dependencies: ["Base64URLEncoding"]),
         .testTarget(name: "SFTPTests", dependencies: ["SFTP"]),
@@ -380,6 +399,7 @@ let package = Package(
             name: "SCPmsServerTests",
             dependencies: [
                 "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -140,6 +140,7 @@ private func checkBase64URL(_ input: UnsafeBufferPointer<UInt8>) {
 private struct ExactInput: RS256Verifying {
     let signature: [UInt8]
     let input: [UInt8]
+    var backEnd: String { "exact-input" }
     func isValidSignature(_ signature: [UInt8], for signingInput: UnsafeBufferPointer<UInt8>) -> Bool {
         signature == self.signature && Array(signingInput) == input
     }

@@ -20,36 +20,63 @@ public struct JWTHeader: Equatable, Sendable {
 
     /// Reads a header, refusing every algorithm but RS256.
     public init(json bytes: [UInt8]) throws(JWTError) {
-        let members = try StrictJSON.parseObject(bytes, what: "the header")
+        self = try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JWTError) in try JWTHeader(reading: buffer) } }.get()
+    }
+
+    /// The members the header reads; every other name is skipped (its value still strictly parsed).
+    private static let members: [StaticString] = ["alg", "typ", "kid", "crit", "jku", "jwk", "x5u", "x5c"]
+
+    /// Reads a header in one pass (``JWTObjectReader``). A member's refusal is thrown once the whole object has
+    /// parsed, so malformed JSON anywhere in it is reported first, as the tree parser did.
+    init(reading bytes: UnsafeBufferPointer<UInt8>) throws(JWTError) {
+        var reader = try JWTObjectReader(bytes, what: "the header", names: Self.members)
         var algorithm: String?
-        for member in members {
-            let (name, value) = (member.name, member.value)
-            switch name {
-            case "alg":
+        var refusal: JWTError?
+        // alg and typ are compared as bytes when plain (as they always are), without a String each.
+        while let member = try reader.next(plainFor: 0b11) {
+            guard refusal == nil, let known = member.known else { continue }
+            if let plain = member.plain {
+                switch known {
+                case 0: algorithm = plain.elementsEqual(Self.algorithm.utf8) ? Self.algorithm : String(decoding: plain, as: UTF8.self)
+                default:
+                    // RFC 7519 §5.1: typ is compared case-insensitively; ASCII folding is enough for "JWT".
+                    guard plain.count == 3, plain.elementsEqual("jwt".utf8, by: { $0 | 0x20 == $1 }) else {
+                        refusal = JWTError(.unsupportedAlgorithm, "header typ is \(Self.show(member.value)); expected \"JWT\"")
+                        continue
+                    }
+                }
+                continue
+            }
+            let value = member.value
+            switch known {
+            case 0:
                 guard case .string(let text) = value else {
-                    throw JWTError(.unsupportedAlgorithm, "header alg is \(value.kindName); expected the string \"RS256\"")
+                    refusal = JWTError(.unsupportedAlgorithm, "header alg is \(value.kindName); expected the string \"RS256\"")
+                    continue
                 }
                 algorithm = text
-            case "typ":
-                // RFC 7519 §5.1: compared case-insensitively; ASCII folding is enough for "JWT".
+            case 1:
                 guard case .string(let text) = value, text.utf8.count == 3,
                     text.utf8.elementsEqual("jwt".utf8, by: { $0 | 0x20 == $1 })
                 else {
-                    throw JWTError(.unsupportedAlgorithm, "header typ is \(Self.show(value)); expected \"JWT\"")
+                    refusal = JWTError(.unsupportedAlgorithm, "header typ is \(Self.show(value)); expected \"JWT\"")
+                    continue
                 }
-            case "kid":
+            case 2:
                 guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= JWTLimits.maxClaimBytes else {
-                    throw JWTError(
+                    refusal = JWTError(
                         .invalidClaim, "header kid is \(Self.show(value)); expected a non-empty string of at most \(JWTLimits.maxClaimBytes) bytes")
+                    continue
                 }
                 keyID = text
-            case "crit", "jku", "jwk", "x5u", "x5c":
-                // Each of these would let the token choose how it is checked; IMS uses only registered certificates.
-                throw JWTError(.unsupportedAlgorithm, "header parameter \"\(name)\" is not supported; expected only alg, typ and kid")
             default:
-                continue
+                // crit, jku, jwk, x5u, x5c: each would let the token choose how it is checked; IMS uses only registered
+                // certificates.
+                refusal = JWTError(
+                    .unsupportedAlgorithm, "header parameter \"\(Self.members[known])\" is not supported; expected only alg, typ and kid")
             }
         }
+        if let refusal { throw refusal }
         guard let algorithm else { throw JWTError(.unsupportedAlgorithm, "the header has no alg; expected \"alg\":\"RS256\"") }
         guard algorithm == Self.algorithm else {
             let why =
@@ -107,24 +134,38 @@ public struct JWTClaims: Equatable, Sendable {
     /// Reads claims strictly: every required claim present, strings non-empty, timestamps integers.
     /// Other registered claims (`iat`, `aud`) are allowed; `iat`, when present, must be an integer too.
     public init(json bytes: [UInt8]) throws(JWTError) {
-        let members = try StrictJSON.parseObject(bytes, what: "the payload")
+        self = try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JWTError) in try JWTClaims(reading: buffer) } }.get()
+    }
+
+    /// The claims read; every other name is skipped (its value still strictly parsed).
+    private static let members: [StaticString] = ["iss", "sub", "jti", "nbf", "exp", "iat"]
+
+    /// Reads claims in one pass (``JWTObjectReader``). A claim's refusal is thrown once the whole object has parsed,
+    /// so malformed JSON anywhere in it is reported first, as the tree parser did.
+    init(reading bytes: UnsafeBufferPointer<UInt8>) throws(JWTError) {
+        var reader = try JWTObjectReader(bytes, what: "the payload", names: Self.members)
         var iss: String?
         var sub: String?
         var jti: String?
         var nbf: Int64?
         var exp: Int64?
-        for member in members {
-            let (name, value) = (member.name, member.value)
-            switch name {
-            case "iss": iss = try Self.string(name, value)
-            case "sub": sub = try Self.string(name, value)
-            case "jti": jti = try Self.string(name, value)
-            case "nbf": nbf = try Self.seconds(name, value)
-            case "exp": exp = try Self.seconds(name, value)
-            case "iat": _ = try Self.seconds(name, value)
-            default: continue
+        var refusal: JWTError?
+        while let member = try reader.next() {
+            guard refusal == nil, let known = member.known else { continue }
+            do {
+                switch known {
+                case 0: iss = try Self.string("iss", member.value)
+                case 1: sub = try Self.string("sub", member.value)
+                case 2: jti = try Self.string("jti", member.value)
+                case 3: nbf = try Self.seconds("nbf", member.value)
+                case 4: exp = try Self.seconds("exp", member.value)
+                default: _ = try Self.seconds("iat", member.value)
+                }
+            } catch {
+                refusal = error
             }
         }
+        if let refusal { throw refusal }
         guard let iss else { throw Self.missing("iss", "the host API key") }
         guard let sub else { throw Self.missing("sub", "the enrolled user's id") }
         guard let jti else { throw Self.missing("jti", "a unique token id") }

@@ -41,6 +41,8 @@ public final class RSAPrivateKey: RS256Signing, @unchecked Sendable {
 
     deinit { EVP_PKEY_free(key) }
 
+    public var backEnd: String { "openssl-evp" }
+
     public func signature(for signingInput: UnsafeBufferPointer<UInt8>) throws(JWTError) -> [UInt8] {
         guard let context = SigningContexts.context(keyID: keyID, key: key) else {
             throw JWTError(.key, "RSA signing failed: cannot set up an OpenSSL signing context: \(OpenSSLPEM.lastError())")
@@ -84,6 +86,8 @@ public final class RSAPublicKey: RS256Verifying, Sendable {
         self.key = key
         self.bits = bits
     }
+
+    public var backEnd: String { "swift-crypto" }
 
     public func isValidSignature(_ signature: [UInt8], for signingInput: UnsafeBufferPointer<UInt8>) -> Bool {
         guard signature.count == (bits + 7) / 8 else { return false }

@@ -72,7 +72,8 @@ public enum StrictJSON {
         try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JWTError) in try parseObject(buffer, what: what) } }.get()
     }
 
-    private struct Parser {
+    /// Not private: ``JWTObjectReader`` reads a token's header and claims with this parser's rules and messages.
+    struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         let what: String
         var index = 0

@@ -1,4 +1,5 @@
 import Base64URLEncoding
+import Foundation
 import Testing
 
 /// The one base64url codec of JWTs (no padding) and bus URLs (padding optional).
@@ -24,6 +25,25 @@ import Testing
         #expect(Base64URL.decode("QUJD", padding: .optional) == [0x41, 0x42, 0x43])
         for refused in ["QUI==", "QUJD=", "QQ===", "Q===", "QQ=A", "=", "QR==", "QQ==\n", "Q+==", "Q/=="] {
             #expect(Base64URL.decode(refused, padding: .optional) == nil, "\(refused)")
+        }
+    }
+
+    /// Every tail length, from an array (the pointer loop) and from a collection without contiguous storage (the
+    /// copy), against Foundation's base64 with the URL alphabet and no padding; and decoding into a buffer.
+    @Test func encodingMatchesFoundationsBase64URLForEveryLength() {
+        for count in 0..<70 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+            let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected, "\(count) bytes")
+            #expect(Base64URL.encode(bytes.lazy.map { $0 }) == expected, "\(count) bytes, not contiguous")
+            var text = expected
+            let decoded = text.withUTF8 { utf8 in
+                [UInt8](unsafeUninitializedCapacity: utf8.count * 3 / 4) { out, written in
+                    written = Base64URL.decode(utf8, into: out) ?? 0
+                }
+            }
+            #expect(decoded == bytes)
         }
     }
 }

@@ -10,12 +10,13 @@ enum ChildProcess {
         let description: String
     }
 
-    /// The command's standard output; standard error goes to /dev/null.
+    /// The command's standard output; standard error goes to /dev/null, or to `errorFile`.
     /// - parameters:
     ///   - arguments: the program (looked up in PATH) and its arguments.
     ///   - environment: variables added to (or replacing those of) this process's environment.
+    ///   - errorFile: a file for the command's standard error (made or emptied), whose end a failure quotes.
     /// - throws: `Failure` when the program cannot be started or exits with a non-zero status.
-    static func output(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    static func output(_ arguments: [String], environment: [String: String] = [:], errorFile: String? = nil) throws -> String {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw Failure(description: "pipe failed: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
@@ -23,7 +24,7 @@ enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -63,7 +64,9 @@ enum ChildProcess {
         let text = String(decoding: output, as: UTF8.self)
         // WIFEXITED and WEXITSTATUS are macros Swift cannot import: the low 7 bits are the signal, bits 8-15 the status.
         guard exitStatus & 0x7F == 0, (exitStatus >> 8) & 0xFF == 0 else {
-            throw Failure(description: "\(arguments.joined(separator: " ")) failed (wait status \(exitStatus)); it printed: \(text.suffix(500))")
+            let errors = errorFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map { "; its errors: \($0.suffix(800))" } ?? ""
+            throw Failure(
+                description: "\(arguments.joined(separator: " ")) failed (wait status \(exitStatus)); it printed: \(text.suffix(500))\(errors)")
         }
         return text
     }

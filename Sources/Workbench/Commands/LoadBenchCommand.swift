@@ -34,9 +34,13 @@ struct LoadBenchCommand: AsyncParsableCommand {
 
                 Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
                 and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
-                included); the target is none, and with --check any error makes the run exit 1 after printing the figures. serve's VmRSS is read from \
-                /proc before the load, after the warm-up and at the end; its open fds (/proc/PID/fd) before the load and \
-                once every client has disconnected (polled for up to 5 s for the count to come back). Use a release build.
+                included). serve's VmRSS is read from /proc before the load, after the warm-up and at the end; its open \
+                fds (/proc/PID/fd) before the load and once every client has disconnected (polled for up to 5 s for the \
+                count to come back). Targets: no error; every operation p50 ≤ \(BenchTarget.text(LoadReport.p50GoalMs)) ms \
+                and p99 ≤ \(BenchTarget.text(LoadReport.p99GoalMs)) ms; RSS growth after the warm-up below 4 MiB (2 MiB \
+                with --seconds 600 or more); the fds back. With --check a missed target makes the run exit 1 after \
+                printing the figures. The output names the CPU and its cores. Clients and serve share the machine: use \
+                a release build.
                 """
     }
 

@@ -34,6 +34,9 @@ public struct IPPBench: ParsableCommand {
             >= 3x on the small request; encode_built >= 3x libcups_build_write; decode >= 10x libcups_read.
             The libcups harness (tools/libcups-bench/ipp_bench.c) is compiled with cc against libcups2-dev,
             which tools/setup.sh installs. An error in any timed loop stops the bench.
+            --only FIGURE times one of our figures (no libcups, no targets); with --flamegraph FILE.svg it is
+            recorded under perf record -g (Debian's linux-perf) and drawn as a self-contained SVG flame graph.
+            --check exits 1 when a target is missed.
             """)
 
     @Option(name: .long, help: "An IPP message file; repeat for several. Default: the large and the small fixture.")
@@ -54,6 +57,8 @@ public struct IPPBench: ParsableCommand {
     @Option(name: .long, help: "Time only this figure (decode, decode_tree, encode, encode_built) and skip libcups: for profiling with perf.")
     var only: Work?
 
+    @OptionGroup var flame: FlameGraphOption
+
     @OptionGroup var check: BenchCheckOption
 
     /// Set on the child run that counts allocations with malloc_count.so preloaded.
@@ -63,6 +68,7 @@ public struct IPPBench: ParsableCommand {
     public func validate() throws {
         guard (1...1_000).contains(rounds) else { throw ValidationError("--rounds \(rounds): expected 1…1000") }
         guard (1...60_000).contains(batchMs) else { throw ValidationError("--batch-ms \(batchMs): expected 1…60000") }
+        try flame.validate(only: only?.rawValue, figures: Work.allCases.map(\.rawValue))
     }
 
     public init() {}
@@ -75,6 +81,16 @@ public struct IPPBench: ParsableCommand {
     ]
 
     public func run() throws {
+        if let file = flame.flamegraph, let only {
+            let arguments =
+                ["bench", "ipp", "--only", only.rawValue, "--rounds", "\(rounds)", "--batch-ms", "\(batchMs)"]
+                + input.flatMap { ["--input", $0] } + (json ? ["--json"] : [])
+            let recorded = try FlameGraphRecording.record(
+                arguments, callGraph: flame.callGraph, title: "workbench bench ipp: \(only.rawValue)", to: file)
+            print(recorded.output, terminator: "")
+            printError("flame graph of \(only.rawValue): \(file) (\(recorded.samples) samples)")
+            return try check.finish([])
+        }
         let subjects = try loadSubjects()
         if allocationsOnly {
             guard let counter = Self.allocationCounter else {
@@ -322,11 +338,16 @@ public struct IPPBench: ParsableCommand {
 
     // MARK: Reports
 
-    private func jsonReport(_ results: [Result], targets: [BenchTarget]) -> String {
-        func number(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "null" }
-            return String(Double(Int((value * 10).rounded())) / 10)
-        }
+    /// A nanosecond or allocation figure as both the text and the JSON print it (one decimal), nil when not measured:
+    /// formatted once, so the two never disagree on a rounding.
+    static func shown(_ value: Double?) -> String? {
+        guard let value, value.isFinite else { return nil }
+        let tenths = Int((value * 10).rounded())
+        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+
+    func jsonReport(_ results: [Result], targets: [BenchTarget]) -> String {
+        func number(_ value: Double?) -> String { Self.shown(value) ?? "null" }
         let messages = results.map { result in
             var fields = [
                 "\"message\": \(JSONString.quoted(result.subject.label))",
@@ -363,11 +384,8 @@ public struct IPPBench: ParsableCommand {
             + "], \"targets\": " + BenchTarget.jsonArray(targets) + "}"
     }
 
-    private func textReport(_ results: [Result], targets: [BenchTarget]) -> String {
-        func fixed(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "-" }
-            return String(format: "%.1f", value)
-        }
+    func textReport(_ results: [Result], targets: [BenchTarget]) -> String {
+        func fixed(_ value: Double?) -> String { Self.shown(value) ?? "-" }
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
         }
