@@ -22,6 +22,8 @@ public final class Kernel: @unchecked Sendable {
     public let bus: URLBus
     /// Calendar time at virtual time zero.
     public let epoch: Duration
+    /// The bugs every node of this world has (none, but for `workbench swarm --planted` and tests).
+    public let plantedBugs: PlantedBugs
 
     private let time: SimulatedTime
     private var nodes: [String: Node] = [:]
@@ -30,9 +32,10 @@ public final class Kernel: @unchecked Sendable {
     /// The default epoch: 2026-01-01T00:00:00Z, so calendar times in traces never depend on today's date.
     public static let defaultEpoch = Duration.seconds(1_767_225_600)
 
-    public init(seed: UInt64, epoch: Duration = Kernel.defaultEpoch) {
+    public init(seed: UInt64, epoch: Duration = Kernel.defaultEpoch, plantedBugs: PlantedBugs = .none) {
         self.seed = seed
         self.epoch = epoch
+        self.plantedBugs = plantedBugs
         let loop = SimulationLoop()
         self.loop = loop
         let trace = Trace(clock: { loop.nanoseconds })
@@ -51,7 +54,8 @@ public final class Kernel: @unchecked Sendable {
             name: name, eventLoop: loop, network: network,
             clock: NodeClock(source: time, skew: skew(of: name)),
             random: RandomStream(seed: seed, name: "node:" + name),
-            secrets: .seeded(RandomStream(seed: seed, name: "secrets:" + name)), faults: faults, bus: bus, tracer: trace)
+            secrets: .seeded(RandomStream(seed: seed, name: "secrets:" + name)), faults: faults, bus: bus, tracer: trace,
+            plantedBugs: plantedBugs)
         nodes[name] = node
         return node
     }

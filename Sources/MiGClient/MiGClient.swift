@@ -97,7 +97,7 @@ public final class MiGClient: Sendable {
             message.addGroup(.job) { options.addJobTemplate(to: &$0) }
             return message
         }
-        let response = try Self.requireSuccess(outcome.message)
+        let response = try acceptedPrintJob(outcome.message)
         let job = response.group(.job)
         guard let id = job?.jobID ?? response.jobID else {
             throw .malformedResponse("the Print-Job response has no job-id")
@@ -113,6 +113,13 @@ public final class MiGClient: Sendable {
                 ("job-id", "\(id)"),
             ])
         return submitted
+    }
+
+    /// A successful Print-Job answer. Planted bug (`mig.status-ignored`): any answer that names a job, whatever its
+    /// IPP status.
+    private func acceptedPrintJob(_ message: IPPMessage) throws(MiGError) -> IPPMessage {
+        if node.planted(.migStatusIgnored), message.group(.job)?.jobID ?? message.jobID != nil { return message }
+        return try Self.requireSuccess(message)
     }
 
     /// The original app's Print-Job, attribute for attribute (see `AttributeSet.original`). Its request-id is
@@ -291,4 +298,9 @@ extension MiGError {
         default: "\(self)"
         }
     }
+}
+
+extension PlantedBug {
+    /// The print client takes a Print-Job answer that names a job for success, whatever its IPP status.
+    public static let migStatusIgnored = PlantedBug("mig.status-ignored")
 }

@@ -139,7 +139,8 @@ final class MiGPrinter {
     }
 
     private func printJob(_ request: IPPMessage, _ caller: Caller) throws -> Admission {
-        try refuseWhenBusy(request)
+        // Planted bug: the busy check moves to after the document (see `documentReceived`).
+        if !node.planted(.migBusyAfterQueueing) { try refuseWhenBusy(request) }
         let ticket = try ticket(for: request)
         let job = try newJob(ticket, caller: caller, reason: "job-incoming")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
@@ -202,6 +203,9 @@ final class MiGPrinter {
                 ("job", "\(job.id!)"),
             ])
         engine.kick()
+        if node.planted(.migBusyAfterQueueing), intake.request.operation == .printJob, node.fault(Self.busyFault) {
+            return Self.error(to: intake.request, .busy, "The printer is busy; try again later.")
+        }
         // The answer tells the job's state now: processing if the printer took it at once.
         let current = (try? store.job(id: job.id!)) ?? job
         let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
@@ -487,4 +491,10 @@ final class MiGPrinter {
         }
         return job
     }
+}
+
+extension PlantedBug {
+    /// MiG decides the printer is too busy only after it queued the Print-Job and took its document, and answers
+    /// server-error-busy: the client retries, and the document prints twice.
+    public static let migBusyAfterQueueing = PlantedBug("mig.busy-after-queueing")
 }

@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import NIOCore
 import NIOHTTP1
 import SCPms
@@ -99,7 +101,7 @@ struct Routes: Sendable {
         case .success(let parsed): settings = parsed
         case .failure(let why): return .text(.badRequest, why.description)
         }
-        var id = node.secrets.uuid()
+        var id = node.planted(.scpmsIDFromDevice) ? Self.deviceID(applicationId: applicationId, user: user, settings: settings) : node.secrets.uuid()
         while try await store.connectionExists(id) { id = node.secrets.uuid() }
         let now = node.clock.unixTime.milliseconds
         let connection = ApplicationConnection(
@@ -300,4 +302,24 @@ extension String {
         while text.last == " " || text.last == "\t" { text.removeLast() }
         return String(text)
     }
+}
+
+extension Routes {
+    /// Planted bug's id (`scpms.id-from-device`): the same for every registration of one user's device, so unique
+    /// among live registrations only. A UUID's shape, from a digest of the application, user and device type.
+    fileprivate static func deviceID(applicationId: String, user: String, settings: ConnectionSettings) -> String {
+        let digest = Array(SHA256.hash(data: Array("\(applicationId)\n\(user)\n\(settings["DeviceType"] ?? "")".utf8)))
+        let hex = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range -> String in
+            let start = hex.index(hex.startIndex, offsetBy: range.lowerBound)
+            return String(hex[start..<hex.index(start, offsetBy: range.count)])
+        }
+        return parts.joined(separator: "-")
+    }
+}
+
+extension PlantedBug {
+    /// SCPms derives a registration's id from the user and device, unique among live registrations only: after a
+    /// delete, the device's next registration gets the deleted id back.
+    public static let scpmsIDFromDevice = PlantedBug("scpms.id-from-device")
 }

@@ -7,11 +7,14 @@ public struct ScenarioRunner: Sendable {
     public let catalog: [ActorKind]
     /// The promises checked after every statement and at the end of every run.
     public let invariants: [Invariant]
+    /// Bugs the actors and clients of every run have: none, but for `workbench swarm --planted` and tests.
+    public let plantedBugs: PlantedBugs
 
-    public init(language: ScenarioLanguage, catalog: [ActorKind], invariants: [Invariant] = []) {
+    public init(language: ScenarioLanguage, catalog: [ActorKind], invariants: [Invariant] = [], plantedBugs: PlantedBugs = .none) {
         self.language = language
         self.catalog = catalog
         self.invariants = invariants
+        self.plantedBugs = plantedBugs
     }
 
     /// The outcome of one scenario run.
@@ -42,7 +45,7 @@ public struct ScenarioRunner: Sendable {
     /// Runs every statement of `script` in order on a new kernel seeded with `seed`, with the faults of `faults`
     /// run just before the statements they name.
     public func run(_ script: Script, seed: UInt64, faults: FaultSource? = nil, output: @escaping @Sendable (String) -> Void) -> Result {
-        let kernel = Kernel(seed: seed)
+        let kernel = Kernel(seed: seed, plantedBugs: plantedBugs)
         let context = ScenarioContext(kernel: kernel, catalog: catalog, file: script.file, output: output)
         // Only the file's name: the trace depends on seed and build, not on how the path was typed.
         let name = script.file.split(separator: "/").last.map(String.init) ?? script.file

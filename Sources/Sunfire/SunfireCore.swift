@@ -21,6 +21,7 @@ final class SunfireCore: @unchecked Sendable {
         self.whitelist = configuration.whitelist
         for point in UnixHost.faultPoints { node.faults.declare(point) }
         host = UnixHost(configuration: configuration.host) { [unowned self] user in try self.fileSystem(for: user) }
+        host.accounts.chargesWhileAnyLeft = node.planted(.sunfireQuotaAnyLeft)
     }
 
     /// Host time: the node's monotonic clock.
@@ -125,4 +126,9 @@ final class SunfireCore: @unchecked Sendable {
         let lines = ["realm\t\(realm)"] + host.accounts.quota(of: account.user).map { "\($0.kind.rawValue)\t\($0.value)" }
         return .text(.ok, lines.joined(separator: "\n"))
     }
+}
+
+extension PlantedBug {
+    /// The spooler prints a job when the owner has any quota left, not enough for the job: the quota goes negative.
+    public static let sunfireQuotaAnyLeft = PlantedBug("sunfire.quota-any-left")
 }

@@ -33,4 +33,7 @@ public struct FailureSignature: Equatable, Sendable {
 
     /// The same failure wherever its line now is.
     public func sameFailure(as other: FailureSignature) -> Bool { place == other.place }
+
+    /// What ``sameFailure(as:)`` compares, as text: the failure without its line (a corpus files seeds under it).
+    public var identity: String { place }
 }

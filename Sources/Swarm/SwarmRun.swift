@@ -12,6 +12,8 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     public let faults: [ScheduledFault]
     public let virtualNanoseconds: Int64
     public let traceEvents: Int
+    /// The failure's ``FailureSignature/identity`` (nil if it passed; absent from results written before it existed).
+    public let signature: String?
 
     public init(_ result: ScenarioRunner.Result) {
         file = result.file
@@ -28,6 +30,7 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         faults = result.faults
         virtualNanoseconds = result.virtualTime.nanosecondsValue
         traceEvents = result.traceEvents
+        signature = FailureSignature(result)?.identity
     }
 
     /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within.

@@ -27,12 +27,14 @@ public struct Node: Sendable {
     public let bus: URLBus
     /// Where this node's blocking work runs (see ``blocking(_:)``).
     public let blockingWork: BlockingWork
+    /// The bugs planted in this run (see ``planted(_:)``): none unless the kernel was made with some.
+    public let plantedBugs: PlantedBugs
     let tracer: any TraceSink
 
     public init(
         name: String, eventLoop: any EventLoop, network: any Network, clock: NodeClock,
         random: RandomStream, secrets: SecretRandom, faults: FaultPoints, bus: URLBus, tracer: any TraceSink,
-        blockingWork: BlockingWork = .inline
+        blockingWork: BlockingWork = .inline, plantedBugs: PlantedBugs = .none
     ) {
         self.name = name
         self.eventLoop = eventLoop
@@ -44,6 +46,7 @@ public struct Node: Sendable {
         self.bus = bus
         self.tracer = tracer
         self.blockingWork = blockingWork
+        self.plantedBugs = plantedBugs
     }
 
     /// Records a meaningful event of this node in the run's trace.

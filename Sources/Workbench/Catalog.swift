@@ -1,6 +1,7 @@
 import ArgumentParser
 import Reports
 import Scenario
+import Swarm
 
 /// Every actor the workbench can start, adapted to the scenario language and `serve`, gathered from the
 /// systems under `Systems/`.
@@ -24,6 +25,9 @@ public enum Catalog {
 
     /// Every system's invariants, checked by every run.
     public static let invariants: [Invariant] = systems.flatMap(\.invariants)
+
+    /// Every system's planted bugs (`workbench swarm --planted`), system by system.
+    static let plantedBugs: [PlantedBugEntry] = systems.flatMap(\.plantedBugs)
 
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = systems.reduce(into: [:]) { options, system in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Reports
 import Scenario
+import Swarm
 
 /// One system's face in the `workbench` command: what it adds to `start`, the scenario language, `serve`, `bench`,
 /// `fuzz-scenario` and the timeline report. Each folder under `Systems/` defines one (`extension WorkbenchSystem {
@@ -31,12 +32,16 @@ struct WorkbenchSystem: Sendable {
     let fuzzSamples: FuzzSamples
     /// How the timeline report (`run --report`) draws the system's own trace events.
     let timelineEvents: [TimelineEvent]
+    /// The realistic bugs its actors and clients can be made to have, for `workbench swarm --planted` (never on in a
+    /// normal run).
+    let plantedBugs: [PlantedBugEntry]
 
     init(
         name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
         liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
         invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = [],
-        loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = []
+        loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = [],
+        plantedBugs: [PlantedBugEntry] = []
     ) {
         self.name = name
         self.actorKinds = actorKinds
@@ -50,6 +55,7 @@ struct WorkbenchSystem: Sendable {
         self.loadBench = loadBench
         self.fuzzSamples = fuzzSamples
         self.timelineEvents = timelineEvents
+        self.plantedBugs = plantedBugs
     }
 }
 

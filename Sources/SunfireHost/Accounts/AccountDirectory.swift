@@ -42,6 +42,10 @@ public final class AccountDirectory: @unchecked Sendable {
     // @unchecked Sendable: used only on the host's event loop.
     private var accounts: [UnixAccount]
 
+    /// A planted bug's switch (`workbench swarm --planted sunfire.quota-any-left`; the actor sets it from its node,
+    /// false in every normal run): a job is charged whenever some quota is left, enough for it or not.
+    public var chargesWhileAnyLeft = false
+
     public init(_ accounts: [UnixAccount]) { self.accounts = accounts }
 
     public var all: [UnixAccount] { accounts }
@@ -84,7 +88,7 @@ public final class AccountDirectory: @unchecked Sendable {
     public func charge(_ user: String, sheets: Int) -> Bool {
         guard let index = accounts.firstIndex(where: { $0.user == user }) else { return false }
         let left = accounts[index].printQuota[.postScript] ?? 0
-        guard sheets <= left else { return false }
+        guard sheets <= left || (chargesWhileAnyLeft && left > 0) else { return false }
         accounts[index].printQuota[.postScript] = left - sheets
         return true
     }

@@ -16,13 +16,25 @@ struct SwarmRunCommand: ParsableCommand {
             of them deferred up to 3 s into the next step. Expectations may name sets of outcomes (`expect X in a b`); \
             invariants must always hold. One line per failing seed, with the command that replays it and the one that shrinks \
             it; the summary line comes last. Exit status 1 if any seed failed.
+
+            --corpus DIR keeps every failing seed in DIR, one JSON file per failure (workload, fault class, the failure \
+            without its line, its seeds); a later swarm with the same --corpus runs those seeds first and reports each as \
+            still failing, failing differently or now passing (a corpus seed that still fails fails the swarm too).
+
+            --planted NAME|all measures the swarm's power: for each bug the systems can be made to have (never on in a \
+            normal run; `workbench swarm --planted list` lists them), the swarm runs the workload (default \
+            \(SwarmPlanted.defaultWorkload)) with only that bug on, seed after seed (default --seeds \(SwarmPlanted.defaultSeeds)), \
+            until a seed fails an invariant or an expectation, then shrinks that seed's faults; it reports whether the \
+            bug was found, the seed, the seeds it took and the faults kept (with --json, as `planted`: name, system, found, \
+            seed, seeds_to_find, shrunk_faults). A seed that fails without the bug too is skipped. The hunts run in this \
+            process, one after another (--jobs does not apply). Exit status 1 if a bug was not found.
             """)
 
     @Argument(help: "Scenario files (.scn): swarm workloads, whose expectations accept every outcome a fault may cause.")
-    var files: [String]
+    var files: [String] = []
 
-    @Option(help: "Seeds to run, A..B (inclusive; at most 10000000 seeds), or a single seed.")
-    var seeds: String
+    @Option(help: "Seeds to run, A..B (inclusive; at most 10000000 seeds), or a single seed (with --planted: the seeds tried, default 1..2000).")
+    var seeds: String?
 
     @Option(help: "Which faults the seed chooses: none, network, actors or all.")
     var faults: FaultClass = .all
@@ -41,12 +53,30 @@ struct SwarmRunCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOption
 
+    @Option(help: "Keep every failing seed in this folder (one JSON file per failure) and run the seeds kept there first.")
+    var corpus: String?
+
+    @Option(
+        help: "Hunt a planted bug (NAME, or all; list: the names) and report whether the swarm finds it, at which seed, shrunk to how many faults.")
+    var planted: String?
+
     @Option(help: .hidden)
     var worker: String?
 
     func validate() throws {
+        if planted == "list" { return }
+        if let planted {
+            _ = try SwarmPlanted(planted)
+            guard corpus == nil, shard == nil, junit.file == nil, report.file == nil else {
+                throw ValidationError("--planted takes files, --seeds, --faults and --json only")
+            }
+        } else {
+            guard !files.isEmpty else { throw ValidationError("expected at least one scenario file (.scn)") }
+            guard seeds != nil else { throw ValidationError("expected --seeds A..B (or one seed)") }
+        }
         try commandLine {
-            _ = try SeedRange(seeds)
+            _ = try SeedRange(seeds ?? SwarmPlanted.defaultSeeds)
+            _ = try corpus.map { try SwarmCorpus(directory: $0) }
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1…64") }
             if let shard { _ = try Shard(shard, option: "--shard") }
             if let worker { _ = try Shard(worker, option: "--worker") }
@@ -54,8 +84,20 @@ struct SwarmRunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if planted == "list" {
+            for entry in Catalog.plantedBugs { print("\(entry.name) (\(entry.system)): \(entry.summary)") }
+            return
+        }
+        if let planted {
+            return try SwarmPlanted(planted).run(
+                files: files.isEmpty ? [SwarmPlanted.defaultWorkloadPath] : files, seeds: seeds ?? SwarmPlanted.defaultSeeds,
+                faults: faults, json: json)
+        }
+        guard let seeds else { throw ValidationError("expected --seeds A..B (or one seed)") }
         let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
         let scripts = try SwarmScripts.load(files)
+        let corpus = try commandLine { try self.corpus.map { try SwarmCorpus(directory: $0) } }
+        let reruns = try corpus.map { try SwarmCorpusRun.run($0, swarm: swarm, scripts: scripts) } ?? []
         let started = ContinuousClock.now
         let selected = try commandLine {
             try SeedRange(seeds).seeds(
@@ -76,13 +118,17 @@ struct SwarmRunCommand: ParsableCommand {
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         guard worker == nil else { return }
         if jobs > 1, selected.count > 1 { for run in result.failed { print(run.failureLine(options: swarm.options)) } }
+        if let corpus {
+            let added = try commandLine { try corpus.record(result.runs, faults: faults, options: swarm.options) }
+            if added > 0 { print("corpus \(corpus.directory): \(added) new failing seed\(added == 1 ? "" : "s") kept") }
+        }
         if let file = junit.file { try result.junitXML.write(toFile: file, atomically: true, encoding: .utf8) }
         if let file = report.file {
             // The first failing seeds again, with their explicit schedules: the same runs, now with their traces.
             let replays = result.failed.prefix(20).compactMap { swarm.replay($0, scripts: scripts) }
             try TimelineReport(results: replays, systemEvents: Catalog.timelineEvents).html.write(toFile: file, atomically: true, encoding: .utf8)
         }
-        print(result.summary)
-        if !result.failed.isEmpty { throw ExitStatus.checkFailed }
+        print(result.summary + SwarmCorpusRun.summary(reruns))
+        if !result.failed.isEmpty || reruns.contains(where: { !$0.run.passed }) { throw ExitStatus.checkFailed }
     }
 }

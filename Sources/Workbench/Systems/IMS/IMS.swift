@@ -1,4 +1,5 @@
 import Scenario
+import Swarm
 
 /// IMS DriveSync token signing (original 004): the host's signing back end, IMS's verifier, the `ims` directives
 /// that drive the IMS SDK from the phone, and the bench of the JWT core.
@@ -14,6 +15,7 @@ extension WorkbenchSystem {
         invariants: Invariant.imsInvariants,
         coreBenches: [JWTBench.self],
         loadBench: .ims,
-        fuzzSamples: FuzzSamples(hostile: ["leeway=99999999h"])
+        fuzzSamples: FuzzSamples(hostile: ["leeway=99999999h"]),
+        plantedBugs: PlantedBugEntry.ims
     )
 }

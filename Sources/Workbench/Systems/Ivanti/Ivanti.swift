@@ -1,4 +1,5 @@
 import Scenario
+import Swarm
 
 /// Ivanti: the client app (`ivanti …` knobs) and an app using the AppConnect module (`appconnect …`).
 extension WorkbenchSystem {
@@ -8,6 +9,7 @@ extension WorkbenchSystem {
         directives: [.ivanti, .appConnect],
         liveOptions: ["ivanti": ["bus-port": "9084"]],
         invariants: Invariant.ivantiInvariants,
-        loadBench: .ivanti
+        loadBench: .ivanti,
+        plantedBugs: PlantedBugEntry.ivanti
     )
 }

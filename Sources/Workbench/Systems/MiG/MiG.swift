@@ -1,5 +1,6 @@
 import Reports
 import Scenario
+import Swarm
 
 /// The MiG print gateway: MiG and the TLS proxy in front of it, the phone's `mig` print client, and the benches
 /// of the IPP core and of MiG itself.
@@ -52,6 +53,7 @@ extension WorkbenchSystem {
                 draw: """
                     function (a, f, e, mark, severity) { return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : '')); }
                     """),
-        ]
+        ],
+        plantedBugs: PlantedBugEntry.mig
     )
 }

@@ -1,4 +1,5 @@
 import Scenario
+import Swarm
 
 /// SAP Mobile Services: the registration endpoint, the app's session manager and admin knobs (`scpms …`),
 /// and the endpoint's bench.
@@ -10,6 +11,7 @@ extension WorkbenchSystem {
         liveOptions: ["scpms": ["port": "9083", "tls-port": "9086"]],
         invariants: Invariant.scpmsInvariants,
         actorBenches: [SCPmsBench.self],
-        loadBench: .scpms
+        loadBench: .scpms,
+        plantedBugs: PlantedBugEntry.scpms
     )
 }

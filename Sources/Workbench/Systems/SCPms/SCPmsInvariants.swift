@@ -2,7 +2,7 @@ import Scenario
 
 /// What SAP Mobile Services and the session manager promise in every run.
 extension Invariant {
-    static let scpmsInvariants: [Invariant] = [deletedRegistrationRefused, clientRegistrationExists]
+    static let scpmsInvariants: [Invariant] = [deletedRegistrationRefused, deletedIDNeverReissued, clientRegistrationExists]
 
     /// An administrator's (or the device's own) DELETE ends a registration for good: its APPCID opens nothing after.
     static let deletedRegistrationRefused = Invariant.trace(
@@ -15,6 +15,23 @@ extension Invariant {
             if let id = event["id"] { deleted.insert(id) }
         case "appcid-accepted":
             if let id = event["id"], deleted.contains(id) { return "\(event.actor) accepted X-SMP-APPCID \(id) after that registration was deleted" }
+        default: break
+        }
+        return nil
+    }
+
+    /// An id names one registration for good: a deleted one is never handed to another (or the same) device, whose
+    /// calls would then pass as the deleted registration's.
+    static let deletedIDNeverReissued = Invariant.trace(
+        "scpms.deleted-id-never-reissued",
+        promise: "SCPms never issues the X-SMP-APPCID of a deleted registration to a new one",
+        initial: Set<String>()
+    ) { deleted, event in
+        switch event.event {
+        case "registration-deleted" where event["found"] == "true":
+            if let id = event["id"] { deleted.insert(id) }
+        case "registered":
+            if let id = event["id"], deleted.contains(id) { return "\(event.actor) issued \(id) again after that registration was deleted" }
         default: break
         }
         return nil

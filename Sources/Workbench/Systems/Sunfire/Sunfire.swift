@@ -1,4 +1,5 @@
 import Scenario
+import Swarm
 
 /// NUS SOC Print's side of the world (original 001): Sunfire, the SSH print host, and mysoc, the site with the quota
 /// page; the `sunfire` directive holds the host operators' knobs.
@@ -16,6 +17,7 @@ extension WorkbenchSystem {
         loadBench: .sunfire,
         fuzzSamples: FuzzSamples(
             addresses: ["sunfire:22"],
-            hostile: ["disk-quota=9223372036854775807", "print-quota=-1", "max-auth-tries=0"])
+            hostile: ["disk-quota=9223372036854775807", "print-quota=-1", "max-auth-tries=0"]),
+        plantedBugs: PlantedBugEntry.sunfire
     )
 }

@@ -1,0 +1,136 @@
+import Foundation
+import Scenario
+import Wire
+
+/// A planted bug as the workbench lists it: the bug, the system it lives in, and what goes wrong, in one line.
+public struct PlantedBugEntry: Sendable {
+    public let bug: PlantedBug
+    public let system: String
+    public let summary: String
+
+    public init(_ bug: PlantedBug, system: String, summary: String) {
+        self.bug = bug
+        self.system = system
+        self.summary = summary
+    }
+
+    public var name: String { bug.name }
+}
+
+/// Measures the swarm's power: for one planted bug, runs the swarm's workloads seed after seed with only that bug on,
+/// until a seed fails (a broken invariant or a failed expectation: the checks know nothing of the bug), then shrinks
+/// that seed's faults as `workbench shrink` does.
+///
+/// A seed that also fails with no bug planted shows a weakness of the workload, not the bug: it is reported and the
+/// hunt goes on.
+public struct PlantedBugHunt: Sendable {
+    /// The runner of normal runs (no bug planted); each hunt plants its one bug in a copy.
+    public let runner: ScenarioRunner
+    public let options: SwarmOptions
+
+    public init(runner: ScenarioRunner, options: SwarmOptions) {
+        self.runner = runner
+        self.options = options
+    }
+
+    /// What one hunt found.
+    public struct Finding: Codable, Sendable {
+        public let name: String
+        public let system: String
+        public let found: Bool
+        /// The first seed that failed, and how many seeds it took (all of them when none did).
+        public let seed: UInt64?
+        public let seedsToFind: Int
+        /// How many faults the seed ran, and how many shrinking kept (the lines kept, before their statements' lines).
+        public let faults: Int?
+        public let shrunkFaults: Int?
+        public let shrunk: [String]?
+        public let file: String?
+        public let failure: String?
+        /// Seeds that failed with the bug and without it, skipped as the workload's own failures.
+        public let failingWithoutBug: [UInt64]
+
+        enum CodingKeys: String, CodingKey {
+            case name, system, found, seed, faults, shrunk, file, failure
+            case seedsToFind = "seeds_to_find"
+            case shrunkFaults = "shrunk_faults"
+            case failingWithoutBug = "failing_without_bug"
+        }
+    }
+
+    /// Hunts `entry`'s bug over `seeds` (in order) and `scripts` (each seed runs every script), calling `progress`
+    /// with each seed run.
+    public func hunt(_ entry: PlantedBugEntry, scripts: [Script], seeds: [UInt64], progress: (UInt64) -> Void = { _ in }) -> Finding {
+        let planted = ScenarioRunner(
+            language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [entry.bug])
+        let buggy = SwarmRunner(runner: planted, options: options)
+        let clean = SwarmRunner(runner: runner, options: options)
+        var withoutBug: [UInt64] = []
+        for (index, seed) in seeds.enumerated() {
+            progress(seed)
+            for script in scripts {
+                let result = buggy.run(script, seed: seed)
+                guard let signature = FailureSignature(result) else { continue }
+                if FailureSignature(clean.run(script, seed: seed)) != nil {
+                    withoutBug.append(seed)
+                    continue
+                }
+                let shrunk = Shrinker(swarm: buggy).minimise(
+                    Shrinker.Failure(signature: signature, faults: result.faults), script: script, seed: seed)
+                return Finding(
+                    name: entry.name, system: entry.system, found: true, seed: seed, seedsToFind: index + 1, faults: result.faults.count,
+                    shrunkFaults: shrunk.kept.count,
+                    shrunk: shrunk.kept.map { "before line \(script.statements[$0.before].line): \($0.line)" }, file: script.file,
+                    failure: signature.text, failingWithoutBug: withoutBug)
+            }
+        }
+        return Finding(
+            name: entry.name, system: entry.system, found: false, seed: nil, seedsToFind: seeds.count, faults: nil, shrunkFaults: nil,
+            shrunk: nil, file: nil, failure: nil, failingWithoutBug: withoutBug)
+    }
+}
+
+/// What `workbench swarm --planted` reports: a finding per bug, and what the hunts ran.
+public struct PlantedBugReport: Codable, Sendable {
+    public let planted: [PlantedBugHunt.Finding]
+    public let files: [String]
+    public let seeds: String
+    public let faults: FaultClass
+    public let wallSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case planted, files, seeds, faults
+        case wallSeconds = "wall_seconds"
+    }
+
+    public init(planted: [PlantedBugHunt.Finding], files: [String], seeds: String, faults: FaultClass, wallSeconds: Double) {
+        self.planted = planted
+        self.files = files
+        self.seeds = seeds
+        self.faults = faults
+        self.wallSeconds = wallSeconds
+    }
+
+    /// One line per bug: found or not, at which seed after how many, the faults kept.
+    public var table: String {
+        let width = max(4, planted.map(\.name.count).max() ?? 0)
+        var lines = ["bug".padding(toLength: width, withPad: " ", startingAt: 0) + "  system   found  seed   seeds to find  shrunk faults"]
+        for finding in planted {
+            lines.append(
+                finding.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + finding.system.padding(toLength: 7, withPad: " ", startingAt: 0) + "  "
+                    + (finding.found ? "yes  " : "NO   ") + "  "
+                    + (finding.seed.map(String.init) ?? "-").padding(toLength: 5, withPad: " ", startingAt: 0) + "  "
+                    + String(finding.seedsToFind).padding(toLength: 13, withPad: " ", startingAt: 0) + "  "
+                    + (finding.shrunkFaults.map { "\($0) of \(finding.faults ?? 0)" } ?? "-"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        // Encoding plain strings and numbers cannot fail.
+        return (try? encoder.encode(self)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+    }
+}

@@ -1,0 +1,36 @@
+/// A realistic bug an actor or client can be made to have, to prove that the swarm finds such bugs
+/// (`workbench swarm --planted`). Each is declared by the module it lives in and checked at the one place the bug
+/// lives (`node.planted(.someBug)`); which system it belongs to and what it does is said next to the system's
+/// face in the workbench.
+///
+/// Nothing turns one on in a normal run: a ``Node`` carries an empty ``PlantedBugs`` unless the kernel was made
+/// with some, which only the swarm's `--planted` and tests do. No scenario line can name one.
+public struct PlantedBug: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// `system.what-goes-wrong`, e.g. `mig.status-ignored`.
+    public let name: String
+
+    public init(_ name: String) { self.name = name }
+
+    public var description: String { name }
+
+    public static func < (a: PlantedBug, b: PlantedBug) -> Bool { a.name < b.name }
+}
+
+/// The planted bugs a run's nodes have: none, normally.
+public struct PlantedBugs: Sendable, Equatable, ExpressibleByArrayLiteral {
+    public let bugs: Set<PlantedBug>
+
+    public init(_ bugs: some Sequence<PlantedBug>) { self.bugs = Set(bugs) }
+
+    public init(arrayLiteral bugs: PlantedBug...) { self.init(bugs) }
+
+    /// No bug: the behaviour of every normal run.
+    public static let none = PlantedBugs([])
+
+    public func contains(_ bug: PlantedBug) -> Bool { !bugs.isEmpty && bugs.contains(bug) }
+}
+
+extension Node {
+    /// Whether `bug` is planted in this run (never, outside `workbench swarm --planted` and tests).
+    public func planted(_ bug: PlantedBug) -> Bool { plantedBugs.contains(bug) }
+}

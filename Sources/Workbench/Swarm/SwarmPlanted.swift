@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Scenario
+import Swarm
+
+/// `workbench swarm --planted NAME|all`: the swarm's power measured on the bugs the systems can be made to have
+/// (``Catalog/plantedBugs``), each hunted alone by ``PlantedBugHunt``.
+struct SwarmPlanted {
+    /// The workload `--planted` runs when no file is given.
+    static let defaultWorkload = "Simulations/ecosystem-swarm.scn"
+    /// The seeds `--planted` tries when no `--seeds` is given: a bug not found within them is a failure of the swarm.
+    static let defaultSeeds = "1..2000"
+
+    let entries: [PlantedBugEntry]
+
+    /// - parameter name: a planted bug's name, or `all`.
+    /// - throws: `ValidationError` naming the unknown bug, the nearest name and every name.
+    init(_ name: String) throws {
+        let all = Catalog.plantedBugs
+        if name == "all" {
+            entries = all
+        } else if let entry = all.first(where: { $0.name == name }) {
+            entries = [entry]
+        } else {
+            throw ValidationError(
+                "--planted \(name): no such planted bug\(didYouMean(name, among: all.map(\.name))); expected all, list or one of: "
+                    + all.map(\.name).joined(separator: ", "))
+        }
+    }
+
+    /// The default workload, found beside the `Fixtures/` folder (the repository), or as given when not found.
+    static var defaultWorkloadPath: String {
+        guard let fixtures = Fixtures.directory else { return defaultWorkload }
+        let path = URL(fileURLWithPath: fixtures).deletingLastPathComponent().appendingPathComponent(defaultWorkload).path
+        return FileManager.default.fileExists(atPath: path) ? path : defaultWorkload
+    }
+
+    /// Hunts every bug over `seeds` of `files`, printing a line per bug and the table; exit status 1 if one was not
+    /// found.
+    func run(files: [String], seeds: String, faults: FaultClass, json: String?) throws {
+        let scripts = try SwarmScripts.load(files)
+        let range = try commandLine { try SeedRange(seeds) }
+        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
+        let started = ContinuousClock.now
+        var findings: [PlantedBugHunt.Finding] = []
+        for entry in entries {
+            let finding = hunt.hunt(entry, scripts: scripts, seeds: range.seeds)
+            print(Self.line(finding, summary: entry.summary))
+            findings.append(finding)
+        }
+        let wall = ContinuousClock.now - started
+        let report = PlantedBugReport(
+            planted: findings, files: files, seeds: seeds, faults: faults, wallSeconds: Double(wall.nanosecondsValue) / 1e9)
+        if let json { try report.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
+        print(report.table)
+        let missed = findings.filter { !$0.found }
+        print(
+            "\(missed.isEmpty ? "PASS" : "FAIL") planted: \(findings.count - missed.count) of \(findings.count) bug\(findings.count == 1 ? "" : "s") found "
+                + "within seeds \(seeds), faults \(faults.rawValue), \(String(format: "%.1f", report.wallSeconds)) s wall")
+        if !missed.isEmpty { throw ExitStatus.checkFailed }
+    }
+
+    /// What one hunt found, with the faults that shrinking kept.
+    static func line(_ finding: PlantedBugHunt.Finding, summary: String) -> String {
+        var text = "\(finding.name) (\(finding.system): \(summary)): "
+        if let seed = finding.seed {
+            text += "found at seed \(seed) (\(finding.seedsToFind) seed\(finding.seedsToFind == 1 ? "" : "s")): \(finding.failure ?? "")"
+            text += "\n    shrunk to \(finding.shrunkFaults ?? 0) of \(finding.faults ?? 0) faults"
+            for line in finding.shrunk ?? [] { text += "\n      \(line)" }
+        } else {
+            text += "NOT FOUND in \(finding.seedsToFind) seeds"
+        }
+        if !finding.failingWithoutBug.isEmpty {
+            text += "\n    seeds that fail without the bug too (skipped): \(finding.failingWithoutBug.map(String.init).joined(separator: ", "))"
+        }
+        return text
+    }
+}

@@ -1,0 +1,18 @@
+import MiGClient
+import MiGServer
+import Swarm
+import Wire
+
+/// The bugs `workbench swarm --planted` can give MiG and its print client, each caught by an invariant.
+extension PlantedBugEntry {
+    static let mig: [PlantedBugEntry] = [
+        PlantedBugEntry(
+            .migStatusIgnored, system: "MiG",
+            summary:
+                "the print client takes a Print-Job answer that names a job for success, whatever its IPP status: an aborted job is reported submitted"
+        ),
+        PlantedBugEntry(
+            .migBusyAfterQueueing, system: "MiG",
+            summary: "MiG answers server-error-busy after it queued the job and took its document: the client's retry prints twice"),
+    ]
+}

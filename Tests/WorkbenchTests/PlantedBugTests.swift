@@ -1,0 +1,153 @@
+import Foundation
+import Kernel
+import Scenario
+import Swarm
+import TestSupport
+import Testing
+import Wire
+
+@testable import Workbench
+
+/// The swarm's power on the systems' planted bugs (`workbench swarm --planted`), the switch that keeps them off, and
+/// the failing-seed corpus (`--corpus`).
+@Suite(.serialized) struct PlantedBugTests {
+    static let workload = "Simulations/ecosystem-swarm.scn"
+
+    func workload() throws -> Script {
+        let text = try String(contentsOfFile: Repository.root.appendingPathComponent(Self.workload).path, encoding: .utf8)
+        let (script, errors) = Catalog.language.parse(file: Self.workload, text: text)
+        try #require(errors.isEmpty, "\(errors.map(\.message))")
+        return script
+    }
+
+    /// Each bug, with the few faults it needs (those `--planted` shrank a found seed to), breaks a promise the system
+    /// declares — an invariant that knows nothing of the bug — and the same run without the bug keeps every promise.
+    @Test func everyPlantedBugIsCaughtByARealCheck() throws {
+        let script = try workload()
+        let statement = { (prefix: String) in try #require(script.statements.firstIndex { $0.source.hasPrefix(prefix) }) }
+        let cases: [(bug: PlantedBug, faults: [ScheduledFault], invariant: String)] = [
+            (
+                .migStatusIgnored, [ScheduledFault(before: try statement("start mig-proxy"), line: "fault mig.document-format-error times 2")],
+                "mig.client-success-was-accepted"
+            ),
+            (
+                .migBusyAfterQueueing, [ScheduledFault(before: try statement("start mig-proxy"), line: "fault mig.busy times 2")],
+                "mig.one-print-per-submission"
+            ),
+            (.scpmsIDFromDevice, [], "scpms.deleted-id-never-reissued"),
+            (.ivantiCredentialBySerial, [], "ivanti.credential-stays-with-its-app"),
+            (
+                .imsNotBeforeIgnored, [ScheduledFault(before: try statement("ims start-session"), line: "clock ims skew -525s")],
+                "ims.session-inside-token-window"
+            ),
+            (.sunfireQuotaAnyLeft, [], "sunfire.quota-never-negative"),
+        ]
+        #expect(Set(cases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)), "every declared bug has its case")
+        #expect(Set(Catalog.plantedBugs.map(\.system)) == Set(["MiG", "SCPms", "Ivanti", "IMS", "Sunfire"]), "at least one per system")
+        let runner = SwarmScripts.runner
+        for (bug, faults, invariant) in cases {
+            let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
+            let failing = planted.run(script, seed: 1, faults: .explicit(faults)) { _ in }
+            #expect(failing.violations.first?.invariant == invariant, "\(bug): \(failing.violations.map(\.message)) \(failing.error ?? "")")
+            let clean = runner.run(script, seed: 1, faults: .explicit(faults)) { _ in }
+            #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
+        }
+    }
+
+    /// The hunt: seed after seed with the bug on until one fails, then that seed's faults shrunk to those needed.
+    @Test func theHuntFindsAFaultDependentBugAndShrinksItsSeed() throws {
+        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
+        let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migBusyAfterQueueing })
+        let finding = hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...40))
+        #expect(finding.found && finding.seedsToFind > 1, "it needs a fault: seed 1 has none that shows it")
+        #expect(finding.failure?.hasPrefix("invariant mig.one-print-per-submission broken") == true, "\(finding.failure ?? "")")
+        #expect(finding.shrunkFaults == 1 && finding.shrunk?.first?.contains("fault mig.busy") == true, "\(finding.shrunk ?? [])")
+        #expect((finding.faults ?? 0) > 1)
+    }
+
+    /// Nothing turns a bug on in a normal run: the kernel, the runners of every command and the scenario language.
+    @Test func noBugIsOnByDefault() throws {
+        #expect(Kernel(seed: 1).node("mig").plantedBugs == .none)
+        #expect(SwarmScripts.runner.plantedBugs == .none)
+        #expect(!Kernel(seed: 1).node("phone").planted(.migStatusIgnored))
+        // A planted bug's name is no word of the language.
+        for entry in Catalog.plantedBugs {
+            let (_, errors) = Catalog.language.parse(file: "t.scn", text: "start mig \(entry.name)=true\n")
+            #expect(!errors.isEmpty, "\(entry.name)")
+        }
+        // The workload passes, digest for digest, whether or not the runner was given an empty set.
+        let script = try workload()
+        let runner = SwarmScripts.runner
+        let explicit = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: .none)
+        let a = runner.run(script, seed: 7) { _ in }
+        #expect(a.passed, "\(a.error ?? "") \(a.failures.map { $0.failure ?? "" }) \(a.violations.map(\.message))")
+        #expect(explicit.run(script, seed: 7) { _ in }.digest == a.digest)
+    }
+
+    @Test func unknownPlantedBugsAreRefused() throws {
+        let typo = try WorkbenchBinary.run(["swarm", "--planted", "mig.status-ignord"])
+        #expect(typo.status == 64, "\(typo.output)")
+        #expect(typo.stderr.contains("did you mean 'mig.status-ignored'"), "\(typo.stderr)")
+        #expect(typo.stderr.contains("ims.not-before-ignored"), "the list of names")
+        let list = try WorkbenchBinary.run(["swarm", "--planted", "list"])
+        #expect(list.status == 0)
+        #expect(list.stdout.split(separator: "\n").count == Catalog.plantedBugs.count, "\(list.stdout)")
+        let mixed = try WorkbenchBinary.run(["swarm", "--planted", "all", "--corpus", "/tmp/x"])
+        #expect(mixed.status == 64 && mixed.stderr.contains("--planted takes"), "\(mixed.output)")
+    }
+
+    /// `--planted NAME --json`: the hunt's figures, in the shape the issue names.
+    @Test func plantedReportsInTextAndJSON() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("planted-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("planted.json").path
+        let run = try WorkbenchBinary.run(["swarm", "--planted", "scpms.id-from-device", "--seeds", "1..50", "--json", json])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.stdout.contains("scpms.id-from-device (SCPms: "), "\(run.stdout)")
+        #expect(run.stdout.contains("PASS planted: 1 of 1 bug found"), "\(run.stdout)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let planted = try #require(object["planted"] as? [[String: Any]])
+        #expect(planted.count == 1)
+        #expect(planted[0]["name"] as? String == "scpms.id-from-device")
+        #expect(planted[0]["system"] as? String == "SCPms")
+        #expect(planted[0]["found"] as? Bool == true)
+        #expect(planted[0]["seed"] as? Int != nil && planted[0]["seeds_to_find"] as? Int != nil && planted[0]["shrunk_faults"] as? Int != nil)
+    }
+
+    /// `--corpus DIR` keeps failing seeds by failure, and the next swarm runs them first: still failing, or now passing.
+    @Test func theCorpusKeepsFailingSeedsAndRunsThemFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = SwarmCommandTests.planted
+        let first = try WorkbenchBinary.run(["swarm", file, "--seeds", "1..40", "--faults", "actors", "--jobs", "2", "--corpus", directory.path])
+        #expect(first.status == 1, "\(first.output)")
+        let failing = first.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL \(file) seed ") }
+        #expect(first.stdout.contains("corpus \(directory.path): \(failing.count) new failing seed"), "\(first.stdout)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        #expect(files.count == 1, "one failure, one file: \(files)")
+        let entryPath = directory.appendingPathComponent(files[0]).path
+        let entry = try JSONDecoder().decode(SwarmCorpus.Entry.self, from: Data(contentsOf: URL(fileURLWithPath: entryPath)))
+        #expect(entry.seeds.count == failing.count)
+        #expect(entry.signature == "invariant echo.reports-what-it-received")
+        #expect(entry.file == "echo-planted-bug.scn" && entry.faults == .actors)
+
+        // A passing seed filed by hand under the same failure reads as now passing; the kept ones still fail.
+        var edited = entry
+        let passing: UInt64 = try #require((1...40).first { !entry.seeds.contains($0) })
+        edited.seeds = [passing] + entry.seeds
+        try JSONEncoder().encode(edited).write(to: URL(fileURLWithPath: entryPath))
+        let second = try WorkbenchBinary.run(["swarm", file, "--seeds", "41", "--faults", "actors", "--jobs", "1", "--corpus", directory.path])
+        let lines = second.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "corpus \(file) seed \(passing): now passing (filed as: invariant echo.reports-what-it-received)", "\(second.stdout)")
+        #expect(lines.filter { $0.hasSuffix(": still failing (filed as: invariant echo.reports-what-it-received)") }.count == entry.seeds.count)
+        #expect(second.status == 1, "kept seeds that still fail fail the swarm")
+        #expect(
+            lines.last?.contains("corpus: \(entry.seeds.count + 1) seeds (\(entry.seeds.count) still failing, 0 failing differently, 1 now passing)")
+                == true, "\(lines.last ?? "")")
+        // Another fault class has its own corpus.
+        let other = try WorkbenchBinary.run(["swarm", file, "--seeds", "41", "--faults", "none", "--corpus", directory.path])
+        #expect(!other.stdout.contains("corpus \(file) seed"), "\(other.stdout)")
+    }
+}
