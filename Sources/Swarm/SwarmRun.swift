@@ -12,6 +12,8 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     public let faults: [ScheduledFault]
     public let virtualNanoseconds: Int64
     public let traceEvents: Int
+    /// The reach points it reached, sorted.
+    public let reached: [String]
 
     public init(_ result: ScenarioRunner.Result) {
         file = result.file
@@ -28,6 +30,7 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         faults = result.faults
         virtualNanoseconds = result.virtualTime.nanosecondsValue
         traceEvents = result.traceEvents
+        reached = result.reached
     }
 
     /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within.

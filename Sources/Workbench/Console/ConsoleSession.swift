@@ -39,6 +39,7 @@ final class ConsoleSession: @unchecked Sendable {
         context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: write)
         runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
         watch = InvariantWatch(Catalog.invariants)
+        context.reach = ReachWatch(Catalog.reachPoints)
     }
 
     /// Handles one line typed (or piped) into the console.
@@ -79,7 +80,9 @@ final class ConsoleSession: @unchecked Sendable {
             }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
             let before = context.expectations.count
+            let reachedBefore = context.reached
             try runner.execute(statement, in: context)
+            context.reach?.check(context)
             for expectation in context.expectations[before...] {
                 if let failure = expectation.failure {
                     failedExpectations += 1
@@ -94,6 +97,7 @@ final class ConsoleSession: @unchecked Sendable {
                 outcome = .failed(ExitStatus.checkFailed)
                 write(violation.summary(file: "console"))
             }
+            for point in context.reached.subtracting(reachedBefore).sorted() { write("reached \(point)") }
             let results = summary(of: statement)
             if !results.isEmpty { write(results) }
         } catch let error as ScenarioError {
