@@ -68,6 +68,26 @@ public final class Kernel: @unchecked Sendable {
         return skew
     }
 
+    /// Ends every fault of the world: every path healed and released with its default conditions
+    /// (``SimulatedNetwork/healAll()``), every node's clock back on time, every fault point off.
+    ///
+    /// - returns: how many link directions and fault points it changed, and the nodes whose clocks it set right.
+    @discardableResult
+    public func healAll() -> (links: Int, clocks: [String], points: Int) {
+        let links = network.healAll()
+        var clocks: [String] = []
+        for name in skews.keys.sorted() where skews[name]?.value != .zero {
+            skews[name]?.set(.zero)
+            clocks.append(name)
+        }
+        var points = 0
+        for point in faults.all where point.mode != .off {
+            faults.set(point.name, .off)
+            points += 1
+        }
+        return (links, clocks, points)
+    }
+
     /// Virtual time since the start of the run.
     public var now: Duration { .nanoseconds(loop.nanoseconds) }
 

@@ -71,6 +71,11 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     private var parked: [String: [Parked]] = [:]
     private var open: [Int: SimulatedChannel] = [:]
     private var nextConnectionID = 1
+    /// The pairs of hosts a connection was ever opened between (either way), each as (A, B) with A < B, sorted: the
+    /// links that carry the run's traffic, where a fault can matter. Kept as connections open, since a swarm's
+    /// schedule asks before every statement.
+    public private(set) var usedLinks: [(String, String)] = []
+    private var used: Set<String> = []
     private var nextListenerID = 1
     private var nextEphemeralPort: [String: Int] = [:]
 
@@ -156,6 +161,36 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
         trace("reset-armed", [("after-bytes", String(bytes)), ("from", from), ("to", to)])
     }
 
+    private func noteUse(_ a: String, _ b: String) {
+        let ends = a < b ? (a, b) : (b, a)
+        guard used.insert(key(ends.0, ends.1)).inserted else { return }
+        let index = usedLinks.firstIndex { ($0.0, $0.1) > ends } ?? usedLinks.count
+        usedLinks.insert(ends, at: index)
+    }
+
+    /// Ends every fault on every path at once: partitions healed, holds released, armed resets disarmed and
+    /// conditions back to the defaults, so waiting traffic flows (a swarm's `after heal`).
+    ///
+    /// - returns: how many directions it changed.
+    @discardableResult
+    public func healAll() -> Int {
+        var changed = 0
+        for linkKey in links.keys.sorted() {
+            guard var state = links[linkKey],
+                state.partitioned || state.held || state.resetAfterBytes != nil || state.conditions != defaultConditions
+            else { continue }
+            state.partitioned = false
+            state.held = false
+            state.resetAfterBytes = nil
+            state.conditions = defaultConditions
+            links[linkKey] = state
+            changed += 1
+            let ends = linkKey.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            releaseParked(ends[0], ends[1])
+        }
+        return changed
+    }
+
     /// Resets every open connection between `a` and `b` (both directions), as a middlebox would.
     ///
     /// - returns: how many connections were reset.
@@ -237,6 +272,7 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
                 network: self, connectionID: id, role: .client, localHost: from, localPort: self.ephemeralPort(from),
                 remoteHost: host, remotePort: port)
             self.trace("connect", [("conn", String(id)), ("from", from), ("to", "\(host):\(port)")])
+            self.noteUse(from, host)
             client.register(initializer: initializer).whenComplete { result in
                 switch result {
                 case .failure(let error):

@@ -39,17 +39,35 @@ public struct TimelineReport {
         var nanoseconds: Int64
     }
 
+    /// A swarm's reach: of how many seeds, and per reach point how many of them reached it (none: a plain run).
+    public struct Reach: Sendable {
+        public let seeds: Int
+        public let points: [(point: String, seeds: Int)]
+        /// Whether a point never reached failed the swarm (`--require-reach`).
+        public let required: Bool
+
+        public init(seeds: Int, points: [(point: String, seeds: Int)], required: Bool) {
+            self.seeds = seeds
+            self.points = points
+            self.required = required
+        }
+    }
+
     let sections: [Section]
     /// How to draw the systems' own events (each system brings its own).
     let systemEvents: [TimelineEvent]
+    let reach: Reach?
 
-    init(sections: [Section], systemEvents: [TimelineEvent] = []) {
+    init(sections: [Section], systemEvents: [TimelineEvent] = [], reach: Reach? = nil) {
         self.sections = sections
         self.systemEvents = systemEvents
+        self.reach = reach
     }
 
-    public init(results: [ScenarioRunner.Result], systemEvents: [TimelineEvent]) {
+    /// - parameter reach: a swarm's reach table, drawn above the runs (which are then its failing seeds).
+    public init(results: [ScenarioRunner.Result], systemEvents: [TimelineEvent], reach: Reach? = nil) {
         self.systemEvents = systemEvents
+        self.reach = reach
         sections = results.map { result in
             let file = Self.withoutDirectories(result.file)
             let expectations = result.expectations.map {
@@ -115,7 +133,13 @@ public struct TimelineReport {
             // cannot lose the rest.
             out += "],\"trace\":\(JSONString.quoted(section.trace))}"
         }
-        return out + "]}"
+        out += "]"
+        if let reach {
+            out += ",\"reach\":{\"seeds\":\(reach.seeds),\"required\":\(reach.required),\"points\":["
+            out += reach.points.map { "{\"point\":\(JSONString.quoted($0.point)),\"seeds\":\($0.seeds)}" }.joined(separator: ",")
+            out += "]}"
+        }
+        return out + "}"
     }
 
     /// JSON that cannot end its `<script>` element or open a comment in it: `<`, `>` and `&` only occur inside

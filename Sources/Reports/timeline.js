@@ -352,6 +352,26 @@ header.appendChild(el('span', 'facts', data.scenarios.length + ' scenario' + (da
 header.appendChild(el('span', 'facts digest', 'digest ' + data.digest));
 root.appendChild(header);
 
+// A swarm's reach: per point, the seeds that reached it; the points never reached first, where they are seen.
+if (data.reach) {
+  var reachBox = el('details', 'reach');
+  var never = data.reach.points.filter(function (p) { return p.seeds === 0; });
+  reachBox.open = true;
+  reachBox.appendChild(el('summary', null, 'Reach: ' + (data.reach.points.length - never.length) + ' of ' + data.reach.points.length
+    + ' points reached by ' + data.reach.seeds + ' seeds' + (never.length ? ' \u00b7 never reached: ' + never.length : '')
+    + (never.length && data.reach.required ? ' (required: FAIL)' : '')));
+  var table = el('table', 'reach');
+  var headRow = el('tr'); headRow.appendChild(el('th', null, 'seeds')); headRow.appendChild(el('th', null, 'point')); table.appendChild(headRow);
+  never.concat(data.reach.points.filter(function (p) { return p.seeds > 0; })).forEach(function (p) {
+    var row = el('tr', p.seeds === 0 ? 'never' : null);
+    row.appendChild(el('td', 'seeds', String(p.seeds)));
+    row.appendChild(el('td', null, p.point + (p.seeds === 0 ? ' \u2014 never reached' : '')));
+    table.appendChild(row);
+  });
+  reachBox.appendChild(table);
+  root.appendChild(reachBox);
+}
+
 var nav = el('nav', 'scenarios');
 nav.setAttribute('aria-label', 'Scenarios');
 data.scenarios.forEach(function (s, i) {
@@ -812,6 +832,6 @@ function fromHash() {
   }
 }
 window.addEventListener('hashchange', fromHash);
-if (data.scenarios.length) fromHash(); else head.appendChild(el('p', null, 'The run had no scenarios.'));
+if (data.scenarios.length) fromHash(); else head.appendChild(el('p', null, data.reach ? 'No seed failed.' : 'The run had no scenarios.'));
 root.dataset.ready = 'true';
 })();

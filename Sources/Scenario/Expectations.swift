@@ -1,38 +1,61 @@
 import Kernel
 import Wire
 
-/// `expect` in its four forms (trace, no trace, elapsed, a comparison or a set of acceptable outcomes). A failed expectation is recorded with expected vs actual and the file:line;
-/// the scenario goes on so one run reports every broken expectation.
+/// `expect` in its forms (trace, no trace, elapsed, reached, a comparison or a set of acceptable outcomes). A failed
+/// expectation is recorded with expected vs actual and the file:line; the scenario goes on so one run reports every
+/// broken expectation. `sometimes` checks the same conditions, and only counts the ones that hold.
 enum Expectations {
     static let operators = ["==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
 
+    /// What `expect` and `sometimes` check: the condition as written, and how to check it now (nil when it holds,
+    /// else why not).
+    struct Condition: Sendable {
+        let text: String
+        let failure: @Sendable (ScenarioContext) throws -> String?
+    }
+
     static func parse(_ args: inout Arguments) throws(ScenarioError) -> any Step {
+        let condition = try self.condition(&args)
+        return Run { context in
+            context.record("expect \(condition.text)", failure: try condition.failure(context))
+            return nil
+        }
+    }
+
+    static func condition(_ args: inout Arguments) throws(ScenarioError) -> Condition {
         let text = args.remaining.map { $0.quoted ? "\"\($0.text)\"" : $0.text }.joined(separator: " ")
+        if args.accept("reached") {
+            let column = args.peek?.column ?? args.directiveColumn
+            let point = try args.name("a reach point name like mig.job-held-then-completed")
+            try args.end()
+            args.names.append(NameUse(kind: .reachPoint, name: point, column: column))
+            return Condition(text: "reached \(point)") { context in
+                context.reach?.check(context)
+                return context.reached.contains(point)
+                    ? nil
+                    : "expected reach point \(point) reached, it was not; reached so far: "
+                        + (context.reached.isEmpty ? "none" : context.reached.sorted().joined(separator: ", "))
+            }
+        }
         if args.accept("no") {
             try args.expect("trace", "after 'no'")
             let pattern = try TracePattern.parse(&args, allowWithin: false)
-            return Run { context in
+            return Condition(text: "no trace \(pattern.text)") { context in
                 let fields = try pattern.resolvedFields(context)
                 let hits = context.kernel.trace.all.filter { pattern.matches($0, fields) }
-                context.record(
-                    "expect no trace \(pattern.text)",
-                    failure: hits.isEmpty ? nil : "expected no trace event \(pattern.text), found \(hits.count), first: \(hits[0].canonicalLine)")
-                return nil
+                return hits.isEmpty ? nil : "expected no trace event \(pattern.text), found \(hits.count), first: \(hits[0].canonicalLine)"
             }
         }
         if args.accept("trace") {
             let pattern = try TracePattern.parse(&args, allowWithin: false)
-            return Run { context in
+            return Condition(text: "trace \(pattern.text)") { context in
                 let fields = try pattern.resolvedFields(context)
                 let found = context.kernel.trace.all.contains { pattern.matches($0, fields) }
                 let sameName = context.kernel.trace.all.filter { $0.event == pattern.event }.suffix(3).map(\.canonicalLine)
-                context.record(
-                    "expect trace \(pattern.text)",
-                    failure: found
-                        ? nil
-                        : "expected a trace event \(pattern.text), found none"
-                            + (sameName.isEmpty ? "" : "; last '\(pattern.event)' events: \(sameName.joined(separator: " "))"))
-                return nil
+                return found
+                    ? nil
+                    : "expected a trace event \(pattern.text), found none"
+                        + (sameName.isEmpty ? "" : "; last '\(pattern.event)' events: \(sameName.joined(separator: " "))")
             }
         }
         if args.accept("elapsed") {
@@ -41,15 +64,12 @@ enum Expectations {
             let op = try args.oneOf(["<", "<=", ">", ">=", "==", "!="])
             let bound = try args.duration()
             try args.end()
-            return Run { context in
+            return Condition(text: "elapsed since \(mark) \(op) \(bound)") { context in
                 guard let start = context.marks[mark] else { throw StepError("no mark named '\(mark)' (set one with 'mark \(mark)')") }
                 let elapsed = context.kernel.now - start
                 let limit = try bound.duration(context)
                 let holds = compare(elapsed, op, limit)
-                context.record(
-                    "expect elapsed since \(mark) \(op) \(bound)",
-                    failure: holds ? nil : "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)")
-                return nil
+                return holds ? nil : "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)"
             }
         }
         let lhs = try args.value("a value")
@@ -57,36 +77,35 @@ enum Expectations {
         let op = try args.oneOf(operators + ["in"])
         let rhs = try args.value("a value")
         try args.end()
+        var compiled: CompiledPattern?
         if op == "matches", !rhs.token.text.contains("${") {
-            do { _ = try Regex(rhs.token.text) } catch {
+            do { compiled = CompiledPattern(try Regex(rhs.token.text)) } catch {
                 throw ScenarioError(file: args.file, line: args.line, column: rhs.token.column, message: "expected a regular expression: \(error)")
             }
         }
-        return Run { context in
+        // A pattern without variables is compiled once, here: compiling costs far more than matching, and a swarm
+        // checks the same line thousands of times.
+        let pattern = compiled
+        return Condition(text: text) { context in
             let actual = try lhs.resolve(context)
             let expected = try rhs.resolve(context)
-            let holds = try check(actual, op, expected)
-            context.record(
-                "expect \(text)", failure: holds ? nil : "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))")
-            return nil
+            let holds = try pattern.map { try $0.regex.firstMatch(in: actual) != nil } ?? check(actual, op, expected)
+            return holds ? nil : "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))"
         }
     }
 
     /// `expect VALUE in A B …`: the value is one of several acceptable outcomes (a swarm workload under faults
     /// may end either way; what it must never do is end some third way).
-    static func outcomeSet(_ lhs: Template, _ args: inout Arguments, text: String) throws(ScenarioError) -> any Step {
+    static func outcomeSet(_ lhs: Template, _ args: inout Arguments, text: String) throws(ScenarioError) -> Condition {
         var accepted: [Template] = []
         while !args.isEmpty { accepted.append(try args.value("an acceptable outcome")) }
         guard !accepted.isEmpty else { throw args.error("expected one or more acceptable outcomes after 'in', e.g. 'in 200 503'") }
         let outcomes = accepted
-        return Run { context in
+        return Condition(text: text) { context in
             let actual = try lhs.resolve(context)
             let allowed = try outcomes.map { try $0.resolve(context) }
-            context.record(
-                "expect \(text)",
-                failure: allowed.contains(actual)
-                    ? nil : "expected \(lhs) in \(allowed.map(quoteForMessage).joined(separator: " ")), actual \(quoteForMessage(actual))")
-            return nil
+            return allowed.contains(actual)
+                ? nil : "expected \(lhs) in \(allowed.map(quoteForMessage).joined(separator: " ")), actual \(quoteForMessage(actual))"
         }
     }
 
@@ -159,5 +178,17 @@ struct TracePattern: Sendable {
 
     func matches(_ e: Trace.Event, _ resolved: [(String, String)]) -> Bool {
         e.event == event && (actor == nil || e.actor == actor) && resolved.allSatisfy { e[$0.0] == $0.1 }
+    }
+}
+
+/// A `matches` pattern compiled when its line is read, shared by every run of that line.
+final class CompiledPattern: @unchecked Sendable {
+    // @unchecked Sendable: a Regex is immutable once made, and its matching program is built here, before the line can
+    // run anywhere (the library builds it once, under an atomic, on first use).
+    let regex: Regex<AnyRegexOutput>
+
+    init(_ regex: Regex<AnyRegexOutput>) {
+        self.regex = regex
+        _ = try? regex.firstMatch(in: "")
     }
 }

@@ -5,10 +5,14 @@ import Kernel
 public struct ScheduledFault: Sendable, Codable, Equatable {
     public let before: Int
     public let line: String
+    /// The fault site that fired it (`link a<->b`, `point mig.busy`, `swizzle 2`…), when a swarm's schedule drew
+    /// it: shrinking drops whole sites first, then single faults.
+    public let site: String?
 
-    public init(before: Int, line: String) {
+    public init(before: Int, line: String, site: String? = nil) {
         self.before = before
         self.line = line
+        self.site = site
     }
 }
 
@@ -23,6 +27,6 @@ public enum FaultSource: Sendable {
 /// Chooses a run's faults as it goes, from what the world holds before each statement (the hosts on the network,
 /// the fault points actors declared).
 public protocol FaultScheduler: Sendable {
-    /// The scenario lines to run just before statement `index` (0-based); usually none.
-    func lines(before index: Int, in context: ScenarioContext) -> [String]
+    /// The faults to run just before statement `index` (0-based), each with `before` = `index`; usually none.
+    func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault]
 }

@@ -48,6 +48,15 @@ public final class ScenarioContext: @unchecked Sendable {
     /// What the running line declared it binds.
     var declared: ResultBinding?
     public internal(set) var title: String?
+    /// The reach points reached so far: the declared ones the run's ``ReachWatch`` saw, and the `sometimes` lines
+    /// whose condition held.
+    public internal(set) var reached: Set<String> = []
+    /// The run's watch of the declared reach points (`expect reached` brings it up to date before it looks).
+    public var reach: ReachWatch?
+    /// How many times `after heal` ran: a `later` fault scheduled before a heal does not fire after it.
+    var healEpoch = 0
+    /// Set by `after heal`: the rest of the run must end by `deadline` (`within` after the heal on line `line`).
+    public internal(set) var recovery: (deadline: Duration, line: Int, within: Duration)?
     var actors: [(name: String, actor: any RunningActor)] = []
     var connections: [String: TCPConnection] = [:]
     var background: [String: Pending] = [:]

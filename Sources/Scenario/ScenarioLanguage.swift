@@ -39,14 +39,19 @@ public struct ScenarioLanguage: Sendable {
     public let directives: [Directive]
     /// The kinds `start` knows; with none, names that only a catalog defines (fault points) are not checked.
     public let actorKinds: [ActorKind]
+    /// The reach points the systems declare: every run watches for them, and `expect reached` may name them.
+    public let reachPoints: [ReachPoint]
 
     /// - parameters:
     ///   - extra: the systems' directives.
     ///   - actorKinds: the kinds `start` can start; given, `start` checks kind and option names when a line is
     ///     parsed, so a typo stops the file before anything runs.
-    public init(extra: [Directive] = [], actorKinds: [ActorKind] = []) {
-        directives = Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + extra
+    ///   - reachPoints: the outcomes the systems declare worth reaching (``ReachPoint``).
+    public init(extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = []) {
+        directives =
+            Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + Directive.reach + extra
         self.actorKinds = actorKinds
+        self.reachPoints = reachPoints
     }
 
     /// The kinds whose actors check `point`.
@@ -75,8 +80,16 @@ public struct ScenarioLanguage: Sendable {
         let tokens = try Lexer.tokens(of: text, file: file, lineNumber: lineNumber)
         guard let first = tokens.first else { return nil }
         let statement = try statement(tokens, source: text, file: file, line: lineNumber, column: first.column)
-        for use in statement.names where use.kind == .faultPoint {
-            if let problem = unknownFaultPoint(use.name) { throw ScenarioError(file: file, line: lineNumber, column: use.column, message: problem) }
+        for use in statement.names {
+            let problem: String? =
+                switch use.kind {
+                case .faultPoint: unknownFaultPoint(use.name)
+                case .reachLabel: reachLabelProblem(use.name)
+                // Under a system's prefix, only that system's points exist; the file's own labels are checked with the file.
+                case .reachPoint where underDeclaredSystem(use.name): unknownReachPoint(use.name, labels: [])
+                default: nil
+                }
+            if let problem { throw ScenarioError(file: file, line: lineNumber, column: use.column, message: problem) }
         }
         return statement
     }
@@ -211,6 +224,19 @@ public struct ScenarioLanguage: Sendable {
         return errors
     }
 
+    /// Checks every `expect reached POINT` against the declared points and the file's own `sometimes` labels
+    /// (wherever in the file they are).
+    func checkReachPoints(_ statements: [Statement]) -> [ScenarioError] {
+        let labels = Set(statements.flatMap { $0.names.filter { $0.kind == .reachLabel }.map(\.name) })
+        return statements.flatMap { statement in
+            statement.names.filter { $0.kind == .reachPoint }.compactMap { use in
+                unknownReachPoint(use.name, labels: labels).map {
+                    ScenarioError(file: statement.file, line: statement.line, column: use.column, message: $0)
+                }
+            }
+        }
+    }
+
     /// For `run --strict` and the swarm: the fault points a scenario switches that none of its actors checks, so the
     /// fault could never fire (the actor kind that checks it is never started).
     public func unreachableFaultPoints(_ script: Script) -> [ScenarioError] {
@@ -245,7 +271,7 @@ public struct ScenarioLanguage: Sendable {
                 errors.append(error)
             }
         }
-        errors += checkNames(statements) + checkResults(statements)
+        errors += checkNames(statements) + checkResults(statements) + checkReachPoints(statements)
         errors.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         return (Script(file: file, statements: statements), errors)
     }
@@ -300,8 +326,13 @@ struct LaterStep: Step {
     func run(_ context: ScenarioContext) throws -> Pending? {
         let duration = try delay.duration(context)
         guard duration >= .zero else { throw StepError("later \(duration.workbenchText): expected a delay of 0 or more") }
-        let (inner, directive) = (self.inner, self.directive)
+        let (inner, directive, epoch) = (self.inner, self.directive, context.healEpoch)
         context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
+            // `after heal` ended every fault, those still to come included.
+            guard context.healEpoch == epoch else {
+                context.kernel.trace.record(actor: "scenario", event: "later-dropped", fields: [("directive", directive), ("why", "after heal")])
+                return
+            }
             do {
                 _ = try inner.run(context)
             } catch {

@@ -37,6 +37,9 @@ public struct ScenarioRunner: Sendable {
         public let trace: String
         public let virtualTime: Duration
         public let traceEvents: Int
+        /// The reach points the run reached (declared ones and its own `sometimes` lines), sorted: kept apart from the
+        /// trace, so no digest depends on them.
+        public let reached: [String]
 
         public var failures: [ScenarioContext.Expectation] { expectations.filter { $0.failure != nil } }
         public var passed: Bool { error == nil && failures.isEmpty && violations.isEmpty }
@@ -51,6 +54,10 @@ public struct ScenarioRunner: Sendable {
         let name = script.file.split(separator: "/").last.map(String.init) ?? script.file
         kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
         let watch = InvariantWatch(invariants)
+        let reach = ReachWatch(language.declaredReachPoints(in: script))
+        context.reach = reach
+        // From `after heal` on, a swarm's schedule draws nothing: that part shows whether the world recovers.
+        let healed = script.statements.firstIndex { $0.directive == "after" } ?? script.statements.count
         var error: String?
         var scheduler: (any FaultScheduler)?
         var planned: [ScheduledFault] = []
@@ -62,9 +69,11 @@ public struct ScenarioRunner: Sendable {
         var ran: [ScheduledFault] = []
         for (index, statement) in script.statements.enumerated() {
             do {
-                let lines = scheduler?.lines(before: index, in: context) ?? planned.filter { $0.before == index }.map(\.line)
-                for line in lines {
-                    ran.append(ScheduledFault(before: index, line: line))
+                let drawn = index < healed ? scheduler : nil
+                let faults = drawn?.faults(before: index, in: context) ?? planned.filter { $0.before == index }
+                for fault in faults {
+                    let line = fault.line
+                    ran.append(ScheduledFault(before: index, line: line, site: fault.site))
                     kernel.trace.record(
                         actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])
                     do {
@@ -75,13 +84,20 @@ public struct ScenarioRunner: Sendable {
                     }
                 }
                 try execute(statement, in: context)
+                if let recovery = context.recovery, kernel.now > recovery.deadline {
+                    throw StepError(
+                        "the world did not recover: this step ended more than \(recovery.within.workbenchText) after 'after heal' "
+                            + "(line \(recovery.line)), the virtual time the rest of the run was given")
+                }
             } catch let failure {
                 error = "\(statement.file):\(statement.line): \(statement.directive): \(failure)"
                 break
             }
             watch.check(context, line: statement.line)
+            reach.check(context)
         }
         watch.check(context, line: 0)
+        reach.check(context)
         for (name, _) in context.background.sorted(by: { $0.key < $1.key }) {
             kernel.trace.record(actor: "scenario", event: "unjoined", fields: [("name", name)])
         }
@@ -100,7 +116,7 @@ public struct ScenarioRunner: Sendable {
             violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
             undeclaredFields: context.undeclaredFields,
             error: error, digest: Trace.digest(of: canonical), trace: canonical,
-            virtualTime: kernel.now, traceEvents: kernel.trace.count)
+            virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted())
     }
 
     /// Runs one statement: the step, then the work it started, driven to completion.

@@ -1,67 +1,118 @@
 import Kernel
 import Scenario
+import Synchronization
 import Wire
 
 /// Chooses a run's faults from its seed, statement by statement, within ``SwarmOptions``, from what the world holds at
-/// that moment: the hosts on the network and the fault points actors declared. Each fault is a plain scenario line;
-/// half are deferred with `later` so they land in the middle of the next step (an upload, a handshake), and
-/// partitions and holds end by themselves (`for`), so a step never waits for a statement that would heal it.
+/// that moment: the links that carried a connection, the nodes' clocks, the fault points actors declared.
 ///
-/// The order of the draws is part of every seed's meaning: reordering them changes every swarm digest.
+/// Two levels, as FoundationDB's BUGGIFY: each fault site is switched on or off once for the seed, and a site that is
+/// on fires before each statement with its own probability (its seed-drawn weight times its class's share). Each
+/// site draws from its own stream (named by the seed and the site), so whether a site is on, its weight and what it
+/// fires never depend on the draws of another site. Each fault is a plain
+/// scenario line that names its site; half are deferred with `later` so they land in the middle of the next step,
+/// and partitions and holds end by themselves (`for`), so a step never waits for a statement that would heal it.
+/// The swizzle site clogs a few links one after the other and unclogs them in another order (FoundationDB's
+/// swizzle-clogging), as one `hold … for` line per link: each line can be shrunk away alone.
+///
+/// The order of the draws within a site is part of every seed's meaning: reordering them changes every swarm digest.
 public struct SeededFaultSchedule: FaultScheduler {
     public let options: SwarmOptions
-    private let random: RandomStream
+    public let seed: UInt64
+    private let sites: SiteTable
 
     public init(options: SwarmOptions, seed: UInt64) {
         self.options = options
-        random = RandomStream(seed: seed, name: "swarm-faults")
+        self.seed = seed
+        sites = SiteTable()
     }
 
-    public func lines(before index: Int, in context: ScenarioContext) -> [String] {
-        guard injects() else { return [] }
-        return fault(hosts: context.kernel.network.hostNames, points: context.kernel.faults.all.map(\.name)).map { [$0] } ?? []
+    public func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault] {
+        guard options.faults != .none else { return [] }
+        let network = context.kernel.network
+        return draw(links: network.usedLinks, hosts: network.hostNames, points: context.kernel.faults.all.map(\.name))
+            .map { ScheduledFault(before: index, line: $0.line, site: $0.site) }
     }
 
-    /// Whether a fault comes before the next statement (one draw, even when it does not).
-    func injects() -> Bool {
-        options.faults != .none && random.unit() < options.injectionRate
+    /// The faults drawn before one statement, site by site in a fixed order (links, clocks, the swizzle, points), among
+    /// the sites the fault classes allow.
+    func draw(links allLinks: [(String, String)], hosts allHosts: [String], points allPoints: [String]) -> [(site: String, line: String)] {
+        let links = options.faults.network ? allLinks : []
+        let hosts = options.faults.network ? allHosts : []
+        let points = options.faults.actors ? allPoints : []
+        var drawn: [(site: String, line: String)] = []
+        for (a, b) in links {
+            let name = "link \(a)<->\(b)"
+            if let site = fires(name, share: options.linkRate / Double(links.count)) { drawn.append((name, linkFault(a, b, site.random))) }
+        }
+        for host in hosts {
+            let name = "clock \(host)"
+            if let site = fires(name, share: options.clockRate / Double(hosts.count)) {
+                let seconds = site.random.int(in: options.clockSkewSeconds)
+                drawn.append((name, "clock \(host) skew \(site.random.int(in: 0...1) == 0 ? "-" : "+")\(seconds)s"))
+            }
+        }
+        if links.count >= 2, let site = fires("swizzle", share: options.swizzleRate) {
+            site.swizzles += 1
+            let name = "swizzle \(site.swizzles)"
+            drawn += swizzle(links, site.random).map { (name, $0) }
+        }
+        for point in points {
+            let name = "point \(point)"
+            if let site = fires(name, share: options.pointRate / Double(points.count)) {
+                drawn.append((name, deferral(site.random) + "fault \(point) times \(site.random.int(in: options.faultPointTimes))"))
+            }
+        }
+        return drawn
     }
 
-    /// One fault among those the fault classes, `hosts` and `points` allow, or nil if they allow none.
-    func fault(hosts: [String], points: [String]) -> String? {
-        var kinds: [Kind] = []
-        if options.faults.network, hosts.count >= 2 { kinds += [.latency, .partition, .hold, .reset, .resetAfterBytes, .skew] }
-        if options.faults.actors, !points.isEmpty { kinds += [.point, .point, .point] }
-        guard !kinds.isEmpty else { return nil }
-        let delay = random.int(in: 0...1) == 0 ? "" : "later \(random.int(in: options.deferralMilliseconds))ms "
-        switch kinds[random.int(in: 0...(kinds.count - 1))] {
-        case .latency:
-            let (a, b) = pair(hosts)
-            return "link \(a) <-> \(b) latency \(latency())"
-        case .partition:
-            let (a, b) = pair(hosts)
-            return delay + "partition \(a) \(random.int(in: 0...1) == 0 ? "->" : "<->") \(b) for \(random.int(in: options.partitionSeconds))s"
-        case .hold:
-            let (a, b) = pair(hosts)
-            return delay + "hold \(a) -> \(b) for \(random.int(in: options.holdSeconds))s"
-        case .reset:
-            let (a, b) = pair(hosts)
-            return delay + "reset \(a) <-> \(b)"
-        case .resetAfterBytes:
-            let (a, b) = pair(hosts)
-            return "reset \(a) -> \(b) after \(random.int(in: options.resetAfterBytes)) bytes"
-        case .skew:
-            let seconds = random.int(in: options.clockSkewSeconds)
-            return "clock \(hosts[random.int(in: 0...(hosts.count - 1))]) skew \(random.int(in: 0...1) == 0 ? "-" : "+")\(seconds)s"
-        case .point:
-            let point = points[random.int(in: 0...(points.count - 1))]
-            return delay + "fault \(point) times \(random.int(in: options.faultPointTimes))"
+    /// The site called `name` if it is on for this seed and fires now, with probability its weight × `share` (one
+    /// draw from its stream when it is on, even when it does not fire).
+    private func fires(_ name: String, share: Double) -> Site? {
+        let site = sites.site(name) {
+            let random = RandomStream(seed: seed, name: "swarm-site " + name)
+            let (enabled, weight) = Self.decide(random, options)
+            return Site(random: random, enabled: enabled, weight: weight)
+        }
+        guard site.enabled, site.random.unit() < site.weight * share else { return nil }
+        return site
+    }
+
+    /// Whether the site called `name` is on for this seed, and its weight (0 to 2): the seed and the name decide.
+    public func decision(of name: String) -> (enabled: Bool, weight: Double) {
+        Self.decide(RandomStream(seed: seed, name: "swarm-site " + name), options)
+    }
+
+    /// A site's first two draws: on or off, then its weight.
+    private static func decide(_ random: RandomStream, _ options: SwarmOptions) -> (enabled: Bool, weight: Double) {
+        let enabled = random.unit() < options.siteEnabledRate
+        return (enabled, 2 * random.unit())
+    }
+
+    private func linkFault(_ a: String, _ b: String, _ random: RandomStream) -> String {
+        let (from, to) = random.int(in: 0...1) == 0 ? (a, b) : (b, a)
+        switch random.int(in: 0...4) {
+        case 0:
+            return "link \(from) <-> \(to) latency \(latency(random))"
+        case 1:
+            let delay = deferral(random)
+            return delay + "partition \(from) \(random.int(in: 0...1) == 0 ? "->" : "<->") \(to) for \(random.int(in: options.partitionSeconds))s"
+        case 2:
+            let delay = deferral(random)
+            return delay + "hold \(from) -> \(to) for \(random.int(in: options.holdSeconds))s"
+        case 3:
+            return deferral(random) + "reset \(from) <-> \(to)"
+        default:
+            return "reset \(from) -> \(to) after \(random.int(in: options.resetAfterBytes)) bytes"
         }
     }
 
-    private enum Kind { case latency, partition, hold, reset, resetAfterBytes, skew, point }
+    /// `later Nms ` for half the faults, else nothing.
+    private func deferral(_ random: RandomStream) -> String {
+        random.int(in: 0...1) == 0 ? "" : "later \(random.int(in: options.deferralMilliseconds))ms "
+    }
 
-    private func latency() -> String {
+    private func latency(_ random: RandomStream) -> String {
         switch random.int(in: 0...2) {
         case 0:
             let low = random.int(in: options.uniformLatencyLowMilliseconds)
@@ -74,11 +125,52 @@ public struct SeededFaultSchedule: FaultScheduler {
         }
     }
 
-    /// Two different hosts, in a seed-chosen order.
-    private func pair(_ hosts: [String]) -> (String, String) {
-        let a = random.int(in: 0...(hosts.count - 1))
-        var b = random.int(in: 0...(hosts.count - 2))
-        if b >= a { b += 1 }
-        return (hosts[a], hosts[b])
+    /// A few links, clogged one after the other (`stagger` apart), then unclogged in a random order (also `stagger`
+    /// apart) from `swizzleSeconds` after the last clog: one `hold A <-> B for D` line per link.
+    func swizzle(_ links: [(String, String)], _ random: RandomStream) -> [String] {
+        var pool = Array(links.indices)
+        let count = min(random.int(in: options.swizzleLinks), links.count)
+        var chosen: [Int] = []
+        for _ in 0..<count { chosen.append(pool.remove(at: random.int(in: 0...(pool.count - 1)))) }
+        let stagger = random.int(in: options.swizzleStaggerMilliseconds)
+        var unclogOrder = Array(0..<count)
+        for position in stride(from: count - 1, to: 0, by: -1) { unclogOrder.swapAt(position, random.int(in: 0...position)) }
+        let firstUnclog = (count - 1) * stagger + random.int(in: options.swizzleSeconds) * 1_000
+        return chosen.enumerated().map { position, link in
+            let clog = position * stagger
+            let unclog = firstUnclog + unclogOrder[position] * stagger
+            let (a, b) = links[link]
+            return (clog == 0 ? "" : "later \(clog)ms ") + "hold \(a) <-> \(b) for \(unclog - clog)ms"
+        }
+    }
+}
+
+/// One fault site of one run: whether it is on, its weight, its stream, and (for the swizzle) how many swizzles it
+/// has run.
+final class Site: @unchecked Sendable {
+    // @unchecked Sendable: used only by the thread that runs the scenario (the schedule is made per run).
+    let random: RandomStream
+    let enabled: Bool
+    let weight: Double
+    var swizzles = 0
+
+    init(random: RandomStream, enabled: Bool, weight: Double) {
+        self.random = random
+        self.enabled = enabled
+        self.weight = weight
+    }
+}
+
+/// The sites a run has met so far, by name.
+final class SiteTable: Sendable {
+    private let sites = Mutex<[String: Site]>([:])
+
+    func site(_ name: String, make: () -> Site) -> Site {
+        sites.withLock { all in
+            if let site = all[name] { return site }
+            let site = make()
+            all[name] = site
+            return site
+        }
     }
 }

@@ -39,14 +39,28 @@ public struct Shrinker: Sendable {
         return FailureSignature(original).map { Failure(signature: $0, faults: original.faults) }
     }
 
-    /// The fewest of `failure`'s faults that still make `script` fail the same way under `seed`.
+    /// The fewest of `failure`'s faults that still make `script` fail the same way under `seed`: whole sites first
+    /// (all the faults one link, clock, point or swizzle fired), then single faults of the sites left, so a swizzle
+    /// can lose a link and keep the order of its other clogs and unclogs.
     public func minimise(_ failure: Failure, script: Script, seed: UInt64) -> Shrunk {
         var runs = 1
-        let kept = DeltaDebugging.minimise(failure.faults) { subset in
+        func fails(_ subset: [ScheduledFault]) -> Bool {
             runs += 1
             return FailureSignature(swarm.runner.run(script, seed: seed, faults: .explicit(subset)) { _ in }) == failure.signature
         }
+        var order: [String] = []
+        for (index, fault) in failure.faults.enumerated() where !order.contains(fault.site ?? "fault \(index)") {
+            order.append(fault.site ?? "fault \(index)")
+        }
+        let sites = DeltaDebugging.minimise(order) { kept in fails(Self.faults(failure.faults, of: Set(kept))) }
+        let survivors = Self.faults(failure.faults, of: Set(sites))
+        let kept = survivors.count > 1 ? DeltaDebugging.minimise(survivors, fails: fails) : survivors
         return Shrunk(kept: kept, runs: runs)
+    }
+
+    /// The faults of `all` whose site is one of `sites` (a fault without a site is its own, `fault INDEX`), in order.
+    private static func faults(_ all: [ScheduledFault], of sites: Set<String>) -> [ScheduledFault] {
+        all.enumerated().filter { sites.contains($0.element.site ?? "fault \($0.offset)") }.map(\.element)
     }
 
     /// `text` (the file `script` was parsed from) with each fault's line written in before the statement it
@@ -54,7 +68,8 @@ public struct Shrinker: Sendable {
     public static func scenario(_ text: String, script: Script, faults: [ScheduledFault], header: String) -> String {
         var before: [Int: [String]] = [:]
         for fault in faults {
-            before[script.statements[fault.before].line, default: []].append(fault.line + "   # fault kept by shrink")
+            before[script.statements[fault.before].line, default: []].append(
+                fault.line + "   # fault kept by shrink" + (fault.site.map { " (site \($0))" } ?? ""))
         }
         var lines = [header]
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

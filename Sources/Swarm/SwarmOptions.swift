@@ -12,11 +12,22 @@ public enum FaultClass: String, CaseIterable, Sendable, Codable {
 /// The knobs of a swarm's fault schedule, in one value: which faults, how often, how long and how strong. A seed
 /// draws its faults within these bounds (``SeededFaultSchedule``); the value is printed with every failing seed,
 /// as TigerBeetle's VOPR prints its swarm options, so a failure can be read as well as replayed.
+///
+/// Faults come from sites, as FoundationDB's BUGGIFY does it in two levels: each site (a link that carried a
+/// connection, a node's clock, a fault point, the swizzle) is switched on or off for the whole seed, and a site
+/// that is on fires before each statement with its own probability: a weight the seed draws for it (0 to 2), times
+/// its class's rate shared among the class's sites, so a workload with many fault points is not buried in faults.
 public struct SwarmOptions: Sendable, Equatable {
     /// Which faults the seed may choose.
     public var faults: FaultClass
-    /// The chance that a fault is injected before a statement.
-    public var injectionRate: Double
+    /// The chance that a site is switched on for the seed.
+    public var siteEnabledRate: Double
+    /// How many faults a class of sites fires per statement when all its sites are on with the average weight (1):
+    /// a site of a class of N fires with probability rate × weight / N.
+    public var linkRate: Double
+    public var clockRate: Double
+    public var pointRate: Double
+    public var swizzleRate: Double
     /// How far into the next step a deferred fault (half of them, `later`) lands, in milliseconds.
     public var deferralMilliseconds: ClosedRange<Int>
     /// A uniform latency's lower bound, and how much wider its upper bound is, in milliseconds.
@@ -36,12 +47,21 @@ public struct SwarmOptions: Sendable, Equatable {
     public var clockSkewSeconds: ClosedRange<Int>
     /// How many checks a fault point fires for once switched on.
     public var faultPointTimes: ClosedRange<Int>
+    /// Swizzle-clogging: how many links one swizzle clogs, the gap between two clogs (and between two unclogs), and
+    /// how long after the last clog the first unclog comes.
+    public var swizzleLinks: ClosedRange<Int>
+    public var swizzleStaggerMilliseconds: ClosedRange<Int>
+    public var swizzleSeconds: ClosedRange<Int>
 
     /// The options every swarm runs with. Changing one changes the fault schedule of every seed (and so its
     /// digest): old seeds would no longer replay.
     public init(faults: FaultClass) {
         self.faults = faults
-        injectionRate = 0.3
+        siteEnabledRate = 0.5
+        linkRate = 0.3
+        clockRate = 0.06
+        pointRate = 0.3
+        swizzleRate = 0.04
         deferralMilliseconds = 1...3_000
         uniformLatencyLowMilliseconds = 0...50
         uniformLatencySpreadMilliseconds = 1...500
@@ -52,21 +72,27 @@ public struct SwarmOptions: Sendable, Equatable {
         resetAfterBytes = 1...300_000
         clockSkewSeconds = 1...600
         faultPointTimes = 1...3
+        swizzleLinks = 2...4
+        swizzleStaggerMilliseconds = 50...1_000
+        swizzleSeconds = 1...10
     }
 }
 
 // MARK: - CustomStringConvertible
 
 extension SwarmOptions: CustomStringConvertible {
-    /// One line: `faults all, injection 0.30, deferral 1-3000ms (half), latency uniform 0-50ms+1-500ms …`.
+    /// One line: `faults all, sites on 0.50, per statement link 0.30 clock 0.06 …, deferral 1-3000ms (half), …`.
     public var description: String {
         func span(_ range: ClosedRange<Int>, _ unit: String) -> String { "\(range.lowerBound)-\(range.upperBound)\(unit)" }
-        return "faults \(faults.rawValue), injection \(String(format: "%.2f", injectionRate)), "
+        func rate(_ value: Double) -> String { String(format: "%.2f", value) }
+        return "faults \(faults.rawValue), sites on \(rate(siteEnabledRate)), per statement link \(rate(linkRate)) "
+            + "clock \(rate(clockRate)) point \(rate(pointRate)) swizzle \(rate(swizzleRate)), "
             + "deferral \(span(deferralMilliseconds, "ms")) (half), "
             + "latency uniform \(span(uniformLatencyLowMilliseconds, "ms"))+\(span(uniformLatencySpreadMilliseconds, "ms"))"
             + " normal \(span(normalLatencyMeanMilliseconds, "ms")) exponential \(span(exponentialLatencyMeanMilliseconds, "ms")), "
             + "partition \(span(partitionSeconds, "s")), hold \(span(holdSeconds, "s")), "
             + "reset after \(span(resetAfterBytes, " bytes")), skew ±\(span(clockSkewSeconds, "s")), "
-            + "fault points \(span(faultPointTimes, " times"))"
+            + "fault points \(span(faultPointTimes, " times")), "
+            + "swizzle \(span(swizzleLinks, " links")) every \(span(swizzleStaggerMilliseconds, "ms")) for \(span(swizzleSeconds, "s"))"
     }
 }

@@ -21,6 +21,22 @@ extension SwarmResult {
             }
             out += "  </testsuite>\n"
         }
+        let reach = self.reach
+        if !reach.isEmpty {
+            // A point never reached is skipped, or failed under --require-reach: what the swarm did not explore shows in CI.
+            let never = neverReached.count
+            out +=
+                "  <testsuite name=\"swarm reach\" tests=\"\(reach.count)\" failures=\"\(requireReach ? never : 0)\" skipped=\"\(requireReach ? 0 : never)\">\n"
+            for (point, seeds) in reach {
+                out += "    <testcase classname=\"reach\" name=\"\(MarkupText.escaped(point, .attributeSafe))\""
+                if seeds > 0 {
+                    out += ">\n      <system-out>reached by \(seeds) seed\(seeds == 1 ? "" : "s")</system-out>\n    </testcase>\n"
+                } else {
+                    out += ">\n      <\(requireReach ? "failure" : "skipped") message=\"never reached by any seed\"/>\n    </testcase>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
         return out + "</testsuites>\n"
     }
 }

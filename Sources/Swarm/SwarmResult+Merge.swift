@@ -27,7 +27,8 @@ extension SwarmResult {
         }
         return SwarmResult(
             files: first.files, seeds: parts.map(\.seeds).uniqued().joined(separator: ","), faults: first.faults, shard: nil,
-            runs: ordered(Array(byKey.values), files: first.files), wallSeconds: parts.map(\.wallSeconds).max() ?? 0)
+            runs: ordered(Array(byKey.values), files: first.files), wallSeconds: parts.map(\.wallSeconds).max() ?? 0,
+            reachPoints: Set(parts.flatMap(\.reachPoints)).sorted(), requireReach: parts.contains { $0.requireReach })
     }
 }
 

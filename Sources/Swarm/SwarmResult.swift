@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a swarm (or one shard of it) found: every run, and how it was asked for.
+/// What a swarm (or one shard of it) found: every run, how it was asked for, and which reach points its seeds reached.
 public struct SwarmResult: Codable, Sendable {
     public let files: [String]
     public let seeds: String
@@ -8,14 +8,63 @@ public struct SwarmResult: Codable, Sendable {
     public let shard: String?
     public let runs: [SwarmRun]
     public let wallSeconds: Double
+    /// The reach points the files can reach (reached or not), sorted.
+    public let reachPoints: [String]
+    /// Whether a point no seed reached fails the swarm (`--require-reach`).
+    public let requireReach: Bool
 
-    public init(files: [String], seeds: String, faults: FaultClass, shard: String?, runs: [SwarmRun], wallSeconds: Double) {
+    public init(
+        files: [String], seeds: String, faults: FaultClass, shard: String?, runs: [SwarmRun], wallSeconds: Double,
+        reachPoints: [String] = [], requireReach: Bool = false
+    ) {
         self.files = files
         self.seeds = seeds
         self.faults = faults
         self.shard = shard
         self.runs = runs
         self.wallSeconds = wallSeconds
+        self.reachPoints = reachPoints
+        self.requireReach = requireReach
+    }
+
+    /// The same result, with `--require-reach` as given (a merge decides it again).
+    public func requiringReach(_ require: Bool) -> SwarmResult {
+        SwarmResult(
+            files: files, seeds: seeds, faults: faults, shard: shard, runs: runs, wallSeconds: wallSeconds, reachPoints: reachPoints,
+            requireReach: require)
+    }
+
+    /// For every reach point, how many seeds reached it (in any file), sorted by point.
+    public var reach: [(point: String, seeds: Int)] {
+        var seedsByPoint: [String: Set<UInt64>] = [:]
+        for run in runs {
+            for point in run.reached { seedsByPoint[point, default: []].insert(run.seed) }
+        }
+        return Set(reachPoints).union(seedsByPoint.keys).sorted().map { ($0, seedsByPoint[$0]?.count ?? 0) }
+    }
+
+    /// The points no seed reached.
+    public var neverReached: [String] { reach.filter { $0.seeds == 0 }.map(\.point) }
+
+    /// Whether the swarm passed: every run passed and, with ``requireReach``, every point was reached.
+    public var passed: Bool { failed.isEmpty && !(requireReach && !neverReached.isEmpty) }
+
+    /// The reach table: a line per point with the seeds that reached it, then the points never reached.
+    public var reachTable: String {
+        let reach = self.reach
+        guard !reach.isEmpty else { return "reach: no reach points (the files start no actor that declares one, and have no 'sometimes')\n" }
+        let seedCount = Set(runs.map(\.seed)).count
+        let width = String(seedCount).count
+        var out = "reach: seeds (of \(seedCount)) that reached each point\n"
+        for (point, seeds) in reach {
+            out += "  " + String(repeating: " ", count: max(0, width - String(seeds).count)) + "\(seeds)  \(point)\n"
+        }
+        let never = neverReached
+        out += "never reached (\(never.count) of \(reach.count))" + (never.isEmpty ? ": none\n" : ": \(never.joined(separator: ", "))\n")
+        if requireReach, !never.isEmpty {
+            out += "FAIL reach: --require-reach, and \(never.count) point\(never.count == 1 ? " was" : "s were") never reached\n"
+        }
+        return out
     }
 
     /// The options the runs drew their faults within.
@@ -29,11 +78,47 @@ public struct SwarmResult: Codable, Sendable {
         let seedCount = Set(runs.map(\.seed)).count
         let invariants = failed.filter { $0.failure?.contains("INVARIANT BROKEN") == true }.count
         let rate = wallSeconds > 0 ? Double(seedCount) / wallSeconds * 60 : 0
+        let reach = self.reach
         return
-            "\(failed.isEmpty ? "PASS" : "FAIL") swarm: \(seedCount) seed\(seedCount == 1 ? "" : "s") × \(files.count) file\(files.count == 1 ? "" : "s"), "
+            "\(passed ? "PASS" : "FAIL") swarm: \(seedCount) seed\(seedCount == 1 ? "" : "s") × \(files.count) file\(files.count == 1 ? "" : "s"), "
             + "\(failed.count) failed (\(invariants) broke an invariant), faults \(faults.rawValue)"
+            + (reach.isEmpty ? "" : ", \(reach.count - neverReached.count) of \(reach.count) reach points reached")
             + (shard.map { ", shard \($0)" } ?? "")
             + ", \(String(format: "%.1f", wallSeconds)) s wall, \(Int(rate.rounded())) seeds/min"
+    }
+
+    // MARK: Codable
+
+    /// `reach` (point → seeds) and `never_reached` are written for readers; reading takes the points from `reach`.
+    private enum CodingKeys: String, CodingKey {
+        case files, seeds, faults, shard, runs, wallSeconds, reach
+        case neverReached = "never_reached"
+        case requireReach = "require_reach"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        files = try container.decode([String].self, forKey: .files)
+        seeds = try container.decode(String.self, forKey: .seeds)
+        faults = try container.decode(FaultClass.self, forKey: .faults)
+        shard = try container.decodeIfPresent(String.self, forKey: .shard)
+        runs = try container.decode([SwarmRun].self, forKey: .runs)
+        wallSeconds = try container.decode(Double.self, forKey: .wallSeconds)
+        reachPoints = try container.decodeIfPresent([String: Int].self, forKey: .reach)?.keys.sorted() ?? []
+        requireReach = try container.decodeIfPresent(Bool.self, forKey: .requireReach) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(files, forKey: .files)
+        try container.encode(seeds, forKey: .seeds)
+        try container.encode(faults, forKey: .faults)
+        try container.encodeIfPresent(shard, forKey: .shard)
+        try container.encode(runs, forKey: .runs)
+        try container.encode(wallSeconds, forKey: .wallSeconds)
+        try container.encode(Dictionary(uniqueKeysWithValues: reach.map { ($0.point, $0.seeds) }), forKey: .reach)
+        try container.encode(neverReached, forKey: .neverReached)
+        try container.encode(requireReach, forKey: .requireReach)
     }
 
     public var jsonText: String {

@@ -14,6 +14,8 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     public let traceEvents: Int
     /// The failure's ``FailureSignature/identity`` (nil if it passed; absent from results written before it existed).
     public let signature: String?
+    /// The reach points it reached, sorted.
+    public let reached: [String]
 
     public init(_ result: ScenarioRunner.Result) {
         file = result.file
@@ -31,6 +33,7 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         virtualNanoseconds = result.virtualTime.nanosecondsValue
         traceEvents = result.traceEvents
         signature = FailureSignature(result)?.identity
+        reached = result.reached
     }
 
     /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within.

@@ -29,6 +29,12 @@ public struct SwarmRunner: Sendable {
         return runs
     }
 
+    /// The reach points `scripts` can reach (``ScenarioLanguage/reachPoints(in:)``), sorted: those a swarm over them
+    /// reports, reached or not.
+    public func reachPoints(_ scripts: [Script]) -> [String] {
+        Set(scripts.flatMap { runner.language.reachPoints(in: $0) }).sorted()
+    }
+
     /// `run` again with its faults as an explicit schedule: the same run, digest for digest, with its whole trace.
     /// Nil if none of `scripts` is the run's file.
     public func replay(_ run: SwarmRun, scripts: [Script]) -> ScenarioRunner.Result? {

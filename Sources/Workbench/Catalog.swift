@@ -18,7 +18,7 @@ public enum Catalog {
     public static let directives: [Directive] = systems.flatMap(\.directives)
 
     /// The scenario language with every system's directives.
-    public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives, actorKinds: actorKinds) }
+    public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives, actorKinds: actorKinds, reachPoints: reachPoints) }
 
     /// How the timeline report draws the systems' own trace events.
     static let timelineEvents: [TimelineEvent] = systems.flatMap(\.timelineEvents)
@@ -28,6 +28,9 @@ public enum Catalog {
 
     /// Every system's planted bugs (`workbench swarm --planted`), system by system.
     static let plantedBugs: [PlantedBugEntry] = systems.flatMap(\.plantedBugs)
+
+    /// Every system's reach points, watched by every run.
+    public static let reachPoints: [ReachPoint] = systems.flatMap(\.reachPoints)
 
     /// Options `serve` passes, per kind, unless the user overrides them.
     public static let liveOptions: [String: [String: String]] = systems.reduce(into: [:]) { options, system in

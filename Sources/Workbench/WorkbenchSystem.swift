@@ -22,6 +22,8 @@ struct WorkbenchSystem: Sendable {
     let completeLiveOptions: @Sendable (inout [String: [String: String]]) -> Void
     /// The promises the system's actors and clients keep in every run (checked after every statement).
     let invariants: [Invariant]
+    /// The outcomes worth reaching the system's actors and clients declare (counted by every run, reported by the swarm).
+    let reachPoints: [ReachPoint]
     /// `workbench bench` subcommands that measure a protocol core the system is built on (e.g. `bench ipp`).
     let coreBenches: [any ParsableCommand.Type]
     /// `workbench bench` subcommands that measure the system's actors (a server against its real-world peers).
@@ -39,7 +41,8 @@ struct WorkbenchSystem: Sendable {
     init(
         name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
         liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
-        invariants: [Invariant] = [], coreBenches: [any ParsableCommand.Type] = [], actorBenches: [any ParsableCommand.Type] = [],
+        invariants: [Invariant] = [], reachPoints: [ReachPoint] = [], coreBenches: [any ParsableCommand.Type] = [],
+        actorBenches: [any ParsableCommand.Type] = [],
         loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = [],
         plantedBugs: [PlantedBugEntry] = []
     ) {
@@ -50,6 +53,7 @@ struct WorkbenchSystem: Sendable {
         self.liveTopologies = liveTopologies
         self.completeLiveOptions = completeLiveOptions
         self.invariants = invariants
+        self.reachPoints = reachPoints
         self.coreBenches = coreBenches
         self.actorBenches = actorBenches
         self.loadBench = loadBench

@@ -8,11 +8,12 @@ import Testing
     static let files = ["a.scn", "b.scn"]
 
     /// A run as a shard's JSON holds it; `failure` nil means it passed.
-    func run(_ file: String, _ seed: UInt64, digest: String? = nil, failure: String? = nil) throws -> SwarmRun {
+    func run(_ file: String, _ seed: UInt64, digest: String? = nil, failure: String? = nil, reached: [String] = []) throws -> SwarmRun {
         let failureJSON = failure.map { "\"\($0)\"" } ?? "null"
         let text = """
             {"file": "\(file)", "seed": \(seed), "passed": \(failure == nil), "digest": "\(digest ?? "digest-\(file)-\(seed)")",
-             "failure": \(failureJSON), "faults": [{"before": 1, "line": "fault x.y once"}], "virtualNanoseconds": 5, "traceEvents": 9}
+             "failure": \(failureJSON), "faults": [{"before": 1, "line": "fault x.y once"}], "virtualNanoseconds": 5, "traceEvents": 9,
+             "reached": [\(reached.map { "\"\($0)\"" }.joined(separator: ","))]}
             """
         return try JSONDecoder().decode(SwarmRun.self, from: Data(text.utf8))
     }
@@ -90,6 +91,72 @@ import Testing
         #expect(
             xml.contains(
                 "name=\"seed 5\">\n      <failure message=\"FAIL a.scn seed 5 (1 fault): a.scn:3: INVARIANT BROKEN x.y at trace event 2&#10;"))
-        #expect(xml.contains("&#10;    swarm options: faults all, injection 0.30, "))
+        #expect(xml.contains("&#10;    swarm options: faults all, sites on 0.50, "))
+        #expect(!xml.contains("swarm reach"), "no reach point, no reach suite")
+    }
+
+    /// Seeds 1…4 over two files; `a.scn` reaches `x.often` in every seed, `b.scn` reaches `y.once` in seed 3 only.
+    func reaching(require: Bool = false) throws -> SwarmResult {
+        var runs: [SwarmRun] = []
+        for seed in UInt64(1)...4 {
+            runs.append(try run("a.scn", seed, reached: ["x.often"]))
+            runs.append(try run("b.scn", seed, reached: seed == 3 ? ["x.often", "y.once"] : []))
+        }
+        return SwarmResult(
+            files: Self.files, seeds: "1..4", faults: .all, shard: nil, runs: runs, wallSeconds: 1,
+            reachPoints: ["x.often", "y.once", "z.never"], requireReach: require)
+    }
+
+    @Test func theReachTableCountsSeedsPerPointAndListsThoseNeverReached() throws {
+        let result = try reaching()
+        #expect(result.reach.map { "\($0.point)=\($0.seeds)" } == ["x.often=4", "y.once=1", "z.never=0"])
+        #expect(result.neverReached == ["z.never"])
+        #expect(
+            result.reachTable == """
+                reach: seeds (of 4) that reached each point
+                  4  x.often
+                  1  y.once
+                  0  z.never
+                never reached (1 of 3): z.never
+
+                """)
+        #expect(
+            result.passed
+                && result.summary.hasPrefix("PASS swarm: 4 seeds × 2 files, 0 failed (0 broke an invariant), faults all, 2 of 3 reach points reached")
+        )
+        let json = result.jsonText
+        #expect(json.contains("\"reach\" : {\n    \"x.often\" : 4,\n    \"y.once\" : 1,\n    \"z.never\" : 0\n  }"), "\(json)")
+        #expect(json.contains("\"never_reached\" : [\n    \"z.never\"\n  ]"))
+        let read = try SwarmResult.decode(json, source: "r.json")
+        #expect(read.reachPoints == ["x.often", "y.once", "z.never"] && read.neverReached == ["z.never"] && !read.requireReach)
+        let xml = result.junitXML
+        #expect(xml.contains("<testsuite name=\"swarm reach\" tests=\"3\" failures=\"0\" skipped=\"1\">"))
+        #expect(xml.contains("name=\"z.never\">\n      <skipped message=\"never reached by any seed\"/>"))
+    }
+
+    @Test func requireReachFailsTheSwarmOnAPointNeverReached() throws {
+        let result = try reaching(require: true)
+        #expect(!result.passed && result.failed.isEmpty)
+        #expect(result.summary.hasPrefix("FAIL swarm: 4 seeds × 2 files, 0 failed"))
+        #expect(result.reachTable.hasSuffix("FAIL reach: --require-reach, and 1 point was never reached\n"))
+        #expect(result.junitXML.contains("<testsuite name=\"swarm reach\" tests=\"3\" failures=\"1\" skipped=\"0\">"))
+        #expect(result.junitXML.contains("<failure message=\"never reached by any seed\"/>"))
+        #expect(try SwarmResult.decode(result.jsonText, source: "r.json").requireReach)
+        let everything = SwarmResult(
+            files: result.files, seeds: result.seeds, faults: .all, shard: nil, runs: result.runs, wallSeconds: 1,
+            reachPoints: ["x.often", "y.once"], requireReach: true)
+        #expect(everything.passed, "every point reached")
+    }
+
+    @Test func shardsMergeTheirReach() throws {
+        let whole = try reaching()
+        let parts = (0..<2).map { index in
+            SwarmResult(
+                files: whole.files, seeds: "1..4", faults: .all, shard: "\(index)/2", runs: whole.runs.filter { $0.seed % 2 == UInt64(index) },
+                wallSeconds: 1, reachPoints: index == 0 ? ["x.often", "y.once"] : ["x.often", "z.never"])
+        }
+        let merged = try SwarmResult.merge(parts)
+        #expect(merged.reach.map { "\($0.point)=\($0.seeds)" } == ["x.often=4", "y.once=1", "z.never=0"])
+        #expect(!merged.requiringReach(true).passed && merged.passed)
     }
 }

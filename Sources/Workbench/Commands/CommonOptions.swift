@@ -42,3 +42,13 @@ struct ReportOption: ParsableArguments {
                 + "a sequence diagram per scenario run (in a swarm, of the first 20 failing seeds)."))
     var file: String?
 }
+
+/// `--require-reach` (swarm run, swarm merge): a reach point no seed reached fails the swarm.
+struct RequireReachOption: ParsableArguments {
+    @Flag(
+        name: .customLong("require-reach"),
+        help: ArgumentHelp(
+            "Fail (exit status 1) if a reach point the files can reach was reached by no seed: a declared point of an actor "
+                + "they start, or a 'sometimes' line of theirs. Without it, the points never reached are listed and the swarm passes."))
+    var required = false
+}

@@ -39,7 +39,9 @@ struct ShrinkCommand: ParsableCommand {
         print("swarm options: \(options)")
         let shrunk = shrinker.minimise(failure, script: script, seed: seed)
         print("kept \(shrunk.kept.count) of \(total) faults after \(shrunk.runs) runs:")
-        for fault in shrunk.kept { print("  before line \(script.statements[fault.before].line): \(fault.line)") }
+        for fault in shrunk.kept {
+            print("  before line \(script.statements[fault.before].line): \(fault.line)" + (fault.site.map { "   (site \($0))" } ?? ""))
+        }
 
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let scenario = Shrinker.scenario(

@@ -17,17 +17,20 @@ struct SwarmMergeCommand: ParsableCommand {
     @Option(help: "Write the merged results as JSON here.")
     var json: String?
 
+    @OptionGroup var reach: RequireReachOption
+
     func run() throws {
         var parts: [SwarmResult] = []
         for path in results {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ExitStatus.inputWrong("\(path): cannot read the file") }
             parts.append(try commandLine { try SwarmResult.decode(text, source: path) })
         }
-        let merged = try commandLine { try SwarmResult.merge(parts) }
+        let merged = try commandLine { try SwarmResult.merge(parts) }.requiringReach(reach.required)
         for run in merged.failed { print(run.failureLine(options: merged.options)) }
         if let file = junit.file { try merged.junitXML.write(toFile: file, atomically: true, encoding: .utf8) }
         if let json { try merged.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
+        print(merged.reachTable, terminator: "")
         print(merged.summary + " (merged from \(parts.count) result file\(parts.count == 1 ? "" : "s"))")
-        if !merged.failed.isEmpty { throw ExitStatus.checkFailed }
+        if !merged.passed { throw ExitStatus.checkFailed }
     }
 }

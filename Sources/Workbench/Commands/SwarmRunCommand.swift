@@ -10,12 +10,17 @@ struct SwarmRunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run scenario files under seeds A..B with seed-chosen faults (the default of `workbench swarm`).",
         discussion: """
-            For every seed, a fault schedule is drawn from the seed as the scenario runs: before each statement, with \
-            probability \(SwarmOptions(faults: .all).injectionRate), one fault among latency distributions, partitions and holds that end by \
-            themselves, resets (now or after N bytes), clock skews (network) and the fault points actors declared (actors), half \
-            of them deferred up to 3 s into the next step. Expectations may name sets of outcomes (`expect X in a b`); \
-            invariants must always hold. One line per failing seed, with the command that replays it and the one that shrinks \
-            it; the summary line comes last. Exit status 1 if any seed failed.
+            For every seed, a fault schedule is drawn from the seed as the scenario runs, from fault sites in two levels: \
+            each link that carried a connection, each node's clock, each fault point actors declared and the swizzle is \
+            switched on for the seed or not (probability \(SwarmOptions(faults: .all).siteEnabledRate)), and a site that is on fires \
+            before each statement with its own probability, drawn for the seed. A link fires a latency distribution, a \
+            partition or hold that ends by itself, or a reset (now or after N bytes); a clock a skew; a point its fault; the \
+            swizzle clogs a few links one after the other and unclogs them in another order. Half are deferred up to 3 s into \
+            the next step. From an `after heal` line on, every fault is ended and none is drawn: what follows must succeed. \
+            Expectations may name sets of outcomes (`expect X in a b`); invariants must always hold. One line per failing \
+            seed, with the command that replays it and the one that shrinks it; then the reach table (per reach point, the \
+            seeds that reached it, and the points never reached); the summary line comes last. Exit status 1 if any seed \
+            failed, or with --require-reach if a point was never reached.
 
             --corpus DIR keeps every failing seed in DIR, one JSON file per failure (workload, fault class, the failure \
             without its line, its seeds); a later swarm with the same --corpus runs those seeds first and reports each as \
@@ -59,6 +64,8 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(
         help: "Hunt a planted bug (NAME, or all; list: the names) and report whether the swarm finds it, at which seed, shrunk to how many faults.")
     var planted: String?
+
+    @OptionGroup var reach: RequireReachOption
 
     @Option(help: .hidden)
     var worker: String?
@@ -114,7 +121,7 @@ struct SwarmRunCommand: ParsableCommand {
         let wall = ContinuousClock.now - started
         let result = SwarmResult(
             files: files, seeds: seeds, faults: faults, shard: shard, runs: runs,
-            wallSeconds: Double(wall.nanosecondsValue) / 1e9)
+            wallSeconds: Double(wall.nanosecondsValue) / 1e9, reachPoints: swarm.reachPoints(scripts), requireReach: reach.required)
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         guard worker == nil else { return }
         if jobs > 1, selected.count > 1 { for run in result.failed { print(run.failureLine(options: swarm.options)) } }
@@ -126,9 +133,11 @@ struct SwarmRunCommand: ParsableCommand {
         if let file = report.file {
             // The first failing seeds again, with their explicit schedules: the same runs, now with their traces.
             let replays = result.failed.prefix(20).compactMap { swarm.replay($0, scripts: scripts) }
-            try TimelineReport(results: replays, systemEvents: Catalog.timelineEvents).html.write(toFile: file, atomically: true, encoding: .utf8)
+            let page = TimelineReport(results: replays, systemEvents: Catalog.timelineEvents, reach: result.reportReach)
+            try page.html.write(toFile: file, atomically: true, encoding: .utf8)
         }
+        print(result.reachTable, terminator: "")
         print(result.summary + SwarmCorpusRun.summary(reruns))
-        if !result.failed.isEmpty || reruns.contains(where: { !$0.run.passed }) { throw ExitStatus.checkFailed }
+        if !result.passed || reruns.contains(where: { !$0.run.passed }) { throw ExitStatus.checkFailed }
     }
 }

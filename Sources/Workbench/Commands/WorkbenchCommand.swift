@@ -7,7 +7,7 @@ public struct WorkbenchCommand: AsyncParsableCommand {
         abstract: "A whole mobile-enterprise ecosystem on one machine: simulated actors, real clients, deterministic scenarios.",
         subcommands: [
             ConsoleCommand.self, RunCommand.self, ServeCommand.self, BenchCommand.self, OpenCommand.self,
-            FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self,
+            FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self, ReachCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self
     )

@@ -39,8 +39,8 @@ extension ConsoleSession {
                 lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + summary)
             }
             lines.append(
-                "Console only: show trace [N] | vars | connections | faults | actors, digest, history, rewind N | rewind to DURATION, help WORD, quit"
-            )
+                "Console only: show trace [N] | vars | connections | faults | actors | reached, digest, history, rewind N | rewind to DURATION, "
+                    + "help WORD, quit")
             lines.append("Variables: ${name}; ${now} is the virtual time; results land in ${NAME.field} (see 'help http').")
             return .success(lines.joined(separator: "\n"))
         }
@@ -96,8 +96,12 @@ extension ConsoleSession {
                 : points.map { "\($0.name): \($0.mode) (checked \($0.checks), fired \($0.fired))" }.joined(separator: "\n")
         case "actors":
             return Catalog.actorKinds.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n")
+        case "reached":
+            // Every reach point, reached or not yet, as a swarm's reach table lists them.
+            let points = Set(Catalog.reachPoints.map(\.name)).union(context.reached).sorted()
+            return points.map { "\(context.reached.contains($0) ? "reached    " : "not yet    ")\($0)" }.joined(separator: "\n")
         default:
-            return "show what? trace [N] | vars | connections | faults | actors"
+            return "show what? trace [N] | vars | connections | faults | actors | reached"
         }
     }
 
@@ -120,7 +124,7 @@ extension ConsoleSession {
             case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
             case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
                 vocabulary += knownNodes
-            case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors"]
+            case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors", "reached"]
             default: break
             }
             vocabulary += context.variables.keys.map { "${\($0)}" }

@@ -73,6 +73,7 @@ final class ConsoleSession: @unchecked Sendable {
     private static func world(seed: UInt64, output: ConsoleOutput) -> (Kernel, ScenarioContext, InvariantWatch) {
         let kernel = Kernel(seed: seed)
         let context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: output.emit)
+        context.reach = ReachWatch(Catalog.reachPoints)
         return (kernel, context, InvariantWatch(Catalog.invariants))
     }
 
@@ -148,7 +149,9 @@ final class ConsoleSession: @unchecked Sendable {
                         text: line, number: lineNumber, startedAt: startedAt, endedAt: kernel.now, firstEvent: firstEvent,
                         lastEvent: kernel.trace.count, digest: kernel.trace.digest))
             }
+            let reachedBefore = context.reached
             try runner.execute(statement, in: context)
+            context.reach?.check(context)
             for expectation in context.expectations[before...] {
                 if let failure = expectation.failure {
                     if !output.muted { failedExpectations += 1 }
@@ -163,6 +166,7 @@ final class ConsoleSession: @unchecked Sendable {
                 outcome = .failed(ExitStatus.checkFailed)
                 write(violation.summary(file: "console"))
             }
+            for point in context.reached.subtracting(reachedBefore).sorted() { write("reached \(point)") }
             let results = summary(of: statement)
             if !results.isEmpty { write(results) }
         } catch let error as ScenarioError {

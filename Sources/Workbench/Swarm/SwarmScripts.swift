@@ -1,4 +1,5 @@
 import ArgumentParser
+import Reports
 import Scenario
 import Swarm
 
@@ -23,5 +24,12 @@ func commandLine<T>(_ body: () throws -> T) throws -> T {
         return try body()
     } catch let error as SwarmError {
         throw error.kind == .resultFile ? ExitStatus.inputWrong(error.description) : ValidationError(error.description)
+    }
+}
+
+extension SwarmResult {
+    /// The reach table as the timeline report draws it.
+    var reportReach: TimelineReport.Reach {
+        TimelineReport.Reach(seeds: Set(runs.map(\.seed)).count, points: reach, required: requireReach)
     }
 }

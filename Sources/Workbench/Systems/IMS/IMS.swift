@@ -13,6 +13,7 @@ extension WorkbenchSystem {
             "ims": ["port": "9082", "host-certificate": "Fixtures/ims/host.pem", "enrol": "14"],
         ],
         invariants: Invariant.imsInvariants,
+        reachPoints: ReachPoint.imsReachPoints,
         coreBenches: [JWTBench.self],
         loadBench: .ims,
         fuzzSamples: FuzzSamples(hostile: ["leeway=99999999h"]),

@@ -9,6 +9,7 @@ extension WorkbenchSystem {
         directives: [.ivanti, .appConnect],
         liveOptions: ["ivanti": ["bus-port": "9084"]],
         invariants: Invariant.ivantiInvariants,
+        reachPoints: ReachPoint.ivantiReachPoints,
         loadBench: .ivanti,
         plantedBugs: PlantedBugEntry.ivanti
     )

@@ -30,6 +30,7 @@ extension WorkbenchSystem {
             options["mig-proxy", default: [:]]["secret"] = options["mig-proxy"]?["secret"] ?? secret
         },
         invariants: Invariant.migInvariants,
+        reachPoints: ReachPoint.migReachPoints,
         coreBenches: [IPPBench.self],
         actorBenches: [MiGBench.self],
         loadBench: .mig,

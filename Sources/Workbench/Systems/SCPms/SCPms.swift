@@ -10,6 +10,7 @@ extension WorkbenchSystem {
         directives: [.scpms],
         liveOptions: ["scpms": ["port": "9083", "tls-port": "9086"]],
         invariants: Invariant.scpmsInvariants,
+        reachPoints: ReachPoint.scpmsReachPoints,
         actorBenches: [SCPmsBench.self],
         loadBench: .scpms,
         plantedBugs: PlantedBugEntry.scpms

@@ -13,6 +13,7 @@ extension WorkbenchSystem {
             "mysoc": ["port": "9443", "directory": "sunfire:8389"],
         ],
         invariants: Invariant.sunfireInvariants,
+        reachPoints: ReachPoint.sunfireReachPoints,
         actorBenches: [SunfireBench.self],
         loadBench: .sunfire,
         fuzzSamples: FuzzSamples(

@@ -1,0 +1,39 @@
+import Kernel
+import Scenario
+
+/// The outcomes of SCPms and its session manager worth reaching: a registration that had to be made again, or
+/// that succeeded only after the server or the network failed.
+extension ReachPoint {
+    static let scpmsReachPoints: [ReachPoint] = [
+        reRegisteredAfterServerForgot, registeredAfterUnavailable, registeredAfterNetworkError, catalogueRead,
+    ]
+
+    static let reRegisteredAfterServerForgot = ReachPoint.sequence(
+        "scpms.re-registered-after-server-forgot",
+        outcome: "a client whose stored registration the server no longer knew registered again, and got a new id",
+        actorKinds: ["scpms"], events: ["scpms-register-again", "scpms-registered"], initial: Set<String>()
+    ) { refused, event in
+        if event.event == "scpms-register-again" { refused.insert(event.actor) }
+        return event.event == "scpms-registered" && refused.contains(event.actor)
+    }
+
+    static let registeredAfterUnavailable = ReachPoint.sequence(
+        "scpms.registered-after-unavailable", outcome: "a client answered 503 by SCPms retried and then registered",
+        actorKinds: ["scpms"], events: ["scpms-retry", "scpms-registered"], initial: Set<String>()
+    ) { retried, event in
+        if event.event == "scpms-retry" { retried.insert(event.actor) }
+        return event.event == "scpms-registered" && retried.contains(event.actor)
+    }
+
+    static let registeredAfterNetworkError = ReachPoint.sequence(
+        "scpms.registered-after-network-error", outcome: "a client whose exchange with SCPms failed on the network later registered",
+        actorKinds: ["scpms"], events: ["scpms-network-error", "scpms-registered"], initial: Set<String>()
+    ) { failed, event in
+        if event.event == "scpms-network-error" { failed.insert(event.actor) }
+        return event.event == "scpms-registered" && failed.contains(event.actor)
+    }
+
+    static let catalogueRead = ReachPoint.event(
+        "scpms.catalogue-read", outcome: "a registered client read an OData collection (status 200)", actorKinds: ["scpms"],
+        event: "scpms-odata", where: { $0["status"] == "200" })
+}
