@@ -11,8 +11,9 @@ import WireHTTP
 /// `/ipp/print`, IPPS on port 8050 like the real MiG (or plain HTTP behind a TLS proxy), Basic accounts, a
 /// job spool in SQLite and a simulated printer behind it.
 public final class MiGServer: @unchecked Sendable {
-    // @unchecked Sendable: `printer` and `store` are used only on `node.eventLoop` (every handler and timer
-    // of this actor runs there); the listeners are behind a lock.
+    // @unchecked Sendable: `printer` and `store` are used only on `node.eventLoop`, the actor's home loop (its
+    // timers run there, and connections on other loops reach it through `onHome`); `accounts` never changes after
+    // the start; the listeners are behind a lock.
     /// A MiG account as configured.
     public struct AccountSetting: Sendable {
         public var user: String
@@ -44,6 +45,9 @@ public final class MiGServer: @unchecked Sendable {
         public var databasePath: String?
         /// Directory for document files; nil keeps only their size and digest.
         public var spoolDirectory: String?
+        /// Keep a document in the spool once its job has ended (cupsd's `PreserveJobFiles Yes`); by default it is
+        /// removed when the job is completed, canceled or aborted, and only the job's record stays.
+        public var preserveJobFiles = false
         /// fsync documents, the spool directory and commits before answering: acknowledged jobs then survive a
         /// power loss, not only `kill -9` (which they always survive). Costs a few milliseconds per job. Off here
         /// (simulation keeps the spool in memory); `workbench serve` turns it on.
@@ -73,10 +77,16 @@ public final class MiGServer: @unchecked Sendable {
     let store: JobStore
     let decoder = IPPDecoder()
     let certificateCheck: ClientCertificateCheck?
+    /// The accounts by name, as configured (read on every connection's loop, to authenticate without the actor).
+    let accounts: [String: Account]
     private let listeners: NIOLockedValueBox<[(scheme: String, listener: any Listener)]>
 
-    private init(node: Node, configuration: Configuration, store: JobStore, printer: MiGPrinter, certificateCheck: ClientCertificateCheck?) {
+    private init(
+        node: Node, configuration: Configuration, store: JobStore, printer: MiGPrinter, certificateCheck: ClientCertificateCheck?,
+        accounts: [String: Account]
+    ) {
         self.node = node
+        self.accounts = accounts
         self.configuration = configuration
         self.store = store
         self.printer = printer
@@ -102,10 +112,11 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     private static func make(on node: Node, configuration: Configuration) throws -> MiGServer {
-        let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk)
+        let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk, node: node)
+        var accounts: [String: Account] = [:]
         for account in configuration.accounts {
             let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
-            try store.setAccount(
+            accounts[account.user] = try store.setAccount(
                 user: account.user, password: account.password, salt: salt,
                 requiresClientCertificate: account.requiresClientCertificate)
         }
@@ -117,9 +128,11 @@ public final class MiGServer: @unchecked Sendable {
         let spool: any DocumentSpool =
             try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
             ?? DigestSpool(limit: limit)
-        let printer = MiGPrinter(node: node, description: configuration.printer, store: store, spool: spool)
+        let printer = MiGPrinter(
+            node: node, description: configuration.printer, store: store, spool: spool, preservesDocuments: configuration.preserveJobFiles)
         let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
-        let server = MiGServer(node: node, configuration: configuration, store: store, printer: printer, certificateCheck: check)
+        let server = MiGServer(
+            node: node, configuration: configuration, store: store, printer: printer, certificateCheck: check, accounts: accounts)
         printer.engine.kick()
         return server
     }
@@ -157,7 +170,9 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     private func listen(port: Int, scheme: String, tls: NIOSSLContext?) -> EventLoopFuture<(String, any Listener)> {
-        node.listen(port: port) { [self] channel in
+        // Connections on every loop: TLS, HTTP framing, IPP decoding and the document's bytes use every core; the
+        // handler reaches the printer through `onHome`.
+        node.listen(port: port, connections: .every) { [self] channel in
             channel.eventLoop.makeCompletedFuture {
                 if let tls {
                     // BoringSSL would check the chain on the wall clock; MiG checks it on the node's, per account.
@@ -200,13 +215,7 @@ public final class MiGServer: @unchecked Sendable {
         case .valid(let valid):
             credentials = valid
         }
-        let account: Account?
-        do {
-            account = try store.authenticate(user: credentials.user, password: credentials.password)
-        } catch {
-            return .failure(.init(status: .internalServerError, body: "the account store failed: \(error)"))
-        }
-        guard let account else {
+        guard let account = accounts[credentials.user], account.accepts(password: credentials.password) else {
             node.trace("auth-failed", [("user", credentials.user)])
             return .failure(.init(status: .unauthorized, headers: challenge, body: "wrong user name or password"))
         }
@@ -244,8 +253,15 @@ public final class MiGServer: @unchecked Sendable {
         return secretsMatch(presented, secret)
     }
 
+    /// Runs `body` on the actor's home loop: at once when already there (always under simulation, so events keep
+    /// the kernel's order), else queued to it. Connections on other loops reach the printer this way.
+    func onHome<T: Sendable>(_ body: @escaping @Sendable () -> T) -> EventLoopFuture<T> {
+        if node.eventLoop.inEventLoop { return node.eventLoop.makeSucceededFuture(body()) }
+        return node.eventLoop.submit(body)
+    }
+
     /// Jobs as the spool holds them (for scenarios and tests).
-    public func jobs() throws -> [Job] { try store.jobs() }
+    public func jobs() throws -> [Job] { store.jobs() }
 
     /// Stops listening and printing; the spool stays on disk.
     public func stop() -> EventLoopFuture<Void> {
