@@ -48,6 +48,15 @@ let package = Package(
         // OpenSSL's libcrypto (libssl-dev): the JWT core reads and checks PEM keys and X.509 certificates with it;
         // `bench jwt` measures its RSA next to swift-crypto's, which the core signs and verifies with.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // SQLite that never blocks an event loop: live, a WAL pool (synchronous = FULL) with reads on the thread pool and
+        // writes group-committed (one fsync for the writes that arrive together); under simulation, inline in call order.
+        .target(
+            name: "DurableStore",
+            dependencies: [
+                "Wire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // Pure JWT core for IMS: compact JWS (on the shared base64url), strict claims, RS256 (signing on OpenSSL, verifying on swift-crypto),
         // X.509 host certificates (OpenSSL).
         .target(
@@ -70,7 +79,7 @@ let package = Package(
         .target(
             name: "IMSVerifier",
             dependencies: [
-                "JWT", "Wire", "WireHTTP", "JSONEscaping",
+                "JWT", "Wire", "WireHTTP", "JSONEscaping", "DurableStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,16 +188,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
-        // (registrations in SQLite) and the app's session manager (never imports the actor).
+        // (registrations in SQLite, passwords as PBKDF2-HMAC-SHA256) and the app's session manager (never imports the actor).
         .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding"]),
         .target(
             name: "SCPmsServer",
             dependencies: [
-                "SCPms", "Wire", "WireHTTP",
+                "SCPms", "Wire", "WireHTTP", "DurableStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         .target(
@@ -283,6 +293,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+        .testTarget(
+            name: "DurableStoreTests",
+            dependencies: [
+                "DurableStore", "Kernel", "Wire", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
         .testTarget(name: "PercentEncodingTests", dependencies: ["PercentEncoding"]),
         .testTarget(name: "Base64URLEncodingTests", dependencies: ["Base64URLEncoding"]),
@@ -380,6 +395,7 @@ let package = Package(
             name: "SCPmsServerTests",
             dependencies: [
                 "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "JSONEscaping", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

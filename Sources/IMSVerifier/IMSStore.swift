@@ -1,13 +1,17 @@
-import Foundation
+import DurableStore
 import GRDB
+import Wire
 
-/// What IMS keeps across restarts, in SQLite: the hosts' registered certificates, the enrolled users, and
-/// the replay cache of token ids seen within their validity. On disk (`workbench serve` puts it in its state
-/// folder) it uses WAL with `synchronous = FULL`, and each change is one committed, fsynced transaction before
-/// the client hears of it, so a token accepted once is refused after `kill -9` or a power loss. Sessions
-/// started are not kept here: they live in memory and end with the process (the SDK starts a new one).
+/// What IMS keeps across restarts, in SQLite (a ``DurableStore/DurableDatabase``): the hosts' registered
+/// certificates, the enrolled users, and the replay cache of token ids seen within their validity. On disk
+/// (`workbench serve` puts it in its state folder) it uses WAL with `synchronous = FULL`, and each change is
+/// committed and fsynced before the client hears of it, so a token accepted once is refused after `kill -9` or a
+/// power loss. Live, a request's reads run on the thread pool and its writes are group-committed with the others
+/// arriving meanwhile (one fsync for all, each in its own savepoint); under simulation all of it runs inline.
+/// Sessions started are not kept here: they live in memory and end with the process (the SDK starts a new one).
 ///
-/// Only GRDB's synchronous API is used: its async API resumes on GRDB's own threads, outside the kernel.
+/// The `async` methods are a request's; the others block the calling thread and are for start-up and an
+/// operator's commands.
 final class IMSStore: Sendable {
     struct CertificateRow: Sendable {
         var issuer: String
@@ -15,24 +19,16 @@ final class IMSStore: Sendable {
         var pem: String
     }
 
-    private let database: DatabaseQueue
+    private let database: DurableDatabase
+    private let node: Node
 
-    /// - parameter path: the SQLite file; nil keeps everything in memory (simulation).
-    init(path: String?) throws {
-        if let path {
-            var configuration = Configuration()
-            // FULL explicitly, not the SQLite build's default: a jti commit left to the OS could be lost with the
-            // power and its token accepted a second time after the restart.
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.syncDirectory(of: path)
-        } else {
-            database = try DatabaseQueue()
-        }
-        try database.write { db in
+    /// - parameters:
+    ///   - path: the SQLite file; nil keeps everything in memory (simulation).
+    ///   - node: the verifier's node: requests' work leaves its loop and comes back to it.
+    init(path: String?, node: Node) throws {
+        var migrator = DatabaseMigrator()
+        // `IF NOT EXISTS`: stores created before the migrator have these tables already.
+        migrator.registerMigration("v1") { db in
             try db.execute(
                 sql: """
                     CREATE TABLE IF NOT EXISTS certificate (
@@ -45,28 +41,28 @@ final class IMSStore: Sendable {
                     CREATE INDEX IF NOT EXISTS seen_token_expires ON seen_token (expires);
                     """)
         }
-    }
-
-    /// fsyncs the folder of the database: SQLite syncs it when it creates the WAL, not when it creates the
-    /// database file itself.
-    private static func syncDirectory(of path: String) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw IMSStoreError("cannot open \(directory): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw IMSStoreError("fsync of \(directory): \(String(cString: strerror(errno)))") }
+        database = try DurableDatabase(path: path, migrator: migrator)
+        self.node = node
     }
 
     func register(issuer: String, keyID: String, pem: String, fingerprint: String) throws {
-        try database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO certificate (issuer, key_id, pem, fingerprint) VALUES (?, ?, ?, ?)",
-                arguments: [issuer, keyID, pem, fingerprint])
+        try database.writeBlocking { db in try Self.register(issuer: issuer, keyID: keyID, pem: pem, fingerprint: fingerprint, in: db) }
+    }
+
+    nonisolated(nonsending) func register(issuer: String, keyID: String, pem: String, fingerprint: String) async throws {
+        try await database.awaitWrite(on: node) { db in
+            try Self.register(issuer: issuer, keyID: keyID, pem: pem, fingerprint: fingerprint, in: db)
         }
     }
 
+    private static func register(issuer: String, keyID: String, pem: String, fingerprint: String, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO certificate (issuer, key_id, pem, fingerprint) VALUES (?, ?, ?, ?)",
+            arguments: [issuer, keyID, pem, fingerprint])
+    }
+
     func certificates() throws -> [CertificateRow] {
-        try database.read { db in
+        try database.readBlocking { db in
             try Row.fetchAll(db, sql: "SELECT issuer, key_id, pem FROM certificate ORDER BY issuer, key_id").map {
                 CertificateRow(issuer: $0["issuer"], keyID: $0["key_id"], pem: $0["pem"])
             }
@@ -74,21 +70,28 @@ final class IMSStore: Sendable {
     }
 
     func enrol(issuer: String, subject: String) throws {
-        try database.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO enrolled_user (issuer, subject) VALUES (?, ?)", arguments: [issuer, subject])
-        }
+        try database.writeBlocking { db in try Self.enrol(issuer: issuer, subject: subject, in: db) }
     }
 
-    func isEnrolled(issuer: String, subject: String) throws -> Bool {
-        try database.read { db in
+    nonisolated(nonsending) func enrol(issuer: String, subject: String) async throws {
+        try await database.awaitWrite(on: node) { db in try Self.enrol(issuer: issuer, subject: subject, in: db) }
+    }
+
+    private static func enrol(issuer: String, subject: String, in db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO enrolled_user (issuer, subject) VALUES (?, ?)", arguments: [issuer, subject])
+    }
+
+    nonisolated(nonsending) func isEnrolled(issuer: String, subject: String) async throws -> Bool {
+        try await database.awaitRead(on: node) { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM enrolled_user WHERE issuer = ? AND subject = ?", arguments: [issuer, subject]) ?? false
         }
     }
 
     /// Records a token id as used; false when it was already used and is still remembered (a replay).
-    /// Ids are forgotten once `forgetBefore` passes their expiry: the token itself is refused by then.
-    func recordUse(issuer: String, jti: String, expires: Int64, forgetBefore: Int64) throws -> Bool {
-        try database.write { db in
+    /// Ids are forgotten once `forgetBefore` passes their expiry: the token itself is refused by then. The check
+    /// and the insert are one write, so two requests with the same jti cannot both pass, whichever loop they came on.
+    nonisolated(nonsending) func recordUse(issuer: String, jti: String, expires: Int64, forgetBefore: Int64) async throws -> Bool {
+        try await database.awaitWrite(on: node) { db in
             try db.execute(sql: "DELETE FROM seen_token WHERE expires < ?", arguments: [forgetBefore])
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM seen_token WHERE issuer = ? AND jti = ?", arguments: [issuer, jti]) ?? false {
                 return false
@@ -97,10 +100,4 @@ final class IMSStore: Sendable {
             return true
         }
     }
-}
-
-/// The store could not make its database file durable.
-struct IMSStoreError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -67,7 +67,7 @@ public final class IMSVerifier: Sendable {
 
     /// Opens the store, loads the registered certificates and serves.
     public static func start(on node: Node, configuration: Configuration) async throws -> IMSVerifier {
-        let store = try IMSStore(path: configuration.databasePath)
+        let store = try IMSStore(path: configuration.databasePath, node: node)
         var loaded: [String: [String: HostCertificate]] = [:]
         for row in try store.certificates() {
             loaded[row.issuer, default: [:]][row.keyID] = try HostCertificate(pem: row.pem)
@@ -78,7 +78,7 @@ public final class IMSVerifier: Sendable {
             on: node, port: configuration.port,
             limits: HTTPServer.Limits(maxBodyBytes: 64 * 1024)
         ) { request in
-            ims.handle(request)
+            await ims.handle(request)
         }.get()
         ims.server.withLock { $0 = server }
         node.trace(
@@ -92,58 +92,82 @@ public final class IMSVerifier: Sendable {
 
     public var baseURL: String { (server.withLock { $0?.baseURL } ?? "http://\(node.name)") + "/" }
 
-    public func stop() async throws {
+    public nonisolated(nonsending) func stop() async throws {
         try await server.withLock { $0 }?.stop().get()
         node.trace("stopped")
     }
 
     // MARK: Enrolment
 
-    /// Registers a host's certificate for tokens with `iss` = `issuer` (and `kid` = `keyID`, if given).
+    /// Registers a host's certificate for tokens with `iss` = `issuer` (and `kid` = `keyID`, if given), on the
+    /// calling thread (start-up, an operator's command).
     /// - throws: ``JWTError`` when the certificate is not an acceptable X.509 SHA-256-with-RSA one.
     @discardableResult
     public func registerCertificate(issuer: String, keyID: String?, pem: String) throws -> HostCertificate {
-        guard !issuer.isEmpty, issuer.utf8.count <= JWTLimits.maxClaimBytes else {
-            throw JWTError(.invalidClaim, "issuer '\(issuer)': expected the host API key, 1…\(JWTLimits.maxClaimBytes) bytes")
-        }
-        let certificate = try HostCertificate(pem: pem)
+        let certificate = try Self.certificate(issuer: issuer, pem: pem)
         try store.register(issuer: issuer, keyID: keyID ?? "", pem: pem, fingerprint: certificate.fingerprint)
-        certificates.withLock { $0[issuer, default: [:]][keyID ?? ""] = certificate }
-        node.trace("certificate-registered", [("fingerprint", String(certificate.fingerprint.prefix(16))), ("iss", issuer), ("kid", keyID ?? "")])
+        registered(certificate, issuer: issuer, keyID: keyID)
         return certificate
     }
 
-    /// Records `subject` as an enrolled, active user of the host `issuer`.
+    /// The same for a request (the admin endpoint): the store's write leaves the loop live.
+    @discardableResult
+    public nonisolated(nonsending) func registerCertificate(issuer: String, keyID: String?, pem: String) async throws -> HostCertificate {
+        let certificate = try Self.certificate(issuer: issuer, pem: pem)
+        try await store.register(issuer: issuer, keyID: keyID ?? "", pem: pem, fingerprint: certificate.fingerprint)
+        registered(certificate, issuer: issuer, keyID: keyID)
+        return certificate
+    }
+
+    private static func certificate(issuer: String, pem: String) throws -> HostCertificate {
+        guard !issuer.isEmpty, issuer.utf8.count <= JWTLimits.maxClaimBytes else {
+            throw JWTError(.invalidClaim, "issuer '\(issuer)': expected the host API key, 1…\(JWTLimits.maxClaimBytes) bytes")
+        }
+        return try HostCertificate(pem: pem)
+    }
+
+    private func registered(_ certificate: HostCertificate, issuer: String, keyID: String?) {
+        certificates.withLock { $0[issuer, default: [:]][keyID ?? ""] = certificate }
+        node.trace("certificate-registered", [("fingerprint", String(certificate.fingerprint.prefix(16))), ("iss", issuer), ("kid", keyID ?? "")])
+    }
+
+    /// Records `subject` as an enrolled, active user of the host `issuer`, on the calling thread.
     public func enrol(issuer: String, subject: String) throws {
         try store.enrol(issuer: issuer, subject: subject)
         node.trace("user-enrolled", [("iss", issuer), ("sub", subject)])
     }
 
+    /// The same for a request (the admin endpoint).
+    public nonisolated(nonsending) func enrol(issuer: String, subject: String) async throws {
+        try await store.enrol(issuer: issuer, subject: subject)
+        node.trace("user-enrolled", [("iss", issuer), ("sub", subject)])
+    }
+
     // MARK: Requests
 
-    func handle(_ request: HTTPServerRequest) -> HTTPResponse {
+    nonisolated(nonsending) func handle(_ request: HTTPServerRequest) async -> HTTPResponse {
         if node.fault(Self.unavailableFault) { return .text(.serviceUnavailable, "IMS is unavailable; try again later") }
         let path = request.path
         switch (request.method, path) {
-        case (.POST, "/v1/sessions"): return startSession(request)
+        case (.POST, "/v1/sessions"): return await startSession(request)
         case (.GET, "/v1/drivesync/status"): return status(request)
-        case (.POST, _) where path.hasPrefix("/admin/hosts/"): return admin(request)
+        case (.POST, _) where path.hasPrefix("/admin/hosts/"): return await admin(request)
         default:
             return .text(.notFound, "no resource \(request.method) \(path); expected POST /v1/sessions or GET /v1/drivesync/status")
         }
     }
 
     /// Checks a signed token; on success the claims, otherwise the error to answer with.
-    public func verify(_ token: String) -> Result<JWTClaims, JWTError> {
+    public nonisolated(nonsending) func verify(_ token: String) async -> Result<JWTClaims, JWTError> {
         let now = node.clock.unixSeconds
         do {
             let jwt = try verifier.verify(token, now: now) { issuer, keyID throws(JWTError) in try self.key(issuer: issuer, keyID: keyID) }
             let claims = jwt.claims
-            guard try store.isEnrolled(issuer: claims.issuer, subject: claims.subject) else {
+            guard try await store.isEnrolled(issuer: claims.issuer, subject: claims.subject) else {
                 throw JWTError(
                     .invalidClaim, "sub \(claims.subject) is not an enrolled, active user of host \(claims.issuer); expected an enrolled user's id")
             }
-            let fresh = try store.recordUse(
+            let fresh = try await store.recordUse(
                 issuer: claims.issuer, jti: claims.id, expires: claims.expires,
                 forgetBefore: now - configuration.leewaySeconds)
             guard fresh else {
@@ -177,7 +201,7 @@ public final class IMSVerifier: Sendable {
         throw JWTError(.unknownKeyID, "host \(issuer) has several certificates; expected a kid in the token header")
     }
 
-    private func startSession(_ request: HTTPServerRequest) -> HTTPResponse {
+    private nonisolated(nonsending) func startSession(_ request: HTTPServerRequest) async -> HTTPResponse {
         let token: String
         switch BearerToken.parse(request.headers.first(name: "Authorization")) {
         case .failure(let problem):
@@ -192,7 +216,7 @@ public final class IMSVerifier: Sendable {
                 .serviceUnavailable, "IMS holds \(configuration.maximumSessions) live sessions, its limit; try again when some have expired",
                 headers: ["Retry-After": "60"])
         }
-        switch verify(token) {
+        switch await verify(token) {
         case .failure(let error):
             node.trace("token-rejected", [("reason", error.code.rawValue)])
             return unauthorized("invalid token: \(error.message)")
@@ -234,7 +258,7 @@ public final class IMSVerifier: Sendable {
             body: ByteBuffer(string: #"{"sub":\#(JSONString.quoted(session.subject)),"state":"active","exp":\#(session.expires)}"#))
     }
 
-    private func admin(_ request: HTTPServerRequest) -> HTTPResponse {
+    private nonisolated(nonsending) func admin(_ request: HTTPServerRequest) async -> HTTPResponse {
         guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")),
             secretsMatch(token, configuration.adminToken)
         else {
@@ -251,10 +275,10 @@ public final class IMSVerifier: Sendable {
         do {
             switch (parts[4], parts.count) {
             case ("certificates", 5):
-                let certificate = try registerCertificate(issuer: issuer, keyID: request.queryValue("kid"), pem: request.text)
+                let certificate = try await registerCertificate(issuer: issuer, keyID: request.queryValue("kid"), pem: request.text)
                 return .text(.created, "registered \(certificate.subject) for iss \(issuer), SHA-256 \(certificate.fingerprint)")
             case ("users", 6) where !parts[5].isEmpty:
-                try enrol(issuer: issuer, subject: parts[5])
+                try await enrol(issuer: issuer, subject: parts[5])
                 return .text(.created, "enrolled \(parts[5]) for iss \(issuer)")
             default:
                 return .text(.notFound, "expected POST /admin/hosts/<iss>/certificates or /admin/hosts/<iss>/users/<sub>")

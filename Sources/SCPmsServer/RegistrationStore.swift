@@ -1,17 +1,25 @@
-import Crypto
+import DurableStore
 import Foundation
 import GRDB
 import SCPms
+import Wire
 
-/// Applications, users, registrations and uploaded client logs, in SQLite.
+/// Applications, users, registrations and uploaded client logs, in SQLite (a ``DurableStore/DurableDatabase``).
 ///
 /// In memory unless a path is given; on disk the database runs in WAL mode with `synchronous = FULL`, and
-/// every change is one transaction committed before the answer, so what a client was told succeeded survives
-/// `kill -9` and a power loss (FULL fsyncs the WAL at every commit; NORMAL would leave the last commits to the
-/// OS), and a failed request stores nothing. WAL rather than a rollback journal: one fsync per commit instead
-/// of several, and readers (the application endpoint's `X-SMP-APPCID` check) never wait for a registration.
-/// Only GRDB's synchronous API is used: its async API resumes on GRDB's own threads, outside the kernel.
-/// Every value reaches SQL as a bound parameter; column names come from ``ConnectionSettings/fields`` only.
+/// every change is committed before the answer, so what a client was told succeeded survives `kill -9` and a
+/// power loss (FULL fsyncs the WAL at every commit; NORMAL would leave the last commits to the OS), and a failed
+/// request stores nothing. Live, requests read on the thread pool and their writes are group-committed: the
+/// registrations that arrive together share one transaction and one fsync, each in its own savepoint. WAL
+/// rather than a rollback journal: readers (the application endpoint's `X-SMP-APPCID` check) never wait for a
+/// registration. Under simulation everything runs inline, in the kernel's order.
+///
+/// Passwords are PBKDF2-HMAC-SHA256 (``PasswordHashing``), hashed off the event loops; verified credentials are
+/// cached for a minute (``VerifiedCredentials``).
+///
+/// The `async` methods are a request's; the others block the calling thread and are for start-up and an
+/// operator's commands. Every value reaches SQL as a bound parameter; column names come from
+/// ``ConnectionSettings/fields`` only.
 public final class RegistrationStore: Sendable {
     /// An application as the server knows it.
     public struct Application: Sendable, Equatable {
@@ -19,35 +27,20 @@ public final class RegistrationStore: Sendable {
         public let logUploadEnabled: Bool
     }
 
-    private let database: DatabaseQueue
+    private let database: DurableDatabase
+    private let node: Node
+    let hashing: PasswordHashing
+    private let verified = VerifiedCredentials()
 
     /// Opens (and creates or migrates) the store.
     ///
-    /// - parameter path: the SQLite file; `nil` keeps everything in memory.
-    public init(path: String?) throws {
-        if let path {
-            var configuration = Configuration()
-            configuration.journalMode = .wal
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            // After opening, not in prepareDatabase: GRDB's `journalMode = .wal` sets `synchronous = NORMAL` once the
-            // connection is prepared, which left every registration's commit to the OS. A queue has one connection,
-            // so this holds for every later write.
-            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            try Self.syncDirectory(of: path)
-        } else {
-            database = try DatabaseQueue()
-        }
-        try Self.migrator.migrate(database)
-    }
-
-    /// fsyncs the folder of the database: SQLite syncs it when it creates the WAL, not when it creates the
-    /// database file itself, whose name a power loss could otherwise take with the registrations in it.
-    private static func syncDirectory(of path: String) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw RegistrationStoreError("cannot open \(directory): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw RegistrationStoreError("fsync of \(directory): \(String(cString: strerror(errno)))") }
+    /// - parameters:
+    ///   - path: the SQLite file; `nil` keeps everything in memory (and hashes with ``PasswordHashing/inMemory``).
+    ///   - node: the actor's node: requests' work leaves its loop and their answers come back to it.
+    public init(path: String?, node: Node) throws {
+        database = try DurableDatabase(path: path, migrator: Self.migrator)
+        self.node = node
+        hashing = path == nil ? .inMemory : .onDisk
     }
 
     private static var migrator: DatabaseMigrator {
@@ -73,6 +66,15 @@ public final class RegistrationStore: Sendable {
                     );
                     """)
         }
+        // Passwords become PBKDF2: rows written before keep their salted SHA-256, marked as such, until the user's
+        // next successful login replaces it (see ``verify(user:password:)``).
+        migrator.registerMigration("v2-password-scheme") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE user ADD COLUMN scheme TEXT NOT NULL DEFAULT '\(StoredPassword.Scheme.saltedSHA256.rawValue)';
+                    ALTER TABLE user ADD COLUMN iterations INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 
@@ -80,7 +82,7 @@ public final class RegistrationStore: Sendable {
 
     /// Adds an application or changes whether it accepts client logs.
     public func putApplication(_ id: String, logUploadEnabled: Bool) throws {
-        try database.write { db in
+        try database.writeBlocking { db in
             try db.execute(
                 sql: """
                     INSERT INTO application (id, logUploadEnabled) VALUES (?, ?)
@@ -89,50 +91,74 @@ public final class RegistrationStore: Sendable {
         }
     }
 
-    public func application(_ id: String) throws -> Application? {
-        try database.read { db in
+    public nonisolated(nonsending) func application(_ id: String) async throws -> Application? {
+        try await database.awaitRead(on: node) { db in
             try Row.fetchOne(db, sql: "SELECT id, logUploadEnabled FROM application WHERE id = ?", arguments: [id]).map {
                 Application(id: $0["id"], logUploadEnabled: $0["logUploadEnabled"])
             }
         }
     }
 
-    /// Adds a user or changes their password. Only a salted SHA-256 of the password is kept.
+    /// Adds a user or changes their password; only its PBKDF2 hash is kept. Hashes on the calling thread.
     ///
     /// - parameter salt: random bytes from the node's stream (deterministic under simulation).
     public func putUser(_ name: String, password: String, salt: [UInt8]) throws {
-        let hash = Self.hash(password, salt: salt)
-        try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO user (name, salt, passwordHash) VALUES (?, ?, ?)
-                    ON CONFLICT(name) DO UPDATE SET salt = excluded.salt, passwordHash = excluded.passwordHash
-                    """, arguments: [name, Data(salt), hash])
-        }
+        let stored = hashing.hash(password, salt: salt)
+        try database.writeBlocking { db in try Self.store(stored, of: name, in: db) }
+    }
+
+    private static func store(_ stored: StoredPassword, of name: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO user (name, salt, passwordHash, scheme, iterations) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET salt = excluded.salt, passwordHash = excluded.passwordHash,
+                    scheme = excluded.scheme, iterations = excluded.iterations
+                """, arguments: [name, Data(stored.salt), Data(stored.hash), stored.scheme.rawValue, stored.iterations])
     }
 
     /// Whether `name` exists and `password` is theirs.
-    public func verify(user name: String, password: String) throws -> Bool {
-        try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT salt, passwordHash FROM user WHERE name = ?", arguments: [name]) else {
-                return false
+    ///
+    /// A credential verified within the last minute is accepted without hashing again. A password stored under
+    /// an older scheme or fewer iterations than the store's is replaced, after it matched, by this store's hash
+    /// (same salt): old stores upgrade as their users log in, and nobody is locked out by the change.
+    public nonisolated(nonsending) func verify(user name: String, password: String) async throws -> Bool {
+        let found = try await database.awaitRead(on: node) { db in try Self.storedPassword(of: name, in: db) }
+        guard let stored = found else { return false }
+        let now = node.clock.now.uptime
+        if verified.contains(VerifiedCredentials.key(user: name, password: password, storedHash: stored.hash), now: now) { return true }
+        guard try await node.awaitBlocking({ stored.matches(password) }) else { return false }
+        var current = stored
+        if stored.isWeaker(than: hashing) {
+            let hashing = self.hashing
+            let upgraded = try await node.awaitBlocking { hashing.hash(password, salt: stored.salt) }
+            // Only if the password was not changed meanwhile.
+            let replaced = try await database.awaitWrite(on: node) { db in
+                guard try Self.storedPassword(of: name, in: db) == stored else { return false }
+                try Self.store(upgraded, of: name, in: db)
+                return true
             }
-            let salt: Data = row["salt"]
-            let stored: Data = row["passwordHash"]
-            return Self.hash(password, salt: Array(salt)) == stored
+            if replaced { current = upgraded }
         }
+        verified.insert(VerifiedCredentials.key(user: name, password: password, storedHash: current.hash), now: now)
+        return true
     }
 
-    private static func hash(_ password: String, salt: [UInt8]) -> Data {
-        Data(SHA256.hash(data: salt + Array(password.utf8)))
+    private static func storedPassword(of name: String, in db: Database) throws -> StoredPassword? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT salt, passwordHash, scheme, iterations FROM user WHERE name = ?", arguments: [name])
+        else { return nil }
+        // A scheme this build does not know verifies nothing rather than guessing.
+        guard let scheme = StoredPassword.Scheme(rawValue: row["scheme"]) else { return nil }
+        let salt: Data = row["salt"]
+        let hash: Data = row["passwordHash"]
+        return StoredPassword(scheme: scheme, iterations: row["iterations"], salt: Array(salt), hash: Array(hash))
     }
 
     // MARK: Registrations
 
     /// Stores a new registration; fails if the id is taken.
-    public func insert(_ connection: ApplicationConnection) throws {
+    public nonisolated(nonsending) func insert(_ connection: ApplicationConnection) async throws {
         let fields = ConnectionSettings.fields
-        try database.write { db in
+        try await database.awaitWrite(on: node) { db in
             var arguments: [(any DatabaseValueConvertible)?] = [
                 connection.id, connection.applicationId, connection.owner,
                 connection.createdAtMilliseconds, connection.modifiedAtMilliseconds,
@@ -148,9 +174,9 @@ public final class RegistrationStore: Sendable {
 
     /// Replaces the settings of a registration; returns whether it existed.
     @discardableResult
-    public func update(_ connection: ApplicationConnection) throws -> Bool {
+    public nonisolated(nonsending) func update(_ connection: ApplicationConnection) async throws -> Bool {
         let fields = ConnectionSettings.fields
-        return try database.write { db in
+        return try await database.awaitWrite(on: node) { db in
             var arguments: [(any DatabaseValueConvertible)?] = [connection.modifiedAtMilliseconds]
             arguments += fields.map { connection.settings[$0] }
             arguments += [connection.id, connection.applicationId]
@@ -164,34 +190,41 @@ public final class RegistrationStore: Sendable {
     }
 
     /// The registration `id` of `applicationId`, if any.
-    public func connection(_ id: String, applicationId: String) throws -> ApplicationConnection? {
-        try database.read { db in
+    public nonisolated(nonsending) func connection(_ id: String, applicationId: String) async throws -> ApplicationConnection? {
+        try await database.awaitRead(on: node) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM connection WHERE id = ? AND applicationId = ?", arguments: [id, applicationId])
                 .map(Self.connection(from:))
         }
     }
 
     /// Whether any application has a registration `id` (ids are unique across applications).
-    public func connectionExists(_ id: String) throws -> Bool {
-        try database.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM connection WHERE id = ?)", arguments: [id]) ?? false }
+    public nonisolated(nonsending) func connectionExists(_ id: String) async throws -> Bool {
+        try await database.awaitRead(on: node) { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM connection WHERE id = ?)", arguments: [id]) ?? false
+        }
     }
 
-    /// Deletes a registration; returns whether it existed. `applicationId` nil deletes it from any application.
+    /// Deletes a registration of `applicationId` (its owner's request); returns whether it existed.
     @discardableResult
-    public func deleteConnection(_ id: String, applicationId: String?) throws -> Bool {
-        try database.write { db in
-            if let applicationId {
-                try db.execute(sql: "DELETE FROM connection WHERE id = ? AND applicationId = ?", arguments: [id, applicationId])
-            } else {
-                try db.execute(sql: "DELETE FROM connection WHERE id = ?", arguments: [id])
-            }
+    public nonisolated(nonsending) func deleteConnection(_ id: String, applicationId: String) async throws -> Bool {
+        try await database.awaitWrite(on: node) { db in
+            try db.execute(sql: "DELETE FROM connection WHERE id = ? AND applicationId = ?", arguments: [id, applicationId])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Deletes a registration of any application (an administrator); returns whether it existed.
+    @discardableResult
+    public func deleteConnection(_ id: String) throws -> Bool {
+        try database.writeBlocking { db in
+            try db.execute(sql: "DELETE FROM connection WHERE id = ?", arguments: [id])
             return db.changesCount > 0
         }
     }
 
     /// How many registrations there are (of one application, or all).
     public func connectionCount(applicationId: String? = nil) throws -> Int {
-        try database.read { db in
+        try database.readBlocking { db in
             if let applicationId {
                 return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM connection WHERE applicationId = ?", arguments: [applicationId]) ?? 0
             }
@@ -211,8 +244,10 @@ public final class RegistrationStore: Sendable {
     // MARK: Client logs
 
     /// Stores the lines of one upload, all or none.
-    public func appendLogs(_ lines: [ClientLogLine], applicationId: String, connectionId: String, deviceId: String) throws {
-        try database.write { db in
+    public nonisolated(nonsending) func appendLogs(
+        _ lines: [ClientLogLine], applicationId: String, connectionId: String, deviceId: String
+    ) async throws {
+        try await database.awaitWrite(on: node) { db in
             for line in lines {
                 try db.execute(
                     sql: """
@@ -227,9 +262,9 @@ public final class RegistrationStore: Sendable {
         }
     }
 
-    /// The stored log lines of an application, oldest first.
+    /// The stored log lines of an application, oldest first (on the calling thread: an operator's look).
     public func logs(applicationId: String) throws -> [ClientLogLine] {
-        try database.read { db in
+        try database.readBlocking { db in
             try Row.fetchAll(db, sql: "SELECT * FROM clientLog WHERE applicationId = ? ORDER BY seq", arguments: [applicationId]).map { row in
                 ClientLogLine(
                     timestamp: row["loggedAt"], severity: ClientLogLine.Severity(rawValue: row["severity"]) ?? .info,
@@ -237,10 +272,4 @@ public final class RegistrationStore: Sendable {
             }
         }
     }
-}
-
-/// The store could not make its database file durable.
-public struct RegistrationStoreError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -4,9 +4,11 @@ import WireHTTP
 
 /// Client log upload: `#…#` lines from a registered device, stored all or none.
 extension Routes {
-    func uploadLogs(_ request: HTTPServerRequest, application: RegistrationStore.Application, user: String) throws -> HTTPResponse {
+    nonisolated(nonsending) func uploadLogs(
+        _ request: HTTPServerRequest, application: RegistrationStore.Application, user: String
+    ) async throws -> HTTPResponse {
         let connectionId: String
-        switch try checkConnectionId(request, applicationId: application.id, user: user) {
+        switch try await checkConnectionId(request, applicationId: application.id, user: user) {
         case .failure(let refusal): return refusal.response
         case .success(let id): connectionId = id
         }
@@ -22,7 +24,7 @@ extension Routes {
         switch ClientLogLine.parseUpload(body, maxLines: SCPmsServer.maxLogLines) {
         case .failure(let why): return .text(.badRequest, why.description)
         case .success(let lines):
-            try store.appendLogs(lines, applicationId: application.id, connectionId: connectionId, deviceId: deviceId)
+            try await store.appendLogs(lines, applicationId: application.id, connectionId: connectionId, deviceId: deviceId)
             node.trace("logs-stored", [("id", connectionId), ("lines", "\(lines.count)")])
             return HTTPResponse(status: .noContent)
         }

@@ -5,7 +5,9 @@ import Wire
 import WireHTTP
 
 /// Answers one request: faults, routing, the application, credentials, then the resource. Each answer that
-/// changes state does so in one store transaction, after every check passed.
+/// changes state does so in one store write, after every check passed. Runs on the node's loop; the store's
+/// reads, writes and password hashes leave it live and come back (inline under simulation, so every trace
+/// event keeps its place).
 struct Routes: Sendable {
     let node: Node
     let store: RegistrationStore
@@ -13,7 +15,7 @@ struct Routes: Sendable {
     /// `https` on the TLS listener, `http` on the plain one: absolute URIs in answers use it.
     let scheme: String
 
-    func answer(_ request: HTTPServerRequest) -> HTTPResponse {
+    nonisolated(nonsending) func answer(_ request: HTTPServerRequest) async -> HTTPResponse {
         if node.fault(SCPmsServer.unavailableFault) {
             return .text(.serviceUnavailable, "SAP Mobile Services is temporarily unavailable; try again later")
         }
@@ -21,14 +23,14 @@ struct Routes: Sendable {
             return .text(.internalServerError, "SAP Mobile Services failed to process the request")
         }
         do {
-            return try route(request)
+            return try await route(request)
         } catch {
             node.trace("store-error", [("error", "\(error)")])
             return .text(.internalServerError, "the request could not be completed, nothing was changed: \(error)")
         }
     }
 
-    private func route(_ request: HTTPServerRequest) throws -> HTTPResponse {
+    private nonisolated(nonsending) func route(_ request: HTTPServerRequest) async throws -> HTTPResponse {
         let route: SCPmsRoute
         switch SCPmsRoute.parse(path: request.path) {
         case .success(let parsed): route = parsed
@@ -39,22 +41,22 @@ struct Routes: Sendable {
             switch route {
             case .connections(let id), .connection(let id, _), .clientLogs(let id), .application(let id), .service(let id, _): id
             }
-        guard let application = try store.application(applicationId) else {
+        guard let application = try await store.application(applicationId) else {
             return .text(.notFound, "unknown application '\(applicationId)'")
         }
         let user: String
-        switch try authenticate(request) {
+        switch try await authenticate(request) {
         case .success(let name): user = name
         case .failure(let refusal): return refusal.response
         }
         switch (route, request.method) {
-        case (.connections, .POST): return try register(request, applicationId: applicationId, user: user)
-        case (.connection(_, let id), .GET): return try read(request, id: id, applicationId: applicationId, user: user)
-        case (.connection(_, let id), .PUT): return try update(request, id: id, applicationId: applicationId, user: user)
-        case (.connection(_, let id), .DELETE): return try delete(id: id, applicationId: applicationId, user: user)
-        case (.application, .GET), (.application, .HEAD): return try applicationEndpoint(request, applicationId: applicationId, user: user)
-        case (.clientLogs, .POST): return try uploadLogs(request, application: application, user: user)
-        case (.service(_, let resource), _): return try service(request, resource: resource, applicationId: applicationId, user: user)
+        case (.connections, .POST): return try await register(request, applicationId: applicationId, user: user)
+        case (.connection(_, let id), .GET): return try await read(request, id: id, applicationId: applicationId, user: user)
+        case (.connection(_, let id), .PUT): return try await update(request, id: id, applicationId: applicationId, user: user)
+        case (.connection(_, let id), .DELETE): return try await delete(id: id, applicationId: applicationId, user: user)
+        case (.application, .GET), (.application, .HEAD): return try await applicationEndpoint(request, applicationId: applicationId, user: user)
+        case (.clientLogs, .POST): return try await uploadLogs(request, application: application, user: user)
+        case (.service(_, let resource), _): return try await service(request, resource: resource, applicationId: applicationId, user: user)
         case (.connections, _): return Self.notAllowed(request.method, allowed: "POST")
         case (.connection, _): return Self.notAllowed(request.method, allowed: "GET, PUT, DELETE")
         case (.application, _): return Self.notAllowed(request.method, allowed: "GET, HEAD")
@@ -68,7 +70,7 @@ struct Routes: Sendable {
         let response: HTTPResponse
     }
 
-    private func authenticate(_ request: HTTPServerRequest) throws -> Result<String, Refusal> {
+    private nonisolated(nonsending) func authenticate(_ request: HTTPServerRequest) async throws -> Result<String, Refusal> {
         switch request.basicCredentials {
         case .missing:
             return .failure(Refusal(response: challenge("authentication required: send Authorization: Basic with your user and password")))
@@ -76,7 +78,7 @@ struct Routes: Sendable {
             node.trace("auth-malformed", [("reason", why)])
             return .failure(Refusal(response: .text(.badRequest, "unusable Authorization header: \(why)")))
         case .valid(let credentials):
-            guard try store.verify(user: credentials.user, password: credentials.password) else {
+            guard try await store.verify(user: credentials.user, password: credentials.password) else {
                 node.trace("auth-refused", [("user", credentials.user)])
                 return .failure(Refusal(response: challenge("the user or password is wrong")))
             }
@@ -90,7 +92,7 @@ struct Routes: Sendable {
 
     // MARK: Registrations
 
-    private func register(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> HTTPResponse {
+    private nonisolated(nonsending) func register(_ request: HTTPServerRequest, applicationId: String, user: String) async throws -> HTTPResponse {
         if let refusal = checkBody(request) { return refusal }
         let settings: ConnectionSettings
         switch ConnectionSettings.parse(json: Array(buffer: request.body)) {
@@ -98,12 +100,12 @@ struct Routes: Sendable {
         case .failure(let why): return .text(.badRequest, why.description)
         }
         var id = node.secrets.uuid()
-        while try store.connectionExists(id) { id = node.secrets.uuid() }
+        while try await store.connectionExists(id) { id = node.secrets.uuid() }
         let now = node.clock.unixTime.milliseconds
         let connection = ApplicationConnection(
             id: id, applicationId: applicationId, owner: user, createdAtMilliseconds: now,
             modifiedAtMilliseconds: now, settings: settings)
-        try store.insert(connection)
+        try await store.insert(connection)
         // The original app posts no body, and meant to send the device's name as UserName: both are stored as sent, and shown.
         node.trace(
             "registered",
@@ -119,8 +121,10 @@ struct Routes: Sendable {
         return HTTPResponse(status: .created, headers: headers, body: ByteBuffer(string: connection.odataJSON(uri: uri)))
     }
 
-    private func read(_ request: HTTPServerRequest, id: String, applicationId: String, user: String) throws -> HTTPResponse {
-        switch try owned(id, applicationId: applicationId, user: user) {
+    private nonisolated(nonsending) func read(
+        _ request: HTTPServerRequest, id: String, applicationId: String, user: String
+    ) async throws -> HTTPResponse {
+        switch try await owned(id, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success(let connection):
             let uri = entityURI(request, collectionPath: Self.collectionPath(of: request.path), id: id)
@@ -130,9 +134,11 @@ struct Routes: Sendable {
         }
     }
 
-    private func update(_ request: HTTPServerRequest, id: String, applicationId: String, user: String) throws -> HTTPResponse {
+    private nonisolated(nonsending) func update(
+        _ request: HTTPServerRequest, id: String, applicationId: String, user: String
+    ) async throws -> HTTPResponse {
         if let refusal = checkBody(request) { return refusal }
-        switch try owned(id, applicationId: applicationId, user: user) {
+        switch try await owned(id, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success(var connection):
             switch ConnectionSettings.parse(json: Array(buffer: request.body)) {
@@ -140,26 +146,28 @@ struct Routes: Sendable {
             case .success(let settings):
                 connection.settings = settings
                 connection.modifiedAtMilliseconds = max(node.clock.unixTime.milliseconds, connection.modifiedAtMilliseconds + 1)
-                try store.update(connection)
+                try await store.update(connection)
                 node.trace("registration-updated", [("id", id)])
                 return HTTPResponse(status: .noContent, headers: ["ETag": connection.etag, "DataServiceVersion": "2.0"])
             }
         }
     }
 
-    private func delete(id: String, applicationId: String, user: String) throws -> HTTPResponse {
-        switch try owned(id, applicationId: applicationId, user: user) {
+    private nonisolated(nonsending) func delete(id: String, applicationId: String, user: String) async throws -> HTTPResponse {
+        switch try await owned(id, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success:
-            try store.deleteConnection(id, applicationId: applicationId)
+            try await store.deleteConnection(id, applicationId: applicationId)
             node.trace("registration-deleted", [("by", user), ("found", "true"), ("id", id)])
             return HTTPResponse(status: .ok)
         }
     }
 
     /// The registration if it exists and belongs to `user`; 404 or 403 otherwise.
-    private func owned(_ id: String, applicationId: String, user: String) throws -> Result<ApplicationConnection, Refusal> {
-        guard let connection = try store.connection(id, applicationId: applicationId) else {
+    private nonisolated(nonsending) func owned(
+        _ id: String, applicationId: String, user: String
+    ) async throws -> Result<ApplicationConnection, Refusal> {
+        guard let connection = try await store.connection(id, applicationId: applicationId) else {
             return .failure(Refusal(response: .text(.notFound, "no registration '\(id)' for application '\(applicationId)'")))
         }
         guard connection.owner == user else {
@@ -182,8 +190,10 @@ struct Routes: Sendable {
 
     // MARK: Application endpoint
 
-    private func applicationEndpoint(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> HTTPResponse {
-        switch try checkConnectionId(request, applicationId: applicationId, user: user) {
+    private nonisolated(nonsending) func applicationEndpoint(
+        _ request: HTTPServerRequest, applicationId: String, user: String
+    ) async throws -> HTTPResponse {
+        switch try await checkConnectionId(request, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success(let id):
             // The application endpoint is the root of the app's OData service: it answers the service document.
@@ -194,8 +204,10 @@ struct Routes: Sendable {
     }
 
     /// A resource of the app's OData service, for a registered device only (as the application endpoint).
-    private func service(_ request: HTTPServerRequest, resource: String, applicationId: String, user: String) throws -> HTTPResponse {
-        switch try checkConnectionId(request, applicationId: applicationId, user: user) {
+    private nonisolated(nonsending) func service(
+        _ request: HTTPServerRequest, resource: String, applicationId: String, user: String
+    ) async throws -> HTTPResponse {
+        switch try await checkConnectionId(request, applicationId: applicationId, user: user) {
         case .failure(let refusal): return refusal.response
         case .success: return odata(request, resource: resource, applicationId: applicationId)
         }
@@ -216,7 +228,9 @@ struct Routes: Sendable {
 
     /// The `X-SMP-APPCID` of the request (header first, then cookie) if it names a registration of this
     /// application and user; 403 otherwise.
-    func checkConnectionId(_ request: HTTPServerRequest, applicationId: String, user: String) throws -> Result<String, Refusal> {
+    nonisolated(nonsending) func checkConnectionId(
+        _ request: HTTPServerRequest, applicationId: String, user: String
+    ) async throws -> Result<String, Refusal> {
         func refuse(_ reason: String, _ text: String) -> Result<String, Refusal> {
             node.trace("appcid-refused", [("reason", reason)])
             return .failure(Refusal(response: .text(.forbidden, text)))
@@ -229,7 +243,7 @@ struct Routes: Sendable {
         guard id.count <= SCPmsRoute.maxIdLength else {
             return refuse("too-long", "the X-SMP-APPCID is \(id.count) characters long; at most \(SCPmsRoute.maxIdLength) are accepted")
         }
-        guard SCPmsRoute.isValidId(id), let connection = try store.connection(id, applicationId: applicationId) else {
+        guard SCPmsRoute.isValidId(id), let connection = try await store.connection(id, applicationId: applicationId) else {
             return refuse("unknown", "X-SMP-APPCID '\(id)' is not a registration of application '\(applicationId)'; register again")
         }
         guard connection.owner == user else {

@@ -83,7 +83,7 @@ public final class SCPmsServer: Sendable {
     public static func start(on node: Node, configuration: Configuration = Configuration()) async throws -> SCPmsServer {
         node.faults.declare(unavailableFault)
         node.faults.declare(internalErrorFault)
-        let store = try RegistrationStore(path: configuration.databasePath)
+        let store = try RegistrationStore(path: configuration.databasePath, node: node)
         try store.putApplication(configuration.applicationId, logUploadEnabled: configuration.logUploadEnabled)
         try store.putUser(configuration.user, password: configuration.password, salt: node.secrets.bytes(16))
         guard configuration.servesPlainHTTP || configuration.tls != nil else {
@@ -100,14 +100,14 @@ public final class SCPmsServer: Sendable {
                         try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node)
                     }
                 },
-                handler: { request in routes.answer(request) }
+                handler: { request in await routes.answer(request) }
             ).get()
         }
         var http: HTTPServer?
         if configuration.servesPlainHTTP {
             let routes = Routes(node: node, store: store, maxRegistrationBytes: configuration.maxRegistrationBytes, scheme: "http")
             http = try await HTTPServer.start(on: node, port: configuration.port, limits: configuration.limits) { request in
-                routes.answer(request)
+                await routes.answer(request)
             }.get()
         }
         node.trace(
@@ -153,7 +153,7 @@ public final class SCPmsServer: Sendable {
     /// Deletes a registration server-side (an administrator in the cockpit); returns whether it existed.
     @discardableResult
     public func deleteRegistration(_ id: String) throws -> Bool {
-        let deleted = try store.deleteConnection(id, applicationId: nil)
+        let deleted = try store.deleteConnection(id)
         node.trace("registration-deleted", [("by", "admin"), ("found", "\(deleted)"), ("id", id)])
         return deleted
     }

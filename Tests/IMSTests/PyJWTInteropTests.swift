@@ -34,8 +34,8 @@ import WireHTTP
         init() async throws {
             signer = try await HostSigningBackend.start(on: wire.node("ims-signer"), configuration: IMSFixtures.signerConfiguration(port: 0))
             ims = try await IMSVerifier.start(on: wire.node("ims"), configuration: IMSVerifier.Configuration(port: 0, adminToken: "ims-admin"))
-            try ims.registerCertificate(issuer: IMSFixtures.apiKey, keyID: nil, pem: IMSFixtures.text("host.pem"))
-            try ims.enrol(issuer: IMSFixtures.apiKey, subject: "14")
+            try await ims.registerCertificate(issuer: IMSFixtures.apiKey, keyID: nil, pem: IMSFixtures.text("host.pem"))
+            try await ims.enrol(issuer: IMSFixtures.apiKey, subject: "14")
             appToken = signer.enrol(user: "14")
             phone = wire.node("phone")
         }

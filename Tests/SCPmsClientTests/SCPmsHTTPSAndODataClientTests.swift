@@ -203,12 +203,13 @@ import WireHTTP
         let world = try Self.world()
         let literal = try world.manager(trust: .acceptAnyCertificate) { $0.registrationBody = .noBody }
         let first = try world.start(literal).get()
-        let stored = try world.server.store.connection(first.applicationConnectionId, applicationId: Self.app)
+        let store = world.server.store
+        let stored = try world.kernel.run("look") { try await store.connection(first.applicationConnectionId, applicationId: Self.app) }
         #expect(stored?.settings == ConnectionSettings())
         let named = try world.manager(trust: .acceptAnyCertificate) { $0.deviceName = "Roberto’s iPhone" }
         let second = try world.start(named).get()
-        #expect(
-            try world.server.store.connection(second.applicationConnectionId, applicationId: Self.app)?.settings["UserName"] == "Roberto’s iPhone")
+        let secondStored = try world.kernel.run("look") { try await store.connection(second.applicationConnectionId, applicationId: Self.app) }
+        #expect(secondStored?.settings["UserName"] == "Roberto’s iPhone")
         let shown = world.kernel.trace.all.filter { $0.event == "registered" }.map { $0["user-name"] }
         #expect(shown == ["", "Roberto’s iPhone"])
     }

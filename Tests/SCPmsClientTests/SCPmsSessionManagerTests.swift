@@ -54,7 +54,8 @@ import WireHTTP
         let relaunched = try world.start(try world.manager(store)).get()
         #expect(relaunched == SCPmsSessionManager.Session(applicationConnectionId: first.applicationConnectionId, registration: .existing))
         #expect(try world.server.store.connectionCount() == 1)
-        let body = try world.server.store.connection(first.applicationConnectionId, applicationId: Self.app)
+        let registrations = world.server.store
+        let body = try world.kernel.run("look") { try await registrations.connection(first.applicationConnectionId, applicationId: Self.app) }
         #expect(body?.settings["DeviceType"] == "iPhone")
         #expect(body?.settings["UserName"] == "iPhone", "the original app sends the device's name as UserName")
         #expect(world.kernel.trace.all.contains { $0.event == "scpms-challenge-answered" })

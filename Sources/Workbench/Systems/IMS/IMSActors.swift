@@ -74,10 +74,10 @@ extension ActorKind {
         let verifier = try await IMSVerifier.start(on: node, configuration: configuration)
         let issuer = options["host-api-key"] ?? imsDemoAPIKey
         if let path = options["host-certificate"] {
-            try verifier.registerCertificate(issuer: issuer, keyID: nil, pem: try readFixture(path, "host-certificate"))
+            try await verifier.registerCertificate(issuer: issuer, keyID: nil, pem: try readFixture(path, "host-certificate"))
         }
         for user in (options["enrol"] ?? "").split(separator: ",").map(String.init) {
-            try verifier.enrol(issuer: issuer, subject: user)
+            try await verifier.enrol(issuer: issuer, subject: user)
         }
         return RunningIMS(verifier: verifier, notes: ["admin-token \(configuration.adminToken)"])
     }

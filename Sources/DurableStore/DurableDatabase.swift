@@ -1,0 +1,152 @@
+import GRDB
+import NIOCore
+import Wire
+
+/// An SQLite database an actor keeps its durable state in, used without ever blocking an event loop.
+///
+/// **On disk** (a path): a GRDB `DatabasePool` in WAL mode with `synchronous = FULL` on the connection that
+/// commits (GRDB's WAL set-up leaves NORMAL there, which hands the last commits to the OS and loses them with
+/// the power), and the folder fsynced once the file exists (SQLite syncs the folder for the WAL, not for the
+/// database file itself). On a live node (``Wire/Node/blockingWork`` threaded):
+/// - ``read(on:_:)`` runs on a pool reader, on the node's thread pool;
+/// - ``write(on:_:)`` is **group-committed**: writes that arrive while a commit is in flight wait and are then
+///   committed together, in arrival order, in one transaction (one fsync of the WAL), each inside its own
+///   savepoint, so a write that throws rolls back alone and fails only its own future. Every future completes
+///   once the commit that holds its write is durable, or fails when that commit does.
+///
+/// **Inline**: on a simulated node (and for any node when there is no path) every read and write runs at once
+/// on the caller's thread, a write in a transaction of its own, in call order: under simulation virtual time
+/// does not pass while code runs, so there is nothing to wait for and the kernel's order is kept.
+///
+/// **In memory** (no path): a `DatabaseQueue`, always inline — nothing touches a disk (simulation, tests).
+///
+/// Futures complete on the calling node's loop. The `await…` forms are for async code: inline they return
+/// without suspending (see ``Wire/Node/awaitBlocking(_:)``), so under simulation they change no trace. The
+/// `…Blocking` forms run on the calling thread, for start-up and operator commands only.
+///
+/// Under simulation, keep the async callers `nonisolated(nonsending)` too: the simulation loop runs a task's jobs
+/// isolated to itself, so entering a plain `nonisolated` async function is a hop that requeues the task behind
+/// the jobs already due, and moves its trace events.
+///
+/// ```swift
+/// let database = try DurableDatabase(path: path, migrator: migrator)   // start-up
+/// database.write(on: node) { db in try db.execute(sql: "INSERT …") }   // EventLoopFuture on node's loop
+/// let n = try await database.awaitRead(on: node) { db in try Int.fetchOne(db, sql: "SELECT …") }
+/// ```
+/// Bodies run on whichever thread holds the database: they must only use their `Database` and values
+/// they were given, never the actor's loop-confined state.
+public final class DurableDatabase: Sendable {
+    /// The SQLite file, or nil in memory.
+    public let path: String?
+    fileprivate let storage: Storage
+
+    fileprivate enum Storage: Sendable {
+        case memory(DatabaseQueue)
+        case file(DatabasePool, GroupCommit)
+    }
+
+    /// Most writes one group commit holds (more wait for the next one): bounds a transaction's size and time.
+    public static let maximumBatch = 1_000
+
+    /// Opens the database (creating it and its folder's entry durably) and runs `migrator`.
+    ///
+    /// - parameters:
+    ///   - path: the SQLite file; nil keeps everything in memory.
+    ///   - migrator: the schema; run here, synchronously (start-up, before any request).
+    /// - throws: GRDB's errors, or ``DurableDatabaseError`` when the folder cannot be synced.
+    public init(path: String?, migrator: DatabaseMigrator) throws {
+        self.path = path
+        guard let path else {
+            let queue = try DatabaseQueue()
+            try migrator.migrate(queue)
+            storage = .memory(queue)
+            return
+        }
+        var configuration = Configuration()
+        // Readers too, so that a checkpoint any connection runs syncs as FULL would.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        // After opening: the pool's WAL set-up ran after prepareDatabase and set the writer to NORMAL. The pool
+        // has one writer connection for its whole life, so this holds for every later commit.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try DirectorySync.sync(folderOf: path)
+        try migrator.migrate(pool)
+        storage = .file(pool, GroupCommit(pool: pool, maximumBatch: Self.maximumBatch))
+    }
+
+    // MARK: Futures
+
+    /// `body`'s result from a consistent snapshot of committed data, on `node`'s loop.
+    public func read<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) -> EventLoopFuture<T> {
+        switch storage {
+        case .memory(let queue):
+            return node.eventLoop.makeCompletedFuture { try queue.read(body) }
+        case .file(let pool, _):
+            guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.read(body) } }
+            return node.blocking { try pool.read(body) }
+        }
+    }
+
+    /// `body`'s result on `node`'s loop once its changes are committed (durably, on disk); a failure when `body`
+    /// throws (its changes rolled back, nobody else's) or its commit fails.
+    public func write<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) -> EventLoopFuture<T> {
+        switch storage {
+        case .memory(let queue):
+            return node.eventLoop.makeCompletedFuture { try queue.write(body) }
+        case .file(let pool, let groupCommit):
+            guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.write(body) } }
+            return groupCommit.submit(body, on: node)
+        }
+    }
+
+    // MARK: Async
+
+    // GRDB's own async `read`/`write` would resume on GRDB's threads, outside the node's loop and the kernel: the
+    // inline paths below call the synchronous ones through ``readBlocking(_:)`` and ``writeBlocking(_:)``.
+
+    /// ``read(on:_:)`` for async code; inline it returns without suspending.
+    public nonisolated(nonsending) func awaitRead<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if isInline(on: node) { return try readBlocking(body) }
+        return try await read(on: node, body).get()
+    }
+
+    /// ``write(on:_:)`` for async code; inline it returns without suspending.
+    public nonisolated(nonsending) func awaitWrite<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if isInline(on: node) { return try writeBlocking(body) }
+        return try await write(on: node, body).get()
+    }
+
+    /// In memory, or on a node whose blocking work runs inline (under simulation).
+    private func isInline(on node: Node) -> Bool {
+        if case .memory = storage { return true }
+        return !node.blockingWork.isThreaded
+    }
+}
+
+extension DurableDatabase {
+    // MARK: Blocking
+
+    /// `body`'s result, read on the calling thread: for start-up and operator commands (under simulation, on the
+    /// kernel's thread), never from a live event loop.
+    public func readBlocking<T>(_ body: (Database) throws -> T) throws -> T {
+        switch storage {
+        case .memory(let queue): return try queue.read(body)
+        case .file(let pool, _): return try pool.read(body)
+        }
+    }
+
+    /// `body`'s changes, committed (durably) on the calling thread in a transaction of their own before this
+    /// returns: for start-up and operator commands, never from a live event loop.
+    public func writeBlocking<T>(_ body: (Database) throws -> T) throws -> T {
+        switch storage {
+        case .memory(let queue): return try queue.write(body)
+        case .file(let pool, _): return try pool.write(body)
+        }
+    }
+}
+
+/// The database could not be made durable, or a group commit could not finish.
+public struct DurableDatabaseError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

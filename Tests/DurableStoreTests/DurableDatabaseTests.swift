@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import Kernel
+import NIOCore
+import Synchronization
+import Testing
+import Wire
+
+@testable import DurableStore
+
+@Suite struct DurableDatabaseTests {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL UNIQUE)")
+        }
+        return migrator
+    }
+
+    /// A fresh folder for one test's database files.
+    static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "durable-store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Counts the transactions committed on the connection it is added to.
+    final class CommitCounter: TransactionObserver, Sendable {
+        let commits = Atomic<Int>(0)
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { commits.add(1, ordering: .relaxed) }
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    struct Refused: Error {}
+
+    @Test func concurrentLiveWritesShareCommitsAndAreAllStored() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/items.sqlite"
+        let wire = LiveWire(threads: 2)
+        let nodes = (0..<4).map { wire.node("writer-\($0)") }
+        let database = try DurableDatabase(path: path, migrator: Self.migrator)
+        let counter = CommitCounter()
+        try await database.write(on: nodes[0]) { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }.get()
+        let before = counter.commits.load(ordering: .relaxed)
+
+        let writes = 400
+        let futures = (0..<writes).map { index in
+            database.write(on: nodes[index % nodes.count]) { db in
+                try db.execute(sql: "INSERT INTO item (id, name) VALUES (?, ?)", arguments: [index, "item-\(index)"])
+                return index
+            }
+        }
+        for (index, future) in futures.enumerated() { #expect(try await future.get() == index) }
+        let commits = counter.commits.load(ordering: .relaxed) - before
+        #expect(commits >= 1)
+        #expect(commits < writes, "\(writes) writes took \(commits) commits: no group commit")
+
+        // Readers see every acknowledged write, and so does the next process to open the file.
+        let count = try await database.read(on: nodes[1]) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") }.get()
+        #expect(count == writes)
+        try await wire.shutdown()
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == writes)
+    }
+
+    @Test func aFailingWriteRollsBackAloneInsideItsGroupCommit() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wire = LiveWire(threads: 2)
+        let node = wire.node("writer")
+        let database = try DurableDatabase(path: folder + "/items.sqlite", migrator: Self.migrator)
+        let counter = CommitCounter()
+        try await database.write(on: node) { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }.get()
+        let before = counter.commits.load(ordering: .relaxed)
+
+        // The first write holds the writer long enough for every other one to queue behind it: they must then
+        // go in one transaction, the failing ones rolled back inside it.
+        let slow = database.write(on: node) { db in
+            usleep(200_000)
+            try db.execute(sql: "INSERT INTO item (id, name) VALUES (0, 'slow')")
+        }
+        let queued = (1...20).map { index in
+            database.write(on: node) { db -> Int in
+                try db.execute(sql: "INSERT INTO item (id, name) VALUES (?, ?)", arguments: [index, "item-\(index)"])
+                switch index {
+                case 7: throw Refused()  // its own insert must be rolled back
+                case 13: try db.execute(sql: "INSERT INTO item (id, name) VALUES (99, 'item-1')")  // UNIQUE
+                default: break
+                }
+                return index
+            }
+        }
+        try await slow.get()
+        for (offset, future) in queued.enumerated() {
+            let index = offset + 1
+            if index == 7 || index == 13 {
+                await #expect(throws: (any Error).self) { try await future.get() }
+            } else {
+                #expect(try await future.get() == index)
+            }
+        }
+        #expect(counter.commits.load(ordering: .relaxed) - before <= 2)
+        let ids = try await database.read(on: node) { db in try Int.fetchAll(db, sql: "SELECT id FROM item ORDER BY id") }.get()
+        let expected: [Int] = [0] + (1...20).filter { $0 != 7 && $0 != 13 }
+        #expect(ids == expected)
+        try await wire.shutdown()
+    }
+
+    @Test func onDiskEveryConnectionSyncsFully() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wire = LiveWire(threads: 2)
+        let node = wire.node("writer")
+        let database = try DurableDatabase(path: folder + "/items.sqlite", migrator: Self.migrator)
+        // 2 is FULL; GRDB's WAL set-up would leave the writer at 1 (NORMAL).
+        let writer = try await database.write(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
+        let reader = try await database.read(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
+        let journal = try await database.read(on: node) { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }.get()
+        #expect(writer == 2)
+        #expect(reader == 2)
+        #expect(journal == "wal")
+        try await wire.shutdown()
+    }
+
+    @Test(arguments: [false, true])
+    func underSimulationWritesRunInlineInCallOrder(onDisk: Bool) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let kernel = Kernel(seed: 1)
+        let node = kernel.node("store")
+        let database = try DurableDatabase(path: onDisk ? folder + "/items.sqlite" : nil, migrator: Self.migrator)
+        let ran = Mutex<[Int]>([])
+        let first = database.write(on: node) { db in
+            ran.withLock { $0.append(1) }
+            try db.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a')")
+        }
+        // Inline: the body has run before write returned, and so has the next one before it is even asked for.
+        #expect(ran.withLock { $0 } == [1])
+        let failing = database.write(on: node) { db in
+            ran.withLock { $0.append(2) }
+            try db.execute(sql: "INSERT INTO item (id, name) VALUES (2, 'a')")  // UNIQUE
+        }
+        #expect(ran.withLock { $0 } == [1, 2])
+
+        let order = try kernel.run("await") {
+            // A job due now, queued before the awaits: an await that suspended would let it run first.
+            let queuedJobRan = Mutex(false)
+            node.eventLoop.execute { queuedJobRan.withLock { $0 = true } }
+            try await database.awaitWrite(on: node) { db in try db.execute(sql: "INSERT INTO item (id, name) VALUES (3, 'b')") }
+            let names = try await database.awaitRead(on: node) { db in try String.fetchAll(db, sql: "SELECT name FROM item ORDER BY id") }
+            #expect(queuedJobRan.withLock { $0 } == false)
+            try await first.get()
+            await #expect(throws: (any Error).self) { try await failing.get() }
+            return names
+        }
+        #expect(order == ["a", "b"])
+    }
+}
