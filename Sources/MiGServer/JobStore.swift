@@ -1,4 +1,5 @@
 import Crypto
+import DurableStore
 import Foundation
 import GRDB
 import IPP
@@ -14,35 +15,26 @@ import Wire
 /// are committed in the order they were made, so a later commit covers every earlier change. On a restart the jobs
 /// are read back from SQLite.
 ///
-/// The database is in memory under simulation; on disk with WAL live. A commit is in the WAL before the answer
-/// leaves, so a job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each
-/// commit is also fsynced (`synchronous=FULL`), so it survives a power loss too.
+/// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order;
+/// on disk live, with WAL and `synchronous = FULL`: writes that arrive together are group-committed off the loops
+/// in one transaction and one fsync, so a job answered with 200 survives `kill -9` and a power loss (its document
+/// survives a power loss with `syncToDisk`, which fsyncs the spool file before the answer).
 public final class JobStore: Sendable {
-    let database: DatabaseQueue
+    let database: DurableDatabase
     let node: Node
     /// The jobs in memory. Locked rather than confined to the actor's loop so that scenarios and tests can read
     /// them from anywhere; the actor itself is the only writer, so the lock is never contended.
     private let table: NIOLockedValueBox<JobTable>
 
+    /// Opens (or creates) the store and reads nothing yet: `recoverAfterRestart` reads the jobs back. Called on the
+    /// node's blocking threads (inline under simulation).
+    ///
     /// - parameters:
     ///   - path: the SQLite file, or nil for an in-memory store.
-    ///   - syncToDisk: fsync every commit (power-loss safe) rather than leave it to the OS (process-crash safe).
     ///   - node: the actor whose loop the writes' completions arrive on.
-    public init(path: String?, syncToDisk: Bool = false, node: Node) throws {
+    public init(path: String?, node: Node) throws {
         self.node = node
-        if let path {
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in
-                try db.execute(sql: syncToDisk ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-            }
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            _ = try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-            // SQLite syncs the directory when it creates the WAL, not when it creates the database file itself.
-            if syncToDisk { try syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path) }
-        } else {
-            database = try DatabaseQueue()
-        }
-        try Self.migrator.migrate(database)
+        database = try DurableDatabase(path: path, migrator: Self.migrator)
         table = NIOLockedValueBox(JobTable())
     }
 
@@ -103,7 +95,7 @@ public final class JobStore: Sendable {
         let account = Account(
             user: user, passwordDigest: Self.digest(salt + password), salt: salt,
             requiresClientCertificate: requiresClientCertificate)
-        try database.write { db in try account.save(db) }  // an upsert: two statements
+        try database.writeBlocking { db in try account.save(db) }  // an upsert: two statements
         return account
     }
 
@@ -176,7 +168,7 @@ public final class JobStore: Sendable {
     /// job-impressions-completed, and the printer's page count, never go back); an upload that never got its answer
     /// is aborted (its client was not told it succeeded). Then the jobs are read into memory.
     public func recoverAfterRestart() throws -> (requeued: Int, aborted: Int) {
-        let recovered = try database.write { db in
+        let recovered = try database.writeBlocking { db in
             try db.execute(
                 sql:
                     "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
@@ -187,15 +179,16 @@ public final class JobStore: Sendable {
                 arguments: [IPPJobState.pending.rawValue, IPPJobState.processing.rawValue, IPPJobState.processingStopped.rawValue])
             return (requeued: db.changesCount, aborted: aborted)
         }
-        let jobs = try database.read { db in try Job.order(Column("id")).fetchAll(db) }
-        let next = try database.read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'job'") } ?? 0
+        let jobs = try database.readBlocking { db in try Job.order(Column("id")).fetchAll(db) }
+        let next = try database.readBlocking { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'job'") } ?? 0
         table.withLockedValue { $0 = JobTable(jobs, next: next + 1) }
         return recovered
     }
 
-    /// Writes a change to SQLite behind the memory.
+    /// Writes a change to SQLite behind the memory: group-committed with the changes that arrive with it, off the
+    /// loops live, inline under simulation.
     private func log(_ change: @escaping @Sendable (Database) throws -> Void) -> EventLoopFuture<Void> {
-        node.eventLoop.makeCompletedFuture { try database.writeWithoutTransaction(change) }
+        database.write(on: node, change)
     }
 }
 

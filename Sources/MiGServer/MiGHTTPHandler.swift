@@ -229,7 +229,7 @@ final class MiGHTTPHandler: ChannelDuplexHandler {
         }
         if readHeld, !machine.readsPaused {
             readHeld = false
-            context.read()
+            if context.channel.isActive { context.read() }
         }
     }
 

@@ -48,9 +48,10 @@ public final class MiGServer: @unchecked Sendable {
         /// Keep a document in the spool once its job has ended (cupsd's `PreserveJobFiles Yes`); by default it is
         /// removed when the job is completed, canceled or aborted, and only the job's record stays.
         public var preserveJobFiles = false
-        /// fsync documents, the spool directory and commits before answering: acknowledged jobs then survive a
-        /// power loss, not only `kill -9` (which they always survive). Costs a few milliseconds per job. Off here
-        /// (simulation keeps the spool in memory); `workbench serve` turns it on.
+        /// fsync each document and the spool directory before answering: acknowledged jobs' documents then survive a
+        /// power loss, not only `kill -9` (which they always survive). Job records are always fsynced before the
+        /// answer (group-committed, see `JobStore`). Off here (simulation keeps the spool in memory); `workbench serve`
+        /// turns it on.
         public var syncToDisk = false
         /// The secret MiG's TLS proxy sends in `X-MiG-Proxy-Secret` with every request it forwards. A forwarded
         /// `SSL_CLIENT_CERT` is believed only with it: the certificate itself is public, so a header anyone can
@@ -102,37 +103,52 @@ public final class MiGServer: @unchecked Sendable {
 
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
-            do {
-                let server = try make(on: node, configuration: configuration)
+            // Files and SQLite on the blocking threads (inline under simulation), the printer on the actor's loop.
+            node.blocking { try Spool.open(on: node, configuration: configuration) }.flatMap { spool in
+                let server = make(on: node, configuration: configuration, spool: spool)
                 return server.listen().map { server }
-            } catch {
-                return node.eventLoop.makeFailedFuture(error)
             }
         }
     }
 
-    private static func make(on node: Node, configuration: Configuration) throws -> MiGServer {
-        let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk, node: node)
-        var accounts: [String: Account] = [:]
-        for account in configuration.accounts {
-            let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
-            accounts[account.user] = try store.setAccount(
-                user: account.user, password: account.password, salt: salt,
-                requiresClientCertificate: account.requiresClientCertificate)
+    /// What MiG keeps on disk, opened: the job store (jobs read back, interrupted ones recovered), the accounts, the
+    /// document spool and the client CA.
+    private struct Spool: Sendable {
+        let store: JobStore
+        let accounts: [String: Account]
+        let recovered: (requeued: Int, aborted: Int)
+        let documents: any DocumentSpool
+        let certificateCheck: ClientCertificateCheck?
+
+        static func open(on node: Node, configuration: Configuration) throws -> Spool {
+            let store = try JobStore(path: configuration.databasePath, node: node)
+            var accounts: [String: Account] = [:]
+            for account in configuration.accounts {
+                let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
+                accounts[account.user] = try store.setAccount(
+                    user: account.user, password: account.password, salt: salt,
+                    requiresClientCertificate: account.requiresClientCertificate)
+            }
+            let recovered = try store.recoverAfterRestart()
+            let limit = configuration.printer.maxDocumentBytes
+            let documents: any DocumentSpool =
+                try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
+                ?? DigestSpool(limit: limit)
+            let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
+            return Spool(store: store, accounts: accounts, recovered: recovered, documents: documents, certificateCheck: check)
         }
-        let recovered = try store.recoverAfterRestart()
-        if recovered.requeued + recovered.aborted > 0 {
-            node.trace("spool-recovered", [("aborted", "\(recovered.aborted)"), ("requeued", "\(recovered.requeued)")])
+    }
+
+    private static func make(on node: Node, configuration: Configuration, spool: Spool) -> MiGServer {
+        if spool.recovered.requeued + spool.recovered.aborted > 0 {
+            node.trace("spool-recovered", [("aborted", "\(spool.recovered.aborted)"), ("requeued", "\(spool.recovered.requeued)")])
         }
-        let limit = configuration.printer.maxDocumentBytes
-        let spool: any DocumentSpool =
-            try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
-            ?? DigestSpool(limit: limit)
         let printer = MiGPrinter(
-            node: node, description: configuration.printer, store: store, spool: spool, preservesDocuments: configuration.preserveJobFiles)
-        let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
+            node: node, description: configuration.printer, store: spool.store, spool: spool.documents,
+            preservesDocuments: configuration.preserveJobFiles)
         let server = MiGServer(
-            node: node, configuration: configuration, store: store, printer: printer, certificateCheck: check, accounts: accounts)
+            node: node, configuration: configuration, store: spool.store, printer: printer, certificateCheck: spool.certificateCheck,
+            accounts: spool.accounts)
         printer.engine.kick()
         return server
     }
