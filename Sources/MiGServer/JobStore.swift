@@ -16,9 +16,9 @@ import Wire
 /// are read back from SQLite.
 ///
 /// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order;
-/// on disk live, with WAL and `synchronous = FULL`: writes that arrive together are group-committed off the loops
-/// in one transaction and one fsync, so a job answered with 200 survives `kill -9` and a power loss (its document
-/// survives a power loss with `syncToDisk`, which fsyncs the spool file before the answer).
+/// on disk live, with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
+/// job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each group commit is
+/// also fsynced (`synchronous = FULL`), so it survives a power loss too.
 public final class JobStore: Sendable {
     let database: DurableDatabase
     let node: Node
@@ -31,10 +31,11 @@ public final class JobStore: Sendable {
     ///
     /// - parameters:
     ///   - path: the SQLite file, or nil for an in-memory store.
+    ///   - syncToDisk: fsync every commit (power-loss safe) rather than leave it to the OS (process-crash safe).
     ///   - node: the actor whose loop the writes' completions arrive on.
-    public init(path: String?, node: Node) throws {
+    public init(path: String?, syncToDisk: Bool, node: Node) throws {
         self.node = node
-        database = try DurableDatabase(path: path, migrator: Self.migrator)
+        database = try DurableDatabase(path: path, migrator: Self.migrator, durability: syncToDisk ? .powerLoss : .processCrash)
         table = NIOLockedValueBox(JobTable())
     }
 
@@ -130,6 +131,9 @@ public final class JobStore: Sendable {
         table.withLockedValue { $0.update(job) }
         return log { db in try job.update(db) }
     }
+
+    /// Completes once every change made before it is committed (writes commit in the order they were made).
+    public func flush() -> EventLoopFuture<Void> { log { _ in } }
 
     public func job(id: Int64) -> Job? { table.withLockedValue { $0.jobs[id] } }
 

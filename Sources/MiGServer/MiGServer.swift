@@ -48,10 +48,9 @@ public final class MiGServer: @unchecked Sendable {
         /// Keep a document in the spool once its job has ended (cupsd's `PreserveJobFiles Yes`); by default it is
         /// removed when the job is completed, canceled or aborted, and only the job's record stays.
         public var preserveJobFiles = false
-        /// fsync each document and the spool directory before answering: acknowledged jobs' documents then survive a
-        /// power loss, not only `kill -9` (which they always survive). Job records are always fsynced before the
-        /// answer (group-committed, see `JobStore`). Off here (simulation keeps the spool in memory); `workbench serve`
-        /// turns it on.
+        /// fsync documents, the spool directory and commits (group-committed, see `JobStore`) before answering:
+        /// acknowledged jobs then survive a power loss, not only `kill -9` (which they always survive). Off here
+        /// (simulation keeps the spool in memory); `workbench serve` turns it on.
         public var syncToDisk = false
         /// The secret MiG's TLS proxy sends in `X-MiG-Proxy-Secret` with every request it forwards. A forwarded
         /// `SSL_CLIENT_CERT` is believed only with it: the certificate itself is public, so a header anyone can
@@ -121,7 +120,7 @@ public final class MiGServer: @unchecked Sendable {
         let certificateCheck: ClientCertificateCheck?
 
         static func open(on node: Node, configuration: Configuration) throws -> Spool {
-            let store = try JobStore(path: configuration.databasePath, node: node)
+            let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk, node: node)
             var accounts: [String: Account] = [:]
             for account in configuration.accounts {
                 let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
@@ -279,7 +278,8 @@ public final class MiGServer: @unchecked Sendable {
     /// Jobs as the spool holds them (for scenarios and tests).
     public func jobs() throws -> [Job] { store.jobs() }
 
-    /// Stops listening and printing; the spool stays on disk.
+    /// Stops listening and printing; the spool stays on disk. Completes once every change made before is committed,
+    /// so the wire can shut down under it without a write in flight.
     public func stop() -> EventLoopFuture<Void> {
         let listeners = self.listeners.withLockedValue { $0 }
         node.trace("stopped")
@@ -287,6 +287,7 @@ public final class MiGServer: @unchecked Sendable {
             self.printer.engine.stop()
             for timer in self.printer.documentTimers.values { timer.cancel() }
             return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
+                .flatMap { self.store.flush() }
         }
     }
 }

@@ -29,7 +29,7 @@ extension ActorKind {
             ),
             .flag(
                 "sync-to-disk",
-                "true: fsync documents and their directory before answering, so acknowledged jobs' documents survive a power loss (job records always do, and everything survives kill -9); default false, serve true"
+                "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"
             ),
             .flag(
                 "anonymous-discovery",
