@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "MiGServer",
             dependencies: [
-                "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments",
+                "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments", "DurableStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

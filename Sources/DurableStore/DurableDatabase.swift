@@ -83,13 +83,26 @@ public final class DurableDatabase: Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
+    /// What a commit on disk survives once its future has completed.
+    public enum Durability: Sendable {
+        /// `synchronous = FULL`: the WAL is fsynced at every (group) commit, so the commit survives a power loss.
+        case powerLoss
+        /// `synchronous = NORMAL`: the commit is in the WAL, in the OS's page cache, so it survives the process being
+        /// killed (`kill -9`) but not a power loss; the WAL is fsynced only at checkpoints. For actors whose operator
+        /// chose speed over power-loss safety (MiG's `sync-to-disk=false`).
+        case processCrash
+
+        var synchronous: String { self == .powerLoss ? "FULL" : "NORMAL" }
+    }
+
     /// Opens the database (creating it and its folder's entry durably) and runs `migrator`.
     ///
     /// - parameters:
     ///   - path: the SQLite file; nil keeps everything in memory.
     ///   - migrator: the schema; run here, synchronously (start-up, before any request).
+    ///   - durability: what a commit on disk survives (power loss by default).
     /// - throws: GRDB's errors, or ``DurableDatabaseError`` when the folder cannot be synced.
-    public init(path: String?, migrator: DatabaseMigrator) throws {
+    public init(path: String?, migrator: DatabaseMigrator, durability: Durability = .powerLoss) throws {
         self.path = path
         guard let path else {
             let queue = try DatabaseQueue()
@@ -97,14 +110,15 @@ public final class DurableDatabase: Sendable {
             storage = .memory(queue)
             return
         }
+        let pragma = "PRAGMA synchronous = \(durability.synchronous)"
         var configuration = Configuration()
-        // Readers too, so that a checkpoint any connection runs syncs as FULL would.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        // Readers too, so that a checkpoint any connection runs syncs as the writer would.
+        configuration.prepareDatabase { db in try db.execute(sql: pragma) }
         configuration.maximumReaderCount = Self.readers
         let pool = try DatabasePool(path: path, configuration: configuration)
         // After opening: the pool's WAL set-up ran after prepareDatabase and set the writer to NORMAL. The pool
         // has one writer connection for its whole life, so this holds for every later commit.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try pool.writeWithoutTransaction { db in try db.execute(sql: pragma) }
         try DirectorySync.sync(folderOf: path)
         try migrator.migrate(pool)
         try Self.openReaders(of: pool)

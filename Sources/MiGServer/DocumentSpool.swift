@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOCore
+import Wire
 
 /// A document as it lies in the spool once its last byte has arrived.
 public struct SpooledDocument: Sendable {
@@ -76,11 +77,9 @@ public struct FileSpool: DocumentSpool {
         if syncToDisk { try syncDirectory(URL(fileURLWithPath: directory).deletingLastPathComponent().path) }
     }
 
+    /// The file is created by the first write, on the node's blocking threads like every other file operation.
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
-        let path = "\(directory)/job-\(jobID)-\(document).doc"
-        let fd = Foundation.open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .storage("cannot create \(path): \(String(cString: strerror(errno)))") }
-        return FileWriter(fd: fd, path: path, directory: syncToDisk ? directory : nil, limit: limit)
+        FileWriter(path: "\(directory)/job-\(jobID)-\(document).doc", directory: syncToDisk ? directory : nil, limit: limit)
     }
 }
 
@@ -120,18 +119,27 @@ class DigestWriter: DocumentWriter {
 }
 
 final class FileWriter: DigestWriter {
-    private var fd: Int32
+    /// The open file; -1 before the first write and after the last.
+    private var fd: Int32 = -1
+    private var created = false
     /// The spool directory to fsync after the file, when documents are synced to disk; nil leaves both to the OS.
     private let syncedDirectory: String?
 
-    init(fd: Int32, path: String, directory syncedDirectory: String?, limit: Int64) {
-        self.fd = fd
+    init(path: String, directory syncedDirectory: String?, limit: Int64) {
         self.syncedDirectory = syncedDirectory
         super.init(limit: limit, path: path)
     }
 
+    private func create() throws(SpoolError) {
+        guard !created, let path else { return }
+        fd = Foundation.open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .storage("cannot create \(path): \(String(cString: strerror(errno)))") }
+        created = true
+    }
+
     override func write(_ bytes: ByteBuffer) throws(SpoolError) {
         try super.write(bytes)
+        try create()
         let failure: String? = bytes.withUnsafeReadableBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -151,6 +159,7 @@ final class FileWriter: DigestWriter {
     /// and answered, so a record never names a document a power loss took away.
     override func finish() throws(SpoolError) -> SpooledDocument {
         defer { closeFile() }
+        try create()  // an empty document is still a file
         if let syncedDirectory {
             guard fsync(fd) == 0 else { throw .storage("fsync: \(String(cString: strerror(errno)))") }
             try syncDirectory(syncedDirectory)
@@ -160,7 +169,7 @@ final class FileWriter: DigestWriter {
 
     override func discard() {
         closeFile()
-        if let path { unlink(path) }
+        if created, let path { unlink(path) }
     }
 
     private func closeFile() {
@@ -169,4 +178,12 @@ final class FileWriter: DigestWriter {
     }
 
     deinit { closeFile() }
+}
+
+/// Removes a finished job's document from the spool (as cupsd does with `PreserveJobFiles No`), on the node's
+/// blocking threads; the job's record stops naming it.
+func removeSpooledDocument(of job: inout Job, node: Node) {
+    guard let path = job.documentPath else { return }
+    job.documentPath = nil
+    node.blocking { _ = unlink(path) }.whenFailure { error in node.trace("spool-error", [("error", "\(error)")]) }
 }

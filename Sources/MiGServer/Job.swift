@@ -65,3 +65,8 @@ public struct Account: Sendable, Codable, FetchableRecord, PersistableRecord {
     public var salt: String
     public var requiresClientCertificate: Bool
 }
+
+extension Account {
+    /// Whether `password` is this account's password.
+    public func accepts(password: String) -> Bool { passwordDigest == JobStore.digest(salt + password) }
+}

@@ -1,41 +1,42 @@
 import Crypto
+import DurableStore
 import Foundation
 import GRDB
 import IPP
+import NIOConcurrencyHelpers
+import NIOCore
+import Wire
 
-/// MiG's spool database: accounts, jobs and their history.
+/// MiG's jobs, as a print server keeps them: in memory, with SQLite as their log.
 ///
-/// In memory under simulation; on disk with WAL live. Every commit is written to the WAL before the answer
-/// leaves, so a job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each
-/// commit is also fsynced (`synchronous=FULL`: the WAL is synced at every commit), so it survives a power loss
-/// too. WAL rather than a rollback journal: one fsync per commit instead of several, and Get-Jobs readers do
-/// not block the next Print-Job's commit. Only GRDB's synchronous API is used: the store is called on the
-/// actor's event loop, and GRDB's async API would resume on its own threads.
+/// Every question (Get-Jobs, Get-Job-Attributes, the printer's next job, queued-job-count) is answered from memory,
+/// on the actor's loop. Every change is applied in memory at once and written to SQLite behind it; `update` returns
+/// the write's completion, and MiG answers a client only once the write that answer depends on is durable. Writes
+/// are committed in the order they were made, so a later commit covers every earlier change. On a restart the jobs
+/// are read back from SQLite.
 ///
-/// Every read and write here is one SQL statement, which SQLite runs atomically by itself: they go through
-/// `unsafeRead` and `writeWithoutTransaction` rather than `read` and `write`, whose BEGIN, COMMIT and
-/// query_only pragmas around the one statement cost more than the statement (they were half of MiG's time per
-/// job). The queue still runs one statement at a time. Only the recovery after a restart needs a transaction.
+/// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order;
+/// on disk live, with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
+/// job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each group commit is
+/// also fsynced (`synchronous = FULL`), so it survives a power loss too.
 public final class JobStore: Sendable {
-    let database: DatabaseQueue
+    let database: DurableDatabase
+    let node: Node
+    /// The jobs in memory. Locked rather than confined to the actor's loop so that scenarios and tests can read
+    /// them from anywhere; the actor itself is the only writer, so the lock is never contended.
+    private let table: NIOLockedValueBox<JobTable>
 
+    /// Opens (or creates) the store and reads nothing yet: `recoverAfterRestart` reads the jobs back. Called on the
+    /// node's blocking threads (inline under simulation).
+    ///
     /// - parameters:
     ///   - path: the SQLite file, or nil for an in-memory store.
     ///   - syncToDisk: fsync every commit (power-loss safe) rather than leave it to the OS (process-crash safe).
-    public init(path: String?, syncToDisk: Bool = false) throws {
-        if let path {
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in
-                try db.execute(sql: syncToDisk ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-            }
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            _ = try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-            // SQLite syncs the directory when it creates the WAL, not when it creates the database file itself.
-            if syncToDisk { try syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path) }
-        } else {
-            database = try DatabaseQueue()
-        }
-        try Self.migrator.migrate(database)
+    ///   - node: the actor whose loop the writes' completions arrive on.
+    public init(path: String?, syncToDisk: Bool, node: Node) throws {
+        self.node = node
+        database = try DurableDatabase(path: path, migrator: Self.migrator, durability: syncToDisk ? .powerLoss : .processCrash)
+        table = NIOLockedValueBox(JobTable())
     }
 
     private static var migrator: DatabaseMigrator {
@@ -90,17 +91,13 @@ public final class JobStore: Sendable {
     // MARK: Accounts
 
     /// Creates or replaces an account. The salt comes from the caller (the node's random stream).
-    public func setAccount(user: String, password: String, salt: String, requiresClientCertificate: Bool) throws {
+    @discardableResult
+    public func setAccount(user: String, password: String, salt: String, requiresClientCertificate: Bool) throws -> Account {
         let account = Account(
             user: user, passwordDigest: Self.digest(salt + password), salt: salt,
             requiresClientCertificate: requiresClientCertificate)
-        try database.write { db in try account.save(db) }  // an upsert: two statements
-    }
-
-    /// The account if `password` is its password.
-    public func authenticate(user: String, password: String) throws -> Account? {
-        guard let account = try database.unsafeRead({ db in try Account.fetchOne(db, key: user) }) else { return nil }
-        return account.passwordDigest == Self.digest(account.salt + password) ? account : nil
+        try database.writeBlocking { db in try account.save(db) }  // an upsert: two statements
+        return account
     }
 
     /// Lower-case hex SHA-256 (checked on every request: spelled out by hand, as String(format:) per byte
@@ -118,55 +115,64 @@ public final class JobStore: Sendable {
 
     // MARK: Jobs
 
-    public func insert(_ job: Job) throws -> Job {
-        var job = job
-        try database.writeWithoutTransaction { db in try job.insert(db) }
+    /// A new job: numbered after every job the spool has held, kept in memory, and logged.
+    public func insert(_ job: Job) -> Job {
+        let job = table.withLockedValue { $0.insert(job) }
+        _ = log { db in
+            var row = job
+            try row.insert(db)
+        }
         return job
     }
 
-    public func update(_ job: Job) throws {
-        try database.writeWithoutTransaction { db in try job.update(db) }
+    /// Changes a job; the future completes once the change is durable.
+    @discardableResult
+    public func update(_ job: Job) -> EventLoopFuture<Void> {
+        table.withLockedValue { $0.update(job) }
+        return log { db in try job.update(db) }
     }
 
-    public func job(id: Int64) throws -> Job? {
-        try database.unsafeRead { db in try Job.fetchOne(db, key: id) }
-    }
+    /// Completes once every change made before it is committed (writes commit in the order they were made).
+    public func flush() -> EventLoopFuture<Void> { log { _ in } }
 
-    /// Jobs in id order, filtered by state and owner.
-    public func jobs(states: [IPPJobState]? = nil, user: String? = nil, limit: Int? = nil, newestFirst: Bool = false) throws -> [Job] {
-        try database.unsafeRead { db in
-            var request = Job.all()
-            if let states { request = request.filter(states.map(\.rawValue).contains(Column("stateValue"))) }
-            if let user { request = request.filter(Column("user") == user) }
-            request = request.order(newestFirst ? Column("id").desc : Column("id").asc)
-            if let limit { request = request.limit(limit) }
-            return try request.fetchAll(db)
+    public func job(id: Int64) -> Job? { table.withLockedValue { $0.jobs[id] } }
+
+    /// Jobs in id order (or newest first), filtered by state and owner, at most `limit`.
+    public func jobs(states: [IPPJobState]? = nil, user: String? = nil, limit: Int? = nil, newestFirst: Bool = false) -> [Job] {
+        table.withLockedValue { table in
+            var found: [Job] = []
+            let ids = newestFirst ? AnySequence(table.order.reversed()) : AnySequence(table.order)
+            for id in ids {
+                guard let job = table.jobs[id] else { continue }
+                if let states, !states.contains(job.state) { continue }
+                if let user, job.user != user { continue }
+                found.append(job)
+                if let limit, found.count >= limit { break }
+            }
+            return found
         }
     }
 
     /// How many jobs are in these states (queued-job-count: asked for by every printer poll).
-    public func count(states: [IPPJobState]) throws -> Int {
-        try database.unsafeRead { db in try Job.filter(states.map(\.rawValue).contains(Column("stateValue"))).fetchCount(db) }
+    public func count(states: [IPPJobState]) -> Int {
+        table.withLockedValue { table in table.jobs.values.reduce(0) { $0 + (states.contains($1.state) ? 1 : 0) } }
     }
 
     /// Pages printed by every job the spool remembers (read once, when the printer starts).
-    public func impressionsPrinted() throws -> Int64 {
-        try database.unsafeRead { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(impressionsCompleted), 0) FROM job") ?? 0 }
+    public func impressionsPrinted() -> Int64 {
+        table.withLockedValue { table in table.jobs.values.reduce(0) { $0 + Int64($1.impressionsCompleted) } }
     }
 
     /// The oldest job ready to print.
-    public func nextPending() throws -> Job? {
-        try database.unsafeRead { db in
-            try Job.filter(Column("stateValue") == IPPJobState.pending.rawValue && Column("awaitingDocuments") == false)
-                .order(Column("id")).fetchOne(db)
-        }
+    public func nextPending() -> Job? {
+        table.withLockedValue { table in table.ready.min().flatMap { table.jobs[$0] } }
     }
 
     /// After a restart: a job that was printing is queued again and resumes after its last printed page (its
     /// job-impressions-completed, and the printer's page count, never go back); an upload that never got its answer
-    /// is aborted (its client was not told it succeeded).
+    /// is aborted (its client was not told it succeeded). Then the jobs are read into memory.
     public func recoverAfterRestart() throws -> (requeued: Int, aborted: Int) {
-        try database.write { db in
+        let recovered = try database.writeBlocking { db in
             try db.execute(
                 sql:
                     "UPDATE job SET stateValue = ?, reasonList = 'aborted-by-system', completedAt = createdAt WHERE stateValue < ? AND awaitingDocuments = 1",
@@ -175,7 +181,50 @@ public final class JobStore: Sendable {
             try db.execute(
                 sql: "UPDATE job SET stateValue = ?, reasonList = '' WHERE stateValue IN (?, ?)",
                 arguments: [IPPJobState.pending.rawValue, IPPJobState.processing.rawValue, IPPJobState.processingStopped.rawValue])
-            return (db.changesCount, aborted)
+            return (requeued: db.changesCount, aborted: aborted)
         }
+        let jobs = try database.readBlocking { db in try Job.order(Column("id")).fetchAll(db) }
+        let next = try database.readBlocking { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'job'") } ?? 0
+        table.withLockedValue { $0 = JobTable(jobs, next: next + 1) }
+        return recovered
+    }
+
+    /// Writes a change to SQLite behind the memory: group-committed with the changes that arrive with it, off the
+    /// loops live, inline under simulation.
+    private func log(_ change: @escaping @Sendable (Database) throws -> Void) -> EventLoopFuture<Void> {
+        database.write(on: node, change)
+    }
+}
+
+/// The jobs in memory, with the index the print engine asks on every job: which are ready to print.
+struct JobTable {
+    private(set) var jobs: [Int64: Job] = [:]
+    /// Every id, ascending (ids only grow).
+    private(set) var order: [Int64] = []
+    /// Jobs pending with their documents complete.
+    private(set) var ready: Set<Int64> = []
+    private var nextID: Int64 = 1
+
+    init() {}
+
+    init(_ jobs: [Job], next: Int64) {
+        for job in jobs { update(job) }
+        order = jobs.compactMap(\.id)
+        nextID = max(next, (order.last ?? 0) + 1)
+    }
+
+    mutating func insert(_ job: Job) -> Job {
+        var job = job
+        job.id = nextID
+        nextID += 1
+        order.append(job.id!)
+        update(job)
+        return job
+    }
+
+    mutating func update(_ job: Job) {
+        guard let id = job.id else { return }
+        jobs[id] = job
+        if job.state == .pending && !job.awaitingDocuments { ready.insert(id) } else { ready.remove(id) }
     }
 }

@@ -26,7 +26,7 @@ extension MiGPrinter {
         var template = JobTemplate(stored: job.template)
         template["job-hold-until"] = [.keyword("indefinite")]
         job.template = template.stored
-        try store.update(job)
+        store.update(job)
         node.trace("job-held", [("by", caller.user), ("job", "\(job.id!)")])
         return IPPMessage.response(to: request, status: .successfulOK)
     }
@@ -42,7 +42,7 @@ extension MiGPrinter {
         var template = JobTemplate(stored: job.template)
         template["job-hold-until"] = [.keyword("no-hold")]
         job.template = template.stored
-        try store.update(job)
+        store.update(job)
         node.trace("job-released", [("by", caller.user), ("job", "\(job.id!)")])
         engine.kick()
         return IPPMessage.response(to: request, status: .successfulOK)
@@ -68,11 +68,11 @@ extension MiGPrinter {
     /// `abort-job` says.
     private func documentTimedOut(_ id: Int64) {
         documentTimers[id] = nil
-        guard var job = try? store.job(id: id), job.awaitingDocuments, !job.state.isFinal else { return }
+        guard var job = store.job(id: id), job.awaitingDocuments, !job.state.isFinal else { return }
         job.state = .aborted
         job.reasons = ["aborted-by-system"]
         job.completedAt = node.clock.unixSeconds
-        do { try store.update(job) } catch { node.trace("spool-error", [("error", "\(error)")]) }
+        save(job)
         node.trace("job-timed-out", [("after", "\(description.multipleOperationTimeOut)s"), ("job", "\(id)")])
     }
 }

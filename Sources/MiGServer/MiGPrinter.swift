@@ -40,14 +40,14 @@ final class MiGPrinter {
     /// The multiple-operation-time-out timer of each job made by Create-Job that waits for its next document.
     var documentTimers: [Int64: Scheduled<Void>] = [:]
 
-    init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool) {
+    init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool, preservesDocuments: Bool) {
         var description = description
         if description.uuid == nil { description.uuid = PrinterDescription.uuid(host: node.name, name: description.name) }
         self.node = node
         self.description = description
         self.store = store
         self.spool = spool
-        engine = PrintEngine(node: node, store: store, description: description)
+        engine = PrintEngine(node: node, store: store, description: description, preservesDocuments: preservesDocuments)
         node.faults.declare(Self.busyFault)
         node.faults.declare(Self.documentFormatFault)
     }
@@ -124,7 +124,7 @@ final class MiGPrinter {
 
     /// A new job, pending until its document has arrived (held too, with job-hold-until=indefinite); `reason`
     /// says what it waits for.
-    private func newJob(_ ticket: Ticket, caller: Caller, reason: String) throws -> Job {
+    private func newJob(_ ticket: Ticket, caller: Caller, reason: String) -> Job {
         let held = ticket.template.holdUntil != "no-hold"
         let job = Job(
             id: nil, name: ticket.name, user: caller.user,
@@ -135,14 +135,14 @@ final class MiGPrinter {
             documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
             awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
             createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
-        return try store.insert(job)
+        return store.insert(job)
     }
 
     private func printJob(_ request: IPPMessage, _ caller: Caller) throws -> Admission {
         // Planted bug: the busy check moves to after the document (see `documentReceived`).
         if !node.planted(.migBusyAfterQueueing) { try refuseWhenBusy(request) }
         let ticket = try ticket(for: request)
-        let job = try newJob(ticket, caller: caller, reason: "job-incoming")
+        let job = newJob(ticket, caller: caller, reason: "job-incoming")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         return try intake(job, request: request, caller: caller, last: true, ticket: ticket)
     }
@@ -158,11 +158,11 @@ final class MiGPrinter {
                 unsupported: ticket?.unsupported ?? []))
     }
 
-    /// Called by the intake when the whole document has arrived.
-    func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument) -> IPPMessage {
+    /// Called by the intake when the whole document has arrived; the answer once the job's record is durable.
+    func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument) -> EventLoopFuture<IPPMessage> {
         var job = intake.job
         // The state as the spool has it now: the job may have been held or canceled while its document arrived.
-        if let stored = try? store.job(id: job.id!) {
+        if let stored = store.job(id: job.id!) {
             job.stateValue = stored.stateValue
             job.reasonList = stored.reasonList
             job.template = stored.template
@@ -173,13 +173,14 @@ final class MiGPrinter {
         job.documentDigest = document.digest
         job.documentPath = document.path
         if node.fault(Self.documentFormatFault) {
-            return documentFormatError(intake, job, "the printer could not interpret the \(job.format) document (fault \(Self.documentFormatFault))")
+            return node.eventLoop.makeSucceededFuture(
+                documentFormatError(intake, job, "the printer could not interpret the \(job.format) document (fault \(Self.documentFormatFault))"))
         }
         switch document.pages {
         case .counted(let pages):
             job.pages = Int32(clamping: pages)
         case .unreadable(_, let why):
-            return documentFormatError(intake, job, why)
+            return node.eventLoop.makeSucceededFuture(documentFormatError(intake, job, why))
         case .unexamined:
             break
         }
@@ -191,11 +192,7 @@ final class MiGPrinter {
             job.reasons = job.reasons.filter { $0 != "job-incoming" && $0 != "job-data-insufficient" } + ["job-data-insufficient"]
             armDocumentTimer(job.id!)
         }
-        do {
-            try store.update(job)
-        } catch {
-            return Self.error(to: intake.request, .internalError, "The job spool failed: \(error)")
-        }
+        let written = store.update(job)
         node.trace(
             "document-received",
             [
@@ -204,15 +201,19 @@ final class MiGPrinter {
             ])
         engine.kick()
         if node.planted(.migBusyAfterQueueing), intake.request.operation == .printJob, node.fault(Self.busyFault) {
-            return Self.error(to: intake.request, .busy, "The printer is busy; try again later.")
+            let busy = Self.error(to: intake.request, .busy, "The printer is busy; try again later.")
+            return written.map { busy }
         }
         // The answer tells the job's state now: processing if the printer took it at once.
-        let current = (try? store.job(id: job.id!)) ?? job
+        let current = store.job(id: job.id!) ?? job
         let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
         var response = IPPMessage.response(to: intake.request, status: status)
         addUnsupported(intake.unsupported, to: &response)
         addJobSummary(current, intake.caller, to: &response)
-        return response
+        // Acknowledged only once durable: the job then survives a crash (and with sync-to-disk a power loss).
+        let request = intake.request
+        let answer = response
+        return written.map { answer }.recover { error in Self.error(to: request, .internalError, "The job spool failed: \(error)") }
     }
 
     /// The document does not read as its format: the job is aborted with document-format-error, and the answer says why.
@@ -222,8 +223,9 @@ final class MiGPrinter {
         job.reasons = ["document-format-error"]
         job.awaitingDocuments = false
         job.completedAt = node.clock.unixSeconds
+        if !engine.preservesDocuments { removeSpooledDocument(of: &job, node: node) }
         disarmDocumentTimer(job.id!)
-        do { try store.update(job) } catch { node.trace("spool-error", [("error", "\(error)")]) }
+        save(job)
         node.trace("document-format-error", [("job", "\(job.id!)"), ("why", why)])
         var response = Self.error(to: intake.request, .documentFormatError, "Job \(job.id!) aborted (document-format-error): \(why).")
         addJobSummary(job, intake.caller, to: &response)
@@ -236,7 +238,7 @@ final class MiGPrinter {
         job.state = .aborted
         job.reasons = [error.isCompression ? "compression-error" : "aborted-by-system"]
         job.completedAt = node.clock.unixSeconds
-        try? store.update(job)
+        save(job)
         node.trace("document-refused", [("error", "\(error)"), ("job", "\(job.id!)")])
         let status: IPPStatus =
             switch error {
@@ -253,7 +255,7 @@ final class MiGPrinter {
         job.state = .aborted
         job.reasons = ["aborted-by-system"]
         job.completedAt = node.clock.unixSeconds
-        try? store.update(job)
+        save(job)
         node.trace("upload-abandoned", [("job", "\(job.id!)")])
     }
 
@@ -288,7 +290,7 @@ final class MiGPrinter {
     private func createJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         try refuseWhenBusy(request)
         let ticket = try ticket(for: request)
-        let job = try newJob(ticket, caller: caller, reason: "job-data-insufficient")
+        let job = newJob(ticket, caller: caller, reason: "job-data-insufficient")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         armDocumentTimer(job.id!)
         var response = IPPMessage.response(
@@ -342,7 +344,7 @@ final class MiGPrinter {
             job.impressions = impressions(for: job)
         }
         job.awaitingDocuments = false
-        try store.update(job)
+        store.update(job)
         engine.kick()
         var response = IPPMessage.response(to: request, status: .successfulOK)
         addJobSummary(job, caller, to: &response)
@@ -352,7 +354,7 @@ final class MiGPrinter {
     // MARK: Queries
 
     private func status() throws -> PrinterStatus {
-        let queued = try store.count(states: [.pending, .pendingHeld, .processing, .processingStopped])
+        let queued = store.count(states: [.pending, .pendingHeld, .processing, .processingStopped])
         let now = node.clock.unixSeconds
         var reasons = ["none"]
         var message = engine.current == nil ? "Idle." : "Printing."
@@ -409,7 +411,7 @@ final class MiGPrinter {
         let mine = request.operationAttributes?.myJobs ?? false
         let limit = request.operationAttributes?.limit.map { Int(max(0, $0)) }
         // Finished jobs newest first, others in the order they will print (as CUPS lists them).
-        var jobs = try store.jobs(states: states, user: mine ? caller.user : nil, limit: ids == nil ? limit : nil, newestFirst: which == "completed")
+        var jobs = store.jobs(states: states, user: mine ? caller.user : nil, limit: ids == nil ? limit : nil, newestFirst: which == "completed")
         if let ids {
             jobs = Array(jobs.filter { ids.contains(Int32(clamping: $0.id!)) }.prefix(limit ?? Int.max))
         }
@@ -448,13 +450,14 @@ final class MiGPrinter {
         job.state = .canceled
         job.reasons = ["job-canceled-by-user"]
         job.completedAt = node.clock.unixSeconds
-        try? store.update(job)
+        if !engine.preservesDocuments { removeSpooledDocument(of: &job, node: node) }
+        save(job)
         node.trace("job-canceled", [("by", user), ("job", "\(job.id!)")])
         engine.forget(job.id!)
     }
 
     private func cancelMyJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
-        var jobs = try store.jobs(states: [.pending, .pendingHeld, .processing, .processingStopped], user: caller.user)
+        var jobs = store.jobs(states: [.pending, .pendingHeld, .processing, .processingStopped], user: caller.user)
         if let ids = request.operationAttributes?["job-ids"]?.integerValues {
             jobs = jobs.filter { ids.contains(Int32(clamping: $0.id!)) }
         }
@@ -470,6 +473,11 @@ final class MiGPrinter {
 
     // MARK: Job lookup and description
 
+    /// Records a change nobody waits for (the answer does not depend on it being durable yet); a failed write is traced.
+    func save(_ job: Job) {
+        store.update(job).whenFailure { [node] error in node.trace("spool-error", [("error", "\(error)")]) }
+    }
+
     /// The job named by job-id (with printer-uri) or job-uri.
     func anyJob(_ request: IPPMessage) throws -> Job {
         let operation = request.operationAttributes
@@ -480,7 +488,7 @@ final class MiGPrinter {
             id = uri.split(separator: "/").last.flatMap { Int64($0) }
         }
         guard let id else { throw Refusal(request, .badRequest, "Missing required job-id (with printer-uri) or job-uri operation attribute.") }
-        guard id > 0, let job = try store.job(id: id) else { throw Refusal(request, .notFound, "Job #\(id) does not exist.") }
+        guard id > 0, let job = store.job(id: id) else { throw Refusal(request, .notFound, "Job #\(id) does not exist.") }
         return job
     }
 

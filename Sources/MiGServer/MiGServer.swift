@@ -11,8 +11,9 @@ import WireHTTP
 /// `/ipp/print`, IPPS on port 8050 like the real MiG (or plain HTTP behind a TLS proxy), Basic accounts, a
 /// job spool in SQLite and a simulated printer behind it.
 public final class MiGServer: @unchecked Sendable {
-    // @unchecked Sendable: `printer` and `store` are used only on `node.eventLoop` (every handler and timer
-    // of this actor runs there); the listeners are behind a lock.
+    // @unchecked Sendable: `printer` and `store` are used only on `node.eventLoop`, the actor's home loop (its
+    // timers run there, and connections on other loops reach it through `onHome`); `accounts` never changes after
+    // the start; the listeners are behind a lock.
     /// A MiG account as configured.
     public struct AccountSetting: Sendable {
         public var user: String
@@ -44,8 +45,11 @@ public final class MiGServer: @unchecked Sendable {
         public var databasePath: String?
         /// Directory for document files; nil keeps only their size and digest.
         public var spoolDirectory: String?
-        /// fsync documents, the spool directory and commits before answering: acknowledged jobs then survive a
-        /// power loss, not only `kill -9` (which they always survive). Costs a few milliseconds per job. Off here
+        /// Keep a document in the spool once its job has ended (cupsd's `PreserveJobFiles Yes`); by default it is
+        /// removed when the job is completed, canceled or aborted, and only the job's record stays.
+        public var preserveJobFiles = false
+        /// fsync documents, the spool directory and commits (group-committed, see `JobStore`) before answering:
+        /// acknowledged jobs then survive a power loss, not only `kill -9` (which they always survive). Off here
         /// (simulation keeps the spool in memory); `workbench serve` turns it on.
         public var syncToDisk = false
         /// The secret MiG's TLS proxy sends in `X-MiG-Proxy-Secret` with every request it forwards. A forwarded
@@ -73,10 +77,16 @@ public final class MiGServer: @unchecked Sendable {
     let store: JobStore
     let decoder = IPPDecoder()
     let certificateCheck: ClientCertificateCheck?
+    /// The accounts by name, as configured (read on every connection's loop, to authenticate without the actor).
+    let accounts: [String: Account]
     private let listeners: NIOLockedValueBox<[(scheme: String, listener: any Listener)]>
 
-    private init(node: Node, configuration: Configuration, store: JobStore, printer: MiGPrinter, certificateCheck: ClientCertificateCheck?) {
+    private init(
+        node: Node, configuration: Configuration, store: JobStore, printer: MiGPrinter, certificateCheck: ClientCertificateCheck?,
+        accounts: [String: Account]
+    ) {
         self.node = node
+        self.accounts = accounts
         self.configuration = configuration
         self.store = store
         self.printer = printer
@@ -92,34 +102,52 @@ public final class MiGServer: @unchecked Sendable {
 
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
-            do {
-                let server = try make(on: node, configuration: configuration)
+            // Files and SQLite on the blocking threads (inline under simulation), the printer on the actor's loop.
+            node.blocking { try Spool.open(on: node, configuration: configuration) }.flatMap { spool in
+                let server = make(on: node, configuration: configuration, spool: spool)
                 return server.listen().map { server }
-            } catch {
-                return node.eventLoop.makeFailedFuture(error)
             }
         }
     }
 
-    private static func make(on node: Node, configuration: Configuration) throws -> MiGServer {
-        let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk)
-        for account in configuration.accounts {
-            let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
-            try store.setAccount(
-                user: account.user, password: account.password, salt: salt,
-                requiresClientCertificate: account.requiresClientCertificate)
+    /// What MiG keeps on disk, opened: the job store (jobs read back, interrupted ones recovered), the accounts, the
+    /// document spool and the client CA.
+    private struct Spool: Sendable {
+        let store: JobStore
+        let accounts: [String: Account]
+        let recovered: (requeued: Int, aborted: Int)
+        let documents: any DocumentSpool
+        let certificateCheck: ClientCertificateCheck?
+
+        static func open(on node: Node, configuration: Configuration) throws -> Spool {
+            let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk, node: node)
+            var accounts: [String: Account] = [:]
+            for account in configuration.accounts {
+                let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()
+                accounts[account.user] = try store.setAccount(
+                    user: account.user, password: account.password, salt: salt,
+                    requiresClientCertificate: account.requiresClientCertificate)
+            }
+            let recovered = try store.recoverAfterRestart()
+            let limit = configuration.printer.maxDocumentBytes
+            let documents: any DocumentSpool =
+                try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
+                ?? DigestSpool(limit: limit)
+            let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
+            return Spool(store: store, accounts: accounts, recovered: recovered, documents: documents, certificateCheck: check)
         }
-        let recovered = try store.recoverAfterRestart()
-        if recovered.requeued + recovered.aborted > 0 {
-            node.trace("spool-recovered", [("aborted", "\(recovered.aborted)"), ("requeued", "\(recovered.requeued)")])
+    }
+
+    private static func make(on node: Node, configuration: Configuration, spool: Spool) -> MiGServer {
+        if spool.recovered.requeued + spool.recovered.aborted > 0 {
+            node.trace("spool-recovered", [("aborted", "\(spool.recovered.aborted)"), ("requeued", "\(spool.recovered.requeued)")])
         }
-        let limit = configuration.printer.maxDocumentBytes
-        let spool: any DocumentSpool =
-            try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
-            ?? DigestSpool(limit: limit)
-        let printer = MiGPrinter(node: node, description: configuration.printer, store: store, spool: spool)
-        let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
-        let server = MiGServer(node: node, configuration: configuration, store: store, printer: printer, certificateCheck: check)
+        let printer = MiGPrinter(
+            node: node, description: configuration.printer, store: spool.store, spool: spool.documents,
+            preservesDocuments: configuration.preserveJobFiles)
+        let server = MiGServer(
+            node: node, configuration: configuration, store: spool.store, printer: printer, certificateCheck: spool.certificateCheck,
+            accounts: spool.accounts)
         printer.engine.kick()
         return server
     }
@@ -157,7 +185,9 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     private func listen(port: Int, scheme: String, tls: NIOSSLContext?) -> EventLoopFuture<(String, any Listener)> {
-        node.listen(port: port) { [self] channel in
+        // Connections on every loop: TLS, HTTP framing, IPP decoding and the document's bytes use every core; the
+        // handler reaches the printer through `onHome`.
+        node.listen(port: port, connections: .every) { [self] channel in
             channel.eventLoop.makeCompletedFuture {
                 if let tls {
                     // BoringSSL would check the chain on the wall clock; MiG checks it on the node's, per account.
@@ -200,13 +230,7 @@ public final class MiGServer: @unchecked Sendable {
         case .valid(let valid):
             credentials = valid
         }
-        let account: Account?
-        do {
-            account = try store.authenticate(user: credentials.user, password: credentials.password)
-        } catch {
-            return .failure(.init(status: .internalServerError, body: "the account store failed: \(error)"))
-        }
-        guard let account else {
+        guard let account = accounts[credentials.user], account.accepts(password: credentials.password) else {
             node.trace("auth-failed", [("user", credentials.user)])
             return .failure(.init(status: .unauthorized, headers: challenge, body: "wrong user name or password"))
         }
@@ -244,10 +268,18 @@ public final class MiGServer: @unchecked Sendable {
         return secretsMatch(presented, secret)
     }
 
-    /// Jobs as the spool holds them (for scenarios and tests).
-    public func jobs() throws -> [Job] { try store.jobs() }
+    /// Runs `body` on the actor's home loop: at once when already there (always under simulation, so events keep
+    /// the kernel's order), else queued to it. Connections on other loops reach the printer this way.
+    func onHome<T: Sendable>(_ body: @escaping @Sendable () -> T) -> EventLoopFuture<T> {
+        if node.eventLoop.inEventLoop { return node.eventLoop.makeSucceededFuture(body()) }
+        return node.eventLoop.submit(body)
+    }
 
-    /// Stops listening and printing; the spool stays on disk.
+    /// Jobs as the spool holds them (for scenarios and tests).
+    public func jobs() throws -> [Job] { store.jobs() }
+
+    /// Stops listening and printing; the spool stays on disk. Completes once every change made before is committed,
+    /// so the wire can shut down under it without a write in flight.
     public func stop() -> EventLoopFuture<Void> {
         let listeners = self.listeners.withLockedValue { $0 }
         node.trace("stopped")
@@ -255,6 +287,7 @@ public final class MiGServer: @unchecked Sendable {
             self.printer.engine.stop()
             for timer in self.printer.documentTimers.values { timer.cancel() }
             return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
+                .flatMap { self.store.flush() }
         }
     }
 }

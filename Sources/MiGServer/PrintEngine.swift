@@ -19,6 +19,8 @@ final class PrintEngine {
     let node: Node
     let store: JobStore
     let description: PrinterDescription
+    /// Keep a finished job's document in the spool (`preserve-job-files`); else it is removed once the job ends.
+    let preservesDocuments: Bool
     private(set) var current: Int64?
     /// Pages printed of the current job, each also written to the spool as it comes off the printer: counters never
     /// go back, so a restart resumes the job after its last printed page rather than count its pages again.
@@ -32,13 +34,14 @@ final class PrintEngine {
     private(set) var pagesPrinted: Int64
     private var timer: Scheduled<Void>?
 
-    init(node: Node, store: JobStore, description: PrinterDescription) {
+    init(node: Node, store: JobStore, description: PrinterDescription, preservesDocuments: Bool) {
         self.node = node
         self.store = store
         self.description = description
+        self.preservesDocuments = preservesDocuments
         stateChangeTime = node.clock.unixSeconds
         startedAt = stateChangeTime
-        pagesPrinted = (try? store.impressionsPrinted()) ?? 0
+        pagesPrinted = store.impressionsPrinted()
         for fault in Self.deviceFaults { node.faults.declare(fault.point) }
         node.faults.declare(Self.abortFault)
     }
@@ -51,7 +54,7 @@ final class PrintEngine {
     /// Starts the next pending job if the printer is free.
     func kick() {
         guard current == nil, timer == nil else { return }
-        guard var job = try? store.nextPending() else { return }
+        guard var job = store.nextPending() else { return }
         job.state = .processing
         job.reasons = ["job-printing"]
         job.processingAt = node.clock.unixSeconds
@@ -88,7 +91,7 @@ final class PrintEngine {
 
     /// One page time has passed: check the device, then print a page.
     private func step() {
-        guard let id = current, var job = try? store.job(id: id), !job.state.isFinal else {
+        guard let id = current, var job = store.job(id: id), !job.state.isFinal else {
             current = nil
             changed()
             kick()
@@ -135,6 +138,7 @@ final class PrintEngine {
         job.state = state
         job.reasons = [reason]
         job.completedAt = node.clock.unixSeconds
+        if !preservesDocuments { removeSpooledDocument(of: &job, node: node) }
         save(job)
         node.trace("job-\(state.keyword)", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressionsCompleted)")])
         current = nil
@@ -142,8 +146,9 @@ final class PrintEngine {
         kick()
     }
 
+    /// Records the job; nobody waits for the write (a page's progress is not an answer to anyone).
     private func save(_ job: Job) {
-        do { try store.update(job) } catch { node.trace("spool-error", [("error", "\(error)")]) }
+        store.update(job).whenFailure { [node] error in node.trace("spool-error", [("error", "\(error)")]) }
     }
 
     private func changed() { stateChangeTime = node.clock.unixSeconds }

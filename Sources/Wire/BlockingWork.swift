@@ -22,8 +22,8 @@ public struct BlockingWork: Sendable {
     /// Whether work leaves the calling loop (useful for batching: inline there is nothing to batch behind).
     public var isThreaded: Bool { pool != nil }
 
-    /// `body`'s result on `eventLoop`.
-    func run<T: Sendable>(on eventLoop: any EventLoop, _ body: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
+    /// `body`'s result on `eventLoop` (a connection's own loop, say, when the node's is not where it is needed).
+    public func run<T: Sendable>(on eventLoop: any EventLoop, _ body: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
         guard let pool else { return eventLoop.makeCompletedFuture { try body() } }
         return pool.runIfActive(eventLoop: eventLoop, body)
     }

@@ -140,6 +140,22 @@ import Wire
         try await wire.shutdown()
     }
 
+    /// `processCrash` durability (MiG without sync-to-disk): NORMAL on every connection, still WAL.
+    @Test func processCrashDurabilityCommitsWithoutFsync() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wire = LiveWire(threads: 2)
+        let node = wire.node("writer")
+        let database = try DurableDatabase(path: folder + "/items.sqlite", migrator: Self.migrator, durability: .processCrash)
+        let writer = try await database.write(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
+        let reader = try await database.read(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
+        let journal = try await database.read(on: node) { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }.get()
+        #expect(writer == 1)
+        #expect(reader == 1)
+        #expect(journal == "wal")
+        try await wire.shutdown()
+    }
+
     @Test(arguments: [false, true])
     func underSimulationWritesRunInlineInCallOrder(onDisk: Bool) throws {
         let folder = try Self.folder()

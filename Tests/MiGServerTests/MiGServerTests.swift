@@ -1,3 +1,4 @@
+import Foundation
 import IPP
 import Kernel
 import MiGServer
@@ -69,6 +70,26 @@ import WireHTTP
         #expect(job.state == .completed)
         #expect(job.impressions == 6)  // 3 pages of 100 kB, 2 copies
         #expect(job.documentBytes == 250_000)
+        #expect(kernel.loop.violations.isEmpty)
+    }
+
+    /// As cupsd with `PreserveJobFiles No`: the document leaves the spool once its job is completed; the record stays.
+    @Test(arguments: [false, true]) func aDocumentIsDeletedOnceItsJobCompletesUnlessPreserved(preserve: Bool) throws {
+        let spool = NSTemporaryDirectory() + "mig-spool-\(getpid())-\(preserve)"
+        defer { try? FileManager.default.removeItem(atPath: spool) }
+        let (kernel, phone, server) = try Self.world {
+            $0.spoolDirectory = spool
+            $0.preserveJobFiles = preserve
+        }
+        let response = try Self.post(kernel, phone, try Self.printJob(document: Array(repeating: 0x25, count: 150_000)))
+        #expect(try Self.ipp(response).status == .successfulOK)
+        let path = "\(spool)/job-1-1.doc"
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 150_000, "spooled whole before the answer")
+        kernel.advance(by: .seconds(10))
+        let job = try #require(try server.jobs().first)
+        #expect(job.state == .completed)
+        #expect(FileManager.default.fileExists(atPath: path) == preserve)
+        #expect((job.documentPath != nil) == preserve)
         #expect(kernel.loop.violations.isEmpty)
     }
 

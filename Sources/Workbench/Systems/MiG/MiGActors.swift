@@ -24,6 +24,10 @@ extension ActorKind {
             .creatable("database", "SQLite file of the job spool (default in memory)"),
             .creatable("spool", "directory for document files (default: digests only)"),
             .flag(
+                "preserve-job-files",
+                "true: keep a document in the spool after its job ended (cupsd's PreserveJobFiles Yes); default false: it is deleted once the job is completed, canceled or aborted"
+            ),
+            .flag(
                 "sync-to-disk",
                 "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"
             ),
@@ -59,6 +63,7 @@ extension ActorKind {
         configuration.databasePath = options["database"]
         configuration.spoolDirectory = options["spool"]
         configuration.syncToDisk = try parseFlag(options["sync-to-disk"], "sync-to-disk")
+        configuration.preserveJobFiles = try parseFlag(options["preserve-job-files"], "preserve-job-files")
         configuration.anonymousDiscovery = try parseFlag(options["anonymous-discovery"], "anonymous-discovery")
         configuration.proxySecret = try options["proxy-secret"].map { try parseSecret($0, "proxy-secret") }
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
