@@ -2,14 +2,16 @@
 /// its attributes in wire order. Cheap to make and to keep (it shares the
 /// message's storage).
 public struct IPPAttributeGroup: Sendable, RandomAccessCollection {
-    @usableFromInline let storage: IPPStorage
+    @usableFromInline let box: IPPStorageBox
     @usableFromInline let index: Int
 
     @usableFromInline
-    init(storage: IPPStorage, index: Int) {
-        self.storage = storage
+    init(box: IPPStorageBox, index: Int) {
+        self.box = box
         self.index = index
     }
+
+    @usableFromInline var storage: IPPStorage { box.storage }
 
     /// The group's delimiter tag.
     public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.groups[index].tag) }
@@ -19,18 +21,12 @@ public struct IPPAttributeGroup: Sendable, RandomAccessCollection {
 
     /// The attribute at a position in the group.
     public subscript(position: Int) -> IPPAttribute {
-        IPPAttribute(storage: storage, index: Int(storage.groups[index].firstAttribute) + position)
+        IPPAttribute(box: box, index: Int(storage.groups[index].firstAttribute) + position)
     }
 
     /// The first attribute with this name, compared in place without making Strings.
     public subscript(name: String) -> IPPAttribute? {
-        let record = storage.groups[index]
-        let first = Int(record.firstAttribute)
-        for attribute in first..<(first + Int(record.attributeCount))
-        where storage.nameEquals(item: Int(storage.attributes[attribute].firstItem), name) {
-            return IPPAttribute(storage: storage, index: attribute)
-        }
-        return nil
+        storage.attribute(named: name, inGroup: index).map { IPPAttribute(box: box, index: $0) }
     }
 
     /// Whether the group has an attribute with this name.
@@ -45,14 +41,16 @@ public struct IPPAttributeGroup: Sendable, RandomAccessCollection {
 /// Typed accessors (`integerValue`, `stringValue`, `stringValues`…) read the
 /// wire form directly; `values` materialises every value as `IPPValue`.
 public struct IPPAttribute: Sendable, CustomStringConvertible {
-    @usableFromInline let storage: IPPStorage
+    @usableFromInline let box: IPPStorageBox
     @usableFromInline let index: Int
 
     @usableFromInline
-    init(storage: IPPStorage, index: Int) {
-        self.storage = storage
+    init(box: IPPStorageBox, index: Int) {
+        self.box = box
         self.index = index
     }
+
+    @usableFromInline var storage: IPPStorage { box.storage }
 
     @usableFromInline var record: IPPAttributeRecord { storage.attributes[index] }
     @usableFromInline var firstItem: Int { Int(record.firstItem) }

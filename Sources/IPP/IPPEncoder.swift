@@ -21,14 +21,22 @@ public struct IPPEncoder: Sendable {
     public func encode(_ message: IPPMessage, into output: inout [UInt8]) throws(IPPError) {
         let storage = message.storage
         if let problem = storage.problem { throw problem }
+        Self.encode(message, storage.bytes, storage.items, into: &output)
+    }
+
+    /// The header, the items' spans, the end tag; the arrays are passed apart from the storage so that the
+    /// copying loop works on locals (reading them through the storage's box made it ~30 % slower).
+    private static func encode(
+        _ message: IPPMessage, _ bytes: [UInt8], _ items: [IPPItem], into output: inout [UInt8]
+    ) {
         // The arena is at least as large as what is encoded (it may also hold the header and removed attributes).
-        output.reserveCapacity(output.count + storage.bytes.count + 9)
+        output.reserveCapacity(output.count + bytes.count + 9)
         output.append(message.version.major)
         output.append(message.version.minor)
         output.appendBigEndian(message.code)
         output.appendBigEndian(UInt32(bitPattern: message.requestID))
-        storage.bytes.withUnsafeBufferPointer { bytes in
-            storage.items.withUnsafeBufferPointer { items in
+        bytes.withUnsafeBufferPointer { bytes in
+            items.withUnsafeBufferPointer { items in
                 var runStart = 0
                 var runEnd = 0
                 for item in items {

@@ -5,7 +5,7 @@
 /// Values that cannot be encoded are left out and reported by the encoder.
 public struct IPPGroupBuilder {
     @usableFromInline var storage: IPPStorage
-    @usableFromInline let group: Int
+    @usableFromInline var group: Int
 
     @usableFromInline
     init(storage: IPPStorage, group: Int) {
@@ -33,7 +33,7 @@ public struct IPPGroupBuilder {
 
     /// Whether the group already has an attribute with this name.
     public func contains(_ name: String) -> Bool {
-        IPPAttributeGroup(storage: storage, index: group).contains(name)
+        storage.attribute(named: name, inGroup: group) != nil
     }
 }
 
@@ -93,17 +93,19 @@ extension IPPMessage {
 
     /// Appends a group (a tag may repeat, e.g. one job group per job) and adds its attributes.
     public mutating func addGroup(_ tag: IPPGroupTag, _ build: (inout IPPGroupBuilder) -> Void = { _ in }) {
-        let index = storage.appendGroup(tag)
-        updateGroup(at: index, build)
+        // The group is appended inside the builder, so that the storage is held once and appending does not copy it.
+        var builder = IPPGroupBuilder(storage: takeStorage(), group: 0)
+        builder.group = builder.storage.appendGroup(tag)
+        defer { putStorage(builder.storage) }
+        build(&builder)
     }
 
     /// Adds attributes at the end of the group at `index` (see `groups`); does nothing for a bad index.
     public mutating func updateGroup(at index: Int, _ build: (inout IPPGroupBuilder) -> Void) {
         guard storage.groups.indices.contains(index) else { return }
         // Move the storage into the builder so that appending does not copy it.
-        var builder = IPPGroupBuilder(storage: storage, group: index)
-        storage = IPPStorage()
-        defer { storage = builder.storage }
+        var builder = IPPGroupBuilder(storage: takeStorage(), group: index)
+        defer { putStorage(builder.storage) }
         build(&builder)
     }
 
@@ -113,7 +115,9 @@ extension IPPMessage {
     public mutating func removeAttribute(_ name: String, from tag: IPPGroupTag) -> Bool {
         // Take only the index, so that no view keeps the storage shared while it is modified.
         guard let index = attribute(name, in: tag)?.index else { return false }
+        var storage = takeStorage()
         storage.removeAttribute(at: index)
+        putStorage(storage)
         return true
     }
 }

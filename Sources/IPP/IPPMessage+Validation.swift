@@ -44,7 +44,7 @@ extension IPPMessage {
         guard storage.groups.dropFirst().allSatisfy({ $0.tag != IPPGroupTag.operation.rawValue }) else {
             return IPPRequestProblem(.badRequest, "More than one operation attributes group.")
         }
-        let operation = IPPAttributeGroup(storage: storage, index: 0)
+        let operation = IPPAttributeGroup(box: box, index: 0)
         guard operation.count >= 1, operation[0].hasName(IPPAttributeName.attributesCharset) else {
             return IPPRequestProblem(.badRequest, "Missing attributes-charset: it must be the first operation attribute.")
         }

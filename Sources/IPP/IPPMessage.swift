@@ -13,14 +13,15 @@ public struct IPPMessage: Sendable {
     public var code: UInt16
     /// The request-id; a response echoes the request's.
     public var requestID: Int32
-    @usableFromInline var storage: IPPStorage
+    /// Shared with the views this message hands out; copied before a change when shared (see `IPPStorageBox`).
+    @usableFromInline var box: IPPStorageBox
 
     /// Creates a message without groups; add groups with `addGroup(_:_:)`.
     public init(version: IPPVersion = .v2_0, code: UInt16, requestID: Int32) {
         self.version = version
         self.code = code
         self.requestID = requestID
-        self.storage = IPPStorage()
+        self.box = IPPStorageBox.empty
     }
 
     @usableFromInline
@@ -28,7 +29,24 @@ public struct IPPMessage: Sendable {
         self.version = version
         self.code = code
         self.requestID = requestID
-        self.storage = storage
+        self.box = IPPStorageBox(storage)
+    }
+
+    @usableFromInline var storage: IPPStorage { box.storage }
+
+    /// Takes the storage out to change it (put it back with `putStorage(_:)`). Once the old box is released,
+    /// arrays no view shares are held once, so that appending to them does not copy them.
+    @usableFromInline
+    mutating func takeStorage() -> IPPStorage {
+        let storage = box.storage
+        box = IPPStorageBox.empty
+        return storage
+    }
+
+    /// Puts back the storage taken by `takeStorage()`.
+    @usableFromInline
+    mutating func putStorage(_ storage: IPPStorage) {
+        box = IPPStorageBox(storage)
     }
 
     /// The code read as an operation-id (for requests).
@@ -47,7 +65,7 @@ public struct IPPMessage: Sendable {
 
     /// The groups in wire order.
     public var groups: [IPPAttributeGroup] {
-        (0..<storage.groups.count).map { IPPAttributeGroup(storage: storage, index: $0) }
+        (0..<storage.groups.count).map { IPPAttributeGroup(box: box, index: $0) }
     }
 
     /// The number of groups.
@@ -56,13 +74,13 @@ public struct IPPMessage: Sendable {
     /// The first group with this tag, if any.
     public func group(_ tag: IPPGroupTag) -> IPPAttributeGroup? {
         guard let index = storage.groups.firstIndex(where: { $0.tag == tag.rawValue }) else { return nil }
-        return IPPAttributeGroup(storage: storage, index: index)
+        return IPPAttributeGroup(box: box, index: index)
     }
 
     /// Every group with this tag, in order (e.g. one job group per job in a Get-Jobs response).
     public func groups(_ tag: IPPGroupTag) -> [IPPAttributeGroup] {
         storage.groups.indices.filter { storage.groups[$0].tag == tag.rawValue }
-            .map { IPPAttributeGroup(storage: storage, index: $0) }
+            .map { IPPAttributeGroup(box: box, index: $0) }
     }
 
     /// The operation attributes group (the first group of a well-formed request or response).
@@ -71,7 +89,7 @@ public struct IPPMessage: Sendable {
     /// The first attribute with this name in the first group with this tag.
     public func attribute(_ name: String, in tag: IPPGroupTag = .operation) -> IPPAttribute? {
         for index in storage.groups.indices where storage.groups[index].tag == tag.rawValue {
-            return IPPAttributeGroup(storage: storage, index: index)[name]
+            return IPPAttributeGroup(box: box, index: index)[name]
         }
         return nil
     }

@@ -7,6 +7,13 @@ extension IPPStorage {
     /// Appends a group delimiter and its group record at the end of the message.
     @usableFromInline
     mutating func appendGroup(_ tag: IPPGroupTag) -> Int {
+        if groups.isEmpty {
+            // A new message: room for a typical request at once instead of growing from nothing.
+            bytes.reserveCapacity(512)
+            items.reserveCapacity(32)
+            attributes.reserveCapacity(16)
+            groups.reserveCapacity(4)
+        }
         groups.append(
             IPPGroupRecord(
                 tag: tag.rawValue, delimiterItem: UInt32(items.count),

@@ -51,7 +51,12 @@ extension IPPStorage {
         case 0x10...0x1F:
             return (.outOfBand(IPPValueTag(rawValue: UInt32(tag))), index + 1)
         case 0x41, 0x42, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49:
-            let string = self.string(from: start, count: length)
+            // Keywords, schemes, charsets and media types are mostly registered strings; text, names and URIs not.
+            let string =
+                switch tag {
+                case 0x44, 0x46, 0x47, 0x49: internedString(from: start, count: length)
+                default: self.string(from: start, count: length)
+                }
             let value: IPPValue =
                 switch tag {
                 case 0x41: .text(string)
@@ -91,6 +96,7 @@ extension IPPStorage {
     @usableFromInline
     func collection(startingAt index: Int, end: Int) -> (value: IPPValue, next: Int) {
         var members: [IPPCollection.Member] = []
+        members.reserveCapacity(memberCount(collection: index, end: end))
         var cursor = index + 1
         while cursor < end {
             let item = items[cursor]
@@ -100,7 +106,7 @@ extension IPPStorage {
             if item.tag == 0x4A {
                 members.append(
                     IPPCollection.Member(
-                        name: string(from: item.valueStart, count: Int(item.valueLength)),
+                        name: internedString(from: item.valueStart, count: Int(item.valueLength)),
                         values: []))
                 cursor += 1
                 continue
@@ -113,11 +119,32 @@ extension IPPStorage {
         return (.collection(IPPCollection(members)), end)
     }
 
+    /// The number of members of the collection whose begCollection item is at `index` (one array, not several grown).
+    private func memberCount(collection index: Int, end: Int) -> Int {
+        var depth = 0
+        var count = 0
+        var cursor = index
+        while cursor < end {
+            switch items[cursor].tag {
+            case 0x34: depth += 1
+            case 0x37:
+                depth -= 1
+                if depth == 0 { return count }
+            case 0x4A where depth == 1: count += 1
+            default: break
+            }
+            cursor += 1
+        }
+        return count
+    }
+
     /// The string of a character-string or with-language value item; nil for other syntaxes.
     @usableFromInline
     func string(item index: Int) -> String? {
         let item = items[index]
         switch item.tag {
+        case 0x44, 0x46, 0x47, 0x49:
+            return internedString(from: item.valueStart, count: Int(item.valueLength))
         case 0x40...0x5F:
             return string(from: item.valueStart, count: Int(item.valueLength))
         case 0x35, 0x36:
