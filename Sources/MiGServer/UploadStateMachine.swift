@@ -8,9 +8,9 @@ import NIOHTTP1
 /// returns. Every way an upload can end without its answer (a time-out, a lost connection, a pipeline error, an
 /// admission that comes back after the connection went) leaves through one action, `abandon`.
 ///
-/// Live, the printer and the spool answer later, on other threads: while the printer decides or a spool write is in
-/// flight the machine asks the handler to stop reading (`readsPaused`), and the few bytes already read wait here, so
-/// a 1 GiB upload never holds more than one read's worth of memory. Under simulation they answer at once, so nothing
+/// Live, the printer and the spool answer later, on other threads: while the printer decides, or while a spool write
+/// is in flight with ``readAheadBytes`` queued behind it, the machine asks the handler to stop reading
+/// (`readsPaused`), and the bytes already read wait here, so a 1 GiB upload never holds more than that much. Under simulation they answer at once, so nothing
 /// ever waits here and the order of events is the one the handler always had.
 ///
 /// Generic over the upload (the printer's `DocumentIntake` live; anything in tests): the machine only hands it back.
@@ -104,11 +104,17 @@ struct UploadStateMachine<Upload> {
 
     var isIdle: Bool { if case .idle = state { true } else { false } }
 
-    /// Whether the handler should stop reading: the printer is deciding, or a spool write is in flight.
+    /// How much may be read ahead while a spool write is in flight. Reading on during the write keeps one client's
+    /// upload streaming (pausing at every write cost a thread-pool round trip per 64 KiB read); the bound keeps a
+    /// 1 GiB upload's memory at this much per connection.
+    static var readAheadBytes: Int { 512 * 1024 }
+
+    /// Whether the handler should stop reading: the printer is deciding, or a spool write is in flight with
+    /// ``readAheadBytes`` already queued behind it.
     var readsPaused: Bool {
         switch state {
         case .admitting: true
-        case .document(_, _, let upload): upload.writing
+        case .document(_, _, let upload): upload.writing && upload.queued.reduce(0) { $0 + $1.readableBytes } >= Self.readAheadBytes
         default: false
         }
     }

@@ -45,7 +45,23 @@ import Testing
         }
         #expect(upload == "job 1")
         #expect(String(buffer: bytes) == "%PDF-1.7")
-        #expect(machine.readsPaused, "one write at a time")
+        #expect(!machine.readsPaused, "reading goes on during a write while little is queued")
+    }
+
+    @Test func readingPausesOnceTheReadAheadIsQueuedBehindAWrite() throws {
+        var machine = try Self.admitting()
+        #expect(isNone(machine.admitted(.document("job"))))
+        guard case .feed = machine.receivedBody(ByteBuffer(string: "first")) else { return fail("first chunk is written") }
+        let chunk = ByteBuffer(repeating: 0x25, count: 64 * 1024)
+        for _ in 0..<(Machine.readAheadBytes / chunk.readableBytes - 1) {
+            #expect(isNone(machine.receivedBody(chunk)))
+            #expect(!machine.readsPaused)
+        }
+        #expect(isNone(machine.receivedBody(chunk)))
+        #expect(machine.readsPaused, "512 KiB queued behind a write: reading stops")
+        guard case .feed(_, let queued) = machine.fed(.success(())) else { return fail("the queue is written next, in one buffer") }
+        #expect(queued.readableBytes == Machine.readAheadBytes)
+        #expect(!machine.readsPaused, "the queue went to the spool: reading resumes")
     }
 
     @Test func chunksQueueBehindAWriteAndTheEndWaitsForThem() throws {
