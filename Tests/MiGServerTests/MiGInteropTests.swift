@@ -72,7 +72,9 @@ import Wire
         // flight when the loops go (NIO would leak its promise); the process-level kill -9 check is in WorkbenchTests.
         try await server.stop().get()
         try await wire.shutdown()
-        let (again, restarted) = try await Self.live(directory)
+        // Kept by the restarted server too: the job may still be printing at the stop, and then it resumes and
+        // completes after the restart.
+        let (again, restarted) = try await Self.live(directory, preserveJobFiles: true)
         let jobs = try restarted.jobs()
         #expect(jobs.count == 1)
         let job = try #require(jobs.first)
