@@ -141,7 +141,10 @@ class Served:
         self.arguments += ["--set", "mig.tls-port=none", "--set", "mig.plain-port=%d" % mig_port,
                            "--set", "scpms.tls-port=none", "--set", "scpms.port=%d" % scpms_port,
                            "--set", "ims-signer.tls=false", "--set", "ims-signer.port=%d" % signer_port,
-                           "--set", "ims.port=%d" % ims_port]
+                           "--set", "ims.port=%d" % ims_port,
+                           # Every acknowledged job must be listed at the end: MiG keeps them all rather than
+                           # forget the oldest finished ones beyond its default 500 (max-jobs).
+                           "--set", "mig.max-jobs=0"]
         if mig_sync is not None:
             self.arguments += ["--set", "mig.sync-to-disk=%s" % ("true" if mig_sync else "false")]
         self.process = None

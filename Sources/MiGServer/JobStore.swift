@@ -15,6 +15,10 @@ import Wire
 /// are committed in the order they were made, so a later commit covers every earlier change. On a restart the jobs
 /// are read back from SQLite.
 ///
+/// The store keeps at most `maxJobs` jobs, as cupsd's `MaxJobs`: a new job beyond it makes the oldest finished job
+/// (completed, canceled or aborted) be forgotten, in memory and in the log; when every job kept is still active, the
+/// new one is refused. So a server that prints for days holds a bounded history rather than every job it ever took.
+///
 /// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order;
 /// on disk live, with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
 /// job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each group commit is
@@ -25,6 +29,8 @@ public final class JobStore: Sendable {
     /// The jobs in memory. Locked rather than confined to the actor's loop so that scenarios and tests can read
     /// them from anywhere; the actor itself is the only writer, so the lock is never contended.
     private let table: NIOLockedValueBox<JobTable>
+    /// How many jobs the store keeps (0: no limit).
+    let maxJobs: Int
 
     /// Opens (or creates) the store and reads nothing yet: `recoverAfterRestart` reads the jobs back. Called on the
     /// node's blocking threads (inline under simulation).
@@ -33,8 +39,10 @@ public final class JobStore: Sendable {
     ///   - path: the SQLite file, or nil for an in-memory store.
     ///   - syncToDisk: fsync every commit (power-loss safe) rather than leave it to the OS (process-crash safe).
     ///   - node: the actor whose loop the writes' completions arrive on.
-    public init(path: String?, syncToDisk: Bool, node: Node) throws {
+    ///   - maxJobs: how many jobs to keep, finished ones included (0: no limit).
+    public init(path: String?, syncToDisk: Bool, node: Node, maxJobs: Int = 0) throws {
         self.node = node
+        self.maxJobs = maxJobs
         database = try DurableDatabase(path: path, migrator: Self.migrator, durability: syncToDisk ? .powerLoss : .processCrash)
         table = NIOLockedValueBox(JobTable())
     }
@@ -85,6 +93,13 @@ public final class JobStore: Sendable {
         migrator.registerMigration("v4-document-pages") { db in
             try db.alter(table: Job.databaseTableName) { table in table.add(column: "pages", .integer) }
         }
+        // Jobs beyond max-jobs are forgotten; the pages they printed still used the toner printer-supply reports.
+        migrator.registerMigration("v5-forgotten-pages") { db in
+            try db.create(table: "spool_total") { table in
+                table.primaryKey("name", .text)
+                table.column("value", .integer).notNull()
+            }
+        }
         return migrator
     }
 
@@ -115,14 +130,24 @@ public final class JobStore: Sendable {
 
     // MARK: Jobs
 
-    /// A new job: numbered after every job the spool has held, kept in memory, and logged.
-    public func insert(_ job: Job) -> Job {
-        let job = table.withLockedValue { $0.insert(job) }
+    /// A new job: numbered after every job the spool has held, kept in memory, and logged; the oldest finished jobs
+    /// make room for it when the store is full (returned, so that their documents can go too). Nil when the store is
+    /// full of active jobs.
+    public func insert(_ job: Job) -> (job: Job, forgotten: [Job])? {
+        guard let (job, forgotten) = table.withLockedValue({ $0.insert(job, keeping: maxJobs) }) else { return nil }
         _ = log { db in
             var row = job
             try row.insert(db)
+            guard !forgotten.isEmpty else { return }
+            try Job.deleteAll(db, keys: forgotten.map(\.id))
+            try db.execute(
+                sql: """
+                    INSERT INTO spool_total (name, value) VALUES ('forgotten-impressions', ?)
+                    ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
+                    """,
+                arguments: [forgotten.reduce(Int64(0)) { $0 + Int64($1.impressionsCompleted) }])
         }
-        return job
+        return (job, forgotten)
     }
 
     /// Changes a job; the future completes once the change is durable.
@@ -158,9 +183,9 @@ public final class JobStore: Sendable {
         table.withLockedValue { table in table.jobs.values.reduce(0) { $0 + (states.contains($1.state) ? 1 : 0) } }
     }
 
-    /// Pages printed by every job the spool remembers (read once, when the printer starts).
+    /// Pages printed by every job the spool has held, forgotten ones included (read once, when the printer starts).
     public func impressionsPrinted() -> Int64 {
-        table.withLockedValue { table in table.jobs.values.reduce(0) { $0 + Int64($1.impressionsCompleted) } }
+        table.withLockedValue { table in table.jobs.values.reduce(table.forgottenImpressions) { $0 + Int64($1.impressionsCompleted) } }
     }
 
     /// The oldest job ready to print.
@@ -185,7 +210,10 @@ public final class JobStore: Sendable {
         }
         let jobs = try database.readBlocking { db in try Job.order(Column("id")).fetchAll(db) }
         let next = try database.readBlocking { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'job'") } ?? 0
-        table.withLockedValue { $0 = JobTable(jobs, next: next + 1) }
+        let forgotten = try database.readBlocking { db in
+            try Int64.fetchOne(db, sql: "SELECT value FROM spool_total WHERE name = 'forgotten-impressions'")
+        }
+        table.withLockedValue { $0 = JobTable(jobs, next: next + 1, forgottenImpressions: forgotten ?? 0) }
         return recovered
     }
 
@@ -203,23 +231,41 @@ struct JobTable {
     private(set) var order: [Int64] = []
     /// Jobs pending with their documents complete.
     private(set) var ready: Set<Int64> = []
+    /// Pages printed by the jobs forgotten to keep within max-jobs.
+    private(set) var forgottenImpressions: Int64 = 0
     private var nextID: Int64 = 1
 
     init() {}
 
-    init(_ jobs: [Job], next: Int64) {
+    init(_ jobs: [Job], next: Int64, forgottenImpressions: Int64 = 0) {
         for job in jobs { update(job) }
         order = jobs.compactMap(\.id)
         nextID = max(next, (order.last ?? 0) + 1)
+        self.forgottenImpressions = forgottenImpressions
     }
 
-    mutating func insert(_ job: Job) -> Job {
+    /// Numbers and keeps `job`, first forgetting the oldest finished jobs while `limit` (when not 0) is reached.
+    /// Nil, and nothing changed, when every job kept is active.
+    mutating func insert(_ job: Job, keeping limit: Int = 0) -> (job: Job, forgotten: [Job])? {
+        var forgotten: [Job] = []
+        if limit > 0 && order.count >= limit {
+            let excess = order.count - limit + 1
+            for id in order where jobs[id]?.state.isFinal == true {
+                forgotten.append(jobs[id]!)
+                if forgotten.count == excess { break }
+            }
+            guard forgotten.count == excess else { return nil }
+            let ids = Set(forgotten.map { $0.id! })
+            order.removeAll { ids.contains($0) }
+            for id in ids { jobs[id] = nil }
+            forgottenImpressions += forgotten.reduce(0) { $0 + Int64($1.impressionsCompleted) }
+        }
         var job = job
         job.id = nextID
         nextID += 1
         order.append(job.id!)
         update(job)
-        return job
+        return (job, forgotten)
     }
 
     mutating func update(_ job: Job) {

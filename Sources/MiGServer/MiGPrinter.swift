@@ -123,8 +123,9 @@ final class MiGPrinter {
     }
 
     /// A new job, pending until its document has arrived (held too, with job-hold-until=indefinite); `reason`
-    /// says what it waits for.
-    private func newJob(_ ticket: Ticket, caller: Caller, reason: String) -> Job {
+    /// says what it waits for. Refused with server-error-too-many-jobs when the spool keeps max-jobs jobs and none
+    /// of them has finished (cupsd's `MaxJobs`).
+    private func newJob(_ request: IPPMessage, _ ticket: Ticket, caller: Caller, reason: String) throws(Refusal) -> Job {
         let held = ticket.template.holdUntil != "no-hold"
         let job = Job(
             id: nil, name: ticket.name, user: caller.user,
@@ -135,14 +136,21 @@ final class MiGPrinter {
             documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
             awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
             createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
-        return store.insert(job)
+        guard let (job, forgotten) = store.insert(job) else {
+            throw Refusal(request, .tooManyJobs, "Too many active jobs: the spool keeps \(store.maxJobs) (max-jobs) and none has finished.")
+        }
+        for var old in forgotten {
+            node.trace("job-forgotten", [("job", "\(old.id!)")])
+            removeSpooledDocument(of: &old, node: node)
+        }
+        return job
     }
 
     private func printJob(_ request: IPPMessage, _ caller: Caller) throws -> Admission {
         // Planted bug: the busy check moves to after the document (see `documentReceived`).
         if !node.planted(.migBusyAfterQueueing) { try refuseWhenBusy(request) }
         let ticket = try ticket(for: request)
-        let job = newJob(ticket, caller: caller, reason: "job-incoming")
+        let job = try newJob(request, ticket, caller: caller, reason: "job-incoming")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         return try intake(job, request: request, caller: caller, last: true, ticket: ticket)
     }
@@ -290,7 +298,7 @@ final class MiGPrinter {
     private func createJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         try refuseWhenBusy(request)
         let ticket = try ticket(for: request)
-        let job = newJob(ticket, caller: caller, reason: "job-data-insufficient")
+        let job = try newJob(request, ticket, caller: caller, reason: "job-data-insufficient")
         node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
         armDocumentTimer(job.id!)
         var response = IPPMessage.response(

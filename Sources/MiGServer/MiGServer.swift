@@ -48,6 +48,10 @@ public final class MiGServer: @unchecked Sendable {
         /// Keep a document in the spool once its job has ended (cupsd's `PreserveJobFiles Yes`); by default it is
         /// removed when the job is completed, canceled or aborted, and only the job's record stays.
         public var preserveJobFiles = false
+        /// How many jobs the spool keeps, finished ones included (cupsd's `MaxJobs`, 500 by default; 0: no limit).
+        /// A new job beyond it makes the oldest finished job be forgotten (its record and its document); when all
+        /// are still active, the new job is refused with server-error-too-many-jobs.
+        public var maxJobs = 500
         /// fsync documents, the spool directory and commits (group-committed, see `JobStore`) before answering:
         /// acknowledged jobs then survive a power loss, not only `kill -9` (which they always survive). Off here
         /// (simulation keeps the spool in memory); `workbench serve` turns it on.
@@ -120,7 +124,8 @@ public final class MiGServer: @unchecked Sendable {
         let certificateCheck: ClientCertificateCheck?
 
         static func open(on node: Node, configuration: Configuration) throws -> Spool {
-            let store = try JobStore(path: configuration.databasePath, syncToDisk: configuration.syncToDisk, node: node)
+            let store = try JobStore(
+                path: configuration.databasePath, syncToDisk: configuration.syncToDisk, node: node, maxJobs: configuration.maxJobs)
             var accounts: [String: Account] = [:]
             for account in configuration.accounts {
                 let salt = node.secrets.bytes(8).map { String(format: "%02x", $0) }.joined()

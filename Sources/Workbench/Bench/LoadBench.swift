@@ -35,7 +35,10 @@ struct LoadBench {
         guard FileManager.default.createFile(atPath: stderrPath, contents: nil), let stderrHandle = FileHandle(forWritingAtPath: stderrPath) else {
             throw BenchError("cannot write \(stderrPath)")
         }
-        let arguments = Self.zeroPorts.flatMap { ["--set", "\($0)=0"] } + ["--state-dir", "\(work)/state"]
+        let arguments =
+            Self.zeroPorts.flatMap { ["--set", "\($0)=0"] }
+            + Catalog.loadBenchParts.flatMap(\.serveOptions).flatMap { ["--set", "\($0.option)=\($0.value)"] }
+            + ["--state-dir", "\(work)/state"]
         let served = try Served.workbenchServe(arguments, ready: Catalog.actorKinds.map(\.name), errors: stderrHandle)
         defer { served.stop() }
         let connections: [@Sendable (Int, Node) throws -> any LoadSession]

@@ -8,16 +8,20 @@ struct LoadBenchPart: Sendable {
     let operations: [LoadOperation]
     /// Set-up some operations need first, which is not an operation itself (for the help text).
     let setUps: [LoadSetUp]
+    /// Options serve runs the system's actors with during the load (`ACTOR.OPTION` → value), each with its reason
+    /// in the help text.
+    let serveOptions: [(option: String, value: String, why: String)]
     /// Reads from what serve announced where the system's clients go (throwing when something is missing), and
     /// returns what makes client `index`'s session on its node.
     let connect: @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
 
     init(
-        operations: [LoadOperation], setUps: [LoadSetUp] = [],
+        operations: [LoadOperation], setUps: [LoadSetUp] = [], serveOptions: [(option: String, value: String, why: String)] = [],
         connect: @escaping @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
     ) {
         self.operations = operations
         self.setUps = setUps
+        self.serveOptions = serveOptions
         self.connect = connect
     }
 }

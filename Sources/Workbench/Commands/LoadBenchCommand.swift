@@ -21,27 +21,31 @@ struct LoadBenchCommand: AsyncParsableCommand {
             ? ""
             : "Setting up (\(setUps.map(\.what).joined(separator: ", "))) is not an operation; its "
                 + "failures count as errors of \(listed(setUps.map(\.countsAs))).\n"
+        let serveOptions = Catalog.loadBenchParts.flatMap(\.serveOptions).map { "  --set \($0.option)=\($0.value): \($0.why).\n" }.joined()
         return """
             Server side: one 'workbench serve' child process with every actor, every port 0 (the kernel picks free \
-            ones) and a temporary --state-dir (\(stateOnDisk) on disk), removed afterwards.
+            ones) and a temporary --state-dir (\(stateOnDisk) on disk), removed afterwards; otherwise serve's own \
+            settings, but for:
 
-            Client side: --clients concurrent Swift tasks in this process, on one live wire (NIO on loopback), each \
-            using the project's own client modules and going round the operations below, one at a time, until the \
-            time is up. Client k starts at operation k of the round, so every server sees every kind of request all \
-            the time. One operation is:
+            """ + serveOptions + """
 
-            """ + operations + setUpText + """
+                Client side: --clients concurrent Swift tasks in this process, on one live wire (NIO on loopback), each \
+                using the project's own client modules and going round the operations below, one at a time, until the \
+                time is up. Client k starts at operation k of the round, so every server sees every kind of request all \
+                the time. One operation is:
 
-                Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
-                and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
-                included). serve's VmRSS is read from /proc before the load, after the warm-up and at the end; its open \
-                fds (/proc/PID/fd) before the load and once every client has disconnected (polled for up to 5 s for the \
-                count to come back). Targets: no error; every operation p50 ≤ \(BenchTarget.text(LoadReport.p50GoalMs)) ms \
-                and p99 ≤ \(BenchTarget.text(LoadReport.p99GoalMs)) ms; RSS growth after the warm-up below 4 MiB (2 MiB \
-                with --seconds 600 or more); the fds back. With --check a missed target makes the run exit 1 after \
-                printing the figures. The output names the CPU and its cores. Clients and serve share the machine: use \
-                a release build.
-                """
+                """ + operations + setUpText + """
+
+                    Figures: operations that complete within the --seconds after the --warmup-seconds count towards ops/s \
+                    and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
+                    included). serve's VmRSS is read from /proc before the load, after the warm-up and at the end; its open \
+                    fds (/proc/PID/fd) before the load and once every client has disconnected (polled for up to 5 s for the \
+                    count to come back). Targets: no error; every operation p50 ≤ \(BenchTarget.text(LoadReport.p50GoalMs)) ms \
+                    and p99 ≤ \(BenchTarget.text(LoadReport.p99GoalMs)) ms; RSS growth after the warm-up below 4 MiB (2 MiB \
+                    with --seconds 600 or more); the fds back. With --check a missed target makes the run exit 1 after \
+                    printing the figures. The output names the CPU and its cores. Clients and serve share the machine: use \
+                    a release build.
+                    """
     }
 
     /// What serve keeps in its --state-dir, by the options it fills there (see ``ServeCommand``): each system's

@@ -38,7 +38,7 @@ extension WorkbenchSystem {
             addresses: ["mig:631"], urls: ["ipp://mig:631/ipp/print"], nodes: ["mig"],
             hostile: [
                 "mig:0", "mig:-1", "ppm=3000000000", "ppm=0", "upstream=mig:99999", "upstream=mig", "tls-port=-1",
-                "bytes-per-page=0", "sync-to-disk=maybe",
+                "bytes-per-page=0", "sync-to-disk=maybe", "max-jobs=-1",
             ]),
         // The print client's own request and answer, which carry the IPP operation and the attempt.
         timelineEvents: [

@@ -27,6 +27,10 @@ extension ActorKind {
                 "preserve-job-files",
                 "true: keep a document in the spool after its job ended (cupsd's PreserveJobFiles Yes); default false: it is deleted once the job is completed, canceled or aborted"
             ),
+            .number(
+                "max-jobs",
+                "jobs the spool keeps, finished ones included (default 500, as cupsd's MaxJobs; 0: no limit): beyond it the oldest finished job is forgotten, and a new job is refused with server-error-too-many-jobs while all are active",
+                0...10_000_000),
             .flag(
                 "sync-to-disk",
                 "true: fsync documents, their directory and commits before answering, so acknowledged jobs survive a power loss (they always survive kill -9); default false, serve true"
@@ -64,6 +68,7 @@ extension ActorKind {
         configuration.spoolDirectory = options["spool"]
         configuration.syncToDisk = try parseFlag(options["sync-to-disk"], "sync-to-disk")
         configuration.preserveJobFiles = try parseFlag(options["preserve-job-files"], "preserve-job-files")
+        if let limit = options["max-jobs"] { configuration.maxJobs = try parseBounded(limit, "max-jobs", 0...10_000_000) }
         configuration.anonymousDiscovery = try parseFlag(options["anonymous-discovery"], "anonymous-discovery")
         configuration.proxySecret = try options["proxy-secret"].map { try parseSecret($0, "proxy-secret") }
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())

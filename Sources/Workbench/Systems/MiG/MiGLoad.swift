@@ -4,12 +4,21 @@ import Wire
 
 /// MiG's share of `workbench bench load`: Print-Jobs through the shipped client.
 extension LoadBenchPart {
-    static let mig = LoadBenchPart(operations: [
-        LoadOperation(
-            "mig-print-job",
-            "MiGClient (no retries) prints a 2 KB PDF to MiG's plain ipp:// port as demo:demo-password: "
-                + "one POST /ipp/print on a new connection; HTTP 200, IPP successful-ok and a job-id.")
-    ]) { announced in
+    static let mig = LoadBenchPart(
+        operations: [
+            LoadOperation(
+                "mig-print-job",
+                "MiGClient (no retries) prints a 2 KB PDF to MiG's plain ipp:// port as demo:demo-password: "
+                    + "one POST /ipp/print on a new connection; HTTP 200, IPP successful-ok and a job-id.")
+        ],
+        serveOptions: [
+            (
+                "mig.ppm", "100000",
+                "the simulated printer at its top speed, so that it keeps up with the clients: at serve's 60 pages per minute "
+                    + "the queue would grow by every job the clients send (MiG keeps 500 jobs, max-jobs, and forgets the oldest finished ones)"
+            )
+        ]
+    ) { announced in
         guard let url = announced.url("mig", scheme: "ipp"), URLComponents(string: url)?.user != nil else {
             throw BenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
         }

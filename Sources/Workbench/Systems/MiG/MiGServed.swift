@@ -8,7 +8,8 @@ import IPP
 /// The servers `bench mig` (and the CUPS interop tests) start: MiG served on its own, and its peers cupsd and
 /// ippeveprinter.
 extension Served {
-    /// `workbench serve --only mig` with a spool on disk, on a free port.
+    /// `workbench serve --only mig` with a spool on disk, on a free port, keeping every job (max-jobs=0, as the
+    /// bench's cupsd, which has no job limits).
     ///
     /// - parameter fastestPrinter: the simulated printer at its top speed (100000 pages per minute, and a page
     ///   per GiB of document, so a job is one page of 0.6 ms) rather than the default 60 ppm.
@@ -17,7 +18,7 @@ extension Served {
         var served = try workbenchServe(
             [
                 "--only", "mig", "--set", "mig.tls-port=none", "--set", "mig.plain-port=0",
-                "--set", "mig.sync-to-disk=\(syncToDisk)", "--state-dir", state,
+                "--set", "mig.sync-to-disk=\(syncToDisk)", "--set", "mig.max-jobs=0", "--state-dir", state,
             ] + speed, ready: ["mig"])
         guard let url = served.announcement.url("mig", scheme: "ipp"), let port = URLComponents(string: url)?.port else {
             served.stop()
