@@ -65,14 +65,14 @@ struct LoadBench {
         }
         let clock = ContinuousClock()
         let window = Window(clock: clock, measureFrom: clock.now + .seconds(warmupSeconds), seconds: seconds)
-        async let samples = Self.sampleRSS(probe, window: window)
+        async let samples = Self.sample(probe, window: window)
         let tallies = await withTaskGroup(of: Tally.self) { group in
             for client in loadClients { group.addTask { await client.run(window) } }
             var all: [Tally] = []
             for await tally in group { all.append(tally) }
             return all
         }
-        let (rssAfterWarmup, rssAtEnd) = await samples
+        let (rssAfterWarmup, rssAtEnd, cpu) = await samples
         // Every client closed its own connections; shutting the wire down as well closes anything left behind,
         // so what stays open in serve afterwards is serve's alone.
         try await wire.shutdown()
@@ -87,16 +87,20 @@ struct LoadBench {
         let tally = tallies.reduce(into: Tally()) { $0.merge($1) }
         return LoadReport(
             clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
-            rss: (rssBefore, rssAfterWarmup, rssAtEnd, peak),
+            rss: (rssBefore, rssAfterWarmup, rssAtEnd, peak), cpuSeconds: cpu,
             descriptors: (descriptorsBefore, descriptorsAfter, settledAfter), leftover: leftover, serveStderr: serveErrors)
     }
 
-    /// VmRSS once the warm-up is over and once the measured seconds are.
-    static func sampleRSS(_ probe: ProcessProbe, window: Window) async -> (Double, Double) {
+    /// serve's VmRSS once the warm-up is over and once the measured seconds are, and the CPU time serve and this
+    /// process (the clients) used in between.
+    static func sample(_ probe: ProcessProbe, window: Window) async -> (Double, Double, (serve: Double, clients: Double)) {
+        let clients = ProcessProbe(pid: getpid())
         try? await window.clock.sleep(until: window.measureFrom)
         let afterWarmup = probe.residentMiB()
+        let cpuBefore = (probe.cpuSeconds(), clients.cpuSeconds())
         try? await window.clock.sleep(until: window.deadline)
-        return (afterWarmup, probe.residentMiB())
+        let cpu = (serve: probe.cpuSeconds() - cpuBefore.0, clients: clients.cpuSeconds() - cpuBefore.1)
+        return (afterWarmup, probe.residentMiB(), cpu)
     }
 
     /// Polls serve's descriptor count until it is back at `baseline` or `limit` passes; returns the last count and,

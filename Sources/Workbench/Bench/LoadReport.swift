@@ -8,6 +8,8 @@ struct LoadReport {
     let warmupSeconds: Int
     let tally: Tally
     let rss: (before: Double, afterWarmup: Double, atEnd: Double, peak: Double)
+    /// CPU time (user + system) serve and the clients' process used over the measured seconds.
+    let cpuSeconds: (serve: Double, clients: Double)
     let descriptors: (before: Int?, after: Int?, settledAfter: Duration?)
     /// What serve's descriptors pointed at when their count did not come back (empty when it did).
     let leftover: [(String, Int)]
@@ -78,6 +80,31 @@ struct LoadReport {
     var rssGrowthGoalMiB: Double { seconds >= 600 ? 2 : 4 }
 
     var growth: Double { rss.atEnd - rss.afterWarmup }
+
+    /// What the CPU says about the latencies: the CPU time of one operation, serve's and the clients', and the
+    /// lowest mean latency that cost allows. The clients go round without pausing (a closed loop), so by Little's law
+    /// the mean latency is clients / throughput, and the throughput is at most cores / CPU per operation: below
+    /// clients × CPU per operation / cores, no server could answer on this machine.
+    struct CPUCost {
+        let servePerOperation: Double
+        let clientsPerOperation: Double
+        /// The share of the machine's cores in use over the window.
+        let busy: Double
+        let meanLatencyFloor: Double
+        let meanLatency: Double
+    }
+
+    var cpuCost: CPUCost? {
+        let latencies = tally.operations.values.flatMap(\.latencies)
+        guard !latencies.isEmpty, seconds > 0, machine.cores > 0 else { return nil }
+        let operations = Double(latencies.count)
+        let perOperation = (cpuSeconds.serve + cpuSeconds.clients) / operations
+        return CPUCost(
+            servePerOperation: cpuSeconds.serve / operations, clientsPerOperation: cpuSeconds.clients / operations,
+            busy: (cpuSeconds.serve + cpuSeconds.clients) / Double(seconds) / Double(machine.cores),
+            meanLatencyFloor: Double(clients) * perOperation / Double(machine.cores),
+            meanLatency: latencies.reduce(0, +) / operations)
+    }
     var descriptorsReturned: Bool { descriptors.settledAfter != nil }
 
     func text() -> String {
@@ -96,6 +123,14 @@ struct LoadReport {
         lines.append(
             "serve RSS: \(Self.number(rss.before)) MiB before the load, \(Self.number(rss.afterWarmup)) MiB after the warm-up, "
                 + "\(Self.number(rss.atEnd)) MiB at the end (\(growth >= 0 ? "+" : "")\(Self.number(growth)) MiB), peak \(Self.number(rss.peak)) MiB")
+        if let cost = cpuCost {
+            lines.append(
+                "CPU per operation: serve \(Self.number(cost.servePerOperation * 1e6)) µs, clients \(Self.number(cost.clientsPerOperation * 1e6)) µs; "
+                    + "together they kept the \(machine.cores) cores \(Self.number(cost.busy * 100)) % busy")
+            lines.append(
+                "closed loop: \(clients) clients at that cost on \(machine.cores) cores cannot average below \(Self.number(cost.meanLatencyFloor * 1000)) ms "
+                    + "per operation (clients × CPU per operation / cores); measured mean \(Self.number(cost.meanLatency * 1000)) ms")
+        }
         let before: String = descriptors.before.map { "\($0)" } ?? "?"
         let after: String = descriptors.after.map { "\($0)" } ?? "?"
         if let settled = descriptors.settledAfter {
@@ -136,6 +171,12 @@ struct LoadReport {
             "\"serve_rss_mib_before_load\":\(Self.number(rss.before))", "\"serve_rss_mib_after_warmup\":\(Self.number(rss.afterWarmup))",
             "\"serve_rss_mib_at_end\":\(Self.number(rss.atEnd))", "\"serve_rss_growth_mib\":\(Self.number(growth))",
             "\"serve_rss_peak_mib\":\(Self.number(rss.peak))",
+            "\"serve_cpu_seconds\":\(Self.number(cpuSeconds.serve))", "\"clients_cpu_seconds\":\(Self.number(cpuSeconds.clients))",
+            "\"serve_cpu_us_per_op\":\(cpuCost.map { Self.number($0.servePerOperation * 1e6) } ?? "null")",
+            "\"clients_cpu_us_per_op\":\(cpuCost.map { Self.number($0.clientsPerOperation * 1e6) } ?? "null")",
+            "\"machine_busy_percent\":\(cpuCost.map { Self.number($0.busy * 100) } ?? "null")",
+            "\"closed_loop_mean_latency_floor_ms\":\(cpuCost.map { Self.number($0.meanLatencyFloor * 1000) } ?? "null")",
+            "\"mean_latency_ms\":\(cpuCost.map { Self.number($0.meanLatency * 1000) } ?? "null")",
             "\"serve_fds_before_load\":\(before)", "\"serve_fds_after_disconnect\":\(after)",
             "\"serve_fds_returned\":\(descriptorsReturned)", "\"serve_fds_returned_after_ms\":\(settled)",
             "\"serve_fds_open_after\":{" + leftover.prefix(8).map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}",

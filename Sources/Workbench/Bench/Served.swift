@@ -147,6 +147,16 @@ struct ProcessProbe: Sendable {
         return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
     }
 
+    /// CPU time the process has used so far, user and system, in seconds (utime + stime of /proc/PID/stat); 0 when
+    /// it cannot be read.
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return 0 }
+        // After the command name (which may hold spaces, hence the last ')'): state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// A `… kB` line of /proc/PID/status, in KiB; 0 when it cannot be read.
     private func statusKiB(_ field: String) -> Double {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
