@@ -40,7 +40,10 @@ struct LoadBenchCommand: AsyncParsableCommand {
                     and p50/p99 (ms, from the call to its result). Errors are counted whenever they happen (warm-up \
                     included). serve's VmRSS is read from /proc before the load, after the warm-up and at the end; its open \
                     fds (/proc/PID/fd) before the load and once every client has disconnected (polled for up to 5 s for the \
-                    count to come back). Targets: no error; every operation p50 ≤ \(BenchTarget.text(LoadReport.p50GoalMs)) ms \
+                    count to come back). CPU per operation: the CPU time (user + system, /proc/PID/stat) serve and this \
+                    process used over the measured seconds, divided by the operations completed in them; with it the \
+                    closed loop's floor: clients that never pause see a mean latency of clients / throughput (Little's \
+                    law), and the throughput cannot pass cores / CPU per operation. Targets: no error; every operation p50 ≤ \(BenchTarget.text(LoadReport.p50GoalMs)) ms \
                     and p99 ≤ \(BenchTarget.text(LoadReport.p99GoalMs)) ms; RSS growth after the warm-up below 4 MiB (2 MiB \
                     with --seconds 600 or more); the fds back. With --check a missed target makes the run exit 1 after \
                     printing the figures. The output names the CPU and its cores. Clients and serve share the machine: use \
