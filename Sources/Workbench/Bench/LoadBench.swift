@@ -8,6 +8,8 @@ struct LoadBench {
     let clients: Int
     let seconds: Int
     let warmupSeconds: Int
+    /// The operations clients go round, in the catalogue's order (every one unless `--only` chose some).
+    let chosen: [String]
 
     /// Every system's operations, in the order a client goes round them.
     static var operations: [String] { Catalog.loadBenchParts.flatMap(\.operations).map(\.name) }
@@ -57,7 +59,7 @@ struct LoadBench {
         do {
             loadClients = try (0..<clients).map { index in
                 let node = wire.node("load-\(index)")
-                return LoadClient(index: index, sessions: try connections.map { try $0(index, node) })
+                return LoadClient(index: index, sessions: try connections.map { try $0(index, node) }, chosen: chosen)
             }
         } catch {
             try? await wire.shutdown()
@@ -86,7 +88,7 @@ struct LoadBench {
 
         let tally = tallies.reduce(into: Tally()) { $0.merge($1) }
         return LoadReport(
-            clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
+            clients: clients, operations: chosen, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
             rss: (rssBefore, rssAfterWarmup, rssAtEnd, peak), cpuSeconds: cpu,
             descriptors: (descriptorsBefore, descriptorsAfter, settledAfter), leftover: leftover, serveStderr: serveErrors)
     }

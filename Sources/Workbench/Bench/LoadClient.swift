@@ -19,12 +19,16 @@ struct LoadClient: Sendable {
     let index: Int
     /// One per system, in the order of ``Catalog/loadBenchParts``.
     let sessions: [any LoadSession]
+    /// The operations this client goes round (the others are skipped).
+    let chosen: [String]
 
     func run(_ window: Window) async -> Tally {
         var tally = Tally()
         let clock = window.clock
         // Each operation of the round, with the session that performs it.
-        let round = Catalog.loadBenchParts.enumerated().flatMap { part, system in system.operations.map { ($0.name, part) } }
+        let round = Catalog.loadBenchParts.enumerated().flatMap { part, system in
+            system.operations.filter { chosen.contains($0.name) }.map { ($0.name, part) }
+        }
         var sessions = self.sessions
         var position = index
 

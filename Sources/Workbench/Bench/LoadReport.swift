@@ -4,6 +4,8 @@ import JSONEscaping
 /// The figures of `bench load`, as text or one JSON object.
 struct LoadReport {
     let clients: Int
+    /// The operations the clients went round.
+    let operations: [String]
     let seconds: Int
     let warmupSeconds: Int
     let tally: Tally
@@ -35,7 +37,7 @@ struct LoadReport {
 
     var rows: [Row] {
         var all: [Double] = []
-        var rows = LoadBench.operations.map { operation in
+        var rows = operations.map { operation in
             let entry = tally.operations[operation] ?? Tally.PerOperation()
             all += entry.latencies
             return Self.row(operation, entry.latencies, errors: entry.errors, errorTexts: entry.errorTexts, seconds: seconds)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Scenario
 
 /// `workbench bench load`: every served actor at once under many concurrent clients, on loopback — throughput,
 /// latency and errors per operation, and what the load does to the `serve` process (memory, file descriptors).
@@ -32,7 +33,7 @@ struct LoadBenchCommand: AsyncParsableCommand {
                 Client side: --clients concurrent Swift tasks in this process, on one live wire (NIO on loopback), each \
                 using the project's own client modules and going round the operations below, one at a time, until the \
                 time is up. Client k starts at operation k of the round, so every server sees every kind of request all \
-                the time. One operation is:
+                the time (--only: round the operations it names). One operation is:
 
                 """ + operations + setUpText + """
 
@@ -75,6 +76,11 @@ struct LoadBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load before measuring starts, 0…600.")
     var warmupSeconds = 5
 
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp("Go round only this operation (repeat for more; default: every one).", valueName: "OPERATION"))
+    var only: [String] = []
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -84,10 +90,16 @@ struct LoadBenchCommand: AsyncParsableCommand {
         guard (1...2000).contains(clients) else { throw ValidationError("--clients \(clients): expected 1…2000") }
         guard (1...3600).contains(seconds) else { throw ValidationError("--seconds \(seconds): expected 1…3600") }
         guard (0...600).contains(warmupSeconds) else { throw ValidationError("--warmup-seconds \(warmupSeconds): expected 0…600") }
+        for name in only where !LoadBench.operations.contains(name) {
+            throw ValidationError(
+                "--only \(name): no such operation\(didYouMean(name, among: LoadBench.operations)); the operations are "
+                    + LoadBench.operations.joined(separator: ", "))
+        }
     }
 
     func run() async throws {
-        let report = try await LoadBench(clients: clients, seconds: seconds, warmupSeconds: warmupSeconds).run()
+        let chosen = only.isEmpty ? LoadBench.operations : LoadBench.operations.filter(only.contains)
+        let report = try await LoadBench(clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, chosen: chosen).run()
         print(json ? report.json() : report.text())
         let tally = report.tally
         if tally.totalErrors > 0 {
