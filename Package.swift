@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "IMSVerifier",
             dependencies: [
-                "JWT", "Wire", "WireHTTP", "JSONEscaping", "DurableStore",
+                "JWT", "Wire", "WireHTTP", "JSONEscaping", "DurableStore", "Base64URLEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

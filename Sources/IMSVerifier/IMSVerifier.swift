@@ -28,25 +28,16 @@ public final class IMSVerifier: Sendable {
         public var leewaySeconds: Int64
         /// Bearer token for the admin endpoints.
         public var adminToken: String
-        /// Live sessions held at once; beyond it (after dropping expired ones) a new session gets 503, so a
-        /// client minting tokens in a loop cannot grow the verifier's memory without bound.
-        public var maximumSessions: Int
 
-        public init(port: Int = 80, databasePath: String? = nil, leewaySeconds: Int64 = 60, adminToken: String, maximumSessions: Int = 100_000) {
+        public init(port: Int = 80, databasePath: String? = nil, leewaySeconds: Int64 = 60, adminToken: String) {
             self.port = port
             self.databasePath = databasePath
             self.leewaySeconds = leewaySeconds
             self.adminToken = adminToken
-            self.maximumSessions = maximumSessions
         }
     }
 
     public static let unavailableFault = "ims.unavailable"
-
-    struct Session: Sendable {
-        var subject: String
-        var expires: Int64
-    }
 
     public let node: Node
     public let configuration: Configuration
@@ -54,11 +45,13 @@ public final class IMSVerifier: Sendable {
     private let verifier: JWTVerifier
     /// Parsed certificates by issuer, then key id ("" when registered without one); mirrors the store.
     private let certificates: Mutex<[String: [String: HostCertificate]]>
-    private let sessions = Mutex<[String: Session]>([:])
+    /// Signs session ids, which carry their session (see ``SessionTicket``): IMS keeps nothing per session.
+    private let sessionKey: SessionTicket.Key
     private let server = Mutex<HTTPServer?>(nil)
 
     private init(node: Node, configuration: Configuration, store: IMSStore, certificates: [String: [String: HostCertificate]]) {
         self.node = node
+        sessionKey = SessionTicket.Key(node.secrets.bytes(32))
         self.configuration = configuration
         self.store = store
         self.verifier = JWTVerifier(leeway: configuration.leewaySeconds)
@@ -219,20 +212,12 @@ public final class IMSVerifier: Sendable {
             return unauthorized(problem.description)
         case .success(let value): token = value
         }
-        // Checked before the token is verified, so a refused request does not use up its jti.
-        guard hasRoomForASession() else {
-            node.trace("session-refused", [("reason", "capacity")])
-            return .text(
-                .serviceUnavailable, "IMS holds \(configuration.maximumSessions) live sessions, its limit; try again when some have expired",
-                headers: ["Retry-After": "60"])
-        }
         switch await verify(token) {
         case .failure(let error):
             node.trace("token-rejected", [("reason", error.code.rawValue)])
             return unauthorized("invalid token: \(error.message)")
         case .success(let claims):
-            let id = node.secrets.uuid()
-            sessions.withLock { $0[id] = Session(subject: claims.subject, expires: claims.expires) }
+            let id = sessionKey.issue(SessionTicket(subject: claims.subject, expires: claims.expires), unique: node.secrets.uuid())
             node.trace(
                 "session-started", [("exp", "\(claims.expires)"), ("jti", claims.id), ("nbf", "\(claims.notBefore)"), ("sub", claims.subject)])
             return HTTPResponse(
@@ -241,25 +226,12 @@ public final class IMSVerifier: Sendable {
         }
     }
 
-    /// Whether another session fits, after dropping those whose token has expired (beyond the leeway).
-    private func hasRoomForASession() -> Bool {
-        let now = node.clock.unixSeconds
-        let leeway = configuration.leewaySeconds
-        return sessions.withLock { sessions in
-            if sessions.count >= configuration.maximumSessions {
-                sessions = sessions.filter { now < $0.value.expires + leeway }
-            }
-            return sessions.count < configuration.maximumSessions
-        }
-    }
-
     private func status(_ request: HTTPServerRequest) -> HTTPResponse {
-        guard let id = request.headers.first(name: "X-IMS-Session"), let session = sessions.withLock({ $0[id] }) else {
+        guard let id = request.headers.first(name: "X-IMS-Session"), let session = sessionKey.open(id) else {
             return unauthorized("unknown session; expected X-IMS-Session with the id from POST /v1/sessions")
         }
         let now = node.clock.unixSeconds
         guard now < session.expires + configuration.leewaySeconds else {
-            sessions.withLock { _ = $0.removeValue(forKey: id) }
             node.trace("session-expired", [("sub", session.subject)])
             return unauthorized("the session expired with its token at \(session.expires) (now \(now)); expected a new session with a fresh token")
         }

@@ -33,20 +33,32 @@ import WireHTTP
         #expect(a.claims.expires == a.claims.notBefore + 900)
     }
 
-    @Test func sessionsAreBoundedAndARefusalDoesNotUseUpTheToken() throws {
-        let world = try SimulatedIMS(maximumSessions: 2)
-        #expect(try world.startSession(with: try world.signedToken()).status == .created)
-        #expect(try world.startSession(with: try world.signedToken()).status == .created)
-        world.kernel.advance(by: .seconds(800))
-        let third = try world.signedToken()
-        let refused = try world.startSession(with: third)
-        #expect(refused.status == .serviceUnavailable)
-        #expect(refused.headers.first(name: "Retry-After") == "60")
-        #expect(refused.text.contains("holds 2 live sessions, its limit"))
-        // Once the first two have expired (token lifetime 900 s + 60 s leeway) there is room, and the refused
-        // token, still valid, was not used up by the refusal.
-        world.kernel.advance(by: .seconds(161))
-        #expect(try world.startSession(with: third).status == .created)
+    /// IMS keeps nothing per session: the id carries the subject and expiry under IMS's MAC. So any number of
+    /// sessions costs no memory, and an id altered in any part, or made by another IMS, is an unknown session.
+    @Test func aSessionIdCarriesItsSessionAndCannotBeForged() throws {
+        let world = try SimulatedIMS()
+        let started = try world.startSession(with: try world.signedToken())
+        #expect(started.status == .created)
+        let id = try #require(started.text.split(separator: "\"").dropFirst(3).first.map(String.init))
+        let ok = try world.status(of: id)
+        #expect(ok.status == .ok)
+        #expect(ok.text.contains(#""sub":"14""#))
+
+        var parts = id.split(separator: ".").map(String.init)
+        #expect(parts.count == 4)
+        parts[1] = String(Int64(parts[1])! + 3_600)  // a later expiry
+        for forged in [parts.joined(separator: "."), id + "x", String(id.dropLast()), "", String(repeating: "a.", count: 600)] {
+            let answer = try world.status(of: forged)
+            #expect(answer.status == .unauthorized)
+            #expect(answer.text.contains("unknown session"))
+        }
+        let elsewhere = try SimulatedIMS(seed: 2)
+        #expect(try elsewhere.status(of: id).text.contains("unknown session"), "another IMS's key")
+
+        world.kernel.advance(by: .seconds(961))
+        let expired = try world.status(of: id)
+        #expect(expired.status == .unauthorized)
+        #expect(expired.text.contains("the session expired with its token"))
     }
 
     @Test func aReplayedJTIIsRefused() throws {

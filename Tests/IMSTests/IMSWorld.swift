@@ -42,14 +42,13 @@ struct SimulatedIMS {
     let phone: Node
     let appToken: String
 
-    init(seed: UInt64 = 1, keyID: String? = nil, register: Bool = true, maximumSessions: Int = 100_000, tls: Bool = true) throws {
+    init(seed: UInt64 = 1, keyID: String? = nil, register: Bool = true, tls: Bool = true) throws {
         kernel = Kernel(seed: seed)
         let (signerNode, imsNode) = (kernel.node("ims-signer"), kernel.node("ims"))
         let configuration = IMSFixtures.signerConfiguration(keyID: keyID, tls: tls)
         signer = try kernel.run("start signer") { try await HostSigningBackend.start(on: signerNode, configuration: configuration) }
         ims = try kernel.run("start ims") {
-            try await IMSVerifier.start(
-                on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin", maximumSessions: maximumSessions))
+            try await IMSVerifier.start(on: imsNode, configuration: IMSVerifier.Configuration(adminToken: "ims-admin"))
         }
         phone = kernel.node("phone")
         appToken = signer.enrol(user: "14")
@@ -106,5 +105,10 @@ struct SimulatedIMS {
 
     func startSession(with token: String) throws -> HTTPResponse {
         try send(HTTPRequest(method: .POST, target: "/v1/sessions", headers: ["Authorization": "Bearer \(token)"]), to: "ims")
+    }
+
+    /// `GET /v1/drivesync/status` with `X-IMS-Session: id`.
+    func status(of id: String) throws -> HTTPResponse {
+        try send(HTTPRequest(method: .GET, target: "/v1/drivesync/status", headers: ["X-IMS-Session": id]), to: "ims")
     }
 }
