@@ -39,7 +39,7 @@ struct LoadBench {
         }
         let arguments =
             Self.zeroPorts.flatMap { ["--set", "\($0)=0"] }
-            + Catalog.loadBenchParts.flatMap(\.serveOptions).flatMap { ["--set", "\($0.option)=\($0.value)"] }
+            + Catalog.loadBenchParts.flatMap { $0.serveOptions(clients) }.flatMap { ["--set", "\($0.option)=\($0.value)"] }
             + ["--state-dir", "\(work)/state"]
         let served = try Served.workbenchServe(arguments, ready: Catalog.actorKinds.map(\.name), errors: stderrHandle)
         defer { served.stop() }

@@ -8,15 +8,15 @@ struct LoadBenchPart: Sendable {
     let operations: [LoadOperation]
     /// Set-up some operations need first, which is not an operation itself (for the help text).
     let setUps: [LoadSetUp]
-    /// Options serve runs the system's actors with during the load (`ACTOR.OPTION` → value), each with its reason
-    /// in the help text.
-    let serveOptions: [(option: String, value: String, why: String)]
+    /// Options serve runs the system's actors with during a load of so many clients (`ACTOR.OPTION` → value), each
+    /// with its reason in the help text.
+    let serveOptions: @Sendable (_ clients: Int) -> [LoadServeOption]
     /// Reads from what serve announced where the system's clients go (throwing when something is missing), and
     /// returns what makes client `index`'s session on its node.
     let connect: @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
 
     init(
-        operations: [LoadOperation], setUps: [LoadSetUp] = [], serveOptions: [(option: String, value: String, why: String)] = [],
+        operations: [LoadOperation], setUps: [LoadSetUp] = [], serveOptions: @escaping @Sendable (_ clients: Int) -> [LoadServeOption] = { _ in [] },
         connect: @escaping @Sendable (ServeAnnouncement) throws -> @Sendable (_ index: Int, _ node: Node) throws -> any LoadSession
     ) {
         self.operations = operations
@@ -24,6 +24,13 @@ struct LoadBenchPart: Sendable {
         self.serveOptions = serveOptions
         self.connect = connect
     }
+}
+
+/// An option serve runs an actor with during the load, and why (for `bench load --help`).
+struct LoadServeOption: Sendable {
+    let option: String
+    let value: String
+    let why: String
 }
 
 /// One kind of operation: its name in the figures and what it does, for `bench load --help`.

@@ -22,7 +22,9 @@ struct LoadBenchCommand: AsyncParsableCommand {
             ? ""
             : "Setting up (\(setUps.map(\.what).joined(separator: ", "))) is not an operation; its "
                 + "failures count as errors of \(listed(setUps.map(\.countsAs))).\n"
-        let serveOptions = Catalog.loadBenchParts.flatMap(\.serveOptions).map { "  --set \($0.option)=\($0.value): \($0.why).\n" }.joined()
+        // The values for the default --clients; the reasons say how they follow the client count.
+        let serveOptions = Catalog.loadBenchParts.flatMap { $0.serveOptions(200) }.map { "  --set \($0.option)=\($0.value): \($0.why).\n" }
+            .joined()
         return """
             Server side: one 'workbench serve' child process with every actor, every port 0 (the kernel picks free \
             ones) and a temporary --state-dir (\(stateOnDisk) on disk), removed afterwards; otherwise serve's own \

@@ -11,20 +11,26 @@ extension LoadBenchPart {
                 "MiGClient (no retries) prints a 2 KB PDF to MiG's plain ipp:// port as demo:demo-password: "
                     + "one POST /ipp/print on a new connection; HTTP 200, IPP successful-ok and a job-id.")
         ],
-        serveOptions: [
-            (
-                "mig.ppm", "100000",
-                "the simulated printer at its top speed, so that it keeps up with the clients: at serve's 60 pages per minute "
-                    + "the queue would grow by every job the clients send (MiG keeps 500 jobs, max-jobs, and forgets the oldest finished ones)"
-            )
-        ]
-    ) { announced in
-        guard let url = announced.url("mig", scheme: "ipp"), URLComponents(string: url)?.user != nil else {
-            throw BenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
-        }
-        // No retries: a busy printer or a dropped connection is an error here, not a slower job.
-        return { index, node in try MiGLoadSession(index: index, client: MiGClient(configuration: .init(url: url, retry: .none), node: node)) }
-    }
+        serveOptions: { clients in
+            [
+                LoadServeOption(
+                    option: "mig.ppm", value: "100000",
+                    why: "the simulated printer at its top speed, so that it keeps up with the clients: at serve's 60 pages per "
+                        + "minute the queue would grow by every job the clients send"),
+                LoadServeOption(
+                    option: "mig.max-jobs", value: "\(max(500, 2 * clients))",
+                    why: "twice the clients (at least serve's 500): each client may have one job uploading and one printing, and "
+                        + "MiG, like cupsd at its MaxJobs, refuses a job while all it keeps are active; beyond that it forgets the "
+                        + "oldest finished ones, so its memory stays flat"),
+            ]
+        },
+        connect: { announced in
+            guard let url = announced.url("mig", scheme: "ipp"), URLComponents(string: url)?.user != nil else {
+                throw BenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
+            }
+            // No retries: a busy printer or a dropped connection is an error here, not a slower job.
+            return { index, node in try MiGLoadSession(index: index, client: MiGClient(configuration: .init(url: url, retry: .none), node: node)) }
+        })
 }
 
 struct MiGLoadSession: LoadSession {
