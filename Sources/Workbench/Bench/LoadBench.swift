@@ -10,6 +10,8 @@ struct LoadBench {
     let warmupSeconds: Int
     /// The operations clients go round, in the catalogue's order (every one unless `--only` chose some).
     let chosen: [String]
+    /// Operations per second offered by all clients together (`--rate`); nil: each client goes on at once (closed loop).
+    let rate: Int?
 
     /// Every system's operations, in the order a client goes round them.
     static var operations: [String] { Catalog.loadBenchParts.flatMap(\.operations).map(\.name) }
@@ -59,7 +61,7 @@ struct LoadBench {
         do {
             loadClients = try (0..<clients).map { index in
                 let node = wire.node("load-\(index)")
-                return LoadClient(index: index, sessions: try connections.map { try $0(index, node) }, chosen: chosen)
+                return LoadClient(index: index, sessions: try connections.map { try $0(index, node) }, chosen: chosen, pace: pace(of: index))
             }
         } catch {
             try? await wire.shutdown()
@@ -88,7 +90,7 @@ struct LoadBench {
 
         let tally = tallies.reduce(into: Tally()) { $0.merge($1) }
         return LoadReport(
-            clients: clients, operations: chosen, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
+            clients: clients, operations: chosen, rate: rate, seconds: seconds, warmupSeconds: warmupSeconds, tally: tally,
             rss: (rssBefore, rssAfterWarmup, rssAtEnd, peak), cpuSeconds: cpu,
             descriptors: (descriptorsBefore, descriptorsAfter, settledAfter), leftover: leftover, serveStderr: serveErrors)
     }
@@ -103,6 +105,14 @@ struct LoadBench {
         try? await window.clock.sleep(until: window.deadline)
         let cpu = (serve: probe.cpuSeconds() - cpuBefore.0, clients: clients.cpuSeconds() - cpuBefore.1)
         return (afterWarmup, probe.residentMiB(), cpu)
+    }
+
+    /// Client `index`'s pace under `--rate`: each client starts one operation every clients / rate seconds, the
+    /// clients' first ones spread evenly over that interval.
+    func pace(of index: Int) -> (interval: Duration, offset: Duration)? {
+        guard let rate else { return nil }
+        let interval = Duration.seconds(Double(clients) / Double(rate))
+        return (interval, interval * (Double(index) / Double(clients)))
     }
 
     /// Polls serve's descriptor count until it is back at `baseline` or `limit` passes; returns the last count and,

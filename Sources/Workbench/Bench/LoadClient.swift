@@ -21,6 +21,9 @@ struct LoadClient: Sendable {
     let sessions: [any LoadSession]
     /// The operations this client goes round (the others are skipped).
     let chosen: [String]
+    /// With `--rate`: how often this client starts an operation, and when its first one is due (clients are staggered
+    /// over one interval). Nil: the next operation starts as soon as the last one ended (a closed loop).
+    let pace: (interval: Duration, offset: Duration)?
 
     func run(_ window: Window) async -> Tally {
         var tally = Tally()
@@ -31,16 +34,26 @@ struct LoadClient: Sendable {
         }
         var sessions = self.sessions
         var position = index
+        var due = clock.now + (pace?.offset ?? .zero)
 
         while clock.now < window.deadline {
             let (operation, part) = round[position % round.count]
             position += 1
+            if let pace {
+                // Paced, an operation counts from when it was due, however late the last one made it start: a slow
+                // server cannot hide its queue by slowing the clients down (coordinated omission, as wrk2 avoids it).
+                try? await clock.sleep(until: due)
+                guard clock.now < window.deadline else { break }
+            }
+            let scheduled = pace == nil ? clock.now : due
+            due += pace?.interval ?? .zero
             // Set-up a client needs before some operations: not timed, failures are errors of the operation it names.
+            let beforeSetUp = clock.now
             if let failure = await sessions[part].prepare(for: operation) {
                 tally.failed(failure.operation, failure.text)
                 continue
             }
-            let started = clock.now
+            let started = scheduled + (clock.now - beforeSetUp)
             do {
                 try await sessions[part].perform(operation)
                 let ended = clock.now

@@ -6,6 +6,8 @@ struct LoadReport {
     let clients: Int
     /// The operations the clients went round.
     let operations: [String]
+    /// Operations per second offered (`--rate`); nil for a closed loop.
+    let rate: Int?
     let seconds: Int
     let warmupSeconds: Int
     let tally: Tally
@@ -125,13 +127,20 @@ struct LoadReport {
         lines.append(
             "serve RSS: \(Self.number(rss.before)) MiB before the load, \(Self.number(rss.afterWarmup)) MiB after the warm-up, "
                 + "\(Self.number(rss.atEnd)) MiB at the end (\(growth >= 0 ? "+" : "")\(Self.number(growth)) MiB), peak \(Self.number(rss.peak)) MiB")
+        if let rate {
+            lines.append(
+                "paced: \(rate) operations/s offered, \(Self.number(rows.last?.perSecond ?? 0))/s completed; latencies count from each operation's due time"
+            )
+        }
         if let cost = cpuCost {
             lines.append(
                 "CPU per operation: serve \(Self.number(cost.servePerOperation * 1e6)) µs, clients \(Self.number(cost.clientsPerOperation * 1e6)) µs; "
                     + "together they kept the \(machine.cores) cores \(Self.number(cost.busy * 100)) % busy")
-            lines.append(
-                "closed loop: \(clients) clients at that cost on \(machine.cores) cores cannot average below \(Self.number(cost.meanLatencyFloor * 1000)) ms "
-                    + "per operation (clients × CPU per operation / cores); measured mean \(Self.number(cost.meanLatency * 1000)) ms")
+            if rate == nil {
+                lines.append(
+                    "closed loop: \(clients) clients at that cost on \(machine.cores) cores cannot average below \(Self.number(cost.meanLatencyFloor * 1000)) ms "
+                        + "per operation (clients × CPU per operation / cores); measured mean \(Self.number(cost.meanLatency * 1000)) ms")
+            }
         }
         let before: String = descriptors.before.map { "\($0)" } ?? "?"
         let after: String = descriptors.after.map { "\($0)" } ?? "?"
@@ -177,7 +186,8 @@ struct LoadReport {
             "\"serve_cpu_us_per_op\":\(cpuCost.map { Self.number($0.servePerOperation * 1e6) } ?? "null")",
             "\"clients_cpu_us_per_op\":\(cpuCost.map { Self.number($0.clientsPerOperation * 1e6) } ?? "null")",
             "\"machine_busy_percent\":\(cpuCost.map { Self.number($0.busy * 100) } ?? "null")",
-            "\"closed_loop_mean_latency_floor_ms\":\(cpuCost.map { Self.number($0.meanLatencyFloor * 1000) } ?? "null")",
+            "\"rate\":\(rate.map { "\($0)" } ?? "null")",
+            "\"closed_loop_mean_latency_floor_ms\":\(rate == nil ? cpuCost.map { Self.number($0.meanLatencyFloor * 1000) } ?? "null" : "null")",
             "\"mean_latency_ms\":\(cpuCost.map { Self.number($0.meanLatency * 1000) } ?? "null")",
             "\"serve_fds_before_load\":\(before)", "\"serve_fds_after_disconnect\":\(after)",
             "\"serve_fds_returned\":\(descriptorsReturned)", "\"serve_fds_returned_after_ms\":\(settled)",

@@ -35,7 +35,9 @@ struct LoadBenchCommand: AsyncParsableCommand {
                 Client side: --clients concurrent Swift tasks in this process, on one live wire (NIO on loopback), each \
                 using the project's own client modules and going round the operations below, one at a time, until the \
                 time is up. Client k starts at operation k of the round, so every server sees every kind of request all \
-                the time (--only: round the operations it names). One operation is:
+                the time (--only: round the operations it names); with --rate each client waits for its next operation's \
+                due time, and a latency counts from that due time, so a server that falls behind shows its queue (as \
+                wrk2 does). One operation is:
 
                 """ + operations + setUpText + """
 
@@ -83,6 +85,12 @@ struct LoadBenchCommand: AsyncParsableCommand {
         help: ArgumentHelp("Go round only this operation (repeat for more; default: every one).", valueName: "OPERATION"))
     var only: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Operations per second offered by all clients together, 1…100000: each client starts one every clients / rate seconds (default: a closed loop, each client goes on as soon as its last operation ended).",
+            valueName: "OPS"))
+    var rate: Int?
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -92,6 +100,7 @@ struct LoadBenchCommand: AsyncParsableCommand {
         guard (1...2000).contains(clients) else { throw ValidationError("--clients \(clients): expected 1…2000") }
         guard (1...3600).contains(seconds) else { throw ValidationError("--seconds \(seconds): expected 1…3600") }
         guard (0...600).contains(warmupSeconds) else { throw ValidationError("--warmup-seconds \(warmupSeconds): expected 0…600") }
+        if let rate, !(1...100_000).contains(rate) { throw ValidationError("--rate \(rate): expected 1…100000 operations per second") }
         for name in only where !LoadBench.operations.contains(name) {
             throw ValidationError(
                 "--only \(name): no such operation\(didYouMean(name, among: LoadBench.operations)); the operations are "
@@ -101,7 +110,7 @@ struct LoadBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let chosen = only.isEmpty ? LoadBench.operations : LoadBench.operations.filter(only.contains)
-        let report = try await LoadBench(clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, chosen: chosen).run()
+        let report = try await LoadBench(clients: clients, seconds: seconds, warmupSeconds: warmupSeconds, chosen: chosen, rate: rate).run()
         print(json ? report.json() : report.text())
         let tally = report.tally
         if tally.totalErrors > 0 {
