@@ -58,7 +58,7 @@ import Wire
     @Test func theHuntFindsAFaultDependentBugAndShrinksItsSeed() throws {
         let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
         let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migBusyAfterQueueing })
-        let finding = hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...150))
+        let finding = try hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...150))
         #expect(finding.found && finding.seedsToFind > 1, "it needs a fault: seed 1 has none that shows it")
         #expect(finding.failure?.hasPrefix("invariant mig.one-print-per-submission broken") == true, "\(finding.failure ?? "")")
         #expect(finding.shrunkFaults == 1 && finding.shrunk?.first?.contains("fault mig.busy") == true, "\(finding.shrunk ?? [])")
