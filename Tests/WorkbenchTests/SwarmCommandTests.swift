@@ -265,6 +265,8 @@ import Testing
         }
         let both = try WorkbenchBinary.run(["shrink", Self.planted, "--seed", "3", "--schedule", "x.json"])
         #expect(both.status == 64 && both.stderr.contains("expected --seed N"), "\(both.output)")
+        let faultsToo = try WorkbenchBinary.run(["shrink", Self.planted, "--schedule", "x.json", "--faults", "all"])
+        #expect(faultsToo.status == 64 && faultsToo.stderr.contains("names its own fault class"), "\(faultsToo.output)")
     }
 
     /// `--explore` makes the same runs for any --jobs (the batches are dealt to workers and dealt back); a failing

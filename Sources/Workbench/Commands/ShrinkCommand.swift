@@ -21,8 +21,8 @@ struct ShrinkCommand: ParsableCommand {
     @Option(name: .customLong("seed"), help: SeedOption.help)
     var seed: UInt64?
 
-    @Option(help: "The faults the swarm chose from: none, network, actors or all (as in the swarm's replay line).")
-    var faults: FaultClass = .all
+    @Option(help: "The faults the swarm chose from: none, network, actors or all (as in the swarm's replay line; default all).")
+    var faults: FaultClass?
 
     @Option(help: "Shrink the run whose faults this file holds (a failing mutant's, written by `workbench swarm --explore`).")
     var schedule: String?
@@ -31,6 +31,7 @@ struct ShrinkCommand: ParsableCommand {
         guard (seed == nil) != (schedule == nil) else {
             throw ValidationError("expected --seed N (a failing swarm seed) or --schedule F.json (a failing mutant's faults), not both")
         }
+        if schedule != nil, faults != nil { throw ValidationError("--faults: a --schedule file names its own fault class") }
     }
 
     @Option(help: "Write the shrunk scenario here (default: print it).")
@@ -40,7 +41,7 @@ struct ShrinkCommand: ParsableCommand {
         guard let script = try SwarmScripts.load([file]).first else { return }
         let written = try schedule.map { path in try commandLine { try SwarmSchedule.read(path, for: file) } }
         let seed = written?.seed ?? self.seed ?? 1
-        let faults = written?.faultClass ?? self.faults
+        let faults = written?.faultClass ?? self.faults ?? .all
         let options = SwarmOptions(faults: faults)
         let shrinker = Shrinker(swarm: SwarmRunner(runner: SwarmScripts.runner, options: options))
         guard let failure = written.map({ shrinker.failure(of: script, seed: seed, faults: $0.faults) }) ?? shrinker.failure(of: script, seed: seed)

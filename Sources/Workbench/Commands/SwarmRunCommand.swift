@@ -89,7 +89,10 @@ struct SwarmRunCommand: ParsableCommand {
         help: "With --explore: the share of the runs spent on mutants, between 0 and 1 (default \(SwarmExploration.defaultShare)).")
     var exploreShare: Double?
 
-    @Option(help: "Replay one run from its schedule file (a failing mutant's, written by --explore); the one file given is its workload.")
+    @Option(
+        help:
+            "Replay one run from its schedule file (a failing mutant's, written by --explore; its seed and fault class come from the file); the one file given is its workload."
+    )
     var schedule: String?
 
     @Option(help: .hidden)
