@@ -65,14 +65,14 @@ import Wire
         #expect((finding.faults ?? 0) > 1)
     }
 
-    /// The hunt with `--explore`: the same budget (150 runs for 150 seeds), part of it mutants; what found the bug is
+    /// The hunt with `--explore`: the same budget (300 runs for 300 seeds), part of it mutants; what found the bug is
     /// named and shrunk the same way.
     @Test func theExploringHuntFindsItWithinTheSameBudget() throws {
         let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
         let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migBusyAfterQueueing })
-        let finding = try hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...150), explore: 0.5)
-        #expect(finding.found && finding.runsToFind <= 150 && finding.runsToFind >= finding.seedsToFind, "\(finding)")
-        #expect(finding.seedsToFind <= 75, "half the runs are mutants")
+        let finding = try hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...300), explore: 0.5)
+        #expect(finding.found && finding.runsToFind <= 300 && finding.runsToFind >= finding.seedsToFind, "\(finding)")
+        #expect(finding.seedsToFind <= 150, "half the runs are mutants")
         let run = try #require(finding.run)
         #expect(run.hasPrefix("seed \(finding.seed ?? 0)"))
         #expect(finding.failure?.hasPrefix("invariant mig.one-print-per-submission broken") == true, "\(finding.failure ?? "")")
