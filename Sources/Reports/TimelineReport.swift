@@ -45,11 +45,14 @@ public struct TimelineReport {
         public let points: [(point: String, seeds: Int)]
         /// Whether a point never reached failed the swarm (`--require-reach`).
         public let required: Bool
+        /// With `--explore`: the runs of fresh seeds and of mutants; `seeds` and the points then count runs.
+        public let explore: (fresh: Int, mutants: Int)?
 
-        public init(seeds: Int, points: [(point: String, seeds: Int)], required: Bool) {
+        public init(seeds: Int, points: [(point: String, seeds: Int)], required: Bool, explore: (fresh: Int, mutants: Int)? = nil) {
             self.seeds = seeds
             self.points = points
             self.required = required
+            self.explore = explore
         }
     }
 
@@ -135,7 +138,9 @@ public struct TimelineReport {
         }
         out += "]"
         if let reach {
-            out += ",\"reach\":{\"seeds\":\(reach.seeds),\"required\":\(reach.required),\"points\":["
+            out += ",\"reach\":{\"seeds\":\(reach.seeds),\"required\":\(reach.required),"
+            if let explore = reach.explore { out += "\"explore\":{\"fresh\":\(explore.fresh),\"mutants\":\(explore.mutants)}," }
+            out += "\"points\":["
             out += reach.points.map { "{\"point\":\(JSONString.quoted($0.point)),\"seeds\":\($0.seeds)}" }.joined(separator: ",")
             out += "]}"
         }

@@ -352,16 +352,20 @@ header.appendChild(el('span', 'facts', data.scenarios.length + ' scenario' + (da
 header.appendChild(el('span', 'facts digest', 'digest ' + data.digest));
 root.appendChild(header);
 
-// A swarm's reach: per point, the seeds that reached it; the points never reached first, where they are seen.
+// A swarm's reach: per point, the seeds (with --explore: the runs) that reached it; the points never reached first,
+// where they are seen.
 if (data.reach) {
   var reachBox = el('details', 'reach');
   var never = data.reach.points.filter(function (p) { return p.seeds === 0; });
   reachBox.open = true;
+  var unit = data.reach.explore ? 'runs' : 'seeds';
   reachBox.appendChild(el('summary', null, 'Reach: ' + (data.reach.points.length - never.length) + ' of ' + data.reach.points.length
-    + ' points reached by ' + data.reach.seeds + ' seeds' + (never.length ? ' \u00b7 never reached: ' + never.length : '')
+    + ' points reached by ' + data.reach.seeds + ' ' + unit
+    + (data.reach.explore ? ' (--explore: ' + data.reach.explore.fresh + ' of fresh seeds, ' + data.reach.explore.mutants + ' of mutants; counted as runs)' : '')
+    + (never.length ? ' \u00b7 never reached: ' + never.length : '')
     + (never.length && data.reach.required ? ' (required: FAIL)' : '')));
   var table = el('table', 'reach');
-  var headRow = el('tr'); headRow.appendChild(el('th', null, 'seeds')); headRow.appendChild(el('th', null, 'point')); table.appendChild(headRow);
+  var headRow = el('tr'); headRow.appendChild(el('th', null, unit)); headRow.appendChild(el('th', null, 'point')); table.appendChild(headRow);
   never.concat(data.reach.points.filter(function (p) { return p.seeds > 0; })).forEach(function (p) {
     var row = el('tr', p.seeds === 0 ? 'never' : null);
     row.appendChild(el('td', 'seeds', String(p.seeds)));

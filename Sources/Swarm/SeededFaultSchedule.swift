@@ -47,10 +47,7 @@ public struct SeededFaultSchedule: FaultScheduler {
         }
         for host in hosts {
             let name = "clock \(host)"
-            if let site = fires(name, share: options.clockRate / Double(hosts.count)) {
-                let seconds = site.random.int(in: options.clockSkewSeconds)
-                drawn.append((name, "clock \(host) skew \(site.random.int(in: 0...1) == 0 ? "-" : "+")\(seconds)s"))
-            }
+            if let site = fires(name, share: options.clockRate / Double(hosts.count)) { drawn.append((name, clockFault(host, site.random))) }
         }
         if links.count >= 2, let site = fires("swizzle", share: options.swizzleRate) {
             site.swizzles += 1
@@ -59,9 +56,7 @@ public struct SeededFaultSchedule: FaultScheduler {
         }
         for point in points {
             let name = "point \(point)"
-            if let site = fires(name, share: options.pointRate / Double(points.count)) {
-                drawn.append((name, deferral(site.random) + "fault \(point) times \(site.random.int(in: options.faultPointTimes))"))
-            }
+            if let site = fires(name, share: options.pointRate / Double(points.count)) { drawn.append((name, pointFault(point, site.random))) }
         }
         return drawn
     }
@@ -89,7 +84,19 @@ public struct SeededFaultSchedule: FaultScheduler {
         return (enabled, 2 * random.unit())
     }
 
-    private func linkFault(_ a: String, _ b: String, _ random: RandomStream) -> String {
+    // The lines a site fires, drawn from `random`: shared with the mutants of `--explore`, which add faults as a seed
+    // would draw them.
+
+    func clockFault(_ host: String, _ random: RandomStream) -> String {
+        let seconds = random.int(in: options.clockSkewSeconds)
+        return "clock \(host) skew \(random.int(in: 0...1) == 0 ? "-" : "+")\(seconds)s"
+    }
+
+    func pointFault(_ point: String, _ random: RandomStream) -> String {
+        deferral(random) + "fault \(point) times \(random.int(in: options.faultPointTimes))"
+    }
+
+    func linkFault(_ a: String, _ b: String, _ random: RandomStream) -> String {
         let (from, to) = random.int(in: 0...1) == 0 ? (a, b) : (b, a)
         switch random.int(in: 0...4) {
         case 0:

@@ -39,6 +39,12 @@ public struct Shrinker: Sendable {
         return FailureSignature(original).map { Failure(signature: $0, faults: original.faults) }
     }
 
+    /// `script`'s failure under `seed` with exactly `faults` (a written schedule's); nil if it passes.
+    public func failure(of script: Script, seed: UInt64, faults: [ScheduledFault]) -> Failure? {
+        let original = swarm.run(script, seed: seed, faults: faults)
+        return FailureSignature(original).map { Failure(signature: $0, faults: original.faults) }
+    }
+
     /// The fewest of `failure`'s faults that still make `script` fail the same way under `seed`: whole sites first
     /// (all the faults one link, clock, point or swizzle fired), then single faults of the sites left, so a swizzle
     /// can lose a link and keep the order of its other clogs and unclogs.

@@ -69,11 +69,12 @@ public struct SwarmCorpus: Sendable {
     }
 
     /// Files the failing runs of `runs` (seeds added to their failure's entry, made if new); returns how many seeds
-    /// were new to the corpus.
+    /// were new to the corpus. A failing mutant of `--explore` is not a seed (its seed alone runs other faults): its
+    /// schedule file keeps it instead.
     @discardableResult
     public func record(_ runs: [SwarmRun], faults: FaultClass, options: SwarmOptions) throws -> Int {
         var added = 0
-        for run in runs where !run.passed {
+        for run in runs where !run.passed && run.mutant == nil {
             let signature = run.signature ?? run.failure ?? "failed"
             let file = Self.baseName(run.file)
             let path = self.path(file: file, faults: faults, signature: signature)

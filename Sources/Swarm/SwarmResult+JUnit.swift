@@ -1,7 +1,8 @@
 import MarkupEscaping
 
 extension SwarmResult {
-    /// A JUnit XML report: a test suite per file, a test case per seed, a failing one with its failure lines.
+    /// A JUnit XML report: a test suite per file, a test case per seed (with `--explore`, per run: `seed 12 mutant 7`
+    /// for a mutant), a failing one with its failure lines.
     public var junitXML: String {
         let options = self.options
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
@@ -9,9 +10,16 @@ extension SwarmResult {
             let mine = runs.filter { $0.file == file }
             out +=
                 "  <testsuite name=\"swarm \(MarkupText.escaped(file, .attributeSafe))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
-            out += "    <properties><property name=\"faults\" value=\"\(faults.rawValue)\"/></properties>\n"
+            out += "    <properties><property name=\"faults\" value=\"\(faults.rawValue)\"/>"
+            if let explore {
+                // How the runs were spent: CI shows fresh seeds and mutants apart.
+                out += "<property name=\"explore-share\" value=\"\(explore.share)\"/>"
+                out += "<property name=\"fresh-runs\" value=\"\(mine.filter { $0.mutant == nil }.count)\"/>"
+                out += "<property name=\"mutant-runs\" value=\"\(mine.filter { $0.mutant != nil }.count)\"/>"
+            }
+            out += "</properties>\n"
             for run in mine {
-                out += "    <testcase classname=\"\(MarkupText.escaped(file, .attributeSafe))\" name=\"seed \(run.seed)\""
+                out += "    <testcase classname=\"\(MarkupText.escaped(file, .attributeSafe))\" name=\"\(run.name)\""
                 if run.passed {
                     out += "/>\n"
                 } else {
@@ -30,9 +38,10 @@ extension SwarmResult {
             for (point, seeds) in reach {
                 out += "    <testcase classname=\"reach\" name=\"\(MarkupText.escaped(point, .attributeSafe))\""
                 if seeds > 0 {
-                    out += ">\n      <system-out>reached by \(seeds) seed\(seeds == 1 ? "" : "s")</system-out>\n    </testcase>\n"
+                    out += ">\n      <system-out>reached by \(seeds) \(reachUnit.dropLast(seeds == 1 ? 1 : 0))</system-out>\n    </testcase>\n"
                 } else {
-                    out += ">\n      <\(requireReach ? "failure" : "skipped") message=\"never reached by any seed\"/>\n    </testcase>\n"
+                    out +=
+                        ">\n      <\(requireReach ? "failure" : "skipped") message=\"never reached by any \(reachUnit.dropLast())\"/>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"

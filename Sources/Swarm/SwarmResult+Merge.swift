@@ -6,6 +6,11 @@ extension SwarmResult {
     ///   one seed has two digests (the shards ran different builds or scenario files).
     public static func merge(_ parts: [SwarmResult]) throws -> SwarmResult {
         guard let first = parts.first else { throw SwarmError(.argument, "expected at least one result file") }
+        // Mutants are chosen from every run before them: one exploration's runs are whole, and two explorations of
+        // other seeds do not add up to the exploration of both.
+        guard !parts.contains(where: { $0.explore != nil }) else {
+            throw SwarmError(.argument, "an --explore result cannot be merged: its mutants depend on all of its runs (run the swarm without --shard)")
+        }
         var byKey: [String: SwarmRun] = [:]
         for part in parts {
             guard part.files.map(baseName) == first.files.map(baseName), part.faults == first.faults else {

@@ -12,10 +12,31 @@ public struct SwarmResult: Codable, Sendable {
     public let reachPoints: [String]
     /// Whether a point no seed reached fails the swarm (`--require-reach`).
     public let requireReach: Bool
+    /// With `--explore`: the share spent on mutants, and how many runs were fresh and how many mutants.
+    public let explore: Explore?
+
+    /// How an `--explore` swarm spent its runs.
+    public struct Explore: Codable, Equatable, Sendable {
+        public let share: Double
+        public let freshRuns: Int
+        public let mutantRuns: Int
+
+        public init(share: Double, freshRuns: Int, mutantRuns: Int) {
+            self.share = share
+            self.freshRuns = freshRuns
+            self.mutantRuns = mutantRuns
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case share
+            case freshRuns = "fresh_runs"
+            case mutantRuns = "mutant_runs"
+        }
+    }
 
     public init(
         files: [String], seeds: String, faults: FaultClass, shard: String?, runs: [SwarmRun], wallSeconds: Double,
-        reachPoints: [String] = [], requireReach: Bool = false
+        reachPoints: [String] = [], requireReach: Bool = false, explore: Explore? = nil
     ) {
         self.files = files
         self.seeds = seeds
@@ -25,23 +46,32 @@ public struct SwarmResult: Codable, Sendable {
         self.wallSeconds = wallSeconds
         self.reachPoints = reachPoints
         self.requireReach = requireReach
+        self.explore = explore
     }
 
     /// The same result, with `--require-reach` as given (a merge decides it again).
     public func requiringReach(_ require: Bool) -> SwarmResult {
         SwarmResult(
             files: files, seeds: seeds, faults: faults, shard: shard, runs: runs, wallSeconds: wallSeconds, reachPoints: reachPoints,
-            requireReach: require)
+            requireReach: require, explore: explore)
     }
 
-    /// For every reach point, how many seeds reached it (in any file), sorted by point.
+    /// For every reach point, how many seeds reached it (in any file), sorted by point. With `--explore` it counts
+    /// runs instead: mutants run under their parents' seeds, so counting seeds would hide what they reached.
     public var reach: [(point: String, seeds: Int)] {
-        var seedsByPoint: [String: Set<UInt64>] = [:]
+        var seedsByPoint: [String: Set<String>] = [:]
         for run in runs {
-            for point in run.reached { seedsByPoint[point, default: []].insert(run.seed) }
+            let key = explore == nil ? String(run.seed) : "\(run.file) \(run.name)"
+            for point in run.reached { seedsByPoint[point, default: []].insert(key) }
         }
         return Set(reachPoints).union(seedsByPoint.keys).sorted().map { ($0, seedsByPoint[$0]?.count ?? 0) }
     }
+
+    /// What the reach table counts: seeds, or with `--explore` runs.
+    public var reachUnit: String { explore == nil ? "seeds" : "runs" }
+
+    /// How many the reach table counts per point at most: the seeds, or with `--explore` the runs.
+    public var reachTotal: Int { explore == nil ? Set(runs.map(\.seed)).count : runs.count }
 
     /// The points no seed reached.
     public var neverReached: [String] { reach.filter { $0.seeds == 0 }.map(\.point) }
@@ -53,9 +83,13 @@ public struct SwarmResult: Codable, Sendable {
     public var reachTable: String {
         let reach = self.reach
         guard !reach.isEmpty else { return "reach: no reach points (the files start no actor that declares one, and have no 'sometimes')\n" }
-        let seedCount = Set(runs.map(\.seed)).count
-        let width = String(seedCount).count
-        var out = "reach: seeds (of \(seedCount)) that reached each point\n"
+        let total = reachTotal
+        let width = String(total).count
+        var out =
+            explore.map {
+                "reach: runs (of \(total): \($0.freshRuns) of fresh seeds, \($0.mutantRuns) of mutants) that reached each point "
+                    + "(--explore counts runs, not seeds)\n"
+            } ?? "reach: seeds (of \(total)) that reached each point\n"
         for (point, seeds) in reach {
             out += "  " + String(repeating: " ", count: max(0, width - String(seeds).count)) + "\(seeds)  \(point)\n"
         }
@@ -77,14 +111,19 @@ public struct SwarmResult: Codable, Sendable {
         let failed = self.failed
         let seedCount = Set(runs.map(\.seed)).count
         let invariants = failed.filter { $0.failure?.contains("INVARIANT BROKEN") == true }.count
-        let rate = wallSeconds > 0 ? Double(seedCount) / wallSeconds * 60 : 0
+        let rate = wallSeconds > 0 ? Double(explore == nil ? seedCount : runs.count) / wallSeconds * 60 : 0
         let reach = self.reach
+        let ran =
+            explore.map {
+                "\(runs.count) run\(runs.count == 1 ? "" : "s") (--explore: \($0.freshRuns) of fresh seeds, \($0.mutantRuns) of mutants) "
+                    + "of \(files.count) file\(files.count == 1 ? "" : "s")"
+            } ?? "\(seedCount) seed\(seedCount == 1 ? "" : "s") × \(files.count) file\(files.count == 1 ? "" : "s")"
         return
-            "\(passed ? "PASS" : "FAIL") swarm: \(seedCount) seed\(seedCount == 1 ? "" : "s") × \(files.count) file\(files.count == 1 ? "" : "s"), "
+            "\(passed ? "PASS" : "FAIL") swarm: \(ran), "
             + "\(failed.count) failed (\(invariants) broke an invariant), faults \(faults.rawValue)"
             + (reach.isEmpty ? "" : ", \(reach.count - neverReached.count) of \(reach.count) reach points reached")
             + (shard.map { ", shard \($0)" } ?? "")
-            + ", \(String(format: "%.1f", wallSeconds)) s wall, \(Int(rate.rounded())) seeds/min"
+            + ", \(String(format: "%.1f", wallSeconds)) s wall, \(Int(rate.rounded())) \(explore == nil ? "seeds" : "runs")/min"
     }
 
     // MARK: Codable
@@ -94,6 +133,8 @@ public struct SwarmResult: Codable, Sendable {
         case files, seeds, faults, shard, runs, wallSeconds, reach
         case neverReached = "never_reached"
         case requireReach = "require_reach"
+        case explore
+        case reachCounts = "reach_counts"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +147,7 @@ public struct SwarmResult: Codable, Sendable {
         wallSeconds = try container.decode(Double.self, forKey: .wallSeconds)
         reachPoints = try container.decodeIfPresent([String: Int].self, forKey: .reach)?.keys.sorted() ?? []
         requireReach = try container.decodeIfPresent(Bool.self, forKey: .requireReach) ?? false
+        explore = try container.decodeIfPresent(Explore.self, forKey: .explore)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,6 +161,8 @@ public struct SwarmResult: Codable, Sendable {
         try container.encode(Dictionary(uniqueKeysWithValues: reach.map { ($0.point, $0.seeds) }), forKey: .reach)
         try container.encode(neverReached, forKey: .neverReached)
         try container.encode(requireReach, forKey: .requireReach)
+        try container.encodeIfPresent(explore, forKey: .explore)
+        if explore != nil { try container.encode(reachUnit, forKey: .reachCounts) }
     }
 
     public var jsonText: String {

@@ -16,8 +16,26 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     public let signature: String?
     /// The reach points it reached, sorted.
     public let reached: [String]
+    /// With `--explore`, what made it a mutant (nil for a fresh seed's run).
+    public let mutant: Mutant?
 
-    public init(_ result: ScenarioRunner.Result) {
+    /// A mutant's number, its parent, the point it was made for and its edits (its faults are ``faults``).
+    public struct Mutant: Codable, Equatable, Sendable {
+        public let number: Int
+        public let parent: String
+        public let target: String?
+        public let edits: [String]
+
+        /// `made from seed 4 for mig.retry-after-lost-answer: drop …; add …`.
+        public var origin: String {
+            "made from \(parent)" + (target.map { " for \($0)" } ?? "") + ": " + edits.joined(separator: "; ")
+        }
+    }
+
+    /// `seed 12`, or `seed 12 mutant 7` for a mutant made under seed 12.
+    public var name: String { "seed \(seed)" + (mutant.map { " mutant \($0.number)" } ?? "") }
+
+    public init(_ result: ScenarioRunner.Result, mutation: SwarmMutation? = nil) {
         file = result.file
         seed = result.seed
         passed = result.passed
@@ -34,11 +52,20 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         traceEvents = result.traceEvents
         signature = FailureSignature(result)?.identity
         reached = result.reached
+        mutant = mutation.map { Mutant(number: $0.number, parent: $0.parent, target: $0.target, edits: $0.edits) }
     }
 
-    /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within.
+    /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within. A
+    /// mutant replays from its schedule file (``SwarmSchedule/fileName(of:)``), which the swarm writes.
     public func failureLine(options: SwarmOptions) -> String {
         let classes = options.faults.rawValue
+        if let mutant {
+            let schedule = SwarmSchedule.fileName(of: self)
+            return "FAIL \(file) \(name) (\(faults.count) fault\(faults.count == 1 ? "" : "s"); \(mutant.origin)): \(failure ?? "failed")\n"
+                + "    replay: workbench swarm \(file) --schedule \(schedule)\n"
+                + "    shrink: workbench shrink \(file) --schedule \(schedule) --out \(schedule.dropLast(5)).scn\n"
+                + "    swarm options: \(options)"
+        }
         return "FAIL \(file) seed \(seed) (\(faults.count) fault\(faults.count == 1 ? "" : "s")): \(failure ?? "failed")\n"
             + "    replay: workbench swarm \(file) --seeds \(seed) --faults \(classes)\n"
             + "    shrink: workbench shrink \(file) --seed \(seed) --faults \(classes) --out \(file.split(separator: "/").last.map { String($0.dropLast(4)) } ?? "swarm")-seed-\(seed).scn\n"

@@ -29,6 +29,35 @@ public struct SwarmRunner: Sendable {
         return runs
     }
 
+    /// One planned run: a fresh seed with the faults it draws, or a mutant with its edited faults, under its seed.
+    public func run(_ entry: SwarmPlanEntry, script: Script) -> SwarmRun {
+        SwarmRun(result(entry, script: script), mutation: entry.mutation)
+    }
+
+    /// One planned run's whole result (with its trace).
+    public func result(_ entry: SwarmPlanEntry, script: Script) -> ScenarioRunner.Result {
+        guard let mutation = entry.mutation else { return run(script, seed: entry.seed) }
+        let schedule = MutantSchedule(mutation: mutation, options: options, seed: entry.seed)
+        return runner.run(script, seed: entry.seed, faults: .drawn(schedule)) { _ in }
+    }
+
+    /// Planned runs in order, calling `each` as results come.
+    public func run(_ entries: [SwarmPlanEntry], scripts: [Script], each: (SwarmRun) -> Void = { _ in }) -> [SwarmRun] {
+        var runs: [SwarmRun] = []
+        for entry in entries {
+            guard let script = scripts.first(where: { $0.file == entry.file }) else { continue }
+            let run = run(entry, script: script)
+            each(run)
+            runs.append(run)
+        }
+        return runs
+    }
+
+    /// A run whose faults are given (a schedule file's): the same run as the one that wrote them, digest for digest.
+    public func run(_ script: Script, seed: UInt64, faults: [ScheduledFault]) -> ScenarioRunner.Result {
+        runner.run(script, seed: seed, faults: .explicit(faults)) { _ in }
+    }
+
     /// The reach points `scripts` can reach (``ScenarioLanguage/reachPoints(in:)``), sorted: those a swarm over them
     /// reports, reached or not.
     public func reachPoints(_ scripts: [Script]) -> [String] {

@@ -58,11 +58,25 @@ import Wire
     @Test func theHuntFindsAFaultDependentBugAndShrinksItsSeed() throws {
         let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
         let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migBusyAfterQueueing })
-        let finding = hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...150))
+        let finding = try hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...150))
         #expect(finding.found && finding.seedsToFind > 1, "it needs a fault: seed 1 has none that shows it")
         #expect(finding.failure?.hasPrefix("invariant mig.one-print-per-submission broken") == true, "\(finding.failure ?? "")")
         #expect(finding.shrunkFaults == 1 && finding.shrunk?.first?.contains("fault mig.busy") == true, "\(finding.shrunk ?? [])")
         #expect((finding.faults ?? 0) > 1)
+    }
+
+    /// The hunt with `--explore`: the same budget (300 runs for 300 seeds), part of it mutants; what found the bug is
+    /// named and shrunk the same way.
+    @Test func theExploringHuntFindsItWithinTheSameBudget() throws {
+        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
+        let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migBusyAfterQueueing })
+        let finding = try hunt.hunt(entry, scripts: [try workload()], seeds: Array(1...300), explore: 0.5)
+        #expect(finding.found && finding.runsToFind <= 300 && finding.runsToFind >= finding.seedsToFind, "\(finding)")
+        #expect(finding.seedsToFind <= 150, "half the runs are mutants")
+        let run = try #require(finding.run)
+        #expect(run.hasPrefix("seed \(finding.seed ?? 0)"))
+        #expect(finding.failure?.hasPrefix("invariant mig.one-print-per-submission broken") == true, "\(finding.failure ?? "")")
+        #expect(finding.shrunkFaults == 1 && finding.shrunk?.first?.contains("fault mig.busy") == true, "\(finding.shrunk ?? [])")
     }
 
     /// Nothing turns a bug on in a normal run: the kernel, the runners of every command and the scenario language.
@@ -114,6 +128,8 @@ import Wire
         #expect(planted[0]["system"] as? String == "SCPms")
         #expect(planted[0]["found"] as? Bool == true)
         #expect(planted[0]["seed"] as? Int != nil && planted[0]["seeds_to_find"] as? Int != nil && planted[0]["shrunk_faults"] as? Int != nil)
+        #expect(planted[0]["runs_to_find"] as? Int == planted[0]["seeds_to_find"] as? Int, "one run per seed without --explore")
+        #expect(planted[0]["run"] as? String == "seed \(planted[0]["seed"] as? Int ?? 0)")
     }
 
     /// `--corpus DIR` keeps failing seeds by failure, and the next swarm runs them first: still failing, or now passing.

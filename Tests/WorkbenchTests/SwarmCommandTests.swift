@@ -253,9 +253,51 @@ import Testing
             (["--seeds", "1..2", "--shard", "3/3"], "shards are numbered 0…2"),
             (["--seeds", "1..2", "--jobs", "0"], "--jobs 0: expected 1…64"),
             (["--seeds", "1..2", "--faults", "some"], "some"),
+            (["--seeds", "1..2", "--explore-share", "0.5"], "--explore-share 0.5: needs --explore"),
+            (["--seeds", "1..2", "--explore", "--explore-share", "1"], "expected a share of the runs between 0 and 1"),
+            (["--seeds", "1..2", "--explore", "--explore-share", "half"], "half"),
+            (["--seeds", "1..2", "--explore", "--shard", "0/2"], "--explore cannot be split with --shard"),
+            (["--seeds", "1..2", "--schedule", "x.json"], "--schedule replays one run"),
+            (["--schedule", "no-such-schedule.json"], "--schedule no-such-schedule.json: no such file"),
         ] {
             let run = try WorkbenchBinary.run(["swarm", Self.planted] + arguments)
             #expect(run.status != 0 && run.stderr.contains(message), "\(arguments): \(run.output)")
         }
+        let both = try WorkbenchBinary.run(["shrink", Self.planted, "--seed", "3", "--schedule", "x.json"])
+        #expect(both.status == 64 && both.stderr.contains("expected --seed N"), "\(both.output)")
+        let faultsToo = try WorkbenchBinary.run(["shrink", Self.planted, "--schedule", "x.json", "--faults", "all"])
+        #expect(faultsToo.status == 64 && faultsToo.stderr.contains("names its own fault class"), "\(faultsToo.output)")
+    }
+
+    /// `--explore` makes the same runs for any --jobs (the batches are dealt to workers and dealt back); a failing
+    /// mutant's faults are written out, replay to the swarm's digest and shrink, as a failing seed does.
+    @Test func anExploredSwarmIsTheSameForAnyJobsAndAFailingMutantReplays() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = Repository.root.appendingPathComponent(Self.planted).path
+        // In a folder of its own: a failing mutant's schedule is written to the current folder.
+        let workbench = { (arguments: [String]) in
+            try ExternalProcess.run(Repository.workbenchBinary.path, arguments, currentDirectory: directory.path, timeout: 300)
+        }
+        var results: [SwarmResult] = []
+        var outputs: [String] = []
+        for jobs in ["1", "2"] {
+            let json = directory.appendingPathComponent("jobs-\(jobs).json").path
+            let run = try workbench(["swarm", file, "--seeds", "1..40", "--faults", "actors", "--explore", "--jobs", jobs, "--json", json])
+            results.append(try SwarmResult.decode(String(contentsOfFile: json, encoding: .utf8), source: json))
+            outputs.append(run.stdout)
+        }
+        #expect(results[0].runs == results[1].runs, "the same runs, digest for digest, for --jobs 1 and 2")
+        #expect(results[0].explore == SwarmResult.Explore(share: 0.5, freshRuns: 20, mutantRuns: 20))
+        #expect(outputs[0].contains("40 runs (--explore: 20 of fresh seeds, 20 of mutants) of 1 file"), "\(outputs[0])")
+        let failing = try #require(results[0].runs.first { !$0.passed && $0.mutant != nil }, "a mutant found the planted bug: \(outputs[0])")
+        let schedule = SwarmSchedule.fileName(of: failing)
+        #expect(outputs[0].contains("replay: workbench swarm \(file) --schedule \(schedule)"))
+        let replay = try workbench(["swarm", file, "--schedule", schedule])
+        #expect(replay.status == 1 && replay.stdout.contains("(the same as the swarm's run)"), "\(replay.output)")
+        #expect(replay.stdout.contains(failing.digest.prefix(16)))
+        let shrink = try workbench(["shrink", file, "--schedule", schedule, "--out", "shrunk.scn"])
+        #expect(shrink.status == 0 && shrink.stdout.contains("the shrunk scenario fails the same way"), "\(shrink.output)")
     }
 }

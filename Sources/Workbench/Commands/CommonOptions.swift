@@ -13,14 +13,6 @@ struct SeedOption: ParsableArguments {
     var value: UInt64 = 1
 }
 
-/// `--seed` without a default, for `shrink`: it replays one failing seed, which the user must name, so there is nothing
-/// to default to. (An option group cannot take its default from the command that declares it, hence a second group
-/// with the same spelling and help text.)
-struct RequiredSeedOption: ParsableArguments {
-    @Option(name: .customLong("seed"), help: SeedOption.help)
-    var value: UInt64
-}
-
 /// `--trace` (run): the canonical trace the digest is computed from.
 struct TraceOption: ParsableArguments {
     @Option(name: .customLong("trace"), help: "Write the canonical trace (JSON Lines) to this file.")

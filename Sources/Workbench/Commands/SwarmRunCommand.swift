@@ -31,8 +31,22 @@ struct SwarmRunCommand: ParsableCommand {
             \(SwarmPlanted.defaultWorkload)) with only that bug on, seed after seed (default --seeds \(SwarmPlanted.defaultSeeds)), \
             until a seed fails an invariant or an expectation, then shrinks that seed's faults; it reports whether the \
             bug was found, the seed, the seeds it took and the faults kept (with --json, as `planted`: name, system, found, \
-            seed, seeds_to_find, shrunk_faults). A seed that fails without the bug too is skipped. The hunts run in this \
-            process, one after another (--jobs does not apply). Exit status 1 if a bug was not found.
+            seed, seeds_to_find, runs_to_find, shrunk_faults). A seed that fails without the bug too is skipped. The hunts \
+            run in this process, one after another (--jobs does not apply). Exit status 1 if a bug was not found.
+
+            --explore spends a share of the runs (--explore-share, default \(SwarmExploration.defaultShare)) on mutants \
+            instead of fresh seeds, for as many runs in all as the seed range has seeds (× files). It goes in rounds: \
+            fresh seeds (the range's first ones; 10, then twice as many each round), then mutants of runs that reached \
+            a rare or new reach point (a point is chosen with weight 1/runs², then the run that reached it with the \
+            fewest mutants so far), each its parent's faults edited 1 to 3 times: a fault dropped, shifted up to 3 \
+            statements, copied from another run, or one more drawn as a seed would draw it, run under the parent's \
+            seed. The choices come from the seeds: the same command gives the same runs for any --jobs. The reach \
+            table then counts runs, not seeds; the summary, --json (`explore`: share, fresh_runs, mutant_runs; each \
+            mutant run's `mutant`), JUnit and the HTML report say how many runs were fresh and how many mutants. A \
+            failing mutant's faults are written to FILE-seed-S-mutant-M.json in the current folder: `workbench swarm \
+            FILE --schedule F.json` replays it (same digest) and `workbench shrink FILE --schedule F.json` shrinks it \
+            (the corpus keeps failing fresh seeds only). With --planted, the hunts explore the same way and report the \
+            runs each bug took. --explore cannot be split with --shard.
             """)
 
     @Argument(help: "Scenario files (.scn): swarm workloads, whose expectations accept every outcome a fault may cause.")
@@ -67,15 +81,46 @@ struct SwarmRunCommand: ParsableCommand {
 
     @OptionGroup var reach: RequireReachOption
 
+    @Flag(help: "Spend a share of the runs on mutants of runs that reached rare or new reach points (drop, shift, copy or add a fault).")
+    var explore = false
+
+    @Option(
+        name: .customLong("explore-share"),
+        help: "With --explore: the share of the runs spent on mutants, between 0 and 1 (default \(SwarmExploration.defaultShare)).")
+    var exploreShare: Double?
+
+    @Option(
+        help:
+            "Replay one run from its schedule file (a failing mutant's, written by --explore; its seed and fault class come from the file); the one file given is its workload."
+    )
+    var schedule: String?
+
     @Option(help: .hidden)
     var worker: String?
 
+    /// A worker's share of an `--explore` batch: the planned runs, as JSON.
+    @Option(help: .hidden)
+    var plan: String?
+
     func validate() throws {
         if planted == "list" { return }
+        if exploreShare != nil, !explore { throw ValidationError("--explore-share \(exploreShare ?? 0): needs --explore") }
+        if explore {
+            guard shard == nil else {
+                throw ValidationError("--explore cannot be split with --shard: its mutants are chosen from all of its runs")
+            }
+            try commandLine { _ = try SwarmExploration.share(exploreShare) }
+        }
+        if schedule != nil {
+            guard files.count == 1, seeds == nil, !explore, planted == nil, shard == nil, corpus == nil, junit.file == nil else {
+                throw ValidationError("--schedule replays one run: it takes its one workload file, --json and --report only")
+            }
+            return
+        }
         if let planted {
             _ = try SwarmPlanted(planted)
             guard corpus == nil, shard == nil, junit.file == nil, report.file == nil else {
-                throw ValidationError("--planted takes files, --seeds, --faults and --json only")
+                throw ValidationError("--planted takes files, --seeds, --faults, --explore and --json only")
             }
         } else {
             guard !files.isEmpty else { throw ValidationError("expected at least one scenario file (.scn)") }
@@ -96,10 +141,12 @@ struct SwarmRunCommand: ParsableCommand {
             return
         }
         if let planted {
+            let share: Double? = try explore ? commandLine { try SwarmExploration.share(exploreShare) } : nil
             return try SwarmPlanted(planted).run(
                 files: files.isEmpty ? [SwarmPlanted.defaultWorkloadPath] : files, seeds: seeds ?? SwarmPlanted.defaultSeeds,
-                faults: faults, json: json)
+                faults: faults, explore: share, json: json)
         }
+        if let schedule { return try SwarmScheduleReplay(file: files[0], schedule: schedule).run(json: json, report: report.file) }
         guard let seeds else { throw ValidationError("expected --seeds A..B (or one seed)") }
         let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
         let scripts = try SwarmScripts.load(files)
@@ -111,7 +158,18 @@ struct SwarmRunCommand: ParsableCommand {
                 shard: shard.map { try Shard($0, option: "--shard") }, worker: worker.map { try Shard($0, option: "--worker") })
         }
         let runs: [SwarmRun]
-        if jobs > 1, worker == nil, selected.count > 1 {
+        var exploration: SwarmResult.Explore?
+        if let plan {
+            let entries = try SwarmExplore.plan(plan)
+            let mine = try commandLine { try worker.map { try Shard($0, option: "--worker") } }
+            runs = swarm.run(entries.enumerated().filter { mine?.contains(UInt64($0.offset)) ?? true }.map(\.element), scripts: scripts)
+        } else if explore {
+            let workers = worker == nil && jobs > 1 ? SwarmWorkers(files: files, seeds: seeds, faults: faults, shard: nil) : nil
+            let explored = try SwarmExplore(swarm: swarm, scripts: scripts, share: exploreShare).run(
+                seeds: selected, workers: workers, jobs: jobs)
+            runs = explored.runs
+            exploration = explored.spent
+        } else if jobs > 1, worker == nil, selected.count > 1 {
             runs = try SwarmWorkers(files: files, seeds: seeds, faults: faults, shard: shard).run(count: min(jobs, selected.count))
         } else {
             runs = swarm.run(scripts, seeds: selected) { run in
@@ -121,10 +179,12 @@ struct SwarmRunCommand: ParsableCommand {
         let wall = ContinuousClock.now - started
         let result = SwarmResult(
             files: files, seeds: seeds, faults: faults, shard: shard, runs: runs,
-            wallSeconds: Double(wall.nanosecondsValue) / 1e9, reachPoints: swarm.reachPoints(scripts), requireReach: reach.required)
+            wallSeconds: Double(wall.nanosecondsValue) / 1e9, reachPoints: swarm.reachPoints(scripts), requireReach: reach.required,
+            explore: exploration)
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         guard worker == nil else { return }
         if jobs > 1, selected.count > 1 { for run in result.failed { print(run.failureLine(options: swarm.options)) } }
+        try SwarmExplore.writeSchedules(of: result)
         if let corpus {
             let added = try commandLine { try corpus.record(result.runs, faults: faults, options: swarm.options) }
             if added > 0 { print("corpus \(corpus.directory): \(added) new failing seed\(added == 1 ? "" : "s") kept") }

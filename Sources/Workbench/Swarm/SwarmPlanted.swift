@@ -35,40 +35,44 @@ struct SwarmPlanted {
         return FileManager.default.fileExists(atPath: path) ? path : defaultWorkload
     }
 
-    /// Hunts every bug over `seeds` of `files`, printing a line per bug and the table; exit status 1 if one was not
-    /// found.
-    func run(files: [String], seeds: String, faults: FaultClass, json: String?) throws {
+    /// Hunts every bug over `seeds` of `files` (with `explore`, a share of the runs spent on mutants), printing a line
+    /// per bug and the table; exit status 1 if one was not found.
+    func run(files: [String], seeds: String, faults: FaultClass, explore: Double?, json: String?) throws {
         let scripts = try SwarmScripts.load(files)
         let range = try commandLine { try SeedRange(seeds) }
         let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
         let started = ContinuousClock.now
         var findings: [PlantedBugHunt.Finding] = []
         for entry in entries {
-            let finding = hunt.hunt(entry, scripts: scripts, seeds: range.seeds)
+            let finding = try commandLine { try hunt.hunt(entry, scripts: scripts, seeds: range.seeds, explore: explore) }
             print(Self.line(finding, summary: entry.summary))
             findings.append(finding)
         }
         let wall = ContinuousClock.now - started
         let report = PlantedBugReport(
-            planted: findings, files: files, seeds: seeds, faults: faults, wallSeconds: Double(wall.nanosecondsValue) / 1e9)
+            planted: findings, files: files, seeds: seeds, faults: faults, wallSeconds: Double(wall.nanosecondsValue) / 1e9,
+            explore: explore)
         if let json { try report.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         print(report.table)
         let missed = findings.filter { !$0.found }
         print(
             "\(missed.isEmpty ? "PASS" : "FAIL") planted: \(findings.count - missed.count) of \(findings.count) bug\(findings.count == 1 ? "" : "s") found "
-                + "within seeds \(seeds), faults \(faults.rawValue), \(String(format: "%.1f", report.wallSeconds)) s wall")
+                + "within seeds \(seeds)" + (explore.map { " (--explore, share \($0): as many runs, part of them mutants)" } ?? "")
+                + ", faults \(faults.rawValue), \(String(format: "%.1f", report.wallSeconds)) s wall")
         if !missed.isEmpty { throw ExitStatus.checkFailed }
     }
 
     /// What one hunt found, with the faults that shrinking kept.
     static func line(_ finding: PlantedBugHunt.Finding, summary: String) -> String {
         var text = "\(finding.name) (\(finding.system): \(summary)): "
-        if let seed = finding.seed {
-            text += "found at seed \(seed) (\(finding.seedsToFind) seed\(finding.seedsToFind == 1 ? "" : "s")): \(finding.failure ?? "")"
+        if finding.found {
+            text +=
+                "found by \(finding.run ?? "-") (\(finding.seedsToFind) seed\(finding.seedsToFind == 1 ? "" : "s"), "
+                + "\(finding.runsToFind) run\(finding.runsToFind == 1 ? "" : "s")): \(finding.failure ?? "")"
             text += "\n    shrunk to \(finding.shrunkFaults ?? 0) of \(finding.faults ?? 0) faults"
             for line in finding.shrunk ?? [] { text += "\n      \(line)" }
         } else {
-            text += "NOT FOUND in \(finding.seedsToFind) seeds"
+            text += "NOT FOUND in \(finding.seedsToFind) seeds (\(finding.runsToFind) runs)"
         }
         if !finding.failingWithoutBug.isEmpty {
             text += "\n    seeds that fail without the bug too (skipped): \(finding.failingWithoutBug.map(String.init).joined(separator: ", "))"

@@ -30,6 +30,7 @@ func commandLine<T>(_ body: () throws -> T) throws -> T {
 extension SwarmResult {
     /// The reach table as the timeline report draws it.
     var reportReach: TimelineReport.Reach {
-        TimelineReport.Reach(seeds: Set(runs.map(\.seed)).count, points: reach, required: requireReach)
+        TimelineReport.Reach(
+            seeds: reachTotal, points: reach, required: requireReach, explore: explore.map { (fresh: $0.freshRuns, mutants: $0.mutantRuns) })
     }
 }

@@ -1,0 +1,193 @@
+import Scenario
+import Wire
+
+/// Guided exploration (`workbench swarm --explore`): the same number of runs as the seed range, a share of them
+/// spent on mutants of runs that reached a rare or new reach point instead of on fresh seeds.
+///
+/// It goes in rounds. A round runs fresh seeds (the range's first ones, in order; the first round 10 seeds, each
+/// round twice the last, so the first choices come early and later ones rest on more runs); the mutants owed for a
+/// round (its share of the budget) run in the next batch, with the next round's fresh seeds. Each mutant targets a
+/// reach point chosen among those reached so far with weight 1/runs² (the rarest first, a point just found has
+/// weight 1), takes as parent the run that reached it with the fewest mutants made from it so far, and edits its
+/// faults 1 to 3 times: drop one, shift one up to 3 statements earlier or later, copy one from another run of the
+/// file, or add one drawn as the seed's schedule would draw it. Every choice comes from named streams of the seeds,
+/// and a batch depends only on the runs before it, so the runs are the same whoever runs a batch (`--jobs`).
+public struct SwarmExploration: Sendable {
+    /// The share of the runs spent on mutants when none is given.
+    public static let defaultShare = 0.5
+    /// Fresh seeds in the first round.
+    static let firstRound = 10
+
+    public let scripts: [Script]
+    public let seeds: [UInt64]
+    public let options: SwarmOptions
+    public let share: Double
+    /// How many of `seeds` run as fresh seeds (each over every script), and how many mutant runs the rest pay for.
+    public let freshSeeds: Int
+    public let mutantRuns: Int
+
+    /// Every run so far, in the order the batches ran them.
+    public private(set) var runs: [SwarmRun] = []
+    private var reachedBy: [String: Int] = [:]
+    private var runsByPoint: [String: [Int]] = [:]
+    private var children: [Int] = []
+    private var freshDone = 0
+    private var mutantsMade = 0
+    private var round = 0
+    private var pending: [SwarmPlanEntry] = []
+
+    /// - throws: ``SwarmError`` (`.argument`) if `share` is not between 0 and 1 (both excluded) or there are no scripts.
+    public init(scripts: [Script], seeds: [UInt64], options: SwarmOptions, share: Double = defaultShare) throws {
+        let share = try Self.share(share)
+        guard !scripts.isEmpty else { throw SwarmError(.argument, "expected at least one scenario file to explore") }
+        self.scripts = scripts
+        self.seeds = seeds
+        self.options = options
+        self.share = share
+        let mutantSeeds = Int((Double(seeds.count) * share).rounded(.down))
+        freshSeeds = seeds.count - mutantSeeds
+        mutantRuns = mutantSeeds * scripts.count
+    }
+
+    /// `share` if it is one (more than 0, less than 1), ``defaultShare`` if nil.
+    ///
+    /// - throws: ``SwarmError`` (`.argument`) naming `--explore-share`.
+    public static func share(_ share: Double?) throws -> Double {
+        guard let share else { return defaultShare }
+        guard share > 0, share < 1 else {
+            throw SwarmError(.argument, "--explore-share \(share): expected a share of the runs between 0 and 1 (e.g. 0.5), both excluded")
+        }
+        return share
+    }
+
+    /// The next batch of runs to make (mutants first, then fresh seeds), nil when the budget is spent. Each batch's
+    /// runs must be given to ``record(_:)`` before the next is asked for.
+    public mutating func nextBatch() -> [SwarmPlanEntry]? {
+        precondition(pending.isEmpty, "record a batch's runs before asking for the next")
+        let owed = freshSeeds == 0 ? 0 : mutantRuns * freshDone / freshSeeds - mutantsMade
+        var batch = runs.isEmpty ? [] : (0..<owed).map { _ in mutant() }
+        let size = min(Self.firstRound << min(round, 20), freshSeeds - freshDone)
+        for seed in seeds[freshDone..<(freshDone + size)] {
+            batch += scripts.map { SwarmPlanEntry(file: $0.file, seed: seed) }
+        }
+        freshDone += size
+        round += 1
+        guard !batch.isEmpty else { return nil }
+        pending = batch
+        return batch
+    }
+
+    /// The runs of the last batch, in its order.
+    public mutating func record(_ batch: [SwarmRun]) {
+        precondition(batch.count == pending.count, "a batch's runs, one per entry")
+        pending = []
+        for run in batch {
+            let index = runs.count
+            runs.append(run)
+            children.append(0)
+            for point in run.reached {
+                reachedBy[point, default: 0] += 1
+                runsByPoint[point, default: []].append(index)
+            }
+        }
+    }
+
+    /// Runs the whole exploration, batch by batch, with `run` (which may stop early by returning fewer runs than
+    /// asked for: the exploration then ends there).
+    public mutating func explore(_ run: ([SwarmPlanEntry]) throws -> [SwarmRun]) rethrows -> [SwarmRun] {
+        while let batch = nextBatch() {
+            let done = try run(batch)
+            guard done.count == batch.count else {
+                pending = []
+                runs += done
+                break
+            }
+            record(done)
+        }
+        return runs
+    }
+
+    // MARK: Mutants
+
+    /// The next mutant: a target point, its parent, and the parent's faults edited.
+    private mutating func mutant() -> SwarmPlanEntry {
+        mutantsMade += 1
+        let number = mutantsMade
+        let choose = RandomStream(seed: seeds.first ?? 0, name: "swarm-explore choose \(number)")
+        let (target, parentIndex) = chooseParent(choose)
+        children[parentIndex] += 1
+        let parent = runs[parentIndex]
+        guard let script = scripts.first(where: { $0.file == parent.file }) else {
+            preconditionFailure("every run is of one of the scripts")
+        }
+        let random = RandomStream(seed: parent.seed, name: "swarm-explore edits \(number)")
+        let healed = script.statements.firstIndex { $0.directive == "after" } ?? script.statements.count
+        let line = { (index: Int) in script.statements[index].line }
+        var faults = parent.faults
+        var additions: [Int] = []
+        var edits: [String] = []
+        for _ in 0..<random.int(in: 1...3) where healed > 0 {
+            let donors = runsByFile(parent.file, excluding: parentIndex)
+            let operations = (faults.isEmpty ? [] : ["drop", "shift"]) + ["add"] + (donors.isEmpty ? [] : ["copy"])
+            switch operations[random.int(in: 0...(operations.count - 1))] {
+            case "drop":
+                let fault = faults.remove(at: random.int(in: 0...(faults.count - 1)))
+                edits.append("drop '\(fault.line)' before line \(line(fault.before))")
+            case "shift":
+                let index = random.int(in: 0...(faults.count - 1))
+                let fault = faults.remove(at: index)
+                let delta = [-3, -2, -1, 1, 2, 3][random.int(in: 0...5)]
+                let before = min(max(fault.before + delta, 0), healed - 1)
+                faults = inserted(ScheduledFault(before: before, line: fault.line, site: fault.site), into: faults)
+                edits.append("shift '\(fault.line)' from before line \(line(fault.before)) to before line \(line(before))")
+            case "copy":
+                let donor = runs[donors[random.int(in: 0...(donors.count - 1))]]
+                let fault = donor.faults[random.int(in: 0...(donor.faults.count - 1))]
+                faults = inserted(fault, into: faults)
+                edits.append("copy '\(fault.line)' before line \(line(fault.before)) from \(donor.name)")
+            default:
+                let before = random.int(in: 0...(healed - 1))
+                additions.append(before)
+                edits.append("add a fault drawn before line \(line(before))")
+            }
+        }
+        let mutation = SwarmMutation(
+            number: number, parent: parent.name, target: target, edits: edits, faults: faults, additions: additions.sorted())
+        return SwarmPlanEntry(file: parent.file, seed: parent.seed, mutation: mutation)
+    }
+
+    /// A target point, drawn with weight 1/runs² among the points reached so far, and the run that reached it with the
+    /// fewest mutants so far (the earliest of those); without any point reached, the run with the fewest mutants.
+    /// A failing run is no parent while a passing one is left: its mutants would mostly fail the same way.
+    private func chooseParent(_ random: RandomStream) -> (target: String?, parent: Int) {
+        let points = reachedBy.keys.sorted()
+        let fewest = { (candidates: [Int]) in
+            (candidates.contains { runs[$0].passed } ? candidates.filter { runs[$0].passed } : candidates)
+                .min { (children[$0], $0) < (children[$1], $1) } ?? 0
+        }
+        guard !points.isEmpty else { return (nil, fewest(Array(runs.indices))) }
+        let weights = points.map { 1 / (Double(reachedBy[$0] ?? 1) * Double(reachedBy[$0] ?? 1)) }
+        var pick = random.unit() * weights.reduce(0, +)
+        var target = points[points.count - 1]
+        for (point, weight) in zip(points, weights) {
+            if pick < weight {
+                target = point
+                break
+            }
+            pick -= weight
+        }
+        return (target, fewest(runsByPoint[target] ?? []))
+    }
+
+    /// The runs of `file` that ran faults, but `excluding` (donors of a copied fault).
+    private func runsByFile(_ file: String, excluding: Int) -> [Int] {
+        runs.indices.filter { $0 != excluding && runs[$0].file == file && !runs[$0].faults.isEmpty }
+    }
+
+    /// `fault` among `faults`, after the others before the same statement: the list stays in statement order.
+    private func inserted(_ fault: ScheduledFault, into faults: [ScheduledFault]) -> [ScheduledFault] {
+        var faults = faults
+        faults.insert(fault, at: faults.firstIndex { $0.before > fault.before } ?? faults.count)
+        return faults
+    }
+}

@@ -1,0 +1,131 @@
+import Kernel
+import Scenario
+import Wire
+
+/// A mutant of `--explore`: another run's faults, edited (a fault dropped, shifted to another statement, copied from
+/// a third run, or one more drawn as the run goes), run under the parent's seed. What the mutant ran is recorded
+/// like any run's faults, so it replays exactly as an explicit schedule.
+public struct SwarmMutation: Codable, Sendable, Equatable {
+    /// The mutant's number in the exploration (1, 2, …): with the seed, it names the run and its stream.
+    public let number: Int
+    /// The run it was made from: `seed 12` or `seed 12 mutant 7`.
+    public let parent: String
+    /// The reach point the parent was chosen for (nil when no run had reached a point yet).
+    public let target: String?
+    /// What was changed, as a person reads it.
+    public let edits: [String]
+    /// The parent's faults with drops, shifts and copies applied, by statement. A fault whose site is not there when
+    /// its statement comes (a link no connection has used yet, a point no actor declared yet) is left out.
+    public let faults: [ScheduledFault]
+    /// Statements (0-based) before which one more fault is drawn from the sites there at that moment.
+    public let additions: [Int]
+}
+
+/// How a run of a swarm came to be: a fresh seed, or a mutant of an earlier run.
+public struct SwarmPlanEntry: Codable, Sendable, Equatable {
+    public let file: String
+    public let seed: UInt64
+    public let mutation: SwarmMutation?
+
+    public init(file: String, seed: UInt64, mutation: SwarmMutation? = nil) {
+        self.file = file
+        self.seed = seed
+        self.mutation = mutation
+    }
+}
+
+/// The fault schedule of a mutant: its faults at their statements, each only if its site is there, and the added
+/// ones drawn from the mutant's own stream (named by the seed and the mutant's number) among the sites there.
+struct MutantSchedule: FaultScheduler {
+    let mutation: SwarmMutation
+    let lines: SeededFaultSchedule
+    private let random: RandomStream
+
+    init(mutation: SwarmMutation, options: SwarmOptions, seed: UInt64) {
+        self.mutation = mutation
+        lines = SeededFaultSchedule(options: options, seed: seed)
+        random = RandomStream(seed: seed, name: "swarm-explore mutant \(mutation.number)")
+    }
+
+    func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault] {
+        let planned = mutation.faults.filter { $0.before == index }
+        let added = mutation.additions.filter { $0 == index }.count
+        guard !planned.isEmpty || added > 0 else { return [] }
+        let world = FaultSites(context, options: lines.options)
+        var faults = planned.filter { world.canRun($0.line) }
+        for _ in 0..<added {
+            faults += world.draw(lines, random, swizzle: "swizzle added before \(index)").map {
+                ScheduledFault(before: index, line: $0.line, site: $0.site)
+            }
+        }
+        return faults
+    }
+}
+
+/// The fault sites a world holds before a statement, within the fault classes a swarm allows.
+struct FaultSites {
+    let links: [(String, String)]
+    let hosts: [String]
+    let points: [String]
+    let options: SwarmOptions
+    private let linkNames: Set<String>
+
+    init(_ context: ScenarioContext, options: SwarmOptions) {
+        let network = context.kernel.network
+        links = options.faults.network ? network.usedLinks : []
+        hosts = options.faults.network ? network.hostNames : []
+        points = options.faults.actors ? context.kernel.faults.all.map(\.name) : []
+        self.options = options
+        linkNames = Set(links.map { "\($0.0)<->\($0.1)" })
+    }
+
+    /// Whether a fault line names only sites that are here: its link (`A -> B`, `A <-> B`), clock or fault point.
+    /// Moved or copied faults that are not are left out, as the seed's schedule would never have drawn them.
+    func canRun(_ line: String) -> Bool {
+        var words = line.split(separator: " ").map(String.init)
+        if words.first == "later" { words.removeFirst(min(2, words.count)) }
+        if let arrow = words.firstIndex(where: { $0 == "->" || $0 == "<->" }), arrow > 0, arrow + 1 < words.count {
+            let (a, b) = (words[arrow - 1], words[arrow + 1])
+            return linkNames.contains(a < b ? "\(a)<->\(b)" : "\(b)<->\(a)")
+        }
+        switch words.first {
+        case "clock": return words.count > 1 && hosts.contains(words[1])
+        case "fault": return words.count > 1 && points.contains(words[1])
+        default: return true
+        }
+    }
+
+    /// One fault as a seed would draw it: a class of sites chosen in proportion to its rate (among the classes
+    /// with a site here), then one of its sites; nothing when no site is here.
+    func draw(_ lines: SeededFaultSchedule, _ random: RandomStream, swizzle name: String) -> [(site: String, line: String)] {
+        var classes: [(rate: Double, kind: Int)] = []
+        if !links.isEmpty { classes.append((options.linkRate, 0)) }
+        if !hosts.isEmpty { classes.append((options.clockRate, 1)) }
+        if links.count >= 2 { classes.append((options.swizzleRate, 2)) }
+        if !points.isEmpty { classes.append((options.pointRate, 3)) }
+        let total = classes.reduce(0) { $0 + $1.rate }
+        guard total > 0 else { return [] }
+        var pick = random.unit() * total
+        var kind = classes[classes.count - 1].kind
+        for entry in classes {
+            if pick < entry.rate {
+                kind = entry.kind
+                break
+            }
+            pick -= entry.rate
+        }
+        switch kind {
+        case 0:
+            let (a, b) = links[random.int(in: 0...(links.count - 1))]
+            return [("link \(a)<->\(b)", lines.linkFault(a, b, random))]
+        case 1:
+            let host = hosts[random.int(in: 0...(hosts.count - 1))]
+            return [("clock \(host)", lines.clockFault(host, random))]
+        case 2:
+            return lines.swizzle(links, random).map { (name, $0) }
+        default:
+            let point = points[random.int(in: 0...(points.count - 1))]
+            return [("point \(point)", lines.pointFault(point, random))]
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Scenario
+import Swarm
+
+/// `workbench swarm --explore`: the batches of a ``SwarmExploration`` run in this process or by worker processes,
+/// and a failing mutant's schedule written where its replay line says.
+struct SwarmExplore {
+    let swarm: SwarmRunner
+    let scripts: [Script]
+    let share: Double?
+
+    /// Every batch in turn; returns the runs in the exploration's order and how they were spent.
+    func run(seeds: [UInt64], workers: SwarmWorkers?, jobs: Int) throws -> (runs: [SwarmRun], spent: SwarmResult.Explore) {
+        var exploration = try commandLine {
+            try SwarmExploration(scripts: scripts, seeds: seeds, options: swarm.options, share: share ?? SwarmExploration.defaultShare)
+        }
+        let runs = try exploration.explore { batch in
+            if let workers, batch.count > 1 { return try workers.run(plan: batch, count: jobs) }
+            return swarm.run(batch, scripts: scripts) { run in
+                // With workers the failures are printed once all have run.
+                if workers == nil, !run.passed { print(run.failureLine(options: swarm.options)) }
+            }
+        }
+        let mutants = runs.filter { $0.mutant != nil }.count
+        return (runs, SwarmResult.Explore(share: exploration.share, freshRuns: runs.count - mutants, mutantRuns: mutants))
+    }
+
+    /// A worker's plan file.
+    static func plan(_ path: String) throws -> [SwarmPlanEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ExitStatus.inputWrong("--plan \(path): no such file") }
+        do {
+            return try JSONDecoder().decode([SwarmPlanEntry].self, from: data)
+        } catch {
+            throw ExitStatus.inputWrong("--plan \(path): not a swarm plan (written by `workbench swarm --explore` for its workers): \(error)")
+        }
+    }
+
+    /// Writes each failing mutant's schedule to the current folder, under the name its replay line gives.
+    static func writeSchedules(of result: SwarmResult) throws {
+        for run in result.failed where run.mutant != nil {
+            let name = SwarmSchedule.fileName(of: run)
+            try SwarmSchedule(run, faultClass: result.faults).jsonText.write(toFile: name, atomically: true, encoding: .utf8)
+            print("wrote \(name): the faults of \(run.file) \(run.name), for --schedule")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Kernel
+import Scenario
+import Testing
+
+@testable import Swarm
+
+/// `--explore` on the bare scenario language: the budget, the mutants' parents and edits, replay from a mutant's
+/// faults, and the same runs whoever runs the batches.
+@Suite struct SwarmExplorationTests {
+    static let runner = SwarmRunnerTests.runner
+    /// The runner tests' workload, with reach points a fault changes (a connection over a partitioned or held link
+    /// times out instead of being refused).
+    static let workload =
+        SwarmRunnerTests.workload + """
+            connect ab2 to b:1 from a timeout 2s
+            sometimes ${ab2.status} == connected as ab-connected
+            sometimes "${ab2.error}" matches ".*refused.*" as ab-refused
+            sometimes "${ab2.error}" matches ".*(timed out|timeout).*" as ab-timed-out
+            connect ac2 to c:1 from a timeout 2s
+            sometimes "${ac2.error}" matches ".*(timed out|timeout).*" as ac-timed-out
+            advance 1s
+            """ + "\n"
+
+    func script(_ text: String = workload, file: String = "w.scn") throws -> Script {
+        let (script, errors) = Self.runner.language.parse(file: file, text: text)
+        try #require(errors.isEmpty, "\(errors.map(\.message))")
+        return script
+    }
+
+    var swarm: SwarmRunner { SwarmRunner(runner: Self.runner, options: SwarmOptions(faults: .network)) }
+
+    func explore(_ scripts: [Script], seeds: [UInt64], share: Double = 0.5, batch: ([SwarmPlanEntry]) -> [SwarmRun]) throws -> [SwarmRun] {
+        var exploration = try SwarmExploration(scripts: scripts, seeds: seeds, options: swarm.options, share: share)
+        return exploration.explore(batch)
+    }
+
+    @Test func theRunsAreTheSeedRangesSplitBetweenFreshSeedsAndMutants() throws {
+        let scripts = [try script()]
+        let runs = try explore(scripts, seeds: Array(101...140)) { swarm.run($0, scripts: scripts) }
+        #expect(runs.count == 40, "as many runs as seeds")
+        let fresh = runs.filter { $0.mutant == nil }
+        let mutants = runs.compactMap(\.mutant)
+        #expect(fresh.map(\.seed) == Array(101...120), "the range's first seeds, in order")
+        #expect(mutants.map(\.number) == Array(1...20))
+        // A mutant is made from a run before it and runs under that run's seed.
+        for (index, run) in runs.enumerated() {
+            guard let mutant = run.mutant else { continue }
+            let parent = try #require(runs[..<index].first { $0.name == mutant.parent }, "\(mutant.parent) ran before \(run.name)")
+            #expect(parent.seed == run.seed)
+            #expect(mutant.target.map { parent.reached.contains($0) } != false, "the parent reached the point it was chosen for")
+            #expect((1...3).contains(mutant.edits.count))
+        }
+        #expect(runs.contains { run in run.mutant != nil && runs.first { $0.name == run.mutant?.parent }?.faults != run.faults })
+        // A third of the runs for mutants: 13 of 40.
+        let third = try explore(scripts, seeds: Array(101...140), share: 1.0 / 3) { swarm.run($0, scripts: scripts) }
+        #expect(third.count == 40 && third.filter { $0.mutant != nil }.count == 13)
+    }
+
+    @Test func aMutantReplaysDigestForDigestFromItsFaults() throws {
+        let scripts = [try script(), try script(file: "v.scn")]
+        let runs = try explore(scripts, seeds: Array(1...30)) { swarm.run($0, scripts: scripts) }
+        #expect(runs.count == 60)
+        let mutants = runs.filter { $0.mutant != nil }
+        #expect(mutants.count == 30 && Set(mutants.map(\.file)) == ["w.scn", "v.scn"])
+        for run in mutants {
+            #expect(swarm.replay(run, scripts: scripts)?.digest == run.digest, "\(run.file) \(run.name)")
+        }
+    }
+
+    /// The command deals a batch to workers (every J-th entry) and deals their runs back: the same runs as one process.
+    @Test func theRunsAreTheSameWhoeverRunsTheBatches() throws {
+        let scripts = [try script()]
+        let alone = try explore(scripts, seeds: Array(1...50)) { swarm.run($0, scripts: scripts) }
+        let dealt = try explore(scripts, seeds: Array(1...50)) { batch in
+            let parts = (0..<3).map { worker in
+                SwarmRunner(runner: Self.runner, options: SwarmOptions(faults: .network)).run(
+                    batch.enumerated().filter { $0.offset % 3 == worker }.map(\.element), scripts: scripts)
+            }
+            return batch.indices.map { parts[$0 % 3][$0 / 3] }
+        }
+        #expect(alone == dealt)
+    }
+
+    @Test func aRunStoppedEarlyEndsTheExploration() throws {
+        let scripts = [try script()]
+        var asked = 0
+        let runs = try explore(scripts, seeds: Array(1...40)) { batch in
+            asked += 1
+            return asked == 3 ? Array(swarm.run(batch, scripts: scripts).prefix(2)) : swarm.run(batch, scripts: scripts)
+        }
+        #expect(asked == 3)
+        #expect(runs.count == 10 + 20 + 2, "10 fresh, then 10 mutants and 10 fresh, then 2 of the third batch")
+    }
+
+    @Test func aShareOutsideZeroToOneIsRefused() throws {
+        for share in [0, 1, 1.5, -0.2] {
+            #expect(throws: SwarmError.self) { try SwarmExploration(scripts: [try script()], seeds: [1, 2], options: swarm.options, share: share) }
+        }
+        let error = try #require(throws: SwarmError.self) { try SwarmExploration.share(2) }
+        #expect(error.description.contains("--explore-share 2.0: expected a share of the runs between 0 and 1"))
+    }
+
+    /// With `--explore` the reach table counts runs (mutants share their parents' seeds), and says so; every report
+    /// tells fresh runs from mutants; an explored result is not merged.
+    @Test func anExploredResultCountsRunsAndSaysHowTheyWereSpent() throws {
+        let scripts = [try script()]
+        let runs = try explore(scripts, seeds: Array(1...20)) { swarm.run($0, scripts: scripts) }
+        let result = SwarmResult(
+            files: ["w.scn"], seeds: "1..20", faults: .network, shard: nil, runs: runs, wallSeconds: 1, reachPoints: swarm.reachPoints(scripts),
+            explore: SwarmResult.Explore(share: 0.5, freshRuns: 10, mutantRuns: 10))
+        let connected = runs.filter { $0.reached.contains("ab-refused") }.count
+        #expect(result.reach.first { $0.point == "ab-refused" }?.seeds == connected)
+        #expect(
+            result.reachTable.hasPrefix(
+                "reach: runs (of 20: 10 of fresh seeds, 10 of mutants) that reached each point (--explore counts runs, not seeds)"))
+        #expect(result.summary.contains("20 runs (--explore: 10 of fresh seeds, 10 of mutants) of 1 file"), "\(result.summary)")
+        let json = result.jsonText
+        #expect(json.contains("\"fresh_runs\" : 10") && json.contains("\"mutant_runs\" : 10") && json.contains("\"reach_counts\" : \"runs\""))
+        #expect(json.contains("\"mutant\" : {"))
+        let decoded = try SwarmResult.decode(json, source: "x.json")
+        #expect(decoded.runs == runs && decoded.explore == result.explore)
+        #expect(result.junitXML.contains("name=\"seed \(runs[10].seed) mutant 1\"") && result.junitXML.contains("name=\"mutant-runs\" value=\"10\""))
+        #expect(throws: SwarmError.self) { try SwarmResult.merge([result]) }
+    }
+}
