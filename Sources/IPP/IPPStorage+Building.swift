@@ -65,10 +65,16 @@ struct IPPStorage {
         }
         var size = nameLength
         var itemCount = 0
-        for value in values {
-            guard let valueSize = wireSize(of: value, attribute: name, items: &itemCount) else { return false }
-            size += valueSize
+        // Values are read in place, borrowed from the array's buffer: copying each out (a `for value in values`)
+        // retained and released its payload, a fifth of building a large message.
+        let sized = values.withUnsafeBufferPointer { values in
+            for index in values.indices {
+                guard let valueSize = wireSize(of: values[index], attribute: name, items: &itemCount) else { return false }
+                size += valueSize
+            }
+            return true
         }
+        guard sized else { return false }
         // Items address bytes with 32-bit offsets, which the writer below stores unchecked.
         guard box.head.pointee.byteCount + size <= Int(UInt32.max) else {
             note("attribute \"\(name.prefix(40))\" would take the message past 4 GiB")
@@ -78,10 +84,8 @@ struct IPPStorage {
         let insertAt = openItems(itemCount, inGroup: group)
         let box = self.box
         var writer = WireWriter(base: box.bytePointer, offset: box.head.pointee.byteCount, items: box.itemPointer + insertAt)
-        var first = true
-        for value in values {
-            writer.write(value, name: first ? name : "")
-            first = false
+        values.withUnsafeBufferPointer { values in
+            for index in values.indices { writer.write(values[index], name: index == 0 ? name : "") }
         }
         box.head.pointee.byteCount += size
         placeAttribute(firstItem: insertAt, itemCount: itemCount, valueCount: values.count, inGroup: group)
@@ -217,16 +221,20 @@ struct IPPStorage {
         case .collection(let collection):
             var size = 10  // begCollection and endCollection, each with empty name and value
             items += 1  // endCollection
-            for member in collection.members {
-                guard !member.name.isEmpty, !member.values.isEmpty else {
-                    note("collection member \"\(member.name)\" in \"\(attribute)\" needs a name and at least one value")
+            // Members and their values are read in place by index, like the attribute's values.
+            let members = collection.members
+            for member in members.indices {
+                guard !members[member].name.isEmpty, !members[member].values.isEmpty else {
+                    note(
+                        "collection member \"\(members[member].name)\" in \"\(attribute)\" needs a name and at least one value")
                     return nil
                 }
-                guard let nameSize = sized(member.name.utf8.count) else { return nil }
+                guard let nameSize = sized(members[member].name.utf8.count) else { return nil }
                 size += nameSize
                 items += 1
-                for value in member.values {
-                    guard let valueSize = wireSize(of: value, attribute: attribute, items: &items) else { return nil }
+                for value in members[member].values.indices {
+                    guard let valueSize = wireSize(of: members[member].values[value], attribute: attribute, items: &items)
+                    else { return nil }
                     size += valueSize
                 }
             }
@@ -306,9 +314,10 @@ private struct WireWriter {
             item(UInt8(value.tag.rawValue), name, string.utf8.count) { $0.put(string) }
         case .collection(let collection):
             item(0x34, name, 0) { _ in }
-            for member in collection.members {
-                item(0x4A, "", member.name.utf8.count) { $0.put(member.name) }
-                for value in member.values { write(value, name: "") }
+            let members = collection.members
+            for member in members.indices {
+                item(0x4A, "", members[member].name.utf8.count) { $0.put(members[member].name) }
+                for value in members[member].values.indices { write(members[member].values[value], name: "") }
             }
             item(0x37, "", 0) { _ in }
         case .outOfBand(let tag):
@@ -368,8 +377,17 @@ private struct WireWriter {
     }
 
     mutating func put(_ string: String) {
+        // Native Swift strings are contiguous UTF-8, read in place without copying the String (a retain).
+        let copied = string.utf8.withContiguousStorageIfAvailable { source in
+            guard let from = source.baseAddress, !source.isEmpty else { return }
+            (base + offset).update(from: from, count: source.count)
+        }
+        if copied != nil {
+            offset += string.utf8.count
+            return
+        }
         var string = string
-        // Native Swift strings are contiguous UTF-8; withUTF8 makes a bridged one contiguous first.
+        // withUTF8 makes a bridged string contiguous first.
         string.withUTF8 { source in
             guard let from = source.baseAddress, !source.isEmpty else { return }
             (base + offset).update(from: from, count: source.count)
