@@ -6,6 +6,7 @@
 // - when decoding succeeds, encoding gives back exactly the consumed prefix;
 // - decodePrefix agrees with decode (complete / needMoreData for truncation / same error);
 // - reading every value, describing the message and rebuilding it from typed values never trap;
+// - copying every attribute into a new message (the builders' byte-for-byte copy) gives an equal message;
 // - IPPFrameScanner (what MiG runs on every arriving chunk), fed the input in chunks, finds the decoder's end of
 //   the attributes whenever the decoder finds one, and never claims an end while the decoder still wants bytes.
 
@@ -77,6 +78,13 @@ private func check(_ message: IPPMessage, consumed: [UInt8]) {
     if let bytes = try? rebuilt.encoded() {
         _ = try? IPPDecoder().decode(bytes)
     }
+    var copied = IPPMessage(version: message.version, code: message.code, requestID: message.requestID)
+    for group in message.groups {
+        copied.addGroup(group.tag) { builder in
+            for attribute in group { builder.add(attribute) }
+        }
+    }
+    precondition(copied == message, "copying every attribute gives a different message")
 }
 
 #if !FUZZING

@@ -1,7 +1,9 @@
 /// A read-only view of one attribute group of an `IPPMessage`: its tag and
 /// its attributes in wire order. Cheap to make and to keep (it shares the
 /// message's storage).
-public struct IPPAttributeGroup: Sendable, RandomAccessCollection {
+// Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
+// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let index: Int
 
@@ -11,7 +13,7 @@ public struct IPPAttributeGroup: Sendable, RandomAccessCollection {
         self.index = index
     }
 
-    @usableFromInline var storage: IPPStorage { box.storage }
+    @usableFromInline var storage: IPPStorageBox { box }
 
     /// The group's delimiter tag.
     public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.groups[index].tag) }
@@ -40,7 +42,9 @@ public struct IPPAttributeGroup: Sendable, RandomAccessCollection {
 ///
 /// Typed accessors (`integerValue`, `stringValue`, `stringValues`…) read the
 /// wire form directly; `values` materialises every value as `IPPValue`.
-public struct IPPAttribute: Sendable, CustomStringConvertible {
+// Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
+// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let index: Int
 
@@ -50,7 +54,7 @@ public struct IPPAttribute: Sendable, CustomStringConvertible {
         self.index = index
     }
 
-    @usableFromInline var storage: IPPStorage { box.storage }
+    @usableFromInline var storage: IPPStorageBox { box }
 
     @usableFromInline var record: IPPAttributeRecord { storage.attributes[index] }
     @usableFromInline var firstItem: Int { Int(record.firstItem) }
@@ -101,7 +105,7 @@ public struct IPPAttribute: Sendable, CustomStringConvertible {
     public var booleanValue: Bool? {
         let item = storage.items[firstItem]
         guard item.tag == 0x22, item.valueLength == 1 else { return nil }
-        return storage.bytes[item.valueStart] != 0
+        return storage.byte(at: item.valueStart) != 0
     }
 
     /// The first value if it is a text, name or other character-string value (without language).

@@ -2,9 +2,11 @@
 ///
 /// The decoder never traps: truncated, overlong, ill-nested or otherwise
 /// malformed input throws an `IPPError` with the byte offset and what was
-/// expected. It reads one pass over the input and keeps values in wire form
-/// (see `IPPMessage`), so it allocates a few arrays per message, not one
-/// object per value.
+/// expected. One pass checks the input and writes the message's records into
+/// one buffer sized from the input's length, which also holds the message's
+/// bytes (see `IPPStorageBox`): decoding allocates once per message, not once
+/// per value (twice for an unusual message that needs more records than the
+/// first buffer has room for).
 ///
 /// A server reading from the network can call `decodePrefix(_:)` on the bytes
 /// received so far: it answers `.needMoreData` until the end-of-attributes tag
@@ -76,12 +78,12 @@ public struct IPPDecoder: Sendable {
     public func decodeWithDocumentOffset(_ bytes: [UInt8]) throws(IPPError) -> (message: IPPMessage, documentOffset: Int) {
         let limits = self.limits
         // withUnsafeBytes is not typed-throws: carry the typed error out in a Result.
-        let parsed = try bytes.withUnsafeBytes { buffer in
-            Result { () throws(IPPError) in try IPPDecoder.parse(buffer, limits: limits) }
+        return try bytes.withUnsafeBytes { buffer in
+            Result { () throws(IPPError) in
+                let message = try IPPDecoder.message(buffer, limits: limits)
+                return (message.message, message.end)
+            }
         }.get()
-        // Keep the input itself when it is just the message; copy the prefix when document data follows.
-        let kept = parsed.end == bytes.count ? bytes : Array(bytes[0..<parsed.end])
-        return (parsed.message(bytes: kept), parsed.end)
     }
 
     /// Decodes the bytes received so far of a message that may still be arriving.
@@ -101,9 +103,8 @@ public struct IPPDecoder: Sendable {
     /// - throws: `IPPError` for malformed input or input over the limits, even before it is complete.
     public func decodePrefix(_ buffer: UnsafeRawBufferPointer) throws(IPPError) -> Progress {
         do {
-            let parsed = try IPPDecoder.parse(buffer, limits: limits)
-            let message = parsed.message(bytes: Array(buffer[0..<parsed.end]))
-            return .complete(message, documentOffset: parsed.end)
+            let (message, end) = try IPPDecoder.message(buffer, limits: limits)
+            return .complete(message, documentOffset: end)
         } catch  where error.kind == .truncated {
             return .needMoreData(atLeast: error.bytesNeeded)
         }
@@ -113,22 +114,110 @@ public struct IPPDecoder: Sendable {
 // MARK: Parsing
 
 extension IPPDecoder {
-    /// What one pass over the input found; the message is made once it is known which bytes to keep.
+    /// What the checking pass over the input found: the header, how many records the message needs, where it ends.
     struct Parsed {
         var version: IPPVersion
         var code: UInt16
         var requestID: Int32
-        var items: [IPPItem]
-        var attributes: [IPPAttributeRecord]
-        var groups: [IPPGroupRecord]
+        var items: Int
+        var attributes: Int
+        var groups: Int
         /// Offset just after the end-of-attributes tag.
         var end: Int
+    }
 
-        func message(bytes: [UInt8]) -> IPPMessage {
-            IPPMessage(
-                version: version, code: code, requestID: requestID,
-                storage: IPPStorage(bytes: bytes, items: items, attributes: attributes, groups: groups))
+    /// Where `parse` writes the records it finds: the regions of a buffer, each up to its capacity. Past a
+    /// capacity it only counts, so that a buffer that turned out too small can be replaced by one of the right size.
+    struct Records {
+        let items: UnsafeMutablePointer<IPPItem>?
+        let itemCapacity: Int
+        let attributes: UnsafeMutablePointer<IPPAttributeRecord>?
+        let attributeCapacity: Int
+        let groups: UnsafeMutablePointer<IPPGroupRecord>?
+        let groupCapacity: Int
+
+        init(_ box: IPPStorageBox?) {
+            items = box?.itemPointer
+            itemCapacity = box?.head.pointee.itemCapacity ?? 0
+            attributes = box?.attributePointer
+            attributeCapacity = box?.head.pointee.attributeCapacity ?? 0
+            groups = box?.groupPointer
+            groupCapacity = box?.head.pointee.groupCapacity ?? 0
         }
+
+        /// Whether every record of the message was written.
+        func hold(_ parsed: Parsed) -> Bool {
+            parsed.items <= itemCapacity && parsed.attributes <= attributeCapacity && parsed.groups <= groupCapacity
+        }
+
+        @inline(__always)
+        func item(_ index: Int, _ item: IPPItem) {
+            if index < itemCapacity, let items { items[index] = item }
+        }
+
+        @inline(__always)
+        func group(_ index: Int, tag: UInt8, item: Int, position: Int, attribute: Int) {
+            if index < groupCapacity, let groups {
+                groups[index] = IPPGroupRecord(
+                    tag: tag, delimiterItem: UInt32(item), firstAttribute: UInt32(attribute), attributeCount: 0)
+            }
+            self.item(item, IPPItem(start: UInt32(position), nameLength: 0, valueLength: 0, tag: tag))
+        }
+
+        @inline(__always)
+        func close(group index: Int, attributes count: Int) {
+            if index >= 0, index < groupCapacity, let groups {
+                groups[index].attributeCount = UInt32(count) - groups[index].firstAttribute
+            }
+        }
+
+        @inline(__always)
+        func attribute(_ index: Int, item: Int) {
+            if index < attributeCapacity, let attributes {
+                attributes[index] = IPPAttributeRecord(firstItem: UInt32(item), itemCount: 0, valueCount: 0)
+            }
+        }
+
+        @inline(__always)
+        func close(attribute index: Int, items: Int, values: UInt32) {
+            if index < attributeCapacity, let attributes {
+                attributes[index].itemCount = UInt32(items) - attributes[index].firstItem
+                attributes[index].valueCount = values
+            }
+        }
+    }
+
+    /// Checks the input and makes the message in one buffer: first into one sized from the input's length, which
+    /// typical messages fit (one pass, one allocation); when one does not, again into one of exactly its size.
+    static func message(_ input: UnsafeRawBufferPointer, limits: Limits) throws(IPPError) -> (message: IPPMessage, end: Int) {
+        // Room for the records a typical message needs (captured messages take 16–35 bytes per item and 27–88
+        // per attribute), sized for at most the first 16 KiB: input beyond is most likely document data.
+        let guessed = min(input.count, 1 << 14)
+        let guess = IPPStorageBox.make(
+            IPPStorageHeader(
+                itemCapacity: guessed / 12 + 8, attributeCapacity: guessed / 24 + 4, groupCapacity: guessed / 128 + 2,
+                byteCapacity: guessed))
+        let parsed = try parse(input, limits: limits, into: Records(guess))
+        let box: IPPStorageBox
+        if parsed.end <= guessed && Records(guess).hold(parsed) {
+            box = guess
+        } else {
+            box = IPPStorageBox.make(
+                IPPStorageHeader(
+                    itemCapacity: parsed.items, attributeCapacity: parsed.attributes, groupCapacity: parsed.groups,
+                    byteCapacity: parsed.end))
+            _ = try parse(input, limits: limits, into: Records(box))
+        }
+        box.head.pointee.itemCount = parsed.items
+        box.head.pointee.attributeCount = parsed.attributes
+        box.head.pointee.groupCount = parsed.groups
+        box.head.pointee.byteCount = parsed.end
+        if let source = input.baseAddress {
+            UnsafeMutableRawPointer(box.bytePointer).copyMemory(from: source, byteCount: parsed.end)
+        }
+        return (
+            IPPMessage(version: parsed.version, code: parsed.code, requestID: parsed.requestID, box: box), parsed.end
+        )
     }
 
     /// Where a collection is between its members.
@@ -141,7 +230,7 @@ extension IPPDecoder {
         case afterValue
     }
 
-    static func parse(_ buffer: UnsafeRawBufferPointer, limits requested: Limits) throws(IPPError) -> Parsed {
+    static func parse(_ buffer: UnsafeRawBufferPointer, limits requested: Limits, into records: Records) throws(IPPError) -> Parsed {
         // Offsets are stored as UInt32: no limit may let them overflow.
         var limits = requested
         limits.maxMessageSize = min(limits.maxMessageSize, Int(UInt32.max))
@@ -156,14 +245,12 @@ extension IPPDecoder {
         let code = UInt16(u16(2))
         let requestID = Int32(bitPattern: UInt32(u16(4)) << 16 | UInt32(u16(6)))
 
-        var items: [IPPItem] = []
-        items.reserveCapacity(min(count, limits.maxMessageSize) / 12 + 4)
-        var attributes: [IPPAttributeRecord] = []
-        attributes.reserveCapacity(min(count, limits.maxMessageSize) / 48 + 4)
-        var groups: [IPPGroupRecord] = []
-        groups.reserveCapacity(4)
+        // How many records the message needs; those within the capacities of `records` are written there.
+        var items = 0
+        var attributes = 0
+        var groups = 0
 
-        // The attribute being read: its index, and its value count so far (written back when it ends).
+        // The attribute being read (-1: none), and its value count so far (written back when it ends).
         var attribute = -1
         var valueCount: UInt32 = 0
         var depth = 0
@@ -193,22 +280,18 @@ extension IPPDecoder {
                         "\(IPPGroupTag(rawValue: tag)) (\(ippHex(tag))) inside \(depth) open collection(s): expected endCollection (0x37)")
                 }
                 if attribute >= 0 {
-                    IPPDecoder.close(&attributes[attribute], items: items.count, values: valueCount)
+                    records.close(attribute: attribute, items: items, values: valueCount)
                     attribute = -1
                 }
-                if !groups.isEmpty {
-                    groups[groups.count - 1].attributeCount = UInt32(attributes.count) - groups[groups.count - 1].firstAttribute
-                }
+                records.close(group: groups - 1, attributes: attributes)
                 if tag == 0x03 {
                     return Parsed(
                         version: version, code: code, requestID: requestID, items: items,
                         attributes: attributes, groups: groups, end: position + 1)
                 }
-                groups.append(
-                    IPPGroupRecord(
-                        tag: tag, delimiterItem: UInt32(items.count),
-                        firstAttribute: UInt32(attributes.count), attributeCount: 0))
-                items.append(IPPItem(start: UInt32(position), nameLength: 0, valueLength: 0, tag: tag))
+                records.group(groups, tag: tag, item: items, position: position, attribute: attributes)
+                groups += 1
+                items += 1
                 position += 1
                 continue
             }
@@ -217,7 +300,7 @@ extension IPPDecoder {
             guard tag < 0x80 else {
                 throw malformed(at: position, "reserved value tag \(ippHex(tag)): expected a value tag 0x10-0x7F")
             }
-            guard !groups.isEmpty else {
+            guard groups > 0 else {
                 throw malformed(at: position, "value tag \(ippHex(tag)) before any group: expected operation-attributes-tag (0x01)")
             }
             guard position + 3 <= count else {
@@ -290,14 +373,15 @@ extension IPPDecoder {
                     guard tag != 0x37, tag != 0x4A else {
                         throw malformed(at: position, "\(IPPValueTag(rawValue: UInt32(tag))) (\(ippHex(tag))) outside a collection")
                     }
-                    if attribute >= 0 {
-                        IPPDecoder.close(&attributes[attribute], items: items.count, values: valueCount)
-                    }
-                    guard attributes.count < limits.maxAttributes else {
+                    guard attributes < limits.maxAttributes else {
                         throw limitExceeded(at: position, "more than \(limits.maxAttributes) attributes")
                     }
-                    attribute = attributes.count
-                    attributes.append(IPPAttributeRecord(firstItem: UInt32(items.count), itemCount: 0, valueCount: 0))
+                    if attribute >= 0 {
+                        records.close(attribute: attribute, items: items, values: valueCount)
+                    }
+                    records.attribute(attributes, item: items)
+                    attribute = attributes
+                    attributes += 1
                     valueCount = 1
                 } else {
                     guard attribute >= 0 else {
@@ -342,18 +426,11 @@ extension IPPDecoder {
                     }
                 }
             }
-            items.append(
-                IPPItem(
-                    start: UInt32(position), nameLength: UInt16(nameLength),
-                    valueLength: UInt16(valueLength), tag: tag))
+            records.item(
+                items, IPPItem(start: UInt32(position), nameLength: UInt16(nameLength), valueLength: UInt16(valueLength), tag: tag))
+            items += 1
             position = valueEnd
         }
-    }
-
-    @inline(__always)
-    private static func close(_ attribute: inout IPPAttributeRecord, items: Int, values: UInt32) {
-        attribute.itemCount = UInt32(items) - attribute.firstItem
-        attribute.valueCount = values
     }
 
     @inline(__always)

@@ -14,7 +14,7 @@ public struct IPPGroupBuilder {
     }
 
     /// The tag of the group being built.
-    public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.groups[group].tag) }
+    public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.box.groups[group].tag) }
 
     /// Adds an attribute with one or more values (more than one makes a 1setOf).
     public mutating func add(_ name: String, _ values: IPPValue...) {
@@ -33,7 +33,7 @@ public struct IPPGroupBuilder {
 
     /// Whether the group already has an attribute with this name.
     public func contains(_ name: String) -> Bool {
-        storage.attribute(named: name, inGroup: group) != nil
+        storage.box.attribute(named: name, inGroup: group) != nil
     }
 }
 

@@ -6,7 +6,9 @@
 /// `IPPMessage.response(to:status:_:)`, or decode one with `IPPDecoder`.
 /// Values are kept in wire form, so a decoded message encodes back to the
 /// same bytes and reading an attribute costs nothing until a value is read.
-public struct IPPMessage: Sendable {
+// Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
+// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+public struct IPPMessage: @unchecked Sendable {
     /// The IPP version (`version-number`).
     public var version: IPPVersion
     /// The operation-id of a request or the status-code of a response.
@@ -25,20 +27,20 @@ public struct IPPMessage: Sendable {
     }
 
     @usableFromInline
-    init(version: IPPVersion, code: UInt16, requestID: Int32, storage: IPPStorage) {
+    init(version: IPPVersion, code: UInt16, requestID: Int32, box: IPPStorageBox) {
         self.version = version
         self.code = code
         self.requestID = requestID
-        self.box = IPPStorageBox(storage)
+        self.box = box
     }
 
-    @usableFromInline var storage: IPPStorage { box.storage }
+    @usableFromInline var storage: IPPStorageBox { box }
 
-    /// Takes the storage out to change it (put it back with `putStorage(_:)`). Once the old box is released,
-    /// arrays no view shares are held once, so that appending to them does not copy them.
+    /// Takes the storage out to change it (put it back with `putStorage(_:)`): the message then no longer holds
+    /// the buffer, so that a builder holding it alone changes it in place instead of copying it.
     @usableFromInline
     mutating func takeStorage() -> IPPStorage {
-        let storage = box.storage
+        let storage = IPPStorage(box: box)
         box = IPPStorageBox.empty
         return storage
     }
@@ -46,7 +48,7 @@ public struct IPPMessage: Sendable {
     /// Puts back the storage taken by `takeStorage()`.
     @usableFromInline
     mutating func putStorage(_ storage: IPPStorage) {
-        box = IPPStorageBox(storage)
+        box = storage.box
     }
 
     /// The code read as an operation-id (for requests).
@@ -136,16 +138,16 @@ extension IPPMessage: Equatable {
             lhs.storage.items.count == rhs.storage.items.count,
             lhs.storage.problem == rhs.storage.problem
         else { return false }
-        let left = lhs.storage
-        let right = rhs.storage
+        let left = lhs.box
+        let right = rhs.box
         for index in left.items.indices {
             let a = left.items[index]
             let b = right.items[index]
             guard a.tag == b.tag, a.nameLength == b.nameLength, a.valueLength == b.valueLength else { return false }
             let length = a.wireLength
-            if left.bytes[Int(a.start)..<(Int(a.start) + length)] != right.bytes[Int(b.start)..<(Int(b.start) + length)] {
-                return false
-            }
+            let leftBytes = UnsafeBufferPointer(rebasing: left.bytes[Int(a.start)..<(Int(a.start) + length)])
+            let rightBytes = UnsafeBufferPointer(rebasing: right.bytes[Int(b.start)..<(Int(b.start) + length)])
+            if !leftBytes.elementsEqual(rightBytes) { return false }
         }
         return true
     }

@@ -1,32 +1,56 @@
-/// Appending wire-form items for builders.
+/// The storage of a message being built: its buffer, held alone, changed in place and grown by doubling.
 ///
 /// Values that cannot be encoded (a string over 65535 bytes, an extension tag
 /// over 0x7FFFFFFF…) are not added; the first such problem is remembered and
 /// thrown by the encoder, so building stays non-throwing and never traps.
-extension IPPStorage {
+@usableFromInline
+struct IPPStorage {
+    @usableFromInline var box: IPPStorageBox
+
+    @usableFromInline
+    init(box: IPPStorageBox) { self.box = box }
+
+    /// Makes the buffer this storage's alone, with room for this much more.
+    private mutating func reserve(items: Int = 0, attributes: Int = 0, groups: Int = 0, bytes: Int = 0) {
+        let header = box.head.pointee
+        let fits =
+            header.itemCount + items <= header.itemCapacity
+            && header.attributeCount + attributes <= header.attributeCapacity
+            && header.groupCount + groups <= header.groupCapacity && header.byteCount + bytes <= header.byteCapacity
+        if fits && isKnownUniquelyReferenced(&box) { return }
+        // Grown by doubling, from room for a typical request, so that building a message copies it O(log n) times.
+        func grown(_ count: Int, _ extra: Int, _ capacity: Int, _ minimum: Int) -> Int {
+            count + extra <= capacity ? capacity : max(count + extra, 2 * capacity, minimum)
+        }
+        box = box.copy(
+            itemCapacity: grown(header.itemCount, items, header.itemCapacity, 32),
+            attributeCapacity: grown(header.attributeCount, attributes, header.attributeCapacity, 16),
+            groupCapacity: grown(header.groupCount, groups, header.groupCapacity, 4),
+            byteCapacity: grown(header.byteCount, bytes, header.byteCapacity, 512))
+    }
+
     /// Appends a group delimiter and its group record at the end of the message.
     @usableFromInline
     mutating func appendGroup(_ tag: IPPGroupTag) -> Int {
-        if groups.isEmpty {
-            // A new message: room for a typical request at once instead of growing from nothing.
-            bytes.reserveCapacity(512)
-            items.reserveCapacity(32)
-            attributes.reserveCapacity(16)
-            groups.reserveCapacity(4)
-        }
-        groups.append(
-            IPPGroupRecord(
-                tag: tag.rawValue, delimiterItem: UInt32(items.count),
-                firstAttribute: UInt32(attributes.count), attributeCount: 0))
-        items.append(IPPItem(start: UInt32(bytes.count), nameLength: 0, valueLength: 0, tag: tag.rawValue))
-        bytes.append(tag.rawValue)
-        return groups.count - 1
+        reserve(items: 1, groups: 1, bytes: 1)
+        let box = self.box
+        let header = box.head.pointee
+        box.groupPointer[header.groupCount] = IPPGroupRecord(
+            tag: tag.rawValue, delimiterItem: UInt32(header.itemCount),
+            firstAttribute: UInt32(header.attributeCount), attributeCount: 0)
+        box.itemPointer[header.itemCount] = IPPItem(
+            start: UInt32(header.byteCount), nameLength: 0, valueLength: 0, tag: tag.rawValue)
+        box.bytePointer[header.byteCount] = tag.rawValue
+        box.head.pointee.groupCount += 1
+        box.head.pointee.itemCount += 1
+        box.head.pointee.byteCount += 1
+        return header.groupCount
     }
 
     /// Adds an attribute at the end of `group`; returns false (and records the problem) if it cannot be encoded.
     ///
-    /// Two passes: the first checks every value and sums the wire size, the second writes through one raw
-    /// pointer into bytes grown once — appending byte by byte made building cost more than libcups' ippWriteIO.
+    /// Two passes: the first checks every value and sums the wire size and items, the second writes through raw
+    /// pointers into the buffer grown once — appending byte by byte made building cost more than libcups' ippWriteIO.
     @usableFromInline
     @discardableResult
     mutating func appendAttribute(_ name: String, values: [IPPValue], toGroup group: Int) -> Bool {
@@ -40,91 +64,123 @@ extension IPPStorage {
             return false
         }
         var size = nameLength
-        for value in values {
-            guard let valueSize = wireSize(of: value, attribute: name) else { return false }
-            size += valueSize
+        var itemCount = 0
+        // Values are read in place, borrowed from the array's buffer: copying each out (a `for value in values`)
+        // retained and released its payload, a fifth of building a large message.
+        let sized = values.withUnsafeBufferPointer { values in
+            for index in values.indices {
+                guard let valueSize = wireSize(of: values[index], attribute: name, items: &itemCount) else { return false }
+                size += valueSize
+            }
+            return true
         }
+        guard sized else { return false }
         // Items address bytes with 32-bit offsets, which the writer below stores unchecked.
-        guard bytes.count + size <= Int(UInt32.max) else {
+        guard box.head.pointee.byteCount + size <= Int(UInt32.max) else {
             note("attribute \"\(name.prefix(40))\" would take the message past 4 GiB")
             return false
         }
-        let firstNewItem = items.count
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: size))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var writer = WireWriter(base: base, offset: start)
-            var first = true
-            for value in values {
-                writer.write(value, name: first ? name : "", items: &items)
-                first = false
-            }
+        reserve(items: itemCount, attributes: 1, bytes: size)
+        let insertAt = openItems(itemCount, inGroup: group)
+        let box = self.box
+        var writer = WireWriter(base: box.bytePointer, offset: box.head.pointee.byteCount, items: box.itemPointer + insertAt)
+        values.withUnsafeBufferPointer { values in
+            for index in values.indices { writer.write(values[index], name: index == 0 ? name : "") }
         }
-        placeAttribute(firstNewItem: firstNewItem, valueCount: values.count, inGroup: group)
+        box.head.pointee.byteCount += size
+        placeAttribute(firstItem: insertAt, itemCount: itemCount, valueCount: values.count, inGroup: group)
         return true
     }
 
     /// Adds a copy of another message's attribute (wire form, byte for byte) at the end of `group`.
     @usableFromInline
     mutating func appendCopy(of attribute: IPPAttribute, toGroup group: Int) {
-        let source = attribute.storage
+        let source = attribute.box
         let record = attribute.record
-        let firstNewItem = items.count
-        for index in Int(record.firstItem)..<Int(record.firstItem + record.itemCount) {
-            var item = source.items[index]
-            let start = Int(item.start)
-            item.start = UInt32(bytes.count)
-            bytes.append(contentsOf: source.bytes[start..<(start + item.wireLength)])
-            items.append(item)
+        let first = Int(record.firstItem)
+        let count = Int(record.itemCount)
+        var size = 0
+        for index in first..<(first + count) { size += source.items[index].wireLength }
+        reserve(items: count, attributes: 1, bytes: size)
+        let insertAt = openItems(count, inGroup: group)
+        let box = self.box
+        var offset = box.head.pointee.byteCount
+        for index in 0..<count {
+            var item = source.items[first + index]
+            let length = item.wireLength
+            (box.bytePointer + offset).update(from: source.bytePointer + Int(item.start), count: length)
+            item.start = UInt32(offset)
+            box.itemPointer[insertAt + index] = item
+            offset += length
         }
-        placeAttribute(firstNewItem: firstNewItem, valueCount: Int(record.valueCount), inGroup: group)
+        box.head.pointee.byteCount = offset
+        placeAttribute(firstItem: insertAt, itemCount: count, valueCount: Int(record.valueCount), inGroup: group)
     }
 
-    /// Moves items just appended at the end into `group` and records the attribute.
-    private mutating func placeAttribute(firstNewItem: Int, valueCount: Int, inGroup group: Int) {
-        let newCount = items.count - firstNewItem
-        let insertAt = endItem(ofGroup: group) - (group + 1 < groups.count ? 0 : newCount)
-        if insertAt != firstNewItem {
-            // The group is not the last one: move the new items in front of the next group.
-            let moved = items[firstNewItem...]
-            items.removeSubrange(firstNewItem...)
-            items.insert(contentsOf: moved, at: insertAt)
+    /// Makes room for `count` items at the end of `group` (moving later groups' items up); returns where they go.
+    private mutating func openItems(_ count: Int, inGroup group: Int) -> Int {
+        let box = self.box
+        let insertAt = box.endItem(ofGroup: group)
+        let total = box.head.pointee.itemCount
+        if insertAt < total {
+            (box.itemPointer + insertAt + count).update(from: box.itemPointer + insertAt, count: total - insertAt)
         }
+        box.head.pointee.itemCount = total + count
+        return insertAt
+    }
+
+    /// Records an attribute whose items were just written at `firstItem`, at the end of `group`.
+    private mutating func placeAttribute(firstItem: Int, itemCount: Int, valueCount: Int, inGroup group: Int) {
+        let box = self.box
+        let attributes = box.attributePointer
+        let groups = box.groupPointer
+        let attributeCount = box.head.pointee.attributeCount
+        let groupCount = box.head.pointee.groupCount
         let attributeIndex = Int(groups[group].firstAttribute + groups[group].attributeCount)
-        attributes.insert(
-            IPPAttributeRecord(
-                firstItem: UInt32(insertAt), itemCount: UInt32(newCount),
-                valueCount: UInt32(valueCount)), at: attributeIndex)
+        if attributeIndex < attributeCount {
+            (attributes + attributeIndex + 1).update(from: attributes + attributeIndex, count: attributeCount - attributeIndex)
+        }
+        attributes[attributeIndex] = IPPAttributeRecord(
+            firstItem: UInt32(firstItem), itemCount: UInt32(itemCount), valueCount: UInt32(valueCount))
+        box.head.pointee.attributeCount = attributeCount + 1
         groups[group].attributeCount += 1
-        if attributeIndex + 1 < attributes.count {
-            for later in (attributeIndex + 1)..<attributes.count {
-                attributes[later].firstItem += UInt32(newCount)
+        if attributeIndex + 1 < attributeCount + 1 {
+            for later in (attributeIndex + 1)..<(attributeCount + 1) {
+                attributes[later].firstItem += UInt32(itemCount)
             }
         }
-        if group + 1 < groups.count {
-            for later in (group + 1)..<groups.count {
-                groups[later].delimiterItem += UInt32(newCount)
+        if group + 1 < groupCount {
+            for later in (group + 1)..<groupCount {
+                groups[later].delimiterItem += UInt32(itemCount)
                 groups[later].firstAttribute += 1
             }
         }
     }
 
-    /// Removes attribute `index` and its items (the bytes stay in the arena, unreferenced).
+    /// Removes attribute `index` and its items (the bytes stay in the buffer, unreferenced).
     @usableFromInline
     mutating func removeAttribute(at index: Int) {
-        let record = attributes[index]
-        let group = self.group(ofAttribute: index)
+        reserve()
+        let box = self.box
+        let record = box.attributes[index]
+        let group = box.group(ofAttribute: index)
         let first = Int(record.firstItem)
         let count = Int(record.itemCount)
-        items.removeSubrange(first..<(first + count))
-        attributes.remove(at: index)
+        let items = box.itemPointer
+        let itemTotal = box.head.pointee.itemCount
+        items.advanced(by: first).update(from: items + first + count, count: itemTotal - first - count)
+        box.head.pointee.itemCount = itemTotal - count
+        let attributes = box.attributePointer
+        let attributeTotal = box.head.pointee.attributeCount
+        (attributes + index).update(from: attributes + index + 1, count: attributeTotal - index - 1)
+        box.head.pointee.attributeCount = attributeTotal - 1
+        let groups = box.groupPointer
         groups[group].attributeCount -= 1
-        if index < attributes.count {
-            for later in index..<attributes.count { attributes[later].firstItem -= UInt32(count) }
+        if index < attributeTotal - 1 {
+            for later in index..<(attributeTotal - 1) { attributes[later].firstItem -= UInt32(count) }
         }
-        if group + 1 < groups.count {
-            for later in (group + 1)..<groups.count {
+        if group + 1 < box.head.pointee.groupCount {
+            for later in (group + 1)..<box.head.pointee.groupCount {
                 groups[later].delimiterItem -= UInt32(count)
                 groups[later].firstAttribute -= 1
             }
@@ -134,12 +190,15 @@ extension IPPStorage {
     // MARK: Values
 
     private mutating func note(_ message: String) {
-        if problem == nil { problem = IPPError(.unencodable, at: bytes.count, message) }
+        guard box.problem == nil else { return }
+        reserve()
+        box.head.pointee.problem = IPPError(.unencodable, at: box.head.pointee.byteCount, message)
     }
 
     /// The bytes a value takes on the wire without its name (a collection with all its member items),
     /// or nil after noting why it cannot be encoded.
-    private mutating func wireSize(of value: IPPValue, attribute: String) -> Int? {
+    private mutating func wireSize(of value: IPPValue, attribute: String, items: inout Int) -> Int? {
+        items += 1
         func sized(_ valueLength: Int) -> Int? {
             guard valueLength <= 0xFFFF else {
                 note("value of \"\(attribute)\" is \(valueLength) bytes; at most 65535 fit")
@@ -161,15 +220,21 @@ extension IPPStorage {
             return sized(string.utf8.count)
         case .collection(let collection):
             var size = 10  // begCollection and endCollection, each with empty name and value
-            for member in collection.members {
-                guard !member.name.isEmpty, !member.values.isEmpty else {
-                    note("collection member \"\(member.name)\" in \"\(attribute)\" needs a name and at least one value")
+            items += 1  // endCollection
+            // Members and their values are read in place by index, like the attribute's values.
+            let members = collection.members
+            for member in members.indices {
+                guard !members[member].name.isEmpty, !members[member].values.isEmpty else {
+                    note(
+                        "collection member \"\(members[member].name)\" in \"\(attribute)\" needs a name and at least one value")
                     return nil
                 }
-                guard let nameSize = sized(member.name.utf8.count) else { return nil }
+                guard let nameSize = sized(members[member].name.utf8.count) else { return nil }
                 size += nameSize
-                for value in member.values {
-                    guard let valueSize = wireSize(of: value, attribute: attribute) else { return nil }
+                items += 1
+                for value in members[member].values.indices {
+                    guard let valueSize = wireSize(of: members[member].values[value], attribute: attribute, items: &items)
+                    else { return nil }
                     size += valueSize
                 }
             }
@@ -203,15 +268,17 @@ extension IPPStorage {
 private struct WireWriter {
     let base: UnsafeMutablePointer<UInt8>
     var offset: Int
+    /// Where the next item goes.
+    var items: UnsafeMutablePointer<IPPItem>
 
-    mutating func write(_ value: IPPValue, name: String, items: inout [IPPItem]) {
+    mutating func write(_ value: IPPValue, name: String) {
         switch value {
-        case .integer(let number): item(0x21, name, 4, &items) { $0.put32(UInt32(bitPattern: number)) }
-        case .enumValue(let number): item(0x23, name, 4, &items) { $0.put32(UInt32(bitPattern: number)) }
-        case .boolean(let flag): item(0x22, name, 1, &items) { $0.put(flag ? 1 : 0) }
-        case .octetString(let octets): item(0x30, name, octets.count, &items) { $0.put(octets) }
+        case .integer(let number): item(0x21, name, 4) { $0.put32(UInt32(bitPattern: number)) }
+        case .enumValue(let number): item(0x23, name, 4) { $0.put32(UInt32(bitPattern: number)) }
+        case .boolean(let flag): item(0x22, name, 1) { $0.put(flag ? 1 : 0) }
+        case .octetString(let octets): item(0x30, name, octets.count) { $0.put(octets) }
         case .dateTime(let date):
-            item(0x31, name, 11, &items) { writer in
+            item(0x31, name, 11) { writer in
                 writer.put16(date.year)
                 writer.put(date.month)
                 writer.put(date.day)
@@ -224,19 +291,19 @@ private struct WireWriter {
                 writer.put(date.utcMinutes)
             }
         case .resolution(let resolution):
-            item(0x32, name, 9, &items) { writer in
+            item(0x32, name, 9) { writer in
                 writer.put32(UInt32(bitPattern: resolution.crossFeed))
                 writer.put32(UInt32(bitPattern: resolution.feed))
                 writer.put(resolution.units.rawValue)
             }
         case .rangeOfInteger(let range):
-            item(0x33, name, 8, &items) { writer in
+            item(0x33, name, 8) { writer in
                 writer.put32(UInt32(bitPattern: range.lower))
                 writer.put32(UInt32(bitPattern: range.upper))
             }
         case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
             let tag: UInt8 = value.tag == .textWithLanguage ? 0x35 : 0x36
-            item(tag, name, 4 + language.utf8.count + text.utf8.count, &items) { writer in
+            item(tag, name, 4 + language.utf8.count + text.utf8.count) { writer in
                 writer.put16(UInt16(truncatingIfNeeded: language.utf8.count))
                 writer.put(language)
                 writer.put16(UInt16(truncatingIfNeeded: text.utf8.count))
@@ -244,38 +311,40 @@ private struct WireWriter {
             }
         case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
             .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
-            item(UInt8(value.tag.rawValue), name, string.utf8.count, &items) { $0.put(string) }
+            item(UInt8(value.tag.rawValue), name, string.utf8.count) { $0.put(string) }
         case .collection(let collection):
-            item(0x34, name, 0, &items) { _ in }
-            for member in collection.members {
-                item(0x4A, "", member.name.utf8.count, &items) { $0.put(member.name) }
-                for value in member.values { write(value, name: "", items: &items) }
+            item(0x34, name, 0) { _ in }
+            let members = collection.members
+            for member in members.indices {
+                item(0x4A, "", members[member].name.utf8.count) { $0.put(members[member].name) }
+                for value in members[member].values.indices { write(members[member].values[value], name: "") }
             }
-            item(0x37, "", 0, &items) { _ in }
+            item(0x37, "", 0) { _ in }
         case .outOfBand(let tag):
-            item(UInt8(truncatingIfNeeded: tag.rawValue), name, 0, &items) { _ in }
+            item(UInt8(truncatingIfNeeded: tag.rawValue), name, 0) { _ in }
         case .other(let tag, let octets):
             if tag.rawValue >= 0x7F {
-                item(0x7F, name, 4 + octets.count, &items) { writer in
+                item(0x7F, name, 4 + octets.count) { writer in
                     writer.put32(tag.rawValue)
                     writer.put(octets)
                 }
             } else {
-                item(UInt8(truncatingIfNeeded: tag.rawValue), name, octets.count, &items) { $0.put(octets) }
+                item(UInt8(truncatingIfNeeded: tag.rawValue), name, octets.count) { $0.put(octets) }
             }
         }
     }
 
     /// Tag, name length, name, value length, then the value; lengths were checked when sizing.
     private mutating func item(
-        _ tag: UInt8, _ name: String, _ valueLength: Int, _ items: inout [IPPItem],
+        _ tag: UInt8, _ name: String, _ valueLength: Int,
         _ writeValue: (inout WireWriter) -> Void
     ) {
         let nameLength = name.utf8.count
-        items.append(
-            IPPItem(
+        items.initialize(
+            to: IPPItem(
                 start: UInt32(truncatingIfNeeded: offset), nameLength: UInt16(truncatingIfNeeded: nameLength),
                 valueLength: UInt16(truncatingIfNeeded: valueLength), tag: tag))
+        items += 1
         put(tag)
         put16(UInt16(truncatingIfNeeded: nameLength))
         put(name)
@@ -308,8 +377,17 @@ private struct WireWriter {
     }
 
     mutating func put(_ string: String) {
+        // Native Swift strings are contiguous UTF-8, read in place without copying the String (a retain).
+        let copied = string.utf8.withContiguousStorageIfAvailable { source in
+            guard let from = source.baseAddress, !source.isEmpty else { return }
+            (base + offset).update(from: from, count: source.count)
+        }
+        if copied != nil {
+            offset += string.utf8.count
+            return
+        }
         var string = string
-        // Native Swift strings are contiguous UTF-8; withUTF8 makes a bridged one contiguous first.
+        // withUTF8 makes a bridged string contiguous first.
         string.withUTF8 { source in
             guard let from = source.baseAddress, !source.isEmpty else { return }
             (base + offset).update(from: from, count: source.count)

@@ -3,7 +3,7 @@
 /// The decoder has already checked lengths and nesting, but these functions
 /// stay defensive (no force unwraps, bounded loops) so that a storage built
 /// any other way still cannot make them trap.
-extension IPPStorage {
+extension IPPStorageBox {
     /// The value starting at `index` and the index of the item after it
     /// (after the matching endCollection for a collection).
     @usableFromInline
@@ -18,21 +18,21 @@ extension IPPStorage {
         case 0x23 where length == 4:
             return (.enumValue(Int32(bitPattern: integer(at: start, width: 4))), index + 1)
         case 0x22 where length == 1:
-            return (.boolean(bytes[start] != 0), index + 1)
+            return (.boolean(byte(at: start) != 0), index + 1)
         case 0x30:
-            return (.octetString(Array(bytes[start..<(start + length)])), index + 1)
+            return (.octetString(octets(from: start, count: length)), index + 1)
         case 0x31 where length == 11:
             let date = IPPDateTime(
-                year: UInt16(integer(at: start, width: 2)), month: bytes[start + 2], day: bytes[start + 3],
-                hour: bytes[start + 4], minutes: bytes[start + 5], seconds: bytes[start + 6],
-                deciseconds: bytes[start + 7], utcDirection: bytes[start + 8],
-                utcHours: bytes[start + 9], utcMinutes: bytes[start + 10])
+                year: UInt16(integer(at: start, width: 2)), month: byte(at: start + 2), day: byte(at: start + 3),
+                hour: byte(at: start + 4), minutes: byte(at: start + 5), seconds: byte(at: start + 6),
+                deciseconds: byte(at: start + 7), utcDirection: byte(at: start + 8),
+                utcHours: byte(at: start + 9), utcMinutes: byte(at: start + 10))
             return (.dateTime(date), index + 1)
         case 0x32 where length == 9:
             let resolution = IPPResolution(
                 crossFeed: Int32(bitPattern: integer(at: start, width: 4)),
                 feed: Int32(bitPattern: integer(at: start + 4, width: 4)),
-                units: IPPResolution.Units(rawValue: bytes[start + 8]))
+                units: IPPResolution.Units(rawValue: byte(at: start + 8)))
             return (.resolution(resolution), index + 1)
         case 0x33 where length == 8:
             let range = IPPRange(
@@ -71,11 +71,11 @@ extension IPPStorage {
             return (value, index + 1)
         case 0x7F where length >= 4:
             let extended = IPPValueTag(rawValue: integer(at: start, width: 4))
-            return (.other(extended, Array(bytes[(start + 4)..<(start + length)])), index + 1)
+            return (.other(extended, octets(from: start + 4, count: length - 4)), index + 1)
         default:
             break
         }
-        return (.other(IPPValueTag(rawValue: UInt32(tag)), Array(bytes[start..<(start + length)])), index + 1)
+        return (.other(IPPValueTag(rawValue: UInt32(tag)), octets(from: start, count: length)), index + 1)
     }
 
     /// Text and language of a with-language value: two length-prefixed strings, language first.

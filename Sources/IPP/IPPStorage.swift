@@ -1,59 +1,128 @@
-/// The compact representation behind `IPPMessage`.
+/// The compact representation behind `IPPMessage`: one buffer per message.
 ///
 /// Every attribute value (and every group delimiter) is an `IPPItem` that
 /// points at its wire form — tag, name length, name, value length, value —
-/// in `bytes`. A decoded message keeps the input bytes as they came, so
-/// decoding allocates a handful of arrays instead of one object per value,
-/// names and values are read in place, and encoding copies spans (adjacent
-/// spans in one go). Builders append wire-form bytes the same way.
+/// in the buffer's bytes. The buffer is one allocation: a header with the
+/// counts and capacities, then four regions — items, attribute records,
+/// group records, wire-form bytes (for a decoded message: the input, header
+/// included). Decoding therefore allocates once, names and values are read in
+/// place, and encoding copies spans (adjacent spans in one go). Builders write
+/// wire-form bytes straight into the bytes region, each attribute sized once.
+///
+/// A buffer is changed only while one message (or its builder) holds it alone;
+/// `IPPStorage` copies it first otherwise, so views of a message never see it change.
 @usableFromInline
-struct IPPStorage: Sendable {
-    /// Wire-form bytes the items point into (for a decoded message: the input, header included).
-    @usableFromInline var bytes: [UInt8]
+final class IPPStorageBox: ManagedBuffer<IPPStorageHeader, UInt32> {
+    /// The buffer of every message made without attributes, so that making one allocates nothing. Never changed:
+    /// it has no room, so a builder always copies it first.
+    @usableFromInline nonisolated(unsafe) static let empty = IPPStorageBox.make(
+        IPPStorageHeader(itemCapacity: 0, attributeCapacity: 0, groupCapacity: 0, byteCapacity: 0))
+
+    /// A buffer with the header's capacities, its regions bound to their record types and empty.
+    @usableFromInline
+    static func make(_ header: IPPStorageHeader) -> IPPStorageBox {
+        let words = (header.bytesOffset + header.byteCapacity + 3) / 4
+        let buffer = unsafeDowncast(create(minimumCapacity: max(words, 1)) { _ in header }, to: IPPStorageBox.self)
+        buffer.withUnsafeMutablePointerToElements { elements in
+            let raw = UnsafeMutableRawPointer(elements)
+            raw.bindMemory(to: IPPItem.self, capacity: header.itemCapacity)
+            (raw + header.attributesOffset).bindMemory(to: IPPAttributeRecord.self, capacity: header.attributeCapacity)
+            (raw + header.groupsOffset).bindMemory(to: IPPGroupRecord.self, capacity: header.groupCapacity)
+            (raw + header.bytesOffset).bindMemory(to: UInt8.self, capacity: header.byteCapacity)
+        }
+        return buffer
+    }
+
+    /// A copy with at least these capacities (never less than the counts).
+    @usableFromInline
+    func copy(itemCapacity: Int, attributeCapacity: Int, groupCapacity: Int, byteCapacity: Int) -> IPPStorageBox {
+        let old = head.pointee
+        var new = IPPStorageHeader(
+            itemCapacity: max(itemCapacity, old.itemCount), attributeCapacity: max(attributeCapacity, old.attributeCount),
+            groupCapacity: max(groupCapacity, old.groupCount), byteCapacity: max(byteCapacity, old.byteCount))
+        new.itemCount = old.itemCount
+        new.attributeCount = old.attributeCount
+        new.groupCount = old.groupCount
+        new.byteCount = old.byteCount
+        new.problem = old.problem
+        let copy = IPPStorageBox.make(new)
+        copy.itemPointer.update(from: itemPointer, count: old.itemCount)
+        copy.attributePointer.update(from: attributePointer, count: old.attributeCount)
+        copy.groupPointer.update(from: groupPointer, count: old.groupCount)
+        copy.bytePointer.update(from: bytePointer, count: old.byteCount)
+        return copy
+    }
+
+    /// The header, read and changed through a pointer: ManagedBuffer's `header` property is checked for exclusive
+    /// access at run time on every use, which made reading a message's values ~70 % slower.
+    @inlinable var head: UnsafeMutablePointer<IPPStorageHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
+    @inlinable var raw: UnsafeMutableRawPointer { withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) } }
+
+    // The regions, bound to their types in `make`. Valid while the buffer is alive, which every reader ensures by
+    // holding it (a view or message keeps a strong reference).
+    @inlinable var itemPointer: UnsafeMutablePointer<IPPItem> { raw.assumingMemoryBound(to: IPPItem.self) }
+    @inlinable var attributePointer: UnsafeMutablePointer<IPPAttributeRecord> {
+        (raw + head.pointee.attributesOffset).assumingMemoryBound(to: IPPAttributeRecord.self)
+    }
+    @inlinable var groupPointer: UnsafeMutablePointer<IPPGroupRecord> {
+        (raw + head.pointee.groupsOffset).assumingMemoryBound(to: IPPGroupRecord.self)
+    }
+    @inlinable var bytePointer: UnsafeMutablePointer<UInt8> {
+        (raw + head.pointee.bytesOffset).assumingMemoryBound(to: UInt8.self)
+    }
+
     /// Group delimiters and values, in message order.
-    @usableFromInline var items: [IPPItem]
+    @inlinable var items: UnsafeBufferPointer<IPPItem> {
+        UnsafeBufferPointer(start: itemPointer, count: head.pointee.itemCount)
+    }
     /// Attributes, in message order; each covers a run of items.
-    @usableFromInline var attributes: [IPPAttributeRecord]
+    @inlinable var attributes: UnsafeBufferPointer<IPPAttributeRecord> {
+        UnsafeBufferPointer(start: attributePointer, count: head.pointee.attributeCount)
+    }
     /// Groups, in message order; each covers a run of attributes.
-    @usableFromInline var groups: [IPPGroupRecord]
+    @inlinable var groups: UnsafeBufferPointer<IPPGroupRecord> {
+        UnsafeBufferPointer(start: groupPointer, count: head.pointee.groupCount)
+    }
+    /// Wire-form bytes the items point into.
+    @inlinable var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytePointer, count: head.pointee.byteCount)
+    }
     /// The first value a builder could not encode; the encoder reports it.
+    @inlinable var problem: IPPError? { head.pointee.problem }
+}
+
+/// Counts and capacities of the regions of an `IPPStorageBox`, and the problem a builder noted.
+@usableFromInline
+struct IPPStorageHeader {
+    @usableFromInline var itemCount = 0
+    @usableFromInline var attributeCount = 0
+    @usableFromInline var groupCount = 0
+    @usableFromInline var byteCount = 0
+    @usableFromInline let itemCapacity: Int
+    @usableFromInline let attributeCapacity: Int
+    @usableFromInline let groupCapacity: Int
+    @usableFromInline let byteCapacity: Int
     @usableFromInline var problem: IPPError?
 
     @usableFromInline
-    init(
-        bytes: [UInt8] = [], items: [IPPItem] = [], attributes: [IPPAttributeRecord] = [],
-        groups: [IPPGroupRecord] = [], problem: IPPError? = nil
-    ) {
-        self.bytes = bytes
-        self.items = items
-        self.attributes = attributes
-        self.groups = groups
-        self.problem = problem
+    init(itemCapacity: Int, attributeCapacity: Int, groupCapacity: Int, byteCapacity: Int) {
+        self.itemCapacity = itemCapacity
+        self.attributeCapacity = attributeCapacity
+        self.groupCapacity = groupCapacity
+        self.byteCapacity = byteCapacity
     }
-}
 
-/// The one reference a message and its views (groups, attributes) share, so that making or copying a view
-/// retains one object instead of each of the storage's arrays (those retains and releases were ~40 % of reading
-/// every attribute of a message).
-///
-/// The storage is a `let`: views read it in place, where a mutable stored property would be copied (every
-/// array retained) for each method call on it. `IPPMessage` changes its storage by taking it out of a box it
-/// alone holds (the arrays are then unshared, and change in place) and putting it into a new one.
-@usableFromInline
-final class IPPStorageBox: Sendable {
-    @usableFromInline let storage: IPPStorage
-
-    @usableFromInline
-    init(_ storage: IPPStorage) { self.storage = storage }
-
-    /// The box of every message made without attributes, so that making one allocates nothing.
-    @usableFromInline static let empty = IPPStorageBox(IPPStorage())
+    // Byte offsets of the regions; every record type is 4-byte aligned and its stride a multiple of 4.
+    @inlinable var attributesOffset: Int { itemCapacity * MemoryLayout<IPPItem>.stride }
+    @inlinable var groupsOffset: Int { attributesOffset + attributeCapacity * MemoryLayout<IPPAttributeRecord>.stride }
+    @inlinable var bytesOffset: Int { groupsOffset + groupCapacity * MemoryLayout<IPPGroupRecord>.stride }
 }
 
 /// One group delimiter or value in wire form (12 bytes).
 @usableFromInline
 struct IPPItem: Sendable, Hashable {
-    /// Offset of the tag byte in `IPPStorage.bytes`.
+    /// Offset of the tag byte in the storage's bytes.
     @usableFromInline var start: UInt32
     @usableFromInline var nameLength: UInt16
     @usableFromInline var valueLength: UInt16
@@ -93,10 +162,10 @@ struct IPPAttributeRecord: Sendable, Hashable {
 /// One attribute group: its delimiter item and its run of attributes.
 @usableFromInline
 struct IPPGroupRecord: Sendable, Hashable {
-    @usableFromInline var tag: UInt8
     @usableFromInline var delimiterItem: UInt32
     @usableFromInline var firstAttribute: UInt32
     @usableFromInline var attributeCount: UInt32
+    @usableFromInline var tag: UInt8
 
     @inlinable
     init(tag: UInt8, delimiterItem: UInt32, firstAttribute: UInt32, attributeCount: UInt32) {
@@ -109,22 +178,21 @@ struct IPPGroupRecord: Sendable, Hashable {
 
 // MARK: Reading
 
-extension IPPStorage {
+extension IPPStorageBox {
     /// Whether an item's name equals `name`, compared in place.
     @inlinable
     func nameEquals(item index: Int, _ name: String) -> Bool {
         let item = items[index]
+        let all = bytes
         var name = name
         return name.withUTF8 { wanted in
             guard wanted.count == Int(item.nameLength) else { return false }
-            return bytes.withUnsafeBufferPointer { all in
-                let start = item.nameStart
-                guard start + wanted.count <= all.count else { return false }
-                for offset in 0..<wanted.count where all[start + offset] != wanted[offset] {
-                    return false
-                }
-                return true
+            let start = item.nameStart
+            guard start + wanted.count <= all.count else { return false }
+            for offset in 0..<wanted.count where all[start + offset] != wanted[offset] {
+                return false
             }
+            return true
         }
     }
 
@@ -139,12 +207,10 @@ extension IPPStorage {
     /// `IPPInternedStrings`): such a string allocates nothing and is not reference counted.
     @usableFromInline
     func internedString(from start: Int, count: Int) -> String {
-        if count > 15 {
-            let interned = bytes.withUnsafeBufferPointer { all -> String? in
-                guard start >= 0, start + count <= all.count, let base = all.baseAddress else { return nil }
-                return IPPInternedStrings.lookup(base + start, count: count)
-            }
-            if let interned { return interned }
+        if count > 15, start >= 0, start + count <= head.pointee.byteCount,
+            let interned = IPPInternedStrings.lookup(bytePointer + start, count: count)
+        {
+            return interned
         }
         return string(from: start, count: count)
     }
@@ -152,22 +218,37 @@ extension IPPStorage {
     /// Bytes as a String; invalid UTF-8 is repaired rather than trapping.
     @usableFromInline
     func string(from start: Int, count: Int) -> String {
-        bytes.withUnsafeBufferPointer { all in
-            let end = min(start + count, all.count)
-            guard start >= 0, start <= end else { return "" }
-            return String(decoding: UnsafeBufferPointer(rebasing: all[start..<end]), as: UTF8.self)
-        }
+        let all = bytes
+        let end = min(start + count, all.count)
+        guard start >= 0, start <= end else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: all[start..<end]), as: UTF8.self)
+    }
+
+    /// The bytes `start..<start + count` as an array (clamped to the storage, never traps).
+    @usableFromInline
+    func octets(from start: Int, count: Int) -> [UInt8] {
+        let all = bytes
+        let end = min(start + count, all.count)
+        guard start >= 0, start <= end else { return [] }
+        return Array(UnsafeBufferPointer(rebasing: all[start..<end]))
     }
 
     /// Big-endian integer of `width` bytes at `offset` (0 past the end, never traps).
     @usableFromInline
     func integer(at offset: Int, width: Int) -> UInt32 {
-        guard offset >= 0, offset + width <= bytes.count else { return 0 }
+        let all = bytes
+        guard offset >= 0, offset + width <= all.count else { return 0 }
         var value: UInt32 = 0
         for index in offset..<(offset + width) {
-            value = value << 8 | UInt32(bytes[index])
+            value = value << 8 | UInt32(all[index])
         }
         return value
+    }
+
+    /// The byte at `offset` (0 past the end, never traps).
+    @usableFromInline
+    func byte(at offset: Int) -> UInt8 {
+        offset >= 0 && offset < head.pointee.byteCount ? bytePointer[offset] : 0
     }
 
     /// The syntax of a value item; extension values report the tag from their first four bytes.
@@ -183,7 +264,7 @@ extension IPPStorage {
     /// Index one past the last item of `group`.
     @usableFromInline
     func endItem(ofGroup group: Int) -> Int {
-        group + 1 < groups.count ? Int(groups[group + 1].delimiterItem) : items.count
+        group + 1 < head.pointee.groupCount ? Int(groups[group + 1].delimiterItem) : head.pointee.itemCount
     }
 
     /// The first attribute of `group` with this name, compared in place without making Strings.
@@ -191,6 +272,7 @@ extension IPPStorage {
     func attribute(named name: String, inGroup group: Int) -> Int? {
         let record = groups[group]
         let first = Int(record.firstAttribute)
+        let attributes = self.attributes
         for attribute in first..<(first + Int(record.attributeCount))
         where nameEquals(item: Int(attributes[attribute].firstItem), name) {
             return attribute
@@ -201,6 +283,7 @@ extension IPPStorage {
     /// The group an attribute belongs to (binary search over the group records).
     @usableFromInline
     func group(ofAttribute attribute: Int) -> Int {
+        let groups = self.groups
         var low = 0
         var high = groups.count - 1
         while low < high {

@@ -147,6 +147,69 @@ import Testing
         #expect(afterRemoval.groups(.job).map(\.names) == [["copies"], ["sides"]])
     }
 
+    /// Adding to every group in turn, far past the first buffer's room, so that the buffer grows (is copied) while
+    /// items move to make room in earlier groups; the result must equal the same message built in wire order.
+    @Test func growingEveryGroupInTurnKeepsTheWireOrder() throws {
+        let rounds = 60
+        func names(_ group: Int) -> [String] { (0..<rounds).map { "x-\(group)-\($0)-long-enough-to-allocate" } }
+        func values(_ group: Int, _ round: Int) -> [IPPValue] {
+            round % 3 == 0
+                ? [.collection(IPPCollection { $0.add("x-member", .integer(Int32(round)), .keyword("k\(group)")) })]
+                : [.integer(Int32(group * 1000 + round)), .text(String(repeating: "t", count: round))]
+        }
+        var interleaved = IPPMessage.request(.printJob, requestID: 9)
+        interleaved.addGroup(.job)
+        interleaved.addGroup(.printer)
+        let shared = interleaved  // holds the first buffer, which must not change
+        for round in 0..<rounds {
+            for group in 0..<3 {
+                interleaved.updateGroup(at: group) { $0.add(names(group)[round], values: values(group, round)) }
+            }
+        }
+        var ordered = IPPMessage.request(.printJob, requestID: 9) { op in
+            for round in 0..<rounds { op.add(names(0)[round], values: values(0, round)) }
+        }
+        for (group, tag) in [(1, IPPGroupTag.job), (2, .printer)] {
+            ordered.addGroup(tag) { builder in
+                for round in 0..<rounds { builder.add(names(group)[round], values: values(group, round)) }
+            }
+        }
+        #expect(interleaved == ordered)
+        #expect(try interleaved.encoded() == ordered.encoded())
+        #expect(interleaved.encodedSize == (try interleaved.encoded()).count)
+        #expect(shared.groups.map(\.count) == [2, 0, 0])
+        let decoded = try IPPDecoder().decode(try interleaved.encoded())
+        #expect(decoded.groups.map(\.count) == [rounds + 2, rounds, rounds])
+        #expect(decoded.group(.printer)?[names(2)[4]]?.values == values(2, 4))
+        for round in stride(from: 0, to: rounds, by: 7) { interleaved.removeAttribute(names(1)[round], from: .job) }
+        ordered = interleaved
+        #expect(try IPPDecoder().decode(try ordered.encoded()) == interleaved)
+        #expect(interleaved.group(.job)?.count == rounds - (rounds + 6) / 7)
+    }
+
+    /// 600 integers take 9 bytes each, more items per byte than the decoder's first buffer has room for, and a
+    /// message over 16 KiB does not fit it either: the decoder must decode again into a buffer of the right size.
+    @Test(arguments: [0, 20_000]) func aDenseOrLargeMessageDecodesLikeATypicalOne(octets: Int) throws {
+        let numbers = (0..<600).map { IPPValue.integer(Int32($0)) }
+        let message = IPPMessage.request(.printJob, requestID: 4) { op in
+            op.add("x-numbers", values: numbers)
+            for index in 0..<40 { op.add("x-\(index)", .boolean(index % 2 == 0)) }
+            if octets > 0 { op.add("x-octets", .octetString(Array(repeating: 7, count: octets))) }
+        }
+        let bytes = try message.encoded()
+        let decoded = try IPPDecoder().decode(bytes)
+        #expect(decoded == message)
+        #expect(try decoded.encoded() == bytes)
+        #expect(decoded.operationAttributes?["x-numbers"]?.values == numbers)
+        #expect(decoded.operationAttributes?.count == (octets > 0 ? 44 : 43))
+        guard case .complete(let prefixed, let offset) = try IPPDecoder().decodePrefix(bytes + [0x25, 0x50]) else {
+            Issue.record("a complete message with document data after it asked for more")
+            return
+        }
+        #expect(offset == bytes.count)
+        #expect(prefixed == message)
+    }
+
     @Test func echoingAnAttributeCopiesItsBytes() throws {
         let request = try IPPDecoder().decode(Fixtures.bytes("syntax-01-validate-job-request.ipp"))
         let mediaCol = try #require(request.attribute("media-col", in: .job))

@@ -15,7 +15,8 @@ public struct IPPBench: ParsableCommand {
         abstract: "IPP decode and encode speed next to libcups, like for like, on captured messages.",
         discussion: """
             What each figure does, per message:
-              decode         ours: index the message (values stay in wire form, read on demand).
+              decode         ours: check the message and index it, in one buffer with its bytes (values stay in
+                             wire form, read on demand; one allocation for a typical message).
               decode_tree    ours: decode, then every attribute's name as a String and every value as its typed
                              IPPValue (strings as String, collections walked) — what ippReadIO leaves you holding.
               libcups_read   ippNew + ippReadIO + ippDelete: libcups builds and frees the whole attribute tree.
