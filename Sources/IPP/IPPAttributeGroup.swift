@@ -23,7 +23,9 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
 
     /// The attribute at a position in the group.
     public subscript(position: Int) -> IPPAttribute {
-        IPPAttribute(box: box, index: Int(storage.groups[index].firstAttribute) + position)
+        // The records are read through unchecked pointers: a position outside the group traps here, as an array's would.
+        precondition(position >= 0 && position < endIndex, "IPPAttributeGroup index out of range")
+        return IPPAttribute(box: box, index: Int(storage.groups[index].firstAttribute) + position)
     }
 
     /// The first attribute with this name, compared in place without making Strings.
