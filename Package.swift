@@ -58,6 +58,8 @@ let package = Package(
             dependencies: [
                 "Wire",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the WAL hook that moves checkpoints off the commits.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),

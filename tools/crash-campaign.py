@@ -355,7 +355,8 @@ def ims_client(index, served, record, stop, seed):
 
 # MARK: The checks, against the last restart
 
-def check_mig(endpoints, record, state):
+def list_mig_jobs(endpoints):
+    """Every job MiG lists: job-id -> [(job-name, job-state)]."""
     extra = ipp_attribute(0x44, "which-jobs", "all") + ipp_attribute(0x44, "requested-attributes", "job-id") + \
         ipp_attribute(0x44, "", "job-name") + ipp_attribute(0x44, "", "job-state")
     _, status, _, body = post(endpoints.mig_host, endpoints.mig_port, "/ipp/print", ipp_request(0x000A, 1, endpoints.printer_uri, extra),
@@ -370,6 +371,14 @@ def check_mig(endpoints, record, state):
         if tag == 0x02:
             for job_id in attributes.get("job-id", []):
                 listed.setdefault(job_id, []).append((attributes.get("job-name", [""])[0], attributes.get("job-state", [0])[0]))
+    return listed
+
+
+def check_mig(endpoints, record, state):
+    listed = list_mig_jobs(endpoints)
+    # The restarted server goes on printing while the documents are checked: a job listed as not yet completed may
+    # complete, and its document be deleted, before its file is looked at. Such jobs are asked about again below.
+    later = None
     names = {}
     for entries in listed.values():
         for name, _ in entries:
@@ -387,6 +396,13 @@ def check_mig(endpoints, record, state):
         completed = any(state_value == 9 for _, state_value in entries)
         if completed and not os.path.exists(path):
             continue  # printed, and its document deleted after printing (preserve-job-files=false)
+        if not os.path.exists(path):
+            def completed_in(jobs):
+                return any(listed_name == name and state_value == 9 for listed_name, state_value in jobs.get(job_id, []))
+            if later is None or not completed_in(later):
+                later = list_mig_jobs(endpoints)  # listed after the file was found missing
+            if completed_in(later):
+                continue  # completed (and its document deleted) while the documents were being checked
         if not os.path.exists(path) or os.path.getsize(path) != size:
             documents_missing += 1
             problems.append("job %d: document %s has %s bytes, %d were acknowledged" % (

@@ -16,6 +16,7 @@ import Wire
 ///   committed together, in arrival order, in one transaction (one fsync of the WAL), each inside its own
 ///   savepoint, so a write that throws rolls back alone and fails only its own future. Every future completes
 ///   once the commit that holds its write is durable, or fails when that commit does.
+/// - WAL checkpoints run on a connection of their own (``WALCheckpoints``), never inside a commit.
 ///
 /// **Inline**: on a simulated node (and for any node when there is no path) every read and write runs at once
 /// on the caller's thread, a write in a transaction of its own, in call order: under simulation virtual time
@@ -23,7 +24,7 @@ import Wire
 ///
 /// **In memory** (no path): a `DatabaseQueue`, always inline — nothing touches a disk (simulation, tests).
 ///
-/// Futures complete on the calling node's loop. The `await…` forms are for async code: inline they return
+/// Futures complete on the calling node's loop (or on the loop given to ``write(on:completingOn:_:)``). The `await…` forms are for async code: inline they return
 /// without suspending (see ``Wire/Node/awaitBlocking(_:)``), so under simulation they change no trace. The
 /// `…Blocking` forms run on the calling thread, for start-up and operator commands only.
 ///
@@ -45,7 +46,7 @@ public final class DurableDatabase: Sendable {
 
     fileprivate enum Storage: Sendable {
         case memory(DatabaseQueue)
-        case file(DatabasePool, DatabaseThreads, GroupCommit)
+        case file(DatabasePool, DatabaseThreads, GroupCommit, WALCheckpoints)
     }
 
     /// Most writes one group commit holds (more wait for the next one): bounds a transaction's size and time.
@@ -117,13 +118,20 @@ public final class DurableDatabase: Sendable {
         configuration.maximumReaderCount = Self.readers
         let pool = try DatabasePool(path: path, configuration: configuration)
         // After opening: the pool's WAL set-up ran after prepareDatabase and set the writer to NORMAL. The pool
-        // has one writer connection for its whole life, so this holds for every later commit.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: pragma) }
+        // has one writer connection for its whole life, so this holds for every later commit, and so does the
+        // WAL hook that moves checkpoints off the commits.
+        var checkpointing = Configuration()
+        checkpointing.prepareDatabase { db in try db.execute(sql: pragma) }
+        let checkpoints = try WALCheckpoints(path: path, configuration: checkpointing)
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: pragma)
+            checkpoints.install(on: db)
+        }
         try DirectorySync.sync(folderOf: path)
         try migrator.migrate(pool)
         try Self.openReaders(of: pool)
         let threads = DatabaseThreads(count: Self.readers + 1)
-        storage = .file(pool, threads, GroupCommit(pool: pool, threads: threads, maximumBatch: Self.maximumBatch))
+        storage = .file(pool, threads, GroupCommit(pool: pool, threads: threads, maximumBatch: Self.maximumBatch), checkpoints)
     }
 
     // MARK: Futures
@@ -133,21 +141,27 @@ public final class DurableDatabase: Sendable {
         switch storage {
         case .memory(let queue):
             return node.eventLoop.makeCompletedFuture { try queue.read(body) }
-        case .file(let pool, let threads, _):
+        case .file(let pool, let threads, _, _):
             guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.read(body) } }
             return threads.run(on: node.eventLoop) { try pool.read(body) }
         }
     }
 
-    /// `body`'s result on `node`'s loop once its changes are committed (durably, on disk); a failure when `body`
-    /// throws (its changes rolled back, nobody else's) or its commit fails.
-    public func write<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) -> EventLoopFuture<T> {
+    /// `body`'s result once its changes are committed (durably, on disk); a failure when `body` throws (its changes
+    /// rolled back, nobody else's) or its commit fails.
+    ///
+    /// - parameter eventLoop: where the future completes: `node`'s loop by default; a connection's loop saves the
+    ///   answer a hop through the node's loop when the commit is all it waits for.
+    public func write<T: Sendable>(
+        on node: Node, completingOn eventLoop: (any EventLoop)? = nil, _ body: @escaping @Sendable (Database) throws -> T
+    ) -> EventLoopFuture<T> {
+        let completion = eventLoop ?? node.eventLoop
         switch storage {
         case .memory(let queue):
-            return node.eventLoop.makeCompletedFuture { try queue.write(body) }
-        case .file(let pool, _, let groupCommit):
-            guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.write(body) } }
-            return groupCommit.submit(body, on: node)
+            return completion.makeCompletedFuture { try queue.write(body) }
+        case .file(let pool, _, let groupCommit, _):
+            guard node.blockingWork.isThreaded else { return completion.makeCompletedFuture { try pool.write(body) } }
+            return groupCommit.submit(body, on: node, completingOn: completion)
         }
     }
 
@@ -183,7 +197,7 @@ extension DurableDatabase {
     public func readBlocking<T>(_ body: (Database) throws -> T) throws -> T {
         switch storage {
         case .memory(let queue): return try queue.read(body)
-        case .file(let pool, _, _): return try pool.read(body)
+        case .file(let pool, _, _, _): return try pool.read(body)
         }
     }
 
@@ -192,7 +206,7 @@ extension DurableDatabase {
     public func writeBlocking<T>(_ body: (Database) throws -> T) throws -> T {
         switch storage {
         case .memory(let queue): return try queue.write(body)
-        case .file(let pool, _, _): return try pool.write(body)
+        case .file(let pool, _, _, _): return try pool.write(body)
         }
     }
 }

@@ -34,9 +34,11 @@ final class GroupCommit: Sendable {
         self.maximumBatch = maximumBatch
     }
 
-    /// Queues `body`; its future completes on `node`'s loop after the commit that holds it.
-    func submit<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T, on node: Node) -> EventLoopFuture<T> {
-        let promise = node.eventLoop.makePromise(of: T.self)
+    /// Queues `body`; its future completes on `eventLoop` after the commit that holds it.
+    func submit<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, on node: Node, completingOn eventLoop: any EventLoop
+    ) -> EventLoopFuture<T> {
+        let promise = eventLoop.makePromise(of: T.self)
         let pending = Pending(
             run: { db in
                 let outcome: Result<T, any Error>

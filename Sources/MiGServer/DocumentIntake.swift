@@ -30,26 +30,55 @@ final class DocumentIntake: @unchecked Sendable {
         self.unsupported = unsupported
     }
 
-    /// Writes `bytes` into the spool off the loops; the outcome arrives on `eventLoop` (fails with a `SpoolError`).
-    func write(_ bytes: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        node.blockingWork.run(on: eventLoop) { try self.writer.write(bytes) }
+    /// Writes `chunks` into the spool off the loops; the outcome arrives on `eventLoop` (fails with a `SpoolError`).
+    func write(_ chunks: [ByteBuffer], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        node.blockingWork.run(on: eventLoop) { try self.writer.write(chunks) }
     }
 
-    /// The whole document has arrived: made durable off the loops, then stored by the printer, which answers.
-    func finish() -> EventLoopFuture<IPPMessage> {
-        node.blocking { () -> Result<SpooledDocument, SpoolError> in
+    /// How a finished upload was answered.
+    enum Finished: Sendable {
+        /// The printer's answer to the document (stored, or refused by the spool as a whole).
+        case answer(IPPMessage)
+        /// The spool refused the last bytes: the job is aborted and the answer says why.
+        case lastWriteFailed(IPPMessage)
+    }
+
+    /// What the spool's thread did with the end of the document.
+    private enum Ending: Sendable {
+        case stored(SpooledDocument)
+        case writeFailed(SpoolError)
+        case finishFailed(SpoolError)
+    }
+
+    /// The whole document has arrived: its `last` bytes written, the document made durable and its pages counted in
+    /// one trip off the loops; then stored by the printer on the actor's loop, which answers once the job's record is
+    /// durable. The answer completes on `eventLoop` (the connection's), straight from the commit: no hop through the
+    /// actor's loop on the way back.
+    func finish(last: [ByteBuffer], answerOn eventLoop: any EventLoop) -> EventLoopFuture<Finished> {
+        let promise = eventLoop.makePromise(of: Finished.self)
+        node.blocking { () -> Ending in
             do throws(SpoolError) {
-                return .success(try self.writer.finish())
+                if !last.isEmpty { try self.writer.write(last) }
             } catch {
                 self.writer.discard()
-                return .failure(error)
+                return .writeFailed(error)
             }
-        }.flatMap { outcome in
-            switch outcome {
-            case .success(let document): self.printer.documentReceived(self, document)
-            case .failure(let error): self.node.eventLoop.makeSucceededFuture(self.printer.documentFailed(self, error))
+            do throws(SpoolError) {
+                return .stored(try self.writer.finish())
+            } catch {
+                self.writer.discard()
+                return .finishFailed(error)
+            }
+        }.whenComplete { result in
+            switch result {
+            case .success(.stored(let document)):
+                self.printer.documentReceived(self, document, answerOn: eventLoop).map { Finished.answer($0) }.cascade(to: promise)
+            case .success(.finishFailed(let error)): promise.succeed(.answer(self.printer.documentFailed(self, error)))
+            case .success(.writeFailed(let error)): promise.succeed(.lastWriteFailed(self.printer.documentFailed(self, error)))
+            case .failure(let error): promise.fail(error)
             }
         }
+        return promise.futureResult
     }
 
     /// The document cannot be taken: its bytes are dropped, the job aborted, and the answer says why.

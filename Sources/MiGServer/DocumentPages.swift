@@ -53,8 +53,13 @@ final class PageCountingWriter: DocumentWriter {
         if readsSpoolFile { held = nil }
     }
 
-    func write(_ bytes: ByteBuffer) throws(SpoolError) {
-        try inner.write(bytes)
+    func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+        try inner.write(chunks)
+        for bytes in chunks { examine(bytes) }
+    }
+
+    /// Sniffs the format and feeds the raster reader (and the held copy) with one chunk.
+    private func examine(_ bytes: ByteBuffer) {
         bytes.withUnsafeReadableBytes { raw in
             let seen = prefix
             if prefix.count < 8 { prefix += raw.prefix(8 - prefix.count) }
@@ -121,7 +126,27 @@ final class PageCountingWriter: DocumentWriter {
     private func wholeDocument(_ document: SpooledDocument) -> [UInt8]? {
         if let held { return held }
         guard readsSpoolFile, let path = document.path, document.bytes <= Int64(DocumentLimits.maximumDocumentBytes) else { return nil }
-        return FileManager.default.contents(atPath: path).map(Array.init)
+        return Self.read(path, bytes: Int(document.bytes))
+    }
+
+    /// The file's `bytes` bytes, read straight into the array the readers take (through `Data`, each read-back
+    /// cost a second copy of the whole document); nil if the file cannot be read or has not that many bytes.
+    private static func read(_ path: String, bytes: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var complete = false
+        let content = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, count in
+            count = 0
+            while count < bytes {
+                let got = pread(fd, buffer.baseAddress! + count, bytes - count, off_t(count))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                count += got
+            }
+            complete = count == bytes
+        }
+        return complete ? content : nil
     }
 }
 

@@ -42,9 +42,15 @@ extension DocumentSpool {
     public var keepsFiles: Bool { false }
 }
 
+extension DocumentWriter {
+    public func write(_ bytes: ByteBuffer) throws(SpoolError) { try write([bytes]) }
+}
+
 /// One document being received.
 public protocol DocumentWriter: AnyObject {
-    func write(_ bytes: ByteBuffer) throws(SpoolError)
+    /// Appends `chunks`, in order (the chunks read from the connection, as they came: joining them first would copy
+    /// the whole document once more on the event loop).
+    func write(_ chunks: [ByteBuffer]) throws(SpoolError)
     /// Makes the document durable and describes it.
     func finish() throws(SpoolError) -> SpooledDocument
     /// Drops what was received (the upload failed).
@@ -105,10 +111,12 @@ class DigestWriter: DocumentWriter {
         hash = path == nil ? SHA256() : nil
     }
 
-    func write(_ bytes: ByteBuffer) throws(SpoolError) {
-        count += Int64(bytes.readableBytes)
-        guard count <= limit else { throw .tooLarge(limit: limit) }
-        if hash != nil { bytes.withUnsafeReadableBytes { hash!.update(bufferPointer: $0) } }
+    func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+        for bytes in chunks {
+            count += Int64(bytes.readableBytes)
+            guard count <= limit else { throw .tooLarge(limit: limit) }
+            if hash != nil { bytes.withUnsafeReadableBytes { hash!.update(bufferPointer: $0) } }
+        }
     }
 
     func finish() throws(SpoolError) -> SpooledDocument {
@@ -137,22 +145,25 @@ final class FileWriter: DigestWriter {
         created = true
     }
 
-    override func write(_ bytes: ByteBuffer) throws(SpoolError) {
-        try super.write(bytes)
+    override func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+        try super.write(chunks)
         try create()
-        let failure: String? = bytes.withUnsafeReadableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
+        // One write(2) per chunk: the kernel copies each into the page cache, and nothing copies them before.
+        for bytes in chunks {
+            let failure: String? = bytes.withUnsafeReadableBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return String(cString: strerror(errno))
+                    }
+                    offset += written
                 }
-                offset += written
+                return nil
             }
-            return nil
+            if let failure { throw .storage(failure) }
         }
-        if let failure { throw .storage(failure) }
     }
 
     /// With a synced directory: the file's bytes, then its name, are on disk before the job record is committed
@@ -180,10 +191,35 @@ final class FileWriter: DigestWriter {
     deinit { closeFile() }
 }
 
-/// Removes a finished job's document from the spool (as cupsd does with `PreserveJobFiles No`), on the node's
-/// blocking threads; the job's record stops naming it.
-func removeSpooledDocument(of job: inout Job, node: Node) {
-    guard let path = job.documentPath else { return }
-    job.documentPath = nil
-    node.blocking { _ = unlink(path) }.whenFailure { error in node.trace("spool-error", [("error", "\(error)")]) }
+/// Removes finished jobs' documents from the spool (as cupsd does with `PreserveJobFiles No`), on the node's blocking
+/// threads: the documents of jobs that finish while a removal is under way go together in the next one, so under load
+/// many unlinks share one trip to the threads. Confined to the node's loop. Under simulation each removal runs at
+/// once, inline.
+final class DocumentSweeper {
+    let node: Node
+    private var waiting: [String] = []
+    private var sweeping = false
+
+    init(node: Node) { self.node = node }
+
+    /// Removes `job`'s document; the job's record stops naming it.
+    func remove(of job: inout Job) {
+        guard let path = job.documentPath else { return }
+        job.documentPath = nil
+        waiting.append(path)
+        if !sweeping { sweep() }
+    }
+
+    private func sweep() {
+        let paths = waiting
+        waiting = []
+        sweeping = true
+        let sweeper = NIOLoopBound(self, eventLoop: node.eventLoop)
+        node.blocking { for path in paths { _ = unlink(path) } }.whenComplete { [node] result in
+            if case .failure(let error) = result { node.trace("spool-error", [("error", "\(error)")]) }
+            let sweeper = sweeper.value
+            sweeper.sweeping = false
+            if !sweeper.waiting.isEmpty { sweeper.sweep() }
+        }
+    }
 }

@@ -16,7 +16,11 @@ final class GzipInflatingWriter: DocumentWriter {
 
     deinit { inflateEnd(&stream) }
 
-    func write(_ bytes: ByteBuffer) throws(SpoolError) {
+    func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+        for bytes in chunks { try inflateChunk(bytes) }
+    }
+
+    private func inflateChunk(_ bytes: ByteBuffer) throws(SpoolError) {
         guard bytes.readableBytes > 0 else { return }
         guard !ended else { throw .compression("data follows the end of the gzip stream") }
         var input = bytes

@@ -150,11 +150,11 @@ public final class JobStore: Sendable {
         return (job, forgotten)
     }
 
-    /// Changes a job; the future completes once the change is durable.
+    /// Changes a job; the future completes once the change is durable, on `eventLoop` (the actor's loop by default).
     @discardableResult
-    public func update(_ job: Job) -> EventLoopFuture<Void> {
+    public func update(_ job: Job, completingOn eventLoop: (any EventLoop)? = nil) -> EventLoopFuture<Void> {
         table.withLockedValue { $0.update(job) }
-        return log { db in try job.update(db) }
+        return log(completingOn: eventLoop) { db in try job.update(db) }
     }
 
     /// Completes once every change made before it is committed (writes commit in the order they were made).
@@ -219,8 +219,9 @@ public final class JobStore: Sendable {
 
     /// Writes a change to SQLite behind the memory: group-committed with the changes that arrive with it, off the
     /// loops live, inline under simulation.
-    private func log(_ change: @escaping @Sendable (Database) throws -> Void) -> EventLoopFuture<Void> {
-        database.write(on: node, change)
+    private func log(completingOn eventLoop: (any EventLoop)? = nil, _ change: @escaping @Sendable (Database) throws -> Void) -> EventLoopFuture<Void>
+    {
+        database.write(on: node, completingOn: eventLoop, change)
     }
 }
 

@@ -204,11 +204,12 @@ final class MiGHTTPHandler: ChannelDuplexHandler {
                 let (handler, context) = bound.value
                 handler.perform(handler.machine.fed(result.mapError { $0 as? SpoolError ?? .storage("\($0)") }), context: context)
             }
-        case .finish(let intake):
-            intake.finish().hop(to: context.eventLoop).whenComplete { result in
+        case .finish(let intake, let last):
+            intake.finish(last: last, answerOn: context.eventLoop).whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
-                case .success(let answer): handler.perform(handler.machine.finished(answer), context: context)
+                case .success(.answer(let answer)): handler.perform(handler.machine.finished(answer), context: context)
+                case .success(.lastWriteFailed(let answer)): handler.perform(handler.machine.lastWriteFailed(answer), context: context)
                 case .failure: context.close(promise: nil)
                 }
             }

@@ -141,7 +141,7 @@ final class MiGPrinter {
         }
         for var old in forgotten {
             node.trace("job-forgotten", [("job", "\(old.id!)")])
-            removeSpooledDocument(of: &old, node: node)
+            engine.removeForgottenDocument(of: &old)
         }
         return job
     }
@@ -166,8 +166,9 @@ final class MiGPrinter {
                 unsupported: ticket?.unsupported ?? []))
     }
 
-    /// Called by the intake when the whole document has arrived; the answer once the job's record is durable.
-    func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument) -> EventLoopFuture<IPPMessage> {
+    /// Called by the intake when the whole document has arrived; the answer, on `answerLoop`, once the job's record
+    /// is durable.
+    func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument, answerOn answerLoop: any EventLoop) -> EventLoopFuture<IPPMessage> {
         var job = intake.job
         // The state as the spool has it now: the job may have been held or canceled while its document arrived.
         if let stored = store.job(id: job.id!) {
@@ -181,14 +182,14 @@ final class MiGPrinter {
         job.documentDigest = document.digest
         job.documentPath = document.path
         if node.fault(Self.documentFormatFault) {
-            return node.eventLoop.makeSucceededFuture(
+            return answerLoop.makeSucceededFuture(
                 documentFormatError(intake, job, "the printer could not interpret the \(job.format) document (fault \(Self.documentFormatFault))"))
         }
         switch document.pages {
         case .counted(let pages):
             job.pages = Int32(clamping: pages)
         case .unreadable(_, let why):
-            return node.eventLoop.makeSucceededFuture(documentFormatError(intake, job, why))
+            return answerLoop.makeSucceededFuture(documentFormatError(intake, job, why))
         case .unexamined:
             break
         }
@@ -200,7 +201,7 @@ final class MiGPrinter {
             job.reasons = job.reasons.filter { $0 != "job-incoming" && $0 != "job-data-insufficient" } + ["job-data-insufficient"]
             armDocumentTimer(job.id!)
         }
-        let written = store.update(job)
+        let written = store.update(job, completingOn: answerLoop)
         node.trace(
             "document-received",
             [
@@ -231,7 +232,7 @@ final class MiGPrinter {
         job.reasons = ["document-format-error"]
         job.awaitingDocuments = false
         job.completedAt = node.clock.unixSeconds
-        if !engine.preservesDocuments { removeSpooledDocument(of: &job, node: node) }
+        engine.removeDocument(of: &job)
         disarmDocumentTimer(job.id!)
         save(job)
         node.trace("document-format-error", [("job", "\(job.id!)"), ("why", why)])
@@ -458,7 +459,7 @@ final class MiGPrinter {
         job.state = .canceled
         job.reasons = ["job-canceled-by-user"]
         job.completedAt = node.clock.unixSeconds
-        if !engine.preservesDocuments { removeSpooledDocument(of: &job, node: node) }
+        engine.removeDocument(of: &job)
         save(job)
         node.trace("job-canceled", [("by", user), ("job", "\(job.id!)")])
         engine.forget(job.id!)

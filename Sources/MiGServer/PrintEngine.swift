@@ -21,6 +21,8 @@ final class PrintEngine {
     let description: PrinterDescription
     /// Keep a finished job's document in the spool (`preserve-job-files`); else it is removed once the job ends.
     let preservesDocuments: Bool
+    /// Removes finished jobs' documents, unless they are preserved.
+    private let sweeper: DocumentSweeper
     private(set) var current: Int64?
     /// Pages printed of the current job, each also written to the spool as it comes off the printer: counters never
     /// go back, so a restart resumes the job after its last printed page rather than count its pages again.
@@ -39,6 +41,7 @@ final class PrintEngine {
         self.store = store
         self.description = description
         self.preservesDocuments = preservesDocuments
+        sweeper = DocumentSweeper(node: node)
         stateChangeTime = node.clock.unixSeconds
         startedAt = stateChangeTime
         pagesPrinted = store.impressionsPrinted()
@@ -138,13 +141,21 @@ final class PrintEngine {
         job.state = state
         job.reasons = [reason]
         job.completedAt = node.clock.unixSeconds
-        if !preservesDocuments { removeSpooledDocument(of: &job, node: node) }
+        removeDocument(of: &job)
         save(job)
         node.trace("job-\(state.keyword)", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressionsCompleted)")])
         current = nil
         changed()
         kick()
     }
+
+    /// A job has ended: its document leaves the spool, unless documents are preserved (`preserve-job-files`).
+    func removeDocument(of job: inout Job) {
+        if !preservesDocuments { sweeper.remove(of: &job) }
+    }
+
+    /// A job forgotten beyond max-jobs: its document goes with it, preserved or not.
+    func removeForgottenDocument(of job: inout Job) { sweeper.remove(of: &job) }
 
     /// Records the job; nobody waits for the write (a page's progress is not an answer to anyone).
     private func save(_ job: Job) {

@@ -85,10 +85,12 @@ struct UploadStateMachine<Upload> {
         case none
         /// Ask the printer (on the actor's loop) about the request; report with `admitted(_:)`.
         case admit(IPPMessage, Caller)
-        /// Write these bytes into the upload's spool file (off the loops); report with `fed(_:)`.
-        case feed(Upload, ByteBuffer)
-        /// The document is complete: make it durable and let the printer answer; report with `finished(_:)`.
-        case finish(Upload)
+        /// Write these chunks into the upload's spool file (off the loops); report with `fed(_:)`.
+        case feed(Upload, [ByteBuffer])
+        /// The document is complete: write `last` (the chunks still queued, often none), make the document durable and
+        /// let the printer answer, all in one trip to the spool's thread; report with `finished(_:)`, or with
+        /// `lastWriteFailed(_:)` when the spool refused `last`.
+        case finish(Upload, last: [ByteBuffer])
         /// The spool refused the document: abort its job, and answer early (`Outgoing.earlyIPP`) with what the printer says.
         case fail(Upload, SpoolError, HTTPVersion, IPPOperation)
         case reply(Outgoing)
@@ -271,26 +273,30 @@ struct UploadStateMachine<Upload> {
         return reply(.ipp(answer, operation: operation, version: head.version, keepAlive: head.isKeepAlive))
     }
 
-    /// Starts the next spool write (everything queued, in one buffer), or finishes the document once it is all written.
+    /// The spool refused the last bytes of a document (`finish`'s `last`): the printer aborted the job and `answer`
+    /// says why. Answered with `Connection: close`, as a refused write earlier in the document is (`fail`).
+    mutating func lastWriteFailed(_ answer: IPPMessage) -> Action {
+        guard case .finishing(let head, let operation) = state else { return .none }
+        return reply(.earlyIPP(answer, operation: operation, version: head.version))
+    }
+
+    /// Starts the next spool write (everything queued, in one trip), or, once the body has ended, finishes the
+    /// document with whatever is still queued (the last write and the finish share one trip to the spool's thread).
     private mutating func pump(_ head: HTTPRequestHead, _ request: IPPMessage, _ upload: DocumentUpload) -> Action {
         var upload = upload
         if upload.writing || (upload.queued.isEmpty && !upload.ended) {
             state = .document(head, request, upload)
             return .none
         }
-        if upload.queued.isEmpty {
+        let chunks = upload.queued
+        upload.queued = []
+        if upload.ended {
             state = .finishing(head, request.operation)
-            return .finish(upload.upload)
-        }
-        var bytes = upload.queued.removeFirst()
-        if !upload.queued.isEmpty {
-            bytes.reserveCapacity(minimumWritableBytes: upload.queued.reduce(0) { $0 + $1.readableBytes })
-            for var chunk in upload.queued { bytes.writeBuffer(&chunk) }
-            upload.queued = []
+            return .finish(upload.upload, last: chunks)
         }
         upload.writing = true
         state = .document(head, request, upload)
-        return .feed(upload.upload, bytes)
+        return .feed(upload.upload, chunks)
     }
 
     // MARK: Time-outs and the connection's end

@@ -75,6 +75,33 @@ import Wire
         #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == writes)
     }
 
+    /// The writer never checkpoints (its WAL hook replaces SQLite's automatic checkpoint), so only the checkpointing
+    /// connection can move pages into the database file: once the WAL passes the threshold, the file grows.
+    @Test func theWALIsCheckpointedOnceItIsLong() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/items.sqlite"
+        let wire = LiveWire(threads: 2)
+        let node = wire.node("writer")
+        let database = try DurableDatabase(path: path, migrator: Self.migrator, durability: .processCrash)
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0 }
+        let before = size()
+        // A row of 5,000 bytes takes two pages: 600 rows are 1,200 WAL pages or more.
+        for first in stride(from: 0, to: 600, by: 100) {
+            let writes = (first..<first + 100).map { index in
+                database.write(on: node) { db in
+                    try db.execute(
+                        sql: "INSERT INTO item (id, name) VALUES (?, ?)", arguments: [index, "\(index)" + String(repeating: "x", count: 5_000)])
+                }
+            }
+            for write in writes { try await write.get() }
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while size() < before + 2_000_000, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(size() >= before + 2_000_000, "the database file stayed at \(size()) bytes: no checkpoint ran")
+        try await wire.shutdown()
+    }
+
     @Test func aFailingWriteRollsBackAloneInsideItsGroupCommit() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -131,9 +158,10 @@ import Wire
         #expect(writer == 2)
         #expect(reader == 2)
         #expect(journal == "wal")
-        // Every reader is open from the start: the file and its WAL for each, and the writer's, and no more later.
+        // Every reader is open from the start: the file and its WAL for each, the writer's and the checkpointer's,
+        // and no more later.
         let descriptors = Self.openDescriptors(to: folder + "/items.sqlite")
-        #expect(descriptors == 2 * (DurableDatabase.readers + 1))
+        #expect(descriptors == 2 * (DurableDatabase.readers + 2))
         _ = try await (0..<50).map { _ in database.read(on: node) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } }
             .reduce(node.eventLoop.makeSucceededVoidFuture()) { all, next in all.and(next).map { _ in } }.get()
         #expect(Self.openDescriptors(to: folder + "/items.sqlite") == descriptors)

@@ -36,7 +36,7 @@ import Testing
         return machine
     }
 
-    @Test func bytesReadWhileThePrinterDecidesAreFedFirstAndInOneWrite() throws {
+    @Test func bytesReadWhileThePrinterDecidesAreFedFirstInOneTrip() throws {
         var machine = try Self.admitting(document: Array("%PDF".utf8))
         #expect(isNone(machine.receivedBody(ByteBuffer(string: "-1.7"))))
         guard case .feed(let upload, let bytes) = machine.admitted(.document("job 1")) else {
@@ -44,7 +44,7 @@ import Testing
             return
         }
         #expect(upload == "job 1")
-        #expect(String(buffer: bytes) == "%PDF-1.7")
+        #expect(bytes.map { String(buffer: $0) } == ["%PDF", "-1.7"], "in one trip, as they were read")
         #expect(!machine.readsPaused, "reading goes on during a write while little is queued")
     }
 
@@ -59,8 +59,8 @@ import Testing
         }
         #expect(isNone(machine.receivedBody(chunk)))
         #expect(machine.readsPaused, "512 KiB queued behind a write: reading stops")
-        guard case .feed(_, let queued) = machine.fed(.success(())) else { return fail("the queue is written next, in one buffer") }
-        #expect(queued.readableBytes == Machine.readAheadBytes)
+        guard case .feed(_, let queued) = machine.fed(.success(())) else { return fail("the queue is written next, in one trip") }
+        #expect(queued.reduce(0) { $0 + $1.readableBytes } == Machine.readAheadBytes)
         #expect(!machine.readsPaused, "the queue went to the spool: reading resumes")
     }
 
@@ -71,11 +71,12 @@ import Testing
         guard case .feed = machine.receivedBody(ByteBuffer(string: "a")) else { return fail("first chunk is written") }
         #expect(isNone(machine.receivedBody(ByteBuffer(string: "b"))))
         #expect(isNone(machine.receivedBody(ByteBuffer(string: "c"))))
-        #expect(isNone(machine.receivedEnd()), "not finished while bytes are unwritten")
-        guard case .feed(_, let queued) = machine.fed(.success(())) else { return fail("queued chunks are written next") }
-        #expect(String(buffer: queued) == "bc")
-        guard case .finish(let upload) = machine.fed(.success(())) else { return fail("then the document is finished") }
+        #expect(isNone(machine.receivedEnd()), "not finished while a write is in flight")
+        guard case .finish(let upload, let last) = machine.fed(.success(())) else {
+            return fail("then the document is finished, with the queued chunks written in the same trip")
+        }
         #expect(upload == "job")
+        #expect(last.map { String(buffer: $0) } == ["b", "c"])
         #expect(!machine.readsPaused)
         guard case .reply(.ipp(_, let operation, _, let keepAlive)) = machine.finished(IPPMessage(version: .v2_0, code: 0, requestID: 7)) else {
             return fail("the printer's answer is sent")
@@ -83,6 +84,36 @@ import Testing
         #expect(operation == .printJob)
         #expect(keepAlive)
         #expect(machine.isIdle)
+    }
+
+    @Test func aWholeDocumentReadWhileThePrinterDecidesIsWrittenAndFinishedInOneTrip() throws {
+        var machine = try Self.admitting(document: Array("%PDF-1.7".utf8))
+        #expect(isNone(machine.receivedEnd()))
+        guard case .finish("job", let last) = machine.admitted(.document("job")) else {
+            return fail("a document that is all in is finished at once, its bytes written on the way")
+        }
+        #expect(last.map { String(buffer: $0) } == ["%PDF-1.7"])
+    }
+
+    @Test func anEmptyRestIsFinishedWithoutAWrite() throws {
+        var machine = try Self.admitting()
+        #expect(isNone(machine.admitted(.document("job"))))
+        guard case .feed = machine.receivedBody(ByteBuffer(string: "all")) else { return fail("the chunk is written") }
+        #expect(isNone(machine.receivedEnd()))
+        guard case .finish("job", let last) = machine.fed(.success(())) else { return fail("the document is finished") }
+        #expect(last.isEmpty, "nothing is left to write at the finish")
+    }
+
+    @Test func aRefusedLastWriteIsAnsweredWithConnectionClose() throws {
+        var machine = try Self.admitting(document: [1, 2, 3])
+        #expect(isNone(machine.receivedEnd()))
+        guard case .finish = machine.admitted(.document("job")) else { return fail("the document is finished") }
+        let refusal = IPPMessage(version: .v2_0, code: IPPStatus.requestEntityTooLarge.rawValue, requestID: 7)
+        guard case .reply(.earlyIPP(let answer, .printJob, _)) = machine.lastWriteFailed(refusal) else {
+            return fail("the printer's refusal is sent with Connection: close, as for any refused write")
+        }
+        #expect(answer.status == .requestEntityTooLarge)
+        #expect(!machine.isIdle)
     }
 
     @Test func aSpoolFailureFailsTheUploadAndClosesTheConnection() throws {

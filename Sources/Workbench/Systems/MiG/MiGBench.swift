@@ -25,7 +25,9 @@ struct MiGBench: AsyncParsableCommand {
             authentication demo:demo-password on every request. Its simulated printer at its top speed: ppm=100000 and \
             bytes-per-page=1073741824, so a job is one page of 0.6 ms. Like cupsd (PreserveJobFiles No) and ippeveprinter, MiG \
             deletes a document once its job is done (preserve-job-files=false, its default); like cupsd here, it keeps every \
-            job (max-jobs=0).
+            job (max-jobs=0). MiG does more per job than cupsd's raw queue: it counts each document's pages (a PDF's page \
+            tree, read from the spooled file) and answers a Print-Job only once the job's record is committed to SQLite, \
+            while cupsd counts no pages and writes its job files later (DirtyCleanInterval, 30 s by default).
               cupsd          Debian's /usr/sbin/cupsd -f (cups-daemon) as the current user, with its configuration, \
             spool and logs in a temporary directory, no browsing, no authentication, one raw queue at /printers/bench \
             whose device is file:///dev/null. cupsd spools each document to disk (no fsync: SyncOnClose is off by \
