@@ -120,23 +120,7 @@ extension IPPStorageBox {
     }
 
     /// The number of members of the collection whose begCollection item is at `index` (one array, not several grown).
-    private func memberCount(collection index: Int, end: Int) -> Int {
-        var depth = 0
-        var count = 0
-        var cursor = index
-        while cursor < end {
-            switch items[cursor].tag {
-            case 0x34: depth += 1
-            case 0x37:
-                depth -= 1
-                if depth == 0 { return count }
-            case 0x4A where depth == 1: count += 1
-            default: break
-            }
-            cursor += 1
-        }
-        return count
-    }
+    private func memberCount(collection index: Int, end: Int) -> Int { walkCollection(at: index, end: end).members }
 
     /// The string of a character-string or with-language value item; nil for other syntaxes.
     @usableFromInline
@@ -158,18 +142,27 @@ extension IPPStorageBox {
     @usableFromInline
     func nextValue(after index: Int, end: Int) -> Int {
         guard items[index].tag == 0x34 else { return index + 1 }
+        return walkCollection(at: index, end: end).next
+    }
+
+    /// Walks the collection whose begCollection item is at `index` to its endCollection: the item after it (`end` if
+    /// it never closes) and its top-level member count.
+    @usableFromInline
+    func walkCollection(at index: Int, end: Int) -> (next: Int, members: Int) {
         var depth = 0
+        var members = 0
         var cursor = index
         while cursor < end {
             switch items[cursor].tag {
             case 0x34: depth += 1
             case 0x37:
                 depth -= 1
-                if depth == 0 { return cursor + 1 }
+                if depth == 0 { return (cursor + 1, members) }
+            case 0x4A where depth == 1: members += 1
             default: break
             }
             cursor += 1
         }
-        return end
+        return (end, members)
     }
 }
