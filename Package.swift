@@ -338,7 +338,7 @@ let package = Package(
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .testTarget(name: "IPPTests", dependencies: ["IPP"]),
+        .testTarget(name: "IPPTests", dependencies: ["IPP", "TestSupport"]),
         .testTarget(
             name: "MiGServerTests",
             dependencies: [
@@ -350,7 +350,7 @@ let package = Package(
         .testTarget(
             name: "JWTTests",
             dependencies: [
-                "JWT", "Base64URLEncoding", .product(name: "Crypto", package: "swift-crypto"),
+                "JWT", "Base64URLEncoding", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .testTarget(

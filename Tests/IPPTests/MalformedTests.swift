@@ -1,4 +1,5 @@
 import IPP
+import TestSupport
 import Testing
 
 /// A malformed-message corpus derived from the valid fixtures: every entry
@@ -268,18 +269,5 @@ import Testing
         #expect(header.requestID == Int32(bitPattern: 0x8000_002A))
         #expect(header.groupCount == 0)
         #expect(IPPDecoder.header(of: Array("GET / H".utf8)) == nil)
-    }
-}
-
-/// A small deterministic generator, so that a failing corpus entry is reproduced by the seed alone.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Base64URLEncoding
+import TestSupport
 import Testing
 
 @testable import JWT
@@ -23,14 +24,14 @@ import Testing
     ]
 
     @Test func headersReadAsTheTreeReaderReadThem() {
-        var random = SplitMix(seed: 31)
+        var random = SplitMix64(seed: 31)
         for input in Self.mutations(of: Self.headers, count: 6000, &random) {
             #expect(Self.outcome { try JWTHeader(json: input) } == Self.outcome { try TreeReference.header(input) }, "\(Self.show(input))")
         }
     }
 
     @Test func claimsReadAsTheTreeReaderReadThem() {
-        var random = SplitMix(seed: 32)
+        var random = SplitMix64(seed: 32)
         for input in Self.mutations(of: Self.payloads, count: 8000, &random) {
             #expect(Self.outcome { try JWTClaims(json: input) } == Self.outcome { try TreeReference.claims(input) }, "\(Self.show(input))")
         }
@@ -49,7 +50,7 @@ import Testing
 
     /// A few mutations are counted, so a generator that stopped producing refusals (or acceptances) fails too.
     @Test func theMutationsReachBothOutcomes() {
-        var random = SplitMix(seed: 32)
+        var random = SplitMix64(seed: 32)
         let outcomes = Self.mutations(of: Self.payloads, count: 2000, &random).map { input in Self.outcome { try JWTClaims(json: input) } }
         let accepted = outcomes.filter { if case .read = $0 { true } else { false } }.count
         #expect(accepted > 50 && accepted < 1950)
@@ -76,7 +77,7 @@ import Testing
 
     /// `count` inputs: each a base document with one to three edits (a byte deleted, a piece inserted, a span
     /// duplicated), so most stay close to valid and reach the member rules.
-    static func mutations(of documents: [String], count: Int, _ random: inout SplitMix) -> [[UInt8]] {
+    static func mutations(of documents: [String], count: Int, _ random: inout SplitMix64) -> [[UInt8]] {
         (0..<count).map { index in
             var bytes = Array(documents[index % documents.count].utf8)
             if index < documents.count { return bytes }
@@ -93,20 +94,6 @@ import Testing
             return bytes
         }
     }
-}
-
-/// A seeded generator, so a failing input is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }
 
 /// The header and claims readers as they were before the one-pass reader: StrictJSON's tree, then the members in
