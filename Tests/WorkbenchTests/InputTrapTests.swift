@@ -61,6 +61,9 @@ import Testing
         // Values are checked when the line is read, at the option's column; from a variable, when the actor starts.
         let ppm = try #require(parseError("start mig ppm=3000000000"))
         #expect((ppm.column, ppm.message) == (11, "mig: option ppm=3000000000: expected a whole number 1…100000"))
+        let maxJobs = try #require(parseError("start mig max-jobs=-1"))
+        #expect((maxJobs.column, maxJobs.message) == (11, "mig: option max-jobs=-1: expected a whole number 0…10000000"))
+        #expect(try #require(parseError("start mig max-job=5")).message.contains("(did you mean 'max-jobs'?)"))
         #expect(
             try #require(parseError("start mig-proxy upstream=mig:99999")).message
                 == "mig-proxy: option upstream=mig:99999: expected HOST:PORT with a port 1…65535")
