@@ -40,6 +40,9 @@ public struct ScenarioRunner: Sendable {
         /// The reach points the run reached (declared ones and its own `sometimes` lines), sorted: kept apart from the
         /// trace, so no digest depends on them.
         public let reached: [String]
+        /// What the run did, as coverage for guided exploration: each distinct ``Behaviour`` of its trace, with the
+        /// statement (0-based) it first appeared in (faults scheduled before a statement count as that statement's).
+        public let behaviours: [String: Int]
 
         public var failures: [ScenarioContext.Expectation] { expectations.filter { $0.failure != nil } }
         public var passed: Bool { error == nil && failures.isEmpty && violations.isEmpty }
@@ -67,6 +70,8 @@ public struct ScenarioRunner: Sendable {
         case nil: break
         }
         var ran: [ScheduledFault] = []
+        // The trace's length when each statement ended: where its events stop.
+        var statementEnds: [Int] = []
         for (index, statement) in script.statements.enumerated() {
             do {
                 let drawn = index < healed ? scheduler : nil
@@ -95,6 +100,7 @@ public struct ScenarioRunner: Sendable {
             }
             watch.check(context, line: statement.line)
             reach.check(context)
+            statementEnds.append(kernel.trace.count)
         }
         watch.check(context, line: 0)
         reach.check(context)
@@ -116,7 +122,8 @@ public struct ScenarioRunner: Sendable {
             violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
             undeclaredFields: context.undeclaredFields,
             error: error, digest: Trace.digest(of: canonical), trace: canonical,
-            virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted())
+            virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted(),
+            behaviours: Behaviour.firstSeen(in: kernel.trace.all, statementEnds: statementEnds))
     }
 
     /// Runs one statement: the step, then the work it started, driven to completion.

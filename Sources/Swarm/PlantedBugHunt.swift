@@ -86,7 +86,7 @@ public struct PlantedBugHunt: Sendable {
             runs += 1
             if plan.mutation == nil, freshSeeds.insert(plan.seed).inserted { progress(plan.seed) }
             let result = buggy.result(plan, script: script)
-            let run = SwarmRun(result, mutation: plan.mutation)
+            let run = SwarmRun(result, mutation: plan.mutation, behaviours: explore != nil)
             guard let signature = FailureSignature(result) else { return run }
             if FailureSignature(clean.result(plan, script: script)) != nil {
                 withoutBug.append(plan.seed)

@@ -2,21 +2,30 @@ import Scenario
 import Wire
 
 /// Guided exploration (`workbench swarm --explore`): the same number of runs as the seed range, a share of them
-/// spent on mutants of runs that reached a rare or new reach point instead of on fresh seeds.
+/// spent on mutants of runs that showed a rare or new reach point or behaviour instead of on fresh seeds.
 ///
 /// It goes in rounds. A round runs fresh seeds (the range's first ones, in order; the first round 10 seeds, each
 /// round twice the last, so the first choices come early and later ones rest on more runs); the mutants owed for a
-/// round (its share of the budget) run in the next batch, with the next round's fresh seeds. Each mutant targets a
-/// reach point chosen among those reached so far with weight 1/runs² (the rarest first, a point just found has
-/// weight 1), takes as parent the run that reached it with the fewest mutants made from it so far, and edits its
-/// faults 1 to 3 times: drop one, shift one up to 3 statements earlier or later, copy one from another run of the
-/// file, or add one drawn as the seed's schedule would draw it. Every choice comes from named streams of the seeds,
-/// and a batch depends only on the runs before it, so the runs are the same whoever runs a batch (`--jobs`).
+/// round (its share of the budget) are made from the runs so far and run in the next batch, after that batch's fresh
+/// seeds: the first mutant runs after the first 30 fresh seeds, so a bug one of those finds costs no more runs than
+/// without `--explore`.
+///
+/// Each mutant targets a reach point or a ``Behaviour`` (an actor's event with its outcome: coverage, as a fuzzer's
+/// edges) chosen among those seen so far with weight 1/runs² (the rarest first, one just found has weight 1), takes
+/// as parent the run that showed it with the fewest mutants made from it so far, and edits its faults 1 to 3 times.
+/// When the parent first showed the target during a statement, the first edit is aimed: one of the faults run at
+/// most ``aimWindow`` statements before it (its likeliest causes) is dropped, shifted, or drawn again from its site
+/// (another skew, latency or count). The other edits drop one fault, shift one up to 3 statements earlier or later,
+/// copy one from another run of the file, or add one drawn as the seed's schedule would draw it. Every choice comes
+/// from named streams of the seeds, and a batch depends only on the runs before it, so the runs are the same whoever
+/// runs a batch (`--jobs`).
 public struct SwarmExploration: Sendable {
     /// The share of the runs spent on mutants when none is given.
     public static let defaultShare = 0.5
     /// Fresh seeds in the first round.
     static let firstRound = 10
+    /// How many statements before a target's first sign an aimed edit looks for the fault that caused it.
+    static let aimWindow = 3
 
     public let scripts: [Script]
     public let seeds: [UInt64]
@@ -60,16 +69,14 @@ public struct SwarmExploration: Sendable {
         return share
     }
 
-    /// The next batch of runs to make (mutants first, then fresh seeds), nil when the budget is spent. Each batch's
-    /// runs must be given to ``record(_:)`` before the next is asked for.
+    /// The next batch of runs to make (the next round's fresh seeds, then the mutants owed for the rounds before it),
+    /// nil when the budget is spent. Each batch's runs must be given to ``record(_:)`` before the next is asked for.
     public mutating func nextBatch() -> [SwarmPlanEntry]? {
         precondition(pending.isEmpty, "record a batch's runs before asking for the next")
         let owed = freshSeeds == 0 ? 0 : mutantRuns * freshDone / freshSeeds - mutantsMade
-        var batch = runs.isEmpty ? [] : (0..<owed).map { _ in mutant() }
         let size = min(Self.firstRound << min(round, 20), freshSeeds - freshDone)
-        for seed in seeds[freshDone..<(freshDone + size)] {
-            batch += scripts.map { SwarmPlanEntry(file: $0.file, seed: seed) }
-        }
+        var batch = seeds[freshDone..<(freshDone + size)].flatMap { seed in scripts.map { SwarmPlanEntry(file: $0.file, seed: seed) } }
+        if !runs.isEmpty { batch += (0..<owed).map { _ in mutant() } }
         freshDone += size
         round += 1
         guard !batch.isEmpty else { return nil }
@@ -85,7 +92,7 @@ public struct SwarmExploration: Sendable {
             let index = runs.count
             runs.append(run)
             children.append(0)
-            for point in run.reached {
+            for point in run.reached + (run.behaviours.map { Array($0.keys) } ?? []) {
                 reachedBy[point, default: 0] += 1
                 runsByPoint[point, default: []].append(index)
             }
@@ -109,7 +116,7 @@ public struct SwarmExploration: Sendable {
 
     // MARK: Mutants
 
-    /// The next mutant: a target point, its parent, and the parent's faults edited.
+    /// The next mutant: a target, its parent, and the parent's faults edited.
     private mutating func mutant() -> SwarmPlanEntry {
         mutantsMade += 1
         let number = mutantsMade
@@ -125,8 +132,31 @@ public struct SwarmExploration: Sendable {
         let line = { (index: Int) in script.statements[index].line }
         var faults = parent.faults
         var additions: [Int] = []
+        var redraws: [SwarmMutation.Redraw] = []
         var edits: [String] = []
+        // Aimed at the target: when the parent's first sign of it came during a statement, the first edit changes
+        // one of the faults that ran just before (within `aimWindow` statements): the likeliest causes.
+        let appeared = target.flatMap { parent.behaviours?[$0] }
+        var aimed = appeared.map { at in faults.indices.filter { faults[$0].before <= at && faults[$0].before >= at - Self.aimWindow } } ?? []
         for _ in 0..<random.int(in: 1...3) where healed > 0 {
+            if !aimed.isEmpty {
+                let index = aimed[random.int(in: 0...(aimed.count - 1))]
+                aimed = []
+                let fault = faults.remove(at: index)
+                let site = fault.site.flatMap { $0.hasPrefix("swizzle") ? nil : $0 }
+                switch random.int(in: 0...(site == nil ? 1 : 2)) {
+                case 0:
+                    edits.append("drop '\(fault.line)' before line \(line(fault.before)), which ran just before the target")
+                case 1:
+                    let before = shifted(fault.before, random, healed: healed)
+                    faults = inserted(ScheduledFault(before: before, line: fault.line, site: fault.site), into: faults)
+                    edits.append("shift '\(fault.line)', which ran just before the target, to before line \(line(before))")
+                default:
+                    redraws.append(SwarmMutation.Redraw(before: fault.before, site: site ?? ""))
+                    edits.append("draw '\(fault.line)' before line \(line(fault.before)) again from \(site ?? ""), as it ran just before the target")
+                }
+                continue
+            }
             let donors = runsByFile(parent.file, excluding: parentIndex)
             let operations = (faults.isEmpty ? [] : ["drop", "shift"]) + ["add"] + (donors.isEmpty ? [] : ["copy"])
             switch operations[random.int(in: 0...(operations.count - 1))] {
@@ -136,8 +166,7 @@ public struct SwarmExploration: Sendable {
             case "shift":
                 let index = random.int(in: 0...(faults.count - 1))
                 let fault = faults.remove(at: index)
-                let delta = [-3, -2, -1, 1, 2, 3][random.int(in: 0...5)]
-                let before = min(max(fault.before + delta, 0), healed - 1)
+                let before = shifted(fault.before, random, healed: healed)
                 faults = inserted(ScheduledFault(before: before, line: fault.line, site: fault.site), into: faults)
                 edits.append("shift '\(fault.line)' from before line \(line(fault.before)) to before line \(line(before))")
             case "copy":
@@ -152,11 +181,12 @@ public struct SwarmExploration: Sendable {
             }
         }
         let mutation = SwarmMutation(
-            number: number, parent: parent.name, target: target, edits: edits, faults: faults, additions: additions.sorted())
+            number: number, parent: parent.name, target: target, edits: edits, faults: faults, additions: additions.sorted(),
+            redraws: redraws)
         return SwarmPlanEntry(file: parent.file, seed: parent.seed, mutation: mutation)
     }
 
-    /// A target point, drawn with weight 1/runs² among the points reached so far, and the run that reached it with the
+    /// A target (a reach point or a behaviour), drawn with weight 1/runs² among those seen so far, and the run that reached it with the
     /// fewest mutants so far (the earliest of those); without any point reached, the run with the fewest mutants.
     /// A failing run is no parent while a passing one is left: its mutants would mostly fail the same way.
     private func chooseParent(_ random: RandomStream) -> (target: String?, parent: Int) {
@@ -177,6 +207,12 @@ public struct SwarmExploration: Sendable {
             pick -= weight
         }
         return (target, fewest(runsByPoint[target] ?? []))
+    }
+
+    /// `before` moved up to 3 statements earlier or later, within the statements before `after heal`.
+    private func shifted(_ before: Int, _ random: RandomStream, healed: Int) -> Int {
+        let delta = [-3, -2, -1, 1, 2, 3][random.int(in: 0...5)]
+        return min(max(before + delta, 0), healed - 1)
     }
 
     /// The runs of `file` that ran faults, but `excluding` (donors of a copied fault).

@@ -10,7 +10,7 @@ public struct SwarmMutation: Codable, Sendable, Equatable {
     public let number: Int
     /// The run it was made from: `seed 12` or `seed 12 mutant 7`.
     public let parent: String
-    /// The reach point the parent was chosen for (nil when no run had reached a point yet).
+    /// The reach point or behaviour the parent was chosen for (nil when no run had shown one yet).
     public let target: String?
     /// What was changed, as a person reads it.
     public let edits: [String]
@@ -19,6 +19,15 @@ public struct SwarmMutation: Codable, Sendable, Equatable {
     public let faults: [ScheduledFault]
     /// Statements (0-based) before which one more fault is drawn from the sites there at that moment.
     public let additions: [Int]
+    /// Faults of the parent drawn again from their site before the same statement (another skew, another latency,
+    /// another count), if the site is there.
+    public let redraws: [Redraw]
+
+    /// One fault to draw again: its statement and its site (`clock phone`, `link a<->b`, `point mig.busy`).
+    public struct Redraw: Codable, Sendable, Equatable {
+        public let before: Int
+        public let site: String
+    }
 }
 
 /// How a run of a swarm came to be: a fresh seed, or a mutant of an earlier run.
@@ -50,9 +59,13 @@ struct MutantSchedule: FaultScheduler {
     func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault] {
         let planned = mutation.faults.filter { $0.before == index }
         let added = mutation.additions.filter { $0 == index }.count
-        guard !planned.isEmpty || added > 0 else { return [] }
+        let redrawn = mutation.redraws.filter { $0.before == index }
+        guard !planned.isEmpty || added > 0 || !redrawn.isEmpty else { return [] }
         let world = FaultSites(context, options: lines.options)
         var faults = planned.filter { world.canRun($0.line) }
+        for redraw in redrawn {
+            if let line = world.draw(redraw.site, lines, random) { faults.append(ScheduledFault(before: index, line: line, site: redraw.site)) }
+        }
         for _ in 0..<added {
             faults += world.draw(lines, random, swizzle: "swizzle added before \(index)").map {
                 ScheduledFault(before: index, line: $0.line, site: $0.site)
@@ -92,6 +105,21 @@ struct FaultSites {
         case "clock": return words.count > 1 && hosts.contains(words[1])
         case "fault": return words.count > 1 && points.contains(words[1])
         default: return true
+        }
+    }
+
+    /// One fault drawn from the site called `site` (as the seed's schedule names it), if it is here; nil for a swizzle,
+    /// which is a set of faults, not one.
+    func draw(_ site: String, _ lines: SeededFaultSchedule, _ random: RandomStream) -> String? {
+        let words = site.split(separator: " ", maxSplits: 1).map(String.init)
+        guard words.count == 2 else { return nil }
+        switch words[0] {
+        case "link":
+            guard linkNames.contains(words[1]), let arrow = words[1].range(of: "<->") else { return nil }
+            return lines.linkFault(String(words[1][..<arrow.lowerBound]), String(words[1][arrow.upperBound...]), random)
+        case "clock": return hosts.contains(words[1]) ? lines.clockFault(words[1], random) : nil
+        case "point": return points.contains(words[1]) ? lines.pointFault(words[1], random) : nil
+        default: return nil
         }
     }
 

@@ -18,6 +18,9 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     public let reached: [String]
     /// With `--explore`, what made it a mutant (nil for a fresh seed's run).
     public let mutant: Mutant?
+    /// A planned run's ``Behaviour``s with the statement each first appeared in, which guided exploration steers by;
+    /// nil once the exploration is over (see ``withoutBehaviours``) and for plain swarm runs, so results stay small.
+    public let behaviours: [String: Int]?
 
     /// A mutant's number, its parent, the point it was made for and its edits (its faults are ``faults``).
     public struct Mutant: Codable, Equatable, Sendable {
@@ -35,7 +38,8 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     /// `seed 12`, or `seed 12 mutant 7` for a mutant made under seed 12.
     public var name: String { "seed \(seed)" + (mutant.map { " mutant \($0.number)" } ?? "") }
 
-    public init(_ result: ScenarioRunner.Result, mutation: SwarmMutation? = nil) {
+    /// - parameter behaviours: whether to keep the run's behaviours (a planned run of an exploration).
+    public init(_ result: ScenarioRunner.Result, mutation: SwarmMutation? = nil, behaviours: Bool = false) {
         file = result.file
         seed = result.seed
         passed = result.passed
@@ -53,6 +57,32 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         signature = FailureSignature(result)?.identity
         reached = result.reached
         mutant = mutation.map { Mutant(number: $0.number, parent: $0.parent, target: $0.target, edits: $0.edits) }
+        self.behaviours = behaviours ? result.behaviours : nil
+    }
+
+    /// This run without its behaviours: what a finished exploration reports.
+    public var withoutBehaviours: SwarmRun {
+        SwarmRun(
+            file: file, seed: seed, passed: passed, digest: digest, failure: failure, faults: faults, virtualNanoseconds: virtualNanoseconds,
+            traceEvents: traceEvents, signature: signature, reached: reached, mutant: mutant, behaviours: nil)
+    }
+
+    private init(
+        file: String, seed: UInt64, passed: Bool, digest: String, failure: String?, faults: [ScheduledFault], virtualNanoseconds: Int64,
+        traceEvents: Int, signature: String?, reached: [String], mutant: Mutant?, behaviours: [String: Int]?
+    ) {
+        self.file = file
+        self.seed = seed
+        self.passed = passed
+        self.digest = digest
+        self.failure = failure
+        self.faults = faults
+        self.virtualNanoseconds = virtualNanoseconds
+        self.traceEvents = traceEvents
+        self.signature = signature
+        self.reached = reached
+        self.mutant = mutant
+        self.behaviours = behaviours
     }
 
     /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within. A

@@ -31,7 +31,7 @@ public struct SwarmRunner: Sendable {
 
     /// One planned run: a fresh seed with the faults it draws, or a mutant with its edited faults, under its seed.
     public func run(_ entry: SwarmPlanEntry, script: Script) -> SwarmRun {
-        SwarmRun(result(entry, script: script), mutation: entry.mutation)
+        SwarmRun(result(entry, script: script), mutation: entry.mutation, behaviours: true)
     }
 
     /// One planned run's whole result (with its trace).

@@ -48,7 +48,9 @@ import Testing
             guard let mutant = run.mutant else { continue }
             let parent = try #require(runs[..<index].first { $0.name == mutant.parent }, "\(mutant.parent) ran before \(run.name)")
             #expect(parent.seed == run.seed)
-            #expect(mutant.target.map { parent.reached.contains($0) } != false, "the parent reached the point it was chosen for")
+            #expect(
+                mutant.target.map { parent.reached.contains($0) || parent.behaviours?[$0] != nil } != false,
+                "the parent reached the point or showed the behaviour it was chosen for")
             #expect((1...3).contains(mutant.edits.count))
         }
         #expect(runs.contains { run in run.mutant != nil && runs.first { $0.name == run.mutant?.parent }?.faults != run.faults })
@@ -68,7 +70,8 @@ import Testing
         }
     }
 
-    /// The command deals a batch to workers (every J-th entry) and deals their runs back: the same runs as one process.
+    /// Workers may run a batch's entries in any split, as long as the runs come back in the plan's order: the same runs
+    /// as one process.
     @Test func theRunsAreTheSameWhoeverRunsTheBatches() throws {
         let scripts = [try script()]
         let alone = try explore(scripts, seeds: Array(1...50)) { swarm.run($0, scripts: scripts) }
@@ -82,6 +85,30 @@ import Testing
         #expect(alone == dealt)
     }
 
+    /// A mutant made for a behaviour its parent first showed during statement S edits first a fault the parent ran at
+    /// most 3 statements before S (its likeliest cause): dropped, shifted, or drawn again from its site; a fault drawn
+    /// again replays like any other.
+    @Test func aMutantAimsAtTheFaultsThatRanJustBeforeItsTarget() throws {
+        let scripts = [try script()]
+        let runs = try explore(scripts, seeds: Array(1...80)) { swarm.run($0, scripts: scripts) }
+        var aimed = 0
+        for run in runs {
+            guard let mutant = run.mutant, let target = mutant.target, let parent = runs.first(where: { $0.name == mutant.parent }),
+                let at = parent.behaviours?[target]
+            else { continue }
+            let near = parent.faults.filter { $0.before <= at && $0.before >= at - 3 }
+            guard !near.isEmpty else { continue }
+            aimed += 1
+            let first = try #require(mutant.edits.first)
+            #expect(first.contains("just before the target"), "\(mutant.edits)")
+            #expect(near.contains { first.contains("'\($0.line)'") }, "\(first) edits one of \(near.map(\.line))")
+        }
+        #expect(aimed > 0, "some mutants were aimed")
+        let redrawn = runs.filter { $0.mutant?.edits.contains { $0.hasPrefix("draw ") } == true }
+        #expect(!redrawn.isEmpty, "some aimed edits drew a fault again")
+        for run in redrawn { #expect(swarm.replay(run, scripts: scripts)?.digest == run.digest, "\(run.name)") }
+    }
+
     @Test func aRunStoppedEarlyEndsTheExploration() throws {
         let scripts = [try script()]
         var asked = 0
@@ -90,7 +117,7 @@ import Testing
             return asked == 3 ? Array(swarm.run(batch, scripts: scripts).prefix(2)) : swarm.run(batch, scripts: scripts)
         }
         #expect(asked == 3)
-        #expect(runs.count == 10 + 20 + 2, "10 fresh, then 10 mutants and 10 fresh, then 2 of the third batch")
+        #expect(runs.count == 10 + 20 + 2, "10 fresh, then 10 fresh and 10 mutants, then 2 of the third batch")
     }
 
     @Test func aShareOutsideZeroToOneIsRefused() throws {

@@ -269,7 +269,8 @@ import Testing
         #expect(faultsToo.status == 64 && faultsToo.stderr.contains("names its own fault class"), "\(faultsToo.output)")
     }
 
-    /// `--explore` makes the same runs for any --jobs (the batches are dealt to workers and dealt back); a failing
+    /// `--explore` makes the same runs for any --jobs (workers take a batch's runs one at a time, and the runs are put back
+    /// in the plan's order); a failing
     /// mutant's faults are written out, replay to the swarm's digest and shrink, as a failing seed does.
     @Test func anExploredSwarmIsTheSameForAnyJobsAndAFailingMutantReplays() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(getpid())")

@@ -36,13 +36,17 @@ struct SwarmRunCommand: ParsableCommand {
 
             --explore spends a share of the runs (--explore-share, default \(SwarmExploration.defaultShare)) on mutants \
             instead of fresh seeds, for as many runs in all as the seed range has seeds (× files). It goes in rounds: \
-            fresh seeds (the range's first ones; 10, then twice as many each round), then mutants of runs that reached \
-            a rare or new reach point (a point is chosen with weight 1/runs², then the run that reached it with the \
-            fewest mutants so far), each its parent's faults edited 1 to 3 times: a fault dropped, shifted up to 3 \
-            statements, copied from another run, or one more drawn as a seed would draw it, run under the parent's \
-            seed. The choices come from the seeds: the same command gives the same runs for any --jobs. The reach \
-            table then counts runs, not seeds; the summary, --json (`explore`: share, fresh_runs, mutant_runs; each \
-            mutant run's `mutant`), JUnit and the HTML report say how many runs were fresh and how many mutants. A \
+            fresh seeds (the range's first ones; 10, then twice as many each round), and after each round's fresh \
+            seeds the mutants owed for the rounds before, made from runs that showed a rare or new reach point or \
+            behaviour (an actor's trace event with its outcome, e.g. `mig fault-fired point=mig.busy`; one is chosen \
+            with weight 1/runs², then the run that showed it with the fewest mutants so far). Each mutant is its \
+            parent's faults edited 1 to 3 times, the first aimed at a fault run up to 3 statements before the parent \
+            first showed the target (dropped, shifted, or drawn again from its site), the others a fault dropped, \
+            shifted up to 3 statements, copied from another run, or one more drawn as a seed would draw it, run under \
+            the parent's seed. The choices come from the seeds: the same command gives the same runs for any --jobs \
+            (worker processes stay up for the whole exploration and take its runs one at a time). The reach table \
+            then counts runs, not seeds; the summary, --json (`explore`: share, fresh_runs, mutant_runs; each mutant \
+            run's `mutant`), JUnit and the HTML report say how many runs were fresh and how many mutants. A \
             failing mutant's faults are written to FILE-seed-S-mutant-M.json in the current folder: `workbench swarm \
             FILE --schedule F.json` replays it (same digest) and `workbench shrink FILE --schedule F.json` shrinks it \
             (the corpus keeps failing fresh seeds only). With --planted, the hunts explore the same way and report the \
@@ -98,9 +102,9 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(help: .hidden)
     var worker: String?
 
-    /// A worker's share of an `--explore` batch: the planned runs, as JSON.
-    @Option(help: .hidden)
-    var plan: String?
+    /// A worker of `--explore`: runs the planned runs given on stdin, one JSON line each (see ``SwarmWorkerPool``).
+    @Flag(help: .hidden)
+    var planStream = false
 
     func validate() throws {
         if planted == "list" { return }
@@ -124,7 +128,7 @@ struct SwarmRunCommand: ParsableCommand {
             }
         } else {
             guard !files.isEmpty else { throw ValidationError("expected at least one scenario file (.scn)") }
-            guard seeds != nil else { throw ValidationError("expected --seeds A..B (or one seed)") }
+            guard seeds != nil || planStream else { throw ValidationError("expected --seeds A..B (or one seed)") }
         }
         try commandLine {
             _ = try SeedRange(seeds ?? SwarmPlanted.defaultSeeds)
@@ -147,6 +151,10 @@ struct SwarmRunCommand: ParsableCommand {
                 faults: faults, explore: share, json: json)
         }
         if let schedule { return try SwarmScheduleReplay(file: files[0], schedule: schedule).run(json: json, report: report.file) }
+        if planStream {
+            let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
+            return try SwarmWorkerPool.serve(swarm, scripts: try SwarmScripts.load(files))
+        }
         guard let seeds else { throw ValidationError("expected --seeds A..B (or one seed)") }
         let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
         let scripts = try SwarmScripts.load(files)
@@ -159,14 +167,9 @@ struct SwarmRunCommand: ParsableCommand {
         }
         let runs: [SwarmRun]
         var exploration: SwarmResult.Explore?
-        if let plan {
-            let entries = try SwarmExplore.plan(plan)
-            let mine = try commandLine { try worker.map { try Shard($0, option: "--worker") } }
-            runs = swarm.run(entries.enumerated().filter { mine?.contains(UInt64($0.offset)) ?? true }.map(\.element), scripts: scripts)
-        } else if explore {
-            let workers = worker == nil && jobs > 1 ? SwarmWorkers(files: files, seeds: seeds, faults: faults, shard: nil) : nil
-            let explored = try SwarmExplore(swarm: swarm, scripts: scripts, share: exploreShare).run(
-                seeds: selected, workers: workers, jobs: jobs)
+        if explore {
+            let workers = jobs > 1 ? try SwarmWorkerPool(files: files, faults: faults, count: jobs) : nil
+            let explored = try SwarmExplore(swarm: swarm, scripts: scripts, share: exploreShare).run(seeds: selected, workers: workers)
             runs = explored.runs
             exploration = explored.spent
         } else if jobs > 1, worker == nil, selected.count > 1 {

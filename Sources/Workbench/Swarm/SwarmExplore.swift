@@ -11,29 +11,19 @@ struct SwarmExplore {
     let share: Double?
 
     /// Every batch in turn; returns the runs in the exploration's order and how they were spent.
-    func run(seeds: [UInt64], workers: SwarmWorkers?, jobs: Int) throws -> (runs: [SwarmRun], spent: SwarmResult.Explore) {
+    func run(seeds: [UInt64], workers: SwarmWorkerPool?) throws -> (runs: [SwarmRun], spent: SwarmResult.Explore) {
         var exploration = try commandLine {
             try SwarmExploration(scripts: scripts, seeds: seeds, options: swarm.options, share: share ?? SwarmExploration.defaultShare)
         }
         let runs = try exploration.explore { batch in
-            if let workers, batch.count > 1 { return try workers.run(plan: batch, count: jobs) }
+            if let workers, batch.count > 1 { return try workers.run(batch) }
             return swarm.run(batch, scripts: scripts) { run in
                 // With workers the failures are printed once all have run.
                 if workers == nil, !run.passed { print(run.failureLine(options: swarm.options)) }
             }
         }
         let mutants = runs.filter { $0.mutant != nil }.count
-        return (runs, SwarmResult.Explore(share: exploration.share, freshRuns: runs.count - mutants, mutantRuns: mutants))
-    }
-
-    /// A worker's plan file.
-    static func plan(_ path: String) throws -> [SwarmPlanEntry] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ExitStatus.inputWrong("--plan \(path): no such file") }
-        do {
-            return try JSONDecoder().decode([SwarmPlanEntry].self, from: data)
-        } catch {
-            throw ExitStatus.inputWrong("--plan \(path): not a swarm plan (written by `workbench swarm --explore` for its workers): \(error)")
-        }
+        return (runs.map(\.withoutBehaviours), SwarmResult.Explore(share: exploration.share, freshRuns: runs.count - mutants, mutantRuns: mutants))
     }
 
     /// Writes each failing mutant's schedule to the current folder, under the name its replay line gives.

@@ -17,31 +17,6 @@ struct SwarmWorkers {
         return SwarmResult.ordered(parts.flatMap { $0 }, files: files)
     }
 
-    /// Runs `count` workers on the planned runs of `plan` (an `--explore` batch), each taking every `count`-th entry,
-    /// and returns the runs in the plan's order.
-    func run(plan: [SwarmPlanEntry], count: Int) throws -> [SwarmRun] {
-        let workers = min(count, plan.count)
-        let parts = try spawn(count: workers, plan: plan)
-        // Worker K ran entries K, K + count, …: deal them back.
-        var runs: [SwarmRun] = []
-        for position in plan.indices {
-            let part = parts[position % workers]
-            guard position / workers < part.count else {
-                throw ValidationError("a swarm worker process returned fewer runs than it was given; run with --jobs 1 to see why")
-            }
-            runs.append(part[position / workers])
-        }
-        return runs
-    }
-
-    private func spawn(count: Int, plan: [SwarmPlanEntry]) throws -> [[SwarmRun]] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "workbench-swarm-plan-\(ProcessInfo.processInfo.processIdentifier).json")
-        try JSONEncoder().encode(plan).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try spawn(count: count, extra: ["--plan", file.path])
-    }
-
     /// Starts `count` workers (`--worker K/count`, plus `extra`), waits for all, and returns each one's runs.
     private func spawn(count: Int, extra: [String]) throws -> [[SwarmRun]] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-swarm-\(ProcessInfo.processInfo.processIdentifier)")

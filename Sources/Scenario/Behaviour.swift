@@ -1,0 +1,36 @@
+import Kernel
+
+/// One thing a run did, as guided exploration counts it: an actor's trace event, with the field that tells its
+/// outcomes apart when it has one (`mig fault-fired point=mig.busy`, `ims token-rejected reason=not-yet-valid`,
+/// `mig http-response status=503`). Coverage in the sense of a fuzzer's edges: a behaviour few runs showed marks a
+/// run worth mutating, and the statement it first appeared in says which of its faults to edit.
+public enum Behaviour {
+    /// The fields that tell outcomes apart, in the order they are tried: only the first one an event has is kept.
+    static let telling = ["point", "reason", "state", "status", "outcome", "operation", "code", "step"]
+    /// Values longer than this are free text (an error message, a path), not an outcome: the event counts without it.
+    static let longestValue = 48
+
+    /// The behaviour an event shows, nil for the scenario's own events (sections, scheduled faults).
+    public static func of(_ event: Trace.Event) -> String? {
+        guard event.actor != "scenario" else { return nil }
+        for name in telling {
+            if let value = event[name] {
+                return value.utf8.count <= longestValue ? "\(event.actor) \(event.event) \(name)=\(value)" : "\(event.actor) \(event.event)"
+            }
+        }
+        return "\(event.actor) \(event.event)"
+    }
+
+    /// Every behaviour of `events`, with the statement it first appeared in: `statementEnds[i]` is the number of events
+    /// recorded when statement `i` ended (events after the last end count as the last statement's).
+    public static func firstSeen(in events: [Trace.Event], statementEnds: [Int]) -> [String: Int] {
+        var seen: [String: Int] = [:]
+        var statement = 0
+        for (position, event) in events.enumerated() {
+            while statement < statementEnds.count - 1, position >= statementEnds[statement] { statement += 1 }
+            guard let behaviour = of(event), seen[behaviour] == nil else { continue }
+            seen[behaviour] = statement
+        }
+        return seen
+    }
+}
