@@ -40,9 +40,14 @@ public struct ScenarioRunner: Sendable {
         /// The reach points the run reached (declared ones and its own `sometimes` lines), sorted: kept apart from the
         /// trace, so no digest depends on them.
         public let reached: [String]
+        /// The trace's events, and how many there were when each statement ended (for ``behaviours``).
+        let events: [Trace.Event]
+        let statementEnds: [Int]
+
         /// What the run did, as coverage for guided exploration: each distinct ``Behaviour`` of its trace, with the
         /// statement (0-based) it first appeared in (faults scheduled before a statement count as that statement's).
-        public let behaviours: [String: Int]
+        /// Worked out when asked: only an exploration asks.
+        public var behaviours: [String: Int] { Behaviour.firstSeen(in: events, statementEnds: statementEnds) }
 
         public var failures: [ScenarioContext.Expectation] { expectations.filter { $0.failure != nil } }
         public var passed: Bool { error == nil && failures.isEmpty && violations.isEmpty }
@@ -123,7 +128,7 @@ public struct ScenarioRunner: Sendable {
             undeclaredFields: context.undeclaredFields,
             error: error, digest: Trace.digest(of: canonical), trace: canonical,
             virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted(),
-            behaviours: Behaviour.firstSeen(in: kernel.trace.all, statementEnds: statementEnds))
+            events: kernel.trace.all, statementEnds: statementEnds)
     }
 
     /// Runs one statement: the step, then the work it started, driven to completion.
