@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Wire
 import WireHTTP
 
@@ -57,13 +58,14 @@ public final class EchoServer: Sendable {
             node.faults.declare(plantedArmFault)
             node.faults.declare(plantedMiscountFault)
         }
-        let tcp = node.listen(port: configuration.tcpPort) { channel in
+        // Connections run on every loop: the handlers keep per-connection state only, and the planted bug's is locked.
+        let tcp = node.listen(port: configuration.tcpPort, connections: .every) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 try channel.pipeline.syncOperations.addHandler(TCPEchoHandler(node: node))
             }
         }
-        let http = node.listen(port: configuration.httpPort) { channel in
+        let http = node.listen(port: configuration.httpPort, connections: .every) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(HTTPEchoHandler(node: node, planted: planted))
@@ -226,14 +228,17 @@ private final class HTTPEchoHandler: ChannelInboundHandler {
     }
 }
 
-/// The planted bug's state: armed by one fault point, fired by the other. Used only on the node's loop.
-final class PlantedBug: @unchecked Sendable {
-    private var armed = false
+/// The planted bug's state: armed by one fault point, fired by the other. Live, connections on several loops share
+/// it, so it is locked; checking both points and reading the state is one step.
+final class PlantedBug: Sendable {
+    private let armed = Mutex(false)
 
     /// Whether this answer miscounts: checks both points in order on every summary.
     func miscounts(_ node: Node) -> Bool {
-        if node.fault(EchoServer.plantedArmFault) { armed = true }
-        return node.fault(EchoServer.plantedMiscountFault) && armed
+        armed.withLock { armed in
+            if node.fault(EchoServer.plantedArmFault) { armed = true }
+            return node.fault(EchoServer.plantedMiscountFault) && armed
+        }
     }
 }
 

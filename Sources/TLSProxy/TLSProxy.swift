@@ -65,7 +65,8 @@ public final class TLSProxy: Sendable {
         } catch {
             return node.eventLoop.makeFailedFuture(error)
         }
-        return node.listen(port: configuration.port) { channel in
+        // Connections run on every loop: a connection's state is its handlers', and its upstream runs on its loop.
+        return node.listen(port: configuration.port, connections: .every) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node)
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
@@ -148,7 +149,7 @@ private final class DownstreamHandler: ChannelInboundHandler {
         guard pending.count == 1 else { return }
         let downstream = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let node = self.node
-        node.connect(host: configuration.upstreamHost, port: configuration.upstreamPort) { channel in
+        node.connect(host: configuration.upstreamHost, port: configuration.upstreamPort, on: context.eventLoop) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHTTPClientHandlers()
                 try channel.pipeline.syncOperations.addHandler(UpstreamHandler(downstream: downstream))

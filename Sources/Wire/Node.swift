@@ -66,11 +66,14 @@ public struct Node: Sendable {
     }
 
     /// Connects to `host:port` as this node, running `initializer` on the new channel before it becomes active.
+    ///
+    /// - parameter loop: the loop the connection runs on: by default the node's; a proxy relaying a connection
+    ///   accepted on another loop (``ConnectionLoops/every``) passes that one, so both ends share a loop.
     public func connect(
-        host: String, port: Int, timeout: TimeAmount = .seconds(10),
+        host: String, port: Int, timeout: TimeAmount = .seconds(10), on loop: (any EventLoop)? = nil,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
     ) -> EventLoopFuture<any Channel> {
-        network.connect(from: name, host: host, port: port, timeout: timeout, on: eventLoop, initializer: initializer)
+        network.connect(from: name, host: host, port: port, timeout: timeout, on: loop ?? eventLoop, initializer: initializer)
     }
 
     /// Listens on `port` of this node (on the live wire: on loopback; port 0 picks a free one).

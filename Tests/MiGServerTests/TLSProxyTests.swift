@@ -5,7 +5,9 @@ import MiGClient
 import MiGServer
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
+import Synchronization
 import TLSProxy
 import TestSupport
 import Testing
@@ -173,6 +175,54 @@ import WireHTTP
 /// without a client certificate.
 @Suite(.serialized) struct NginxInteropTests {
     /// Runs a program under the shared watchdog; returns its exit status and everything it printed.
+    /// Live, the proxy's connections run on every loop and each relays on its own loop: eight clients at once through
+    /// a two-loop wire are all answered, and the proxy read their requests on both loops.
+    @Test func liveTheProxysConnectionsRunOnEveryLoop() async throws {
+        let sink = LoopRecordingSink()
+        let wire = LiveWire(threads: 2, tracer: sink)
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configuration.plainPort = 0
+        configuration.clientCAPath = "\(TLSProxyTests.tls)/ca.pem"
+        configuration.proxySecret = TLSProxyTests.proxySecret
+        configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
+        let mig = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
+        let upstream = try #require(mig.endpoints.first?.url.split(separator: ":").last?.split(separator: "/").first.flatMap { Int($0) })
+        var proxyConfiguration = TLSProxy.Configuration(
+            certificatePath: "\(TLSProxyTests.tls)/server.pem", privateKeyPath: "\(TLSProxyTests.tls)/server.key",
+            clientCAPath: "\(TLSProxyTests.tls)/ca.pem",
+            upstreamHost: "mig", upstreamPort: upstream)
+        proxyConfiguration.port = 0
+        proxyConfiguration.upstreamSecret = TLSProxyTests.proxySecret
+        let proxy = try await TLSProxy.start(on: wire.node("proxy"), configuration: proxyConfiguration).get()
+        var client = TLSConfiguration.makeClientConfiguration()
+        client.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(TLSProxyTests.tls)/ca.pem"))
+        client.certificateVerification = .noHostnameVerification
+        client.certificateChain = try NIOSSLCertificate.fromPEMFile("\(TLSProxyTests.tls)/client.pem").map { .certificate($0) }
+        client.privateKey = .privateKey(try NIOSSLPrivateKey(file: "\(TLSProxyTests.tls)/client.key", format: .pem))
+        let context = try NIOSSLContext(configuration: client)
+        let request = HTTPRequest(
+            method: .POST, target: "/ipp/print", headers: ["Authorization": TLSProxyTests.secure, "Content-Type": "application/ipp"],
+            body: try TLSProxyTests.getPrinterAttributes())
+        let phone = wire.node("phone")
+        let statuses = try await withThrowingTaskGroup(of: HTTPResponseStatus.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await HTTPClient.send(request, host: "proxy", port: proxy.listener.port, on: phone) { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil))
+                        }
+                    }.status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: HTTPResponseStatus.ok, count: 8))
+        #expect(sink.loops(actor: "proxy", event: "proxy-request") == 2, "the proxy read requests on one loop only")
+        try await proxy.stop().get()
+        try await wire.shutdown()
+    }
+
     static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
         let result = try ExternalProcess.run(executable, arguments)
         return (result.status, result.output)
@@ -266,4 +316,17 @@ import WireHTTP
         try await mig.stop().get()
         try await wire.shutdown()
     }
+}
+
+/// Records which event loop each trace event was recorded on (a handler traces on its connection's loop).
+final class LoopRecordingSink: TraceSink {
+    private let seen = Mutex<[String: Set<ObjectIdentifier>]>([:])
+
+    func record(actor: String, event: String, fields: [(String, String)]) {
+        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return }
+        seen.withLock { _ = $0["\(actor) \(event)", default: []].insert(ObjectIdentifier(loop)) }
+    }
+
+    /// How many loops `actor` recorded `event` on.
+    func loops(actor: String, event: String) -> Int { seen.withLock { $0["\(actor) \(event)"]?.count ?? 0 } }
 }
