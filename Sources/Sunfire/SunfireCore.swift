@@ -54,31 +54,39 @@ final class SunfireCore: @unchecked Sendable {
     /// The user's home, made on first use (in memory, or a folder under `homesDirectory`). Does disk I/O the first
     /// time: call it where file work runs (see ``blocking(answerOn:_:)``).
     func fileSystem(for user: String) throws -> any HomeFileSystem {
-        try homes.withLock { homes throws -> any HomeFileSystem in
-            if let home = homes[user] { return home }
-            // The configured accounts: the directory's copies differ only in their print quotas.
-            guard let account = configuration.host.accounts.first(where: { $0.user == user }) else {
-                throw FileSystemError(.permissionDenied, user)
-            }
-            let node = self.node
-            let diskFull: @Sendable () -> Bool = { node.fault(UnixHost.Fault.diskFull) }
-            let home: any HomeFileSystem
-            if let make = configuration.makeHome {
-                home = try make(user, "/home/\(user)", account.diskQuotaBytes, diskFull)
-            } else if let directory = configuration.homesDirectory {
-                home = try DiskHomeFileSystem(
-                    root: "\(directory)/\(user)", homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes,
-                    diskFull: diskFull)
-            } else {
-                let clock = node.clock
-                home = InMemoryHomeFileSystem(
-                    homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes, now: { clock.unixSeconds },
-                    diskFull: diskFull)
-            }
-            let shared = LockedHomeFileSystem(home)
+        if let home = openHome(of: user) { return home }
+        // The configured accounts: the directory's copies differ only in their print quotas.
+        guard let account = configuration.host.accounts.first(where: { $0.user == user }) else {
+            throw FileSystemError(.permissionDenied, user)
+        }
+        let node = self.node
+        let diskFull: @Sendable () -> Bool = { node.fault(UnixHost.Fault.diskFull) }
+        // Made outside the lock (a folder created, its usage counted), so a lookup never waits for a disk.
+        let home: any HomeFileSystem
+        if let make = configuration.makeHome {
+            home = try make(user, "/home/\(user)", account.diskQuotaBytes, diskFull)
+        } else if let directory = configuration.homesDirectory {
+            home = try DiskHomeFileSystem(
+                root: "\(directory)/\(user)", homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes,
+                diskFull: diskFull)
+        } else {
+            let clock = node.clock
+            home = InMemoryHomeFileSystem(
+                homePath: "/home/\(user)", quotaBytes: account.diskQuotaBytes, now: { clock.unixSeconds },
+                diskFull: diskFull)
+        }
+        let shared = LockedHomeFileSystem(home)
+        // Two first uses may race live: the first home stored stays, the other is dropped unused.
+        return homes.withLock { homes in
+            if let first = homes[user] { return first }
             homes[user] = shared
             return shared
         }
+    }
+
+    /// The user's home if it is open already: a lookup, never disk I/O.
+    func openHome(of user: String) -> (any HomeFileSystem)? {
+        homes.withLock { $0[user] }
     }
 
     /// The words of a command line as the host's shell splits them (for scp's own command line).
@@ -93,6 +101,11 @@ final class SunfireCore: @unchecked Sendable {
         let now = self.now
         let host = self.host!
         let node = self.node
+        if openHome(of: user) != nil, UnixHost.touchesNoFiles(command, home: "/home/\(user)") {
+            // lpq, echo, …: nothing for the blocking threads, so both steps on the home loop, one hop fewer.
+            return node.onHome { self.finish(host.prepare(command, as: user, now: now, faults: { node.fault($0) })) }
+                .hop(to: eventLoop)
+        }
         return node.blocking { host.prepare(command, as: user, now: now, faults: { node.fault($0) }) }
             .map { prepared in self.finish(prepared) }
             .hop(to: eventLoop)

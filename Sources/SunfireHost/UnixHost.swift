@@ -86,6 +86,14 @@ public final class UnixHost: @unchecked Sendable {
         }
     }
 
+    /// Whether `line`'s first step reads and writes no file (its command only prints, or asks the spooler; a line that
+    /// does not parse is refused without one), so that with the user's home open the whole command may run where
+    /// the host's state lives. Keep in step with ``CommandContext/dispatch(_:_:)``.
+    public static func touchesNoFiles(_ line: String, home: String) -> Bool {
+        guard let words = try? ShellParser.parse(line, home: home), let name = words.first else { return true }
+        return ["echo", "pwd", "whoami", "true", "lpq", "lprm"].contains(name)
+    }
+
     /// A command's second step: what it asks of the spooler, if anything. On the host's event loop.
     public func finish(_ prepared: PreparedCommand, faults: (String) -> Bool) -> CommandOutcome {
         guard let (step, user, home, now) = prepared.spooler else { return prepared.outcome }

@@ -79,6 +79,11 @@ final class SFTPChannel {
                 end(context, status: 1)
                 break requests
             }
+            guard SFTPServerSession.touchesFiles(request) else {
+                // INIT, CLOSE, READDIR…: no file work, no hop (the session is this loop's while nothing is in flight).
+                answered(context, .success(session.value.handle(request)))
+                continue
+            }
             answering = true
             let session = self.session
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)

@@ -48,6 +48,17 @@ final class SFTPServerSession {
     /// The answer to one request (nil for none), and events for the trace.
     typealias Answer = (reply: SFTPMessage?, events: [Event])
 
+    /// Whether answering `request` touches the file system; the others are answered from the session's own state
+    /// (handles, listed directories), so the channel answers them at once instead of on the blocking threads.
+    static func touchesFiles(_ request: SFTPMessage) -> Bool {
+        switch request {
+        case .open, .read, .write, .stat, .lstat, .fstat, .setstat, .fsetstat, .opendir, .remove, .mkdir, .rmdir, .realpath, .rename:
+            true
+        default:
+            false
+        }
+    }
+
     func handle(_ request: SFTPMessage) -> Answer {
         var events: [Event] = []
         let reply = answer(request, &events)
