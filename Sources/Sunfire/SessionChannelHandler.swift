@@ -18,8 +18,9 @@ final class SessionChannelHandler: ChannelDuplexHandler {
     typealias OutboundIn = SSHChannelData
     typealias OutboundOut = SSHChannelData
 
-    /// Bytes a channel may have waiting for its blocking steps before reading stops.
-    static let backlogLimit = 1 << 20
+    /// Bytes a channel may have waiting for its blocking steps before reading stops (what arrives meanwhile waits in
+    /// swift-nio-ssh's channel buffer, within the SSH window, without being copied again).
+    static let backlogLimit = 256 << 10
 
     private enum Mode {
         case idle

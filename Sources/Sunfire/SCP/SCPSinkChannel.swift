@@ -47,8 +47,11 @@ final class SCPSinkChannel {
 
     func receive(_ context: ChannelHandlerContext, _ bytes: some Collection<UInt8>) {
         guard !over else { return }
-        if case .bytes(let waiting)? = queue.last {
-            queue[queue.count - 1] = .bytes(waiting + bytes)
+        if case .bytes(var waiting)? = queue.last {
+            // Taken out of the queue first, so the array is not shared and grows in place.
+            queue.removeLast()
+            waiting.append(contentsOf: bytes)
+            queue.append(.bytes(waiting))
             return
         }
         enqueue(context, .bytes(Array(bytes)))
