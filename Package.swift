@@ -317,6 +317,7 @@ let package = Package(
             dependencies: [
                 "Sunfire", "SunfireHost", "SFTP", "PrintDocuments", "MySoc", "SOCPrint", "Kernel", "Wire", "WireHTTP", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(

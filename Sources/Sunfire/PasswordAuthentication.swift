@@ -4,7 +4,7 @@ import Wire
 
 /// What one SSH connection knows about itself: who logged in, and how often they got the password wrong.
 ///
-/// Confined to the node's event loop (NIOSSH calls its delegates there).
+/// Confined to the connection's event loop (NIOSSH calls its delegates there).
 final class SSHConnectionState: @unchecked Sendable {
     // @unchecked Sendable: touched only on the connection's event loop.
     var user: String?
@@ -43,20 +43,33 @@ final class PasswordAuthentication: NIOSSHServerUserAuthenticationDelegate {
             responsePromise.succeed(.failure)
             return
         }
-        if core.authenticate(user: request.username, password: offer.password) {
-            state.user = request.username
-            core.node.trace("ssh-authenticated", [("user", request.username), ("from", state.remote)])
-            responsePromise.succeed(.success)
-            return
-        }
-        state.failures += 1
-        core.node.trace("ssh-auth-failed", [("user", request.username), ("try", String(state.failures))])
-        responsePromise.succeed(.failure)
-        if state.failures >= core.configuration.maximumAuthenticationTries {
-            core.node.trace("ssh-disconnected", [("user", request.username), ("reason", "Too many authentication failures")])
-            // Let the failure message go out first, as sshd does before it disconnects.
-            let connection = self.connection
-            connection.eventLoop.execute { connection.close(promise: nil) }
+        // The accounts live on the host's loop; the verdict comes back to the connection's.
+        let core = self.core
+        let user = request.username
+        let password = offer.password
+        let connection = self.connection
+        let state = self.state
+        core.node.onHome { core.authenticate(user: user, password: password) }.hop(to: connection.eventLoop).whenComplete { result in
+            guard case .success(let accepted) = result else {
+                // The host is shutting down.
+                responsePromise.succeed(.failure)
+                connection.close(promise: nil)
+                return
+            }
+            if accepted {
+                state.user = user
+                core.node.trace("ssh-authenticated", [("user", user), ("from", state.remote)])
+                responsePromise.succeed(.success)
+                return
+            }
+            state.failures += 1
+            core.node.trace("ssh-auth-failed", [("user", user), ("try", String(state.failures))])
+            responsePromise.succeed(.failure)
+            if state.failures >= core.configuration.maximumAuthenticationTries {
+                core.node.trace("ssh-disconnected", [("user", user), ("reason", "Too many authentication failures")])
+                // Let the failure message go out first, as sshd does before it disconnects.
+                connection.eventLoop.execute { connection.close(promise: nil) }
+            }
         }
     }
 }

@@ -5,10 +5,13 @@ import Wire
 /// Accepts SSH connections for Sunfire: drops addresses outside the whitelist before a byte is sent (no banner, so
 /// the client sees the connection closed — "Server unreachable" to the app), answers a first line that is no SSH
 /// identification as sshd does, then runs swift-nio-ssh with password authentication and session channels.
+///
+/// Connections run on every loop of the live wire (one loop under simulation): key exchange, encryption and channel
+/// framing use every core; the host's state is reached on its home loop and the homes' files on the blocking threads.
 enum SSHListener {
     static func start(core: SunfireCore) -> EventLoopFuture<any Listener> {
         let node = core.node
-        return node.listen(port: core.configuration.port) { channel in
+        return node.listen(port: core.configuration.port, connections: .every) { channel in
             let remote = channel.remoteAddress
             let address = remote?.ipAddress ?? "unknown"
             guard let remote, core.currentWhitelist.contains(where: { $0.contains(remote) }) else {

@@ -27,6 +27,14 @@ public final class Sunfire: Sendable {
         public var host: HostConfiguration
         /// Where homes live: nil keeps them in memory (simulation); a directory keeps real files (live).
         public var homesDirectory: String?
+        /// Makes a user's home instead (tests: a file system that behaves in a particular way); called with the user,
+        /// the home's path, its quota in bytes and the disk-full fault check, where the host's file work runs (the
+        /// blocking threads live). Overrides `homesDirectory`.
+        public var makeHome: HomeMaker?
+        public typealias HomeMaker =
+            @Sendable (
+                _ user: String, _ homePath: String, _ quotaBytes: Int64, _ diskFull: @escaping @Sendable () -> Bool
+            ) throws -> any HomeFileSystem
         /// Port of the account directory that mysoc asks (plain HTTP inside the school), and the token it must bring.
         public var directoryPort: Int? = 8389
         public var directoryToken = Configuration.defaultDirectoryToken
@@ -97,7 +105,8 @@ public final class Sunfire: Sendable {
 
     // MARK: Administration (what the host's operators can do)
 
-    /// Runs `body` on the host's loop, where its state lives.
+    /// Runs `body` on the host's loop, where its state lives. Its file work (`files`, `run`) runs there too, inline:
+    /// administration is the operators', not the clients'.
     public func administer<T: Sendable>(_ body: @escaping @Sendable (SunfireAdministration) throws -> T) async throws -> T {
         try await node.eventLoop.submit { try body(SunfireAdministration(core: self.core)) }.get()
     }

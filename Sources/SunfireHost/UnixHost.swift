@@ -13,9 +13,14 @@ public struct HostConfiguration: Sendable {
 /// The Unix host behind Sunfire's SSH: runs one command line for a user — parsed by ``ShellParser``, never by a real
 /// shell — with the commands the SOC Print app uses, each with its real stdout, stderr and exit status.
 ///
-/// Confined to the host's event loop.
+/// A command runs in two steps (``prepare(_:as:now:faults:)``, then ``finish(_:faults:)``) so that its file work can
+/// leave the host's event loop: the first touches only the user's home and may run on any thread (the node's
+/// blocking threads live); the second is the spooler's part (lpr, lpq, lprm), on the host's event loop, where the
+/// accounts and the spooler are confined. ``run(_:as:now:faults:)`` does both at once.
 public final class UnixHost: @unchecked Sendable {
-    // @unchecked Sendable: used only on the host's event loop.
+    // @unchecked Sendable: `accounts` and `spooler` are used only on the host's event loop; `prepare` reads only
+    // `configuration` (never changes) and calls `fileSystem`, which the actor makes safe on any thread (Sunfire keeps
+    // its homes behind locks, see LockedHomeFileSystem).
 
     public enum Fault {
         /// Converters run `HostTiming.slowConverterFactor` times slower.
@@ -34,7 +39,8 @@ public final class UnixHost: @unchecked Sendable {
     public let spooler: PrintSpooler
     private let fileSystem: (String) throws -> any HomeFileSystem
 
-    /// - parameter fileSystem: the home of a user (the actor keeps them: in memory, or on disk live).
+    /// - parameter fileSystem: the home of a user (the actor keeps them: in memory, or on disk live); called from the
+    ///   thread ``prepare(_:as:now:faults:)`` runs on, so it must be safe there.
     public init(configuration: HostConfiguration, fileSystem: @escaping (String) throws -> any HomeFileSystem) {
         self.configuration = configuration
         self.accounts = AccountDirectory(configuration.accounts)
@@ -45,8 +51,15 @@ public final class UnixHost: @unchecked Sendable {
         self.fileSystem = fileSystem
     }
 
-    /// Runs `line` as `user` at host time `now`; `faults` checks a named fault point.
+    /// Runs `line` as `user` at host time `now`; `faults` checks a named fault point. Both steps at once, on the
+    /// host's event loop.
     public func run(_ line: String, as user: String, now: Duration, faults: (String) -> Bool) -> CommandOutcome {
+        finish(prepare(line, as: user, now: now, faults: faults), faults: faults)
+    }
+
+    /// A command's first step: parses `line` and does its file work in `user`'s home. Touches no account or spooler
+    /// state, so it may run on any thread.
+    public func prepare(_ line: String, as user: String, now: Duration, faults: (String) -> Bool) -> PreparedCommand {
         var outcome = CommandOutcome()
         outcome.duration = configuration.timing.command
         let home: any HomeFileSystem
@@ -55,7 +68,7 @@ public final class UnixHost: @unchecked Sendable {
         } catch {
             outcome.err("sh: cannot open the home directory of \(user): \(error)\n")
             outcome.exitStatus = 1
-            return outcome
+            return PreparedCommand(outcome: outcome)
         }
         let words: [String]
         do {
@@ -63,14 +76,44 @@ public final class UnixHost: @unchecked Sendable {
         } catch {
             outcome.err(error.description + "\n")
             outcome.exitStatus = 2
-            return outcome
+            return PreparedCommand(outcome: outcome)
         }
-        guard let name = words.first else { return outcome }
+        guard let name = words.first else { return PreparedCommand(outcome: outcome) }
         return withoutActuallyEscaping(faults) { faults in
             var context = CommandContext(host: self, user: user, home: home, now: now, faults: faults, outcome: outcome)
             context.dispatch(name, Array(words.dropFirst()))
+            return PreparedCommand(outcome: context.outcome, spooler: context.spoolerStep.map { ($0, user, home, now) })
+        }
+    }
+
+    /// Whether `line`'s first step reads and writes no file (its command only prints, or asks the spooler; a line that
+    /// does not parse is refused without one), so that with the user's home open the whole command may run where
+    /// the host's state lives. Keep in step with ``CommandContext/dispatch(_:_:)``.
+    public static func touchesNoFiles(_ line: String, home: String) -> Bool {
+        guard let words = try? ShellParser.parse(line, home: home), let name = words.first else { return true }
+        return ["echo", "pwd", "whoami", "true", "lpq", "lprm"].contains(name)
+    }
+
+    /// A command's second step: what it asks of the spooler, if anything. On the host's event loop.
+    public func finish(_ prepared: PreparedCommand, faults: (String) -> Bool) -> CommandOutcome {
+        guard let (step, user, home, now) = prepared.spooler else { return prepared.outcome }
+        return withoutActuallyEscaping(faults) { faults in
+            var context = CommandContext(host: self, user: user, home: home, now: now, faults: faults, outcome: prepared.outcome)
+            context.spool(step)
             return context.outcome
         }
+    }
+}
+
+/// A command whose file work is done, waiting for its spooler step (see ``UnixHost/prepare(_:as:now:faults:)``).
+public struct PreparedCommand: Sendable {
+    /// What the command has printed so far (all of it, for a command without a spooler step).
+    public var outcome: CommandOutcome
+    let spooler: (step: SpoolerStep, user: String, home: any HomeFileSystem, now: Duration)?
+
+    init(outcome: CommandOutcome, spooler: (step: SpoolerStep, user: String, home: any HomeFileSystem, now: Duration)? = nil) {
+        self.outcome = outcome
+        self.spooler = spooler
     }
 }
 
@@ -82,6 +125,8 @@ struct CommandContext {
     let now: Duration
     let faults: (String) -> Bool
     var outcome: CommandOutcome
+    /// What the command leaves for the spooler (``UnixHost/finish(_:faults:)``).
+    var spoolerStep: SpoolerStep?
 
     var timing: HostTiming { host.configuration.timing }
 
@@ -101,8 +146,8 @@ struct CommandContext {
         case "gs": ghostscript(arguments)
         case "pdftops": pdftops(arguments)
         case "lpr": lpr(arguments)
-        case "lpq": lpq(arguments)
-        case "lprm": lprm(arguments)
+        case "lpq": spoolerStep = .lpq(arguments)
+        case "lprm": spoolerStep = .lprm(arguments)
         default:
             outcome.err("sh: 1: \(name): not found\n")
             outcome.exitStatus = 127

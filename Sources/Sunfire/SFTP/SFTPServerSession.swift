@@ -5,8 +5,8 @@ import SunfireHost
 /// request handler of an sftp-server, written in the project, on the pure `SFTP` codec.
 ///
 /// Every failure gets a STATUS whose message says what went wrong ("Disk quota exceeded", "Permission denied"), not
-/// only its code. Requests are handled in arrival order, so pipelined WRITEs land in sequence. Confined to the
-/// channel's event loop.
+/// only its code. Requests are handled in arrival order, so pipelined WRITEs land in sequence. Used by one thread at
+/// a time: its ``SFTPChannel`` hands it to one blocking step after another.
 final class SFTPServerSession {
     /// OpenSSH's sftp-server refuses reads larger than this; clients ask for 32 KiB (or what limits@ says).
     static let maximumReadLength: UInt32 = 261_120
@@ -46,7 +46,20 @@ final class SFTPServerSession {
     }
 
     /// The answer to one request (nil for none), and events for the trace.
-    func handle(_ request: SFTPMessage) -> (reply: SFTPMessage?, events: [Event]) {
+    typealias Answer = (reply: SFTPMessage?, events: [Event])
+
+    /// Whether answering `request` touches the file system; the others are answered from the session's own state
+    /// (handles, listed directories), so the channel answers them at once instead of on the blocking threads.
+    static func touchesFiles(_ request: SFTPMessage) -> Bool {
+        switch request {
+        case .open, .read, .write, .stat, .lstat, .fstat, .setstat, .fsetstat, .opendir, .remove, .mkdir, .rmdir, .realpath, .rename:
+            true
+        default:
+            false
+        }
+    }
+
+    func handle(_ request: SFTPMessage) -> Answer {
         var events: [Event] = []
         let reply = answer(request, &events)
         return (reply, events)

@@ -1,7 +1,23 @@
 import PrintDocuments
 
-/// lpr, lpq, lprm against the host's ``PrintSpooler``.
+/// What a print command asks of the host's ``PrintSpooler`` once its files are read: done on the host's event loop.
+enum SpoolerStep: Sendable {
+    case lpr(printer: String, files: [String], bytes: Int, pages: Int)
+    case lpq([String])
+    case lprm([String])
+}
+
+/// lpr, lpq, lprm against the host's ``PrintSpooler``: lpr reads its files in the command's first step, the spooler is
+/// asked in the second (``spool(_:)``).
 extension CommandContext {
+    mutating func spool(_ step: SpoolerStep) {
+        switch step {
+        case .lpr(let printer, let files, let bytes, let pages): submit(printer: printer, files: files, bytes: bytes, pages: pages)
+        case .lpq(let arguments): lpq(arguments)
+        case .lprm(let arguments): lprm(arguments)
+        }
+    }
+
     mutating func lpr(_ arguments: [String]) {
         var printer: String?
         var files: [String] = []
@@ -29,6 +45,10 @@ extension CommandContext {
             pages += PostScriptReader.isPostScript(data) ? max(1, PostScriptReader.pageCount(data) ?? 1) : 1
         }
         let names = files.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        spoolerStep = .lpr(printer: printer, files: names, bytes: bytes, pages: pages)
+    }
+
+    private mutating func submit(printer: String, files names: [String], bytes: Int, pages: Int) {
         do {
             let (_, events) = try host.spooler.submit(
                 printer: printer, owner: user, files: names, bytes: bytes, pages: pages, now: now,
@@ -39,13 +59,13 @@ extension CommandContext {
         }
     }
 
-    mutating func lpq(_ arguments: [String]) {
+    private mutating func lpq(_ arguments: [String]) {
         let printer = printerOption(arguments) ?? "psts"
         guard host.spooler.state(of: printer) != nil else { return fail("lpq: \(printer): unknown printer") }
         outcome.out(host.spooler.lpq(printer))
     }
 
-    mutating func lprm(_ arguments: [String]) {
+    private mutating func lprm(_ arguments: [String]) {
         guard let printer = printerOption(arguments) else { return fail("lprm: no printer specified (use -P printer)") }
         guard host.spooler.state(of: printer) != nil else { return fail("lprm: \(printer): unknown printer") }
         let operands = arguments.filter { !$0.hasPrefix("-P") && $0 != printer }

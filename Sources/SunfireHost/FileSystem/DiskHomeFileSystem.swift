@@ -9,9 +9,10 @@ import Foundation
 ///
 /// Symbolic links are never followed: every component of a path is checked with `lstat`, and files are opened with
 /// `O_NOFOLLOW`, so a link planted in the home cannot lead outside it. Usage is counted at start and kept up to date.
-/// Confined to the host's event loop.
+/// Every call is disk I/O: live the host makes them on the node's blocking threads, never on an event loop, one at a
+/// time (behind a ``LockedHomeFileSystem``).
 public final class DiskHomeFileSystem: HomeFileSystem, @unchecked Sendable {
-    // @unchecked Sendable: used only on the host's event loop.
+    // @unchecked Sendable: used by one caller at a time (the host wraps it in a LockedHomeFileSystem).
 
     public let homePath: String
     public let quotaBytes: Int64

@@ -2,7 +2,8 @@
 ///
 /// Paths handed to the operations are canonical and relative to the home (`""` is the home itself, components
 /// joined by `/`): get them from ``resolve(_:)``, which is where every escape (`..`, absolute paths elsewhere,
-/// symbolic links on disk) is refused. Implementations are confined to the host's event loop.
+/// symbolic links on disk) is refused. Implementations serve one caller at a time; ``LockedHomeFileSystem`` shares
+/// one between the threads the host's connections use.
 public protocol HomeFileSystem: AnyObject, Sendable {
     /// How the home looks from inside, e.g. `/home/demo`.
     var homePath: String { get }

@@ -1,8 +1,9 @@
 /// A home directory kept in memory: the simulated wire's file system, fast and deterministic.
 ///
-/// Confined to the host's event loop (all of the host's work runs there).
+/// Used by one caller at a time: under simulation all of the host's work runs on its one loop; live the host wraps it
+/// in a ``LockedHomeFileSystem``.
 public final class InMemoryHomeFileSystem: HomeFileSystem, @unchecked Sendable {
-    // @unchecked Sendable: used only on the host's event loop.
+    // @unchecked Sendable: used by one caller at a time (see above).
 
     private enum Node {
         case file(bytes: [UInt8], permissions: UInt32, modified: Int64)

@@ -23,15 +23,22 @@ final class LiveSunfire: @unchecked Sendable {
 
     static func fixture(_ path: String) -> String { repository.appendingPathComponent("Fixtures/\(path)").path }
 
-    static func start(whitelist: [String]? = nil, mysoc withSite: Bool = false) async throws -> LiveSunfire {
+    /// - parameters:
+    ///   - tracer: sees the actors' trace events (live, from whichever thread records them).
+    ///   - makeHome: makes the users' homes instead of folders under `homes` (see ``Sunfire/Configuration/makeHome``).
+    static func start(
+        whitelist: [String]? = nil, mysoc withSite: Bool = false, tracer: any TraceSink = DiscardingTraceSink(),
+        makeHome: Sunfire.Configuration.HomeMaker? = nil
+    ) async throws -> LiveSunfire {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("sunfire-live-\(UUID().uuidString)")
         let homes = work.appendingPathComponent("homes")
         try FileManager.default.createDirectory(at: homes, withIntermediateDirectories: true)
-        let wire = LiveWire(seed: 1, threads: 2)
+        let wire = LiveWire(seed: 1, threads: 2, tracer: tracer)
         var configuration = Sunfire.Configuration(hostKey: try OpenSSHHostKey(file: fixture("sunfire/ssh_host_ed25519_key")))
         configuration.port = 0
         configuration.directoryPort = 0
         configuration.homesDirectory = homes.path
+        configuration.makeHome = makeHome
         if let whitelist { configuration.whitelist = try whitelist.map { try AddressRange($0) } }
         let sunfire = try await Sunfire.start(on: wire.node("sunfire"), configuration: configuration)
         var site: MySoc?
