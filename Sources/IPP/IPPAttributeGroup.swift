@@ -1,3 +1,23 @@
+/// The attribute groups of an `IPPMessage` in wire order, as views of its storage.
+// Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
+// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+public struct IPPAttributeGroups: @unchecked Sendable, RandomAccessCollection {
+    @usableFromInline let box: IPPStorageBox
+
+    @usableFromInline
+    init(box: IPPStorageBox) { self.box = box }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { box.head.pointee.groupCount }
+
+    /// The group at a position in the message.
+    public subscript(position: Int) -> IPPAttributeGroup {
+        // The records are read through unchecked pointers: a position outside the message traps here, as an array's would.
+        precondition(position >= 0 && position < endIndex, "IPPAttributeGroups index out of range")
+        return IPPAttributeGroup(box: box, index: position)
+    }
+}
+
 /// A read-only view of one attribute group of an `IPPMessage`: its tag and
 /// its attributes in wire order. Cheap to make and to keep (it shares the
 /// message's storage).
@@ -43,7 +63,9 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
 /// A read-only view of one attribute of a decoded or built message.
 ///
 /// Typed accessors (`integerValue`, `stringValue`, `stringValues`…) read the
-/// wire form directly; `values` materialises every value as `IPPValue`.
+/// wire form directly; `nameView` and `valueViews` read the name and every value
+/// as typed views of the message's bytes, without allocating; `values`
+/// materialises every value as an owned `IPPValue`.
 // Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
 // holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
 public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
@@ -76,22 +98,27 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     /// The number of values (1 unless the attribute is a 1setOf).
     public var count: Int { Int(record.valueCount) }
 
+    /// The name, read in place (compares and hashes without making a String).
+    public var nameView: IPPStringView {
+        let item = storage.items[firstItem]
+        return IPPStringView(box: box, start: item.nameStart, count: Int(item.nameLength))
+    }
+
+    /// Every value as a typed view of the message's bytes: reading them allocates nothing.
+    public var valueViews: IPPValueViews {
+        IPPValueViews(box: box, start: firstItem, end: firstItem + Int(record.itemCount))
+    }
+
     /// Every value, materialised.
     public var values: [IPPValue] {
         var result: [IPPValue] = []
         result.reserveCapacity(count)
-        var item = firstItem
-        let end = firstItem + Int(record.itemCount)
-        while item < end {
-            let (value, next) = storage.value(item: item, end: end)
-            result.append(value)
-            item = next
-        }
+        for view in valueViews { result.append(view.owned) }
         return result
     }
 
     /// The first value, materialised.
-    public var value: IPPValue { storage.value(item: firstItem, end: firstItem + Int(record.itemCount)).value }
+    public var value: IPPValue { storage.valueView(item: firstItem, end: firstItem + Int(record.itemCount)).view.owned }
 
     /// The first value if it is an `integer` or `enum`.
     public var integerValue: Int32? {
@@ -101,7 +128,7 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Every value that is an `integer` or `enum`, in order.
-    public var integerValues: [Int32] { values.compactMap(\.integerValue) }
+    public var integerValues: [Int32] { valueViews.compactMap(\.integerValue) }
 
     /// The first value if it is a `boolean`.
     public var booleanValue: Bool? {
