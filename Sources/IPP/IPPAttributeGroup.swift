@@ -7,10 +7,11 @@ public struct IPPAttributeGroups: @unchecked Sendable, RandomAccessCollection {
     @usableFromInline
     init(box: IPPStorageBox) { self.box = box }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { box.head.pointee.groupCount }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { box.head.pointee.groupCount }
 
     /// The group at a position in the message.
+    @inlinable
     public subscript(position: Int) -> IPPAttributeGroup {
         // The records are read through unchecked pointers: a position outside the message traps here, as an array's would.
         precondition(position >= 0 && position < endIndex, "IPPAttributeGroups index out of range")
@@ -33,15 +34,16 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
         self.index = index
     }
 
-    @usableFromInline var storage: IPPStorageBox { box }
+    @inlinable var storage: IPPStorageBox { box }
 
     /// The group's delimiter tag.
     public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.groups[index].tag) }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { Int(storage.groups[index].attributeCount) }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { Int(storage.groups[index].attributeCount) }
 
     /// The attribute at a position in the group.
+    @inlinable
     public subscript(position: Int) -> IPPAttribute {
         // The records are read through unchecked pointers: a position outside the group traps here, as an array's would.
         precondition(position >= 0 && position < endIndex, "IPPAttributeGroup index out of range")
@@ -78,10 +80,10 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
         self.index = index
     }
 
-    @usableFromInline var storage: IPPStorageBox { box }
+    @inlinable var storage: IPPStorageBox { box }
 
-    @usableFromInline var record: IPPAttributeRecord { storage.attributes[index] }
-    @usableFromInline var firstItem: Int { Int(record.firstItem) }
+    @inlinable var record: IPPAttributeRecord { storage.attributes[index] }
+    @inlinable var firstItem: Int { Int(record.firstItem) }
 
     /// The attribute's name.
     public var name: String { storage.name(item: firstItem) }
@@ -99,12 +101,14 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     public var count: Int { Int(record.valueCount) }
 
     /// The name, read in place (compares and hashes without making a String).
+    @inlinable
     public var nameView: IPPStringView {
         let item = storage.items[firstItem]
         return IPPStringView(box: box, start: item.nameStart, count: Int(item.nameLength))
     }
 
     /// Every value as a typed view of the message's bytes: reading them allocates nothing.
+    @inlinable
     public var valueViews: IPPValueViews {
         IPPValueViews(box: box, start: firstItem, end: firstItem + Int(record.itemCount))
     }

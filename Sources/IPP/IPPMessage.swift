@@ -66,7 +66,7 @@ public struct IPPMessage: @unchecked Sendable {
     // MARK: Groups and attributes
 
     /// The groups in wire order (views of the message: getting them allocates nothing).
-    public var groups: IPPAttributeGroups { IPPAttributeGroups(box: box) }
+    @inlinable public var groups: IPPAttributeGroups { IPPAttributeGroups(box: box) }
 
     /// The number of groups.
     public var groupCount: Int { storage.groups.count }

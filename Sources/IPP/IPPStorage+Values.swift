@@ -21,7 +21,7 @@ extension IPPStorageBox {
     }
 
     /// The index of the next top-level value after the one at `index` (skips a collection's members).
-    @usableFromInline
+    @inlinable
     func nextValue(after index: Int, end: Int) -> Int {
         guard items[index].tag == 0x34 else { return index + 1 }
         return collectionEnd(at: index, end: end)
@@ -29,7 +29,7 @@ extension IPPStorageBox {
 
     /// The item after the endCollection that closes the collection whose begCollection item is at `index` (`end` if
     /// it never closes).
-    @usableFromInline
+    @inlinable
     func collectionEnd(at index: Int, end: Int) -> Int {
         var depth = 0
         var cursor = index

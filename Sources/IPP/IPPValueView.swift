@@ -19,7 +19,7 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
     public let utf8Count: Int
 
     /// The bytes `start..<start + count`, clamped to the buffer's bytes so that reading never goes past them.
-    @usableFromInline
+    @inlinable
     init(box: IPPStorageBox, start: Int, count: Int) {
         let limit = box.head.pointee.byteCount
         let first = Swift.min(Swift.max(start, 0), limit)
@@ -84,7 +84,7 @@ public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollectio
     public let count: Int
 
     /// The bytes `start..<start + count`, clamped to the buffer's bytes so that reading never goes past them.
-    @usableFromInline
+    @inlinable
     init(box: IPPStorageBox, start: Int, count: Int) {
         let limit = box.head.pointee.byteCount
         let first = Swift.min(Swift.max(start, 0), limit)
@@ -212,13 +212,14 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
     public let startIndex: Int
     public let endIndex: Int
 
-    @usableFromInline
+    @inlinable
     init(box: IPPStorageBox, start: Int, end: Int) {
         self.box = box
         self.startIndex = start
         self.endIndex = end
     }
 
+    @inlinable
     public func index(after position: Int) -> Int { box.nextValue(after: position, end: endIndex) }
 
     public subscript(position: Int) -> IPPValueView {
@@ -232,6 +233,14 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
         @usableFromInline var position: Int
         @usableFromInline let end: Int
 
+        @inlinable
+        init(box: IPPStorageBox, position: Int, end: Int) {
+            self.box = box
+            self.position = position
+            self.end = end
+        }
+
+        @inlinable
         public mutating func next() -> IPPValueView? {
             guard position < end else { return nil }
             let (view, next) = box.valueView(item: position, end: end)
@@ -240,6 +249,7 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
         }
     }
 
+    @inlinable
     public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
 }
 
@@ -249,9 +259,37 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
 // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
 public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
     /// One member: its name and its values (more than one for a 1setOf member).
-    public struct Member: Sendable {
-        public let name: IPPStringView
-        public let values: IPPValueViews
+    // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+    public struct Member: @unchecked Sendable {
+        // One reference to the buffer for both the name and the values: each view made from it is only retained
+        // when it is kept.
+        @usableFromInline let box: IPPStorageBox
+        /// The memberAttrName item (a well-formed collection starts with one; anything else reads as a member with
+        /// no name).
+        @usableFromInline let position: Int
+        /// The next member's memberAttrName item, or the collection's end.
+        @usableFromInline let next: Int
+
+        @inlinable
+        init(box: IPPStorageBox, position: Int, next: Int) {
+            self.box = box
+            self.position = position
+            self.next = next
+        }
+
+        /// The member's name.
+        @inlinable
+        public var name: IPPStringView {
+            let item = box.items[position]
+            guard item.tag == 0x4A else { return IPPStringView(box: box, start: 0, count: 0) }
+            return IPPStringView(box: box, start: item.valueStart, count: Int(item.valueLength))
+        }
+
+        /// The member's values (more than one for a 1setOf member).
+        @inlinable
+        public var values: IPPValueViews {
+            IPPValueViews(box: box, start: box.items[position].tag == 0x4A ? position + 1 : position, end: next)
+        }
     }
 
     @usableFromInline let box: IPPStorageBox
@@ -260,29 +298,50 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
     /// The endCollection item (or the end of the enclosing values, for a collection that never closes).
     public let endIndex: Int
 
-    @usableFromInline
+    @inlinable
     init(box: IPPStorageBox, start: Int, end: Int) {
         self.box = box
         self.startIndex = start
         self.endIndex = end
     }
 
+    @inlinable
     public func index(after position: Int) -> Int { box.nextMember(after: position, end: endIndex) }
 
     public subscript(position: Int) -> Member {
         precondition(position >= startIndex && position < endIndex, "IPPCollectionView index out of range")
-        return member(at: position, next: index(after: position))
+        return Self.member(box, at: position, next: index(after: position))
     }
 
-    private func member(at position: Int, next: Int) -> Member {
-        let item = box.items[position]
-        // A well-formed collection starts with a memberAttrName; anything else reads as a member with no name.
-        guard item.tag == 0x4A else {
-            return Member(name: IPPStringView(box: box, start: 0, count: 0), values: IPPValueViews(box: box, start: position, end: next))
+    /// Reads each member once (its values are found with one walk to the next member).
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let box: IPPStorageBox
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
+
+        @inlinable
+        init(box: IPPStorageBox, position: Int, end: Int) {
+            self.box = box
+            self.position = position
+            self.end = end
         }
-        return Member(
-            name: IPPStringView(box: box, start: item.valueStart, count: Int(item.valueLength)),
-            values: IPPValueViews(box: box, start: position + 1, end: next))
+
+        @inlinable
+        public mutating func next() -> Member? {
+            guard position < end else { return nil }
+            let next = box.nextMember(after: position, end: end)
+            defer { position = next }
+            return IPPCollectionView.member(box, at: position, next: next)
+        }
+    }
+
+    @inlinable
+    public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
+
+    /// The member whose memberAttrName item is at `position`, its values running to `next`.
+    @inlinable
+    static func member(_ box: IPPStorageBox, at position: Int, next: Int) -> Member {
+        Member(box: box, position: position, next: next)
     }
 
     /// The first member with this name.
@@ -291,7 +350,7 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
         while position < endIndex {
             let next = index(after: position)
             let item = box.items[position]
-            if item.tag == 0x4A, box.valueEquals(item: position, name) { return member(at: position, next: next) }
+            if item.tag == 0x4A, box.valueEquals(item: position, name) { return Self.member(box, at: position, next: next) }
             position = next
         }
         return nil
@@ -324,7 +383,8 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
 extension IPPStorageBox {
     /// The value starting at item `index` as a view, and the index of the item after it (after the matching
     /// endCollection for a collection). Defensive like the rest of the readers: a malformed item reads as `.other`.
-    @usableFromInline
+    // Inlined into the callers' loops, so that a view whose buffer reference is not kept is not retained.
+    @inlinable @inline(__always)
     func valueView(item index: Int, end: Int) -> (view: IPPValueView, next: Int) {
         let item = items[index]
         let start = item.valueStart
@@ -387,7 +447,7 @@ extension IPPStorageBox {
 
     /// Text and language of a with-language value (two length-prefixed strings, language first); nil when the
     /// inner lengths do not fill the value.
-    @usableFromInline
+    @inlinable
     func withLanguageViews(start: Int, length: Int) -> (text: IPPStringView, language: IPPStringView)? {
         guard length >= 4 else { return nil }
         let languageLength = Int(integer(at: start, width: 2))
@@ -402,7 +462,7 @@ extension IPPStorageBox {
 
     /// The item of the collection member after the one at `index` (its next memberAttrName at the same depth),
     /// or `end`.
-    @usableFromInline
+    @inlinable
     func nextMember(after index: Int, end: Int) -> Int {
         var cursor = index + 1
         while cursor < end {
