@@ -5,18 +5,30 @@ enum IPPUTF8 {
     /// no overlong forms, no surrogates, nothing above U+10FFFF), or nil when every byte does.
     @inline(__always)
     static func firstInvalidByte(_ bytes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
-        var position = start
-        let end = start + count
-        // Names and most values are ASCII: eight bytes at a time until a byte with its high bit set.
-        while position + 8 <= end {
-            if UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            position += 8
+        isASCII(bytes + start, count: count) ? nil : firstInvalidByte(beyondASCII: bytes, from: start, end: start + count)
+    }
+
+    /// Whether no byte has its high bit set. Names and most values are ASCII, so this is the common case: the bytes
+    /// are ORed together eight (or four) at a time, the last load overlapping the one before, and tested once.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(bytes)
+        if count >= 8 {
+            var bits = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            var offset = 0
+            while offset + 8 <= count {
+                bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            return bits & 0x8080_8080_8080_8080 == 0
         }
-        while position < end {
-            if bytes[position] >= 0x80 { return firstInvalidByte(beyondASCII: bytes, from: position, end: end) }
-            position += 1
+        if count >= 4 {
+            let bits = raw.loadUnaligned(as: UInt32.self) | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return bits & 0x8080_8080 == 0
         }
-        return nil
+        var bits: UInt8 = 0
+        for offset in 0..<count { bits |= bytes[offset] }
+        return bits < 0x80
     }
 
     /// The multi-byte part of `firstInvalidByte`, out of line so that the ASCII loop stays small.

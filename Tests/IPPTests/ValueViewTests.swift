@@ -165,6 +165,16 @@ import Testing
                 IPPError(.malformed, at: 15, "uri value is not UTF-8 at byte 0xE2: expected UTF-8 text (RFC 3629)")
             ),
             (
+                // Past the first eight bytes, in the middle of a longer value.
+                Self.message(tag: 0x41, name: a, value: Array("abcdefghij".utf8) + [0xFF] + Array("klmnopqrs".utf8)),
+                IPPError(.malformed, at: 25, "textWithoutLanguage value is not UTF-8 at byte 0xFF: expected UTF-8 text (RFC 3629)")
+            ),
+            (
+                // A lead byte followed by ASCII, in a value of four to seven bytes.
+                Self.message(tag: 0x44, name: a, value: Array("abc".utf8) + [0xC3] + Array("de".utf8)),
+                IPPError(.malformed, at: 18, "keyword value is not UTF-8 at byte 0xC3: expected UTF-8 text (RFC 3629)")
+            ),
+            (
                 // Above U+10FFFF.
                 Self.message(tag: 0x49, name: a, value: [0xF4, 0x90, 0x80, 0x80]),
                 IPPError(.malformed, at: 15, "mimeMediaType value is not UTF-8 at byte 0xF4: expected UTF-8 text (RFC 3629)")
