@@ -310,7 +310,7 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
 
     public subscript(position: Int) -> Member {
         precondition(position >= startIndex && position < endIndex, "IPPCollectionView index out of range")
-        return Self.member(box, at: position, next: index(after: position))
+        return Member(box: box, position: position, next: index(after: position))
     }
 
     /// Reads each member once (its values are found with one walk to the next member).
@@ -331,18 +331,12 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
             guard position < end else { return nil }
             let next = box.nextMember(after: position, end: end)
             defer { position = next }
-            return IPPCollectionView.member(box, at: position, next: next)
+            return Member(box: box, position: position, next: next)
         }
     }
 
     @inlinable
     public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
-
-    /// The member whose memberAttrName item is at `position`, its values running to `next`.
-    @inlinable
-    static func member(_ box: IPPStorageBox, at position: Int, next: Int) -> Member {
-        Member(box: box, position: position, next: next)
-    }
 
     /// The first member with this name.
     public subscript(name: String) -> Member? {
@@ -350,7 +344,7 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
         while position < endIndex {
             let next = index(after: position)
             let item = box.items[position]
-            if item.tag == 0x4A, box.valueEquals(item: position, name) { return Self.member(box, at: position, next: next) }
+            if item.tag == 0x4A, box.valueEquals(item: position, name) { return Member(box: box, position: position, next: next) }
             position = next
         }
         return nil
