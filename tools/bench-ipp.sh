@@ -3,7 +3,7 @@
 # `workbench bench ipp`, which compiles the libcups harness (tools/libcups-bench/ipp_bench.c) and the
 # counting allocator (tools/libcups-bench/malloc_count.c) itself and prints one verdict line per target,
 # naming the two figures it compares:
-#   decode_tree  vs libcups_read   (ours: decode + every name and value materialised; libcups: ippReadIO's tree)
+#   decode_tree  vs libcups_read   (ours: decode + every name and value read as its typed view; libcups: ippReadIO's tree)
 #   encode_built vs libcups_build_write  (ours: builders from typed values + encode; libcups: ippNew, one
 #                                         ippAdd* per attribute from typed values, ippWriteIO, ippDelete)
 #   decode       vs libcups_read   (the lazy index)

@@ -6,6 +6,8 @@
 // - when decoding succeeds, encoding gives back exactly the consumed prefix;
 // - decodePrefix agrees with decode (complete / needMoreData for truncation / same error);
 // - reading every value, describing the message and rebuilding it from typed values never trap;
+// - the typed views of every value read in a single pass equal those read position by position, and every string
+//   view (names included) makes a String with exactly its bytes (the decoder let only UTF-8 through);
 // - copying every attribute into a new message (the builders' byte-for-byte copy) gives an equal message;
 // - IPPFrameScanner (what MiG runs on every arriving chunk), fed the input in chunks, finds the decoder's end of
 //   the attributes whenever the decoder finds one, and never claims an end while the decoder still wants bytes.
@@ -71,6 +73,7 @@ private func check(_ message: IPPMessage, consumed: [UInt8]) {
         rebuilt.addGroup(group.tag) { builder in
             for attribute in group {
                 _ = (attribute.integerValue, attribute.booleanValue, attribute.stringValues, attribute.group)
+                checkViews(attribute)
                 builder.add(attribute.name, values: attribute.values)
             }
         }
@@ -85,6 +88,34 @@ private func check(_ message: IPPMessage, consumed: [UInt8]) {
         }
     }
     precondition(copied == message, "copying every attribute gives a different message")
+}
+
+private func checkViews(_ attribute: IPPAttribute) {
+    checkString(attribute.nameView)
+    let views = attribute.valueViews
+    let iterated = Array(views)
+    precondition(iterated == views.indices.map { views[$0] }, "iterating the value views differs from indexing them")
+    precondition(iterated.count == attribute.count, "value views and the value count differ")
+    iterated.forEach(checkView)
+}
+
+private func checkView(_ view: IPPValueView) {
+    switch view {
+    case .collection(let collection):
+        for member in collection {
+            checkString(member.name)
+            member.values.forEach(checkView)
+        }
+    case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
+        checkString(text)
+        checkString(language)
+    default:
+        if let string = view.stringView { checkString(string) }
+    }
+}
+
+private func checkString(_ view: IPPStringView) {
+    precondition(view.string.utf8.elementsEqual(view.utf8) && view == view.string, "a string view is not valid UTF-8")
 }
 
 #if !FUZZING

@@ -1,3 +1,24 @@
+/// The attribute groups of an `IPPMessage` in wire order, as views of its storage.
+// Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
+// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+public struct IPPAttributeGroups: @unchecked Sendable, RandomAccessCollection {
+    @usableFromInline let box: IPPStorageBox
+
+    @usableFromInline
+    init(box: IPPStorageBox) { self.box = box }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { box.head.pointee.groupCount }
+
+    /// The group at a position in the message.
+    @inlinable
+    public subscript(position: Int) -> IPPAttributeGroup {
+        // The records are read through unchecked pointers: a position outside the message traps here, as an array's would.
+        precondition(position >= 0 && position < endIndex, "IPPAttributeGroups index out of range")
+        return IPPAttributeGroup(box: box, index: position)
+    }
+}
+
 /// A read-only view of one attribute group of an `IPPMessage`: its tag and
 /// its attributes in wire order. Cheap to make and to keep (it shares the
 /// message's storage).
@@ -13,15 +34,16 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
         self.index = index
     }
 
-    @usableFromInline var storage: IPPStorageBox { box }
+    @inlinable var storage: IPPStorageBox { box }
 
     /// The group's delimiter tag.
     public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.groups[index].tag) }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { Int(storage.groups[index].attributeCount) }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { Int(storage.groups[index].attributeCount) }
 
     /// The attribute at a position in the group.
+    @inlinable
     public subscript(position: Int) -> IPPAttribute {
         // The records are read through unchecked pointers: a position outside the group traps here, as an array's would.
         precondition(position >= 0 && position < endIndex, "IPPAttributeGroup index out of range")
@@ -43,7 +65,9 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
 /// A read-only view of one attribute of a decoded or built message.
 ///
 /// Typed accessors (`integerValue`, `stringValue`, `stringValues`…) read the
-/// wire form directly; `values` materialises every value as `IPPValue`.
+/// wire form directly; `nameView` and `valueViews` read the name and every value
+/// as typed views of the message's bytes, without allocating; `values`
+/// materialises every value as an owned `IPPValue`.
 // Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
 // holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
 public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
@@ -56,10 +80,10 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
         self.index = index
     }
 
-    @usableFromInline var storage: IPPStorageBox { box }
+    @inlinable var storage: IPPStorageBox { box }
 
-    @usableFromInline var record: IPPAttributeRecord { storage.attributes[index] }
-    @usableFromInline var firstItem: Int { Int(record.firstItem) }
+    @inlinable var record: IPPAttributeRecord { storage.attributes[index] }
+    @inlinable var firstItem: Int { Int(record.firstItem) }
 
     /// The attribute's name.
     public var name: String { storage.name(item: firstItem) }
@@ -76,22 +100,29 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     /// The number of values (1 unless the attribute is a 1setOf).
     public var count: Int { Int(record.valueCount) }
 
+    /// The name, read in place (compares and hashes without making a String).
+    @inlinable
+    public var nameView: IPPStringView {
+        let item = storage.items[firstItem]
+        return IPPStringView(box: box, start: item.nameStart, count: Int(item.nameLength))
+    }
+
+    /// Every value as a typed view of the message's bytes: reading them allocates nothing.
+    @inlinable
+    public var valueViews: IPPValueViews {
+        IPPValueViews(box: box, start: firstItem, end: firstItem + Int(record.itemCount))
+    }
+
     /// Every value, materialised.
     public var values: [IPPValue] {
         var result: [IPPValue] = []
         result.reserveCapacity(count)
-        var item = firstItem
-        let end = firstItem + Int(record.itemCount)
-        while item < end {
-            let (value, next) = storage.value(item: item, end: end)
-            result.append(value)
-            item = next
-        }
+        for view in valueViews { result.append(view.owned) }
         return result
     }
 
     /// The first value, materialised.
-    public var value: IPPValue { storage.value(item: firstItem, end: firstItem + Int(record.itemCount)).value }
+    public var value: IPPValue { storage.valueView(item: firstItem, end: firstItem + Int(record.itemCount)).view.owned }
 
     /// The first value if it is an `integer` or `enum`.
     public var integerValue: Int32? {
@@ -101,7 +132,7 @@ public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Every value that is an `integer` or `enum`, in order.
-    public var integerValues: [Int32] { values.compactMap(\.integerValue) }
+    public var integerValues: [Int32] { valueViews.compactMap(\.integerValue) }
 
     /// The first value if it is a `boolean`.
     public var booleanValue: Bool? {

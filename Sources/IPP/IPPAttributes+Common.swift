@@ -60,7 +60,7 @@ extension IPPAttributeGroup {
     public var media: String? { self[IPPAttributeName.media]?.stringValue }
     /// `page-ranges` (1setOf rangeOfInteger).
     public var pageRanges: [IPPRange]? {
-        self[IPPAttributeName.pageRanges]?.values.compactMap { value in
+        self[IPPAttributeName.pageRanges]?.valueViews.compactMap { value in
             if case .rangeOfInteger(let range) = value { return range }
             return nil
         }

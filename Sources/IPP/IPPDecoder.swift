@@ -2,7 +2,7 @@
 ///
 /// The decoder never traps: truncated, overlong, ill-nested or otherwise
 /// malformed input throws an `IPPError` with the byte offset and what was
-/// expected. One pass checks the input and writes the message's records into
+/// expected. One pass checks the input (names and strings must be UTF-8) and writes the message's records into
 /// one buffer sized from the input's length, which also holds the message's
 /// bytes (see `IPPStorageBox`): decoding allocates once per message, not once
 /// per value (twice for an unusual message that needs more records than the
@@ -367,6 +367,31 @@ extension IPPDecoder {
                 break
             }
 
+            // Names and character strings are UTF-8 (RFC 8011 §5.1), checked here once so that every string view of
+            // the message holds valid UTF-8 (keywords, URIs and the like are ASCII, which is UTF-8 too).
+            if nameLength > 0, let bad = IPPUTF8.firstInvalidByte(bytes, from: position + 3, count: nameLength) {
+                throw notUTF8("attribute name", bytes[bad], at: bad)
+            }
+            switch tag {
+            case 0x41, 0x42, 0x44...0x4A:
+                if let bad = IPPUTF8.firstInvalidByte(bytes, from: valueStart, count: valueLength) {
+                    throw notUTF8("\(IPPValueTag(rawValue: UInt32(tag))) value", bytes[bad], at: bad)
+                }
+            case 0x35, 0x36:
+                // checkWithLanguage has checked that the two inner lengths fill the value.
+                let languageLength = u16(valueStart)
+                let textStart = valueStart + 4 + languageLength
+                let syntax = IPPValueTag(rawValue: UInt32(tag))
+                if let bad = IPPUTF8.firstInvalidByte(bytes, from: valueStart + 2, count: languageLength) {
+                    throw notUTF8("\(syntax) language", bytes[bad], at: bad)
+                }
+                if let bad = IPPUTF8.firstInvalidByte(bytes, from: textStart, count: valueEnd - textStart) {
+                    throw notUTF8("\(syntax) text", bytes[bad], at: bad)
+                }
+            default:
+                break
+            }
+
             // Structure: attributes and 1setOf values at the top, members inside collections.
             if depth == 0 {
                 if nameLength > 0 {
@@ -487,6 +512,11 @@ extension IPPDecoder {
     @inline(never)
     private static func limitExceeded(at offset: Int, _ message: String) -> IPPError {
         IPPError(.limitExceeded, at: offset, message)
+    }
+
+    @inline(never)
+    private static func notUTF8(_ what: String, _ byte: UInt8, at offset: Int) -> IPPError {
+        IPPError(.malformed, at: offset, "\(what) is not UTF-8 at byte \(ippHex(byte)): expected UTF-8 text (RFC 3629)")
     }
 
     @inline(never)

@@ -65,10 +65,8 @@ public struct IPPMessage: @unchecked Sendable {
 
     // MARK: Groups and attributes
 
-    /// The groups in wire order.
-    public var groups: [IPPAttributeGroup] {
-        (0..<storage.groups.count).map { IPPAttributeGroup(box: box, index: $0) }
-    }
+    /// The groups in wire order (views of the message: getting them allocates nothing).
+    @inlinable public var groups: IPPAttributeGroups { IPPAttributeGroups(box: box) }
 
     /// The number of groups.
     public var groupCount: Int { storage.groups.count }

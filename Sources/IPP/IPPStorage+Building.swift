@@ -19,8 +19,11 @@ struct IPPStorage {
             && header.groupCount + groups <= header.groupCapacity && header.byteCount + bytes <= header.byteCapacity
         if fits && isKnownUniquelyReferenced(&box) { return }
         // Grown by doubling, from room for a typical request, so that building a message copies it O(log n) times.
+        // A region below the minimum grows too, even when this change needs none of it: a new message's first
+        // group (items, groups and bytes) would otherwise leave it no room for the attribute record that comes next,
+        // and the first attribute would copy the buffer again.
         func grown(_ count: Int, _ extra: Int, _ capacity: Int, _ minimum: Int) -> Int {
-            count + extra <= capacity ? capacity : max(count + extra, 2 * capacity, minimum)
+            count + extra <= capacity && capacity >= minimum ? capacity : max(count + extra, 2 * capacity, minimum)
         }
         box = box.copy(
             itemCapacity: grown(header.itemCount, items, header.itemCapacity, 32),

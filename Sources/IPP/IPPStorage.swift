@@ -234,7 +234,7 @@ extension IPPStorageBox {
     }
 
     /// Big-endian integer of `width` bytes at `offset` (0 past the end, never traps).
-    @usableFromInline
+    @inlinable
     func integer(at offset: Int, width: Int) -> UInt32 {
         let all = bytes
         guard offset >= 0, offset + width <= all.count else { return 0 }
@@ -246,7 +246,7 @@ extension IPPStorageBox {
     }
 
     /// The byte at `offset` (0 past the end, never traps).
-    @usableFromInline
+    @inlinable
     func byte(at offset: Int) -> UInt8 {
         offset >= 0 && offset < head.pointee.byteCount ? bytePointer[offset] : 0
     }

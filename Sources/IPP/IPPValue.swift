@@ -3,7 +3,8 @@
 /// This is the typed, owned form used to build messages and to read values
 /// out of a decoded message. A decoded message keeps its values in wire form,
 /// so reading a value materialises it; use the typed accessors on
-/// `IPPAttribute` (`integerValue`, `stringValue`…) when only one is needed.
+/// `IPPAttribute` (`integerValue`, `stringValue`…) when only one is needed, or
+/// its `valueViews` (`IPPValueView`) to read values in place.
 public enum IPPValue: Hashable, Sendable {
     case integer(Int32)
     case boolean(Bool)

@@ -15,10 +15,16 @@ public struct IPPBench: ParsableCommand {
         abstract: "IPP decode and encode speed next to libcups, like for like, on captured messages.",
         discussion: """
             What each figure does, per message:
-              decode         ours: check the message and index it, in one buffer with its bytes (values stay in
-                             wire form, read on demand; one allocation for a typical message).
-              decode_tree    ours: decode, then every attribute's name as a String and every value as its typed
-                             IPPValue (strings as String, collections walked) — what ippReadIO leaves you holding.
+              decode         ours: check the message (lengths, nesting, UTF-8 of every name and string) and index
+                             it, in one buffer with its bytes (values stay in wire form, read on demand; one
+                             allocation for a typical message).
+              decode_tree    ours: decode, then walk every attribute's name and every value as its typed view
+                             (IPPValueView): integers, enums, booleans, dates, resolutions and ranges parsed from
+                             the wire, strings as checked byte ranges whose lengths are read, octet strings as
+                             byte ranges, collections walked member by member, recursively. That is what ippReadIO
+                             leaves a C caller holding: typed values, strings as char* into memory it owns, here
+                             the message's buffer (the UTF-8 check is part of decode). Owned Swift values
+                             (IPPAttribute.values: Strings, arrays) are made only on demand and not timed here.
               libcups_read   ippNew + ippReadIO + ippDelete: libcups builds and frees the whole attribute tree.
               encode         ours: encode a decoded message (its wire form is copied).
               encode_built   ours: build the message with the builders from typed values, then encode it.
@@ -194,8 +200,8 @@ public struct IPPBench: ParsableCommand {
                     let message = try IPPDecoder().decode(subject.bytes)
                     for group in message.groups {
                         for attribute in group {
-                            sink &+= attribute.name.utf8.count
-                            for value in attribute.values { sink &+= Self.touch(value) }
+                            sink &+= attribute.nameView.utf8Count
+                            for value in attribute.valueViews { sink &+= Self.touch(value) }
                         }
                     }
                 }
@@ -207,21 +213,31 @@ public struct IPPBench: ParsableCommand {
             return sink
         }
 
-        /// Reads a value so that the optimiser cannot drop its making: strings' lengths, collections walked.
-        static func touch(_ value: IPPValue) -> Int {
+        /// Reads every part of a value so that the optimiser cannot drop its reading: numbers, strings' and byte
+        /// strings' lengths, collections walked member by member.
+        static func touch(_ value: IPPValueView) -> Int {
             switch value {
             case .collection(let collection):
                 var sum = 0
-                for member in collection.members {
-                    sum &+= member.name.utf8.count
+                for member in collection {
+                    sum &+= member.name.utf8Count
                     for value in member.values { sum &+= touch(value) }
                 }
                 return sum
             case .integer(let number), .enumValue(let number): return Int(number)
+            case .boolean(let flag): return flag ? 1 : 0
             case .octetString(let bytes), .other(_, let bytes): return bytes.count
+            case .dateTime(let date):
+                return withUnsafeBytes(of: date) { fields in fields.reduce(0) { $0 &+ Int($1) } }
+            case .resolution(let resolution):
+                return Int(resolution.crossFeed) &+ Int(resolution.feed) &+ Int(resolution.units.rawValue)
+            case .rangeOfInteger(let range): return Int(range.lower) &+ Int(range.upper)
             case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
-                return text.utf8.count &+ language.utf8.count
-            default: return value.stringValue?.utf8.count ?? 1
+                return text.utf8Count &+ language.utf8Count
+            case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
+                .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
+                return string.utf8Count
+            case .outOfBand(let tag): return Int(tag.rawValue)
             }
         }
     }

@@ -1,0 +1,478 @@
+/// Typed views of a message's names and values, read in place from its buffer (see `IPPStorageBox`).
+///
+/// `IPPAttribute.values` materialises owned `IPPValue`s (Strings, arrays, collections with member arrays), which
+/// allocates for every string and collection. The views here carry a checked byte range into the message's buffer
+/// instead: walking a whole message as views allocates nothing, and a String is made only when asked for. Every view
+/// holds the buffer, so it stays valid as long as it is kept; the buffer of a message never changes while a view of
+/// it exists (see `IPPStorage`).
+
+/// The UTF-8 bytes of a name or string value in a message's buffer.
+///
+/// A decoded message's strings were checked to be valid UTF-8 when it was decoded. Compares with a `String` and
+/// hashes without making one; `string` (and `description`) make one on demand — the interned literal for a
+/// registered name or keyword, which allocates nothing either.
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline let box: IPPStorageBox
+    @usableFromInline let start: Int
+    /// The number of UTF-8 bytes.
+    public let utf8Count: Int
+
+    /// The bytes `start..<start + count`, clamped to the buffer's bytes so that reading never goes past them.
+    @inlinable
+    init(box: IPPStorageBox, start: Int, count: Int) {
+        let limit = box.head.pointee.byteCount
+        let first = Swift.min(Swift.max(start, 0), limit)
+        self.box = box
+        self.start = first
+        self.utf8Count = Swift.min(Swift.max(count, 0), limit - first)
+    }
+
+    /// The bytes, valid only inside `body`.
+    @inlinable
+    public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: box.bytePointer + start, count: utf8Count))
+    }
+
+    /// The bytes as a collection.
+    public var utf8: IPPBytesView { IPPBytesView(box: box, start: start, count: utf8Count) }
+
+    /// The string, made now (the interned literal for a registered name or keyword).
+    public var string: String { box.internedString(from: start, count: utf8Count) }
+
+    public var description: String { string }
+
+    /// The string, made now without looking it up among the interned ones (for text, names and URIs, which are
+    /// rarely registered strings).
+    @usableFromInline var plainString: String { box.string(from: start, count: utf8Count) }
+
+    /// Whether the bytes are those of `string`, compared in place.
+    @inlinable
+    public static func == (view: IPPStringView, string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { wanted in
+            view.withUTF8 { have in
+                have.count == wanted.count && have.elementsEqual(wanted)
+            }
+        }
+    }
+
+    @inlinable
+    public static func == (string: String, view: IPPStringView) -> Bool { view == string }
+
+    @inlinable
+    public static func != (view: IPPStringView, string: String) -> Bool { !(view == string) }
+
+    @inlinable
+    public static func != (string: String, view: IPPStringView) -> Bool { !(view == string) }
+
+    /// Views are equal when their bytes are, wherever they are.
+    public static func == (lhs: IPPStringView, rhs: IPPStringView) -> Bool {
+        lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Bytes of an `octetString` or unknown-syntax value in a message's buffer.
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollection {
+    @usableFromInline let box: IPPStorageBox
+    @usableFromInline let start: Int
+    public let count: Int
+
+    /// The bytes `start..<start + count`, clamped to the buffer's bytes so that reading never goes past them.
+    @inlinable
+    init(box: IPPStorageBox, start: Int, count: Int) {
+        let limit = box.head.pointee.byteCount
+        let first = Swift.min(Swift.max(start, 0), limit)
+        self.box = box
+        self.start = first
+        self.count = Swift.min(Swift.max(count, 0), limit - first)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> UInt8 {
+        // The bytes are read through an unchecked pointer: a position outside the view traps here, as an array's would.
+        precondition(position >= 0 && position < count, "IPPBytesView index out of range")
+        return box.bytePointer[start + position]
+    }
+
+    /// The bytes, valid only inside `body`.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: box.bytePointer + start, count: count))
+    }
+
+    public static func == (lhs: IPPBytesView, rhs: IPPBytesView) -> Bool {
+        lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in left.elementsEqual(right) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// One attribute value as a typed view of the message's buffer: the cases of `IPPValue`, with strings, octets and
+/// collections read in place. `owned` makes the `IPPValue`.
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+public enum IPPValueView: @unchecked Sendable, Hashable {
+    case integer(Int32)
+    case boolean(Bool)
+    /// An `enum` value such as `printer-state` 3 (idle).
+    case enumValue(Int32)
+    case octetString(IPPBytesView)
+    case dateTime(IPPDateTime)
+    case resolution(IPPResolution)
+    case rangeOfInteger(IPPRange)
+    case textWithLanguage(IPPStringView, language: IPPStringView)
+    case nameWithLanguage(IPPStringView, language: IPPStringView)
+    case text(IPPStringView)
+    case name(IPPStringView)
+    case keyword(IPPStringView)
+    case uri(IPPStringView)
+    case uriScheme(IPPStringView)
+    case charset(IPPStringView)
+    case naturalLanguage(IPPStringView)
+    case mimeMediaType(IPPStringView)
+    case collection(IPPCollectionView)
+    /// An out-of-band value: the tag is the whole meaning.
+    case outOfBand(IPPValueTag)
+    /// Any other syntax, as its bytes.
+    case other(IPPValueTag, IPPBytesView)
+
+    /// The integer of an `integer` or `enum` value.
+    public var integerValue: Int32? {
+        switch self {
+        case .integer(let value), .enumValue(let value): value
+        default: nil
+        }
+    }
+
+    /// The value of a `boolean`.
+    public var booleanValue: Bool? {
+        if case .boolean(let value) = self { return value }
+        return nil
+    }
+
+    /// The string of any text, name or character-string value (without its language), still in place.
+    public var stringView: IPPStringView? {
+        switch self {
+        case .textWithLanguage(let value, _), .nameWithLanguage(let value, _), .text(let value),
+            .name(let value), .keyword(let value), .uri(let value), .uriScheme(let value),
+            .charset(let value), .naturalLanguage(let value), .mimeMediaType(let value):
+            value
+        default: nil
+        }
+    }
+
+    /// The members of a `collection`, in place.
+    public var collectionValue: IPPCollectionView? {
+        if case .collection(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as an owned `IPPValue` (Strings and arrays made now).
+    public var owned: IPPValue {
+        switch self {
+        case .integer(let value): .integer(value)
+        case .boolean(let value): .boolean(value)
+        case .enumValue(let value): .enumValue(value)
+        case .octetString(let bytes): .octetString(Array(bytes))
+        case .dateTime(let value): .dateTime(value)
+        case .resolution(let value): .resolution(value)
+        case .rangeOfInteger(let value): .rangeOfInteger(value)
+        case .textWithLanguage(let text, let language): .textWithLanguage(text.plainString, language: language.plainString)
+        case .nameWithLanguage(let text, let language): .nameWithLanguage(text.plainString, language: language.plainString)
+        case .text(let value): .text(value.plainString)
+        case .name(let value): .name(value.plainString)
+        case .keyword(let value): .keyword(value.string)
+        case .uri(let value): .uri(value.plainString)
+        case .uriScheme(let value): .uriScheme(value.string)
+        case .charset(let value): .charset(value.string)
+        case .naturalLanguage(let value): .naturalLanguage(value.plainString)
+        case .mimeMediaType(let value): .mimeMediaType(value.string)
+        case .collection(let collection):
+            .collection(IPPCollection(collection.map { IPPCollection.Member(name: $0.name.string, values: $0.values.map(\.owned)) }))
+        case .outOfBand(let tag): .outOfBand(tag)
+        case .other(let tag, let bytes): .other(tag, Array(bytes))
+        }
+    }
+}
+
+/// The values of an attribute or of a collection member, as typed views in wire order.
+///
+/// Positions are the buffer's item indices: moving to the next value skips a collection's members.
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+public struct IPPValueViews: @unchecked Sendable, Collection {
+    @usableFromInline let box: IPPStorageBox
+    public let startIndex: Int
+    public let endIndex: Int
+
+    @inlinable
+    init(box: IPPStorageBox, start: Int, end: Int) {
+        self.box = box
+        self.startIndex = start
+        self.endIndex = end
+    }
+
+    @inlinable
+    public func index(after position: Int) -> Int { box.nextValue(after: position, end: endIndex) }
+
+    public subscript(position: Int) -> IPPValueView {
+        precondition(position >= startIndex && position < endIndex, "IPPValueViews index out of range")
+        return box.valueView(item: position, end: endIndex).view
+    }
+
+    /// Reads each value once (a collection's members are walked once to find its end).
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let box: IPPStorageBox
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
+
+        @inlinable
+        init(box: IPPStorageBox, position: Int, end: Int) {
+            self.box = box
+            self.position = position
+            self.end = end
+        }
+
+        @inlinable
+        public mutating func next() -> IPPValueView? {
+            guard position < end else { return nil }
+            let (view, next) = box.valueView(item: position, end: end)
+            position = Swift.max(next, position + 1)
+            return view
+        }
+    }
+
+    @inlinable
+    public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
+}
+
+/// A `collection` value read in place: its members in wire order, each a name and its values.
+///
+/// Positions are the buffer's item indices of the members' memberAttrName items.
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
+    /// One member: its name and its values (more than one for a 1setOf member).
+    // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+    public struct Member: @unchecked Sendable {
+        // One reference to the buffer for both the name and the values: each view made from it is only retained
+        // when it is kept.
+        @usableFromInline let box: IPPStorageBox
+        /// The memberAttrName item (a well-formed collection starts with one; anything else reads as a member with
+        /// no name).
+        @usableFromInline let position: Int
+        /// The next member's memberAttrName item, or the collection's end.
+        @usableFromInline let next: Int
+
+        @inlinable
+        init(box: IPPStorageBox, position: Int, next: Int) {
+            self.box = box
+            self.position = position
+            self.next = next
+        }
+
+        /// The member's name.
+        @inlinable
+        public var name: IPPStringView {
+            let item = box.items[position]
+            guard item.tag == 0x4A else { return IPPStringView(box: box, start: 0, count: 0) }
+            return IPPStringView(box: box, start: item.valueStart, count: Int(item.valueLength))
+        }
+
+        /// The member's values (more than one for a 1setOf member).
+        @inlinable
+        public var values: IPPValueViews {
+            IPPValueViews(box: box, start: box.items[position].tag == 0x4A ? position + 1 : position, end: next)
+        }
+    }
+
+    @usableFromInline let box: IPPStorageBox
+    /// The item after the begCollection item.
+    public let startIndex: Int
+    /// The endCollection item (or the end of the enclosing values, for a collection that never closes).
+    public let endIndex: Int
+
+    @inlinable
+    init(box: IPPStorageBox, start: Int, end: Int) {
+        self.box = box
+        self.startIndex = start
+        self.endIndex = end
+    }
+
+    @inlinable
+    public func index(after position: Int) -> Int { box.nextMember(after: position, end: endIndex) }
+
+    public subscript(position: Int) -> Member {
+        precondition(position >= startIndex && position < endIndex, "IPPCollectionView index out of range")
+        return Member(box: box, position: position, next: index(after: position))
+    }
+
+    /// Reads each member once (its values are found with one walk to the next member).
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let box: IPPStorageBox
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
+
+        @inlinable
+        init(box: IPPStorageBox, position: Int, end: Int) {
+            self.box = box
+            self.position = position
+            self.end = end
+        }
+
+        @inlinable
+        public mutating func next() -> Member? {
+            guard position < end else { return nil }
+            let next = box.nextMember(after: position, end: end)
+            defer { position = next }
+            return Member(box: box, position: position, next: next)
+        }
+    }
+
+    @inlinable
+    public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
+
+    /// The first member with this name.
+    public subscript(name: String) -> Member? {
+        var position = startIndex
+        while position < endIndex {
+            let next = index(after: position)
+            let item = box.items[position]
+            if item.tag == 0x4A, box.valueEquals(item: position, name) { return Member(box: box, position: position, next: next) }
+            position = next
+        }
+        return nil
+    }
+
+    /// Two views are equal when their members are, byte for byte.
+    public static func == (lhs: IPPCollectionView, rhs: IPPCollectionView) -> Bool {
+        guard lhs.endIndex - lhs.startIndex == rhs.endIndex - rhs.startIndex else { return false }
+        for (left, right) in zip(lhs.box.items[lhs.startIndex..<lhs.endIndex], rhs.box.items[rhs.startIndex..<rhs.endIndex]) {
+            guard left.tag == right.tag, left.nameLength == right.nameLength, left.valueLength == right.valueLength,
+                lhs.box.bytes[left.valueStart..<(left.valueStart + Int(left.valueLength))]
+                    .elementsEqual(rhs.box.bytes[right.valueStart..<(right.valueStart + Int(right.valueLength))])
+            else { return false }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(endIndex - startIndex)
+        for item in box.items[startIndex..<endIndex] {
+            hasher.combine(item.tag)
+            hasher.combine(
+                bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: box.bytes[item.valueStart..<(item.valueStart + Int(item.valueLength))])))
+        }
+    }
+}
+
+// MARK: Reading views
+
+extension IPPStorageBox {
+    /// The value starting at item `index` as a view, and the index of the item after it (after the matching
+    /// endCollection for a collection). Defensive like the rest of the readers: a malformed item reads as `.other`.
+    // Inlined into the callers' loops, so that a view whose buffer reference is not kept is not retained.
+    @inlinable @inline(__always)
+    func valueView(item index: Int, end: Int) -> (view: IPPValueView, next: Int) {
+        let item = items[index]
+        let start = item.valueStart
+        let length = Int(item.valueLength)
+        let tag = item.tag
+        func string() -> IPPStringView { IPPStringView(box: self, start: start, count: length) }
+        switch tag {
+        case 0x21 where length == 4:
+            return (.integer(Int32(bitPattern: integer(at: start, width: 4))), index + 1)
+        case 0x23 where length == 4:
+            return (.enumValue(Int32(bitPattern: integer(at: start, width: 4))), index + 1)
+        case 0x22 where length == 1:
+            return (.boolean(byte(at: start) != 0), index + 1)
+        case 0x30:
+            return (.octetString(IPPBytesView(box: self, start: start, count: length)), index + 1)
+        case 0x31 where length == 11:
+            let date = IPPDateTime(
+                year: UInt16(integer(at: start, width: 2)), month: byte(at: start + 2), day: byte(at: start + 3),
+                hour: byte(at: start + 4), minutes: byte(at: start + 5), seconds: byte(at: start + 6),
+                deciseconds: byte(at: start + 7), utcDirection: byte(at: start + 8),
+                utcHours: byte(at: start + 9), utcMinutes: byte(at: start + 10))
+            return (.dateTime(date), index + 1)
+        case 0x32 where length == 9:
+            let resolution = IPPResolution(
+                crossFeed: Int32(bitPattern: integer(at: start, width: 4)),
+                feed: Int32(bitPattern: integer(at: start + 4, width: 4)),
+                units: IPPResolution.Units(rawValue: byte(at: start + 8)))
+            return (.resolution(resolution), index + 1)
+        case 0x33 where length == 8:
+            let range = IPPRange(
+                Int32(bitPattern: integer(at: start, width: 4)),
+                Int32(bitPattern: integer(at: start + 4, width: 4)))
+            return (.rangeOfInteger(range), index + 1)
+        case 0x35, 0x36:
+            guard let (text, language) = withLanguageViews(start: start, length: length) else { break }
+            return (tag == 0x35 ? .textWithLanguage(text, language: language) : .nameWithLanguage(text, language: language), index + 1)
+        case 0x34:
+            let next = collectionEnd(at: index, end: end)
+            // `next` is one past the endCollection item (or `end` for a collection that never closes).
+            let close = next > index + 1 && items[next - 1].tag == 0x37 ? next - 1 : next
+            return (.collection(IPPCollectionView(box: self, start: index + 1, end: close)), next)
+        case 0x10...0x1F:
+            return (.outOfBand(IPPValueTag(rawValue: UInt32(tag))), index + 1)
+        case 0x41: return (.text(string()), index + 1)
+        case 0x42: return (.name(string()), index + 1)
+        case 0x44: return (.keyword(string()), index + 1)
+        case 0x45: return (.uri(string()), index + 1)
+        case 0x46: return (.uriScheme(string()), index + 1)
+        case 0x47: return (.charset(string()), index + 1)
+        case 0x48: return (.naturalLanguage(string()), index + 1)
+        case 0x49: return (.mimeMediaType(string()), index + 1)
+        case 0x7F where length >= 4:
+            let extended = IPPValueTag(rawValue: integer(at: start, width: 4))
+            return (.other(extended, IPPBytesView(box: self, start: start + 4, count: length - 4)), index + 1)
+        default:
+            break
+        }
+        return (.other(IPPValueTag(rawValue: UInt32(tag)), IPPBytesView(box: self, start: start, count: length)), index + 1)
+    }
+
+    /// Text and language of a with-language value (two length-prefixed strings, language first); nil when the
+    /// inner lengths do not fill the value.
+    @inlinable
+    func withLanguageViews(start: Int, length: Int) -> (text: IPPStringView, language: IPPStringView)? {
+        guard length >= 4 else { return nil }
+        let languageLength = Int(integer(at: start, width: 2))
+        guard 4 + languageLength <= length else { return nil }
+        let textLength = Int(integer(at: start + 2 + languageLength, width: 2))
+        guard 4 + languageLength + textLength == length else { return nil }
+        return (
+            IPPStringView(box: self, start: start + 4 + languageLength, count: textLength),
+            IPPStringView(box: self, start: start + 2, count: languageLength)
+        )
+    }
+
+    /// The item of the collection member after the one at `index` (its next memberAttrName at the same depth),
+    /// or `end`.
+    @inlinable
+    func nextMember(after index: Int, end: Int) -> Int {
+        var cursor = index + 1
+        while cursor < end {
+            switch items[cursor].tag {
+            case 0x4A: return cursor
+            case 0x34: cursor = collectionEnd(at: cursor, end: end)
+            default: cursor += 1
+            }
+        }
+        return end
+    }
+
+    /// Whether an item's value equals `string`, compared in place.
+    @usableFromInline
+    func valueEquals(item index: Int, _ string: String) -> Bool {
+        let item = items[index]
+        return IPPStringView(box: self, start: item.valueStart, count: Int(item.valueLength)) == string
+    }
+}
