@@ -38,7 +38,7 @@ struct SwarmRunCommand: ParsableCommand {
             instead of fresh seeds, for as many runs in all as the seed range has seeds (× files). It goes in rounds: \
             fresh seeds (the range's first ones; 10, then twice as many each round), and after each round's fresh \
             seeds the mutants owed for the rounds before, made from runs that showed a rare or new reach point or \
-            behaviour (an actor's trace event with its outcome, e.g. `mig fault-fired point=mig.busy`; one is chosen \
+            behaviour (an actor's trace event with the field that tells its outcomes apart, e.g. a fault point that fired; one is chosen \
             with weight 1/runs², then the run that showed it with the fewest mutants so far). Each mutant is its \
             parent's faults edited 1 to 3 times, the first aimed at a fault run up to 3 statements before the parent \
             first showed the target (dropped, shifted, or drawn again from its site), the others a fault dropped, \
