@@ -18,11 +18,21 @@ final class DatabaseThreads: Sendable {
 
     /// `body`'s result on `eventLoop`, computed on one of these threads.
     func run<T: Sendable>(on eventLoop: any EventLoop, _ body: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
+        start()
+        return pool.runIfActive(eventLoop: eventLoop, body)
+    }
+
+    /// Runs `body` on one of these threads, with no loop to report to (`body` says whether the pool still ran it).
+    func submit(_ body: @escaping @Sendable (NIOThreadPool.WorkItemState) -> Void) {
+        start()
+        pool.submit(body)
+    }
+
+    private func start() {
         started.withLock { started in
             if !started { pool.start() }
             started = true
         }
-        return pool.runIfActive(eventLoop: eventLoop, body)
     }
 
     deinit {

@@ -161,7 +161,7 @@ public final class DurableDatabase: Sendable {
             return completion.makeCompletedFuture { try queue.write(body) }
         case .file(let pool, _, let groupCommit, _):
             guard node.blockingWork.isThreaded else { return completion.makeCompletedFuture { try pool.write(body) } }
-            return groupCommit.submit(body, on: node, completingOn: completion)
+            return groupCommit.submit(body, completingOn: completion)
         }
     }
 

@@ -1,14 +1,16 @@
 import GRDB
 import NIOCore
+import NIOPosix
 import Synchronization
-import Wire
 
 /// Live writes to one database: queued as they arrive, committed in batches on the database's threads.
 ///
 /// At most one batch is in flight. A write that arrives while one is committing waits for the next batch, which
 /// takes everything waiting (up to `maximumBatch`): under load many writes share one transaction and one fsync,
-/// alone a write is committed at once. Each batch is its own job on the database's threads, and only one is in
-/// flight, so the other threads stay free for reads.
+/// alone a write is committed at once. One of the database's threads commits batch after batch while writes keep
+/// arriving, and only one, so the other threads stay free for reads. It settles each write's promise itself (the
+/// write's loop is woken once, for its answer) and hops to no loop between batches: going back to the node's loop
+/// after every batch to start the next woke that loop once per commit, for nothing when no write waited.
 final class GroupCommit: Sendable {
     /// One queued write: runs its body in a savepoint and returns how to settle its promise once the batch's
     /// commit is known; or is failed without running when its batch cannot start.
@@ -36,7 +38,7 @@ final class GroupCommit: Sendable {
 
     /// Queues `body`; its future completes on `eventLoop` after the commit that holds it.
     func submit<T: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> T, on node: Node, completingOn eventLoop: any EventLoop
+        _ body: @escaping @Sendable (Database) throws -> T, completingOn eventLoop: any EventLoop
     ) -> EventLoopFuture<T> {
         let promise = eventLoop.makePromise(of: T.self)
         let pending = Pending(
@@ -66,35 +68,36 @@ final class GroupCommit: Sendable {
             state.committing = true
             return true
         }
-        if startsBatch { commitNextBatch(on: node) }
+        if startsBatch { commitBatches() }
         return promise.futureResult
     }
 
-    /// Commits the writes waiting now, then schedules the next batch if more arrived meanwhile.
-    private func commitNextBatch(on node: Node) {
-        threads.run(on: node.eventLoop) { [self] in
-            let batch = state.withLock { state in
-                let batch = Array(state.waiting.prefix(maximumBatch))
-                state.waiting.removeFirst(batch.count)
-                return batch
-            }
-            commit(batch)
-            return state.withLock { state in
-                if state.waiting.isEmpty { state.committing = false }
-                return state.committing
-            }
-        }.whenComplete { [self] result in
-            switch result {
-            case .success(true): commitNextBatch(on: node)
-            case .success(false): break
-            case .failure(let error):
+    /// On one of the database's threads: commits the writes waiting now, then the ones that arrived meanwhile,
+    /// until none is waiting.
+    private func commitBatches() {
+        threads.submit { [self] workState in
+            guard case .active = workState else {
                 // The thread pool refused the job (it is shutting down): nothing ran, fail everyone waiting.
                 let waiting = state.withLock { state in
                     state.committing = false
                     defer { state.waiting.removeAll() }
                     return state.waiting
                 }
-                for pending in waiting { pending.fail(error) }
+                for pending in waiting { pending.fail(NIOThreadPoolError.ThreadPoolInactive()) }
+                return
+            }
+            while true {
+                let batch = state.withLock { state in
+                    let batch = Array(state.waiting.prefix(maximumBatch))
+                    state.waiting.removeFirst(batch.count)
+                    return batch
+                }
+                commit(batch)
+                let more = state.withLock { state in
+                    if state.waiting.isEmpty { state.committing = false }
+                    return state.committing
+                }
+                guard more else { return }
             }
         }
     }

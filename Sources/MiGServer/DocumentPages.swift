@@ -16,7 +16,10 @@ public enum DocumentPages: Sendable, Equatable {
 
 /// Counts a document's pages while it streams into the spool: raster and JPEG from the bytes as they pass; PDF
 /// and PostScript, which need the whole document, from the spool file (or, when the spool keeps only digests, from
-/// the bytes held here up to `heldLimit`).
+/// the bytes held here up to `heldLimit`). A PDF is first counted from its first and last bytes, kept as they pass
+/// (`PDFReader.pageCount(head:end:fileSize:)`): most PDFs end with their cross-reference and page tree, and then the
+/// spool file is not read back. When that cannot decide, or the PDF is unreadable, the whole file is read as before,
+/// so the count and the refusal are the full reader's.
 final class PageCountingWriter: DocumentWriter {
     private let inner: any DocumentWriter
     private var kind: Kind
@@ -26,6 +29,17 @@ final class PageCountingWriter: DocumentWriter {
     private let readsSpoolFile: Bool
     /// Largest PDF or PostScript document held in memory to be read when the spool keeps no file.
     static let heldLimit = 16 << 20
+    /// A PDF's first bytes (where its header is) and its last `endLimit` bytes, copied as they pass into a ring, kept
+    /// only when the spool keeps a file (else `held` has it all). Copied, not kept as the chunks: a chunk still held
+    /// makes NIO's receive-buffer pool copy its buffer on the next read, on the event loop.
+    private var head: [UInt8] = []
+    private var end: [UInt8] = []
+    /// Where the next byte goes in `end` once it is full (then also where its oldest byte is).
+    private var endNext = 0
+    /// Every byte of the document seen so far.
+    private var seen = 0
+    /// How much of a PDF's end is kept: enough for the cross-reference section, trailer and page tree of most PDFs.
+    static let endLimit = 128 << 10
 
     private enum Kind { case sniff, pdf, postscript, raster, jpeg, other }
 
@@ -67,16 +81,46 @@ final class PageCountingWriter: DocumentWriter {
                 (kind, raster) = Self.recognise(prefix)
                 // Recognised only now: the raster reader also needs the bytes that came before this chunk.
                 if case .raster = kind { seen.withUnsafeBytes { raster!.feed($0) } }
+                if kind != .pdf { dropEnds() }
             }
             switch kind {
             case .raster: raster!.feed(raw)
-            case .pdf, .postscript, .sniff: break
+            case .pdf, .sniff: if readsSpoolFile { keepEnds(raw) }
+            case .postscript: break
             case .jpeg, .other: held = nil  // counted without the whole document, or not at all
             }
             if held != nil {
                 if held!.count + raw.count <= Self.heldLimit { held! += raw } else { held = nil }
             }
         }
+    }
+
+    /// Keeps a chunk's bytes as part of a PDF's head and end.
+    private func keepEnds(_ raw: UnsafeRawBufferPointer) {
+        if head.count < PDFReader.headBytes { head += raw.prefix(PDFReader.headBytes - head.count) }
+        seen += raw.count
+        var rest = UnsafeRawBufferPointer(rebasing: raw.suffix(Self.endLimit))
+        if end.count < Self.endLimit {
+            let filling = min(Self.endLimit - end.count, rest.count)
+            end += rest.prefix(filling)
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(filling))
+        }
+        while !rest.isEmpty {
+            let run = min(Self.endLimit - endNext, rest.count)
+            end.withUnsafeMutableBytes { ring in
+                UnsafeMutableRawBufferPointer(rebasing: ring[endNext..<endNext + run]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: rest.prefix(run)))
+            }
+            endNext = (endNext + run) % Self.endLimit
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(run))
+        }
+    }
+
+    private func dropEnds() {
+        head = []
+        end = []
+        endNext = 0
+        seen = 0
     }
 
     func finish() throws(SpoolError) -> SpooledDocument {
@@ -103,6 +147,7 @@ final class PageCountingWriter: DocumentWriter {
         case .jpeg:
             return prefix.starts(with: [0xFF, 0xD8, 0xFF]) ? .counted(1) : .unreadable(format: "image/jpeg", why: "not a JPEG file (no SOI marker)")
         case .pdf, .postscript:
+            if case .pdf = kind, let pages = countFromEnds(document) { return .counted(pages) }
             guard let bytes = wholeDocument(document) else { return .unexamined }
             if case .pdf = kind {
                 do { return .counted(try PDFReader.pageCount(bytes)) } catch {
@@ -122,9 +167,22 @@ final class PageCountingWriter: DocumentWriter {
         }
     }
 
-    /// The document's bytes for the readers that need all of them: held here, or read back from the spool file.
+    /// A PDF's pages from its kept head and end, when they tell (and the end is not the whole document: then
+    /// `wholeDocument` has it, for the full reader).
+    private func countFromEnds(_ document: SpooledDocument) -> Int? {
+        guard readsSpoolFile, Int64(seen) == document.bytes, seen > end.count, document.bytes <= Int64(DocumentLimits.maximumDocumentBytes)
+        else { return nil }
+        return PDFReader.pageCount(head: head, end: orderedEnd(), fileSize: seen)
+    }
+
+    /// The kept end's bytes in order (the ring turned so that its oldest byte comes first).
+    private func orderedEnd() -> [UInt8] { endNext == 0 ? end : Array(end[endNext...] + end[..<endNext]) }
+
+    /// The document's bytes for the readers that need all of them: held here, kept whole as its end, or read back
+    /// from the spool file.
     private func wholeDocument(_ document: SpooledDocument) -> [UInt8]? {
         if let held { return held }
+        if readsSpoolFile, kind == .pdf, seen == end.count, Int64(seen) == document.bytes { return end }
         guard readsSpoolFile, let path = document.path, document.bytes <= Int64(DocumentLimits.maximumDocumentBytes) else { return nil }
         return Self.read(path, bytes: Int(document.bytes))
     }

@@ -47,7 +47,7 @@ final class MiGPrinter {
         self.description = description
         self.store = store
         self.spool = spool
-        engine = PrintEngine(node: node, store: store, description: description, preservesDocuments: preservesDocuments)
+        engine = PrintEngine(node: node, store: store, description: description, spool: spool, preservesDocuments: preservesDocuments)
         node.faults.declare(Self.busyFault)
         node.faults.declare(Self.documentFormatFault)
     }

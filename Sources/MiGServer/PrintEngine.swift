@@ -36,12 +36,12 @@ final class PrintEngine {
     private(set) var pagesPrinted: Int64
     private var timer: Scheduled<Void>?
 
-    init(node: Node, store: JobStore, description: PrinterDescription, preservesDocuments: Bool) {
+    init(node: Node, store: JobStore, description: PrinterDescription, spool: any DocumentSpool, preservesDocuments: Bool) {
         self.node = node
         self.store = store
         self.description = description
         self.preservesDocuments = preservesDocuments
-        sweeper = DocumentSweeper(node: node)
+        sweeper = DocumentSweeper(node: node, spool: spool)
         stateChangeTime = node.clock.unixSeconds
         startedAt = stateChangeTime
         pagesPrinted = store.impressionsPrinted()

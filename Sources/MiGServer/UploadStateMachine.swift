@@ -89,7 +89,9 @@ struct UploadStateMachine<Upload> {
         case feed(Upload, [ByteBuffer])
         /// The document is complete: write `last` (the chunks still queued, often none), make the document durable and
         /// let the printer answer, all in one trip to the spool's thread; report with `finished(_:)`, or with
-        /// `lastWriteFailed(_:)` when the spool refused `last`.
+        /// `lastWriteFailed(_:)` when the spool refused `last` or the write in flight. Asked for as soon as the body
+        /// ends, even while a write is in flight: the upload runs it after that write (`DocumentIntake`), whose
+        /// answer then finds the machine finishing and is dropped.
         case finish(Upload, last: [ByteBuffer])
         /// The spool refused the document: abort its job, and answer early (`Outgoing.earlyIPP`) with what the printer says.
         case fail(Upload, SpoolError, HTTPVersion, IPPOperation)
@@ -281,19 +283,20 @@ struct UploadStateMachine<Upload> {
     }
 
     /// Starts the next spool write (everything queued, in one trip), or, once the body has ended, finishes the
-    /// document with whatever is still queued (the last write and the finish share one trip to the spool's thread).
+    /// document with whatever is still queued (the last write and the finish share one trip to the spool's thread;
+    /// a write still in flight goes first).
     private mutating func pump(_ head: HTTPRequestHead, _ request: IPPMessage, _ upload: DocumentUpload) -> Action {
         var upload = upload
-        if upload.writing || (upload.queued.isEmpty && !upload.ended) {
+        if upload.ended {
+            state = .finishing(head, request.operation)
+            return .finish(upload.upload, last: upload.queued)
+        }
+        if upload.writing || upload.queued.isEmpty {
             state = .document(head, request, upload)
             return .none
         }
         let chunks = upload.queued
         upload.queued = []
-        if upload.ended {
-            state = .finishing(head, request.operation)
-            return .finish(upload.upload, last: chunks)
-        }
         upload.writing = true
         state = .document(head, request, upload)
         return .feed(upload.upload, chunks)

@@ -27,7 +27,10 @@ struct PDFFile {
         let numbers: [Int]
     }
 
+    /// The file's bytes: all of them, or (opened with ``init(end:window:headerOffset:)``) only its last ones.
     let bytes: [UInt8]
+    /// Set when `bytes` are only the file's end.
+    let window: Window?
     private(set) var entries: [Int: XRefEntry] = [:]
     private(set) var trailer: [String: PDFObject] = [:]
     private(set) var diagnostics = Diagnostics()
@@ -38,30 +41,77 @@ struct PDFFile {
     private(set) var decodeBudget = DocumentLimits.maximumDocumentBytes
 
     static let header = Array("%PDF-".utf8)
+    /// Where the header may start: in the first 1024 bytes, where poppler and Ghostscript look.
+    static let headerSearch = 1024 + header.count
+
+    /// Where a file opened by its end (``init(end:window:headerOffset:)``) starts in the whole file, and whether
+    /// reading it ever needed a byte before that: then what was read is not what the whole file says. A class, so
+    /// that the non-mutating readers can note it too.
+    final class Window {
+        /// The offset in the file of the first byte kept.
+        let base: Int
+        private(set) var neededEarlierBytes = false
+        init(base: Int) { self.base = base }
+        func noteEarlierBytesNeeded() { neededEarlierBytes = true }
+    }
 
     /// Opens `bytes`; throws only when they are not a PDF at all (no `%PDF-` in the first 1024 bytes, where poppler
     /// and Ghostscript look).
     init(_ bytes: [UInt8]) throws(DocumentError) {
-        guard let headerOffset = bytes.firstOffset(of: Self.header, in: 0..<min(bytes.count, 1024 + Self.header.count)) else {
+        guard let headerOffset = bytes.firstOffset(of: Self.header, in: 0..<min(bytes.count, Self.headerSearch)) else {
             throw DocumentError("not a PDF: no %PDF- header in its first 1024 bytes (it starts with \(describePrefix(bytes)))")
         }
-        guard bytes.count <= DocumentLimits.maximumDocumentBytes else {
-            throw DocumentError("PDF of \(bytes.count) bytes; the limit is \(DocumentLimits.maximumDocumentBytes)")
-        }
         self.bytes = bytes
+        window = nil
+        try open(headerOffset: headerOffset)
+    }
+
+    /// Opens a file from its last bytes only (`end`, the file's bytes from `window.base` on), its header having been
+    /// found at `headerOffset`. Reads exactly as ``init(_:)`` would, as long as it needs no byte before the window:
+    /// the file's offsets are the same (offsets before the window are noted in `window` and read as unreadable), and
+    /// everything read from an offset reads forward, to the end of the file at most. The repair scan (which reads the
+    /// whole file) is not run; it too is noted.
+    init(end: [UInt8], window: Window, headerOffset: Int) throws(DocumentError) {
+        bytes = end
+        self.window = window
+        try open(headerOffset: headerOffset)
+    }
+
+    /// The file's size in bytes.
+    var size: Int { (window?.base ?? 0) + bytes.count }
+
+    private mutating func open(headerOffset: Int) throws(DocumentError) {
+        guard size <= DocumentLimits.maximumDocumentBytes else {
+            throw DocumentError("PDF of \(size) bytes; the limit is \(DocumentLimits.maximumDocumentBytes)")
+        }
         diagnostics.headerOffset = headerOffset
         readCrossReferences()
         if !hasUsableRoot() { reconstruct() }
+    }
+
+    /// Where the file's byte at `offset` is in `bytes`: the same offset for a whole file; for a window, nil (and
+    /// noted) when the byte lies before it.
+    private func index(_ offset: Int) -> Int? {
+        guard let window else { return offset }
+        guard offset >= window.base else {
+            window.noteEarlierBytesNeeded()
+            return nil
+        }
+        return offset - window.base
     }
 
     // MARK: Cross-reference sections
 
     private mutating func readCrossReferences() {
         let keyword = Array("startxref".utf8)
-        guard
-            let found = bytes.lastOffset(of: keyword, in: max(0, bytes.count - 4096)..<bytes.count)
-                ?? bytes.lastOffset(of: keyword, in: 0..<bytes.count)
-        else { return }
+        // A window is at least 4096 bytes long (``PDFReader/pageCount(head:end:fileSize:)``), so the first search
+        // looks at the same bytes; the second would look at the whole file.
+        let tail = max(0, bytes.count - 4096)..<bytes.count
+        guard let found = bytes.lastOffset(of: keyword, in: tail) ?? (window == nil ? bytes.lastOffset(of: keyword, in: 0..<bytes.count) : nil)
+        else {
+            window?.noteEarlierBytesNeeded()
+            return
+        }
         diagnostics.startxrefFound = true
         var scanner = PDFScanner(bytes, at: found + keyword.count)
         guard case .integer(let first)? = try? scanner.nextToken() else { return }
@@ -71,7 +121,7 @@ struct PDFFile {
         var sections = 0
         var firstSection = true
         while let offset = pending.popLast(), sections < 64 {
-            guard !visited.contains(offset), offset >= 0, offset < bytes.count else { continue }
+            guard !visited.contains(offset), offset >= 0, offset < size else { continue }
             visited.insert(offset)
             guard let section = readSection(at: offset) else {
                 if firstSection, pending.count == 1 { continue }  // try the offset without the header shift
@@ -97,7 +147,8 @@ struct PDFFile {
     }
 
     private mutating func readSection(at offset: Int) -> Section? {
-        var scanner = PDFScanner(bytes, at: offset)
+        guard let start = index(offset) else { return nil }
+        var scanner = PDFScanner(bytes, at: start)
         scanner.skipWhitespace()
         if bytes.matches(Array("xref".utf8), at: scanner.position) {
             scanner.position += 4
@@ -187,6 +238,10 @@ struct PDFFile {
     private mutating func reconstruct() {
         guard !diagnostics.reconstructed else { return }
         diagnostics.reconstructed = true
+        if let window {
+            window.noteEarlierBytesNeeded()  // the scan reads the whole file
+            return
+        }
         objectStreams = [:]
         var found: [Int: XRefEntry] = [:]
         var order: [Int] = []
@@ -263,9 +318,11 @@ struct PDFFile {
 
     // MARK: Objects
 
-    /// `N G obj <object> [stream … endstream] endobj` at `offset`.
+    /// `N G obj <object> [stream … endstream] endobj` at the file's `offset`. A stream's range is where its data is
+    /// in ``bytes``.
     func parseIndirectObject(at offset: Int, expecting number: Int?, depth: Int = 0) throws(DocumentError) -> (Int, PDFObject) {
-        var scanner = PDFScanner(bytes, at: offset)
+        guard let first = index(offset) else { throw DocumentError("PDF object at byte \(offset) is before the bytes kept") }
+        var scanner = PDFScanner(bytes, at: first)
         guard case .integer(let found)? = try scanner.nextToken(), case .integer? = try scanner.nextToken(),
             case .keyword("obj")? = try scanner.nextToken()
         else {

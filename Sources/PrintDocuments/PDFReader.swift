@@ -33,13 +33,42 @@ public enum PDFReader {
     /// Throws for data that is not a PDF (no `%PDF-` header), a PDF without a page tree, and a count beyond
     /// ``DocumentLimits/maximumPages``, each with a message saying which.
     public static func pageCount(_ bytes: [UInt8]) throws(DocumentError) -> Int {
-        let document = try PDFInspection(bytes)
+        try pageCount(of: try PDFInspection(bytes))
+    }
+
+    private static func pageCount(of document: PDFInspection) throws(DocumentError) -> Int {
         guard document.pageTreeFound else { throw DocumentError("PDF without a page tree: \(document.pageTreeProblem)") }
         let count = document.declaredCount ?? document.leaves.count
         guard count <= DocumentLimits.maximumPages, document.leaves.count <= DocumentLimits.maximumPages else {
             throw DocumentError("PDF claims \(max(count, document.leaves.count)) pages; the limit is \(DocumentLimits.maximumPages)")
         }
         return count
+    }
+
+    /// How many of a file's first bytes ``pageCount(head:end:fileSize:)`` takes: where the header may be.
+    public static let headBytes = PDFFile.headerSearch
+    /// The fewest last bytes ``pageCount(head:end:fileSize:)`` takes (its `startxref` is looked for in the last 4096).
+    public static let minimumEndBytes = 4096
+
+    /// ``pageCount(_:)`` of a file of which only the first and last bytes were kept, for a reader that saw the file
+    /// stream past (MiG's page counter, so that a spooled PDF need not be read back): the same count when it returns
+    /// one, and nil when it cannot tell without the bytes in between — a cross-reference or page-tree object before
+    /// `end`, a broken cross-reference the repair scan would read the whole file for — or when ``pageCount(_:)`` would
+    /// throw (its message is that reader's to give).
+    ///
+    /// - parameters:
+    ///   - head: the file's first `min(fileSize, headBytes)` bytes.
+    ///   - end: its last bytes, at least ``minimumEndBytes`` of them (or the whole file).
+    ///   - fileSize: its size.
+    public static func pageCount(head: [UInt8], end: [UInt8], fileSize: Int) -> Int? {
+        guard head.count == min(fileSize, headBytes), end.count <= fileSize else { return nil }
+        if end.count == fileSize { return try? pageCount(end) }
+        guard end.count >= minimumEndBytes, let headerOffset = head.firstOffset(of: PDFFile.header, in: 0..<head.count) else { return nil }
+        let window = PDFFile.Window(base: fileSize - end.count)
+        guard let file = try? PDFFile(end: end, window: window, headerOffset: headerOffset) else { return nil }
+        let document = PDFInspection(file)
+        guard !window.neededEarlierBytes else { return nil }
+        return try? pageCount(of: document)
     }
 
     /// The text lines of each page, for PDFs written by ``PDFWriter`` (nil for any other PDF, or one that cannot be
@@ -90,8 +119,12 @@ struct PDFInspection {
     var lines: [[String]]? { pageContents?.map(Self.textLines) }
 
     init(_ bytes: [UInt8], readingContents: Bool = false) throws(DocumentError) {
-        var file = try PDFFile(bytes)
-        byteCount = bytes.count
+        self.init(try PDFFile(bytes), readingContents: readingContents)
+    }
+
+    init(_ file: PDFFile, readingContents: Bool = false) {
+        var file = file
+        byteCount = file.size
         diagnostics = file.diagnostics
         objectCount = max(file.trailer["Size"]?.integer ?? 0, file.entries.count + 1)
         if let info = file.trailer["Info"].map({ file.resolve($0).dictionary }) ?? nil {

@@ -2,6 +2,7 @@ import Foundation
 import IPP
 import Kernel
 import NIOCore
+import PrintDocuments
 import TestSupport
 import Testing
 
@@ -18,6 +19,72 @@ import Testing
             offset += chunk
         }
         return try writer.finish().pages
+    }
+
+    /// Streams `bytes` through a page counter in front of a file spool, in chunks of `chunk`; `beforeFinish` runs
+    /// once every byte is written, before the document is finished.
+    static func countSpooled(
+        _ bytes: [UInt8], format: String = "application/pdf", chunk: Int = 65_536, beforeFinish: (String) throws -> Void = { _ in }
+    ) throws -> DocumentPages {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let spool = try FileSpool(directory: directory, limit: 1 << 30)
+        let writer = PageCountingWriter(inner: try spool.open(jobID: 1, document: 1), format: format, readsSpoolFile: true)
+        var offset = 0
+        while offset < bytes.count {
+            try writer.write(ByteBuffer(bytes: bytes[offset..<min(bytes.count, offset + chunk)]))
+            offset += chunk
+        }
+        try beforeFinish("\(directory)/job-1-1.doc")
+        return try writer.finish().pages
+    }
+
+    @Test func aSpooledPDFThatEndsWithItsStructureIsCountedWithoutReadingTheFileBack() throws {
+        let pdf = try PaddedPDF(byteCount: 1_000_000, pages: 3).bytes
+        #expect(try Self.countSpooled(pdf) == .counted(3))
+        // The file's header spoiled behind the counter's back: counted from the kept head and end all the same.
+        let spoiled = { (path: String) in
+            let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            try file.write(contentsOf: Data("NOPE!".utf8))
+            try file.close()
+        }
+        #expect(try Self.countSpooled(pdf, beforeFinish: spoiled) == .counted(3))
+        #expect(try Self.countSpooled(pdf, chunk: 200_000, beforeFinish: spoiled) == .counted(3), "chunks longer than the end kept")
+        #expect(try Self.countSpooled(pdf, chunk: 777, beforeFinish: spoiled) == .counted(3), "chunks that do not divide it")
+        let small = try PaddedPDF(byteCount: 300_000, pages: 2).bytes
+        #expect(try Self.countSpooled(small, format: "application/octet-stream", chunk: 3, beforeFinish: spoiled) == .counted(2), "sniffed")
+        // A PDF whose structure lies before its end is read back from the file, as before.
+        let early = Array(
+            (String(decoding: TestDocuments.pdf(pages: 2), as: UTF8.self) + String(repeating: "%\n", count: 200_000)).utf8)
+        #expect(try Self.countSpooled(early) == .counted(2))
+        guard case .unreadable("application/pdf", let why) = try Self.countSpooled(early, beforeFinish: spoiled) else {
+            Issue.record("a PDF whose page tree was not in its end was not read back from the spool")
+            return
+        }
+        #expect(why.hasPrefix("not a readable PDF: ") && why.contains("no %PDF- header"), "\(why)")
+    }
+
+    @Test func aSpooledPDFGetsTheFullReadersCountOrRefusal() throws {
+        let padded = String(decoding: try PaddedPDF(byteCount: 400_000, pages: 5).bytes, as: UTF8.self)
+        let documents = [
+            Array(padded.utf8), TestDocuments.pdf(pages: 4),
+            Array(padded.replacingOccurrences(of: "/Count 5", with: "/Count 99999999").utf8),
+            Array(padded.replacingOccurrences(of: "/Pages", with: "/Pagez").utf8),
+            Array(padded.replacingOccurrences(of: #"startxref\n\d+"#, with: "startxref\n7", options: .regularExpression).utf8),
+            Array(padded.utf8.dropLast(40_000)), Array("%PDF-1.4\n".utf8), [],
+        ]
+        for (index, pdf) in documents.enumerated() {
+            let full: DocumentPages
+            do { full = .counted(try PDFReader.pageCount(pdf)) } catch {
+                full = .unreadable(format: "application/pdf", why: "not a readable PDF: \(error)")
+            }
+            for chunk in [1000, 65_536, 200_000] {
+                #expect(try Self.countSpooled(pdf, chunk: chunk) == full, "document \(index) in chunks of \(chunk)")
+                // Sniffed: bytes that do not start as a PDF are not examined at all.
+                let sniffed = pdf.starts(with: Array("%PDF-".utf8)) ? full : .unexamined
+                #expect(try Self.countSpooled(pdf, format: "application/octet-stream", chunk: chunk) == sniffed, "document \(index) sniffed")
+            }
+        }
     }
 
     @Test func eachFormatIsCountedFromItsContent() throws {

@@ -64,19 +64,19 @@ import Testing
         #expect(!machine.readsPaused, "the queue went to the spool: reading resumes")
     }
 
-    @Test func chunksQueueBehindAWriteAndTheEndWaitsForThem() throws {
+    @Test func chunksQueueBehindAWriteAndTheEndFinishesAtOnce() throws {
         var machine = try Self.admitting()
         #expect(isNone(machine.admitted(.document("job"))))
         #expect(!machine.readsPaused)
         guard case .feed = machine.receivedBody(ByteBuffer(string: "a")) else { return fail("first chunk is written") }
-        #expect(isNone(machine.receivedBody(ByteBuffer(string: "b"))))
+        #expect(isNone(machine.receivedBody(ByteBuffer(string: "b"))), "queued behind the write in flight")
         #expect(isNone(machine.receivedBody(ByteBuffer(string: "c"))))
-        #expect(isNone(machine.receivedEnd()), "not finished while a write is in flight")
-        guard case .finish(let upload, let last) = machine.fed(.success(())) else {
-            return fail("then the document is finished, with the queued chunks written in the same trip")
+        guard case .finish(let upload, let last) = machine.receivedEnd() else {
+            return fail("the document is finished as soon as the body ends (the upload runs the finish after the write in flight)")
         }
         #expect(upload == "job")
-        #expect(last.map { String(buffer: $0) } == ["b", "c"])
+        #expect(last.map { String(buffer: $0) } == ["b", "c"], "the queued chunks are written in the finish's trip")
+        #expect(isNone(machine.fed(.success(()))), "the write's own answer, arriving after, changes nothing")
         #expect(!machine.readsPaused)
         guard case .reply(.ipp(_, let operation, _, let keepAlive)) = machine.finished(IPPMessage(version: .v2_0, code: 0, requestID: 7)) else {
             return fail("the printer's answer is sent")
@@ -99,9 +99,22 @@ import Testing
         var machine = try Self.admitting()
         #expect(isNone(machine.admitted(.document("job"))))
         guard case .feed = machine.receivedBody(ByteBuffer(string: "all")) else { return fail("the chunk is written") }
-        #expect(isNone(machine.receivedEnd()))
-        guard case .finish("job", let last) = machine.fed(.success(())) else { return fail("the document is finished") }
+        guard case .finish("job", let last) = machine.receivedEnd() else { return fail("the document is finished") }
         #expect(last.isEmpty, "nothing is left to write at the finish")
+        #expect(isNone(machine.fed(.success(()))))
+    }
+
+    @Test func aWriteInFlightThatFailsAfterTheEndIsAnsweredByTheFinish() throws {
+        var machine = try Self.admitting()
+        #expect(isNone(machine.admitted(.document("job"))))
+        guard case .feed = machine.receivedBody(ByteBuffer(string: "a")) else { return fail("the chunk is written") }
+        guard case .finish("job", _) = machine.receivedEnd() else { return fail("the document is finished at once") }
+        #expect(isNone(machine.fed(.failure(.tooLarge(limit: 1)))), "the finish after the write reports its failure, not the write")
+        let refusal = IPPMessage(version: .v2_0, code: IPPStatus.requestEntityTooLarge.rawValue, requestID: 7)
+        guard case .reply(.earlyIPP(let answer, .printJob, _)) = machine.lastWriteFailed(refusal) else {
+            return fail("the refusal is sent with Connection: close, as for a write refused before the end")
+        }
+        #expect(answer.status == .requestEntityTooLarge)
     }
 
     @Test func aRefusedLastWriteIsAnsweredWithConnectionClose() throws {

@@ -26,7 +26,7 @@ struct MiGBench: AsyncParsableCommand {
             bytes-per-page=1073741824, so a job is one page of 0.6 ms. Like cupsd (PreserveJobFiles No) and ippeveprinter, MiG \
             deletes a document once its job is done (preserve-job-files=false, its default); like cupsd here, it keeps every \
             job (max-jobs=0). MiG does more per job than cupsd's raw queue: it counts each document's pages (a PDF's page \
-            tree, read from the spooled file) and answers a Print-Job only once the job's record is committed to SQLite, \
+            tree, read from the document's end as it streams in, or from the spooled file when the end does not hold it) and answers a Print-Job only once the job's record is committed to SQLite, \
             while cupsd counts no pages and writes its job files later (DirtyCleanInterval, 30 s by default).
               cupsd          Debian's /usr/sbin/cupsd -f (cups-daemon) as the current user, with its configuration, \
             spool and logs in a temporary directory, no browsing, no authentication, one raw queue at /printers/bench \
