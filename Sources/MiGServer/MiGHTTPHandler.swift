@@ -192,7 +192,7 @@ final class MiGHTTPHandler: ChannelDuplexHandler {
         case .admit(let request, let caller):
             armDeadline(context: context, server.configuration.documentTimeout, "the document")
             let server = self.server
-            server.onHome { server.printer.admit(request, caller: caller) }.hop(to: context.eventLoop).whenComplete { result in
+            server.node.onHome { server.printer.admit(request, caller: caller) }.hop(to: context.eventLoop).whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
                 case .success(let admission): handler.perform(handler.machine.admitted(Self.decision(admission, server)), context: context)

@@ -12,7 +12,7 @@ import WireHTTP
 /// job spool in SQLite and a simulated printer behind it.
 public final class MiGServer: @unchecked Sendable {
     // @unchecked Sendable: `printer` and `store` are used only on `node.eventLoop`, the actor's home loop (its
-    // timers run there, and connections on other loops reach it through `onHome`); `accounts` never changes after
+    // timers run there, and connections on other loops reach it through `node.onHome`); `accounts` never changes after
     // the start; the listeners are behind a lock.
     /// A MiG account as configured.
     public struct AccountSetting: Sendable {
@@ -193,7 +193,7 @@ public final class MiGServer: @unchecked Sendable {
 
     private func listen(port: Int, scheme: String, tls: NIOSSLContext?) -> EventLoopFuture<(String, any Listener)> {
         // Connections on every loop: TLS, HTTP framing, IPP decoding and the document's bytes use every core; the
-        // handler reaches the printer through `onHome`.
+        // handler reaches the printer through `node.onHome`.
         node.listen(port: port, connections: .every) { [self] channel in
             channel.eventLoop.makeCompletedFuture {
                 // Documents arrive in reads of 64 KiB from the first one (NIO starts every connection at 2 KiB and
@@ -277,13 +277,6 @@ public final class MiGServer: @unchecked Sendable {
             return false
         }
         return secretsMatch(presented, secret)
-    }
-
-    /// Runs `body` on the actor's home loop: at once when already there (always under simulation, so events keep
-    /// the kernel's order), else queued to it. Connections on other loops reach the printer this way.
-    func onHome<T: Sendable>(_ body: @escaping @Sendable () -> T) -> EventLoopFuture<T> {
-        if node.eventLoop.inEventLoop { return node.eventLoop.makeSucceededFuture(body()) }
-        return node.eventLoop.submit(body)
     }
 
     /// Jobs as the spool holds them (for scenarios and tests).
