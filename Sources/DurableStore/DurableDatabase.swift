@@ -54,6 +54,8 @@ public final class DurableDatabase: Sendable {
     /// Reader connections of an on-disk database, all opened at start (two descriptors each: the file and its WAL).
     /// The database has a thread for each, so a read never waits for a reader.
     public static let readers = 4
+    /// How long a connection waits for another one's lock before "database is locked", in seconds.
+    static let busyTimeout: TimeInterval = 5
 
     /// Opens every reader connection now. GRDB opens them on first use, so a pool that grew under load would keep
     /// more descriptors afterwards than before it, which reads as a leak (`bench load` checks that serve's come
@@ -113,6 +115,10 @@ public final class DurableDatabase: Sendable {
         }
         let pragma = "PRAGMA synchronous = \(durability.synchronous)"
         var configuration = Configuration()
+        // A server restarted while the last one's connections still close (the last close checkpoints the WAL and
+        // removes it under an exclusive lock) finds the file busy for a moment: wait for it, as SQLite's busy handler
+        // does, instead of failing to start with "database is locked".
+        configuration.busyMode = .timeout(Self.busyTimeout)
         // Readers too, so that a checkpoint any connection runs syncs as the writer would.
         configuration.prepareDatabase { db in try db.execute(sql: pragma) }
         configuration.maximumReaderCount = Self.readers
@@ -121,6 +127,7 @@ public final class DurableDatabase: Sendable {
         // has one writer connection for its whole life, so this holds for every later commit, and so does the
         // WAL hook that moves checkpoints off the commits.
         var checkpointing = Configuration()
+        checkpointing.busyMode = .timeout(Self.busyTimeout)
         checkpointing.prepareDatabase { db in try db.execute(sql: pragma) }
         let checkpoints = try WALCheckpoints(path: path, configuration: checkpointing)
         try pool.writeWithoutTransaction { db in
