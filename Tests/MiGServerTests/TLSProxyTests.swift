@@ -79,10 +79,8 @@ import WireHTTP
             bytes: try IPPEncoder().encode(IPPMessage.request(.getPrinterAttributes, requestID: 1) { $0.addPrinterURI("ipps://proxy/ipp/print") }))
     }
 
-    static func send(
-        _ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print",
-        host: String = "proxy", port: Int = 443, headers extra: HTTPHeaders = [:]
-    ) throws -> HTTPResponse {
+    /// The phone's TLS: the test CA trusted, and the client certificate if asked for.
+    static func clientContext(withCertificate: Bool) throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(tls)/ca.pem"))
         configuration.certificateVerification = .noHostnameVerification
@@ -90,7 +88,14 @@ import WireHTTP
             configuration.certificateChain = try NIOSSLCertificate.fromPEMFile("\(tls)/client.pem").map { .certificate($0) }
             configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: "\(tls)/client.key", format: .pem))
         }
-        let context = try NIOSSLContext(configuration: configuration)
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    static func send(
+        _ kernel: Kernel, _ phone: Node, withCertificate: Bool, target: String = "/ipp/print",
+        host: String = "proxy", port: Int = 443, headers extra: HTTPHeaders = [:]
+    ) throws -> HTTPResponse {
+        let context = try clientContext(withCertificate: withCertificate)
         var headers: HTTPHeaders = ["Authorization": secure, "Content-Type": "application/ipp"]
         headers.add(contentsOf: extra)
         let request = HTTPRequest(method: .POST, target: target, headers: headers, body: try getPrinterAttributes())
@@ -195,12 +200,7 @@ import WireHTTP
         proxyConfiguration.port = 0
         proxyConfiguration.upstreamSecret = TLSProxyTests.proxySecret
         let proxy = try await TLSProxy.start(on: wire.node("proxy"), configuration: proxyConfiguration).get()
-        var client = TLSConfiguration.makeClientConfiguration()
-        client.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile("\(TLSProxyTests.tls)/ca.pem"))
-        client.certificateVerification = .noHostnameVerification
-        client.certificateChain = try NIOSSLCertificate.fromPEMFile("\(TLSProxyTests.tls)/client.pem").map { .certificate($0) }
-        client.privateKey = .privateKey(try NIOSSLPrivateKey(file: "\(TLSProxyTests.tls)/client.key", format: .pem))
-        let context = try NIOSSLContext(configuration: client)
+        let context = try TLSProxyTests.clientContext(withCertificate: true)
         let request = HTTPRequest(
             method: .POST, target: "/ipp/print", headers: ["Authorization": TLSProxyTests.secure, "Content-Type": "application/ipp"],
             body: try TLSProxyTests.getPrinterAttributes())
