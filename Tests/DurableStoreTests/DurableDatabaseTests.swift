@@ -158,6 +158,10 @@ import Wire
         #expect(writer == 2)
         #expect(reader == 2)
         #expect(journal == "wal")
+        // Every connection's page cache is bounded (negative: KiB), so a growing file does not grow serve's memory.
+        let cache = "PRAGMA cache_size"
+        #expect(try await database.write(on: node) { db in try Int.fetchOne(db, sql: cache) }.get() == -DurableDatabase.pageCacheKiB)
+        #expect(try await database.read(on: node) { db in try Int.fetchOne(db, sql: cache) }.get() == -DurableDatabase.pageCacheKiB)
         // Every reader is open from the start: the file and its WAL for each, the writer's and the checkpointer's,
         // and no more later.
         let descriptors = Self.openDescriptors(to: folder + "/items.sqlite")
