@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOCore
+import NIOPosix
 import Synchronization
 import Wire
 
@@ -11,8 +12,8 @@ import Wire
 /// the power), and the folder fsynced once the file exists (SQLite syncs the folder for the WAL, not for the
 /// database file itself). On a live node (``Wire/Node/blockingWork`` threaded), work runs on the database's own
 /// threads (``DatabaseThreads``: one per reader and one for commits), and results hop back to the node's loop:
-/// - ``read(on:_:)`` runs on a pool reader;
-/// - ``write(on:_:)`` is **group-committed**: writes that arrive while a commit is in flight wait and are then
+/// - ``read(on:completingOn:_:)`` runs on a pool reader;
+/// - ``write(on:completingOn:_:)`` is **group-committed**: writes that arrive while a commit is in flight wait and are then
 ///   committed together, in arrival order, in one transaction (one fsync of the WAL), each inside its own
 ///   savepoint, so a write that throws rolls back alone and fails only its own future. Every future completes
 ///   once the commit that holds its write is durable, or fails when that commit does.
@@ -24,7 +25,7 @@ import Wire
 ///
 /// **In memory** (no path): a `DatabaseQueue`, always inline — nothing touches a disk (simulation, tests).
 ///
-/// Futures complete on the calling node's loop (or on the loop given to ``write(on:completingOn:_:)``). The `await…` forms are for async code: inline they return
+/// Futures complete on the calling node's loop (or on the loop given as `completingOn`). The `await…` forms are for async code: inline they return
 /// without suspending (see ``Wire/Node/awaitBlocking(_:)``), so under simulation they change no trace. The
 /// `…Blocking` forms run on the calling thread, for start-up and operator commands only.
 ///
@@ -149,14 +150,17 @@ public final class DurableDatabase: Sendable {
 
     // MARK: Futures
 
-    /// `body`'s result from a consistent snapshot of committed data, on `node`'s loop.
-    public func read<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) -> EventLoopFuture<T> {
+    /// `body`'s result from a consistent snapshot of committed data, on `node`'s loop (or `eventLoop`).
+    public func read<T: Sendable>(
+        on node: Node, completingOn eventLoop: (any EventLoop)? = nil, _ body: @escaping @Sendable (Database) throws -> T
+    ) -> EventLoopFuture<T> {
+        let completion = eventLoop ?? node.eventLoop
         switch storage {
         case .memory(let queue):
-            return node.eventLoop.makeCompletedFuture { try queue.read(body) }
+            return completion.makeCompletedFuture { try queue.read(body) }
         case .file(let pool, let threads, _, _):
-            guard node.blockingWork.isThreaded else { return node.eventLoop.makeCompletedFuture { try pool.read(body) } }
-            return threads.run(on: node.eventLoop) { try pool.read(body) }
+            guard node.blockingWork.isThreaded else { return completion.makeCompletedFuture { try pool.read(body) } }
+            return threads.run(on: completion) { try pool.read(body) }
         }
     }
 
@@ -183,16 +187,18 @@ public final class DurableDatabase: Sendable {
     // GRDB's own async `read`/`write` would resume on GRDB's threads, outside the node's loop and the kernel: the
     // inline paths below call the synchronous ones through ``readBlocking(_:)`` and ``writeBlocking(_:)``.
 
-    /// ``read(on:_:)`` for async code; inline it returns without suspending.
+    /// ``read(on:completingOn:_:)`` for async code; inline it returns without suspending. Live, the result
+    /// comes back to the loop the caller runs on (a handler on a connection's loop crosses no other loop).
     public nonisolated(nonsending) func awaitRead<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if isInline(on: node) { return try readBlocking(body) }
-        return try await read(on: node, body).get()
+        return try await read(on: node, completingOn: MultiThreadedEventLoopGroup.currentEventLoop, body).get()
     }
 
-    /// ``write(on:_:)`` for async code; inline it returns without suspending.
+    /// ``write(on:completingOn:_:)`` for async code; inline it returns without suspending. Live, the result
+    /// comes back to the loop the caller runs on, as ``awaitRead(on:_:)``'s does.
     public nonisolated(nonsending) func awaitWrite<T: Sendable>(on node: Node, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if isInline(on: node) { return try writeBlocking(body) }
-        return try await write(on: node, body).get()
+        return try await write(on: node, completingOn: MultiThreadedEventLoopGroup.currentEventLoop, body).get()
     }
 
     /// In memory, or on a node whose blocking work runs inline (under simulation).

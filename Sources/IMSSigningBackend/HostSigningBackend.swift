@@ -102,7 +102,9 @@ public final class HostSigningBackend: Sendable {
                     if let tls { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: tls), node: node) }
                 }
             },
-            handler: { request in backend.handle(request) }
+            // Each request on its connection's loop: its state is behind locks, and the RSA signature (the costly
+            // part) then runs on every loop, as the TLS handshakes in front of it do, rather than all on one.
+            handlerLoop: .connection, handler: { request in backend.handle(request) }
         ).get()
         backend.server.withLock { $0 = server }
         node.trace("started", [("port", "\(server.listener.port)"), ("scheme", backend.scheme)])

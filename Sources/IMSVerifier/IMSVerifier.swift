@@ -69,7 +69,9 @@ public final class IMSVerifier: Sendable {
         let ims = IMSVerifier(node: node, configuration: configuration, store: store, certificates: loaded)
         let server = try await HTTPServer.start(
             on: node, port: configuration.port,
-            limits: HTTPServer.Limits(maxBodyBytes: 64 * 1024)
+            limits: HTTPServer.Limits(maxBodyBytes: 64 * 1024),
+            // Each request on its connection's loop: the state is the store and values behind locks.
+            handlerLoop: .connection
         ) { request in
             await ims.handle(request)
         }.get()

@@ -10,6 +10,10 @@ import WireHTTP
 /// challenge, and client log upload — over HTTPS when ``Configuration/tls`` is set, and plain HTTP unless switched off.
 ///
 /// Fault points: ``unavailableFault`` answers 503, ``internalErrorFault`` answers 500 (to any request).
+///
+/// Live, each request is answered on the loop that holds its connection: the server's state is its database
+/// (``RegistrationStore``, whose reads and commits run on the database's threads) and caches behind locks, with
+/// nothing only the node's own loop may touch, so a request need not cross to that loop and back.
 public final class SCPmsServer: Sendable {
     /// How the server is set up.
     public struct Configuration: Sendable {
@@ -100,14 +104,14 @@ public final class SCPmsServer: Sendable {
                         try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node)
                     }
                 },
-                handler: { request in await routes.answer(request) }
+                handlerLoop: .connection, handler: { request in await routes.answer(request) }
             ).get()
         }
         var http: HTTPServer?
         if configuration.servesPlainHTTP {
             let routes = Routes(node: node, store: store, maxRegistrationBytes: configuration.maxRegistrationBytes, scheme: "http")
-            http = try await HTTPServer.start(on: node, port: configuration.port, limits: configuration.limits) { request in
-                await routes.answer(request)
+            http = try await HTTPServer.start(on: node, port: configuration.port, limits: configuration.limits, handlerLoop: .connection) {
+                request in await routes.answer(request)
             }.get()
         }
         node.trace(

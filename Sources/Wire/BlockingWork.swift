@@ -34,7 +34,7 @@ public enum ConnectionLoops: Sendable {
     /// The listening node's own loop: handlers may touch the actor's loop-confined state directly.
     case home
     /// Any loop of the live wire's group, so framing, TLS and decoding use every core. Handlers must reach the
-    /// actor's state through its home loop (``Node/task(_:)`` does; hop the answer back to the channel's loop).
+    /// actor's state through its home loop (``Node/task(on:_:)`` does; hop the answer back to the channel's loop).
     /// The simulated wire has one loop, so there this is the same as ``home``.
     case every
 }

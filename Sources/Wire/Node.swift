@@ -106,16 +106,20 @@ public struct DiscardingTraceSink: TraceSink {
 }
 
 extension Node {
-    /// Runs async work for this node, on the node's loop, and reports its outcome there.
+    /// Runs async work for this node, on the node's loop (or `loop`), and reports its outcome there.
     ///
     /// Under simulation the loop is itself the task executor, so the work runs in the kernel's order. Live, a
-    /// thin executor puts the work on the node's NIO loop too: on the shared cooperative pool it would wait
+    /// thin executor puts the work on the NIO loop too: on the shared cooperative pool it would wait
     /// behind whatever blocks that pool (a test waiting for a process, say) and answers would stall. Actors
     /// use this to answer with async code (a database, a client call). Keep such work free of Swift `actor`s:
     /// hopping to an actor's own executor would leave the loop (and, simulated, the kernel's schedule).
-    public func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> EventLoopFuture<T> {
-        let promise = eventLoop.makePromise(of: T.self)
-        let executor = eventLoop as? any TaskExecutor ?? EventLoopTaskExecutor(eventLoop)
+    ///
+    /// - parameter loop: where the work runs: the node's loop by default; a connection's loop for work that
+    ///   touches no loop-confined state (a request handler over a database and locks).
+    public func task<T: Sendable>(on loop: (any EventLoop)? = nil, _ body: @escaping @Sendable () async throws -> T) -> EventLoopFuture<T> {
+        let loop = loop ?? eventLoop
+        let promise = loop.makePromise(of: T.self)
+        let executor = loop as? any TaskExecutor ?? EventLoopTaskExecutor(loop)
         Task(executorPreference: executor) { promise.completeWith(await Result(catching: body)) }
         return promise.futureResult
     }

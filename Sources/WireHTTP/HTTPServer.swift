@@ -111,8 +111,9 @@ extension HTTPResponse {
 /// A small HTTP/1.1 server for actors whose requests fit in memory (JSON, JWTs, forms): keep-alive,
 /// pipelining, `Expect: 100-continue`, chunked or sized bodies, and explicit limits with clear answers
 /// (413 too large, 408 too slow, 400 malformed). Runs on either wiring. Live, connections (framing, TLS,
-/// bodies) spread over every loop; the handler always runs on the node's own loop (see ``Wire/Node/task(_:)``),
-/// so the actor's state keeps one owner and under simulation it is deterministic.
+/// bodies) spread over every loop; the handler runs on the node's own loop (see ``Wire/Node/task(on:_:)``), so
+/// the actor's state keeps one owner, or, for an actor whose state is all thread-safe, on the loop that holds
+/// the connection (``HandlerLoop``). Under simulation there is one loop, so both are deterministic.
 public final class HTTPServer: Sendable {
     public struct Limits: Sendable {
         /// Largest request body accepted.
@@ -131,6 +132,16 @@ public final class HTTPServer: Sendable {
 
     public typealias Handler = @Sendable (HTTPServerRequest) async -> HTTPResponse
 
+    /// Where the handler runs, live.
+    public enum HandlerLoop: Sendable {
+        /// The node's own loop: the handler may use state only that loop touches.
+        case home
+        /// The loop that holds the request's connection: for handlers whose state is behind locks or in a
+        /// database. A request then crosses no loop on its way in or out: under load, every crossing waits for
+        /// the other loop's turn.
+        case connection
+    }
+
     public let node: Node
     public let listener: any Listener
 
@@ -143,16 +154,17 @@ public final class HTTPServer: Sendable {
     ///
     /// - parameters:
     ///   - setup: handlers to put in front of HTTP on each connection (TLS, for example).
+    ///   - handlerLoop: where `handler` runs (the node's own loop unless its state is thread-safe).
     public static func start(
         on node: Node, port: Int, limits: Limits = Limits(),
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() },
-        handler: @escaping Handler
+        handlerLoop: HandlerLoop = .home, handler: @escaping Handler
     ) -> EventLoopFuture<HTTPServer> {
         node.listen(port: port, connections: .every) { channel in
             setup(channel).flatMapThrowing {
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(
-                    RequestHandler(node: node, limits: limits, handler: handler))
+                    RequestHandler(node: node, limits: limits, handlerLoop: handlerLoop, handler: handler))
             }
         }.map { HTTPServer(node: node, listener: $0) }
     }
@@ -180,14 +192,16 @@ private final class RequestHandler: ChannelDuplexHandler {
 
     let node: Node
     let limits: HTTPServer.Limits
+    let handlerLoop: HTTPServer.HandlerLoop
     let handler: HTTPServer.Handler
     private var state = State.idle
     private var requestTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
 
-    init(node: Node, limits: HTTPServer.Limits, handler: @escaping HTTPServer.Handler) {
+    init(node: Node, limits: HTTPServer.Limits, handlerLoop: HTTPServer.HandlerLoop, handler: @escaping HTTPServer.Handler) {
         self.node = node
         self.limits = limits
+        self.handlerLoop = handlerLoop
         self.handler = handler
     }
 
@@ -251,7 +265,8 @@ private final class RequestHandler: ChannelDuplexHandler {
             ])
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let handler = self.handler
-        node.task { await handler(request) }.hop(to: context.eventLoop).whenComplete { result in
+        let loop = handlerLoop == .connection ? context.eventLoop : node.eventLoop
+        node.task(on: loop) { await handler(request) }.hop(to: context.eventLoop).whenComplete { result in
             let (this, context) = loopBound.value
             let response = (try? result.get()) ?? .text(.internalServerError, "the handler failed")
             this.write(context: context, response, version: head.version, keepAlive: head.isKeepAlive)

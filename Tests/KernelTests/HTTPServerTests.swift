@@ -2,6 +2,7 @@ import Kernel
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Testing
 import Wire
 import WireHTTP
@@ -100,5 +101,38 @@ import WireHTTP
             var chunk = unwrapInboundIn(data)
             box.withLockedValue { $0.writeBuffer(&chunk) }
         }
+    }
+}
+
+/// Where a live handler runs: on the node's own loop, or on the loop of the connection it answers.
+@Suite struct HTTPServerHandlerLoopTests {
+    /// The loops eight requests' handlers ran on, each request on a new connection to a two-loop wire.
+    static func handlerLoops(_ placement: HTTPServer.HandlerLoop) async throws -> (seen: Set<ObjectIdentifier>, home: ObjectIdentifier) {
+        let wire = LiveWire(seed: 1, threads: 2)
+        let api = wire.node("api")
+        let seen = NIOLockedValueBox(Set<ObjectIdentifier>())
+        let server = try await HTTPServer.start(on: api, port: 0, handlerLoop: placement) { _ in
+            if let loop = MultiThreadedEventLoopGroup.currentEventLoop { seen.withLockedValue { _ = $0.insert(ObjectIdentifier(loop)) } }
+            return .text(.ok, "answered")
+        }.get()
+        let phone = wire.node("phone")
+        for _ in 0..<8 {
+            let response = try await HTTPClient.send(
+                HTTPRequest(method: .GET, target: "/", headers: ["Connection": "close"]), host: "127.0.0.1", port: server.listener.port, on: phone)
+            #expect(response.status == .ok)
+        }
+        try await wire.shutdown()
+        return (seen.withLockedValue { $0 }, ObjectIdentifier(api.eventLoop))
+    }
+
+    @Test func byDefaultEveryHandlerRunsOnTheNodesLoop() async throws {
+        let (seen, home) = try await Self.handlerLoops(.home)
+        #expect(seen == [home])
+    }
+
+    /// Connections are spread over both loops, and with `.connection` each handler runs where its connection is.
+    @Test func aConnectionPlacedHandlerRunsOnEveryLoop() async throws {
+        let (seen, _) = try await Self.handlerLoops(.connection)
+        #expect(seen.count == 2)
     }
 }
