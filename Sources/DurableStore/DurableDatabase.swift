@@ -11,7 +11,7 @@ import Wire
 /// commits (GRDB's WAL set-up leaves NORMAL there, which hands the last commits to the OS and loses them with
 /// the power), and the folder fsynced once the file exists (SQLite syncs the folder for the WAL, not for the
 /// database file itself). On a live node (``Wire/Node/blockingWork`` threaded), work runs on the database's own
-/// threads (``DatabaseThreads``: one per reader and one for commits), and results hop back to the node's loop:
+/// threads (``DatabaseThreads``: one per reader and one for commits), and results hop back to a loop:
 /// - ``read(on:completingOn:_:)`` runs on a pool reader;
 /// - ``write(on:completingOn:_:)`` is **group-committed**: writes that arrive while a commit is in flight wait and are then
 ///   committed together, in arrival order, in one transaction (one fsync of the WAL), each inside its own
