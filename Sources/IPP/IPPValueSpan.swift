@@ -99,7 +99,8 @@ public struct IPPValueSpans: ~Escapable {
     }
 
     /// The next value (a collection's members are walked once to find its end), or nil after the last.
-    @inlinable @_lifetime(copy self)
+    // Always inlined, so that the value is made in the caller's registers rather than returned through memory.
+    @inlinable @inline(__always) @_lifetime(copy self)
     public mutating func next() -> IPPValueSpan? {
         guard position < end else { return nil }
         let (value, next) = reader.value(item: position, end: end)
