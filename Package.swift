@@ -100,7 +100,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // Pure IPP codec (RFC 8010/8011): no I/O, no clock.
-        .target(name: "IPP"),
+        // Lifetimes: the non-escapable value spans (IPPValueSpan.swift) declare what they borrow from.
+        .target(name: "IPP", swiftSettings: [.enableExperimentalFeature("Lifetimes")]),
         // A small demo actor (TCP echo and an HTTP echo) that shows the kernel before real actors exist.
         .target(
             name: "EchoServer",

@@ -8,6 +8,7 @@
 // - reading every value, describing the message and rebuilding it from typed values never trap;
 // - the typed views of every value read in a single pass equal those read position by position, and every string
 //   view (names included) makes a String with exactly its bytes (the decoder let only UTF-8 through);
+// - the non-escapable spans of every value (IPPValueSpan) are as many as the views and read the same strings;
 // - copying every attribute into a new message (the builders' byte-for-byte copy) gives an equal message;
 // - IPPFrameScanner (what MiG runs on every arriving chunk), fed the input in chunks, finds the decoder's end of
 //   the attributes whenever the decoder finds one, and never claims an end while the decoder still wants bytes.
@@ -97,6 +98,46 @@ private func checkViews(_ attribute: IPPAttribute) {
     precondition(iterated == views.indices.map { views[$0] }, "iterating the value views differs from indexing them")
     precondition(iterated.count == attribute.count, "value views and the value count differ")
     iterated.forEach(checkView)
+    precondition(attribute.nameSpan.string == attribute.nameView.string, "the name span differs from the name view")
+    precondition(spanStrings(attribute.valueSpans) == iterated.flatMap(viewStrings), "the value spans differ from the views")
+}
+
+/// Every string of the values and their collections' members (names included), in wire order, read through spans.
+private func spanStrings(_ spans: consuming IPPValueSpans) -> [String] {
+    var strings: [String] = []
+    while let span = spans.next() {
+        switch span {
+        case .collection(var members):
+            while let member = members.next() {
+                strings.append(member.name.string)
+                strings += spanStrings(member.values)
+            }
+        case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
+            strings += [text.string, language.string]
+        case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
+            .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
+            strings.append(string.string)
+        case .octetString(let bytes), .other(_, let bytes):
+            strings.append("\(bytes.count) bytes")
+        default:
+            strings.append("-")
+        }
+    }
+    return strings
+}
+
+/// The same strings read through views.
+private func viewStrings(_ view: IPPValueView) -> [String] {
+    switch view {
+    case .collection(let collection):
+        return collection.flatMap { [$0.name.string] + $0.values.flatMap(viewStrings) }
+    case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
+        return [text.string, language.string]
+    case .octetString(let bytes), .other(_, let bytes):
+        return ["\(bytes.count) bytes"]
+    default:
+        return [view.stringView?.string ?? "-"]
+    }
 }
 
 private func checkView(_ view: IPPValueView) {

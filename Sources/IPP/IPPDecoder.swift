@@ -129,20 +129,20 @@ extension IPPDecoder {
     /// Where `parse` writes the records it finds: the regions of a buffer, each up to its capacity. Past a
     /// capacity it only counts, so that a buffer that turned out too small can be replaced by one of the right size.
     struct Records {
-        let items: UnsafeMutablePointer<IPPItem>?
+        let items: UnsafeMutablePointer<IPPItem>
         let itemCapacity: Int
-        let attributes: UnsafeMutablePointer<IPPAttributeRecord>?
+        let attributes: UnsafeMutablePointer<IPPAttributeRecord>
         let attributeCapacity: Int
-        let groups: UnsafeMutablePointer<IPPGroupRecord>?
+        let groups: UnsafeMutablePointer<IPPGroupRecord>
         let groupCapacity: Int
 
-        init(_ box: IPPStorageBox?) {
-            items = box?.itemPointer
-            itemCapacity = box?.head.pointee.itemCapacity ?? 0
-            attributes = box?.attributePointer
-            attributeCapacity = box?.head.pointee.attributeCapacity ?? 0
-            groups = box?.groupPointer
-            groupCapacity = box?.head.pointee.groupCapacity ?? 0
+        init(_ box: IPPStorageBox) {
+            items = box.itemPointer
+            itemCapacity = box.head.pointee.itemCapacity
+            attributes = box.attributePointer
+            attributeCapacity = box.head.pointee.attributeCapacity
+            groups = box.groupPointer
+            groupCapacity = box.head.pointee.groupCapacity
         }
 
         /// Whether every record of the message was written.
@@ -152,12 +152,12 @@ extension IPPDecoder {
 
         @inline(__always)
         func item(_ index: Int, _ item: IPPItem) {
-            if index < itemCapacity, let items { items[index] = item }
+            if index < itemCapacity { items[index] = item }
         }
 
         @inline(__always)
         func group(_ index: Int, tag: UInt8, item: Int, position: Int, attribute: Int) {
-            if index < groupCapacity, let groups {
+            if index < groupCapacity {
                 groups[index] = IPPGroupRecord(
                     tag: tag, delimiterItem: UInt32(item), firstAttribute: UInt32(attribute), attributeCount: 0)
             }
@@ -166,21 +166,21 @@ extension IPPDecoder {
 
         @inline(__always)
         func close(group index: Int, attributes count: Int) {
-            if index >= 0, index < groupCapacity, let groups {
+            if index >= 0, index < groupCapacity {
                 groups[index].attributeCount = UInt32(count) - groups[index].firstAttribute
             }
         }
 
         @inline(__always)
         func attribute(_ index: Int, item: Int) {
-            if index < attributeCapacity, let attributes {
+            if index < attributeCapacity {
                 attributes[index] = IPPAttributeRecord(firstItem: UInt32(item), itemCount: 0, valueCount: 0)
             }
         }
 
         @inline(__always)
         func close(attribute index: Int, items: Int, values: UInt32) {
-            if index < attributeCapacity, let attributes {
+            if index < attributeCapacity {
                 attributes[index].itemCount = UInt32(items) - attributes[index].firstItem
                 attributes[index].valueCount = values
             }
@@ -197,17 +197,9 @@ extension IPPDecoder {
             IPPStorageHeader(
                 itemCapacity: guessed / 12 + 8, attributeCapacity: guessed / 24 + 4, groupCapacity: guessed / 128 + 2,
                 byteCapacity: guessed))
-        let parsed = try parse(input, limits: limits, into: Records(guess))
-        let box: IPPStorageBox
-        if parsed.end <= guessed && Records(guess).hold(parsed) {
-            box = guess
-        } else {
-            box = IPPStorageBox.make(
-                IPPStorageHeader(
-                    itemCapacity: parsed.items, attributeCapacity: parsed.attributes, groupCapacity: parsed.groups,
-                    byteCapacity: parsed.end))
-            _ = try parse(input, limits: limits, into: Records(box))
-        }
+        let records = Records(guess)
+        let parsed = try parse(input, limits: limits, into: records)
+        let box = parsed.end <= guessed && records.hold(parsed) ? guess : try exactBuffer(input, parsed, limits: limits)
         box.head.pointee.itemCount = parsed.items
         box.head.pointee.attributeCount = parsed.attributes
         box.head.pointee.groupCount = parsed.groups
@@ -218,6 +210,19 @@ extension IPPDecoder {
         return (
             IPPMessage(version: parsed.version, code: parsed.code, requestID: parsed.requestID, box: box), parsed.end
         )
+    }
+
+    /// A buffer of exactly the message's size, parsed into again (the rare message the first guess was too small for).
+    @inline(never)
+    private static func exactBuffer(
+        _ input: UnsafeRawBufferPointer, _ parsed: Parsed, limits: Limits
+    ) throws(IPPError) -> IPPStorageBox {
+        let box = IPPStorageBox.make(
+            IPPStorageHeader(
+                itemCapacity: parsed.items, attributeCapacity: parsed.attributes, groupCapacity: parsed.groups,
+                byteCapacity: parsed.end))
+        _ = try parse(input, limits: limits, into: Records(box))
+        return box
     }
 
     /// Where a collection is between its members.
@@ -368,28 +373,13 @@ extension IPPDecoder {
             }
 
             // Names and character strings are UTF-8 (RFC 8011 §5.1), checked here once so that every string view of
-            // the message holds valid UTF-8 (keywords, URIs and the like are ASCII, which is UTF-8 too).
-            if nameLength > 0, let bad = IPPUTF8.firstInvalidByte(bytes, from: position + 3, count: nameLength) {
-                throw notUTF8("attribute name", bytes[bad], at: bad)
-            }
-            switch tag {
-            case 0x41, 0x42, 0x44...0x4A:
-                if let bad = IPPUTF8.firstInvalidByte(bytes, from: valueStart, count: valueLength) {
-                    throw notUTF8("\(IPPValueTag(rawValue: UInt32(tag))) value", bytes[bad], at: bad)
-                }
-            case 0x35, 0x36:
-                // checkWithLanguage has checked that the two inner lengths fill the value.
-                let languageLength = u16(valueStart)
-                let textStart = valueStart + 4 + languageLength
-                let syntax = IPPValueTag(rawValue: UInt32(tag))
-                if let bad = IPPUTF8.firstInvalidByte(bytes, from: valueStart + 2, count: languageLength) {
-                    throw notUTF8("\(syntax) language", bytes[bad], at: bad)
-                }
-                if let bad = IPPUTF8.firstInvalidByte(bytes, from: textStart, count: valueEnd - textStart) {
-                    throw notUTF8("\(syntax) text", bytes[bad], at: bad)
-                }
-            default:
-                break
+            // the message holds valid UTF-8 (keywords, URIs and the like are ASCII, which is UTF-8 too). Most are
+            // ASCII: for a character-string value, name, value length and value are tested in one go first (an ASCII
+            // run is valid UTF-8 whatever the length bytes are), and each part is checked on its own only when that
+            // test fails.
+            let characterString = tag == 0x41 || tag == 0x42 || (0x44...0x4A).contains(tag)
+            if !characterString || !IPPUTF8.isASCII(bytes + position + 3, count: valueEnd - position - 3) {
+                try checkUTF8(bytes, tag: tag, nameStart: position + 3, nameLength: nameLength, valueStart: valueStart, valueEnd: valueEnd)
             }
 
             // Structure: attributes and 1setOf values at the top, members inside collections.
@@ -455,6 +445,35 @@ extension IPPDecoder {
                 items, IPPItem(start: UInt32(position), nameLength: UInt16(nameLength), valueLength: UInt16(valueLength), tag: tag))
             items += 1
             position = valueEnd
+        }
+    }
+
+    /// Checks that the name and a character-string value (both parts of a with-language one) are UTF-8.
+    @inline(__always)
+    private static func checkUTF8(
+        _ bytes: UnsafePointer<UInt8>, tag: UInt8, nameStart: Int, nameLength: Int, valueStart: Int, valueEnd: Int
+    ) throws(IPPError) {
+        if nameLength > 0, let bad = IPPUTF8.firstInvalidByte(bytes, from: nameStart, count: nameLength) {
+            throw notUTF8("attribute name", bytes[bad], at: bad)
+        }
+        switch tag {
+        case 0x41, 0x42, 0x44...0x4A:
+            if let bad = IPPUTF8.firstInvalidByte(bytes, from: valueStart, count: valueEnd - valueStart) {
+                throw notUTF8("\(IPPValueTag(rawValue: UInt32(tag))) value", bytes[bad], at: bad)
+            }
+        case 0x35, 0x36:
+            // checkWithLanguage has checked that the two inner lengths fill the value.
+            let languageLength = Int(bytes[valueStart]) << 8 | Int(bytes[valueStart + 1])
+            let textStart = valueStart + 4 + languageLength
+            let syntax = IPPValueTag(rawValue: UInt32(tag))
+            if let bad = IPPUTF8.firstInvalidByte(bytes, from: valueStart + 2, count: languageLength) {
+                throw notUTF8("\(syntax) language", bytes[bad], at: bad)
+            }
+            if let bad = IPPUTF8.firstInvalidByte(bytes, from: textStart, count: valueEnd - textStart) {
+                throw notUTF8("\(syntax) text", bytes[bad], at: bad)
+            }
+        default:
+            break
         }
     }
 

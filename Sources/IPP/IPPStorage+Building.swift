@@ -68,16 +68,23 @@ struct IPPStorage {
         }
         var size = nameLength
         var itemCount = 0
+        var problem: String?
         // Values are read in place, borrowed from the array's buffer: copying each out (a `for value in values`)
-        // retained and released its payload, a fifth of building a large message.
+        // retained and released its payload, a fifth of building a large message. Sizing is static (it changes
+        // nothing but its locals) for the same reason: a mutating method could change the memory a value is
+        // borrowed from, so each value passed to one was copied first.
         let sized = values.withUnsafeBufferPointer { values in
             for index in values.indices {
-                guard let valueSize = wireSize(of: values[index], attribute: name, items: &itemCount) else { return false }
+                guard let valueSize = Self.wireSize(of: values[index], attribute: name, items: &itemCount, problem: &problem)
+                else { return false }
                 size += valueSize
             }
             return true
         }
-        guard sized else { return false }
+        guard sized else {
+            note(problem ?? "attribute \"\(name.prefix(40))\" cannot be encoded")
+            return false
+        }
         // Items address bytes with 32-bit offsets, which the writer below stores unchecked.
         guard box.head.pointee.byteCount + size <= Int(UInt32.max) else {
             note("attribute \"\(name.prefix(40))\" would take the message past 4 GiB")
@@ -199,70 +206,90 @@ struct IPPStorage {
     }
 
     /// The bytes a value takes on the wire without its name (a collection with all its member items),
-    /// or nil after noting why it cannot be encoded.
-    private mutating func wireSize(of value: IPPValue, attribute: String, items: inout Int) -> Int? {
+    /// or nil with `problem` saying why it cannot be encoded.
+    // Inlined into the loops over borrowed values (collections go out of line), so that the optimiser sees that
+    // nothing here writes to the memory a value is borrowed from, and does not copy the value first.
+    @inline(__always)
+    private static func wireSize(of value: IPPValue, attribute: String, items: inout Int, problem: inout String?) -> Int? {
         items += 1
-        func sized(_ valueLength: Int) -> Int? {
-            guard valueLength <= 0xFFFF else {
-                note("value of \"\(attribute)\" is \(valueLength) bytes; at most 65535 fit")
-                return nil
-            }
-            return 5 + valueLength
+        func sized(_ valueLength: Int, _ problem: inout String?) -> Int? {
+            Self.sized(valueLength, attribute: attribute, problem: &problem)
         }
         switch value {
         case .integer, .enumValue: return 9
         case .boolean: return 6
-        case .octetString(let octets): return sized(octets.count)
+        case .octetString(let octets): return sized(octets.count, &problem)
         case .dateTime: return 16
         case .resolution: return 14
         case .rangeOfInteger: return 13
         case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
-            return sized(4 + language.utf8.count + text.utf8.count)
+            return sized(4 + language.utf8.count + text.utf8.count, &problem)
         case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
             .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
-            return sized(string.utf8.count)
+            return sized(string.utf8.count, &problem)
         case .collection(let collection):
-            var size = 10  // begCollection and endCollection, each with empty name and value
-            items += 1  // endCollection
-            // Members and their values are read in place by index, like the attribute's values.
-            let members = collection.members
-            for member in members.indices {
-                guard !members[member].name.isEmpty, !members[member].values.isEmpty else {
-                    note(
-                        "collection member \"\(members[member].name)\" in \"\(attribute)\" needs a name and at least one value")
-                    return nil
-                }
-                guard let nameSize = sized(members[member].name.utf8.count) else { return nil }
-                size += nameSize
-                items += 1
-                for value in members[member].values.indices {
-                    guard let valueSize = wireSize(of: members[member].values[value], attribute: attribute, items: &items)
-                    else { return nil }
-                    size += valueSize
-                }
-            }
-            return size
+            return collectionWireSize(collection, attribute: attribute, items: &items, problem: &problem)
         case .outOfBand(let tag):
             guard tag.isOutOfBand else {
-                note("\(tag) in \"\(attribute)\" is not an out-of-band tag (0x10-0x1F)")
+                problem = "\(tag) in \"\(attribute)\" is not an out-of-band tag (0x10-0x1F)"
                 return nil
             }
             return 5
         case .other(let tag, let octets):
             if tag.rawValue >= 0x7F {
                 guard tag.rawValue <= 0x7FFF_FFFF else {
-                    note("extension tag \(ippHex(tag.rawValue, digits: 8)) in \"\(attribute)\" is above 0x7FFFFFFF")
+                    problem = "extension tag \(ippHex(tag.rawValue, digits: 8)) in \"\(attribute)\" is above 0x7FFFFFFF"
                     return nil
                 }
-                return sized(4 + octets.count)
+                return sized(4 + octets.count, &problem)
             }
             // Delimiters and collection structure tags would break the message's structure.
             guard tag.rawValue >= 0x10, tag != .begCollection, tag != .endCollection, tag != .memberAttrName else {
-                note("tag \(tag) in \"\(attribute)\" cannot carry a raw value (use .collection for collections)")
+                problem = "tag \(tag) in \"\(attribute)\" cannot carry a raw value (use .collection for collections)"
                 return nil
             }
-            return sized(octets.count)
+            return sized(octets.count, &problem)
         }
+    }
+
+    /// A value's wire size (5 bytes of tag and lengths, then the value), or nil when its length does not fit.
+    private static func sized(_ valueLength: Int, attribute: String, problem: inout String?) -> Int? {
+        guard valueLength <= 0xFFFF else {
+            problem = "value of \"\(attribute)\" is \(valueLength) bytes; at most 65535 fit"
+            return nil
+        }
+        return 5 + valueLength
+    }
+
+    /// The wire size of a collection value's begCollection, members and endCollection (see `wireSize`).
+    @inline(never)
+    private static func collectionWireSize(
+        _ collection: IPPCollection, attribute: String, items: inout Int, problem: inout String?
+    ) -> Int? {
+        var size = 10  // begCollection and endCollection, each with empty name and value
+        items += 1  // endCollection
+        // Members and their values are read in place by index, like the attribute's values.
+        let members = collection.members
+        for member in members.indices {
+            guard !members[member].name.isEmpty, !members[member].values.isEmpty else {
+                problem =
+                    "collection member \"\(members[member].name)\" in \"\(attribute)\" needs a name and at least one value"
+                return nil
+            }
+            guard let nameSize = sized(members[member].name.utf8.count, attribute: attribute, problem: &problem) else {
+                return nil
+            }
+            size += nameSize
+            items += 1
+            for value in members[member].values.indices {
+                guard
+                    let valueSize = wireSize(
+                        of: members[member].values[value], attribute: attribute, items: &items, problem: &problem)
+                else { return nil }
+                size += valueSize
+            }
+        }
+        return size
     }
 }
 
@@ -274,6 +301,8 @@ private struct WireWriter {
     /// Where the next item goes.
     var items: UnsafeMutablePointer<IPPItem>
 
+    // Inlined into the loop over borrowed values, like `wireSize` (collections go out of line).
+    @inline(__always)
     mutating func write(_ value: IPPValue, name: String) {
         switch value {
         case .integer(let number): item(0x21, name, 4) { $0.put32(UInt32(bitPattern: number)) }
@@ -316,13 +345,7 @@ private struct WireWriter {
             .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
             item(UInt8(value.tag.rawValue), name, string.utf8.count) { $0.put(string) }
         case .collection(let collection):
-            item(0x34, name, 0) { _ in }
-            let members = collection.members
-            for member in members.indices {
-                item(0x4A, "", members[member].name.utf8.count) { $0.put(members[member].name) }
-                for value in members[member].values.indices { write(members[member].values[value], name: "") }
-            }
-            item(0x37, "", 0) { _ in }
+            write(collection, name: name)
         case .outOfBand(let tag):
             item(UInt8(truncatingIfNeeded: tag.rawValue), name, 0) { _ in }
         case .other(let tag, let octets):
@@ -335,6 +358,18 @@ private struct WireWriter {
                 item(UInt8(truncatingIfNeeded: tag.rawValue), name, octets.count) { $0.put(octets) }
             }
         }
+    }
+
+    /// begCollection, each member's memberAttrName and values, endCollection.
+    @inline(never)
+    mutating func write(_ collection: IPPCollection, name: String) {
+        item(0x34, name, 0) { _ in }
+        let members = collection.members
+        for member in members.indices {
+            item(0x4A, "", members[member].name.utf8.count) { $0.put(members[member].name) }
+            for value in members[member].values.indices { write(members[member].values[value], name: "") }
+        }
+        item(0x37, "", 0) { _ in }
     }
 
     /// Tag, name length, name, value length, then the value; lengths were checked when sizing.

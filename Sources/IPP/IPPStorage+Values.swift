@@ -30,19 +30,5 @@ extension IPPStorageBox {
     /// The item after the endCollection that closes the collection whose begCollection item is at `index` (`end` if
     /// it never closes).
     @inlinable
-    func collectionEnd(at index: Int, end: Int) -> Int {
-        var depth = 0
-        var cursor = index
-        while cursor < end {
-            switch items[cursor].tag {
-            case 0x34: depth += 1
-            case 0x37:
-                depth -= 1
-                if depth == 0 { return cursor + 1 }
-            default: break
-            }
-            cursor += 1
-        }
-        return end
-    }
+    func collectionEnd(at index: Int, end: Int) -> Int { IPPItemReader(self).collectionEnd(at: index, end: end) }
 }

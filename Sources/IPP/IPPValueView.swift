@@ -144,6 +144,39 @@ public enum IPPValueView: @unchecked Sendable, Hashable {
     /// Any other syntax, as its bytes.
     case other(IPPValueTag, IPPBytesView)
 
+    /// The view of a span of `box`'s bytes, which start at `base`.
+    @inlinable
+    init(_ span: borrowing IPPValueSpan, box: IPPStorageBox, base: UnsafePointer<UInt8>) {
+        func string(_ string: borrowing IPPStringSpan) -> IPPStringView {
+            IPPStringView(box: box, start: string.start - base, count: string.utf8Count)
+        }
+        func bytes(_ bytes: borrowing IPPBytesSpan) -> IPPBytesView {
+            IPPBytesView(box: box, start: bytes.start - base, count: bytes.count)
+        }
+        switch span {
+        case .integer(let value): self = .integer(value)
+        case .boolean(let value): self = .boolean(value)
+        case .enumValue(let value): self = .enumValue(value)
+        case .octetString(let value): self = .octetString(bytes(value))
+        case .dateTime(let value): self = .dateTime(value)
+        case .resolution(let value): self = .resolution(value)
+        case .rangeOfInteger(let value): self = .rangeOfInteger(value)
+        case .textWithLanguage(let text, let language): self = .textWithLanguage(string(text), language: string(language))
+        case .nameWithLanguage(let text, let language): self = .nameWithLanguage(string(text), language: string(language))
+        case .text(let value): self = .text(string(value))
+        case .name(let value): self = .name(string(value))
+        case .keyword(let value): self = .keyword(string(value))
+        case .uri(let value): self = .uri(string(value))
+        case .uriScheme(let value): self = .uriScheme(string(value))
+        case .charset(let value): self = .charset(string(value))
+        case .naturalLanguage(let value): self = .naturalLanguage(string(value))
+        case .mimeMediaType(let value): self = .mimeMediaType(string(value))
+        case .collection(let value): self = .collection(IPPCollectionView(box: box, start: value.position, end: value.end))
+        case .outOfBand(let tag): self = .outOfBand(tag)
+        case .other(let tag, let value): self = .other(tag, bytes(value))
+        }
+    }
+
     /// The integer of an `integer` or `enum` value.
     public var integerValue: Int32? {
         switch self {
@@ -376,67 +409,13 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
 
 extension IPPStorageBox {
     /// The value starting at item `index` as a view, and the index of the item after it (after the matching
-    /// endCollection for a collection). Defensive like the rest of the readers: a malformed item reads as `.other`.
+    /// endCollection for a collection): the span of it (see `IPPItemReader.value`), made to hold the buffer.
     // Inlined into the callers' loops, so that a view whose buffer reference is not kept is not retained.
     @inlinable @inline(__always)
     func valueView(item index: Int, end: Int) -> (view: IPPValueView, next: Int) {
-        let item = items[index]
-        let start = item.valueStart
-        let length = Int(item.valueLength)
-        let tag = item.tag
-        func string() -> IPPStringView { IPPStringView(box: self, start: start, count: length) }
-        switch tag {
-        case 0x21 where length == 4:
-            return (.integer(Int32(bitPattern: integer(at: start, width: 4))), index + 1)
-        case 0x23 where length == 4:
-            return (.enumValue(Int32(bitPattern: integer(at: start, width: 4))), index + 1)
-        case 0x22 where length == 1:
-            return (.boolean(byte(at: start) != 0), index + 1)
-        case 0x30:
-            return (.octetString(IPPBytesView(box: self, start: start, count: length)), index + 1)
-        case 0x31 where length == 11:
-            let date = IPPDateTime(
-                year: UInt16(integer(at: start, width: 2)), month: byte(at: start + 2), day: byte(at: start + 3),
-                hour: byte(at: start + 4), minutes: byte(at: start + 5), seconds: byte(at: start + 6),
-                deciseconds: byte(at: start + 7), utcDirection: byte(at: start + 8),
-                utcHours: byte(at: start + 9), utcMinutes: byte(at: start + 10))
-            return (.dateTime(date), index + 1)
-        case 0x32 where length == 9:
-            let resolution = IPPResolution(
-                crossFeed: Int32(bitPattern: integer(at: start, width: 4)),
-                feed: Int32(bitPattern: integer(at: start + 4, width: 4)),
-                units: IPPResolution.Units(rawValue: byte(at: start + 8)))
-            return (.resolution(resolution), index + 1)
-        case 0x33 where length == 8:
-            let range = IPPRange(
-                Int32(bitPattern: integer(at: start, width: 4)),
-                Int32(bitPattern: integer(at: start + 4, width: 4)))
-            return (.rangeOfInteger(range), index + 1)
-        case 0x35, 0x36:
-            guard let (text, language) = withLanguageViews(start: start, length: length) else { break }
-            return (tag == 0x35 ? .textWithLanguage(text, language: language) : .nameWithLanguage(text, language: language), index + 1)
-        case 0x34:
-            let next = collectionEnd(at: index, end: end)
-            // `next` is one past the endCollection item (or `end` for a collection that never closes).
-            let close = next > index + 1 && items[next - 1].tag == 0x37 ? next - 1 : next
-            return (.collection(IPPCollectionView(box: self, start: index + 1, end: close)), next)
-        case 0x10...0x1F:
-            return (.outOfBand(IPPValueTag(rawValue: UInt32(tag))), index + 1)
-        case 0x41: return (.text(string()), index + 1)
-        case 0x42: return (.name(string()), index + 1)
-        case 0x44: return (.keyword(string()), index + 1)
-        case 0x45: return (.uri(string()), index + 1)
-        case 0x46: return (.uriScheme(string()), index + 1)
-        case 0x47: return (.charset(string()), index + 1)
-        case 0x48: return (.naturalLanguage(string()), index + 1)
-        case 0x49: return (.mimeMediaType(string()), index + 1)
-        case 0x7F where length >= 4:
-            let extended = IPPValueTag(rawValue: integer(at: start, width: 4))
-            return (.other(extended, IPPBytesView(box: self, start: start + 4, count: length - 4)), index + 1)
-        default:
-            break
-        }
-        return (.other(IPPValueTag(rawValue: UInt32(tag)), IPPBytesView(box: self, start: start, count: length)), index + 1)
+        let reader = IPPItemReader(self)
+        let (span, next) = reader.value(item: index, end: end)
+        return (IPPValueView(span, box: self, base: reader.bytes), next)
     }
 
     /// Text and language of a with-language value (two length-prefixed strings, language first); nil when the
@@ -457,17 +436,7 @@ extension IPPStorageBox {
     /// The item of the collection member after the one at `index` (its next memberAttrName at the same depth),
     /// or `end`.
     @inlinable
-    func nextMember(after index: Int, end: Int) -> Int {
-        var cursor = index + 1
-        while cursor < end {
-            switch items[cursor].tag {
-            case 0x4A: return cursor
-            case 0x34: cursor = collectionEnd(at: cursor, end: end)
-            default: cursor += 1
-            }
-        }
-        return end
-    }
+    func nextMember(after index: Int, end: Int) -> Int { IPPItemReader(self).nextMember(after: index, end: end) }
 
     /// Whether an item's value equals `string`, compared in place.
     @usableFromInline

@@ -47,10 +47,12 @@ import Testing
         #expect(Array(view.utf8) == Array(string.utf8), "\(context)")
     }
 
-    /// Every attribute of a message: name and values as views equal the owned ones, and reading the values one by
-    /// one (the iterator) gives the same views as moving through their positions.
+    /// Every attribute of a message: name and values as views equal the owned ones, reading the values one by one
+    /// (the iterator) gives the same views as moving through their positions, and the spans (the attribute's and the
+    /// group's) read as the views.
     static func expectViewsMatch(_ message: IPPMessage, _ context: String) {
         for group in message.groups {
+            var spans = group.attributeSpans
             for attribute in group {
                 let name = attribute.name
                 expectSame(attribute.nameView, name, "\(context) \(name)")
@@ -61,7 +63,74 @@ import Testing
                 let owned = attribute.values
                 #expect(iterated.count == owned.count, "\(context) \(name)")
                 for (view, value) in zip(iterated, owned) { expectSame(view, value, "\(context) \(name)") }
+                let nameMatches = same(attribute.nameSpan, attribute.nameView)
+                #expect(nameMatches, "\(context) \(name): name span")
+                let valuesMatch = spansMatch(attribute.valueSpans, iterated)
+                #expect(valuesMatch, "\(context) \(name): value spans")
+                var groupSpanMatches = false
+                if let span = spans.next() { groupSpanMatches = same(span.name, attribute.nameView) && spansMatch(span.values, iterated) }
+                #expect(groupSpanMatches, "\(context) \(name): the group's attribute span")
             }
+            var spansEnded = true
+            if spans.next() != nil { spansEnded = false }
+            #expect(spansEnded, "\(context): the group's attribute spans end with its attributes")
+        }
+    }
+
+    // MARK: Spans
+
+    /// Whether a string span has the bytes of a view, read and made into a String both ways.
+    static func same(_ span: borrowing IPPStringSpan, _ view: IPPStringView) -> Bool {
+        let bytes = span.utf8
+        var copied: [UInt8] = []
+        for index in bytes.indices { copied.append(bytes[index]) }
+        return span.utf8Count == view.utf8Count && copied == Array(view.utf8) && span == view.string
+            && span.string == view.string
+    }
+
+    static func same(_ span: borrowing IPPBytesSpan, _ view: IPPBytesView) -> Bool {
+        let bytes = span.bytes
+        var copied: [UInt8] = []
+        for index in bytes.indices { copied.append(bytes[index]) }
+        return span.count == view.count && copied == Array(view)
+    }
+
+    /// Whether the spans read one by one are the views, case by case (collections member by member).
+    static func spansMatch(_ spans: consuming IPPValueSpans, _ views: [IPPValueView]) -> Bool {
+        var matched = 0
+        while let span = spans.next() {
+            guard matched < views.count, same(span, views[matched]) else { return false }
+            matched += 1
+        }
+        return matched == views.count
+    }
+
+    static func same(_ span: IPPValueSpan, _ view: IPPValueView) -> Bool {
+        switch (span, view) {
+        case (.integer(let a), .integer(let b)), (.enumValue(let a), .enumValue(let b)): return a == b
+        case (.boolean(let a), .boolean(let b)): return a == b
+        case (.octetString(let a), .octetString(let b)): return same(a, b)
+        case (.other(let tagA, let a), .other(let tagB, let b)): return tagA == tagB && same(a, b)
+        case (.dateTime(let a), .dateTime(let b)): return a == b
+        case (.resolution(let a), .resolution(let b)): return a == b
+        case (.rangeOfInteger(let a), .rangeOfInteger(let b)): return a == b
+        case (.textWithLanguage(let text, let language), .textWithLanguage(let viewText, let viewLanguage)),
+            (.nameWithLanguage(let text, let language), .nameWithLanguage(let viewText, let viewLanguage)):
+            return same(text, viewText) && same(language, viewLanguage)
+        case (.text(let a), .text(let b)), (.name(let a), .name(let b)), (.keyword(let a), .keyword(let b)),
+            (.uri(let a), .uri(let b)), (.uriScheme(let a), .uriScheme(let b)), (.charset(let a), .charset(let b)),
+            (.naturalLanguage(let a), .naturalLanguage(let b)), (.mimeMediaType(let a), .mimeMediaType(let b)):
+            return same(a, b)
+        case (.collection(var members), .collection(let view)):
+            var viewMembers = view.makeIterator()
+            while let member = members.next() {
+                guard let viewMember = viewMembers.next(), same(member.name, viewMember.name),
+                    spansMatch(member.values, Array(viewMember.values))
+                else { return false }
+            }
+            return viewMembers.next() == nil
+        case (.outOfBand(let a), .outOfBand(let b)): return a == b
+        default: return false
         }
     }
 

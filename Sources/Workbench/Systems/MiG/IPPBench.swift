@@ -19,12 +19,14 @@ public struct IPPBench: ParsableCommand {
                              it, in one buffer with its bytes (values stay in wire form, read on demand; one
                              allocation for a typical message).
               decode_tree    ours: decode, then walk every attribute's name and every value as its typed view
-                             (IPPValueView): integers, enums, booleans, dates, resolutions and ranges parsed from
-                             the wire, strings as checked byte ranges whose lengths are read, octet strings as
-                             byte ranges, collections walked member by member, recursively. That is what ippReadIO
-                             leaves a C caller holding: typed values, strings as char* into memory it owns, here
-                             the message's buffer (the UTF-8 check is part of decode). Owned Swift values
-                             (IPPAttribute.values: Strings, arrays) are made only on demand and not timed here.
+                             (group.attributeSpans, each value an IPPValueSpan: the cases of IPPValueView, but
+                             non-escapable, so that reading holds no reference to the buffer): integers, enums,
+                             booleans, dates, resolutions and ranges parsed from the wire, strings as checked
+                             byte ranges whose lengths are read, octet strings as byte ranges, collections walked
+                             member by member, recursively. That is what ippReadIO leaves a C caller holding:
+                             typed values, strings as char* into memory it owns, here the message's buffer (the
+                             UTF-8 check is part of decode). Owned Swift values (IPPAttribute.values: Strings,
+                             arrays) are made only on demand and not timed here.
               libcups_read   ippNew + ippReadIO + ippDelete: libcups builds and frees the whole attribute tree.
               encode         ours: encode a decoded message (its wire form is copied).
               encode_built   ours: build the message with the builders from typed values, then encode it.
@@ -199,9 +201,11 @@ public struct IPPBench: ParsableCommand {
                 for _ in 0..<count {
                     let message = try IPPDecoder().decode(subject.bytes)
                     for group in message.groups {
-                        for attribute in group {
-                            sink &+= attribute.nameView.utf8Count
-                            for value in attribute.valueViews { sink &+= Self.touch(value) }
+                        var attributes = group.attributeSpans
+                        while let attribute = attributes.next() {
+                            sink &+= attribute.name.utf8Count
+                            var values = attribute.values
+                            while let value = values.next() { sink &+= Self.touch(value) }
                         }
                     }
                 }
@@ -215,13 +219,14 @@ public struct IPPBench: ParsableCommand {
 
         /// Reads every part of a value so that the optimiser cannot drop its reading: numbers, strings' and byte
         /// strings' lengths, collections walked member by member.
-        static func touch(_ value: IPPValueView) -> Int {
+        static func touch(_ value: borrowing IPPValueSpan) -> Int {
             switch value {
-            case .collection(let collection):
+            case .collection(var members):
                 var sum = 0
-                for member in collection {
+                while let member = members.next() {
                     sum &+= member.name.utf8Count
-                    for value in member.values { sum &+= touch(value) }
+                    var values = member.values
+                    while let value = values.next() { sum &+= touch(value) }
                 }
                 return sum
             case .integer(let number), .enumValue(let number): return Int(number)
