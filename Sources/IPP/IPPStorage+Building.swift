@@ -416,7 +416,7 @@ private struct WireWriter {
 
     mutating func put(_ string: String) {
         // Native Swift strings are contiguous UTF-8, read in place without copying the String (a retain).
-        let copied = string.utf8.withContiguousStorageIfAvailable { source in
+        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { source in
             guard let from = source.baseAddress, !source.isEmpty else { return }
             (base + offset).update(from: from, count: source.count)
         }
