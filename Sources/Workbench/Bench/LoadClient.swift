@@ -39,7 +39,7 @@ struct LoadClient: Sendable {
         while clock.now < window.deadline {
             let (operation, part) = round[position % round.count]
             position += 1
-            if let pace {
+            if pace != nil {
                 // Paced, an operation counts from when it was due, however late the last one made it start: a slow
                 // server cannot hide its queue by slowing the clients down (coordinated omission, as wrk2 avoids it).
                 try? await clock.sleep(until: due)
