@@ -157,7 +157,14 @@ public final class SCPmsServer: Sendable {
     /// Deletes a registration server-side (an administrator in the cockpit); returns whether it existed.
     @discardableResult
     public func deleteRegistration(_ id: String) throws -> Bool {
-        let deleted = try store.deleteConnection(id)
+        let deleted: Bool
+        if node.planted(.scpmsDeleteErrorSwallowed), node.fault(Self.internalErrorFault), node.fault(Self.internalErrorFault) {
+            // Planted bug: the store's write failed (the internal error), was tried once more and failed again, and
+            // that failure is dropped: the cockpit is told the registration is gone; the row, and so the id, lives on.
+            deleted = true
+        } else {
+            deleted = try store.deleteConnection(id)
+        }
         node.trace("registration-deleted", [("by", "admin"), ("found", "\(deleted)"), ("id", id)])
         return deleted
     }
@@ -185,4 +192,10 @@ public final class SCPmsServer: Sendable {
 public struct SCPmsServerError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension PlantedBug {
+    /// An administrator's delete whose store write fails twice (an internal error, and again on the one retry) is
+    /// reported done: the error is swallowed, the registration stays, and its id keeps opening sessions.
+    public static let scpmsDeleteErrorSwallowed = PlantedBug("scpms.delete-error-swallowed")
 }

@@ -11,12 +11,17 @@ import Wire
 /// without `--explore`.
 ///
 /// Each mutant targets a reach point or a ``Behaviour`` (an actor's event with its outcome: coverage, as a fuzzer's
-/// edges) chosen among those seen so far with weight 1/runs² (the rarest first, one just found has weight 1), takes
-/// as parent the run that showed it with the fewest mutants made from it so far, and edits its faults 1 to 3 times.
-/// When the parent first showed the target during a statement, the first edit is aimed: one of the faults run at
-/// most ``aimWindow`` statements before it (its likeliest causes) is dropped, shifted, or drawn again from its site
-/// (another skew, latency or count). The other edits drop one fault, shift one up to 3 statements earlier or later,
-/// copy one from another run of the file, or add one drawn as the seed's schedule would draw it. Every choice comes
+/// edges), from two budgets of equal size: odd mutants target reach points, even ones behaviours (either takes the
+/// other's turn while it has nothing seen). Within its budget the target is chosen among those seen so far with
+/// weight 1/runs² (the rarest first, one just found has weight 1); one shared pool gave the reach points few mutants,
+/// as the behaviours outnumber them ten to one. A mutant takes as parent the run that showed its target with the
+/// fewest mutants made from it so far, and edits its faults 1 to 3 times.
+/// When the parent first showed the target during a statement, the first two edits are aimed: the first changes one
+/// of the faults run at most ``aimWindow`` statements before it (its likeliest causes): dropped, shifted, or drawn
+/// again from its site (another skew, latency or count); the second adds a fault drawn within that window, for a
+/// path that needs two faults together (the first one's effect and another at the same moment). The other edits
+/// drop one fault, shift one up to 3 statements earlier or later, copy one from another run of the file, or add one
+/// drawn as the seed's schedule would draw it. Every choice comes
 /// from named streams of the seeds, and a batch depends only on the runs before it, so the runs are the same whoever
 /// runs a batch (`--jobs`).
 public struct SwarmExploration: Sendable {
@@ -37,8 +42,10 @@ public struct SwarmExploration: Sendable {
 
     /// Every run so far, in the order the batches ran them.
     public private(set) var runs: [SwarmRun] = []
-    private var reachedBy: [String: Int] = [:]
-    private var runsByPoint: [String: [Int]] = [:]
+    /// How many runs reached each reach point, and showed each behaviour: the two budgets' targets.
+    private var pointRuns: [String: Int] = [:]
+    private var behaviourRuns: [String: Int] = [:]
+    private var runsByTarget: [String: [Int]] = [:]
     private var children: [Int] = []
     private var freshDone = 0
     private var mutantsMade = 0
@@ -92,9 +99,13 @@ public struct SwarmExploration: Sendable {
             let index = runs.count
             runs.append(run)
             children.append(0)
-            for point in run.reached + (run.behaviours.map { Array($0.keys) } ?? []) {
-                reachedBy[point, default: 0] += 1
-                runsByPoint[point, default: []].append(index)
+            for point in run.reached {
+                pointRuns[point, default: 0] += 1
+                runsByTarget[point, default: []].append(index)
+            }
+            for behaviour in run.behaviours?.keys.sorted() ?? [] {
+                behaviourRuns[behaviour, default: 0] += 1
+                runsByTarget[behaviour, default: []].append(index)
             }
         }
     }
@@ -121,7 +132,7 @@ public struct SwarmExploration: Sendable {
         mutantsMade += 1
         let number = mutantsMade
         let choose = RandomStream(seed: seeds.first ?? 0, name: "swarm-explore choose \(number)")
-        let (target, parentIndex) = chooseParent(choose)
+        let (target, parentIndex) = chooseParent(choose, number: number)
         children[parentIndex] += 1
         let parent = runs[parentIndex]
         guard let script = scripts.first(where: { $0.file == parent.file }) else {
@@ -135,10 +146,20 @@ public struct SwarmExploration: Sendable {
         var redraws: [SwarmMutation.Redraw] = []
         var edits: [String] = []
         // Aimed at the target: when the parent's first sign of it came during a statement, the first edit changes
-        // one of the faults that ran just before (within `aimWindow` statements): the likeliest causes.
+        // one of the faults that ran just before (within `aimWindow` statements): the likeliest causes; the second
+        // adds one more fault within that window.
         let appeared = target.flatMap { parent.behaviours?[$0] }
         var aimed = appeared.map { at in faults.indices.filter { faults[$0].before <= at && faults[$0].before >= at - Self.aimWindow } } ?? []
-        for _ in 0..<random.int(in: 1...3) where healed > 0 {
+        // The statements before which a fault lands within the window (none when the target showed after `after heal`).
+        var near = appeared.flatMap { at in healed > 0 && at - Self.aimWindow < healed ? max(0, at - Self.aimWindow)...min(at, healed - 1) : nil }
+        for edit in 0..<random.int(in: 1...3) where healed > 0 {
+            if let window = near, edit == 1 || (edit == 0 && aimed.isEmpty) {
+                near = nil
+                let before = random.int(in: window)
+                additions.append(before)
+                edits.append("add a fault drawn before line \(line(before)), near the target")
+                continue
+            }
             if !aimed.isEmpty {
                 let index = aimed[random.int(in: 0...(aimed.count - 1))]
                 aimed = []
@@ -186,17 +207,24 @@ public struct SwarmExploration: Sendable {
         return SwarmPlanEntry(file: parent.file, seed: parent.seed, mutation: mutation)
     }
 
-    /// A target (a reach point or a behaviour), drawn with weight 1/runs² among those seen so far, and the run that reached it with the
-    /// fewest mutants so far (the earliest of those); without any point reached, the run with the fewest mutants.
+    /// A target from mutant `number`'s budget (reach points for odd numbers, behaviours for even ones, or the other
+    /// while that one has none), drawn with weight 1/runs² among those seen so far, and the run that showed it with
+    /// the fewest mutants so far (the earliest of those); with nothing seen, the run with the fewest mutants.
     /// A failing run is no parent while a passing one is left: its mutants would mostly fail the same way.
-    private func chooseParent(_ random: RandomStream) -> (target: String?, parent: Int) {
-        let points = reachedBy.keys.sorted()
+    private func chooseParent(_ random: RandomStream, number: Int) -> (target: String?, parent: Int) {
+        let budget = Self.budget(of: number)
+        let counts =
+            switch budget {
+            case .reach: pointRuns.isEmpty ? behaviourRuns : pointRuns
+            case .behaviour: behaviourRuns.isEmpty ? pointRuns : behaviourRuns
+            }
+        let points = counts.keys.sorted()
         let fewest = { (candidates: [Int]) in
             (candidates.contains { runs[$0].passed } ? candidates.filter { runs[$0].passed } : candidates)
                 .min { (children[$0], $0) < (children[$1], $1) } ?? 0
         }
         guard !points.isEmpty else { return (nil, fewest(Array(runs.indices))) }
-        let weights = points.map { 1 / (Double(reachedBy[$0] ?? 1) * Double(reachedBy[$0] ?? 1)) }
+        let weights = points.map { 1 / (Double(counts[$0] ?? 1) * Double(counts[$0] ?? 1)) }
         var pick = random.unit() * weights.reduce(0, +)
         var target = points[points.count - 1]
         for (point, weight) in zip(points, weights) {
@@ -206,8 +234,16 @@ public struct SwarmExploration: Sendable {
             }
             pick -= weight
         }
-        return (target, fewest(runsByPoint[target] ?? []))
+        return (target, fewest(runsByTarget[target] ?? []))
     }
+
+    /// What a mutant's target is drawn from.
+    public enum Budget: Sendable {
+        case reach, behaviour
+    }
+
+    /// The budget mutant `number` (1, 2, …) is spent from: they take turns, so each gets half the mutants.
+    public static func budget(of number: Int) -> Budget { number % 2 == 1 ? .reach : .behaviour }
 
     /// `before` moved up to 3 statements earlier or later, within the statements before `after heal`.
     private func shifted(_ before: Int, _ random: RandomStream, healed: Int) -> Int {

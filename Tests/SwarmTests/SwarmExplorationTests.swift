@@ -86,12 +86,13 @@ import Testing
     }
 
     /// A mutant made for a behaviour its parent first showed during statement S edits first a fault the parent ran at
-    /// most 3 statements before S (its likeliest cause): dropped, shifted, or drawn again from its site; a fault drawn
-    /// again replays like any other.
+    /// most 3 statements before S (its likeliest cause): dropped, shifted, or drawn again from its site; its second edit
+    /// adds a fault within the same window; a fault drawn again replays like any other.
     @Test func aMutantAimsAtTheFaultsThatRanJustBeforeItsTarget() throws {
         let scripts = [try script()]
         let runs = try explore(scripts, seeds: Array(1...80)) { swarm.run($0, scripts: scripts) }
         var aimed = 0
+        var addedNear = 0
         for run in runs {
             guard let mutant = run.mutant, let target = mutant.target, let parent = runs.first(where: { $0.name == mutant.parent }),
                 let at = parent.behaviours?[target]
@@ -102,11 +103,39 @@ import Testing
             let first = try #require(mutant.edits.first)
             #expect(first.contains("just before the target"), "\(mutant.edits)")
             #expect(near.contains { first.contains("'\($0.line)'") }, "\(first) edits one of \(near.map(\.line))")
+            // The second edit adds a fault within the same window: a path that needs two faults at one moment.
+            if mutant.edits.count > 1 {
+                let second = mutant.edits[1]
+                #expect(second.hasSuffix(", near the target"), "\(mutant.edits)")
+                let window = scripts[0].statements[max(0, at - 3)...min(at, scripts[0].statements.count - 1)].map(\.line)
+                #expect(window.contains { second.hasPrefix("add a fault drawn before line \($0),") }, "\(second) within \(window)")
+                addedNear += 1
+            }
         }
         #expect(aimed > 0, "some mutants were aimed")
+        #expect(addedNear > 0, "some aimed mutants added a fault near their target")
         let redrawn = runs.filter { $0.mutant?.edits.contains { $0.hasPrefix("draw ") } == true }
         #expect(!redrawn.isEmpty, "some aimed edits drew a fault again")
         for run in redrawn { #expect(swarm.replay(run, scripts: scripts)?.digest == run.digest, "\(run.name)") }
+    }
+
+    /// The reach points and the behaviours are two budgets: mutants take turns (odd ones for a reach point, even ones for
+    /// a behaviour), so the few reach points get half the mutants however many behaviours there are.
+    @Test func theReachPointsAndTheBehavioursEachGetHalfTheMutants() throws {
+        let scripts = [try script()]
+        let runs = try explore(scripts, seeds: Array(1...80)) { swarm.run($0, scripts: scripts) }
+        let points = Set(runs.flatMap(\.reached))
+        let behaviours = Set(runs.flatMap { $0.behaviours.map { Array($0.keys) } ?? [] })
+        #expect(behaviours.count > points.count, "more behaviours than reach points: one pool would starve the points")
+        var spent: [SwarmExploration.Budget: Int] = [:]
+        for run in runs {
+            guard let mutant = run.mutant else { continue }
+            let target = try #require(mutant.target, "every fresh run shows something: \(run.name)")
+            let budget: SwarmExploration.Budget = points.contains(target) ? .reach : .behaviour
+            #expect(budget == SwarmExploration.budget(of: mutant.number), "mutant \(mutant.number) for \(target)")
+            spent[budget, default: 0] += 1
+        }
+        #expect(spent[.reach] == 20 && spent[.behaviour] == 20, "\(spent)")
     }
 
     @Test func aRunStoppedEarlyEndsTheExploration() throws {

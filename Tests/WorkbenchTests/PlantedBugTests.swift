@@ -34,7 +34,18 @@ import Wire
                 .migBusyAfterQueueing, [ScheduledFault(before: try statement("start mig-proxy"), line: "fault mig.busy times 2")],
                 "mig.one-print-per-submission"
             ),
+            // Needs the answer to the Print-Job lost after the whole document went out: the proxy's answer to the phone is cut.
+            (
+                .migPrintResentAfterLostAnswer, [ScheduledFault(before: try statement("mig print"), line: "reset proxy -> phone after 4800 bytes")],
+                "mig.one-print-per-submission"
+            ),
             (.scpmsIDFromDevice, [], "scpms.deleted-id-never-reissued"),
+            // Needs the internal error at the moment of the delete, twice (the delete and its retry): armed just before it.
+            (
+                .scpmsDeleteErrorSwallowed,
+                [ScheduledFault(before: try statement("scpms delete-registration"), line: "fault scpms.internal-error times 2")],
+                "scpms.deleted-registration-refused"
+            ),
             (.ivantiCredentialBySerial, [], "ivanti.credential-stays-with-its-app"),
             (
                 .imsNotBeforeIgnored, [ScheduledFault(before: try statement("ims start-session"), line: "clock ims skew -525s")],

@@ -38,10 +38,13 @@ struct SwarmRunCommand: ParsableCommand {
             instead of fresh seeds, for as many runs in all as the seed range has seeds (× files). It goes in rounds: \
             fresh seeds (the range's first ones; 10, then twice as many each round), and after each round's fresh \
             seeds the mutants owed for the rounds before, made from runs that showed a rare or new reach point or \
-            behaviour (an actor's trace event with the field that tells its outcomes apart, e.g. a fault point that fired; one is chosen \
-            with weight 1/runs², then the run that showed it with the fewest mutants so far). Each mutant is its \
+            behaviour (an actor's trace event with the field that tells its outcomes apart, e.g. a fault point that fired). \
+            Reach points and behaviours are two budgets of half the mutants each (odd mutants aim at a reach point, even \
+            ones at a behaviour); within its budget a target is chosen with weight 1/runs², then the run that showed it \
+            with the fewest mutants so far. Each mutant is its \
             parent's faults edited 1 to 3 times, the first aimed at a fault run up to 3 statements before the parent \
-            first showed the target (dropped, shifted, or drawn again from its site), the others a fault dropped, \
+            first showed the target (dropped, shifted, or drawn again from its site), the second adding a fault drawn \
+            in those 3 statements (for paths that need two faults at once), the others a fault dropped, \
             shifted up to 3 statements, copied from another run, or one more drawn as a seed would draw it, run under \
             the parent's seed. The choices come from the seeds: the same command gives the same runs for any --jobs \
             (worker processes stay up for the whole exploration and take its runs one at a time). The reach table \

@@ -2,11 +2,16 @@ import SCPmsServer
 import Swarm
 import Wire
 
-/// The bug `workbench swarm --planted` can give SCPms, caught by an invariant.
+/// The bugs `workbench swarm --planted` can give SCPms, each caught by an invariant.
 extension PlantedBugEntry {
     static let scpms: [PlantedBugEntry] = [
         PlantedBugEntry(
             .scpmsIDFromDevice, system: "SCPms",
-            summary: "registration ids come from the user and device, unique among live ones only: a deleted id is handed out again")
+            summary: "registration ids come from the user and device, unique among live ones only: a deleted id is handed out again"),
+        PlantedBugEntry(
+            .scpmsDeleteErrorSwallowed, system: "SCPms",
+            summary:
+                "an administrator's delete whose store write fails twice (an internal error, and again on its retry) is reported done: the registration stays and its id still opens sessions"
+        ),
     ]
 }
