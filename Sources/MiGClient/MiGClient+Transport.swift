@@ -77,7 +77,7 @@ extension MiGClient {
             case .failure(let error):
                 failure = error
             }
-            guard failure.isRetryable || retriesLostAnswer(failure) else { throw failure }
+            guard failure.isRetryable else { throw failure }
             guard attempt < policy.maxAttempts else {
                 throw attempt == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
             }
@@ -129,16 +129,6 @@ extension MiGClient {
             return .success(try await promise.futureResult.get())
         } catch {
             return .failure(Self.classify(error, endpoint: endpoint))
-        }
-    }
-
-    /// Planted bug `mig.print-resent-after-lost-answer`: a lost answer, or a time-out waiting for it, is taken for a
-    /// dropped connection and the request sent again, a Print-Job too, though MiG may have queued it (false outside
-    /// `workbench swarm --planted`).
-    private func retriesLostAnswer(_ failure: MiGError) -> Bool {
-        switch failure {
-        case .answerLost, .timedOut: node.planted(.migPrintResentAfterLostAnswer)
-        default: false
         }
     }
 

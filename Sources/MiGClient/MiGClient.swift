@@ -304,9 +304,3 @@ extension PlantedBug {
     /// The print client takes a Print-Job answer that names a job for success, whatever its IPP status.
     public static let migStatusIgnored = PlantedBug("mig.status-ignored")
 }
-
-extension PlantedBug {
-    /// The print client retries a request whose answer was lost or did not come in time, as if the connection had
-    /// dropped before the request went out: a Print-Job MiG had already queued is queued again, and prints twice.
-    public static let migPrintResentAfterLostAnswer = PlantedBug("mig.print-resent-after-lost-answer")
-}

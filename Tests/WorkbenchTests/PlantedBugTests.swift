@@ -34,11 +34,6 @@ import Wire
                 .migBusyAfterQueueing, [ScheduledFault(before: try statement("start mig-proxy"), line: "fault mig.busy times 2")],
                 "mig.one-print-per-submission"
             ),
-            // Needs the answer to the Print-Job lost after the whole document went out: the proxy's answer to the phone is cut.
-            (
-                .migPrintResentAfterLostAnswer, [ScheduledFault(before: try statement("mig print"), line: "reset proxy -> phone after 4800 bytes")],
-                "mig.one-print-per-submission"
-            ),
             (.scpmsIDFromDevice, [], "scpms.deleted-id-never-reissued"),
             // Needs the internal error at the moment of the delete, twice (the delete and its retry): armed just before it.
             (

@@ -14,10 +14,5 @@ extension PlantedBugEntry {
         PlantedBugEntry(
             .migBusyAfterQueueing, system: "MiG",
             summary: "MiG answers server-error-busy after it queued the job and took its document: the client's retry prints twice"),
-        PlantedBugEntry(
-            .migPrintResentAfterLostAnswer, system: "MiG",
-            summary:
-                "the print client sends a Print-Job again when its answer was lost or late (a time-out taken for a dropped connection): when MiG had queued it, it prints twice"
-        ),
     ]
 }
