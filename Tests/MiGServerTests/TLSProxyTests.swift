@@ -21,6 +21,18 @@ import WireHTTP
     static let secure = BasicCredentials(user: "secure", password: "secure-password").headerValue
     static let proxySecret = "secret-of-this-deployment-0123456789"
 
+    /// Live MiG for a proxy in front of it: plain IPP on a free port only, sharing `proxySecret`, with the `secure`
+    /// account that requires a forwarded client certificate.
+    static func liveConfiguration() -> MiGServer.Configuration {
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configuration.plainPort = 0
+        configuration.clientCAPath = "\(tls)/ca.pem"
+        configuration.proxySecret = proxySecret
+        configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
+        return configuration
+    }
+
     /// MiG (plain 631, IPPS 8050 with optional mutual TLS) behind the proxy, sharing `proxySecret`.
     static func world() throws -> (Kernel, Node) {
         let kernel = Kernel(seed: 3)
@@ -179,19 +191,12 @@ import WireHTTP
 /// A real nginx with the original deployment's configuration in front of a live MiG; curl and the MiG client, each with and
 /// without a client certificate.
 @Suite(.serialized) struct NginxInteropTests {
-    /// Runs a program under the shared watchdog; returns its exit status and everything it printed.
     /// Live, the proxy's connections run on every loop and each relays on its own loop: eight clients at once through
     /// a two-loop wire are all answered, and the proxy read their requests on both loops.
     @Test func liveTheProxysConnectionsRunOnEveryLoop() async throws {
         let sink = LoopRecordingSink()
         let wire = LiveWire(threads: 2, tracer: sink)
-        var configuration = MiGServer.Configuration()
-        configuration.tlsPort = nil
-        configuration.plainPort = 0
-        configuration.clientCAPath = "\(TLSProxyTests.tls)/ca.pem"
-        configuration.proxySecret = TLSProxyTests.proxySecret
-        configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
-        let mig = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
+        let mig = try await MiGServer.start(on: wire.node("mig"), configuration: TLSProxyTests.liveConfiguration()).get()
         let upstream = try #require(mig.endpoints.first?.url.split(separator: ":").last?.split(separator: "/").first.flatMap { Int($0) })
         var proxyConfiguration = TLSProxy.Configuration(
             certificatePath: "\(TLSProxyTests.tls)/server.pem", privateKeyPath: "\(TLSProxyTests.tls)/server.key",
@@ -223,6 +228,7 @@ import WireHTTP
         try await wire.shutdown()
     }
 
+    /// Runs a program under the shared watchdog; returns its exit status and everything it printed.
     static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
         let result = try ExternalProcess.run(executable, arguments)
         return (result.status, result.output)
@@ -233,13 +239,7 @@ import WireHTTP
         let state = NSTemporaryDirectory() + "mig-nginx-\(getpid())"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let wire = LiveWire()
-        var configuration = MiGServer.Configuration()
-        configuration.tlsPort = nil
-        configuration.plainPort = 0
-        configuration.clientCAPath = "\(tls)/ca.pem"
-        configuration.proxySecret = TLSProxyTests.proxySecret
-        configuration.accounts = [.init(user: "secure", password: "secure-password", requiresClientCertificate: true)]
-        let mig = try await MiGServer.start(on: wire.node("mig"), configuration: configuration).get()
+        let mig = try await MiGServer.start(on: wire.node("mig"), configuration: TLSProxyTests.liveConfiguration()).get()
         let upstream = try #require(mig.endpoints.first?.url.split(separator: "@").last?.split(separator: "/").first)
         let port = try Ports.free()
         let conf = """
