@@ -25,4 +25,11 @@ echo "$first"
 
 echo "== swift test"
 swift test --skip-build 2>&1 | tee /tmp/workbench-swift-test.log | grep -vE '^(◇|↳)' | tail -n 40
-exit "${PIPESTATUS[0]}"
+status="${PIPESTATUS[0]}"
+if [ "$status" -ne 0 ]; then
+  # The tail above rarely holds the failing test (the suites finish in parallel): name every issue last, where a
+  # CI page that shows only the end of the output still has it.
+  echo "== what failed (the whole log: /tmp/workbench-swift-test.log)"
+  grep -E '✘|Fatal error|Exited with (signal|unexpected)|error: .*Test' /tmp/workbench-swift-test.log | grep -v '^✘ Suite ' | head -n 60
+fi
+exit "$status"

@@ -66,7 +66,9 @@ public final class DurableDatabase: Sendable {
 
     /// Opens every reader connection now. GRDB opens them on first use, so a pool that grew under load would keep
     /// more descriptors afterwards than before it, which reads as a leak (`bench load` checks that serve's come
-    /// back). Each reader is taken by its own thread at once, which makes the pool open all of them.
+    /// back). Each reader is taken by its own thread at once, which makes the pool open all of them. The threads
+    /// hold the pool weakly: a thread that exits late must not be where the pool is released (and its connections
+    /// closed, the last one checkpointing) while the next server opens the same file.
     private static func openReaders(of pool: DatabasePool) throws {
         let inside = DispatchSemaphore(value: 0)
         let leave = DispatchSemaphore(value: 0)
@@ -74,10 +76,10 @@ public final class DurableDatabase: Sendable {
         let failure = Mutex<(any Error)?>(nil)
         for _ in 0..<readers {
             finished.enter()
-            Thread.detachNewThread {
+            Thread.detachNewThread { [weak pool] in
                 defer { finished.leave() }
                 do {
-                    try pool.read { _ in
+                    try pool?.read { _ in
                         inside.signal()
                         leave.wait()
                     }

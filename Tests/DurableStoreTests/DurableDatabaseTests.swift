@@ -172,6 +172,54 @@ import Wire
         try await wire.shutdown()
     }
 
+    /// A server restarted while another connection checkpoints the same file (the last server's last connection
+    /// checkpoints as it closes, on whichever thread releases it) starts anyway. A PASSIVE checkpoint never waits
+    /// for one under way: it answers "database is locked" at once, which is how `MaxJobsTests` failed under CI load.
+    @Test func anotherConnectionsCheckpointDoesNotStopAnOpen() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/items.sqlite"
+        _ = try DurableDatabase(path: path, migrator: Self.migrator)
+        // A reader keeps an old snapshot, a write goes past it: a FULL checkpoint then holds SQLite's checkpoint
+        // lock while it waits for the reader, in a busy handler that waits until this test lets it give up.
+        let waiting = DispatchSemaphore(value: 0)
+        let giveUp = DispatchSemaphore(value: 0)
+        var holding = Configuration()
+        holding.busyMode = .callback { _ in
+            waiting.signal()
+            giveUp.wait()
+            return false
+        }
+        let reader = try DatabaseQueue(path: path)
+        let writer = try DatabaseQueue(path: path)
+        let checkpointer = try DatabaseQueue(path: path, configuration: holding)
+        let snapshotTaken = DispatchSemaphore(value: 0)
+        let snapshotDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? reader.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")
+                snapshotTaken.signal()
+                snapshotDone.wait()
+            }
+        }
+        snapshotTaken.wait()
+        try writer.write { db in try db.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a')") }
+        let checkpointed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? checkpointer.writeWithoutTransaction { db in try db.checkpoint(.full) }
+            checkpointed.signal()
+        }
+        waiting.wait()
+        // The open's writes wait for the checkpoint's write lock (the busy timeout): let it go soon.
+        let release = DispatchWorkItem {
+            giveUp.signal()
+            snapshotDone.signal()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300), execute: release)
+        #expect(throws: Never.self) { _ = try DurableDatabase(path: path, migrator: Self.migrator) }
+        checkpointed.wait()
+    }
+
     /// `processCrash` durability (MiG without sync-to-disk): NORMAL on every connection, still WAL.
     @Test func processCrashDurabilityCommitsWithoutFsync() async throws {
         let folder = try Self.folder()
