@@ -94,7 +94,8 @@ import Testing
         let directory = NSTemporaryDirectory() + "bench-report-perf-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        FileManager.default.createFile(atPath: "\(directory)/perf", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        try #require(
+            FileManager.default.createFile(atPath: "\(directory)/perf", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
         #expect(FlameGraphRecording.perf(onPath: "/nonexistent:\(directory)") == "\(directory)/perf")
     }
 

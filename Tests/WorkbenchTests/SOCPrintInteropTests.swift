@@ -12,7 +12,8 @@ import Wire
 @Suite(.serialized) struct SOCPrintInteropTests {
     /// Starts `workbench serve` with Sunfire and mysoc on spare ports.
     static func serve() throws -> ServedProcess {
-        let directoryPort = 20_000 + Int(getpid() % 20_000)
+        // A port the kernel just handed out: a fixed one (it was 20,000 + pid) can be any other socket's by now.
+        let directoryPort = try Ports.free()
         return try WorkbenchBinary.serve(
             [
                 "--only", "sunfire", "--only", "mysoc",

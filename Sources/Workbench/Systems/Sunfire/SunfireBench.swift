@@ -224,7 +224,7 @@ struct PrivateSSHD {
         _ = try? Tool.run("/usr/sbin/userdel", ["-r", user])
         try Tool.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", user])
         try Tool.run("/usr/sbin/chpasswd", [], input: "\(user):\(password)\n")
-        let port = 30_000 + Int(getpid() % 20_000)
+        let port = try Served.freeLoopbackPort()
         let config = """
             ListenAddress 127.0.0.1
             Port \(port)
