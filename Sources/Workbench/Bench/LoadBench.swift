@@ -29,9 +29,9 @@ struct LoadBench {
 
     /// Runs the load and returns the figures; serve and its temporary state folder are gone when it returns.
     func run() async throws -> LoadReport {
-        let work = NSTemporaryDirectory() + "workbench-bench-load-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        let folder = try BenchInterruption.workFolder("load")
+        defer { BenchInterruption.remove(folder) }
+        let work = folder.path
         Self.raiseDescriptorLimit()
 
         // serve's complaints go to a file, quoted when the run fails: a server-side error is seen, not guessed.

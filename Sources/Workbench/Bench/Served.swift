@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,36 @@ struct Served {
     /// A directory `stop()` removes once the server has ended (the server's private configuration and spool).
     var removeOnStop: String?
 
+    init(
+        process: Process, port: Int, helpers: [Process] = [], announcement: ServeAnnouncement = ServeAnnouncement(), stopSignal: Int32 = SIGKILL,
+        removeOnStop: String? = nil
+    ) {
+        self.process = process
+        self.port = port
+        self.helpers = helpers
+        self.announcement = announcement
+        self.stopSignal = stopSignal
+        self.removeOnStop = removeOnStop
+        Self.running(add: [process] + helpers)
+    }
+
+    /// The servers' processes started and not yet stopped, by pid: an interrupted bench kills them.
+    private static let running = Mutex<Set<Int32>?>(nil)
+
+    private static func running(add processes: [Process]) {
+        running.withLock { running in
+            if running == nil {
+                _ = BenchInterruption.onInterruption {
+                    for pid in Self.running.withLock({ $0 ?? [] }) { kill(pid, SIGKILL) }
+                }
+            }
+            // A process not started yet has pid 0, and kill(0, …) would be this process's whole group.
+            running = (running ?? []).union(processes.map(\.processIdentifier).filter { $0 > 0 })
+        }
+    }
+
     func stop() {
+        Self.running.withLock { running in running?.subtract(([process] + helpers).map(\.processIdentifier)) }
         for process in [process] + helpers where process.isRunning {
             kill(process.processIdentifier, process === self.process ? stopSignal : SIGKILL)
             // A server that does not end on SIGTERM within 5 s is killed, so a bench never hangs here.

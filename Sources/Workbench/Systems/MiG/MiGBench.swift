@@ -140,9 +140,9 @@ struct MiGBench: AsyncParsableCommand {
 
     func run() async throws {
         let counts = try Self.clientCounts(clients)
-        let work = NSTemporaryDirectory() + "workbench-bench-mig-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        let folder = try BenchInterruption.workFolder("mig")
+        defer { BenchInterruption.remove(folder) }
+        let work = folder.path
         let wire = LiveWire()
         let document = try PaddedPDF(byteCount: Int64(size), pages: 1).bytes
         let documentBytes = document.count

@@ -45,10 +45,9 @@ struct SCPmsBench: ParsableCommand {
         }
 
         let inMemory = try registrations(databasePath: nil, clock: clock)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-bench-scpms-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let onDisk = try registrations(databasePath: directory.appendingPathComponent("scpms.sqlite").path, clock: clock)
+        let folder = try BenchInterruption.workFolder("scpms")
+        defer { BenchInterruption.remove(folder) }
+        let onDisk = try registrations(databasePath: folder.path + "/scpms.sqlite", clock: clock)
         let checks = try sessionChecks(clock: clock)
 
         let figures: [(String, Double)] = [

@@ -46,9 +46,9 @@ struct SunfireBench: AsyncParsableCommand {
         where !FileManager.default.isExecutableFile(atPath: tool) {
             throw BenchError("\(tool) is missing: tools/setup.sh installs openssh-server, openssh-client and sshpass")
         }
-        let work = NSTemporaryDirectory() + "workbench-bench-sunfire-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        let folder = try BenchInterruption.workFolder("sunfire")
+        defer { BenchInterruption.remove(folder) }
+        let work = folder.path
 
         let jar = StandInJar.docsToPDF
         let upload = "\(work)/\(jar.fileName)"
@@ -213,6 +213,8 @@ struct PrivateSSHD {
     let pidFile: String
     let endpoint: SSHEndpoint
     let user: String
+    /// sshd daemonizes, so it is no child a bench's servers list holds: stopped through this if interrupted.
+    let interruption: BenchInterruption.Token
 
     static func start(work: String) throws -> PrivateSSHD {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -222,6 +224,8 @@ struct PrivateSSHD {
         let user = "wbbench\(getpid() % 100_000)"
         let password = "bench-\(UInt64.random(in: 1 ... .max))"
         _ = try? Tool.run("/usr/sbin/userdel", ["-r", user])
+        let pidFile = "\(work)/sshd.pid"
+        let interruption = BenchInterruption.onInterruption { end(pidFile: pidFile, user: user) }
         try Tool.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", user])
         try Tool.run("/usr/sbin/chpasswd", [], input: "\(user):\(password)\n")
         let port = try Served.freeLoopbackPort()
@@ -242,7 +246,8 @@ struct PrivateSSHD {
         // tools run meanwhile (seen with swift-corelibs-foundation); it is stopped through its pid file.
         try Tool.run("/usr/sbin/sshd", ["-f", "\(work)/sshd_config"])
         let sshd = PrivateSSHD(
-            pidFile: "\(work)/sshd.pid", endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user)
+            pidFile: pidFile, endpoint: SSHEndpoint(port: port, user: user, password: password, home: "/home/\(user)"), user: user,
+            interruption: interruption)
         for _ in 0..<100 {
             // bash's /dev/tcp opens a connection: sshd is up once it accepts one.
             if (try? Tool.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"])) != nil { return sshd }
@@ -253,6 +258,12 @@ struct PrivateSSHD {
     }
 
     func stop() {
+        BenchInterruption.done(interruption)
+        Self.end(pidFile: pidFile, user: user)
+    }
+
+    /// Stops sshd (through its pid file) and removes the throwaway account.
+    private static func end(pidFile: String, user: String) {
         if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             kill(pid, SIGTERM)
         }

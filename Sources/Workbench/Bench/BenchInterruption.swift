@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a bench must undo if it is interrupted (Ctrl-C or SIGTERM) before it undoes it itself: the servers it
+/// started and their temporary folders. Without this, an interrupted `bench mig` left its MiG serving, its cupsd and
+/// its spool behind, holding ports, disk and CPU, and the next bench measured a machine that was not quiet.
+///
+/// Cleanups run last-registered first, as `defer`s do: a server ends before its folder is removed.
+enum BenchInterruption {
+    /// A registered cleanup; ``done(_:)`` withdraws it once the bench has done the work itself.
+    struct Token: Hashable, Sendable { fileprivate let id: Int }
+
+    private struct State {
+        var next = 0
+        var cleanups: [(id: Int, run: @Sendable () -> Void)] = []
+        var watching: [DispatchSourceSignal] = []
+    }
+
+    private static let state = Mutex(State())
+
+    /// Runs `cleanup` if the process is interrupted before ``done(_:)`` withdraws it.
+    static func onInterruption(_ cleanup: @escaping @Sendable () -> Void) -> Token {
+        state.withLock { state in
+            if state.watching.isEmpty { state.watching = watchSignals() }
+            state.next += 1
+            state.cleanups.append((state.next, cleanup))
+            return Token(id: state.next)
+        }
+    }
+
+    static func done(_ token: Token) {
+        state.withLock { $0.cleanups.removeAll { $0.id == token.id } }
+    }
+
+    /// A temporary folder for a bench (`workbench-bench-NAME-PID`), created now and removed if the bench is
+    /// interrupted; the bench removes it with ``remove(_:)`` when it ends.
+    static func workFolder(_ name: String) throws -> (path: String, token: Token) {
+        let path = NSTemporaryDirectory() + "workbench-bench-\(name)-\(getpid())"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return (path, onInterruption { try? FileManager.default.removeItem(atPath: path) })
+    }
+
+    /// Removes a folder made by ``workFolder(_:)``.
+    static func remove(_ folder: (path: String, token: Token)) {
+        done(folder.token)
+        try? FileManager.default.removeItem(atPath: folder.path)
+    }
+
+    /// SIGINT and SIGTERM now run the cleanups and end the process as the signal would have (status 128 + N).
+    private static func watchSignals() -> [DispatchSourceSignal] {
+        let queue = DispatchQueue(label: "workbench.bench-interruption")
+        return [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                let cleanups = state.withLock { state in
+                    defer { state.cleanups = [] }
+                    return state.cleanups
+                }
+                FileHandle.standardError.write(
+                    Data("workbench: \(number == SIGINT ? "interrupted" : "terminated"); stopping what the bench started\n".utf8))
+                for cleanup in cleanups.reversed() { cleanup.run() }
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+}
