@@ -28,13 +28,15 @@ struct Served {
         self.announcement = announcement
         self.stopSignal = stopSignal
         self.removeOnStop = removeOnStop
-        Self.running(add: [process] + helpers)
+        Self.track([process] + helpers)
     }
 
     /// The servers' processes started and not yet stopped, by pid: an interrupted bench kills them.
     private static let running = Mutex<Set<Int32>?>(nil)
 
-    private static func running(add processes: [Process]) {
+    /// Kills `processes` if the bench is interrupted before ``stop()``: called as each is started (a bench may be
+    /// interrupted while its server is still starting), and again by `init` (once more does nothing).
+    static func track(_ processes: [Process]) {
         running.withLock { running in
             if running == nil {
                 _ = BenchInterruption.onInterruption {
@@ -78,6 +80,7 @@ struct Served {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        track([process])
         var text = ""
         var announcement = ServeAnnouncement()
         while !ready.allSatisfy({ kind in announcement.listening.contains { $0.kind == kind } }) || !text.hasSuffix("\n") {

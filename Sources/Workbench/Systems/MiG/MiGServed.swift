@@ -39,6 +39,7 @@ extension Served {
         dbus.standardOutput = FileHandle.nullDevice
         dbus.standardError = FileHandle.nullDevice
         try dbus.run()
+        track([dbus])
         for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
         let port = try freeLoopbackPort()
         let printer = Process()
@@ -55,6 +56,7 @@ extension Served {
         printer.standardOutput = FileHandle.nullDevice
         printer.standardError = FileHandle.nullDevice
         try printer.run()
+        track([printer])
         for _ in 0..<100 {
             if (try? shell("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/")) != "000" { break }
             usleep(50_000)
