@@ -46,7 +46,7 @@ import Testing
         // The bench notes its child the moment it has started it; give that moment room.
         usleep(500_000)
 
-        #expect(bench.stop() == .exited(128 + SIGTERM))
+        #expect(bench.stop() == .exited(128 + SIGTERM), "\(bench.errorOutput)")
         #expect(bench.errorOutput.contains("stopping what the bench started"))
         for _ in 0..<50 where Self.isRunning(serve[0]) { usleep(100_000) }
         #expect(!Self.isRunning(serve[0]), "serve outlived its bench")

@@ -7,8 +7,8 @@ import Synchronization
 #endif
 
 /// What a bench must undo if it is interrupted (Ctrl-C or SIGTERM) before it undoes it itself: the servers it
-/// started and their temporary folders. Without this, an interrupted `bench mig` left its MiG serving, its cupsd and
-/// its spool behind, holding ports, disk and CPU, and the next bench measured a machine that was not quiet.
+/// started and their temporary folders. Without this, an interrupted print bench left its server running and its
+/// spool behind, holding ports, disk and CPU, and the next bench measured a machine that was not quiet.
 ///
 /// Cleanups run last-registered first, as `defer`s do: a server ends before its folder is removed.
 enum BenchInterruption {
@@ -22,6 +22,8 @@ enum BenchInterruption {
     }
 
     private static let state = Mutex(State())
+    /// The signal being handled, 0 before one arrives.
+    private static let interruption = Atomic<Int32>(0)
 
     /// Runs `cleanup` if the process is interrupted before ``done(_:)`` withdraws it.
     static func onInterruption(_ cleanup: @escaping @Sendable () -> Void) -> Token {
@@ -52,12 +54,20 @@ enum BenchInterruption {
     }
 
     /// SIGINT and SIGTERM now run the cleanups and end the process as the signal would have (status 128 + N).
+    ///
+    /// The bench goes on meanwhile, and sees its server die under the cleanups: its own error exit must not win.
+    /// An exit while a signal is handled waits (in an `atexit` handler) for the handler's `_exit`.
     private static func watchSignals() -> [DispatchSourceSignal] {
+        atexit {
+            guard BenchInterruption.interruption.load(ordering: .acquiring) != 0 else { return }
+            while true { pause() }
+        }
         let queue = DispatchQueue(label: "workbench.bench-interruption")
         return [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                guard interruption.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
                 let cleanups = state.withLock { state in
                     defer { state.cleanups = [] }
                     return state.cleanups
@@ -65,7 +75,7 @@ enum BenchInterruption {
                 FileHandle.standardError.write(
                     Data("workbench: \(number == SIGINT ? "interrupted" : "terminated"); stopping what the bench started\n".utf8))
                 for cleanup in cleanups.reversed() { cleanup.run() }
-                exit(128 + number)
+                _exit(128 + number)
             }
             source.resume()
             return source
