@@ -436,10 +436,15 @@ extension IPPDecoder {
             // Names and character strings are UTF-8 (RFC 8011 §5.1), checked here once so that every string view of
             // the message holds valid UTF-8 (keywords, URIs and the like are ASCII, which is UTF-8 too). Most are
             // ASCII: for a character-string value, name, value length and value are tested in one go first (an ASCII
-            // run is valid UTF-8 whatever the length bytes are), and each part is checked on its own only when that
-            // test fails.
+            // run is valid UTF-8 whatever the length bytes are); for another value only a name is, if it has one. Each
+            // part is checked on its own (out of line, which keeps this loop small) only when that test fails, and
+            // always for the two parts of a with-language value.
             let characterString = tag == 0x41 || tag == 0x42 || (0x44...0x4A).contains(tag)
-            if !characterString || !IPPUTF8.isASCII(bytes + position + 3, count: valueEnd - position - 3) {
+            let ascii =
+                characterString
+                ? IPPUTF8.isASCII(bytes + position + 3, count: valueEnd - position - 3)
+                : tag != 0x35 && tag != 0x36 && (nameLength == 0 || IPPUTF8.isASCII(bytes + position + 3, count: nameLength))
+            if !ascii {
                 try checkUTF8(bytes, tag: tag, nameStart: position + 3, nameLength: nameLength, valueStart: valueStart, valueEnd: valueEnd)
             }
 
@@ -510,7 +515,7 @@ extension IPPDecoder {
     }
 
     /// Checks that the name and a character-string value (both parts of a with-language one) are UTF-8.
-    @inline(__always)
+    @inline(never)
     private static func checkUTF8(
         _ bytes: UnsafePointer<UInt8>, tag: UInt8, nameStart: Int, nameLength: Int, valueStart: Int, valueEnd: Int
     ) throws(IPPError) {
