@@ -10,6 +10,8 @@
 //   view (names included) makes a String with exactly its bytes (the decoder let only UTF-8 through);
 // - the non-escapable spans of every value (IPPValueSpan) are as many as the views and read the same strings;
 // - copying every attribute into a new message (the builders' byte-for-byte copy) gives an equal message;
+// - decode(_:into:), into one message kept from input to input (its buffer reused), agrees with decode: the same
+//   message and offset, or the same error and then a message without groups;
 // - IPPFrameScanner (what MiG runs on every arriving chunk), fed the input in chunks, finds the decoder's end of
 //   the attributes whenever the decoder finds one, and never claims an end while the decoder still wants bytes.
 
@@ -38,7 +40,25 @@ public func ippFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         preconditionFailure("decode and decodePrefix disagree: \(outcome) / \(prefix)")
     }
     checkScanner(bytes, against: prefix)
+    checkReuse(bytes, against: outcome)
     return 0
+}
+
+/// The message every input is decoded into as well (libFuzzer calls the target from one thread).
+nonisolated(unsafe) private var reused = IPPMessage(code: 0, requestID: 0)
+
+private func checkReuse(_ bytes: [UInt8], against outcome: Result<(message: IPPMessage, documentOffset: Int), IPPError>) {
+    let again = Result { () throws(IPPError) in try IPPDecoder().decode(bytes, into: &reused) }
+    switch (outcome, again) {
+    case (.success(let decoded), .success(let offset)):
+        precondition(offset == decoded.documentOffset && reused == decoded.message, "decode(_:into:) disagrees with decode")
+        precondition(reused.version == decoded.message.version && reused.requestID == decoded.message.requestID)
+    case (.failure(let error), .failure(let intoError)):
+        precondition(error == intoError, "errors differ: \(error) / \(intoError)")
+        precondition(reused.groupCount == 0, "a failed decode(_:into:) left \(reused.groupCount) groups")
+    default:
+        preconditionFailure("decode and decode(_:into:) disagree: \(outcome) / \(again)")
+    }
 }
 
 private func checkScanner(_ bytes: [UInt8], against prefix: Result<IPPDecoder.Progress, IPPError>) {

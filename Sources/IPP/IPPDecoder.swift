@@ -86,6 +86,19 @@ public struct IPPDecoder: Sendable {
         }.get()
     }
 
+    /// Decodes a message into `message`, reusing its buffer when `message` holds it alone and the new message fits
+    /// (a connection that reads one request after another then allocates nothing once its buffer is as large as a
+    /// message needs). The checks, limits and errors are those of `decode(_:)`.
+    /// - returns: the offset just after the end-of-attributes tag, where document data begins.
+    /// - throws: `IPPError` as `decode(_:)` does; `message` then has no groups (its buffer is kept for the next call).
+    @discardableResult
+    public func decode(_ bytes: [UInt8], into message: inout IPPMessage) throws(IPPError) -> Int {
+        let limits = self.limits
+        return try bytes.withUnsafeBytes { buffer in
+            Result { () throws(IPPError) in try IPPDecoder.decode(buffer, limits: limits, into: &message) }
+        }.get()
+    }
+
     /// Decodes the bytes received so far of a message that may still be arriving.
     /// - returns: `.needMoreData` while the attribute section is incomplete, else the message and document offset.
     /// - throws: `IPPError` for malformed input or input over the limits, even before it is complete.
@@ -200,6 +213,47 @@ extension IPPDecoder {
         let records = Records(guess)
         let parsed = try parse(input, limits: limits, into: records)
         let box = parsed.end <= guessed && records.hold(parsed) ? guess : try exactBuffer(input, parsed, limits: limits)
+        fill(box, parsed, input)
+        return (
+            IPPMessage(version: parsed.version, code: parsed.code, requestID: parsed.requestID, box: box), parsed.end
+        )
+    }
+
+    /// `message(_:limits:)` into the buffer `message` holds alone when the new message fits it: no allocation. The
+    /// buffer's records are overwritten as they are parsed, so on an error its counts are reset (no groups).
+    static func decode(_ input: UnsafeRawBufferPointer, limits: Limits, into message: inout IPPMessage) throws(IPPError) -> Int {
+        // The shared empty buffer is never unique (the static holds it), so it is never written to.
+        guard isKnownUniquelyReferenced(&message.box) else {
+            let decoded = try IPPDecoder.message(input, limits: limits)
+            message = decoded.message
+            return decoded.end
+        }
+        let box = message.box
+        let records = Records(box)
+        let parsed: Parsed
+        do {
+            parsed = try parse(input, limits: limits, into: records)
+        } catch {
+            empty(box)
+            throw error
+        }
+        guard parsed.end <= box.head.pointee.byteCapacity && records.hold(parsed) else {
+            empty(box)
+            let decoded = try IPPDecoder.message(input, limits: limits)
+            message = decoded.message
+            return decoded.end
+        }
+        fill(box, parsed, input)
+        box.head.pointee.problem = nil
+        message.version = parsed.version
+        message.code = parsed.code
+        message.requestID = parsed.requestID
+        return parsed.end
+    }
+
+    /// Sets the counts of a buffer `parse` wrote the records of, and copies the message's bytes into it.
+    @inline(__always)
+    private static func fill(_ box: IPPStorageBox, _ parsed: Parsed, _ input: UnsafeRawBufferPointer) {
         box.head.pointee.itemCount = parsed.items
         box.head.pointee.attributeCount = parsed.attributes
         box.head.pointee.groupCount = parsed.groups
@@ -207,9 +261,16 @@ extension IPPDecoder {
         if let source = input.baseAddress {
             UnsafeMutableRawPointer(box.bytePointer).copyMemory(from: source, byteCount: parsed.end)
         }
-        return (
-            IPPMessage(version: parsed.version, code: parsed.code, requestID: parsed.requestID, box: box), parsed.end
-        )
+    }
+
+    /// Leaves a reused buffer whose records a failed parse may have overwritten without groups.
+    @inline(never)
+    private static func empty(_ box: IPPStorageBox) {
+        box.head.pointee.itemCount = 0
+        box.head.pointee.attributeCount = 0
+        box.head.pointee.groupCount = 0
+        box.head.pointee.byteCount = 0
+        box.head.pointee.problem = nil
     }
 
     /// A buffer of exactly the message's size, parsed into again (the rare message the first guess was too small for).
@@ -375,10 +436,15 @@ extension IPPDecoder {
             // Names and character strings are UTF-8 (RFC 8011 §5.1), checked here once so that every string view of
             // the message holds valid UTF-8 (keywords, URIs and the like are ASCII, which is UTF-8 too). Most are
             // ASCII: for a character-string value, name, value length and value are tested in one go first (an ASCII
-            // run is valid UTF-8 whatever the length bytes are), and each part is checked on its own only when that
-            // test fails.
+            // run is valid UTF-8 whatever the length bytes are); for another value only a name is, if it has one. Each
+            // part is checked on its own (out of line, which keeps this loop small) only when that test fails, and
+            // always for the two parts of a with-language value.
             let characterString = tag == 0x41 || tag == 0x42 || (0x44...0x4A).contains(tag)
-            if !characterString || !IPPUTF8.isASCII(bytes + position + 3, count: valueEnd - position - 3) {
+            let ascii =
+                characterString
+                ? IPPUTF8.isASCII(bytes + position + 3, count: valueEnd - position - 3)
+                : tag != 0x35 && tag != 0x36 && (nameLength == 0 || IPPUTF8.isASCII(bytes + position + 3, count: nameLength))
+            if !ascii {
                 try checkUTF8(bytes, tag: tag, nameStart: position + 3, nameLength: nameLength, valueStart: valueStart, valueEnd: valueEnd)
             }
 
@@ -449,7 +515,7 @@ extension IPPDecoder {
     }
 
     /// Checks that the name and a character-string value (both parts of a with-language one) are UTF-8.
-    @inline(__always)
+    @inline(never)
     private static func checkUTF8(
         _ bytes: UnsafePointer<UInt8>, tag: UInt8, nameStart: Int, nameLength: Int, valueStart: Int, valueEnd: Int
     ) throws(IPPError) {

@@ -32,10 +32,15 @@ public struct IPPEncoder: Sendable {
     ) {
         // The bytes are at least as many as what is encoded (they may also hold the header and removed attributes).
         output.reserveCapacity(output.count + bytes.count + 9)
-        output.append(message.version.major)
-        output.append(message.version.minor)
-        output.appendBigEndian(message.code)
-        output.appendBigEndian(UInt32(bitPattern: message.requestID))
+        // The header in one append (eight appends each checked the array's capacity and uniqueness).
+        let code = message.code
+        let requestID = UInt32(bitPattern: message.requestID)
+        let header: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            message.version.major, message.version.minor, UInt8(code >> 8), UInt8(truncatingIfNeeded: code),
+            UInt8(requestID >> 24), UInt8(truncatingIfNeeded: requestID >> 16), UInt8(truncatingIfNeeded: requestID >> 8),
+            UInt8(truncatingIfNeeded: requestID)
+        )
+        withUnsafeBytes(of: header) { output.append(contentsOf: $0) }
         var runStart = 0
         var runEnd = 0
         for item in items {

@@ -94,9 +94,11 @@ extension IPPMessage {
     /// Appends a group (a tag may repeat, e.g. one job group per job) and adds its attributes.
     public mutating func addGroup(_ tag: IPPGroupTag, _ build: (inout IPPGroupBuilder) -> Void = { _ in }) {
         // The group is appended inside the builder, so that the storage is held once and appending does not copy it.
-        var builder = IPPGroupBuilder(storage: takeStorage(), group: 0)
+        // The buffer is swapped in and out rather than taken and put back: that counted three references, not one.
+        var builder = IPPGroupBuilder(storage: IPPStorage(box: IPPStorageBox.empty), group: 0)
+        swap(&builder.storage.box, &box)
         builder.group = builder.storage.appendGroup(tag)
-        defer { putStorage(builder.storage) }
+        defer { swap(&builder.storage.box, &box) }
         build(&builder)
     }
 
@@ -107,6 +109,21 @@ extension IPPMessage {
         var builder = IPPGroupBuilder(storage: takeStorage(), group: index)
         defer { putStorage(builder.storage) }
         build(&builder)
+    }
+
+    /// Removes every group. With `keepingCapacity`, the buffer is kept (emptied) when this message holds it alone, so
+    /// that building message after message into one allocates nothing once the buffer is large enough.
+    public mutating func removeAllGroups(keepingCapacity: Bool = false) {
+        // The shared empty buffer is never unique (the static holds it), so it is never written to.
+        guard keepingCapacity, isKnownUniquelyReferenced(&box) else {
+            box = IPPStorageBox.empty
+            return
+        }
+        box.head.pointee.itemCount = 0
+        box.head.pointee.attributeCount = 0
+        box.head.pointee.groupCount = 0
+        box.head.pointee.byteCount = 0
+        box.head.pointee.problem = nil
     }
 
     /// Removes the first attribute with this name from the first group with this tag.

@@ -10,7 +10,9 @@ struct IPPStorage {
     @usableFromInline
     init(box: IPPStorageBox) { self.box = box }
 
-    /// Makes the buffer this storage's alone, with room for this much more.
+    /// Makes the buffer this storage's alone, with room for this much more. The check is inlined into every change;
+    /// growing (rare once a buffer is reused or has doubled a few times) is not.
+    @inline(__always)
     private mutating func reserve(items: Int = 0, attributes: Int = 0, groups: Int = 0, bytes: Int = 0) {
         let header = box.head.pointee
         let fits =
@@ -18,6 +20,13 @@ struct IPPStorage {
             && header.attributeCount + attributes <= header.attributeCapacity
             && header.groupCount + groups <= header.groupCapacity && header.byteCount + bytes <= header.byteCapacity
         if fits && isKnownUniquelyReferenced(&box) { return }
+        grow(items: items, attributes: attributes, groups: groups, bytes: bytes)
+    }
+
+    /// A copy of the buffer, this storage's alone, with room for this much more.
+    @inline(never)
+    private mutating func grow(items: Int, attributes: Int, groups: Int, bytes: Int) {
+        let header = box.head.pointee
         // Grown by doubling, from room for a typical request, so that building a message copies it O(log n) times.
         // A region below the minimum grows too, even when this change needs none of it: a new message's first
         // group (items, groups and bytes) would otherwise leave it no room for the attribute record that comes next,
@@ -301,61 +310,66 @@ private struct WireWriter {
     /// Where the next item goes.
     var items: UnsafeMutablePointer<IPPItem>
 
-    // Inlined into the loop over borrowed values, like `wireSize` (collections go out of line).
+    // Inlined into the loop over borrowed values, like `wireSize` (collections go out of line). Each case writes
+    // the item's head, then its value in place: a closure per value captured (retained) string payloads.
     @inline(__always)
     mutating func write(_ value: IPPValue, name: String) {
         switch value {
-        case .integer(let number): item(0x21, name, 4) { $0.put32(UInt32(bitPattern: number)) }
-        case .enumValue(let number): item(0x23, name, 4) { $0.put32(UInt32(bitPattern: number)) }
-        case .boolean(let flag): item(0x22, name, 1) { $0.put(flag ? 1 : 0) }
-        case .octetString(let octets): item(0x30, name, octets.count) { $0.put(octets) }
+        case .integer(let number):
+            head(0x21, name, 4)
+            put32(UInt32(bitPattern: number))
+        case .enumValue(let number):
+            head(0x23, name, 4)
+            put32(UInt32(bitPattern: number))
+        case .boolean(let flag):
+            head(0x22, name, 1)
+            put(flag ? 1 : 0)
+        case .octetString(let octets):
+            head(0x30, name, octets.count)
+            put(octets)
         case .dateTime(let date):
-            item(0x31, name, 11) { writer in
-                writer.put16(date.year)
-                writer.put(date.month)
-                writer.put(date.day)
-                writer.put(date.hour)
-                writer.put(date.minutes)
-                writer.put(date.seconds)
-                writer.put(date.deciseconds)
-                writer.put(date.utcDirection)
-                writer.put(date.utcHours)
-                writer.put(date.utcMinutes)
-            }
+            head(0x31, name, 11)
+            put16(date.year)
+            put(date.month)
+            put(date.day)
+            put(date.hour)
+            put(date.minutes)
+            put(date.seconds)
+            put(date.deciseconds)
+            put(date.utcDirection)
+            put(date.utcHours)
+            put(date.utcMinutes)
         case .resolution(let resolution):
-            item(0x32, name, 9) { writer in
-                writer.put32(UInt32(bitPattern: resolution.crossFeed))
-                writer.put32(UInt32(bitPattern: resolution.feed))
-                writer.put(resolution.units.rawValue)
-            }
+            head(0x32, name, 9)
+            put32(UInt32(bitPattern: resolution.crossFeed))
+            put32(UInt32(bitPattern: resolution.feed))
+            put(resolution.units.rawValue)
         case .rangeOfInteger(let range):
-            item(0x33, name, 8) { writer in
-                writer.put32(UInt32(bitPattern: range.lower))
-                writer.put32(UInt32(bitPattern: range.upper))
-            }
-        case .textWithLanguage(let text, let language), .nameWithLanguage(let text, let language):
-            let tag: UInt8 = value.tag == .textWithLanguage ? 0x35 : 0x36
-            item(tag, name, 4 + language.utf8.count + text.utf8.count) { writer in
-                writer.put16(UInt16(truncatingIfNeeded: language.utf8.count))
-                writer.put(language)
-                writer.put16(UInt16(truncatingIfNeeded: text.utf8.count))
-                writer.put(text)
-            }
-        case .text(let string), .name(let string), .keyword(let string), .uri(let string), .uriScheme(let string),
-            .charset(let string), .naturalLanguage(let string), .mimeMediaType(let string):
-            item(UInt8(value.tag.rawValue), name, string.utf8.count) { $0.put(string) }
+            head(0x33, name, 8)
+            put32(UInt32(bitPattern: range.lower))
+            put32(UInt32(bitPattern: range.upper))
+        case .textWithLanguage(let text, let language): withLanguage(0x35, name, text, language)
+        case .nameWithLanguage(let text, let language): withLanguage(0x36, name, text, language)
+        case .text(let string): stringItem(0x41, name, string)
+        case .name(let string): stringItem(0x42, name, string)
+        case .keyword(let string): stringItem(0x44, name, string)
+        case .uri(let string): stringItem(0x45, name, string)
+        case .uriScheme(let string): stringItem(0x46, name, string)
+        case .charset(let string): stringItem(0x47, name, string)
+        case .naturalLanguage(let string): stringItem(0x48, name, string)
+        case .mimeMediaType(let string): stringItem(0x49, name, string)
         case .collection(let collection):
             write(collection, name: name)
         case .outOfBand(let tag):
-            item(UInt8(truncatingIfNeeded: tag.rawValue), name, 0) { _ in }
+            head(UInt8(truncatingIfNeeded: tag.rawValue), name, 0)
         case .other(let tag, let octets):
             if tag.rawValue >= 0x7F {
-                item(0x7F, name, 4 + octets.count) { writer in
-                    writer.put32(tag.rawValue)
-                    writer.put(octets)
-                }
+                head(0x7F, name, 4 + octets.count)
+                put32(tag.rawValue)
+                put(octets)
             } else {
-                item(UInt8(truncatingIfNeeded: tag.rawValue), name, octets.count) { $0.put(octets) }
+                head(UInt8(truncatingIfNeeded: tag.rawValue), name, octets.count)
+                put(octets)
             }
         }
     }
@@ -363,20 +377,33 @@ private struct WireWriter {
     /// begCollection, each member's memberAttrName and values, endCollection.
     @inline(never)
     mutating func write(_ collection: IPPCollection, name: String) {
-        item(0x34, name, 0) { _ in }
+        head(0x34, name, 0)
         let members = collection.members
         for member in members.indices {
-            item(0x4A, "", members[member].name.utf8.count) { $0.put(members[member].name) }
+            stringItem(0x4A, "", members[member].name)
             for value in members[member].values.indices { write(members[member].values[value], name: "") }
         }
-        item(0x37, "", 0) { _ in }
+        head(0x37, "", 0)
     }
 
-    /// Tag, name length, name, value length, then the value; lengths were checked when sizing.
-    private mutating func item(
-        _ tag: UInt8, _ name: String, _ valueLength: Int,
-        _ writeValue: (inout WireWriter) -> Void
-    ) {
+    @inline(__always)
+    private mutating func stringItem(_ tag: UInt8, _ name: String, _ string: String) {
+        head(tag, name, string.utf8.count)
+        put(string)
+    }
+
+    private mutating func withLanguage(_ tag: UInt8, _ name: String, _ text: String, _ language: String) {
+        head(tag, name, 4 + language.utf8.count + text.utf8.count)
+        put16(UInt16(truncatingIfNeeded: language.utf8.count))
+        put(language)
+        put16(UInt16(truncatingIfNeeded: text.utf8.count))
+        put(text)
+    }
+
+    /// Tag, name length, name and value length, and the item recording them; the value follows. Lengths were
+    /// checked when sizing.
+    @inline(__always)
+    private mutating func head(_ tag: UInt8, _ name: String, _ valueLength: Int) {
         let nameLength = name.utf8.count
         items.initialize(
             to: IPPItem(
@@ -385,9 +412,8 @@ private struct WireWriter {
         items += 1
         put(tag)
         put16(UInt16(truncatingIfNeeded: nameLength))
-        put(name)
+        if nameLength > 0 { put(name) }
         put16(UInt16(truncatingIfNeeded: valueLength))
-        writeValue(&self)
     }
 
     mutating func put(_ byte: UInt8) {
@@ -414,6 +440,7 @@ private struct WireWriter {
         offset += octets.count
     }
 
+    @inline(__always)
     mutating func put(_ string: String) {
         // Native Swift strings are contiguous UTF-8, read in place without copying the String (a retain).
         let copied: Void? = string.utf8.withContiguousStorageIfAvailable { source in
@@ -431,21 +458,5 @@ private struct WireWriter {
             (base + offset).update(from: from, count: source.count)
         }
         offset += string.utf8.count
-    }
-}
-
-extension [UInt8] {
-    @inlinable
-    mutating func appendBigEndian(_ value: UInt16) {
-        append(UInt8(value >> 8))
-        append(UInt8(value & 0xFF))
-    }
-
-    @inlinable
-    mutating func appendBigEndian(_ value: UInt32) {
-        append(UInt8(value >> 24))
-        append(UInt8((value >> 16) & 0xFF))
-        append(UInt8((value >> 8) & 0xFF))
-        append(UInt8(value & 0xFF))
     }
 }

@@ -250,4 +250,35 @@ import Testing
         #expect(text.contains("requested-attributes (1setOf keyword) = job-id,job-state"))
         #expect(text.contains("Get-Jobs"))
     }
+
+    /// Emptying a message keeping its buffer, then building into it, gives what building a new message gives; a copy
+    /// taken before keeps its groups, and an encoding problem noted before is forgotten.
+    @Test(arguments: [true, false])
+    func buildingIntoAnEmptiedMessageMatchesANewOne(keepingCapacity: Bool) throws {
+        func build(into message: inout IPPMessage) {
+            message.addGroup(.operation) { group in
+                for (name, values) in Self.everySyntax { group.add(name, values: values) }
+            }
+        }
+        var fresh = IPPMessage(code: 0x000B, requestID: 7)
+        build(into: &fresh)
+        var reused = IPPMessage(code: 0x000B, requestID: 7)
+        reused.addGroup(.job) { group in group.add("x-too-long", .text(String(repeating: "x", count: 70_000))) }
+        let before = reused
+        reused.removeAllGroups(keepingCapacity: keepingCapacity)
+        #expect(reused.groupCount == 0 && reused.encodingProblem == nil)
+        #expect(before.groupCount == 1 && before.encodingProblem != nil)
+        build(into: &reused)
+        #expect(reused == fresh)
+        #expect(try reused.encoded() == fresh.encoded())
+        // Now the message holds its buffer alone: with keepingCapacity it is emptied in place.
+        reused.removeAllGroups(keepingCapacity: keepingCapacity)
+        build(into: &reused)
+        #expect(try reused.encoded() == fresh.encoded())
+        reused.addGroup(.job) { group in group.add("x-too-long", .text(String(repeating: "x", count: 70_000))) }
+        #expect(reused.encodingProblem != nil)
+        reused.removeAllGroups(keepingCapacity: keepingCapacity)
+        #expect(reused.groupCount == 0 && reused.encodingProblem == nil)
+        #expect(try reused.encoded() == [2, 0, 0, 0x0B, 0, 0, 0, 7, 3])
+    }
 }

@@ -16,8 +16,9 @@ public struct IPPBench: ParsableCommand {
         discussion: """
             What each figure does, per message:
               decode         ours: check the message (lengths, nesting, UTF-8 of every name and string) and index
-                             it, in one buffer with its bytes (values stay in wire form, read on demand; one
-                             allocation for a typical message).
+                             it, in one buffer with its bytes (values stay in wire form, read on demand), into
+                             one message kept across the loop as a server keeps one per connection
+                             (decode(_:into:) reuses its buffer: no allocation once the buffer is big enough).
               decode_tree    ours: decode, then walk every attribute's name and every value as its typed view
                              (group.attributeSpans, each value an IPPValueSpan: the cases of IPPValueView, but
                              non-escapable, so that reading holds no reference to the buffer): integers, enums,
@@ -29,7 +30,12 @@ public struct IPPBench: ParsableCommand {
                              arrays) are made only on demand and not timed here.
               libcups_read   ippNew + ippReadIO + ippDelete: libcups builds and frees the whole attribute tree.
               encode         ours: encode a decoded message (its wire form is copied).
-              encode_built   ours: build the message with the builders from typed values, then encode it.
+              encode_built   ours: build the message with the builders from typed values, then encode it. The
+                             message and the output buffer are kept across the loop, as a server keeps them per
+                             connection (libcups_build_write's ippWriteIO writes into one buffer too):
+                             removeAllGroups(keepingCapacity: true) empties the message keeping its buffer,
+                             encode(_:into:) appends to the emptied output (no allocation once both are big
+                             enough).
               libcups_write  ippWriteIO of a tree already built: serialisation only.
               libcups_build_write
                              ippNew, one ippAdd* call per attribute from typed values held in C arrays (strings,
@@ -150,13 +156,26 @@ public struct IPPBench: ParsableCommand {
 
         /// Builds the message with the public builders.
         func build() -> IPPMessage {
-            var message = IPPMessage(version: version, code: code, requestID: requestID)
-            for group in groups {
-                message.addGroup(group.tag) { builder in
-                    for attribute in group.attributes { builder.add(attribute.name, values: attribute.values) }
+            var message = IPPMessage(code: 0, requestID: 0)
+            build(into: &message)
+            return message
+        }
+
+        /// Builds the message into `message`, emptied first keeping its buffer (`removeAllGroups(keepingCapacity:)`).
+        func build(into message: inout IPPMessage) {
+            message.removeAllGroups(keepingCapacity: true)
+            message.version = version
+            message.code = code
+            message.requestID = requestID
+            // By index: a `for attribute in` loop copies (retains and releases) each name and value array first.
+            for group in groups.indices {
+                message.addGroup(groups[group].tag) { builder in
+                    let attributes = groups[group].attributes
+                    for index in attributes.indices {
+                        builder.add(attributes[index].name, values: attributes[index].values)
+                    }
                 }
             }
-            return message
         }
     }
 
@@ -192,27 +211,65 @@ public struct IPPBench: ParsableCommand {
         case encode
         case encodeBuilt = "encode_built"
 
+        // Each workload's loop is a function of its own, compiled alone: in one function, the optimiser's choices
+        // for one loop changed with the code of the others (decode_tree was 40 % slower once decode's loop changed).
         func run(_ subject: Subject, count: Int) throws -> Int {
-            var sink = 0
             switch self {
-            case .decode:
-                for _ in 0..<count { sink &+= try IPPDecoder().decode(subject.bytes).groupCount }
-            case .decodeTree:
-                for _ in 0..<count {
-                    let message = try IPPDecoder().decode(subject.bytes)
-                    for group in message.groups {
-                        var attributes = group.attributeSpans
-                        while let attribute = attributes.next() {
-                            sink &+= attribute.name.utf8Count
-                            var values = attribute.values
-                            while let value = values.next() { sink &+= Self.touch(value) }
-                        }
+            case .decode: try Self.decode(subject, count: count)
+            case .decodeTree: try Self.decodeTree(subject, count: count)
+            case .encode: try Self.encode(subject, count: count)
+            case .encodeBuilt: try Self.encodeBuilt(subject, count: count)
+            }
+        }
+
+        /// One message for the loop, as a server keeps one per connection: decode(_:into:) reuses its buffer.
+        @inline(never)
+        static func decode(_ subject: Subject, count: Int) throws -> Int {
+            var sink = 0
+            var message = IPPMessage(code: 0, requestID: 0)
+            for _ in 0..<count {
+                try IPPDecoder().decode(subject.bytes, into: &message)
+                sink &+= message.groupCount
+            }
+            return sink
+        }
+
+        @inline(never)
+        static func decodeTree(_ subject: Subject, count: Int) throws -> Int {
+            var sink = 0
+            for _ in 0..<count {
+                let message = try IPPDecoder().decode(subject.bytes)
+                for group in message.groups {
+                    var attributes = group.attributeSpans
+                    while let attribute = attributes.next() {
+                        sink &+= attribute.name.utf8Count
+                        var values = attribute.values
+                        while let value = values.next() { sink &+= Self.touch(value) }
                     }
                 }
-            case .encode:
-                for _ in 0..<count { sink &+= try IPPEncoder().encode(subject.message).count }
-            case .encodeBuilt:
-                for _ in 0..<count { sink &+= try IPPEncoder().encode(subject.tree.build()).count }
+            }
+            return sink
+        }
+
+        @inline(never)
+        static func encode(_ subject: Subject, count: Int) throws -> Int {
+            var sink = 0
+            for _ in 0..<count { sink &+= try IPPEncoder().encode(subject.message).count }
+            return sink
+        }
+
+        /// One message and one output buffer for the loop, as a server keeps them per connection (libcups_build_write's
+        /// ippWriteIO writes into one buffer too): the message is emptied keeping its buffer, built, and encoded.
+        @inline(never)
+        static func encodeBuilt(_ subject: Subject, count: Int) throws -> Int {
+            var sink = 0
+            var message = IPPMessage(code: 0, requestID: 0)
+            var output: [UInt8] = []
+            for _ in 0..<count {
+                subject.tree.build(into: &message)
+                output.removeAll(keepingCapacity: true)
+                try IPPEncoder().encode(message, into: &output)
+                sink &+= output.count
             }
             return sink
         }
