@@ -19,6 +19,8 @@ public struct IPPBench: ParsableCommand {
                              it, in one buffer with its bytes (values stay in wire form, read on demand), into
                              one message kept across the loop as a server keeps one per connection
                              (decode(_:into:) reuses its buffer: no allocation once the buffer is big enough).
+              decode_fresh   ours: decode, each message into a new one (decode(_:): one allocation, one free), as a
+                             caller that keeps no message does; shown so that the reuse's share can be read.
               decode_tree    ours: decode, then walk every attribute's name and every value as its typed view
                              (group.attributeSpans, each value an IPPValueSpan: the cases of IPPValueView, but
                              non-escapable, so that reading holds no reference to the buffer): integers, enums,
@@ -69,7 +71,9 @@ public struct IPPBench: ParsableCommand {
     @Flag(name: .long, help: "Skip the libcups peer (no C compiler or libcups2-dev here).")
     var noLibcups = false
 
-    @Option(name: .long, help: "Time only this figure (decode, decode_tree, encode, encode_built) and skip libcups: for profiling with perf.")
+    @Option(
+        name: .long,
+        help: "Time only this figure (decode, decode_fresh, decode_tree, encode, encode_built) and skip libcups: for profiling with perf.")
     var only: Work?
 
     @OptionGroup var flame: FlameGraphOption
@@ -207,6 +211,7 @@ public struct IPPBench: ParsableCommand {
     /// The four workloads, each `count` times; any error ends the bench.
     enum Work: String, CaseIterable, ExpressibleByArgument {
         case decode
+        case decodeFresh = "decode_fresh"
         case decodeTree = "decode_tree"
         case encode
         case encodeBuilt = "encode_built"
@@ -216,6 +221,7 @@ public struct IPPBench: ParsableCommand {
         func run(_ subject: Subject, count: Int) throws -> Int {
             switch self {
             case .decode: try Self.decode(subject, count: count)
+            case .decodeFresh: try Self.decodeFresh(subject, count: count)
             case .decodeTree: try Self.decodeTree(subject, count: count)
             case .encode: try Self.encode(subject, count: count)
             case .encodeBuilt: try Self.encodeBuilt(subject, count: count)
@@ -231,6 +237,13 @@ public struct IPPBench: ParsableCommand {
                 try IPPDecoder().decode(subject.bytes, into: &message)
                 sink &+= message.groupCount
             }
+            return sink
+        }
+
+        @inline(never)
+        static func decodeFresh(_ subject: Subject, count: Int) throws -> Int {
+            var sink = 0
+            for _ in 0..<count { sink &+= try IPPDecoder().decode(subject.bytes).groupCount }
             return sink
         }
 
@@ -434,10 +447,12 @@ public struct IPPBench: ParsableCommand {
                 "\"bytes\": \(result.subject.bytes.count)",
                 "\"attributes\": \(result.subject.message.groups.reduce(0) { $0 + $1.count })",
                 "\"decode_ns_per_message\": \(number(result.nanoseconds[.decode]))",
+                "\"decode_fresh_ns_per_message\": \(number(result.nanoseconds[.decodeFresh]))",
                 "\"decode_tree_ns_per_message\": \(number(result.nanoseconds[.decodeTree]))",
                 "\"encode_ns_per_message\": \(number(result.nanoseconds[.encode]))",
                 "\"encode_built_ns_per_message\": \(number(result.nanoseconds[.encodeBuilt]))",
                 "\"decode_allocations_per_message\": \(number(result.allocations[.decode]))",
+                "\"decode_fresh_allocations_per_message\": \(number(result.allocations[.decodeFresh]))",
                 "\"decode_tree_allocations_per_message\": \(number(result.allocations[.decodeTree]))",
                 "\"encode_allocations_per_message\": \(number(result.allocations[.encode]))",
                 "\"encode_built_allocations_per_message\": \(number(result.allocations[.encodeBuilt]))",
@@ -478,6 +493,7 @@ public struct IPPBench: ParsableCommand {
             lines.append(pad("", 21) + pad("ns/message", 12) + pad("allocations", 13))
             let rows: [(String, Double?, Double?)] = [
                 ("decode", result.nanoseconds[.decode], result.allocations[.decode]),
+                ("decode_fresh", result.nanoseconds[.decodeFresh], result.allocations[.decodeFresh]),
                 ("decode_tree", result.nanoseconds[.decodeTree], result.allocations[.decodeTree]),
                 ("libcups_read", result.libcups?.read, result.libcups?.readAllocations),
                 ("encode", result.nanoseconds[.encode], result.allocations[.encode]),
@@ -511,7 +527,8 @@ struct LibcupsHarness {
         var buildWriteReproducesInput: Bool
     }
 
-    let directory: String
+    let folder: (path: String, token: BenchInterruption.Token)
+    var directory: String { folder.path }
     var executable: String { "\(directory)/ipp_bench" }
     var allocationCounter: String { "\(directory)/malloc_count.so" }
 
@@ -522,9 +539,7 @@ struct LibcupsHarness {
         guard FileManager.default.fileExists(atPath: "\(sources)/ipp_bench.c") else {
             throw BenchError("cannot find tools/libcups-bench/ipp_bench.c next to \(fixtures); run from the repository or pass --no-libcups")
         }
-        let directory = NSTemporaryDirectory() + "workbench-bench-ipp-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let harness = LibcupsHarness(directory: directory)
+        let harness = LibcupsHarness(folder: try BenchInterruption.workFolder("ipp"))
         do {
             _ = try ChildProcess.output(["cc", "-O2", "-o", harness.executable, "\(sources)/ipp_bench.c", "-lcups", "-ldl"])
             _ = try ChildProcess.output([
@@ -569,5 +584,5 @@ struct LibcupsHarness {
         return object
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+    func remove() { BenchInterruption.remove(folder) }
 }
