@@ -104,8 +104,18 @@ struct BenchCheckOption: ParsableArguments {
     @Flag(help: "Exit 1 when a target is missed, after printing every figure. Without it a bench is a measurement and exits 0 whatever the figures.")
     var check = false
 
+    /// Said under the figures, on standard error, by every bench of a debug build: without the optimiser its figures
+    /// are several times slower than a release build's, and a newcomer's `swift run workbench bench ipp` would read
+    /// them as ours.
+    static let debugBuildNote =
+        "note: a debug build: its figures are not a release build's; for figures to compare, build with "
+        + "swift build -c release --product workbench"
+
     /// Ends a bench: under `--check`, says what was checked and exits 1 when a target was missed.
     func finish(_ targets: [BenchTarget]) throws {
+        #if DEBUG
+            printError(Self.debugBuildNote)
+        #endif
         let verdict = BenchVerdict(targets, checking: check)
         if let summary = verdict.summary { printError(summary) }
         if verdict.exitCode != 0 { throw ExitStatus.checkFailed }
