@@ -32,24 +32,22 @@ struct Served {
     }
 
     /// The servers' processes started and not yet stopped, by pid: an interrupted bench kills them.
-    private static let running = Mutex<Set<Int32>?>(nil)
+    private static let running = Mutex<Set<Int32>>([])
+    /// The cleanup that kills them, registered the first time a server starts (a static is made once, on first use).
+    private static let killOnInterruption = BenchInterruption.onInterruption {
+        for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
 
     /// Kills `processes` if the bench is interrupted before ``stop()``: called as each is started (a bench may be
     /// interrupted while its server is still starting), and again by `init` (once more does nothing).
     static func track(_ processes: [Process]) {
-        running.withLock { running in
-            if running == nil {
-                _ = BenchInterruption.onInterruption {
-                    for pid in Self.running.withLock({ $0 ?? [] }) { kill(pid, SIGKILL) }
-                }
-            }
-            // A process not started yet has pid 0, and kill(0, …) would be this process's whole group.
-            running = (running ?? []).union(processes.map(\.processIdentifier).filter { $0 > 0 })
-        }
+        _ = killOnInterruption
+        // A process not started yet has pid 0, and kill(0, …) would be this process's whole group.
+        running.withLock { $0.formUnion(processes.map(\.processIdentifier).filter { $0 > 0 }) }
     }
 
     func stop() {
-        Self.running.withLock { running in running?.subtract(([process] + helpers).map(\.processIdentifier)) }
+        Self.running.withLock { $0.subtract(([process] + helpers).map(\.processIdentifier)) }
         for process in [process] + helpers where process.isRunning {
             kill(process.processIdentifier, process === self.process ? stopSignal : SIGKILL)
             // A server that does not end on SIGTERM within 5 s is killed, so a bench never hangs here.
