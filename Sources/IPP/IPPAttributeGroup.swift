@@ -1,6 +1,6 @@
 /// The attribute groups of an `IPPMessage` in wire order, as views of its storage.
 // Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
-// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+// holds it alone (see `IPPStorageBox`), so every buffer a view or a shared message sees is immutable.
 public struct IPPAttributeGroups: @unchecked Sendable, RandomAccessCollection {
     @usableFromInline let box: IPPStorageBox
 
@@ -23,7 +23,7 @@ public struct IPPAttributeGroups: @unchecked Sendable, RandomAccessCollection {
 /// its attributes in wire order. Cheap to make and to keep (it shares the
 /// message's storage).
 // Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
-// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+// holds it alone (see `IPPStorageBox`), so every buffer a view or a shared message sees is immutable.
 public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let index: Int
@@ -69,7 +69,7 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
 /// as typed views of the message's bytes, without allocating; `values`
 /// materialises every value as an owned `IPPValue`.
 // Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
-// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+// holds it alone (see `IPPStorageBox`), so every buffer a view or a shared message sees is immutable.
 public struct IPPAttribute: @unchecked Sendable, CustomStringConvertible {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let index: Int

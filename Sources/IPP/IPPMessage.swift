@@ -3,11 +3,14 @@
 /// may repeat, as in a Get-Jobs response with one job group per job).
 ///
 /// Build one with `IPPMessage.request(_:requestID:_:)` or
-/// `IPPMessage.response(to:status:_:)`, or decode one with `IPPDecoder`.
+/// `IPPMessage.response(to:status:_:)` (a closure adds each group's
+/// attributes), or without closures: `addGroup(_:)`, then `add(_:_:)` and
+/// `add(_:values:)` add to the last group, as libcups' `ippAdd*` add to the
+/// end of a message. Or decode one with `IPPDecoder`.
 /// Values are kept in wire form, so a decoded message encodes back to the
 /// same bytes and reading an attribute costs nothing until a value is read.
 // Unchecked: the storage buffer (a ManagedBuffer, which cannot be Sendable) is only changed while one message
-// holds it alone (see `IPPStorage`), so every buffer a view or a shared message sees is immutable.
+// holds it alone (see `IPPStorageBox`), so every buffer a view or a shared message sees is immutable.
 public struct IPPMessage: @unchecked Sendable {
     /// The IPP version (`version-number`).
     public var version: IPPVersion
@@ -18,7 +21,7 @@ public struct IPPMessage: @unchecked Sendable {
     /// Shared with the views this message hands out; copied before a change when shared (see `IPPStorageBox`).
     @usableFromInline var box: IPPStorageBox
 
-    /// Creates a message without groups; add groups with `addGroup(_:_:)`.
+    /// Creates a message without groups; add groups with `addGroup(_:)` or `addGroup(_:_:)`.
     public init(version: IPPVersion = .v2_0, code: UInt16, requestID: Int32) {
         self.version = version
         self.code = code
@@ -35,21 +38,6 @@ public struct IPPMessage: @unchecked Sendable {
     }
 
     @usableFromInline var storage: IPPStorageBox { box }
-
-    /// Takes the storage out to change it (put it back with `putStorage(_:)`): the message then no longer holds
-    /// the buffer, so that a builder holding it alone changes it in place instead of copying it.
-    @usableFromInline
-    mutating func takeStorage() -> IPPStorage {
-        let storage = IPPStorage(box: box)
-        box = IPPStorageBox.empty
-        return storage
-    }
-
-    /// Puts back the storage taken by `takeStorage()`.
-    @usableFromInline
-    mutating func putStorage(_ storage: IPPStorage) {
-        box = storage.box
-    }
 
     /// The code read as an operation-id (for requests).
     public var operation: IPPOperation {

@@ -10,7 +10,7 @@
 /// wire-form bytes straight into the bytes region, each attribute sized once.
 ///
 /// A buffer is changed only while one message (or its builder) holds it alone;
-/// `IPPStorage` copies it first otherwise, so views of a message never see it change.
+/// the builders (`IPPStorage+Building.swift`) copy it first otherwise, so views of a message never see it change.
 @usableFromInline
 final class IPPStorageBox: ManagedBuffer<IPPStorageHeader, UInt32> {
     /// The buffer of every message made without attributes, so that making one allocates nothing. Never changed:

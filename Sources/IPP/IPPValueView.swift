@@ -4,14 +4,14 @@
 /// allocates for every string and collection. The views here carry a checked byte range into the message's buffer
 /// instead: walking a whole message as views allocates nothing, and a String is made only when asked for. Every view
 /// holds the buffer, so it stays valid as long as it is kept; the buffer of a message never changes while a view of
-/// it exists (see `IPPStorage`).
+/// it exists (see `IPPStorageBox`).
 
 /// The UTF-8 bytes of a name or string value in a message's buffer.
 ///
 /// A decoded message's strings were checked to be valid UTF-8 when it was decoded. Compares with a `String` and
 /// hashes without making one; `string` (and `description`) make one on demand — the interned literal for a
 /// registered name or keyword, which allocates nothing either.
-// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let start: Int
@@ -77,7 +77,7 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
 }
 
 /// Bytes of an `octetString` or unknown-syntax value in a message's buffer.
-// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollection {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let start: Int
@@ -118,7 +118,7 @@ public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollectio
 
 /// One attribute value as a typed view of the message's buffer: the cases of `IPPValue`, with strings, octets and
 /// collections read in place. `owned` makes the `IPPValue`.
-// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public enum IPPValueView: @unchecked Sendable, Hashable {
     case integer(Int32)
     case boolean(Bool)
@@ -239,7 +239,7 @@ public enum IPPValueView: @unchecked Sendable, Hashable {
 /// The values of an attribute or of a collection member, as typed views in wire order.
 ///
 /// Positions are the buffer's item indices: moving to the next value skips a collection's members.
-// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public struct IPPValueViews: @unchecked Sendable, Collection {
     @usableFromInline let box: IPPStorageBox
     public let startIndex: Int
@@ -289,10 +289,10 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
 /// A `collection` value read in place: its members in wire order, each a name and its values.
 ///
 /// Positions are the buffer's item indices of the members' memberAttrName items.
-// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+// Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
     /// One member: its name and its values (more than one for a 1setOf member).
-    // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorage`).
+    // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
     public struct Member: @unchecked Sendable {
         // One reference to the buffer for both the name and the values: each view made from it is only retained
         // when it is kept.

@@ -281,4 +281,134 @@ import Testing
         #expect(reused.groupCount == 0 && reused.encodingProblem == nil)
         #expect(try reused.encoded() == [2, 0, 0, 0x0B, 0, 0, 0, 7, 3])
     }
+
+    /// The message's own adders (`addGroup(_:)`, then `add` to the last group) write the same bytes as the group
+    /// builder's for the same values: one value, several, variadic, an attribute copied from another message.
+    @Test func messageAddersMatchTheGroupBuilder() throws {
+        let echoed = try #require(
+            IPPDecoder().decode(Fixtures.bytes("syntax-01-validate-job-request.ipp")).attribute("media-col", in: .job))
+        var built = IPPMessage(code: 0x0004, requestID: 3)
+        built.addGroup(.operation) { group in
+            group.add("attributes-charset", .charset("utf-8"))
+            group.add("x-keywords", .keyword("a"), .keyword("b"))
+        }
+        built.addGroup(.job) { group in
+            for (name, values) in Self.everySyntax { group.add(name, values: values) }
+            group.add(echoed)
+        }
+        built.addGroup(.job) { group in group.add("job-id", .integer(7)) }
+
+        var added = IPPMessage(code: 0x0004, requestID: 3)
+        added.addGroup(.operation)
+        added.add("attributes-charset", .charset("utf-8"))
+        added.add("x-keywords", .keyword("a"), .keyword("b"))
+        added.addGroup(.job)
+        for (index, (name, values)) in Self.everySyntax.enumerated() {
+            // One value, an array, a span of the array: every form of the adder, in turn.
+            switch index % 3 {
+            case 0 where values.count == 1: added.add(name, values[0])
+            case 1: added.add(name, values: values)
+            default: added.add(name, values: values.span)
+            }
+        }
+        added.add(echoed)
+        added.addGroup(.job)
+        added.add("job-id", .integer(7))
+
+        #expect(added.encodingProblem == nil)
+        #expect(added == built)
+        #expect(try added.encoded() == built.encoded())
+        #expect(added.groups(.job).count == 2)
+    }
+
+    /// The group builder's one-value and span adders write what its array adder writes.
+    @Test func oneValueAndSpanAddersMatchTheArrayAdder() throws {
+        let all = Self.everySyntax.flatMap(\.1)
+        var start = 0
+        for (name, values) in Self.everySyntax {
+            let one = IPPMessage.request(.getJobs, requestID: 1) { $0.add(name, values[0]) }
+            let first = IPPMessage.request(.getJobs, requestID: 1) { $0.add(name, values: [values[0]]) }
+            #expect(try one.encoded() == first.encoded(), "\(name)")
+            let span = IPPMessage.request(.getJobs, requestID: 1) { $0.add(name, values: values.span) }
+            let array = IPPMessage.request(.getJobs, requestID: 1) { $0.add(name, values: values) }
+            #expect(try span.encoded() == array.encoded(), "\(name)")
+            // A run of a larger array, as the bench passes each attribute's values.
+            let run = IPPMessage.request(.getJobs, requestID: 1) { op in
+                op.add(name, values: all.span.extracting(start..<(start + values.count)))
+            }
+            #expect(try run.encoded() == array.encoded(), "\(name)")
+            start += values.count
+        }
+    }
+
+    /// Values the message's adders cannot encode are left out and reported as the group builder reports them; an
+    /// attribute added before any group is an error too, not dropped silently.
+    @Test func messageAddersReportProblemsLikeTheGroupBuilder() {
+        let bad: [(String, [IPPValue])] = [
+            ("x-too-long", [.text(String(repeating: "x", count: 70_000))]),
+            ("x-bad-extension", [.other(IPPValueTag(rawValue: 0x8000_0000), [])]),
+            ("x-empty", []),
+            ("x-not-oob", [.outOfBand(.integer)]),
+            ("", [.integer(1)]),
+        ]
+        for (name, values) in bad {
+            var built = IPPMessage(code: 0x0002, requestID: 1)
+            built.addGroup(.operation) { $0.add(name, values: values) }
+            var added = IPPMessage(code: 0x0002, requestID: 1)
+            added.addGroup(.operation)
+            added.add(name, values: values)
+            #expect(added.encodingProblem != nil, "\(name)")
+            #expect(added.encodingProblem == built.encodingProblem, "\(name)")
+            #expect(added.operationAttributes?.count == 0, "\(name)")
+            var spanned = IPPMessage(code: 0x0002, requestID: 1)
+            spanned.addGroup(.operation)
+            spanned.add(name, values: values.span)
+            #expect(spanned.encodingProblem == built.encodingProblem, "\(name)")
+            if values.count == 1 {
+                var one = IPPMessage(code: 0x0002, requestID: 1)
+                one.addGroup(.operation)
+                one.add(name, values[0])
+                #expect(one.encodingProblem == built.encodingProblem, "\(name)")
+            }
+        }
+
+        var orphan = IPPMessage(code: 0x0002, requestID: 1)
+        orphan.add("job-id", .integer(1))
+        #expect(orphan.groupCount == 0)
+        #expect(orphan.encodingProblem?.message == "attribute \"job-id\" was added before any group (addGroup first)")
+        #expect(throws: IPPError.self) { try orphan.encoded() }
+        // The first problem is the one reported, as with the builders.
+        orphan.addGroup(.operation)
+        orphan.add("x-empty", values: [])
+        #expect(orphan.encodingProblem?.message == "attribute \"job-id\" was added before any group (addGroup first)")
+    }
+
+    /// Building message after message into one with the message's adders, emptied keeping its buffer, gives what a
+    /// new message gives; a copy taken before is not changed by the adders (they change the buffer only when the
+    /// message holds it alone).
+    @Test(arguments: [true, false])
+    func messageAddersReuseAnEmptiedMessage(keepingCapacity: Bool) throws {
+        func build(into message: inout IPPMessage) {
+            message.addGroup(.operation)
+            for (name, values) in Self.everySyntax { message.add(name, values: values) }
+        }
+        var fresh = IPPMessage(code: 0x000B, requestID: 7)
+        build(into: &fresh)
+        var reused = IPPMessage(code: 0x000B, requestID: 7)
+        for _ in 0..<3 {
+            reused.removeAllGroups(keepingCapacity: keepingCapacity)
+            build(into: &reused)
+            #expect(reused == fresh)
+            #expect(try reused.encoded() == fresh.encoded())
+        }
+        let copy = reused
+        let copyBytes = try copy.encoded()
+        reused.add("x-later", .integer(1))
+        reused.addGroup(.job)
+        #expect(try copy.encoded() == copyBytes)
+        #expect(reused.groupCount == copy.groupCount + 1)
+        reused.removeAllGroups(keepingCapacity: keepingCapacity)
+        #expect(try copy.encoded() == copyBytes)
+        #expect(try reused.encoded() == [2, 0, 0, 0x0B, 0, 0, 0, 7, 3])
+    }
 }
