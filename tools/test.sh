@@ -24,8 +24,12 @@ second="$("$bin/workbench" run Simulations/*.scn --seed 42 | tail -n 1)"
 echo "$first"
 
 echo "== swift test"
+# errexit is off for the pipeline alone: with pipefail a failing test run would end the script here, before the
+# summary below that names what failed.
+set +e
 swift test --skip-build 2>&1 | tee /tmp/workbench-swift-test.log | grep -vE '^(◇|↳)' | tail -n 40
 status="${PIPESTATUS[0]}"
+set -e
 if [ "$status" -ne 0 ]; then
   # The tail above rarely holds the failing test (the suites finish in parallel): name every issue last, where a
   # CI page that shows only the end of the output still has it.
