@@ -393,20 +393,23 @@ def check_mig(endpoints, record, state):
             duplicated += 1
             problems.append("job %d (%s) listed %d times under its id, its name %d times" % (job_id, name, len(entries), names.get(name, 0)))
         path = os.path.join(state, "mig-spool", "job-%d-1.doc" % job_id)
-        completed = any(state_value == 9 for _, state_value in entries)
-        if completed and not os.path.exists(path):
-            continue  # printed, and its document deleted after printing (preserve-job-files=false)
-        if not os.path.exists(path):
-            def completed_in(jobs):
-                return any(listed_name == name and state_value == 9 for listed_name, state_value in jobs.get(job_id, []))
-            if later is None or not completed_in(later):
-                later = list_mig_jobs(endpoints)  # listed after the file was found missing
-            if completed_in(later):
-                continue  # completed (and its document deleted) while the documents were being checked
-        if not os.path.exists(path) or os.path.getsize(path) != size:
-            documents_missing += 1
-            problems.append("job %d: document %s has %s bytes, %d were acknowledged" % (
-                job_id, path, os.path.getsize(path) if os.path.exists(path) else "no", size))
+        if any(state_value == 9 for _, state_value in entries):
+            # Printed: its document goes after printing (preserve-job-files=false), and the server may be removing it
+            # now (a file cut to one byte, then renamed as a spare). A file a kill left is the restart's to remove.
+            continue
+        if os.path.exists(path) and os.path.getsize(path) == size:
+            continue
+
+        def completed_in(jobs):
+            return any(listed_name == name and state_value == 9 for listed_name, state_value in jobs.get(job_id, []))
+        # Completed (its record first, in memory) and its document removed while the documents were being checked?
+        if later is None or not completed_in(later):
+            later = list_mig_jobs(endpoints)  # listed after the file was looked at
+        if completed_in(later):
+            continue
+        documents_missing += 1
+        problems.append("job %d: document %s has %s bytes, %d were acknowledged" % (
+            job_id, path, os.path.getsize(path) if os.path.exists(path) else "no", size))
     aborted = sum(1 for entries in listed.values() for _, state_value in entries if state_value == 8)
     return missing, duplicated, documents_missing, len(listed), aborted, problems
 

@@ -79,16 +79,33 @@ public struct FileSpool: DocumentSpool {
     public let syncToDisk: Bool
     /// Finished documents' files, emptied and kept to be the next documents' files.
     let spares: SpareFiles
+    /// Documents' files no job named when the spool was opened, removed then.
+    public let orphansRemoved: Int
 
-    public init(directory: String, limit: Int64, syncToDisk: Bool = false) throws {
+    /// Opens the spool. `documents`, the file names the job records name (nil: every file is kept): any other job
+    /// file is a crash's leftover — a document whose upload a kill cut short (its job is aborted at the restart), or
+    /// a finished job's file the kill caught before it was removed — and is removed, so that no document outlives
+    /// its job.
+    public init(directory: String, limit: Int64, syncToDisk: Bool = false, documents: Set<String>? = nil) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.limit = limit
         self.syncToDisk = syncToDisk
         spares = SpareFiles(directory: directory)
+        var orphans = 0
+        if let documents {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory)
+            where Self.isDocument(name) && !documents.contains(name) && unlink("\(directory)/\(name)") == 0 {
+                orphans += 1
+            }
+        }
+        orphansRemoved = orphans
         // A spool directory made just now is itself only a name in its parent until that parent is synced.
         if syncToDisk { try syncDirectory(URL(fileURLWithPath: directory).deletingLastPathComponent().path) }
     }
+
+    /// Whether a file name is a document's (`job-ID-N.doc`, as ``open(jobID:document:)`` names it).
+    static func isDocument(_ name: String) -> Bool { name.hasPrefix("job-") && name.hasSuffix(".doc") }
 
     /// The file is created by the first write, on the node's blocking threads like every other file operation.
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
@@ -281,36 +298,48 @@ final class FileWriter: DigestWriter {
 /// threads: the documents of jobs that finish while a removal is under way go together in the next one, so under load
 /// many unlinks share one trip to the threads. Confined to the node's loop. Under simulation each removal runs at
 /// once, inline.
+///
+/// A document goes only once the job's record that no longer names it is durable: a crash in between leaves a file
+/// no record names (``FileSpool`` removes such files at the next start), never a record naming a file emptied under
+/// it. A kill between the two once left a finished job's file cut to its first byte, where the crash campaign found it.
 final class DocumentSweeper {
     let node: Node
     /// Removes the files (a file spool keeps them as spares).
     let spool: any DocumentSpool
+    /// Its flush says when the records saved so far are durable.
+    let store: JobStore
     private var waiting: [String] = []
     private var sweeping = false
 
-    init(node: Node, spool: any DocumentSpool) {
+    init(node: Node, spool: any DocumentSpool, store: JobStore) {
         self.node = node
         self.spool = spool
+        self.store = store
     }
 
-    /// Removes `job`'s document; the job's record stops naming it.
+    /// Removes `job`'s document; the job's record stops naming it. The caller saves that record in this same turn
+    /// of the loop, and the first sweep starts on the next turn, so that the flush it waits for is made after the
+    /// save and commits with or after it (writes commit in the order they are made).
     func remove(of job: inout Job) {
         guard let path = job.documentPath else { return }
         job.documentPath = nil
         waiting.append(path)
-        if !sweeping { sweep() }
+        guard !sweeping else { return }
+        sweeping = true
+        let sweeper = NIOLoopBound(self, eventLoop: node.eventLoop)
+        node.eventLoop.execute { sweeper.value.sweep() }
     }
 
+    /// Removes what is waiting once every record saved so far is durable; then the next batch, if any (their records
+    /// were saved in earlier turns, before this flush).
     private func sweep() {
         let paths = waiting
         waiting = []
-        sweeping = true
         let sweeper = NIOLoopBound(self, eventLoop: node.eventLoop)
-        node.blocking { [spool] in spool.remove(paths) }.whenComplete { [node] result in
+        store.flush().flatMap { [node, spool] in node.blocking { spool.remove(paths) } }.whenComplete { [node] result in
             if case .failure(let error) = result { node.trace("spool-error", [("error", "\(error)")]) }
             let sweeper = sweeper.value
-            sweeper.sweeping = false
-            if !sweeper.waiting.isEmpty { sweeper.sweep() }
+            if sweeper.waiting.isEmpty { sweeper.sweeping = false } else { sweeper.sweep() }
         }
     }
 }

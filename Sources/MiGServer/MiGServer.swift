@@ -135,17 +135,23 @@ public final class MiGServer: @unchecked Sendable {
             }
             let recovered = try store.recoverAfterRestart()
             let limit = configuration.printer.maxDocumentBytes
+            // Read after the recovery, which only changes states: the files the records still name.
+            let named = Set(store.jobs().compactMap { $0.documentPath.map { URL(fileURLWithPath: $0).lastPathComponent } })
             let documents: any DocumentSpool =
-                try configuration.spoolDirectory.map { try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk) }
-                ?? DigestSpool(limit: limit)
+                try configuration.spoolDirectory.map {
+                    try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk, documents: named)
+                } ?? DigestSpool(limit: limit)
             let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
             return Spool(store: store, accounts: accounts, recovered: recovered, documents: documents, certificateCheck: check)
         }
     }
 
     private static func make(on node: Node, configuration: Configuration, spool: Spool) -> MiGServer {
-        if spool.recovered.requeued + spool.recovered.aborted > 0 {
-            node.trace("spool-recovered", [("aborted", "\(spool.recovered.aborted)"), ("requeued", "\(spool.recovered.requeued)")])
+        let orphans = (spool.documents as? FileSpool)?.orphansRemoved ?? 0
+        if spool.recovered.requeued + spool.recovered.aborted + orphans > 0 {
+            node.trace(
+                "spool-recovered",
+                [("aborted", "\(spool.recovered.aborted)"), ("orphans-removed", "\(orphans)"), ("requeued", "\(spool.recovered.requeued)")])
         }
         let printer = MiGPrinter(
             node: node, description: configuration.printer, store: spool.store, spool: spool.documents,

@@ -41,7 +41,7 @@ final class PrintEngine {
         self.store = store
         self.description = description
         self.preservesDocuments = preservesDocuments
-        sweeper = DocumentSweeper(node: node, spool: spool)
+        sweeper = DocumentSweeper(node: node, spool: spool, store: store)
         stateChangeTime = node.clock.unixSeconds
         startedAt = stateChangeTime
         pagesPrinted = store.impressionsPrinted()
