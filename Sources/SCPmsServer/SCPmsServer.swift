@@ -9,7 +9,8 @@ import WireHTTP
 /// endpoint guarded by `X-SMP-APPCID` with the app's OData service behind it, Basic authentication with a
 /// challenge, and client log upload — over HTTPS when ``Configuration/tls`` is set, and plain HTTP unless switched off.
 ///
-/// Fault points: ``unavailableFault`` answers 503, ``internalErrorFault`` answers 500 (to any request).
+/// Fault points: ``unavailableFault`` answers 503, ``internalErrorFault`` answers 500 (to any request) and fails
+/// the store's write of an administrator's delete (``deleteRegistration(_:)``).
 ///
 /// Live, each request is answered on the loop that holds its connection: the server's state is its database
 /// (``RegistrationStore``, whose reads and commits run on the database's threads) and caches behind locks, with
@@ -155,18 +156,37 @@ public final class SCPmsServer: Sendable {
     }
 
     /// Deletes a registration server-side (an administrator in the cockpit); returns whether it existed.
+    ///
+    /// The store's write can fail (``internalErrorFault``, as a locked database or a full disk would): it is tried
+    /// once more, and a second failure is thrown as ``StoreWriteFailed`` — the registration stays, and the
+    /// administrator is told. Each failed attempt is traced (`store-write-failed operation=delete`), so a run that
+    /// came near the double failure shows it.
     @discardableResult
     public func deleteRegistration(_ id: String) throws -> Bool {
-        let deleted: Bool
-        if node.planted(.scpmsDeleteErrorSwallowed), node.fault(Self.internalErrorFault), node.fault(Self.internalErrorFault) {
-            // Planted bug: the store's write failed (the internal error), was tried once more and failed again, and
-            // that failure is dropped: the cockpit is told the registration is gone; the row, and so the id, lives on.
-            deleted = true
-        } else {
-            deleted = try store.deleteConnection(id)
+        if node.fault(Self.internalErrorFault) {
+            node.trace("store-write-failed", [("attempt", "1"), ("id", id), ("operation", "delete")])
+            if node.fault(Self.internalErrorFault) {
+                node.trace("store-write-failed", [("attempt", "2"), ("id", id), ("operation", "delete")])
+                if node.planted(.scpmsDeleteErrorSwallowed) {
+                    // Planted bug: the second failure is dropped; the cockpit is told the registration is gone, while
+                    // the row, and so the id, lives on.
+                    node.trace("registration-deleted", [("by", "admin"), ("found", "true"), ("id", id)])
+                    return true
+                }
+                node.trace("registration-delete-failed", [("by", "admin"), ("id", id)])
+                throw StoreWriteFailed(operation: "delete", id: id)
+            }
         }
+        let deleted = try store.deleteConnection(id)
         node.trace("registration-deleted", [("by", "admin"), ("found", "\(deleted)"), ("id", id)])
         return deleted
+    }
+
+    /// The store failed a write twice (the attempt and its retry); nothing was changed.
+    public struct StoreWriteFailed: Error, CustomStringConvertible {
+        public let operation: String
+        public let id: String
+        public var description: String { "the store failed the \(operation) of registration \(id) twice (an internal error); it is unchanged" }
     }
 
     /// Adds a user (or changes their password).
@@ -196,6 +216,6 @@ public struct SCPmsServerError: Error, CustomStringConvertible {
 
 extension PlantedBug {
     /// An administrator's delete whose store write fails twice (an internal error, and again on the one retry) is
-    /// reported done: the error is swallowed, the registration stays, and its id keeps opening sessions.
+    /// reported done instead of failed: the error is swallowed, the registration stays, and its id keeps opening sessions.
     public static let scpmsDeleteErrorSwallowed = PlantedBug("scpms.delete-error-swallowed")
 }

@@ -38,6 +38,8 @@ import Testing
         ("Simulations/mig-held-and-abandoned.scn", "mig.job-held-then-completed"),
         ("Simulations/mig-retries.scn", "mig.busy-then-submitted"),
         ("Simulations/scpms-reregister.scn", "scpms.re-registered-after-server-forgot"),
+        ("Simulations/scpms-delete-store-failure.scn", "scpms.delete-retried"),
+        ("Simulations/scpms-delete-store-failure.scn", "scpms.delete-failed"),
         ("Simulations/ivanti-renewal.scn", "ivanti.credential-renewed"),
         ("Simulations/sunfire-socprint-failures.scn", "sunfire.upload-failed"),
     ])

@@ -389,8 +389,11 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         let value = try target.resolve(context)
         switch action {
         case "delete-registration":
-            let found = try running.server.deleteRegistration(value)
-            context.publish("deleted", ["": "\(found)"])
+            // `failed`: the store failed the write and its retry, so the registration stays; the step goes on, as an
+            // administrator told of the error would.
+            let outcome: String
+            do { outcome = "\(try running.server.deleteRegistration(value))" } catch is SCPmsServer.StoreWriteFailed { outcome = "failed" }
+            context.publish("deleted", ["": outcome])
         case "add-user":
             let password = try secret?.resolve(context) ?? ""
             guard !value.isEmpty, !value.contains(":"), !password.isEmpty else {

@@ -2,10 +2,11 @@ import Kernel
 import Scenario
 
 /// The outcomes of SCPms and its session manager worth reaching: a registration that had to be made again, or
-/// that succeeded only after the server or the network failed.
+/// that succeeded only after the server or the network failed; an administrator's delete that the store failed.
 extension ReachPoint {
     static let scpmsReachPoints: [ReachPoint] = [
         reRegisteredAfterServerForgot, registeredAfterUnavailable, registeredAfterNetworkError, catalogueRead,
+        deleteRetried, deleteFailed,
     ]
 
     static let reRegisteredAfterServerForgot = ReachPoint.sequence(
@@ -36,4 +37,20 @@ extension ReachPoint {
     static let catalogueRead = ReachPoint.event(
         "scpms.catalogue-read", outcome: "a registered client read an OData collection (status 200)", actorKinds: ["scpms"],
         event: "scpms-odata", where: { $0["status"] == "200" })
+
+    static let deleteRetried = ReachPoint.sequence(
+        "scpms.delete-retried", outcome: "an administrator's delete went through on the retry after the store failed it once",
+        actorKinds: ["scpms"], events: ["store-write-failed", "registration-deleted"], initial: [String: String]()
+    ) { attempts, event in
+        guard let id = event["id"] else { return false }
+        if event.event == "store-write-failed" {
+            attempts[id] = event["attempt"]
+            return false
+        }
+        return attempts.removeValue(forKey: id) == "1"
+    }
+
+    static let deleteFailed = ReachPoint.event(
+        "scpms.delete-failed", outcome: "an administrator's delete failed in the store twice and was reported; the registration stayed",
+        actorKinds: ["scpms"], event: "registration-delete-failed")
 }
