@@ -41,9 +41,19 @@ extension IPPMessage {
             byteCapacity: grown(header.byteCount, bytes, header.byteCapacity, 512))
     }
 
-    /// Appends a group delimiter and its group record at the end of the message.
+    /// Items address bytes with 32-bit offsets, which the writers store unchecked: a change that would take a message
+    /// past them is refused and noted (the encoder throws it), never trapped on.
+    @usableFromInline static let byteLimit = Int(UInt32.max)
+
+    /// Appends a group delimiter and its group record at the end of the message. Past `byteLimit` (tests pass a
+    /// smaller one) the group is refused and noted, and the last group is returned: there is one, as only groups'
+    /// attributes fill a message that far.
     @usableFromInline
-    mutating func appendGroup(_ tag: IPPGroupTag) -> Int {
+    mutating func appendGroup(_ tag: IPPGroupTag, byteLimit: Int = byteLimit) -> Int {
+        guard box.head.pointee.byteCount < byteLimit else {
+            note("a \(tag) group would take the message past 4 GiB")
+            return max(box.head.pointee.groupCount - 1, 0)
+        }
         reserve(items: 1, groups: 1, bytes: 1)
         // Unowned here and wherever the buffer is written after `reserve`: the storage holds it throughout (nothing
         // replaces it until the change is done), and a strong local was retained and released on every call — about a
@@ -85,7 +95,9 @@ extension IPPMessage {
     /// pointers into the buffer grown once — appending byte by byte made building cost more than libcups' ippWriteIO.
     @usableFromInline
     @discardableResult
-    mutating func appendAttribute(_ name: String, values: UnsafeBufferPointer<IPPValue>, toGroup group: Int) -> Bool {
+    mutating func appendAttribute(
+        _ name: String, values: UnsafeBufferPointer<IPPValue>, toGroup group: Int, byteLimit: Int = byteLimit
+    ) -> Bool {
         guard !name.isEmpty, !values.isEmpty else {
             note(name.isEmpty ? "an attribute needs a name" : "attribute \"\(name)\" needs at least one value")
             return false
@@ -115,8 +127,7 @@ extension IPPMessage {
             note(problem ?? "attribute \"\(name.prefix(40))\" cannot be encoded")
             return false
         }
-        // Items address bytes with 32-bit offsets, which the writer below stores unchecked.
-        guard box.head.pointee.byteCount + size <= Int(UInt32.max) else {
+        guard box.head.pointee.byteCount + size <= byteLimit else {
             note("attribute \"\(name.prefix(40))\" would take the message past 4 GiB")
             return false
         }
@@ -141,15 +152,20 @@ extension IPPMessage {
         return count - 1
     }
 
-    /// Adds a copy of another message's attribute (wire form, byte for byte) at the end of `group`.
+    /// Adds a copy of another message's attribute (wire form, byte for byte) at the end of `group`; refused and noted
+    /// past `byteLimit`.
     @usableFromInline
-    mutating func appendCopy(of attribute: IPPAttribute, toGroup group: Int) {
+    mutating func appendCopy(of attribute: IPPAttribute, toGroup group: Int, byteLimit: Int = byteLimit) {
         let source = attribute.box
         let record = attribute.record
         let first = Int(record.firstItem)
         let count = Int(record.itemCount)
         var size = 0
         for index in first..<(first + count) { size += source.items[index].wireLength }
+        guard box.head.pointee.byteCount + size <= byteLimit else {
+            note("attribute \"\(attribute.name.prefix(40))\" would take the message past 4 GiB")
+            return
+        }
         reserve(items: count, attributes: 1, bytes: size)
         let insertAt = openItems(count, inGroup: group)
         unowned(unsafe) let box = self.box
