@@ -37,7 +37,7 @@ public struct IPPGroupBuilder {
     /// Adds an attribute with values borrowed where they are (an array's or an `InlineArray`'s `span`, a run of
     /// a larger array): they are read in place, and no array is made or retained for them.
     public mutating func add(_ name: String, values: Span<IPPValue>) {
-        values.withUnsafeBufferPointer { storage.appendAttribute(name, values: $0, toGroup: group) }
+        _ = values.withUnsafeBufferPointer { storage.appendAttribute(name, values: $0, toGroup: group) }
     }
 
     /// Adds a byte-for-byte copy of an attribute of another message (e.g. echoing a request's attribute).
@@ -148,7 +148,7 @@ extension IPPMessage {
     /// of it as a span, and nothing is retained for them.
     public mutating func add(_ name: String, values: Span<IPPValue>) {
         guard let group = lastGroup(adding: name) else { return }
-        values.withUnsafeBufferPointer { appendAttribute(name, values: $0, toGroup: group) }
+        _ = values.withUnsafeBufferPointer { appendAttribute(name, values: $0, toGroup: group) }
     }
 
     /// Adds a byte-for-byte copy of an attribute of another message to the last group.
