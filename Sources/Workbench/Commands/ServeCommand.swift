@@ -3,10 +3,6 @@ import Foundation
 import Scenario
 import Wire
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `workbench serve`: every actor on loopback for real tools and apps.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +62,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Self.keepFreedHeap()
         let wire = LiveWire(bindHost: bind, tracer: quiet ? DiscardingTraceSink() : RequestLogSink())
         var options = Catalog.liveOptions
         if let topology {
@@ -125,20 +120,5 @@ struct ServeCommand: AsyncParsableCommand {
     /// 32 bytes from the system's CSPRNG, as hex.
     static func freshSecret() -> String {
         SecretRandom.system.bytes(32).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
-    }
-
-    /// Keeps up to 2 MiB of freed heap per arena and serves requests below 1 MiB from the heap. glibc's defaults
-    /// (128 KiB, raised only after a larger block was mapped and freed) return the heap to the kernel after nearly
-    /// every request that streams megabytes, and each next one faults its pages in again: without a megabyte-sized
-    /// allocation per job to raise them, a print server streaming 1 MB jobs spent a sixth of its time in page faults on its receive
-    /// buffers. The peak a server reaches is what it touched; this only keeps it from touching it again.
-    /// (`mallopt` through `dlsym`: Swift's Glibc module leaves out malloc.h. M_TRIM_THRESHOLD is -1, M_MMAP_THRESHOLD -3.)
-    private static func keepFreedHeap() {
-        #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-            let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-            _ = mallopt(-3, 1 << 20)
-            _ = mallopt(-1, 2 << 20)
-        #endif
     }
 }
