@@ -157,7 +157,9 @@ struct TracePattern: Sendable {
         var within = Template(literal: "60s")
         while let token = args.peek {
             if args.accept("by") {
+                let column = args.peek?.column ?? args.directiveColumn
                 actor = try args.name("an actor name")
+                args.names.append(NameUse(kind: .traceAuthor, name: actor ?? "", column: column))
                 continue
             }
             if allowWithin, args.accept("within") {

@@ -190,6 +190,9 @@ public struct ScenarioLanguage: Sendable {
         return errors
     }
 
+    /// Who records trace events besides a scenario's nodes and actors.
+    static let kernelTraceAuthors: Set<String> = ["net", "bus", "scenario"]
+
     /// Checks what the statements name against what the scenario puts in the world: every host a line acts on must
     /// be a node some line of the scenario creates (an actor's host, a client's `from`), or one of `existing`; every
     /// actor a line acts on must be one a `start` line names, or one of `actors` (the console's world so far). Order
@@ -207,6 +210,16 @@ public struct ScenarioLanguage: Sendable {
                     ScenarioError(
                         file: statement.file, line: statement.line, column: use.column,
                         message: "no actor '\(use.name)'\(didYouMean(use.name, among: actors)); \(known) ('start KIND [as NAME]' starts one)"))
+            }
+            // A misspelt author would make `expect no trace … by NAME` pass on nothing: events come from the nodes and
+            // actors of the scenario, and from the kernel's own network, URL bus and scenario runner.
+            let authors = nodes.union(actors).union(Self.kernelTraceAuthors)
+            for use in statement.names where use.kind == .traceAuthor && !authors.contains(use.name) {
+                errors.append(
+                    ScenarioError(
+                        file: statement.file, line: statement.line, column: use.column,
+                        message: "no node or actor '\(use.name)' records trace events\(didYouMean(use.name, among: authors)); "
+                            + "the scenario's: \(authors.sorted().joined(separator: ", "))"))
             }
             for use in statement.names where use.kind == .host && !nodes.contains(use.name) {
                 let known =

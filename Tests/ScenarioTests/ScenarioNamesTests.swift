@@ -60,6 +60,15 @@ import Testing
         #expect(errors("start echo as e1\nstop e1").isEmpty)
     }
 
+    /// `expect no trace … by NAME` with a misspelt NAME would pass on nothing: the author must be a node or actor of
+    /// the scenario, or the kernel's network, bus or scenario runner.
+    @Test func theAuthorOfAnExpectedTraceEventMustExist() throws {
+        let error = try #require(errors("start echo as e1\nexpect no trace stopped by e2").first)
+        #expect((error.line, error.column) == (2, 28))
+        #expect(error.message.hasPrefix("no node or actor 'e2' records trace events (did you mean 'e1'?); the scenario's: "))
+        #expect(errors("start echo as e1\nexpect trace started by e1\nexpect no trace reset by net").isEmpty)
+    }
+
     @Test func aNodeMayBeNamedBeforeTheLineThatCreatesIt() {
         #expect(errors("partition laptop <-> mirror for 1s\nstart echo as e on mirror\nhttp GET http://mirror/ from laptop as r").isEmpty)
     }
