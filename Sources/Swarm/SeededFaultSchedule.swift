@@ -110,8 +110,21 @@ public struct SeededFaultSchedule: FaultScheduler {
         case 3:
             return deferral(random) + "reset \(from) <-> \(to)"
         default:
-            return "reset \(from) -> \(to) after \(random.int(in: options.resetAfterBytes)) bytes"
+            return "reset \(from) -> \(to) after \(Self.octaveUniform(random, in: options.resetAfterBytes)) bytes"
         }
+    }
+
+    /// A count drawn octave by octave: first a power of two in `range`, then a value within that octave. A cut
+    /// only matters at a message's edge, and the messages of a run come at every scale — a 300-byte answer after
+    /// a 2 KB handshake, a 100 KB upload — so each scale gets the same chance, as a fuzzer draws lengths; a
+    /// uniform draw up to 300,000 bytes put 99 % of the cuts past any short exchange. Integers only, so every
+    /// machine draws the same.
+    static func octaveUniform(_ random: RandomStream, in range: ClosedRange<Int>) -> Int {
+        let low = max(1, range.lowerBound)
+        let first = Int.bitWidth - 1 - low.leadingZeroBitCount
+        let last = Int.bitWidth - 1 - range.upperBound.leadingZeroBitCount
+        let octave = random.int(in: first...last)
+        return random.int(in: max(low, 1 << octave)...min(range.upperBound, (1 << (octave + 1)) - 1))
     }
 
     /// `later Nms ` for half the faults, else nothing.

@@ -1,4 +1,5 @@
 import Testing
+import Wire
 
 @testable import Swarm
 
@@ -173,5 +174,21 @@ import Testing
         var quiet = SwarmOptions(faults: .all)
         quiet.siteEnabledRate = 0
         #expect(lines(draws(quiet, seed: 2)).isEmpty, "no site on, no fault")
+    }
+
+    /// A reset's byte count: every power of two from 1 to 300,000 about as often, always inside the range, so a cut
+    /// lands on a short answer as often as on a long upload.
+    @Test func resetByteCountsComeOctaveByOctave() {
+        let random = RandomStream(seed: 5, name: "octaves")
+        var perOctave = [Int](repeating: 0, count: 19)
+        for _ in 0..<19_000 {
+            let count = SeededFaultSchedule.octaveUniform(random, in: 1...300_000)
+            #expect((1...300_000).contains(count))
+            perOctave[Int.bitWidth - 1 - count.leadingZeroBitCount] += 1
+        }
+        #expect(perOctave.allSatisfy { (800...1200).contains($0) }, "\(perOctave)")
+        #expect(perOctave[0] > 0 && perOctave[18] > 0, "both ends are drawn")
+        #expect(SeededFaultSchedule.octaveUniform(random, in: 11...11) == 11)
+        #expect((3000...5000).contains(SeededFaultSchedule.octaveUniform(random, in: 3000...5000)))
     }
 }

@@ -14,7 +14,7 @@ struct SwarmRunCommand: ParsableCommand {
             each link that carried a connection, each node's clock, each fault point actors declared and the swizzle is \
             switched on for the seed or not (probability \(SwarmOptions(faults: .all).siteEnabledRate)), and a site that is on fires \
             before each statement with its own probability, drawn for the seed. A link fires a latency distribution, a \
-            partition or hold that ends by itself, or a reset (now or after N bytes); a clock a skew; a point its fault; the \
+            partition or hold that ends by itself, or a reset (now, or after N bytes with each power of two of N as likely); a clock a skew; a point its fault; the \
             swizzle clogs a few links one after the other and unclogs them in another order. Half are deferred up to 3 s into \
             the next step. From an `after heal` line on, every fault is ended and none is drawn: what follows must succeed. \
             Expectations may name sets of outcomes (`expect X in a b`); invariants must always hold. One line per failing \
