@@ -127,8 +127,24 @@ import Wire
         #expect(stale.isEmpty, "declared, but no call under Sources/ records them: \(stale)")
     }
 
-    /// The events the systems' reach points and timeline drawings wait for, and the names invariants and directives
-    /// compare an event's name with (`event.event == "…"`, `case "…"` in a `switch` on it).
+    /// The events the timeline report's script draws by name: its `case`s (every `switch` in it is on the event's
+    /// name), its `e.event === '…'` tests and the keys of its tables of job landmarks and messages.
+    static func timelineScriptEvents() throws -> [String] {
+        let text = try String(contentsOf: Repository.root.appendingPathComponent("Sources/Reports/timeline.js"), encoding: .utf8)
+        let switches = text.matches(of: /switch \(([^)]*)\)/).map { String($0.output.1) }
+        #expect(!switches.isEmpty && switches.allSatisfy { $0 == "e.event" }, "timeline.js switches on \(switches)")
+        var names = text.matches(of: /case '([^']+)'/).map { String($0.output.1) }
+        names += text.matches(of: /\.event === '([^']+)'/).map { String($0.output.1) }
+        for table in ["LANDMARKS", "MESSAGES"] {
+            let body = try #require(text.firstMatch(of: try Regex("var \(table) = \\{([^}]*)\\}"))?.output[1].substring)
+            names += body.matches(of: /'([^']+)':/).map { String($0.output.1) }
+        }
+        return names
+    }
+
+    /// The events the systems' reach points and timeline drawings wait for, the names invariants and directives compare
+    /// an event's name with (`event.event == "…"`, `case "…"` in a `switch` on it), and those the timeline report's
+    /// script draws.
     @Test func everyEventLookedForIsDeclared() throws {
         for point in Catalog.reachPoints {
             for event in point.events.sorted() { #expect(Catalog.traceEvents.contains(event), "reach point \(point.name) waits for '\(event)'") }
@@ -161,7 +177,8 @@ import Wire
                 if depth <= 0 { switchOnEvent = false }
             }
         }
-        #expect(compared.count > 15, "the scan found only \(compared.count) event names compared")
+        compared += try Self.timelineScriptEvents().map { ("Sources/Reports/timeline.js", $0) }
+        #expect(compared.count > 50, "the scan found only \(compared.count) event names compared")
         for (file, name) in compared {
             #expect(Catalog.traceEvents.contains(name), "\(file) looks for the event '\(name)', which nothing declares")
         }
