@@ -89,7 +89,7 @@ public struct ScenarioLanguage: Sendable {
 
     /// The first event of `events` no system or the kernel declares (nil without a catalog): a run that records one
     /// fails, so the list `expect trace` is checked against cannot fall behind what the code records.
-    public func undeclaredTraceEvent(in events: [Trace.Event]) -> Trace.Event? {
+    func undeclaredTraceEvent(in events: [Trace.Event]) -> Trace.Event? {
         guard !traceEvents.isEmpty else { return nil }
         return events.first { !traceEvents.contains($0.event) }
     }
