@@ -488,6 +488,12 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     private func trace(_ event: String, _ fields: [(String, String)]) {
         tracer.record(actor: "net", event: event, fields: fields)
     }
+
+    /// The events the network records (as `net`): what a scenario's `expect trace` may name of it.
+    public static let traceEvents: [String] = [
+        "address", "link", "partition", "heal", "hold", "release", "reset-armed", "listen", "unlisten", "unknown-host", "connect",
+        "connect-timeout", "refused", "accept", "accept-failed", "connected", "reset", "close",
+    ]
 }
 
 /// A listening port on a simulated host.

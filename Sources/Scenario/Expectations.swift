@@ -151,7 +151,9 @@ struct TracePattern: Sendable {
 
     static func parse(_ args: inout Arguments, allowWithin: Bool) throws(ScenarioError) -> TracePattern {
         let text = args.remaining.map(\.text).joined(separator: " ")
+        let eventColumn = args.peek?.column ?? args.directiveColumn
         let event = try args.name("an event name")
+        args.names.append(NameUse(kind: .traceEvent, name: event, column: eventColumn))
         var actor: String?
         var fields: [(String, Template)] = []
         var within = Template(literal: "60s")

@@ -41,17 +41,23 @@ public struct ScenarioLanguage: Sendable {
     public let actorKinds: [ActorKind]
     /// The reach points the systems declare: every run watches for them, and `expect reached` may name them.
     public let reachPoints: [ReachPoint]
+    /// Every event the systems' actors and clients and the kernel record: what `expect [no] trace` and `wait until
+    /// trace` may name, and all a run may record. Empty (a language without a catalog): neither is checked.
+    public let traceEvents: Set<String>
 
     /// - parameters:
     ///   - extra: the systems' directives.
     ///   - actorKinds: the kinds `start` can start; given, `start` checks kind and option names when a line is
     ///     parsed, so a typo stops the file before anything runs.
     ///   - reachPoints: the outcomes the systems declare worth reaching (``ReachPoint``).
-    public init(extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = []) {
+    ///   - traceEvents: the events the systems and the kernel record; given, an event name a line looks for is
+    ///     checked when the line is parsed, and a run that records another event fails.
+    public init(extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = [], traceEvents: Set<String> = []) {
         directives =
             Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + Directive.reach + extra
         self.actorKinds = actorKinds
         self.reachPoints = reachPoints
+        self.traceEvents = traceEvents
     }
 
     /// The kinds whose actors check `point`.
@@ -72,6 +78,22 @@ public struct ScenarioLanguage: Sendable {
         return "no fault point '\(point)'\(didYouMean(point, among: all)); \(list) ('help fault' lists them all)"
     }
 
+    /// Why `event` names no event the systems or the kernel record (with the nearest one), or nil when one does or the
+    /// language knows no events: `expect no trace` of a misspelt event would pass on nothing, `wait until trace` of one
+    /// would wait out its limit.
+    func unknownTraceEvent(_ event: String) -> String? {
+        guard !traceEvents.isEmpty, !traceEvents.contains(event) else { return nil }
+        return "no trace event '\(event)'\(didYouMean(event, among: traceEvents)); expected an event an actor, a client or the "
+            + "kernel records ('help expect' lists them all)"
+    }
+
+    /// The first event of `events` no system or the kernel declares (nil without a catalog): a run that records one
+    /// fails, so the list `expect trace` is checked against cannot fall behind what the code records.
+    func undeclaredTraceEvent(in events: [Trace.Event]) -> Trace.Event? {
+        guard !traceEvents.isEmpty else { return nil }
+        return events.first { !traceEvents.contains($0.event) }
+    }
+
     /// The directive called `name`.
     public func directive(named name: String) -> Directive? { directives.first { $0.name == name } }
 
@@ -84,6 +106,7 @@ public struct ScenarioLanguage: Sendable {
             let problem: String? =
                 switch use.kind {
                 case .faultPoint: unknownFaultPoint(use.name)
+                case .traceEvent: unknownTraceEvent(use.name)
                 case .reachLabel: reachLabelProblem(use.name)
                 // Under a system's prefix, only that system's points exist; the file's own labels are checked with the file.
                 case .reachPoint where underDeclaredSystem(use.name): unknownReachPoint(use.name, labels: [])

@@ -122,14 +122,29 @@ public struct ScenarioRunner: Sendable {
                 ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
             ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         let canonical = kernel.trace.canonicalText
+        let events = kernel.trace.all
+        // Checked in every run, release builds and swarms included, rather than by one test over the scenarios: a
+        // swarm's faults reach events no scenario does, and a look-up per event costs little next to the run. Nothing
+        // is recorded for it, so the trace and its digest are the same either way.
+        if error == nil, let undeclared = language.undeclaredTraceEvent(in: events) {
+            error =
+                "\(script.file): \(undeclared.actor) recorded the trace event '\(undeclared.event)', which no system declares: "
+                + "add it to the trace events of the system (or kernel library) that records it, so 'expect trace' may name it"
+        }
         return Result(
             file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
             violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
             undeclaredFields: context.undeclaredFields,
             error: error, digest: Trace.digest(of: canonical), trace: canonical,
             virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted(),
-            events: kernel.trace.all, statementEnds: statementEnds)
+            events: events, statementEnds: statementEnds)
     }
+
+    /// The events the scenario runner itself records (as `scenario`), with those of its directives and invariant checks.
+    public static let traceEvents: [String] = [
+        "begin", "end", "section", "fault", "clock-skew", "after-heal", "scheduled-fault", "later-dropped", "later-failed",
+        "unjoined", "invariant-broken",
+    ]
 
     /// Runs one statement: the step, then the work it started, driven to completion.
     public func execute(_ statement: Statement, in context: ScenarioContext) throws {

@@ -58,6 +58,9 @@ public struct Node: Sendable {
         tracer.record(actor: name, event: event, fields: fields)
     }
 
+    /// The events every node may record, whatever it runs: a fault point that fired.
+    public static let traceEvents: [String] = ["fault-fired"]
+
     /// Whether the named fault point fires now. Declares the point on first use so scenarios can list it.
     public func fault(_ point: String) -> Bool {
         let fired = faults.fires(point)

@@ -30,7 +30,7 @@ public final class URLBus: Sendable {
     }
 
     /// What the system tells an app about its place on screen (`UIApplicationDelegate`).
-    public enum LifecycleEvent: String, Sendable {
+    public enum LifecycleEvent: String, Sendable, CaseIterable {
         /// `applicationDidBecomeActive(_:)`: the app is in front.
         case didBecomeActive = "did-become-active"
         /// `applicationWillResignActive(_:)`: another app is coming to the front.
@@ -57,6 +57,12 @@ public final class URLBus: Sendable {
         /// The app in front; nil on the home screen.
         var foreground: String?
     }
+
+    /// The events the bus records (as `bus`, and `console` as the app whose query iOS refuses).
+    public static let traceEvents: [String] = [
+        "app-declared", "scheme-registered", "scheme-taken", "scheme-undeclared", "scheme-unregistered", "console", "open-rejected",
+        "open-unhandled", "open", "foreground",
+    ]
 
     private let state = Mutex(State())
     private let tracer: any TraceSink

@@ -115,6 +115,10 @@ extension HTTPResponse {
 /// the actor's state keeps one owner, or, for an actor whose state is all thread-safe, on the loop that holds
 /// the connection (``HandlerLoop``). Under simulation there is one loop, so both are deterministic.
 public final class HTTPServer: Sendable {
+    /// The events an actor's HTTP server records, with the bad-request answer every server of this library (and MiG's
+    /// own handler) gives to a request it cannot parse.
+    public static let traceEvents: [String] = ["http-request", "http-response", "http-rejected", "http-error", "http-bad-request"]
+
     public struct Limits: Sendable {
         /// Largest request body accepted.
         public var maxBodyBytes: Int

@@ -1,7 +1,10 @@
 import ArgumentParser
+import Kernel
 import Reports
 import Scenario
 import Swarm
+import Wire
+import WireHTTP
 
 /// Every actor the workbench can start, adapted to the scenario language and `serve`, gathered from the
 /// systems under `Systems/`.
@@ -18,7 +21,15 @@ public enum Catalog {
     public static let directives: [Directive] = systems.flatMap(\.directives)
 
     /// The scenario language with every system's directives.
-    public static var language: ScenarioLanguage { ScenarioLanguage(extra: directives, actorKinds: actorKinds, reachPoints: reachPoints) }
+    public static var language: ScenarioLanguage {
+        ScenarioLanguage(extra: directives, actorKinds: actorKinds, reachPoints: reachPoints, traceEvents: traceEvents)
+    }
+
+    /// Every event a run may record: the systems' and those of the libraries under them all (the simulated network,
+    /// any node's fault points, the URL bus, the HTTP server, the scenario runner).
+    public static let traceEvents: Set<String> = Set(
+        SimulatedNetwork.traceEvents + Node.traceEvents + URLBus.traceEvents + HTTPServer.traceEvents + ScenarioRunner.traceEvents
+            + systems.flatMap(\.traceEvents))
 
     /// How the timeline report draws the systems' own trace events.
     static let timelineEvents: [TimelineEvent] = systems.flatMap(\.timelineEvents)

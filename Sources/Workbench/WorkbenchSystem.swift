@@ -24,6 +24,9 @@ struct WorkbenchSystem: Sendable {
     let invariants: [Invariant]
     /// The outcomes worth reaching the system's actors and clients declare (counted by every run, reported by the swarm).
     let reachPoints: [ReachPoint]
+    /// Every event the system's actors, clients and directives record in the trace: all that `expect trace` may name
+    /// of it, and all a run may record (WorkbenchTests' TraceEventRegistryTests compare it with the sources).
+    let traceEvents: [String]
     /// `workbench bench` subcommands that measure a protocol core the system is built on (e.g. `bench ipp`).
     let coreBenches: [any ParsableCommand.Type]
     /// `workbench bench` subcommands that measure the system's actors (a server against its real-world peers).
@@ -41,7 +44,7 @@ struct WorkbenchSystem: Sendable {
     init(
         name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
         liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
-        invariants: [Invariant] = [], reachPoints: [ReachPoint] = [], coreBenches: [any ParsableCommand.Type] = [],
+        invariants: [Invariant] = [], reachPoints: [ReachPoint] = [], traceEvents: [String], coreBenches: [any ParsableCommand.Type] = [],
         actorBenches: [any ParsableCommand.Type] = [],
         loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = [],
         plantedBugs: [PlantedBugEntry] = []
@@ -54,6 +57,7 @@ struct WorkbenchSystem: Sendable {
         self.completeLiveOptions = completeLiveOptions
         self.invariants = invariants
         self.reachPoints = reachPoints
+        self.traceEvents = traceEvents
         self.coreBenches = coreBenches
         self.actorBenches = actorBenches
         self.loadBench = loadBench

@@ -151,3 +151,62 @@ import Testing
         #expect(error.message.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)"), "\(error)")
     }
 }
+
+/// The event a line looks for must be one something records: `expect no trace` of a misspelt event would pass on nothing,
+/// `wait until trace` of one would wait out its limit. Checked when a language knows the events (the catalog's does).
+@Suite struct TraceEventNameTests {
+    static let events: Set<String> = ["started", "stopped", "http-response", "connect", "reset", "begin", "end"]
+    let language = ScenarioLanguage(actorKinds: [ScenarioNamesTests.echo], traceEvents: Self.events)
+
+    func errors(_ text: String) -> [String] {
+        language.parse(file: "t.scn", text: text).1.map { "\($0.line):\($0.column) \($0.message)" }
+    }
+
+    @Test func aMisspeltEventIsRefusedWithTheNearestOne() {
+        let what = "expected an event an actor, a client or the kernel records ('help expect' lists them all)"
+        #expect(errors("start echo as e1\nexpect no trace stoped by e1") == ["2:17 no trace event 'stoped' (did you mean 'stopped'?); \(what)"])
+        #expect(
+            errors("start echo\nexpect trace http-respnse status=200") == [
+                "2:14 no trace event 'http-respnse' (did you mean 'http-response'?); \(what)"
+            ])
+        #expect(errors("start echo\nwait until trace startd within 1s") == ["2:18 no trace event 'startd' (did you mean 'started'?); \(what)"])
+        #expect(errors("sometimes trace conect as c") == ["1:17 no trace event 'conect' (did you mean 'connect'?); \(what)"])
+        #expect(errors("spawn w wait until trace nothing-like-it") == ["1:26 no trace event 'nothing-like-it'; \(what)"])
+    }
+
+    @Test func aRecordedEventIsAccepted() {
+        #expect(
+            errors(
+                "start echo as e1\nexpect trace started by e1\nexpect no trace reset\nwait until trace http-response status=200 within 1s"
+                    + "\nsometimes trace connect as c"
+            ).isEmpty)
+    }
+
+    /// The bare language (unit tests, no catalog) knows no events, and checks none.
+    @Test func aLanguageWithoutEventsChecksNone() {
+        #expect(ScenarioLanguage().parse(file: "t.scn", text: "expect no trace anything-at-all").1.isEmpty)
+    }
+
+    /// A run that records an event the language does not know fails, naming it and who recorded it; its trace is the one
+    /// it would be otherwise.
+    @Test func aRunThatRecordsAnUndeclaredEventFails() throws {
+        let text = "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200"
+        let bare = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo]), catalog: [TestActors.echo])
+        let recorded = bare.run(bare.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
+        #expect(recorded.passed)
+        let all = Set(recorded.trace.matches(of: /"event":"([^"]*)"/).map { String($0.output.1) })
+        #expect(all.contains("started"))
+
+        func run(knowing events: Set<String>) -> ScenarioRunner.Result {
+            let runner = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo], traceEvents: events), catalog: [TestActors.echo])
+            return runner.run(runner.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
+        }
+        let declared = run(knowing: all)
+        #expect(declared.passed && declared.digest == recorded.digest)
+        let missing = run(knowing: all.subtracting(["started"]))
+        #expect(
+            missing.error == "t.scn: echo recorded the trace event 'started', which no system declares: add it to the trace events of the system "
+                + "(or kernel library) that records it, so 'expect trace' may name it")
+        #expect(missing.digest == recorded.digest)
+    }
+}

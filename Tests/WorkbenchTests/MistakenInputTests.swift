@@ -159,6 +159,22 @@ import Testing
         _ = session.handle("http GET http://echo/ as r")
         #expect(session.complete(line: "expect ${r.st", cursor: 13).candidates == ["${r.status}"])
     }
+
+    /// The console refuses a misspelt trace event as a file does; `help expect` lists the events, and completion offers
+    /// them after `trace`.
+    @Test func traceEventsAreCheckedListedAndCompleted() throws {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("start echo") == .proceed)
+        #expect(session.handle("expect no trace job-complete") == .failed(ExitStatus.scenarioWrong))
+        #expect((lines.all.last ?? "").hasPrefix("error: no trace event 'job-complete' (did you mean 'job-completed'?); "), "\(lines.all)")
+        #expect(session.handle("expect trace started by echo") == .proceed)
+        let help = try session.help("expect").get()
+        #expect(help.contains("trace events (what 'trace EVENT' may name):") && help.contains(" job-completed") && help.contains(" partition"))
+        #expect(session.complete(line: "wait until trace job-comp", cursor: 25).candidates == ["job-completed"])
+        #expect(
+            session.complete(line: "expect no trace mig-client-job-s", cursor: 32).candidates == ["mig-client-job-state", "mig-client-job-submitted"])
+    }
 }
 
 /// The fault points a kind declares in the catalog are exactly those its actor checks, so the scenario checks can

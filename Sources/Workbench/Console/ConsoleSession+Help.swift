@@ -28,6 +28,9 @@ extension ConsoleSession {
         ("quit", "quit", "leave the console (also 'exit' or Ctrl-D)"),
     ]
 
+    /// The directives that look for a trace event (`expect [no] trace EVENT`, `wait until trace EVENT`, `sometimes trace EVENT`).
+    static let tracePatternDirectives: Set<String> = ["expect", "wait", "sometimes"]
+
     /// `help` lists the language; `help WORD` shows one directive (or `spawn`, `later`, an actor kind); an unknown
     /// word is an error with the nearest known one.
     func help(_ word: String?) -> Result<String, CatalogError> {
@@ -60,6 +63,19 @@ extension ConsoleSession {
                     + Catalog.actorKinds.filter { !$0.faultPoints.isEmpty }.map { kind in
                         "\n    \(kind.name): \(kind.faultPoints.joined(separator: ", "))"
                     }.joined()
+            }
+            if Self.tracePatternDirectives.contains(directive.name) {
+                // What `trace EVENT` may name: a misspelt event is refused, so the list is worth having at hand.
+                var line = "\n   "
+                text += "\n  trace events (what 'trace EVENT' may name):"
+                for event in Catalog.traceEvents.sorted() {
+                    if line.count + event.count > 110 {
+                        text += line
+                        line = "\n   "
+                    }
+                    line += " " + event
+                }
+                text += line
             }
             return .success(text)
         }
@@ -122,6 +138,7 @@ extension ConsoleSession {
             switch directive {
             case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
             case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
+            case let word where Self.tracePatternDirectives.contains(word) && words.contains("trace"): vocabulary += Catalog.traceEvents
             case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
                 vocabulary += knownNodes
             case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors", "reached"]

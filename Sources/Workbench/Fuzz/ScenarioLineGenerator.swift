@@ -53,7 +53,9 @@ struct ScenarioLineGenerator {
         case let p where p.contains("URL") && !samples.urls.isEmpty: return samples.urls
         case "N", "BYTES", "COUNT", "P": return ["1", "2", "0.5", "100"]
         case let p where p.contains("RATE"): return ["1MB/s", "56kbit/s"]
-        case "A", "B", "NODE", "HOST", "NAME", "KIND", "ACTOR", "MARK", "EVENT", "POINT": return ["phone"] + samples.nodes + ["r", "x"]
+        case "A", "B", "NODE", "HOST", "NAME", "KIND", "ACTOR", "MARK", "POINT": return ["phone"] + samples.nodes + ["r", "x"]
+        // Events the systems record, so that trace lines pass the parser and run, and one no system records.
+        case "EVENT": return ["started", "connect", "http-response", "fault-fired", "job-completed", "x"]
         default: return ["\"text\"", "x", "${r.status}", "200"]
         }
     }

@@ -7,6 +7,8 @@ extension WorkbenchSystem {
         actorKinds: [.echo],
         liveOptions: ["echo": ["tcp-port": "7007", "http-port": "8080"]],
         invariants: [.echoReportsWhatItReceived],
+        // The echo server's own: its HTTP face is its own, not WireHTTP's.
+        traceEvents: ["started", "stopped", "url-received", "tcp-error", "http-request", "http-response"],
         coreBenches: [KernelBench.self],
         fuzzSamples: FuzzSamples(
             addresses: ["echo:7"], urls: ["http://echo/", "http://echo:80/x"], nodes: ["echo"],

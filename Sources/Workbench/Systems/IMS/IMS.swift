@@ -14,6 +14,7 @@ extension WorkbenchSystem {
         ],
         invariants: Invariant.imsInvariants,
         reachPoints: ReachPoint.imsReachPoints,
+        traceEvents: WorkbenchSystem.imsTraceEvents,
         coreBenches: [JWTBench.self],
         loadBench: .ims,
         fuzzSamples: FuzzSamples(hostile: ["leeway=99999999h"]),

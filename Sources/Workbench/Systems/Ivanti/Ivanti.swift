@@ -10,6 +10,7 @@ extension WorkbenchSystem {
         liveOptions: ["ivanti": ["bus-port": "9084"]],
         invariants: Invariant.ivantiInvariants,
         reachPoints: ReachPoint.ivantiReachPoints,
+        traceEvents: WorkbenchSystem.ivantiTraceEvents,
         loadBench: .ivanti,
         plantedBugs: PlantedBugEntry.ivanti
     )

@@ -31,6 +31,7 @@ extension WorkbenchSystem {
         },
         invariants: Invariant.migInvariants,
         reachPoints: ReachPoint.migReachPoints,
+        traceEvents: WorkbenchSystem.migTraceEvents,
         coreBenches: [IPPBench.self],
         actorBenches: [MiGBench.self],
         loadBench: .mig,

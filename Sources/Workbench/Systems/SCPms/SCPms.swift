@@ -11,6 +11,7 @@ extension WorkbenchSystem {
         liveOptions: ["scpms": ["port": "9083", "tls-port": "9086"]],
         invariants: Invariant.scpmsInvariants,
         reachPoints: ReachPoint.scpmsReachPoints,
+        traceEvents: WorkbenchSystem.scpmsTraceEvents,
         actorBenches: [SCPmsBench.self],
         loadBench: .scpms,
         plantedBugs: PlantedBugEntry.scpms

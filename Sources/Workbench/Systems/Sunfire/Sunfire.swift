@@ -14,6 +14,7 @@ extension WorkbenchSystem {
         ],
         invariants: Invariant.sunfireInvariants,
         reachPoints: ReachPoint.sunfireReachPoints,
+        traceEvents: WorkbenchSystem.sunfireTraceEvents,
         actorBenches: [SunfireBench.self],
         loadBench: .sunfire,
         fuzzSamples: FuzzSamples(
