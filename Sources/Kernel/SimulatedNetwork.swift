@@ -490,9 +490,25 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     }
 
     /// The events the network records (as `net`): what a scenario's `expect trace` may name of it.
-    public static let traceEvents: [String] = [
-        "address", "link", "partition", "heal", "hold", "release", "reset-armed", "listen", "unlisten", "unknown-host", "connect",
-        "connect-timeout", "refused", "accept", "accept-failed", "connected", "reset", "close",
+    public static let traceEvents: [TraceEventDeclaration] = [
+        .event("address", fields: "address", "host"),
+        .event("link", fields: "conditions", "from", "to"),
+        .event("partition", fields: "from", "to"),
+        .event("heal", fields: "from", "to"),
+        .event("hold", fields: "from", "to"),
+        .event("release", fields: "from", "to"),
+        .event("reset-armed", fields: "after-bytes", "from", "to"),
+        .event("listen", fields: "address"),
+        .event("unlisten", fields: "address"),
+        .event("unknown-host", fields: "conn", "from", "to"),
+        .event("connect", fields: "conn", "from", "to"),
+        .event("connect-timeout", fields: "conn"),
+        .event("refused", fields: "conn"),
+        .event("accept", fields: "conn", "on"),
+        .event("accept-failed", fields: "conn", "error"),
+        .event("connected", fields: "conn"),
+        .event("reset", fields: "conn", "end", "reason"),
+        .event("close", fields: "conn", "end", "received", "sent"),
     ]
 }
 

@@ -199,8 +199,12 @@ public struct ResultBinding: Sendable, Equatable {
 public struct NameUse: Sendable, Equatable {
     /// A host the line acts on, a node it puts on the network, a fault point it switches, an actor kind it starts, an
     /// actor it starts (by its name) or one it acts on, a reach point it declares (`sometimes … as LABEL`) or one it
-    /// checks (`expect reached POINT`), or the trace event it looks for (`expect trace EVENT`) and its author (`by NAME`).
-    public enum Kind: Sendable { case host, node, faultPoint, actorKind, actor, actorReference, reachLabel, reachPoint, traceEvent, traceAuthor }
+    /// checks (`expect reached POINT`), or the trace event it looks for (`expect trace EVENT`), its author (`by NAME`) and
+    /// the key of a field it matches (`KEY=VALUE`, a field of `event`).
+    public enum Kind: Sendable, Equatable {
+        case host, node, faultPoint, actorKind, actor, actorReference, reachLabel, reachPoint, traceEvent, traceAuthor
+        case traceField(event: String)
+    }
     public let kind: Kind
     public let name: String
     /// Where the name is written (for a declared default, the directive's column).

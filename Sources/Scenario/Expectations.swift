@@ -171,6 +171,7 @@ struct TracePattern: Sendable {
             let parts = token.text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw args.error("expected 'by', FIELD=VALUE\(allowWithin ? " or 'within'" : ""), found '\(token.text)'") }
             _ = try args.take("a field")
+            args.names.append(NameUse(kind: .traceField(event: event), name: parts[0], column: token.column))
             fields.append((parts[0], Template(Token(text: parts[1], column: token.column, quoted: token.quoted))))
         }
         return TracePattern(event: event, actor: actor, fields: fields, within: within, text: text)

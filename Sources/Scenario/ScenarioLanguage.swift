@@ -44,20 +44,27 @@ public struct ScenarioLanguage: Sendable {
     /// Every event the systems' actors and clients and the kernel record: what `expect [no] trace` and `wait until
     /// trace` may name, and all a run may record. Empty (a language without a catalog): neither is checked.
     public let traceEvents: Set<String>
+    /// The keys each of `traceEvents` may carry: what a line that looks for the event may match (`KEY=VALUE`), and
+    /// all a run may record of it.
+    public let traceEventFields: [String: Set<String>]
 
     /// - parameters:
     ///   - extra: the systems' directives.
     ///   - actorKinds: the kinds `start` can start; given, `start` checks kind and option names when a line is
     ///     parsed, so a typo stops the file before anything runs.
     ///   - reachPoints: the outcomes the systems declare worth reaching (``ReachPoint``).
-    ///   - traceEvents: the events the systems and the kernel record; given, an event name a line looks for is
-    ///     checked when the line is parsed, and a run that records another event fails.
-    public init(extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = [], traceEvents: Set<String> = []) {
+    ///   - traceEvents: the events the systems and the kernel record, with their fields' keys (declarations of one
+    ///     name are merged); given, an event name and the keys a line looks for are checked when the line is parsed,
+    ///     and a run that records another event or key fails.
+    public init(
+        extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = [], traceEvents: [TraceEventDeclaration] = []
+    ) {
         directives =
             Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + Directive.reach + extra
         self.actorKinds = actorKinds
         self.reachPoints = reachPoints
-        self.traceEvents = traceEvents
+        traceEventFields = TraceEventDeclaration.merged(traceEvents)
+        self.traceEvents = Set(traceEventFields.keys)
     }
 
     /// The kinds whose actors check `point`.
@@ -87,11 +94,31 @@ public struct ScenarioLanguage: Sendable {
             + "kernel records ('help expect' lists them all)"
     }
 
+    /// Why `key` is no field of `event` (with the nearest of its keys, and all of them), or nil when the event may
+    /// carry it or the language knows no events: `expect no trace job-created usr=x` would pass on nothing, since no
+    /// `job-created` carries `usr`.
+    func unknownTraceField(_ key: String, of event: String) -> String? {
+        guard let keys = traceEventFields[event], !keys.contains(key) else { return nil }
+        let listed = keys.isEmpty ? "it carries no fields" : "its fields: \(keys.sorted().joined(separator: ", "))"
+        return "the trace event '\(event)' has no field '\(key)'\(didYouMean(key, among: keys)); \(listed)"
+    }
+
     /// The first event of `events` no system or the kernel declares (nil without a catalog): a run that records one
     /// fails, so the list `expect trace` is checked against cannot fall behind what the code records.
     func undeclaredTraceEvent(in events: [Trace.Event]) -> Trace.Event? {
         guard !traceEvents.isEmpty else { return nil }
         return events.first { !traceEvents.contains($0.event) }
+    }
+
+    /// The first field of `events` whose key the declaration of its event lacks (nil without a catalog), with its
+    /// event: a run that records one fails, so the keys `expect trace` is checked against keep up with the code too.
+    /// Events nothing declares are left to ``undeclaredTraceEvent(in:)``.
+    func undeclaredTraceField(in events: [Trace.Event]) -> (event: Trace.Event, key: String)? {
+        for event in events {
+            guard let keys = traceEventFields[event.event] else { continue }
+            if let field = event.fields.first(where: { !keys.contains($0.0) }) { return (event, field.0) }
+        }
+        return nil
     }
 
     /// The directive called `name`.
@@ -107,6 +134,7 @@ public struct ScenarioLanguage: Sendable {
                 switch use.kind {
                 case .faultPoint: unknownFaultPoint(use.name)
                 case .traceEvent: unknownTraceEvent(use.name)
+                case .traceField(let event): unknownTraceField(use.name, of: event)
                 case .reachLabel: reachLabelProblem(use.name)
                 // Under a system's prefix, only that system's points exist; the file's own labels are checked with the file.
                 case .reachPoint where underDeclaredSystem(use.name): unknownReachPoint(use.name, labels: [])

@@ -123,13 +123,19 @@ public struct ScenarioRunner: Sendable {
             ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         let canonical = kernel.trace.canonicalText
         let events = kernel.trace.all
-        // Checked in every run, release builds and swarms included, rather than by one test over the scenarios: a
-        // swarm's faults reach events no scenario does, and a look-up per event costs little next to the run. Nothing
-        // is recorded for it, so the trace and its digest are the same either way.
+        // Checked in every run (event names, then their fields' keys), release builds and swarms included, rather than
+        // by one test over the scenarios: a swarm's faults reach events no scenario does, and a look-up per event
+        // costs little next to the run. Nothing is recorded for it, so the trace and its digest are the same either way.
         if error == nil, let undeclared = language.undeclaredTraceEvent(in: events) {
             error =
                 "\(script.file): \(undeclared.actor) recorded the trace event '\(undeclared.event)', which no system declares: "
                 + "add it to the trace events of the system (or kernel library) that records it, so 'expect trace' may name it"
+        }
+        if error == nil, let (undeclared, key) = language.undeclaredTraceField(in: events) {
+            error =
+                "\(script.file): \(undeclared.actor) recorded the field '\(key)' of the trace event '\(undeclared.event)', which its "
+                + "declaration lacks: add the key to the event's declaration in the system (or kernel library) that records it, so "
+                + "'expect trace \(undeclared.event) \(key)=…' may match it"
         }
         return Result(
             file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
@@ -141,9 +147,18 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// The events the scenario runner itself records (as `scenario`), with those of its directives and invariant checks.
-    public static let traceEvents: [String] = [
-        "begin", "end", "section", "fault", "clock-skew", "after-heal", "scheduled-fault", "later-dropped", "later-failed",
-        "unjoined", "invariant-broken",
+    public static let traceEvents: [TraceEventDeclaration] = [
+        .event("begin", fields: "file", "seed"),
+        .event("end", fields: "expectations", "failed", "invariants-broken"),
+        .event("section", fields: "title"),
+        .event("fault", fields: "mode", "point"),
+        .event("clock-skew", fields: "node", "skew"),
+        .event("after-heal", fields: "clocks", "links", "points", "within"),
+        .event("scheduled-fault", fields: "before-line", "line"),
+        .event("later-dropped", fields: "directive", "why"),
+        .event("later-failed", fields: "directive", "error"),
+        .event("unjoined", fields: "name"),
+        .event("invariant-broken", fields: "invariant", "message", "trace-event"),
     ]
 
     /// Runs one statement: the step, then the work it started, driven to completion.

@@ -59,7 +59,9 @@ public struct Node: Sendable {
     }
 
     /// The events every node may record, whatever it runs: a fault point that fired.
-    public static let traceEvents: [String] = ["fault-fired"]
+    public static let traceEvents: [TraceEventDeclaration] = [
+        .event("fault-fired", fields: "point")
+    ]
 
     /// Whether the named fault point fires now. Declares the point on first use so scenarios can list it.
     public func fault(_ point: String) -> Bool {

@@ -59,9 +59,17 @@ public final class URLBus: Sendable {
     }
 
     /// The events the bus records (as `bus`, and `console` as the app whose query iOS refuses).
-    public static let traceEvents: [String] = [
-        "app-declared", "scheme-registered", "scheme-taken", "scheme-undeclared", "scheme-unregistered", "console", "open-rejected",
-        "open-unhandled", "open", "foreground",
+    public static let traceEvents: [TraceEventDeclaration] = [
+        .event("app-declared", fields: "app", "queries", "url-schemes"),
+        .event("scheme-registered", fields: "owner", "scheme"),
+        .event("scheme-taken", fields: "owner", "scheme"),
+        .event("scheme-undeclared", fields: "owner", "scheme"),
+        .event("scheme-unregistered", fields: "owner", "scheme"),
+        .event("console", fields: "level", "message"),
+        .event("open-rejected", fields: "from", "reason", "url"),
+        .event("open-unhandled", fields: "from", "url"),
+        .event("open", fields: "from", "to", "url"),
+        .event("foreground", fields: "app", "previous"),
     ]
 
     private let state = Mutex(State())

@@ -117,7 +117,13 @@ extension HTTPResponse {
 public final class HTTPServer: Sendable {
     /// The events an actor's HTTP server records, with the bad-request answer every server of this library (and MiG's
     /// own handler) gives to a request it cannot parse.
-    public static let traceEvents: [String] = ["http-request", "http-response", "http-rejected", "http-error", "http-bad-request"]
+    public static let traceEvents: [TraceEventDeclaration] = [
+        .event("http-request", fields: "bytes", "from", "method", "path"),
+        .event("http-response", fields: "from", "status"),
+        .event("http-rejected", fields: "from", "reason", "status"),
+        .event("http-error", fields: "error"),
+        .event("http-bad-request", fields: "from", "reason", "status"),
+    ]
 
     public struct Limits: Sendable {
         /// Largest request body accepted.

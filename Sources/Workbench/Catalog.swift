@@ -22,14 +22,18 @@ public enum Catalog {
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage {
-        ScenarioLanguage(extra: directives, actorKinds: actorKinds, reachPoints: reachPoints, traceEvents: traceEvents)
+        ScenarioLanguage(extra: directives, actorKinds: actorKinds, reachPoints: reachPoints, traceEvents: traceEventDeclarations)
     }
 
-    /// Every event a run may record: the systems' and those of the libraries under them all (the simulated network,
-    /// any node's fault points, the URL bus, the HTTP server, the scenario runner).
-    public static let traceEvents: Set<String> = Set(
+    /// Every event a run may record, with its fields' keys: the systems' and those of the libraries under them all (the
+    /// simulated network, any node's fault points, the URL bus, the HTTP server, the scenario runner).
+    public static let traceEventDeclarations: [TraceEventDeclaration] =
         SimulatedNetwork.traceEvents + Node.traceEvents + URLBus.traceEvents + HTTPServer.traceEvents + ScenarioRunner.traceEvents
-            + systems.flatMap(\.traceEvents))
+        + systems.flatMap(\.traceEvents)
+
+    /// The keys each event may carry (declarations of one name merged), and the events' names.
+    public static let traceEventFields: [String: Set<String>] = TraceEventDeclaration.merged(traceEventDeclarations)
+    public static let traceEvents: Set<String> = Set(traceEventFields.keys)
 
     /// How the timeline report draws the systems' own trace events.
     static let timelineEvents: [TimelineEvent] = systems.flatMap(\.timelineEvents)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Reports
 import Scenario
 import Swarm
+import Wire
 
 /// One system's face in the `workbench` command: what it adds to `start`, the scenario language, `serve`, `bench`,
 /// `fuzz-scenario` and the timeline report. Each folder under `Systems/` defines one (`extension WorkbenchSystem {
@@ -24,9 +25,10 @@ struct WorkbenchSystem: Sendable {
     let invariants: [Invariant]
     /// The outcomes worth reaching the system's actors and clients declare (counted by every run, reported by the swarm).
     let reachPoints: [ReachPoint]
-    /// Every event the system's actors, clients and directives record in the trace: all that `expect trace` may name
-    /// of it, and all a run may record (WorkbenchTests' TraceEventRegistryTests compare it with the sources).
-    let traceEvents: [String]
+    /// Every event the system's actors, clients and directives record in the trace, with the keys of its fields: all
+    /// that `expect trace EVENT KEY=VALUE` may name of it, and all a run may record (WorkbenchTests'
+    /// TraceEventRegistryTests compare it with the sources).
+    let traceEvents: [TraceEventDeclaration]
     /// `workbench bench` subcommands that measure a protocol core the system is built on (e.g. `bench ipp`).
     let coreBenches: [any ParsableCommand.Type]
     /// `workbench bench` subcommands that measure the system's actors (a server against its real-world peers).
@@ -44,7 +46,8 @@ struct WorkbenchSystem: Sendable {
     init(
         name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
         liveTopologies: [LiveTopology] = [], completeLiveOptions: @escaping @Sendable (inout [String: [String: String]]) -> Void = { _ in },
-        invariants: [Invariant] = [], reachPoints: [ReachPoint] = [], traceEvents: [String], coreBenches: [any ParsableCommand.Type] = [],
+        invariants: [Invariant] = [], reachPoints: [ReachPoint] = [], traceEvents: [TraceEventDeclaration],
+        coreBenches: [any ParsableCommand.Type] = [],
         actorBenches: [any ParsableCommand.Type] = [],
         loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = [],
         plantedBugs: [PlantedBugEntry] = []

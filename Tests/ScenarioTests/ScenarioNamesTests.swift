@@ -1,7 +1,9 @@
 import EchoServer
+import Foundation
 import Kernel
 import Scenario
 import Testing
+import Wire
 
 /// What a scenario names is checked against what exists before anything runs: fault points against the catalog's,
 /// hosts against the scenario's nodes, option values against their declarations, durations against their sign.
@@ -155,7 +157,10 @@ import Testing
 /// The event a line looks for must be one something records: `expect no trace` of a misspelt event would pass on nothing,
 /// `wait until trace` of one would wait out its limit. Checked when a language knows the events (the catalog's does).
 @Suite struct TraceEventNameTests {
-    static let events: Set<String> = ["started", "stopped", "http-response", "connect", "reset", "begin", "end"]
+    static let events: [TraceEventDeclaration] = [
+        .event("started", fields: "http", "tcp"), .event("stopped"), .event("http-response", fields: "from", "status"),
+        .event("connect", fields: "from", "to"), .event("reset", fields: "from", "to"), .event("begin"), .event("end"),
+    ]
     let language = ScenarioLanguage(actorKinds: [ScenarioNamesTests.echo], traceEvents: Self.events)
 
     func errors(_ text: String) -> [String] {
@@ -194,19 +199,101 @@ import Testing
         let bare = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo]), catalog: [TestActors.echo])
         let recorded = bare.run(bare.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
         #expect(recorded.passed)
-        let all = Set(recorded.trace.matches(of: /"event":"([^"]*)"/).map { String($0.output.1) })
-        #expect(all.contains("started"))
-
-        func run(knowing events: Set<String>) -> ScenarioRunner.Result {
-            let runner = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo], traceEvents: events), catalog: [TestActors.echo])
-            return runner.run(runner.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
-        }
-        let declared = run(knowing: all)
+        let full = try Self.declarations(of: recorded.trace)
+        #expect(full.contains { $0.name == "started" })
+        let declared = Self.run(text, knowing: full)
         #expect(declared.passed && declared.digest == recorded.digest)
-        let missing = run(knowing: all.subtracting(["started"]))
+        let missing = Self.run(text, knowing: full.filter { $0.name != "started" })
         #expect(
             missing.error == "t.scn: echo recorded the trace event 'started', which no system declares: add it to the trace events of the system "
                 + "(or kernel library) that records it, so 'expect trace' may name it")
         #expect(missing.digest == recorded.digest)
+    }
+
+    /// Every event of a canonical trace, declared with every key it was recorded with.
+    static func declarations(of trace: String) throws -> [TraceEventDeclaration] {
+        var keys: [String: Set<String>] = [:]
+        for line in trace.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let event = try #require(object["event"] as? String)
+            keys[event, default: []].formUnion(object.keys.filter { !["t", "actor", "event"].contains($0) })
+        }
+        return keys.map { TraceEventDeclaration($0.key, fields: $0.value) }
+    }
+
+    static func run(_ text: String, knowing events: [TraceEventDeclaration]) -> ScenarioRunner.Result {
+        let runner = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo], traceEvents: events), catalog: [TestActors.echo])
+        return runner.run(runner.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
+    }
+}
+
+/// The keys a line matches (`expect [no] trace EVENT KEY=VALUE`) must be ones the event carries: `expect no trace
+/// job-created usr=x` would pass on nothing, `wait until trace` with a misspelt key would wait out its limit.
+@Suite struct TraceFieldNameTests {
+    let language = ScenarioLanguage(actorKinds: [ScenarioNamesTests.echo], traceEvents: TraceEventNameTests.events)
+
+    func errors(_ text: String) -> [String] {
+        language.parse(file: "t.scn", text: text).1.map { "\($0.line):\($0.column) \($0.message)" }
+    }
+
+    @Test func aMisspeltKeyIsRefusedWithTheNearestOneAndTheEventsKeys() {
+        let its = "its fields: from, status"
+        #expect(
+            errors("start echo as e1\nexpect no trace http-response by e1 stauts=500") == [
+                "2:37 the trace event 'http-response' has no field 'stauts' (did you mean 'status'?); \(its)"
+            ])
+        #expect(
+            errors("start echo\nexpect trace http-response status=200 frm=phone") == [
+                "2:39 the trace event 'http-response' has no field 'frm' (did you mean 'from'?); \(its)"
+            ])
+        #expect(
+            errors("start echo\nwait until trace started htp=80 within 1s") == [
+                "2:26 the trace event 'started' has no field 'htp' (did you mean 'http'?); its fields: http, tcp"
+            ])
+        #expect(
+            errors("sometimes trace connect too=echo as c") == [
+                "1:25 the trace event 'connect' has no field 'too' (did you mean 'to'?); its fields: from, to"
+            ])
+        #expect(errors("spawn w wait until trace stopped reason=x") == ["1:34 the trace event 'stopped' has no field 'reason'; it carries no fields"])
+    }
+
+    @Test func declaredKeysAreAccepted() {
+        #expect(
+            errors(
+                "start echo as e1\nexpect trace http-response by e1 status=200 from=phone\nexpect no trace http-response status=500"
+                    + "\nwait until trace started http=80 within 1s\nsometimes trace connect to=echo as c"
+            ).isEmpty)
+    }
+
+    /// The bare language (unit tests, no catalog) knows no events, and checks no keys either.
+    @Test func aLanguageWithoutEventsChecksNoKeys() {
+        #expect(ScenarioLanguage().parse(file: "t.scn", text: "expect no trace anything usr=x").1.isEmpty)
+    }
+
+    /// A run that records a key its event's declaration lacks fails, naming the event, the key and who recorded it;
+    /// its trace is the one it would be otherwise.
+    @Test func aRunThatRecordsAnUndeclaredKeyFails() throws {
+        let text = "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200"
+        let bare = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo]), catalog: [TestActors.echo])
+        let recorded = bare.run(bare.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
+        let declarations = try TraceEventNameTests.declarations(of: recorded.trace)
+        #expect(declarations.contains { $0.name == "http-response" && $0.fields.contains("status") })
+
+        #expect(TraceEventNameTests.run(text, knowing: declarations).passed)
+        let lacking = TraceEventNameTests.run(
+            text,
+            knowing: declarations.map { $0.name == "http-response" ? TraceEventDeclaration($0.name, fields: $0.fields.subtracting(["status"])) : $0 })
+        #expect(
+            lacking.error == "t.scn: echo recorded the field 'status' of the trace event 'http-response', which its declaration lacks: add the key "
+                + "to the event's declaration in the system (or kernel library) that records it, so 'expect trace http-response status=…' may match it"
+        )
+        #expect(lacking.digest == recorded.digest)
+    }
+
+    /// Declarations of one name (several systems' `started`) are merged: a key any of them gives is accepted.
+    @Test func declarationsOfOneEventAreMerged() {
+        let language = ScenarioLanguage(traceEvents: [.event("started", fields: "ipp"), .event("started", fields: "port")])
+        #expect(language.traceEventFields["started"] == ["ipp", "port"])
+        #expect(language.parse(file: "t.scn", text: "expect no trace started ipp=1\nexpect no trace started port=2").1.isEmpty)
     }
 }

@@ -170,10 +170,28 @@ import Testing
         #expect((lines.all.last ?? "").hasPrefix("error: no trace event 'job-complete' (did you mean 'job-completed'?); "), "\(lines.all)")
         #expect(session.handle("expect trace started by echo") == .proceed)
         let help = try session.help("expect").get()
-        #expect(help.contains("trace events (what 'trace EVENT' may name):") && help.contains(" job-completed") && help.contains(" partition"))
+        #expect(
+            help.contains("trace events and their fields (what 'trace EVENT KEY=VALUE' may name):") && help.contains(" job-completed(job pages)")
+                && help.contains(" partition("))
         #expect(session.complete(line: "wait until trace job-comp", cursor: 25).candidates == ["job-completed"])
         #expect(
             session.complete(line: "expect no trace mig-client-job-s", cursor: 32).candidates == ["mig-client-job-state", "mig-client-job-submitted"])
+    }
+
+    /// The console refuses a key the event does not carry as a file does, and completion offers the event's keys after it.
+    @Test func traceFieldsAreCheckedAndCompleted() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("start echo") == .proceed)
+        #expect(session.handle("expect no trace job-created by echo usr=secure") == .failed(ExitStatus.scenarioWrong))
+        #expect(
+            (lines.all.last ?? "").hasPrefix(
+                "error: the trace event 'job-created' has no field 'usr' (did you mean 'user'?); its fields: format, job, user (column 37)"),
+            "\(lines.all)")
+        #expect(session.handle("expect no trace job-created by echo user=secure") == .proceed)
+        let keys = session.complete(line: "wait until trace job-created ", cursor: 29).candidates.filter { $0.hasSuffix("=") }
+        #expect(keys == ["format=", "job=", "user="])
+        #expect(session.complete(line: "expect trace http-response st", cursor: 29).candidates == ["status="])
     }
 }
 

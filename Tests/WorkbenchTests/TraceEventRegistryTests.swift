@@ -32,11 +32,36 @@ import Wire
         "Sources/Workbench/Systems/Ivanti/IvantiDirectives.swift: event.rawValue": URLBus.LifecycleEvent.allCases.map(\.rawValue),
     ]
 
-    /// One call that records a trace event: where, its name expression, and the literal names in it.
+    /// The calls that record fields whose keys are not all written out (the field array is a variable, or a literal
+    /// joined with another), by file and name expression as in ``computedNames``, with every key they can record; a
+    /// forwarder records none of its own. A new call of this kind fails ``everyRecordedKeyIsDeclared()`` until it is
+    /// listed here.
+    static let computedFields: [String: [String]] = [
+        // Forwarders (their callers' fields are scanned in their turn).
+        "Sources/Wire/Node.swift: event": [],
+        "Sources/Kernel/SimulatedNetwork.swift: event": [],
+        "Sources/Workbench/Serve/RequestLog.swift: event": [],
+        "Sources/WireHTTP/BadRequestAnswer.swift: node": [],
+        "Sources/SunfireHost/UnixHost.swift: name": [],
+        "Sources/Sunfire/SunfireCore.swift: event.name": [],
+        "Sources/Sunfire/SFTP/SFTPChannel.swift: event.name": [],
+        // The operation only when the request named one.
+        "Sources/MiGServer/MiGHTTPHandler.swift: \"ipp-response\"": ["from", "operation", "status"],
+        // One field per listener, keyed by its scheme.
+        "Sources/MiGServer/MiGServer.swift: \"started\"": ["ipp", "ipps"],
+        // What the body said it held, when it said.
+        "Sources/EchoServer/EchoServer.swift: \"http-response\"": ["from", "status", "received", "reported"],
+        // The invariants broken, when any was.
+        "Sources/Scenario/ScenarioRunner.swift: \"end\"": ["expectations", "failed", "invariants-broken"],
+    ]
+
+    /// One call that records a trace event: where, its name expression, the literal names in it, and the keys of its
+    /// fields (nil when they are not all written out).
     struct RecordingCall {
         let file: String
         let expression: String
         let literals: [String]
+        let keys: [String]?
         var key: String { "\(file): \(expression)" }
         /// A name built at run time (a variable, an interpolation) rather than written out.
         var isComputed: Bool { literals.isEmpty || literals.contains { $0.contains("\\(") } }
@@ -96,10 +121,103 @@ import Wire
                 default: expression = arguments.first
                 }
                 guard let expression = expression?.trimmingCharacters(in: .whitespacesAndNewlines), !expression.isEmpty else { continue }
-                calls.append(RecordingCall(file: path, expression: expression, literals: literals(in: expression)))
+                let fields: String? =
+                    switch match.output.2 {
+                    case "record": arguments.first { $0.hasPrefix("fields:") }.map { String($0.dropFirst(7)) }
+                    case "Event": arguments.dropFirst().first.map { $0.hasPrefix("fields:") ? String($0.dropFirst(7)) : $0 }
+                    default: arguments.dropFirst().first
+                    }
+                calls.append(RecordingCall(file: path, expression: expression, literals: literals(in: expression), keys: keys(in: fields)))
             }
         }
         return calls
+    }
+
+    /// The keys of a field array written out as `[("key", value), …]` (none when there are no fields), or nil.
+    static func keys(in fields: String?) -> [String]? {
+        guard let fields = fields?.trimmingCharacters(in: .whitespacesAndNewlines), !fields.isEmpty, fields != "[]" else { return [] }
+        guard fields.hasPrefix("["), fields.hasSuffix("]") else { return nil }
+        // One literal, not `[…] + […]`: the bracket that opens it closes at the end.
+        var depth = 0
+        for (offset, character) in fields.enumerated() {
+            if "([{".contains(character) { depth += 1 }
+            if ")]}".contains(character) { depth -= 1 }
+            if depth == 0, offset < fields.count - 1 { return nil }
+        }
+        var keys: [String] = []
+        for element in arguments(fields, from: fields.index(after: fields.startIndex)) where !element.isEmpty {
+            guard let key = element.firstMatch(of: /^\(\s*"([^"\\]*)"\s*,/) else { return nil }
+            keys.append(String(key.output.1))
+        }
+        return keys
+    }
+
+    /// Every key a call records is declared for its event, every key declared for an event is recorded by some call of
+    /// it (or the declaration is stale), and the calls whose keys are computed are listed in ``computedFields``.
+    @Test func everyRecordedKeyIsDeclared() throws {
+        let calls = try Self.recordingCalls()
+        #expect(calls.filter { $0.keys?.isEmpty == false }.count > 150, "the scan found only a few calls that record fields")
+        var recorded: [String: Set<String>] = [:]
+        for call in calls {
+            let names = call.isComputed ? Self.computedNames[call.key] ?? [] : call.literals
+            let keys =
+                try call.keys ?? #require(
+                    Self.computedFields[call.key], "\(call.key) records fields whose keys are computed: list them in computedFields")
+            for name in names {
+                recorded[name, default: []].formUnion(keys)
+                for key in keys {
+                    #expect(
+                        Catalog.traceEventFields[name]?.contains(key) == true,
+                        "\(call.file) records '\(name)' with '\(key)', which its declaration lacks")
+                }
+            }
+        }
+        for (name, declared) in Catalog.traceEventFields {
+            let stale = declared.subtracting(recorded[name] ?? []).sorted()
+            #expect(stale.isEmpty, "'\(name)' is declared with \(stale), which no call under Sources/ records")
+        }
+        let listed = Set(calls.filter { $0.keys == nil }.map(\.key))
+        for key in Self.computedFields.keys { #expect(listed.contains(key), "computedFields lists \(key), whose keys are no longer computed") }
+    }
+
+    /// The keys the systems' timeline drawings read of their event (`f.operation`, `f['request-id']`), and those their
+    /// reach points and invariants read (`event["job"]`, `$0["status"]`): each of those is read in a declaration
+    /// (from one `static let` or `static func` to the next) that names the events it looks at, and one of them must
+    /// carry the key. (Which of them a read follows is the code's flow, which the scan does not follow.)
+    @Test func everyKeyReadIsDeclared() throws {
+        for drawing in Catalog.timelineEvents {
+            let keys = drawing.draw.matches(of: /\bf\.([A-Za-z_]\w*)|\bf\['([^']+)'\]/).compactMap { ($0.output.1 ?? $0.output.2).map(String.init) }
+            #expect(!keys.isEmpty || !drawing.draw.contains("f."), "the scan found none of the keys the drawing of '\(drawing.event)' reads")
+            for key in keys {
+                #expect(
+                    Catalog.traceEventFields[drawing.event]?.contains(key) == true, "the timeline's '\(drawing.event)' reads '\(key)', which it lacks"
+                )
+            }
+        }
+        var reads = 0
+        for (path, text) in try Self.sources() where path.hasPrefix("Sources/Workbench/Systems/") {
+            guard ["Reach.swift", "Invariants.swift", "Echo.swift"].contains(where: path.hasSuffix) else { continue }
+            var declarations: [[Substring]] = []
+            for line in text.split(separator: "\n") {
+                if line.firstMatch(of: #/^ {4}(public )?static (let|func|var) /#) != nil || declarations.isEmpty { declarations.append([]) }
+                declarations[declarations.count - 1].append(line)
+            }
+            for lines in declarations {
+                let declaration = lines.joined(separator: "\n")
+                let keys = declaration.matches(of: /(?:\bevent|\$0)\["([^"]+)"\]/).map { String($0.output.1) }
+                guard !keys.isEmpty else { continue }
+                let events = Self.literals(in: declaration).filter(Catalog.traceEvents.contains)
+                #expect(!events.isEmpty, "\(path): \(lines[0]) reads \(keys) of events it does not name")
+                for key in keys {
+                    reads += 1
+                    #expect(
+                        events.contains { Catalog.traceEventFields[$0]?.contains(key) == true },
+                        "\(path): \(lines[0].trimmingCharacters(in: .whitespaces)) reads '\(key)' of \(Set(events).sorted()), none of which declares it"
+                    )
+                }
+            }
+        }
+        #expect(reads > 30, "the scan found only \(reads) keys read of events")
     }
 
     @Test func everyRecordedEventIsDeclared() throws {

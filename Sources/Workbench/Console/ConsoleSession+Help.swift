@@ -65,15 +65,17 @@ extension ConsoleSession {
                     }.joined()
             }
             if Self.tracePatternDirectives.contains(directive.name) {
-                // What `trace EVENT` may name: a misspelt event is refused, so the list is worth having at hand.
+                // What `trace EVENT KEY=VALUE` may name: a misspelt event or key is refused, so the list is worth having at hand.
                 var line = "\n   "
-                text += "\n  trace events (what 'trace EVENT' may name):"
+                text += "\n  trace events and their fields (what 'trace EVENT KEY=VALUE' may name):"
                 for event in Catalog.traceEvents.sorted() {
-                    if line.count + event.count > 110 {
+                    let keys = Catalog.traceEventFields[event, default: []].sorted()
+                    let item = keys.isEmpty ? event : "\(event)(\(keys.joined(separator: " ")))"
+                    if line.count + item.count > 110 {
                         text += line
                         line = "\n   "
                     }
-                    line += " " + event
+                    line += " " + item
                 }
                 text += line
             }
@@ -138,7 +140,11 @@ extension ConsoleSession {
             switch directive {
             case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
             case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
-            case let word where Self.tracePatternDirectives.contains(word) && words.contains("trace"): vocabulary += Catalog.traceEvents
+            case let word where Self.tracePatternDirectives.contains(word) && words.contains("trace"):
+                // The event right after `trace`, then its fields' keys once the event is written.
+                let after = words.drop { $0 != "trace" }.dropFirst()
+                let event = after.count > 1 || (after.count == 1 && startingWord) ? after.first : nil
+                vocabulary += event.map { Catalog.traceEventFields[$0, default: []].map { "\($0)=" } } ?? Array(Catalog.traceEvents)
             case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
                 vocabulary += knownNodes
             case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors", "reached"]

@@ -56,6 +56,8 @@ struct ScenarioLineGenerator {
         case "A", "B", "NODE", "HOST", "NAME", "KIND", "ACTOR", "MARK", "POINT": return ["phone"] + samples.nodes + ["r", "x"]
         // Events the systems record, so that trace lines pass the parser and run, and one no system records.
         case "EVENT": return ["started", "connect", "http-response", "fault-fired", "job-completed", "x"]
+        // Keys some of those events carry, and one none does.
+        case "FIELD=VALUE": return ["status=200", "point=x", "job=1", "x=1"]
         default: return ["\"text\"", "x", "${r.status}", "200"]
         }
     }

@@ -1,4 +1,5 @@
 import Scenario
+import Wire
 
 /// The demo system: one echo actor, no directives of its own; the kernel's bench runs its HTTP exchanges against it.
 extension WorkbenchSystem {
@@ -8,7 +9,14 @@ extension WorkbenchSystem {
         liveOptions: ["echo": ["tcp-port": "7007", "http-port": "8080"]],
         invariants: [.echoReportsWhatItReceived],
         // The echo server's own: its HTTP face is its own, not WireHTTP's.
-        traceEvents: ["started", "stopped", "url-received", "tcp-error", "http-request", "http-response"],
+        traceEvents: [
+            .event("started", fields: "http", "tcp"),
+            .event("stopped"),
+            .event("url-received", fields: "from", "url"),
+            .event("tcp-error", fields: "error"),
+            .event("http-request", fields: "bytes", "from", "method", "path"),
+            .event("http-response", fields: "from", "received", "reported", "status"),
+        ],
         coreBenches: [KernelBench.self],
         fuzzSamples: FuzzSamples(
             addresses: ["echo:7"], urls: ["http://echo/", "http://echo:80/x"], nodes: ["echo"],

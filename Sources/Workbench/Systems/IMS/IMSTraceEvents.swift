@@ -1,12 +1,25 @@
+import Wire
+
 extension WorkbenchSystem {
     /// Every event the IMS verifier, the host's signing back end and the phone's IMS SDK record:
-    /// what `expect trace` may name of IMS, and all they may record in a run.
-    static let imsTraceEvents: [String] = [
+    /// what `expect trace` may name of IMS (and which keys), and all they may record in a run.
+    static let imsTraceEvents: [TraceEventDeclaration] = [
         // IMSVerifier
-        "started", "stopped", "certificate-registered", "user-enrolled", "token-rejected", "session-started", "session-expired",
+        .event("started", fields: "certificates", "leeway", "port", "scheme"),
+        .event("stopped"),
+        .event("certificate-registered", fields: "fingerprint", "iss", "kid"),
+        .event("user-enrolled", fields: "iss", "sub", "user"),
+        .event("token-rejected", fields: "reason"),
+        .event("session-started", fields: "exp", "jti", "nbf", "sub"),
+        .event("session-expired", fields: "sub"),
         // IMSSigningBackend
-        "sign-refused", "token-signed",
+        .event("sign-refused", fields: "reason", "status"),
+        .event("token-signed", fields: "exp", "jti", "sub"),
         // IMSSDK
-        "token-received", "signing-retry", "signing-failed", "token-refreshed", "session-ready",
+        .event("token-received", fields: "attempt", "exp", "jti"),
+        .event("signing-retry", fields: "attempt", "error", "wait"),
+        .event("signing-failed", fields: "attempt", "error"),
+        .event("token-refreshed", fields: "exp", "jti"),
+        .event("session-ready", fields: "exp", "jti"),
     ]
 }

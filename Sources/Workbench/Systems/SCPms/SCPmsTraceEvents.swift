@@ -1,16 +1,42 @@
+import Wire
+
 extension WorkbenchSystem {
     /// Every event the SCPms server, the session manager of the phone's apps and the system's directives record:
-    /// what `expect trace` may name of SCPms, and all they may record in a run.
-    static let scpmsTraceEvents: [String] = [
+    /// what `expect trace` may name of SCPms (and which keys), and all they may record in a run.
+    static let scpmsTraceEvents: [TraceEventDeclaration] = [
         // SCPmsServer
-        "started", "stopped", "store-error", "store-write-failed", "auth-malformed", "auth-refused", "registered", "registration-updated",
-        "registration-deleted", "registration-delete-failed", "odata", "appcid-refused", "appcid-accepted", "logs-stored", "user-added",
-        "application-added",
+        .event("started", fields: "application", "https-port", "port"),
+        .event("stopped"),
+        .event("store-error", fields: "error"),
+        .event("store-write-failed", fields: "attempt", "id", "operation"),
+        .event("auth-malformed", fields: "reason"),
+        .event("auth-refused", fields: "user"),
+        .event("registered", fields: "application", "body-bytes", "device-type", "id", "user", "user-name"),
+        .event("registration-updated", fields: "id"),
+        .event("registration-deleted", fields: "by", "found", "id"),
+        .event("registration-delete-failed", fields: "by", "id"),
+        .event("odata", fields: "method", "resource", "status"),
+        .event("appcid-refused", fields: "reason"),
+        .event("appcid-accepted", fields: "id"),
+        .event("logs-stored", fields: "id", "lines"),
+        .event("user-added", fields: "user"),
+        .event("application-added", fields: "application", "log-upload"),
         // SCPmsClient
-        "scpms-check", "scpms-register-failed", "scpms-registered", "scpms-logs-uploaded", "scpms-challenge-answered",
-        "scpms-network-error", "scpms-retry", "scpms-warning", "scpms-odata", "scpms-logger-attached", "scpms-no-registration",
-        "scpms-register-again", "scpms-session-ended",
+        .event("scpms-check", fields: "status"),
+        .event("scpms-register-failed", fields: "reason", "status"),
+        .event("scpms-registered", fields: "id"),
+        .event("scpms-logs-uploaded", fields: "lines", "status"),
+        .event("scpms-challenge-answered"),
+        .event("scpms-network-error", fields: "error"),
+        .event("scpms-retry", fields: "attempt", "status"),
+        .event("scpms-warning", fields: "server-trust", "why"),
+        .event("scpms-odata", fields: "resource", "status"),
+        .event("scpms-logger-attached", fields: "level"),
+        .event("scpms-no-registration"),
+        .event("scpms-register-again", fields: "refused"),
+        .event("scpms-session-ended", fields: "pending-log-lines"),
         // The directives' app and delegate
-        "app-launched", "scpms-delegate-asked",
+        .event("app-launched", fields: "app", "launch", "stored-id"),
+        .event("scpms-delegate-asked", fields: "headers", "session"),
     ]
 }
