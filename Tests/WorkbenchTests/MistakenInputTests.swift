@@ -171,7 +171,7 @@ import Testing
         #expect(session.handle("expect trace started by echo") == .proceed)
         let help = try session.help("expect").get()
         #expect(
-            help.contains("trace events and their fields (what 'trace EVENT KEY=VALUE' may name):") && help.contains(" job-completed(job pages)")
+            help.contains("trace events and their fields (what 'trace EVENT FIELD=VALUE' may name):") && help.contains(" job-completed(job pages)")
                 && help.contains(" partition("))
         #expect(session.complete(line: "wait until trace job-comp", cursor: 25).candidates == ["job-completed"])
         #expect(

@@ -67,7 +67,7 @@ extension ConsoleSession {
             if Self.tracePatternDirectives.contains(directive.name) {
                 // What `trace EVENT KEY=VALUE` may name: a misspelt event or key is refused, so the list is worth having at hand.
                 var line = "\n   "
-                text += "\n  trace events and their fields (what 'trace EVENT KEY=VALUE' may name):"
+                text += "\n  trace events and their fields (what 'trace EVENT FIELD=VALUE' may name):"
                 for event in Catalog.traceEvents.sorted() {
                     let keys = Catalog.traceEventFields[event, default: []].sorted()
                     let item = keys.isEmpty ? event : "\(event)(\(keys.joined(separator: " ")))"
