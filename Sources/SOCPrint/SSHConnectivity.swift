@@ -127,18 +127,26 @@ public final class SSHConnectivity: @unchecked Sendable {
     ///   - subsystem: run this subsystem (e.g. `sftp`) instead of a command line, like `ssh -s`.
     public func execute(_ command: String, input: [UInt8] = [], subsystem: Bool = false) async throws -> ExecResult {
         let done = node.eventLoop.makePromise(of: ExecResult.self)
-        try await node.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
-            guard let channel = self.channel else { return self.node.eventLoop.makeFailedFuture(ConnectivityError.notConnected) }
-            return channel.pipeline.handler(type: NIOSSHHandler.self).flatMap { ssh in
-                let created = channel.eventLoop.makePromise(of: (any Channel).self)
-                ssh.createChannel(created, channelType: .session) { child, _ in
-                    child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.addHandler(ExecChannel(command: command, input: input, subsystem: subsystem, promise: done))
+        do {
+            try await node.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+                guard let channel = self.channel else { return self.node.eventLoop.makeFailedFuture(ConnectivityError.notConnected) }
+                return channel.pipeline.handler(type: NIOSSHHandler.self).flatMap { ssh in
+                    let created = channel.eventLoop.makePromise(of: (any Channel).self)
+                    ssh.createChannel(created, channelType: .session) { child, _ in
+                        child.eventLoop.makeCompletedFuture {
+                            try child.pipeline.syncOperations.addHandler(
+                                ExecChannel(command: command, input: input, subsystem: subsystem, promise: done))
+                        }
                     }
+                    return created.futureResult.map { _ in }
                 }
-                return created.futureResult.map { _ in }
-            }
-        }.get()
+            }.get()
+        } catch {
+            // No exec channel took the promise (the connection was gone, or the server refused the channel): it is
+            // ours to complete. If a channel did take it and fail it, this second completion is ignored.
+            done.fail(error)
+            throw error
+        }
         return try await done.futureResult.get()
     }
 

@@ -141,6 +141,22 @@ extension Result {
         let digest: String
     }
 
+    /// A command with no connection fails with `notConnected`, and the app's `runCommand` says `Nil`. The exec's promise
+    /// is completed, not leaked: NIO traps on a leaked promise in a debug build, as a swarm seed whose connection was
+    /// gone before an exec did.
+    @Test func aCommandWithoutAConnectionFailsAndLeaksNothing() throws {
+        let kernel = Kernel(seed: 3)
+        let connectivity = SSHConnectivity(host: "sunfire", user: "demo", password: "demo-password", node: kernel.node("phone"))
+        let failure = try kernel.run("exec without a connection") { () async -> String in
+            do {
+                _ = try await connectivity.execute("ls")
+                return "ran"
+            } catch { return "\(error)" }
+        }
+        #expect(failure == "not connected to the server")
+        #expect(try kernel.run("runCommand without a connection") { await connectivity.runCommand("ls") } == "Nil")
+    }
+
     static func print(
         _ document: [UInt8], name: String, perSheet: PagesPerSheet, range: PageRange = .all, times: Int = 1,
         user: String = "demo", password: String = "demo-password"
