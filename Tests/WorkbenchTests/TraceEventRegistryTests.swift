@@ -11,12 +11,10 @@ import Wire
 /// every name on it is recorded somewhere, and every name the systems' invariants, reach points and timeline look for
 /// is on it. (Each run checks the events it records too: ``ScenarioLanguage/undeclaredTraceEvent(in:)``.)
 @Suite struct TraceEventRegistryTests {
-    /// The calls that record an event whose name is no string literal, by file and name expression, with the names they
-    /// can record; a forwarder (whose callers give literals, scanned in their turn) records none of its own. A new call
-    /// of this kind fails ``everyRecordedEventIsDeclared()`` until it is listed here.
-    static let computedNames: [String: [String]] = [
-        // Forwarders: `Node.trace`, the network's `trace`, the live request log, `BadRequestAnswer.trace(_:peer:)`,
-        // `UnixHost.event(_:_:)`, and Sunfire's reports of its host's and SFTP session's events.
+    /// The calls that only pass on an event and fields their callers give (scanned in their turn), so record no name or
+    /// key of their own: `Node.trace`, the network's `trace`, the live request log, `BadRequestAnswer.trace(_:peer:)`,
+    /// `UnixHost.event(_:_:)`, and Sunfire's reports of its host's and SFTP session's events.
+    static let forwarders: [String: [String]] = [
         "Sources/Wire/Node.swift: event": [],
         "Sources/Kernel/SimulatedNetwork.swift: event": [],
         "Sources/Workbench/Serve/RequestLog.swift: event": [],
@@ -24,27 +22,25 @@ import Wire
         "Sources/SunfireHost/UnixHost.swift: name": [],
         "Sources/Sunfire/SunfireCore.swift: event.name": [],
         "Sources/Sunfire/SFTP/SFTPChannel.swift: event.name": [],
+    ]
+
+    /// The calls that record an event whose name is no string literal, by file and name expression, with the names they
+    /// can record; a forwarder (whose callers give literals, scanned in their turn) records none of its own. A new call
+    /// of this kind fails ``everyRecordedEventIsDeclared()`` until it is listed here.
+    static let computedNames: [String: [String]] = forwarders.merging([
         // The bus's answer to a scheme registration.
         "Sources/Wire/URLBus.swift: outcome": ["scheme-registered", "scheme-taken", "scheme-undeclared"],
         // A finished job: `job-` and the IPP state it finished in.
         "Sources/MiGServer/PrintEngine.swift: \"job-\\(state.keyword)\"": ["job-completed", "job-aborted"],
         // What the bus tells an app of its place on screen.
         "Sources/Workbench/Systems/Ivanti/IvantiDirectives.swift: event.rawValue": URLBus.LifecycleEvent.allCases.map(\.rawValue),
-    ]
+    ]) { $1 }
 
     /// The calls that record fields whose keys are not all written out (the field array is a variable, or a literal
     /// joined with another), by file and name expression as in ``computedNames``, with every key they can record; a
     /// forwarder records none of its own. A new call of this kind fails ``everyRecordedKeyIsDeclared()`` until it is
     /// listed here.
-    static let computedFields: [String: [String]] = [
-        // Forwarders (their callers' fields are scanned in their turn).
-        "Sources/Wire/Node.swift: event": [],
-        "Sources/Kernel/SimulatedNetwork.swift: event": [],
-        "Sources/Workbench/Serve/RequestLog.swift: event": [],
-        "Sources/WireHTTP/BadRequestAnswer.swift: node": [],
-        "Sources/SunfireHost/UnixHost.swift: name": [],
-        "Sources/Sunfire/SunfireCore.swift: event.name": [],
-        "Sources/Sunfire/SFTP/SFTPChannel.swift: event.name": [],
+    static let computedFields: [String: [String]] = forwarders.merging([
         // The operation only when the request named one.
         "Sources/MiGServer/MiGHTTPHandler.swift: \"ipp-response\"": ["from", "operation", "status"],
         // One field per listener, keyed by its scheme.
@@ -53,7 +49,7 @@ import Wire
         "Sources/EchoServer/EchoServer.swift: \"http-response\"": ["from", "status", "received", "reported"],
         // The invariants broken, when any was.
         "Sources/Scenario/ScenarioRunner.swift: \"end\"": ["expectations", "failed", "invariants-broken"],
-    ]
+    ]) { $1 }
 
     /// One call that records a trace event: where, its name expression, the literal names in it, and the keys of its
     /// fields (nil when they are not all written out).
