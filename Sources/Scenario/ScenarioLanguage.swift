@@ -103,22 +103,26 @@ public struct ScenarioLanguage: Sendable {
         return "the trace event '\(event)' has no field '\(key)'\(didYouMean(key, among: keys)); \(listed)"
     }
 
-    /// The first event of `events` no system or the kernel declares (nil without a catalog): a run that records one
-    /// fails, so the list `expect trace` is checked against cannot fall behind what the code records.
-    func undeclaredTraceEvent(in events: [Trace.Event]) -> Trace.Event? {
-        guard !traceEvents.isEmpty else { return nil }
-        return events.first { !traceEvents.contains($0.event) }
+    /// What a run recorded that no declaration covers: an event no system or the kernel declares, else the first
+    /// field whose key its event's declaration lacks.
+    enum UndeclaredTrace {
+        case event(Trace.Event)
+        case field(Trace.Event, key: String)
     }
 
-    /// The first field of `events` whose key the declaration of its event lacks (nil without a catalog), with its
-    /// event: a run that records one fails, so the keys `expect trace` is checked against keep up with the code too.
-    /// Events nothing declares are left to ``undeclaredTraceEvent(in:)``.
-    func undeclaredTraceField(in events: [Trace.Event]) -> (event: Trace.Event, key: String)? {
+    /// The first undeclared event of `events`, else their first undeclared key (nil without a catalog), found in one
+    /// pass: a run that records either fails, so the names and keys `expect trace` is checked against cannot fall
+    /// behind what the code records.
+    func undeclaredTrace(in events: [Trace.Event]) -> UndeclaredTrace? {
+        guard !traceEventFields.isEmpty else { return nil }
+        var firstField: UndeclaredTrace?
         for event in events {
-            guard let keys = traceEventFields[event.event] else { continue }
-            if let field = event.fields.first(where: { !keys.contains($0.0) }) { return (event, field.0) }
+            guard let keys = traceEventFields[event.event] else { return .event(event) }
+            if firstField == nil, let field = event.fields.first(where: { !keys.contains($0.0) }) {
+                firstField = .field(event, key: field.0)
+            }
         }
-        return nil
+        return firstField
     }
 
     /// The directive called `name`.

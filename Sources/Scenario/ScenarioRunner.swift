@@ -126,16 +126,17 @@ public struct ScenarioRunner: Sendable {
         // Checked in every run (event names, then their fields' keys), release builds and swarms included, rather than
         // by one test over the scenarios: a swarm's faults reach events no scenario does, and a look-up per event
         // costs little next to the run. Nothing is recorded for it, so the trace and its digest are the same either way.
-        if error == nil, let undeclared = language.undeclaredTraceEvent(in: events) {
+        switch error == nil ? language.undeclaredTrace(in: events) : nil {
+        case .event(let undeclared):
             error =
                 "\(script.file): \(undeclared.actor) recorded the trace event '\(undeclared.event)', which no system declares: "
                 + "add it to the trace events of the system (or kernel library) that records it, so 'expect trace' may name it"
-        }
-        if error == nil, let (undeclared, key) = language.undeclaredTraceField(in: events) {
+        case .field(let undeclared, let key):
             error =
                 "\(script.file): \(undeclared.actor) recorded the field '\(key)' of the trace event '\(undeclared.event)', which its "
                 + "declaration lacks: add the key to the event's declaration in the system (or kernel library) that records it, so "
                 + "'expect trace \(undeclared.event) \(key)=…' may match it"
+        case nil: break
         }
         return Result(
             file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,

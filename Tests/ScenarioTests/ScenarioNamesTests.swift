@@ -195,9 +195,8 @@ import Wire
     /// A run that records an event the language does not know fails, naming it and who recorded it; its trace is the one
     /// it would be otherwise.
     @Test func aRunThatRecordsAnUndeclaredEventFails() throws {
-        let text = "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200"
-        let bare = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo]), catalog: [TestActors.echo])
-        let recorded = bare.run(bare.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
+        let text = Self.echoRequest
+        let recorded = Self.run(text, knowing: [])
         #expect(recorded.passed)
         let full = try Self.declarations(of: recorded.trace)
         #expect(full.contains { $0.name == "started" })
@@ -221,6 +220,10 @@ import Wire
         return keys.map { TraceEventDeclaration($0.key, fields: $0.value) }
     }
 
+    /// A scenario whose echo records a few events with fields: what the run checks are tried on.
+    static let echoRequest = "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200"
+
+    /// `text` run with a language that knows `events` (none: the bare language, which checks nothing).
     static func run(_ text: String, knowing events: [TraceEventDeclaration]) -> ScenarioRunner.Result {
         let runner = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo], traceEvents: events), catalog: [TestActors.echo])
         return runner.run(runner.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
@@ -273,9 +276,8 @@ import Wire
     /// A run that records a key its event's declaration lacks fails, naming the event, the key and who recorded it;
     /// its trace is the one it would be otherwise.
     @Test func aRunThatRecordsAnUndeclaredKeyFails() throws {
-        let text = "start echo\nhttp GET http://echo/ as r\nexpect ${r.status} == 200"
-        let bare = ScenarioRunner(language: ScenarioLanguage(actorKinds: [TestActors.echo]), catalog: [TestActors.echo])
-        let recorded = bare.run(bare.language.parse(file: "t.scn", text: text).0, seed: 1) { _ in }
+        let text = TraceEventNameTests.echoRequest
+        let recorded = TraceEventNameTests.run(text, knowing: [])
         let declarations = try TraceEventNameTests.declarations(of: recorded.trace)
         #expect(declarations.contains { $0.name == "http-response" && $0.fields.contains("status") })
 

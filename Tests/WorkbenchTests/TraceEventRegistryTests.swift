@@ -9,7 +9,7 @@ import Wire
 /// The trace events the systems and the libraries under them declare (``Catalog/traceEvents``) are what
 /// `expect trace EVENT` is checked against, so the list must be the sources' own: every event a call records is on it,
 /// every name on it is recorded somewhere, and every name the systems' invariants, reach points and timeline look for
-/// is on it. (Each run checks the events it records too: ``ScenarioLanguage/undeclaredTraceEvent(in:)``.)
+/// is on it. (Each run checks the events it records too: ``ScenarioLanguage/undeclaredTrace(in:)``.)
 @Suite struct TraceEventRegistryTests {
     /// The calls that only pass on an event and fields their callers give (scanned in their turn), so record no name or
     /// key of their own: `Node.trace`, the network's `trace`, the live request log, `BadRequestAnswer.trace(_:peer:)`,
