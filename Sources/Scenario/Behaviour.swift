@@ -21,15 +21,16 @@ public enum Behaviour {
         return "\(event.actor) \(event.event)"
     }
 
-    /// Every behaviour of `events`, with the statement it first appeared in: `statementEnds[i]` is the number of events
-    /// recorded when statement `i` ended (events after the last end count as the last statement's).
-    public static func firstSeen(in events: [Trace.Event], statementEnds: [Int]) -> [String: Int] {
+    /// Every distinct name `name` gives an event of `events` (nil: the event counts for nothing), with the statement it
+    /// first appeared in: `statementEnds[i]` is the number of events recorded when statement `i` ended (events after
+    /// the last end count as the last statement's).
+    static func firstSeen(in events: [Trace.Event], statementEnds: [Int], by name: (Trace.Event) -> String?) -> [String: Int] {
         var seen: [String: Int] = [:]
         var statement = 0
         for (position, event) in events.enumerated() {
             while statement < statementEnds.count - 1, position >= statementEnds[statement] { statement += 1 }
-            guard let behaviour = of(event), seen[behaviour] == nil else { continue }
-            seen[behaviour] = statement
+            guard let key = name(event), seen[key] == nil else { continue }
+            seen[key] = statement
         }
         return seen
     }

@@ -47,7 +47,13 @@ public struct ScenarioRunner: Sendable {
         /// What the run did, as coverage for guided exploration: each distinct ``Behaviour`` of its trace, with the
         /// statement (0-based) it first appeared in (faults scheduled before a statement count as that statement's).
         /// Worked out when asked: only an exploration asks.
-        public var behaviours: [String: Int] { Behaviour.firstSeen(in: events, statementEnds: statementEnds) }
+        public var behaviours: [String: Int] { firstSeen(by: Behaviour.of) }
+
+        /// Each distinct name `name` gives an event of the trace (nil: the event counts for nothing), with the statement
+        /// (0-based) it first appeared in, as ``behaviours`` counts them.
+        public func firstSeen(by name: (Trace.Event) -> String?) -> [String: Int] {
+            Behaviour.firstSeen(in: events, statementEnds: statementEnds, by: name)
+        }
 
         public var failures: [ScenarioContext.Expectation] { expectations.filter { $0.failure != nil } }
         public var passed: Bool { error == nil && failures.isEmpty && violations.isEmpty }

@@ -4,7 +4,8 @@ import Synchronization
 import Wire
 
 /// Chooses a run's faults from its seed, statement by statement, within ``SwarmOptions``, from what the world holds at
-/// that moment: the links that carried a connection, the nodes' clocks, the fault points actors declared.
+/// that moment: the links that carried a connection or that this statement's step will use (``LinkForecast``), the
+/// nodes' clocks, the fault points actors declared.
 ///
 /// Two levels, as FoundationDB's BUGGIFY: each fault site is switched on or off once for the seed, and a site that is
 /// on fires before each statement with its own probability (its seed-drawn weight times its class's share). Each
@@ -19,18 +20,25 @@ import Wire
 public struct SeededFaultSchedule: FaultScheduler {
     public let options: SwarmOptions
     public let seed: UInt64
+    let forecast: LinkForecast
     private let sites: SiteTable
 
-    public init(options: SwarmOptions, seed: UInt64) {
+    /// - parameter forecast: the links the workload's statements use; without one, a link is a site only once a
+    ///   connection used it.
+    init(options: SwarmOptions, seed: UInt64, forecast: LinkForecast) {
         self.options = options
         self.seed = seed
+        self.forecast = forecast
         sites = SiteTable()
     }
+
+    public init(options: SwarmOptions, seed: UInt64) { self.init(options: options, seed: seed, forecast: .none) }
 
     public func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault] {
         guard options.faults != .none else { return [] }
         let network = context.kernel.network
-        return draw(links: network.usedLinks, hosts: network.hostNames, points: context.kernel.faults.all.map(\.name))
+        let links = forecast.links(before: index, used: network.usedLinks)
+        return draw(links: links, hosts: network.hostNames, points: context.kernel.faults.all.map(\.name))
             .map { ScheduledFault(before: index, line: $0.line, site: $0.site) }
     }
 

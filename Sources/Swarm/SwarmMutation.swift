@@ -15,7 +15,8 @@ public struct SwarmMutation: Codable, Sendable, Equatable {
     /// What was changed, as a person reads it.
     public let edits: [String]
     /// The parent's faults with drops, shifts and copies applied, by statement. A fault whose site is not there when
-    /// its statement comes (a link no connection has used yet, a point no actor declared yet) is left out.
+    /// its statement comes (a link no connection has used yet nor its step will, a point no actor declared yet) is
+    /// left out.
     public let faults: [ScheduledFault]
     /// Statements (0-based) before which one more fault is drawn from the sites there at that moment.
     public let additions: [Int]
@@ -50,9 +51,9 @@ struct MutantSchedule: FaultScheduler {
     let lines: SeededFaultSchedule
     private let random: RandomStream
 
-    init(mutation: SwarmMutation, options: SwarmOptions, seed: UInt64) {
+    init(mutation: SwarmMutation, options: SwarmOptions, seed: UInt64, forecast: LinkForecast) {
         self.mutation = mutation
-        lines = SeededFaultSchedule(options: options, seed: seed)
+        lines = SeededFaultSchedule(options: options, seed: seed, forecast: forecast)
         random = RandomStream(seed: seed, name: "swarm-explore mutant \(mutation.number)")
     }
 
@@ -61,7 +62,7 @@ struct MutantSchedule: FaultScheduler {
         let added = mutation.additions.filter { $0 == index }.count
         let redrawn = mutation.redraws.filter { $0.before == index }
         guard !planned.isEmpty || added > 0 || !redrawn.isEmpty else { return [] }
-        let world = FaultSites(context, options: lines.options)
+        let world = FaultSites(context, before: index, options: lines.options, forecast: lines.forecast)
         var faults = planned.filter { world.canRun($0.line) }
         for redraw in redrawn {
             if let line = world.draw(redraw.site, lines, random) { faults.append(ScheduledFault(before: index, line: line, site: redraw.site)) }
@@ -83,13 +84,13 @@ struct FaultSites {
     let options: SwarmOptions
     private let linkNames: Set<String>
 
-    init(_ context: ScenarioContext, options: SwarmOptions) {
+    init(_ context: ScenarioContext, before index: Int, options: SwarmOptions, forecast: LinkForecast) {
         let network = context.kernel.network
-        links = options.faults.network ? network.usedLinks : []
+        links = options.faults.network ? forecast.links(before: index, used: network.usedLinks) : []
         hosts = options.faults.network ? network.hostNames : []
         points = options.faults.actors ? context.kernel.faults.all.map(\.name) : []
         self.options = options
-        linkNames = Set(links.map { "\($0.0)<->\($0.1)" })
+        linkNames = Set(links.map { LinkForecast.name($0.0, $0.1) })
     }
 
     /// Whether a fault line names only sites that are here: its link (`A -> B`, `A <-> B`), clock or fault point.
@@ -99,7 +100,7 @@ struct FaultSites {
         if words.first == "later" { words.removeFirst(min(2, words.count)) }
         if let arrow = words.firstIndex(where: { $0 == "->" || $0 == "<->" }), arrow > 0, arrow + 1 < words.count {
             let (a, b) = (words[arrow - 1], words[arrow + 1])
-            return linkNames.contains(a < b ? "\(a)<->\(b)" : "\(b)<->\(a)")
+            return linkNames.contains(LinkForecast.name(a, b))
         }
         switch words.first {
         case "clock": return words.count > 1 && hosts.contains(words[1])

@@ -5,6 +5,7 @@ import Scenario
 public struct SwarmRunner: Sendable {
     public let runner: ScenarioRunner
     public let options: SwarmOptions
+    private let forecasts = LinkForecasts()
 
     public init(runner: ScenarioRunner, options: SwarmOptions) {
         self.runner = runner
@@ -13,8 +14,12 @@ public struct SwarmRunner: Sendable {
 
     /// `script` under `seed`, with the faults the seed draws as the run goes.
     public func run(_ script: Script, seed: UInt64) -> ScenarioRunner.Result {
-        runner.run(script, seed: seed, faults: .drawn(SeededFaultSchedule(options: options, seed: seed))) { _ in }
+        let schedule = SeededFaultSchedule(options: options, seed: seed, forecast: forecast(script))
+        return runner.run(script, seed: seed, faults: .drawn(schedule)) { _ in }
     }
+
+    /// The links `script`'s statements use, learnt once by a run without faults.
+    func forecast(_ script: Script) -> LinkForecast { forecasts.forecast(script, runner: runner, options: options) }
 
     /// Every script under every seed (seed by seed, scripts in order), calling `each` as results come.
     public func run(_ scripts: [Script], seeds: [UInt64], each: (SwarmRun) -> Void) -> [SwarmRun] {
@@ -37,7 +42,7 @@ public struct SwarmRunner: Sendable {
     /// One planned run's whole result (with its trace).
     public func result(_ entry: SwarmPlanEntry, script: Script) -> ScenarioRunner.Result {
         guard let mutation = entry.mutation else { return run(script, seed: entry.seed) }
-        let schedule = MutantSchedule(mutation: mutation, options: options, seed: entry.seed)
+        let schedule = MutantSchedule(mutation: mutation, options: options, seed: entry.seed, forecast: forecast(script))
         return runner.run(script, seed: entry.seed, faults: .drawn(schedule)) { _ in }
     }
 

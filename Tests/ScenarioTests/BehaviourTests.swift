@@ -26,8 +26,8 @@ import Testing
             trace.record(actor: actor, event: event, fields: [])
         }
         // Statement 0 ended after 2 events, statement 1 after 4, statement 2 after 5; the sixth came after the last.
-        let seen = Behaviour.firstSeen(in: trace.all, statementEnds: [2, 4, 5])
+        let seen = Behaviour.firstSeen(in: trace.all, statementEnds: [2, 4, 5], by: Behaviour.of)
         #expect(seen == ["a x": 0, "a y": 0, "b x": 1, "a z": 2, "a w": 2])
-        #expect(Behaviour.firstSeen(in: trace.all, statementEnds: []) == ["a x": 0, "a y": 0, "b x": 0, "a z": 0, "a w": 0])
+        #expect(Behaviour.firstSeen(in: trace.all, statementEnds: [], by: Behaviour.of) == ["a x": 0, "a y": 0, "b x": 0, "a z": 0, "a w": 0])
     }
 }

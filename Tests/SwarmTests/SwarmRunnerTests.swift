@@ -44,6 +44,29 @@ import Testing
         #expect(swarm(.none).run(scripts, seeds: [4, 5, 6]) { _ in }.allSatisfy { $0.faults.isEmpty && $0.passed })
     }
 
+    /// The first connection on a link can be cut: the link is a site from the statement that first connects on it
+    /// (learnt from a run without faults), not only once a connection has used it.
+    @Test func aLinkIsAFaultSiteFromTheStatementThatFirstConnectsOnIt() throws {
+        let script = try script()
+        let networkSwarm = swarm(.network)
+        #expect(networkSwarm.forecast(script).firstUse == ["a<->b": 3, "a<->c": 4, "b<->c": 5])
+        #expect(swarm(.actors).forecast(script).firstUse.isEmpty, "no link faults, no run to learn them")
+        let forecast = networkSwarm.forecast(script)
+        #expect(forecast.links(before: 2, used: []).isEmpty)
+        #expect(forecast.links(before: 4, used: [("b", "c")]).map { "\($0.0)\($0.1)" } == ["ab", "ac", "bc"])
+        // Before the connection on a<->b (statement 3), some seeds fault a<->b; without the forecast none could.
+        func firstLinkFaults(_ run: (UInt64) -> ScenarioRunner.Result) -> Int {
+            (UInt64(1)...100).filter { seed in
+                run(seed).faults.contains { $0.before == 3 && $0.site == "link a<->b" }
+            }.count
+        }
+        #expect(firstLinkFaults { networkSwarm.run(script, seed: $0) } > 5)
+        let blind = { (seed: UInt64) in
+            Self.runner.run(script, seed: seed, faults: .drawn(SeededFaultSchedule(options: networkSwarm.options, seed: seed))) { _ in }
+        }
+        #expect(firstLinkFaults(blind) == 0)
+    }
+
     @Test func aFailureIsTheSameWhereverItsLineMoved() throws {
         let failing = "let x = 1\nexpect ${x} == 2\n"
         let first = try #require(FailureSignature(Self.runner.run(try script(failing), seed: 1) { _ in }))

@@ -11,7 +11,8 @@ struct SwarmRunCommand: ParsableCommand {
         abstract: "Run scenario files under seeds A..B with seed-chosen faults (the default of `workbench swarm`).",
         discussion: """
             For every seed, a fault schedule is drawn from the seed as the scenario runs, from fault sites in two levels: \
-            each link that carried a connection, each node's clock, each fault point actors declared and the swizzle is \
+            each link that carried a connection or that the coming statement connects on (learnt from one run without faults), \
+            each node's clock, each fault point actors declared and the swizzle is \
             switched on for the seed or not (probability \(SwarmOptions(faults: .all).siteEnabledRate)), and a site that is on fires \
             before each statement with its own probability, drawn for the seed. A link fires a latency distribution, a \
             partition or hold that ends by itself, or a reset (now, or after N bytes with each power of two of N as likely); a clock a skew; a point its fault; the \
