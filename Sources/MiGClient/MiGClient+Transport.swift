@@ -77,7 +77,13 @@ extension MiGClient {
             case .failure(let error):
                 failure = error
             }
-            guard failure.isRetryable else { throw failure }
+            guard failure.isRetryable || repeatsLostAnswer(failure) else {
+                if case .answerLost = failure {
+                    // The safe choice made visible: the request changes the spool, so it is not sent again.
+                    node.trace("mig-client-not-repeated", [("attempt", "\(attempt)"), ("operation", "\(message.operation)")])
+                }
+                throw failure
+            }
             guard attempt < policy.maxAttempts else {
                 throw attempt == 1 ? failure : .retriesExhausted(attempts: attempt, last: failure)
             }
@@ -90,6 +96,13 @@ extension MiGClient {
                 ])
             await sleep(delay)
         }
+    }
+
+    /// The planted bug `mig.lost-answer-repeated`: a lost answer is taken for one that is safe to ask again, even for a
+    /// print (which MiG may have queued already).
+    private func repeatsLostAnswer(_ failure: MiGError) -> Bool {
+        guard case .answerLost = failure else { return false }
+        return node.planted(.migLostAnswerRepeated)
     }
 
     /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`; with `timeLimit`, the

@@ -303,4 +303,6 @@ extension MiGError {
 extension PlantedBug {
     /// The print client takes a Print-Job answer that names a job for success, whatever its IPP status.
     public static let migStatusIgnored = PlantedBug("mig.status-ignored")
+    /// The print client sends a Print-Job again after its answer was lost, as if it were a read: a second job.
+    public static let migLostAnswerRepeated = PlantedBug("mig.lost-answer-repeated")
 }

@@ -34,6 +34,11 @@ import Wire
                 .migBusyAfterQueueing, [ScheduledFault(before: try statement("start mig-proxy"), line: "fault mig.busy times 2")],
                 "mig.one-print-per-submission"
             ),
+            // The print's request goes out whole and the cut lands in its answer (3,500 bytes on from the TLS handshake).
+            (
+                .migLostAnswerRepeated, [ScheduledFault(before: try statement("mig print url"), line: "reset proxy -> phone after 3500 bytes")],
+                "mig.one-print-per-submission"
+            ),
             (.scpmsIDFromDevice, [], "scpms.deleted-id-never-reissued"),
             // Needs the internal error at the moment of the delete, twice (the delete and its retry): armed just before it.
             (

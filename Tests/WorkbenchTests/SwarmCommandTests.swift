@@ -63,6 +63,8 @@ import Testing
         #expect(run.passed, "\(run.failures.map { $0.failure ?? "" })")
         #expect(run.trace.components(separatedBy: "\"event\":\"job-created\"").count == 2, "one job, not two")
         #expect(run.trace.contains("\"event\":\"mig-client-retry\"") == false)
+        #expect(run.trace.contains("\"event\":\"mig-client-not-repeated\""), "the client says it did not send the print again")
+        #expect(run.reached.contains("mig.lost-answer-not-repeated"))
     }
 
     @Test func theConsoleChecksInvariantsAfterEveryLine() throws {

@@ -12,6 +12,11 @@ extension PlantedBugEntry {
                 "the print client takes a Print-Job answer that names a job for success, whatever its IPP status: an aborted job is reported submitted"
         ),
         PlantedBugEntry(
+            .migLostAnswerRepeated, system: "MiG",
+            summary:
+                "the print client sends a Print-Job again after its answer was lost, as if it were a read: MiG may have queued it already, so it prints twice"
+        ),
+        PlantedBugEntry(
             .migBusyAfterQueueing, system: "MiG",
             summary: "MiG answers server-error-busy after it queued the job and took its document: the client's retry prints twice"),
     ]

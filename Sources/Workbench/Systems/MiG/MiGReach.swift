@@ -5,7 +5,7 @@ import Scenario
 /// takes (a hold, a retry, a printer that stopped) taken to its end.
 extension ReachPoint {
     static let migReachPoints: [ReachPoint] = [
-        heldThenCompleted, retryAfterLostAnswer, busyThenSubmitted, printerStoppedThenResumed, uploadAbandoned, jobAborted,
+        heldThenCompleted, retryAfterLostAnswer, lostAnswerNotRepeated, busyThenSubmitted, printerStoppedThenResumed, uploadAbandoned, jobAborted,
     ]
 
     /// A job held from its creation (job-hold-until) is traced only when it is released; one held later, when held.
@@ -31,6 +31,12 @@ extension ReachPoint {
         }
         return retried.contains(event.actor)
     }
+
+    /// The other side of a lost answer: a print (or any request that changes the spool) is not sent again.
+    static let lostAnswerNotRepeated = ReachPoint.event(
+        "mig.lost-answer-not-repeated",
+        outcome: "a MiG client whose print went out whole but whose answer was lost did not send it again (it may have printed) and said so",
+        actorKinds: ["mig"], event: "mig-client-not-repeated")
 
     static let busyThenSubmitted = ReachPoint.sequence(
         "mig.busy-then-submitted", outcome: "a print client told 'server-error-busy' waited, retried, and its print was submitted",

@@ -43,6 +43,7 @@ extension WorkbenchSystem {
         .event("mig-client-request", fields: "attempt", "operation", "request-id"),
         .event("mig-client-response", fields: "http", "ipp"),
         .event("mig-client-retry", fields: "after-attempt", "reason", "wait"),
+        .event("mig-client-not-repeated", fields: "attempt", "operation"),
         .event("mig-client-replay", fields: "bytes", "document-bytes"),
         .event("mig-client-replay-answer", fields: "http", "ipp"),
         .event("mig-client-job-submitted", fields: "attempts", "bytes", "job-id"),
