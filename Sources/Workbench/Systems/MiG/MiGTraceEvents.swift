@@ -1,3 +1,4 @@
+import IPP
 import Wire
 
 extension WorkbenchSystem {
@@ -10,7 +11,7 @@ extension WorkbenchSystem {
         .event("spool-recovered", fields: "aborted", "orphans-removed", "requeued"),
         .event("auth-failed", fields: "user"),
         .event("certificate-refused", fields: "user"),
-        .event("certificate-accepted", fields: "subject", "user", "via"),
+        .event("certificate-accepted", fields: "subject", "user", values: ["via": ["handshake", "proxy"]]),
         .event("http-request", fields: "from", "method", "path"),
         .event("http-response", fields: "from", "status"),
         .event("http-error", fields: "error"),
@@ -46,7 +47,7 @@ extension WorkbenchSystem {
         .event("mig-client-replay", fields: "bytes", "document-bytes"),
         .event("mig-client-replay-answer", fields: "http", "ipp"),
         .event("mig-client-job-submitted", fields: "attempts", "bytes", "job-id"),
-        .event("mig-client-job-state", fields: "job-id", "reasons", "state"),
+        .event("mig-client-job-state", fields: "job-id", "reasons", values: ["state": IPPJobState.allCases.map(\.keyword) + ["unknown"]]),
         .event("mig-client-job-canceled", fields: "job-id"),
         .event("mig-client-job-held", fields: "job-id"),
         .event("mig-client-job-released", fields: "job-id"),
