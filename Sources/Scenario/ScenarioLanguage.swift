@@ -123,7 +123,9 @@ public struct ScenarioLanguage: Sendable {
     /// Why `value` is none of the values the closed field `key` of `event` takes in `vocabulary` (with the nearest, and
     /// all of them), or nil when it is one, the field is free or unknown (refused on its own): `expect no trace
     /// mig-client-job-state state=complted` would pass on nothing.
-    func unknownTraceValue(_ value: String, key: String, of event: String, in vocabulary: TraceVocabulary, by author: TraceAuthor? = nil)
+    func unknownTraceValue(
+        _ value: String, key: String, of event: String, in vocabulary: TraceVocabulary, by author: TraceAuthor? = nil
+    )
         -> String?
     {
         guard let values = vocabulary.entries[event]?.values[key], !values.contains(value) else { return nil }

@@ -102,7 +102,9 @@ import Wire
                 "2:42 the trace event 'job-state' by 'echo' (which runs echo) never carries state=completed; its state values: pending"
             ])
         #expect(
-            errors("start echo\nexpect no trace held by echo") == ["2:17 no trace event 'held' by 'echo' (which runs echo); its events: job-state, started"])
+            errors("start echo\nexpect no trace held by echo") == [
+                "2:17 no trace event 'held' by 'echo' (which runs echo); its events: job-state, started"
+            ])
         // By the actor's name, on a host of its own.
         #expect(
             errors("start other as o on box\nsometimes trace started by o http=80 as s") == [

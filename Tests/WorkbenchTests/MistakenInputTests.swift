@@ -171,7 +171,8 @@ import Testing
         #expect(session.handle("expect trace started by echo") == .proceed)
         let help = try session.help("expect").get()
         #expect(
-            help.contains("trace events and their fields, with the values of closed ones (what 'trace EVENT FIELD=VALUE' may name):") && help.contains(" job-completed(job pages)")
+            help.contains("trace events and their fields, with the values of closed ones (what 'trace EVENT FIELD=VALUE' may name):")
+                && help.contains(" job-completed(job pages)")
                 && help.contains(" partition("))
         #expect(session.complete(line: "wait until trace job-comp", cursor: 25).candidates == ["job-completed"])
         #expect(
@@ -218,13 +219,17 @@ import Testing
     /// A file's `expect trace … by NODE` is checked against the kinds it starts on that node: IMS's `started` carries no
     /// `ipp` (MiG's does), and a closed value is checked the same way.
     @Test func traceKeysByAStartedActorAreThoseOfItsKind() {
-        func errors(_ text: String) -> [String] { Catalog.language.parse(file: "t.scn", text: text).1.map { "\($0.line):\($0.column) \($0.message)" } }
+        func errors(_ text: String) -> [String] {
+            Catalog.language.parse(file: "t.scn", text: text).1.map { "\($0.line):\($0.column) \($0.message)" }
+        }
         #expect(
             errors("start ims\nexpect no trace started by ims ipp=1") == [
                 "2:32 the trace event 'started' by 'ims' (which runs ims) has no field 'ipp'; its fields: certificates, leeway, port, scheme"
             ])
         #expect(errors("start mig\nexpect no trace started by mig ipp=1").isEmpty)
-        #expect(errors("start ims\nexpect no trace job-created by ims").first?.hasPrefix("2:17 no trace event 'job-created' by 'ims' (which runs ims); its events: ") == true)
+        #expect(
+            errors("start ims\nexpect no trace job-created by ims").first?.hasPrefix(
+                "2:17 no trace event 'job-created' by 'ims' (which runs ims); its events: ") == true)
         // The phone runs the clients of every system: the merged check.
         #expect(errors("start mig\nhttp GET http://mig:631/ as r\nexpect no trace started by phone ipp=1").isEmpty)
     }
