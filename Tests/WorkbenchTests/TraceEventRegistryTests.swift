@@ -61,6 +61,10 @@ import Wire
         "Sources/SOCPrint/PrintOperation.swift: print-finished status": "outcome.rawValue",
         // `running` or `done`, by the row's state.
         "Sources/SOCPrint/PrintOperation.swift: print-step state": "name",
+        // The printer-state-reasons keyword of the device fault that stopped it.
+        "Sources/MiGServer/PrintEngine.swift: printer-stopped reason": "fault.reason",
+        // The converter's name, which each converter command passes.
+        "Sources/SunfireHost/Commands/ConverterCommands.swift: conversion tool": "tool",
         // The literal each refusal passes to `refuse(_:_:)`.
         "Sources/SCPmsServer/Routes.swift: appcid-refused reason": "reason",
         "Sources/IvantiClient/IvantiClient.swift: started installation": "configuration.installation.rawValue",

@@ -1,4 +1,5 @@
 import IPP
+import MiGServer
 import Wire
 
 extension WorkbenchSystem {
@@ -30,7 +31,7 @@ extension WorkbenchSystem {
         .event("job-released", fields: "by", "job"),
         .event("job-timed-out", fields: "after", "job"),
         .event("job-processing", fields: "job", "pages"),
-        .event("printer-stopped", fields: "job", "reason"),
+        .event("printer-stopped", fields: "job", values: ["reason": MiGServer.printerStoppedReasons]),
         .event("printer-resumed", fields: "job"),
         .event("job-completed", fields: "job", "pages"),
         .event("job-aborted", fields: "job", "pages"),

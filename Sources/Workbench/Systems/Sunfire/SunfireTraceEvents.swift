@@ -30,7 +30,8 @@ extension WorkbenchSystem {
         .event("directory-refused", values: ["reason": ["wrong or missing token"]]),
         .event("directory-login", fields: "realm", "user", values: ["outcome": ["refused"]]),
         // SunfireHost (its commands and spooler, reported by Sunfire)
-        .event("conversion", fields: "input", "output", "pages", "tool"),
+        // The converters' own names, as each of their commands passes it.
+        .event("conversion", fields: "input", "output", "pages", values: ["tool": ["Impose", "docs-to-pdf", "gs", "nup_pdf", "pdftops"]]),
         .event("disk-quota-exceeded", fields: "path", "user"),
         .event("printer-state", fields: "printer", "state"),
         .event("job-queued", fields: "job", "owner", "pages", "printer", "sheets", values: ["via": ["lpr", "samba"]]),
