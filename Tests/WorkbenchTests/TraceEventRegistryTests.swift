@@ -65,6 +65,14 @@ import Wire
         "Sources/MiGServer/PrintEngine.swift: printer-stopped reason": "fault.reason",
         // The converter's name, which each converter command passes.
         "Sources/SunfireHost/Commands/ConverterCommands.swift: conversion tool": "tool",
+        // A token's refusal: the JWT code, or the verifier's own.
+        "Sources/IMSVerifier/IMSVerifier.swift: token-rejected reason": "error.code.rawValue",
+        // The code each refusal passes to `refuse(_:_:_:)`: its own literal, or the JWT code.
+        "Sources/IMSSigningBackend/HostSigningBackend.swift: sign-refused reason": "code",
+        // A refused URL's or credential's problem code.
+        "Sources/IvantiClient/IvantiClient+Requests.swift: url-rejected problem": "error.code.rawValue",
+        "Sources/IvantiClient/IvantiClient+Requests.swift: credential-rejected problem": "error.code.rawValue",
+        "Sources/AppConnect/AppConnect.swift: appconnect-error problem": "error.code.rawValue",
         // The literal each refusal passes to `refuse(_:_:)`.
         "Sources/SCPmsServer/Routes.swift: appcid-refused reason": "reason",
         "Sources/IvantiClient/IvantiClient.swift: started installation": "configuration.installation.rawValue",
@@ -115,8 +123,18 @@ import Wire
         var arguments: [String] = []
         var current = ""
         var depth = 0
+        // Inside a string literal (a message with a comma), and just after its backslash.
+        var quoted = false
+        var escaped = false
         for character in text[start...] {
+            if quoted {
+                if !escaped && character == "\"" { quoted = false }
+                escaped = !escaped && character == "\\"
+                current.append(character)
+                continue
+            }
             switch character {
+            case "\"": quoted = true
             case "(", "[", "{": depth += 1
             case ")", "]", "}":
                 if depth == 0 { return arguments + [current.trimmingCharacters(in: .whitespacesAndNewlines)] }
@@ -255,6 +273,18 @@ import Wire
         }
         let listed = Set(calls.filter { $0.keys == nil }.map(\.key))
         for key in Self.computedFields.keys { #expect(listed.contains(key), "computedFields lists \(key), whose keys are no longer computed") }
+    }
+
+    /// The lists of the open code types (structs of static codes, which modules may extend) hold every code their file
+    /// defines, since the trace declarations of the events that carry a code derive their values from them.
+    @Test func codeListsHoldEveryCode() throws {
+        for file in ["Sources/JWT/JWTError.swift", "Sources/DerivedCredential/CredentialProblem.swift"] {
+            let text = try String(contentsOf: Repository.root.appendingPathComponent(file), encoding: .utf8)
+            let defined = Set(text.matches(of: /static let (\w+) = Code\(rawValue:/).map { String($0.output.1) })
+            let list = try #require(text.firstMatch(of: /static let all: \[Code\] = \[([^\]]*)\]/)?.output.1)
+            let listed = Set(list.matches(of: /\.(\w+)/).map { String($0.output.1) })
+            #expect(defined.count > 10 && listed == defined, "\(file): all lacks \(defined.subtracting(listed).sorted())")
+        }
     }
 
     /// The keys the systems' timeline drawings read of their event (`f.operation`, `f['request-id']`), and those their

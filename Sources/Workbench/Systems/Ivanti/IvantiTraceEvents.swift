@@ -11,10 +11,10 @@ extension WorkbenchSystem {
             // IvantiClient
             .event("started", values: ["installation": installations]),
             .event("stopped"),
-            .event("url-rejected", fields: "from", "problem"),
+            .event("url-rejected", fields: "from", values: ["problem": problems]),
             .event("app-registered", fields: "app", "scheme"),
             .event("credential-stored", fields: "app", "serial", "tags"),
-            .event("credential-rejected", fields: "app", "problem", "serial"),
+            .event("credential-rejected", fields: "app", "serial", values: ["problem": problems + [IvantiClient.vaultFailure.rawValue]]),
             .event("certificate-denied", fields: "app", "serial", values: ["reason": ["unregistered"], "tag": tags]),
             .event("certificate-granted", fields: "app", "serial", values: ["tag": tags]),
             .event("installation-changed", values: ["from": installations, "to": installations]),
@@ -22,7 +22,13 @@ extension WorkbenchSystem {
             .event("renewal-requested", fields: "app", "serial"),
             // AppConnect
             .event("console", fields: "message", values: ["level": ["error"]]),
-            .event("appconnect-error", fields: "problem"),
+            .event(
+                "appconnect-error",
+                values: [
+                    "problem": problems + [
+                        "new arrived on the AppConnect scheme, not a callback scheme", "unexpected URL on the callback scheme",
+                    ]
+                ]),
             .event("appconnect-state", values: appConnectState),
             .event("secure-services-changed", values: ["availability": SecureServicesAvailability.allCases.map(\.word)]),
             .event("credential-sent", fields: "serial"),
@@ -41,4 +47,6 @@ extension WorkbenchSystem {
     ]
     private static let installations = IvantiClient.Installation.allCases.map(\.rawValue)
     private static let tags = CredentialTag.allCases.map(\.rawValue)
+    /// Why a URL or a credential was refused.
+    private static let problems = CredentialProblem.Code.all.map(\.rawValue)
 }
