@@ -71,8 +71,9 @@ extension ConsoleSession {
                 var line = "\n   "
                 text += "\n  trace events and their fields, with the values of closed ones (what 'trace EVENT FIELD=VALUE' may name):"
                 for (event, entry) in Catalog.traceVocabulary.entries.sorted(by: { $0.key < $1.key }) {
+                    // A value with a space is quoted, so the list still reads as words.
                     let keys = entry.fields.sorted().map { key in
-                        entry.values[key].map { "\(key)=\($0.sorted().joined(separator: "|"))" } ?? key
+                        entry.values[key].map { "\(key)=\($0.sorted().map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: "|"))" } ?? key
                     }
                     let item = keys.isEmpty ? event : "\(event)(\(keys.joined(separator: " ")))"
                     if line.count + item.count > 110 {
