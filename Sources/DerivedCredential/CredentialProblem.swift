@@ -28,6 +28,14 @@ public struct CredentialProblem: Error, Sendable, Equatable, CustomStringConvert
         public static let servicesUnavailable = Code(rawValue: "services-unavailable")
         public static let credentialExpired = Code(rawValue: "credential-expired")
         public static let expiryTooFar = Code(rawValue: "expiry-too-far")
+
+        /// Every code above: the values the trace events that carry one declare (a module that adds a code declares it
+        /// with them itself).
+        public static let all: [Code] = [
+            .malformedURL, .oversized, .undecryptable, .malformedPayload, .emptyName, .emptySerial, .emptyBrand, .badScheme,
+            .noCertificates, .unknownTag, .duplicateTag, .emptyCertificate, .emptyPrivateKey, .badCertificate, .badPrivateKey,
+            .keyMismatch, .certificateExpired, .certificateNotYetValid, .servicesUnavailable, .credentialExpired, .expiryTooFar,
+        ]
     }
 
     public let code: Code

@@ -97,7 +97,8 @@ extension IvantiClient {
         mutable.withLock { $0.lastOutcome = outcome }
     }
 
-    static let vaultFailure = CredentialProblem.Code(rawValue: "vault-failure")
+    /// The vault could not store a credential.
+    public static let vaultFailure = CredentialProblem.Code(rawValue: "vault-failure")
 }
 
 extension PlantedBug {

@@ -37,6 +37,13 @@ public struct JWTError: Error, CustomStringConvertible, Equatable, Sendable {
         public static let lifetimeTooLong = Code(rawValue: "lifetime-too-long")
         /// A key or certificate could not be loaded or used.
         public static let key = Code(rawValue: "key")
+
+        /// Every code above: the values the trace events that carry one declare (a module that adds a code declares it
+        /// with them itself).
+        public static let all: [Code] = [
+            .malformed, .tooLarge, .invalidJSON, .duplicateMember, .unsupportedAlgorithm, .missingClaim, .invalidClaim, .unknownIssuer,
+            .unknownKeyID, .badSignature, .expired, .notYetValid, .lifetimeTooLong, .key,
+        ]
     }
 
     public let code: Code

@@ -164,3 +164,8 @@ final class PrintEngine {
 
     private func changed() { stateChangeTime = node.clock.unixSeconds }
 }
+
+extension MiGServer {
+    /// The `reason` a `printer-stopped` event can carry: the printer-state-reasons keyword of each device fault.
+    public static var printerStoppedReasons: [String] { PrintEngine.deviceFaults.map(\.reason) }
+}

@@ -12,7 +12,7 @@ public final class PrintOperation: Sendable {
     public typealias Ask = @Sendable (Alert) async -> Bool
 
     public struct Outcome: Sendable {
-        public enum Status: String, Sendable { case printed, failed, cancelled }
+        public enum Status: String, Sendable, CaseIterable { case printed, failed, cancelled }
         public let status: Status
         /// The failed row and the alert shown for it (title and message).
         public let failedStep: PrintStep?

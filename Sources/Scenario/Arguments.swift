@@ -199,11 +199,12 @@ public struct ResultBinding: Sendable, Equatable {
 public struct NameUse: Sendable, Equatable {
     /// A host the line acts on, a node it puts on the network, a fault point it switches, an actor kind it starts, an
     /// actor it starts (by its name) or one it acts on, a reach point it declares (`sometimes … as LABEL`) or one it
-    /// checks (`expect reached POINT`), or the trace event it looks for (`expect trace EVENT`), its author (`by NAME`) and
-    /// the key of a field it matches (`KEY=VALUE`, a field of `event`).
+    /// checks (`expect reached POINT`), or the trace event it looks for (`expect trace EVENT`), its author (`by NAME`),
+    /// the key of a field it matches (`KEY=VALUE`, a field of `event`) and the value, when written out (no `${…}`).
     public enum Kind: Sendable, Equatable {
         case host, node, faultPoint, actorKind, actor, actorReference, reachLabel, reachPoint, traceEvent, traceAuthor
         case traceField(event: String)
+        case traceValue(event: String, key: String)
     }
     public let kind: Kind
     public let name: String

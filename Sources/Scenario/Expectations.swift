@@ -172,6 +172,12 @@ struct TracePattern: Sendable {
             guard parts.count == 2 else { throw args.error("expected 'by', FIELD=VALUE\(allowWithin ? " or 'within'" : ""), found '\(token.text)'") }
             _ = try args.take("a field")
             args.names.append(NameUse(kind: .traceField(event: event), name: parts[0], column: token.column))
+            // A value with a variable is only known when the line runs; `\$` is a literal `$`, as the run resolves it.
+            if !parts[1].contains("${") {
+                let column = token.column + (token.quoted ? 1 : 0) + parts[0].count + 1
+                let value = parts[1].replacingOccurrences(of: "\u{E000}", with: "$")
+                args.names.append(NameUse(kind: .traceValue(event: event, key: parts[0]), name: value, column: column))
+            }
             fields.append((parts[0], Template(Token(text: parts[1], column: token.column, quoted: token.quoted))))
         }
         return TracePattern(event: event, actor: actor, fields: fields, within: within, text: text)

@@ -47,24 +47,34 @@ public struct ScenarioLanguage: Sendable {
     /// The keys each of `traceEvents` may carry: what a line that looks for the event may match (`KEY=VALUE`), and
     /// all a run may record of it.
     public let traceEventFields: [String: Set<String>]
+    /// Every declaration merged by name: the keys above, and the values of the closed ones.
+    public let traceVocabulary: TraceVocabulary
+    /// What each actor kind's actors may record on their node (its system's events and those of the libraries under
+    /// it): what `expect trace EVENT by NODE` is checked against when the file starts only actors of known kinds on NODE.
+    let kindTraceEvents: [String: [TraceEventDeclaration]]
 
     /// - parameters:
     ///   - extra: the systems' directives.
     ///   - actorKinds: the kinds `start` can start; given, `start` checks kind and option names when a line is
     ///     parsed, so a typo stops the file before anything runs.
     ///   - reachPoints: the outcomes the systems declare worth reaching (``ReachPoint``).
-    ///   - traceEvents: the events the systems and the kernel record, with their fields' keys (declarations of one
-    ///     name are merged); given, an event name and the keys a line looks for are checked when the line is parsed,
-    ///     and a run that records another event or key fails.
+    ///   - traceEvents: the events the systems and the kernel record, with their fields' keys and closed values
+    ///     (declarations of one name are merged); given, an event name and the keys and values a line looks for are
+    ///     checked when the line is parsed, and a run that records another event, key or value fails.
+    ///   - kindTraceEvents: what the actors of each kind may record, by kind name: a line that looks for an event `by`
+    ///     a node the file starts only such actors on is checked against those of its kinds.
     public init(
-        extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = [], traceEvents: [TraceEventDeclaration] = []
+        extra: [Directive] = [], actorKinds: [ActorKind] = [], reachPoints: [ReachPoint] = [], traceEvents: [TraceEventDeclaration] = [],
+        kindTraceEvents: [String: [TraceEventDeclaration]] = [:]
     ) {
         directives =
             Directive.script + Directive.world + [Directive.start(actorKinds)] + Directive.clients + Self.control + Directive.reach + extra
         self.actorKinds = actorKinds
         self.reachPoints = reachPoints
-        traceEventFields = TraceEventDeclaration.merged(traceEvents)
-        self.traceEvents = Set(traceEventFields.keys)
+        traceVocabulary = TraceVocabulary(traceEvents)
+        traceEventFields = traceVocabulary.fields
+        self.traceEvents = traceVocabulary.events
+        self.kindTraceEvents = kindTraceEvents
     }
 
     /// The kinds whose actors check `point`.
@@ -94,32 +104,61 @@ public struct ScenarioLanguage: Sendable {
             + "kernel records ('help expect' lists them all)"
     }
 
-    /// Why `key` is no field of `event` (with the nearest of its keys, and all of them), or nil when the event may
-    /// carry it or the language knows no events: `expect no trace job-created usr=x` would pass on nothing, since no
-    /// `job-created` carries `usr`.
-    func unknownTraceField(_ key: String, of event: String) -> String? {
-        guard let keys = traceEventFields[event], !keys.contains(key) else { return nil }
+    /// Who a trace check narrowed to the actors on one node names: the node and the kinds it runs (nil: every recorder).
+    struct TraceAuthor {
+        let node: String
+        let kinds: [String]
+        var text: String { " by '\(node)' (which runs \(kinds.joined(separator: " and ")))" }
+    }
+
+    /// Why `key` is no field of `event` in `vocabulary` (with the nearest of its keys, and all of them), or nil when the
+    /// event may carry it or is not there (refused on its own): `expect no trace job-created usr=x` would pass on
+    /// nothing, since no `job-created` carries `usr`.
+    func unknownTraceField(_ key: String, of event: String, in vocabulary: TraceVocabulary, by author: TraceAuthor? = nil) -> String? {
+        guard let keys = vocabulary.fields[event], !keys.contains(key) else { return nil }
         let listed = keys.isEmpty ? "it carries no fields" : "its fields: \(keys.sorted().joined(separator: ", "))"
-        return "the trace event '\(event)' has no field '\(key)'\(didYouMean(key, among: keys)); \(listed)"
+        return "the trace event '\(event)'\(author?.text ?? "") has no field '\(key)'\(didYouMean(key, among: keys)); \(listed)"
+    }
+
+    /// Why `value` is none of the values the closed field `key` of `event` takes in `vocabulary` (with the nearest, and
+    /// all of them), or nil when it is one, the field is free or unknown (refused on its own): `expect no trace
+    /// mig-client-job-state state=complted` would pass on nothing.
+    func unknownTraceValue(
+        _ value: String, key: String, of event: String, in vocabulary: TraceVocabulary, by author: TraceAuthor? = nil
+    )
+        -> String?
+    {
+        guard let values = vocabulary.entries[event]?.values[key], !values.contains(value) else { return nil }
+        return "the trace event '\(event)'\(author?.text ?? "") never carries \(key)=\(value)\(didYouMean(value, among: values)); "
+            + "its \(key) values: \(values.sorted().joined(separator: ", "))"
     }
 
     /// What a run recorded that no declaration covers: an event no system or the kernel declares, else the first
-    /// field whose key its event's declaration lacks.
+    /// field whose key its event's declaration lacks, or whose value is none of those its closed key takes.
     enum UndeclaredTrace {
         case event(Trace.Event)
         case field(Trace.Event, key: String)
+        case value(Trace.Event, key: String, value: String)
     }
 
-    /// The first undeclared event of `events`, else their first undeclared key (nil without a catalog), found in one
-    /// pass: a run that records either fails, so the names and keys `expect trace` is checked against cannot fall
+    /// The first undeclared event of `events`, else their first undeclared key or value (nil without a catalog), found in
+    /// one pass: a run that records any fails, so the names, keys and values `expect trace` is checked against cannot fall
     /// behind what the code records.
     func undeclaredTrace(in events: [Trace.Event]) -> UndeclaredTrace? {
-        guard !traceEventFields.isEmpty else { return nil }
+        guard !traceVocabulary.isEmpty else { return nil }
         var firstField: UndeclaredTrace?
         for event in events {
-            guard let keys = traceEventFields[event.event] else { return .event(event) }
-            if firstField == nil, let field = event.fields.first(where: { !keys.contains($0.0) }) {
-                firstField = .field(event, key: field.0)
+            guard let entry = traceVocabulary.entries[event.event] else { return .event(event) }
+            guard firstField == nil else { continue }
+            for (key, value) in event.fields {
+                if !entry.fields.contains(key) {
+                    firstField = .field(event, key: key)
+                    break
+                }
+                if let values = entry.values[key], !values.contains(value) {
+                    firstField = .value(event, key: key, value: value)
+                    break
+                }
             }
         }
         return firstField
@@ -138,7 +177,8 @@ public struct ScenarioLanguage: Sendable {
                 switch use.kind {
                 case .faultPoint: unknownFaultPoint(use.name)
                 case .traceEvent: unknownTraceEvent(use.name)
-                case .traceField(let event): unknownTraceField(use.name, of: event)
+                case .traceField(let event): unknownTraceField(use.name, of: event, in: traceVocabulary)
+                case .traceValue(let event, let key): unknownTraceValue(use.name, key: key, of: event, in: traceVocabulary)
                 case .reachLabel: reachLabelProblem(use.name)
                 // Under a system's prefix, only that system's points exist; the file's own labels are checked with the file.
                 case .reachPoint where underDeclaredSystem(use.name): unknownReachPoint(use.name, labels: [])
@@ -339,7 +379,7 @@ public struct ScenarioLanguage: Sendable {
                 errors.append(error)
             }
         }
-        errors += checkNames(statements) + checkResults(statements) + checkReachPoints(statements)
+        errors += checkNames(statements) + checkResults(statements) + checkReachPoints(statements) + checkTraceAuthors(statements)
         errors.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         return (Script(file: file, statements: statements), errors)
     }

@@ -129,7 +129,7 @@ public struct ScenarioRunner: Sendable {
             ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         let canonical = kernel.trace.canonicalText
         let events = kernel.trace.all
-        // Checked in every run (event names, then their fields' keys), release builds and swarms included, rather than
+        // Checked in every run (event names, then their fields' keys and closed values), release builds and swarms included, rather than
         // by one test over the scenarios: a swarm's faults reach events no scenario does, and a look-up per event
         // costs little next to the run. Nothing is recorded for it, so the trace and its digest are the same either way.
         switch error == nil ? language.undeclaredTrace(in: events) : nil {
@@ -142,6 +142,11 @@ public struct ScenarioRunner: Sendable {
                 "\(script.file): \(undeclared.actor) recorded the field '\(key)' of the trace event '\(undeclared.event)', which its "
                 + "declaration lacks: add the key to the event's declaration in the system (or kernel library) that records it, so "
                 + "'expect trace \(undeclared.event) \(key)=…' may match it"
+        case .value(let undeclared, let key, let value):
+            error =
+                "\(script.file): \(undeclared.actor) recorded \(key)=\(value) on the trace event '\(undeclared.event)', a value its "
+                + "declaration does not give the field: add it to the field's values in the system (or kernel library) that records "
+                + "it (or derive them from the enum it records), so 'expect trace \(undeclared.event) \(key)=\(value)' may be written"
         case nil: break
         }
         return Result(
@@ -162,7 +167,7 @@ public struct ScenarioRunner: Sendable {
         .event("clock-skew", fields: "node", "skew"),
         .event("after-heal", fields: "clocks", "links", "points", "within"),
         .event("scheduled-fault", fields: "before-line", "line"),
-        .event("later-dropped", fields: "directive", "why"),
+        .event("later-dropped", fields: "directive", values: ["why": ["after heal"]]),
         .event("later-failed", fields: "directive", "error"),
         .event("unjoined", fields: "name"),
         .event("invariant-broken", fields: "invariant", "message", "trace-event"),

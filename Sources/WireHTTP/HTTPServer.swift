@@ -122,7 +122,7 @@ public final class HTTPServer: Sendable {
         .event("http-response", fields: "from", "status"),
         .event("http-rejected", fields: "from", "reason", "status"),
         .event("http-error", fields: "error"),
-        .event("http-bad-request", fields: "from", "reason", "status"),
+        .event("http-bad-request", fields: "from", "reason", values: ["status": ["400"]]),
     ]
 
     public struct Limits: Sendable {

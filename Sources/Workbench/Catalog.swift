@@ -22,7 +22,9 @@ public enum Catalog {
 
     /// The scenario language with every system's directives.
     public static var language: ScenarioLanguage {
-        ScenarioLanguage(extra: directives, actorKinds: actorKinds, reachPoints: reachPoints, traceEvents: traceEventDeclarations)
+        ScenarioLanguage(
+            extra: directives, actorKinds: actorKinds, reachPoints: reachPoints, traceEvents: traceEventDeclarations,
+            kindTraceEvents: kindTraceEvents)
     }
 
     /// Every event a run may record, with its fields' keys: the systems' and those of the libraries under them all (the
@@ -31,9 +33,17 @@ public enum Catalog {
         SimulatedNetwork.traceEvents + Node.traceEvents + URLBus.traceEvents + HTTPServer.traceEvents + ScenarioRunner.traceEvents
         + systems.flatMap(\.traceEvents)
 
-    /// The keys each event may carry (declarations of one name merged), and the events' names.
-    public static let traceEventFields: [String: Set<String>] = TraceEventDeclaration.merged(traceEventDeclarations)
-    public static let traceEvents: Set<String> = Set(traceEventFields.keys)
+    /// The declarations merged by name: the keys each event may carry, the values of its closed keys, and the events' names.
+    public static let traceVocabulary = TraceVocabulary(traceEventDeclarations)
+    public static let traceEventFields: [String: Set<String>] = traceVocabulary.fields
+    public static let traceEvents: Set<String> = traceVocabulary.events
+
+    /// What the actors of each kind may record on their node: their system's events, a fault point that fired, and what
+    /// the HTTP server under several of them records (the network's, the bus's and the runner's events have their own
+    /// authors).
+    static let kindTraceEvents: [String: [TraceEventDeclaration]] = systems.reduce(into: [:]) { kinds, system in
+        for kind in system.actorKinds { kinds[kind.name] = system.traceEvents + Node.traceEvents + HTTPServer.traceEvents }
+    }
 
     /// How the timeline report draws the systems' own trace events.
     static let timelineEvents: [TimelineEvent] = systems.flatMap(\.timelineEvents)

@@ -171,7 +171,8 @@ import Testing
         #expect(session.handle("expect trace started by echo") == .proceed)
         let help = try session.help("expect").get()
         #expect(
-            help.contains("trace events and their fields (what 'trace EVENT FIELD=VALUE' may name):") && help.contains(" job-completed(job pages)")
+            help.contains("trace events and their fields, with the values of closed ones (what 'trace EVENT FIELD=VALUE' may name):")
+                && help.contains(" job-completed(job pages)")
                 && help.contains(" partition("))
         #expect(session.complete(line: "wait until trace job-comp", cursor: 25).candidates == ["job-completed"])
         #expect(
@@ -192,6 +193,45 @@ import Testing
         let keys = session.complete(line: "wait until trace job-created ", cursor: 29).candidates.filter { $0.hasSuffix("=") }
         #expect(keys == ["format=", "job=", "user="])
         #expect(session.complete(line: "expect trace http-response st", cursor: 29).candidates == ["status="])
+    }
+
+    /// A closed field's value is checked as a file checks it; `help expect` lists the values, completion offers them
+    /// after `KEY=`.
+    @Test func traceValuesAreCheckedListedAndCompleted() throws {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("expect no trace mig-client-job-state state=complted") == .failed(ExitStatus.scenarioWrong))
+        #expect(
+            (lines.all.last ?? "").hasPrefix(
+                "error: the trace event 'mig-client-job-state' never carries state=complted (did you mean 'completed'?); its state values: "
+                    + "aborted, canceled, completed, pending, pending-held, processing, processing-stopped, unknown (column 44)"),
+            "\(lines.all)")
+        #expect(session.handle("expect no trace mig-client-job-state state=processing-stopped") == .proceed)
+        let help = try session.help("expect").get()
+        #expect(help.contains(" mig-client-job-state(job-id reasons state=aborted|canceled|completed|pending|"), "\(help)")
+        #expect(
+            session.complete(line: "wait until trace mig-client-job-state state=p", cursor: 45).candidates == [
+                "state=pending", "state=pending-held", "state=processing", "state=processing-stopped",
+            ])
+        #expect(session.complete(line: "expect trace mig-client-job-state st", cursor: 36).candidates == ["state="])
+    }
+
+    /// A file's `expect trace … by NODE` is checked against the kinds it starts on that node: IMS's `started` carries no
+    /// `ipp` (MiG's does), and a closed value is checked the same way.
+    @Test func traceKeysByAStartedActorAreThoseOfItsKind() {
+        func errors(_ text: String) -> [String] {
+            Catalog.language.parse(file: "t.scn", text: text).1.map { "\($0.line):\($0.column) \($0.message)" }
+        }
+        #expect(
+            errors("start ims\nexpect no trace started by ims ipp=1") == [
+                "2:32 the trace event 'started' by 'ims' (which runs ims) has no field 'ipp'; its fields: certificates, leeway, port, scheme"
+            ])
+        #expect(errors("start mig\nexpect no trace started by mig ipp=1").isEmpty)
+        #expect(
+            errors("start ims\nexpect no trace job-created by ims").first?.hasPrefix(
+                "2:17 no trace event 'job-created' by 'ims' (which runs ims); its events: ") == true)
+        // The phone runs the clients of every system: the merged check.
+        #expect(errors("start mig\nhttp GET http://mig:631/ as r\nexpect no trace started by phone ipp=1").isEmpty)
     }
 }
 

@@ -51,13 +51,58 @@ import Wire
         "Sources/Scenario/ScenarioRunner.swift: \"end\"": ["expectations", "failed", "invariants-broken"],
     ]) { $1 }
 
+    /// The calls that record a closed field (one whose declaration lists its values) with a value that is not written
+    /// out as literals, by file, event and key, with the expression: most derive their values from an enum whose cases the
+    /// declaration derives its list from too (or a `Bool`), and the run checks each value recorded. A new call of this
+    /// kind fails ``everyClosedValueIsDeclaredAndRecorded()`` until it is listed here.
+    static let computedValues: [String: String] = [
+        "Sources/Sunfire/SunfireAdministration.swift: quota-set kind": "kind.rawValue",
+        "Sources/SOCPrint/Upload.swift: upload via": "transport.rawValue",
+        "Sources/SOCPrint/PrintOperation.swift: print-finished status": "outcome.rawValue",
+        // `running` or `done`, by the row's state.
+        "Sources/SOCPrint/PrintOperation.swift: print-step state": "name",
+        // The printer-state-reasons keyword of the device fault that stopped it.
+        "Sources/MiGServer/PrintEngine.swift: printer-stopped reason": "fault.reason",
+        // The converter's name, which each converter command passes.
+        "Sources/SunfireHost/Commands/ConverterCommands.swift: conversion tool": "tool",
+        // A token's refusal: the JWT code, or the verifier's own.
+        "Sources/IMSVerifier/IMSVerifier.swift: token-rejected reason": "error.code.rawValue",
+        // The code each refusal passes to `refuse(_:_:_:)`: its own literal, or the JWT code.
+        "Sources/IMSSigningBackend/HostSigningBackend.swift: sign-refused reason": "code",
+        // A refused URL's or credential's problem code.
+        "Sources/IvantiClient/IvantiClient+Requests.swift: url-rejected problem": "error.code.rawValue",
+        "Sources/IvantiClient/IvantiClient+Requests.swift: credential-rejected problem": "error.code.rawValue",
+        "Sources/AppConnect/AppConnect.swift: appconnect-error problem": "error.code.rawValue",
+        // The literal each refusal passes to `refuse(_:_:)`.
+        "Sources/SCPmsServer/Routes.swift: appcid-refused reason": "reason",
+        "Sources/IvantiClient/IvantiClient.swift: started installation": "configuration.installation.rawValue",
+        "Sources/IvantiClient/IvantiClient.swift: installation-changed from": "previous.rawValue",
+        "Sources/IvantiClient/IvantiClient.swift: installation-changed to": "installation.rawValue",
+        "Sources/IvantiClient/IvantiClient.swift: state-changed auth": "state.authState.word",
+        "Sources/IvantiClient/IvantiClient.swift: state-changed policy": "state.managedPolicy.word",
+        "Sources/IvantiClient/IvantiClient.swift: state-changed ready": "String(state.ready)",
+        "Sources/IvantiClient/IvantiClient.swift: state-changed secure": "state.secureServices.word",
+        "Sources/IvantiClient/IvantiClient+Requests.swift: certificate-granted tag": "tag.rawValue",
+        "Sources/IvantiClient/IvantiClient+Requests.swift: certificate-denied tag": "tag.rawValue",
+        "Sources/AppConnect/AppConnect.swift: appconnect-state auth": "status.authState.word",
+        "Sources/AppConnect/AppConnect.swift: appconnect-state policy": "status.managedPolicy.word",
+        "Sources/AppConnect/AppConnect.swift: appconnect-state ready": "String(status.ready)",
+        "Sources/AppConnect/AppConnect.swift: appconnect-state secure": "status.secureServices.word",
+        "Sources/AppConnect/AppConnect.swift: secure-services-changed availability": "status.secureServices.word",
+        "Sources/AppConnect/DerivedCredentialService.swift: credential-send-failed code": "String(error.code.rawValue)",
+        "Sources/MiGClient/MiGClient.swift: mig-client-job-state state": "status.state.map { \"\\($0)\" } ?? \"unknown\"",
+        "Sources/SCPmsServer/SCPmsServer.swift: registration-deleted found": "\"\\(deleted)\"",
+        "Sources/SCPmsClient/SCPmsSessionManager.swift: scpms-logger-attached level": "configuration.logLevel.rawValue",
+    ]
+
     /// One call that records a trace event: where, its name expression, the literal names in it, and the keys of its
-    /// fields (nil when they are not all written out).
+    /// fields (nil when they are not all written out), with the expression of each value.
     struct RecordingCall {
         let file: String
         let expression: String
         let literals: [String]
-        let keys: [String]?
+        let fields: [(key: String, value: String)]?
+        var keys: [String]? { fields?.map(\.key) }
         var key: String { "\(file): \(expression)" }
         /// A name built at run time (a variable, an interpolation) rather than written out.
         var isComputed: Bool { literals.isEmpty || literals.contains { $0.contains("\\(") } }
@@ -78,8 +123,18 @@ import Wire
         var arguments: [String] = []
         var current = ""
         var depth = 0
+        // Inside a string literal (a message with a comma), and just after its backslash.
+        var quoted = false
+        var escaped = false
         for character in text[start...] {
+            if quoted {
+                if !escaped && character == "\"" { quoted = false }
+                escaped = !escaped && character == "\\"
+                current.append(character)
+                continue
+            }
             switch character {
+            case "\"": quoted = true
             case "(", "[", "{": depth += 1
             case ")", "]", "}":
                 if depth == 0 { return arguments + [current.trimmingCharacters(in: .whitespacesAndNewlines)] }
@@ -123,14 +178,15 @@ import Wire
                     case "Event": arguments.dropFirst().first.map { $0.hasPrefix("fields:") ? String($0.dropFirst(7)) : $0 }
                     default: arguments.dropFirst().first
                     }
-                calls.append(RecordingCall(file: path, expression: expression, literals: literals(in: expression), keys: keys(in: fields)))
+                calls.append(RecordingCall(file: path, expression: expression, literals: literals(in: expression), fields: Self.fields(in: fields)))
             }
         }
         return calls
     }
 
-    /// The keys of a field array written out as `[("key", value), …]` (none when there are no fields), or nil.
-    static func keys(in fields: String?) -> [String]? {
+    /// The keys and value expressions of a field array written out as `[("key", value), …]` (none when there are no
+    /// fields), or nil.
+    static func fields(in fields: String?) -> [(key: String, value: String)]? {
         guard let fields = fields?.trimmingCharacters(in: .whitespacesAndNewlines), !fields.isEmpty, fields != "[]" else { return [] }
         guard fields.hasPrefix("["), fields.hasSuffix("]") else { return nil }
         // One literal, not `[…] + […]`: the bracket that opens it closes at the end.
@@ -140,12 +196,55 @@ import Wire
             if ")]}".contains(character) { depth -= 1 }
             if depth == 0, offset < fields.count - 1 { return nil }
         }
-        var keys: [String] = []
+        var pairs: [(key: String, value: String)] = []
         for element in arguments(fields, from: fields.index(after: fields.startIndex)) where !element.isEmpty {
             guard let key = element.firstMatch(of: /^\(\s*"([^"\\]*)"\s*,/) else { return nil }
-            keys.append(String(key.output.1))
+            let parts = arguments(element, from: element.index(after: element.startIndex))
+            pairs.append((String(key.output.1), parts.dropFirst().first ?? ""))
         }
-        return keys
+        return pairs
+    }
+
+    /// Every value of a closed field a call writes out (a literal, or either literal of `condition ? "a" : "b"`) is
+    /// declared; the values a declaration lists are those the calls write out, unless some call computes them (from an
+    /// enum or a `Bool`), which ``computedValues`` must list; and a field some call records with a computed value that
+    /// is not listed there fails, so a new one is looked at (the run checks each value it records).
+    @Test func everyClosedValueIsDeclaredAndRecorded() throws {
+        let calls = try Self.recordingCalls()
+        var written: [String: Set<String>] = [:]
+        var computed: Set<String> = []
+        var listed: Set<String> = []
+        for call in calls {
+            let names = call.isComputed ? Self.computedNames[call.key] ?? [] : call.literals
+            for name in names {
+                for (key, value) in call.fields ?? [] {
+                    guard let values = Catalog.traceVocabulary.entries[name]?.values[key] else { continue }
+                    let literals = Self.literals(in: value).filter { !$0.contains("\\(") }
+                    written["\(name) \(key)", default: []].formUnion(literals)
+                    for literal in literals {
+                        #expect(values.contains(literal), "\(call.file) records \(name) \(key)=\(literal), which its declaration lacks")
+                    }
+                    let isLiterals = value.firstMatch(of: /^(?:[^"?]*\?\s*)?"[^"\\]*"(?:\s*:\s*"[^"\\]*")?$/) != nil
+                    guard !isLiterals else { continue }
+                    let entry = "\(call.file): \(name) \(key)"
+                    #expect(Self.computedValues[entry] == value, "\(entry) records the closed field from `\(value)`: list it in computedValues")
+                    computed.insert("\(name) \(key)")
+                    listed.insert(entry)
+                }
+            }
+        }
+        var closed = 0
+        for (name, entry) in Catalog.traceVocabulary.entries {
+            for (key, values) in entry.values {
+                closed += 1
+                let recorded = written["\(name) \(key)", default: []]
+                if !computed.contains("\(name) \(key)") {
+                    #expect(values == recorded, "'\(name)' \(key) is declared with \(values.subtracting(recorded).sorted()), which no call records")
+                }
+            }
+        }
+        #expect(closed > 30, "the scan found only \(closed) closed fields")
+        for entry in Self.computedValues.keys { #expect(listed.contains(entry), "computedValues lists \(entry), which no call records") }
     }
 
     /// Every key a call records is declared for its event, every key declared for an event is recorded by some call of
@@ -174,6 +273,18 @@ import Wire
         }
         let listed = Set(calls.filter { $0.keys == nil }.map(\.key))
         for key in Self.computedFields.keys { #expect(listed.contains(key), "computedFields lists \(key), whose keys are no longer computed") }
+    }
+
+    /// The lists of the open code types (structs of static codes, which modules may extend) hold every code their file
+    /// defines, since the trace declarations of the events that carry a code derive their values from them.
+    @Test func codeListsHoldEveryCode() throws {
+        for file in ["Sources/JWT/JWTError.swift", "Sources/DerivedCredential/CredentialProblem.swift"] {
+            let text = try String(contentsOf: Repository.root.appendingPathComponent(file), encoding: .utf8)
+            let defined = Set(text.matches(of: /static let (\w+) = Code\(rawValue:/).map { String($0.output.1) })
+            let list = try #require(text.firstMatch(of: /static let all: \[Code\] = \[([^\]]*)\]/)?.output.1)
+            let listed = Set(list.matches(of: /\.(\w+)/).map { String($0.output.1) })
+            #expect(defined.count > 10 && listed == defined, "\(file): all lacks \(defined.subtracting(listed).sorted())")
+        }
     }
 
     /// The keys the systems' timeline drawings read of their event (`f.operation`, `f['request-id']`), and those their

@@ -1,6 +1,7 @@
 import Foundation
 import LineEditor
 import Scenario
+import Wire
 
 // MARK: - Help, `show` and completion
 
@@ -65,11 +66,15 @@ extension ConsoleSession {
                     }.joined()
             }
             if Self.tracePatternDirectives.contains(directive.name) {
-                // What `trace EVENT KEY=VALUE` may name: a misspelt event or key is refused, so the list is worth having at hand.
+                // What `trace EVENT KEY=VALUE` may name: a misspelt event, key or value of a closed field is refused, so the
+                // list is worth having at hand.
                 var line = "\n   "
-                text += "\n  trace events and their fields (what 'trace EVENT FIELD=VALUE' may name):"
-                for event in Catalog.traceEvents.sorted() {
-                    let keys = Catalog.traceEventFields[event, default: []].sorted()
+                text += "\n  trace events and their fields, with the values of closed ones (what 'trace EVENT FIELD=VALUE' may name):"
+                for (event, entry) in Catalog.traceVocabulary.entries.sorted(by: { $0.key < $1.key }) {
+                    // A value with a space is quoted, so the list still reads as words.
+                    let keys = entry.fields.sorted().map { key in
+                        entry.values[key].map { "\(key)=\($0.sorted().map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: "|"))" } ?? key
+                    }
                     let item = keys.isEmpty ? event : "\(event)(\(keys.joined(separator: " ")))"
                     if line.count + item.count > 110 {
                         text += line
@@ -141,10 +146,22 @@ extension ConsoleSession {
             case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
             case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
             case let word where Self.tracePatternDirectives.contains(word) && words.contains("trace"):
-                // The event right after `trace`, then its fields' keys once the event is written.
+                // The event right after `trace`, then its fields' keys once the event is written, and a closed field's
+                // values after its `KEY=`.
                 let after = words.drop { $0 != "trace" }.dropFirst()
                 let event = after.count > 1 || (after.count == 1 && startingWord) ? after.first : nil
-                vocabulary += event.map { Catalog.traceEventFields[$0, default: []].map { "\($0)=" } } ?? Array(Catalog.traceEvents)
+                // (A value with a space would need the whole word quoted, so it is left out.)
+                let current = startingWord ? "" : words.last ?? ""
+                if let event, let entry = Catalog.traceVocabulary.entries[event] {
+                    let key = current.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                    if current.contains("="), let values = entry.values[key] {
+                        vocabulary += values.filter { !$0.contains(" ") }.map { "\(key)=\($0)" }
+                    } else {
+                        vocabulary += entry.fields.map { "\($0)=" }
+                    }
+                } else if event == nil {
+                    vocabulary += Catalog.traceEvents
+                }
             case "partition", "heal", "hold", "release", "reset", "link", "clock", "address":
                 vocabulary += knownNodes
             case "show": vocabulary += ["trace", "vars", "connections", "faults", "actors", "reached"]

@@ -1,3 +1,5 @@
+import IMSVerifier
+import JWT
 import Wire
 
 extension WorkbenchSystem {
@@ -9,11 +11,12 @@ extension WorkbenchSystem {
         .event("stopped"),
         .event("certificate-registered", fields: "fingerprint", "iss", "kid"),
         .event("user-enrolled", fields: "iss", "sub", "user"),
-        .event("token-rejected", fields: "reason"),
+        .event("token-rejected", values: ["reason": ["bearer", IMSVerifier.replayed.rawValue] + JWTError.Code.all.map(\.rawValue)]),
         .event("session-started", fields: "exp", "jti", "nbf", "sub"),
         .event("session-expired", fields: "sub"),
         // IMSSigningBackend
-        .event("sign-refused", fields: "reason", "status"),
+        .event(
+            "sign-refused", fields: "status", values: ["reason": ["bearer", "content-type", "issuer", "subject"] + JWTError.Code.all.map(\.rawValue)]),
         .event("token-signed", fields: "exp", "jti", "sub"),
         // IMSSDK
         .event("token-received", fields: "attempt", "exp", "jti"),

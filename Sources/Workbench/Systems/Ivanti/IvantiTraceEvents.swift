@@ -1,3 +1,6 @@
+import AppConnect
+import DerivedCredential
+import IvantiClient
 import Wire
 
 extension WorkbenchSystem {
@@ -6,26 +9,44 @@ extension WorkbenchSystem {
     static let ivantiTraceEvents: [TraceEventDeclaration] =
         [
             // IvantiClient
-            .event("started", fields: "installation"),
+            .event("started", values: ["installation": installations]),
             .event("stopped"),
-            .event("url-rejected", fields: "from", "problem"),
+            .event("url-rejected", fields: "from", values: ["problem": problems]),
             .event("app-registered", fields: "app", "scheme"),
             .event("credential-stored", fields: "app", "serial", "tags"),
-            .event("credential-rejected", fields: "app", "problem", "serial"),
-            .event("certificate-denied", fields: "app", "reason", "serial", "tag"),
-            .event("certificate-granted", fields: "app", "serial", "tag"),
-            .event("installation-changed", fields: "from", "to"),
-            .event("state-changed", fields: "auth", "passcode", "policy", "ready", "secure"),
+            .event("credential-rejected", fields: "app", "serial", values: ["problem": problems + [IvantiClient.vaultFailure.rawValue]]),
+            .event("certificate-denied", fields: "app", "serial", values: ["reason": ["unregistered"], "tag": tags]),
+            .event("certificate-granted", fields: "app", "serial", values: ["tag": tags]),
+            .event("installation-changed", values: ["from": installations, "to": installations]),
+            .event("state-changed", values: appConnectState.merging(["passcode": ["entered", "missing"]]) { $1 }),
             .event("renewal-requested", fields: "app", "serial"),
             // AppConnect
-            .event("console", fields: "level", "message"),
-            .event("appconnect-error", fields: "problem"),
-            .event("appconnect-state", fields: "auth", "policy", "ready", "secure"),
-            .event("secure-services-changed", fields: "availability"),
+            .event("console", fields: "message", values: ["level": ["error"]]),
+            .event(
+                "appconnect-error",
+                values: [
+                    "problem": problems + [
+                        "new arrived on the AppConnect scheme, not a callback scheme", "unexpected URL on the callback scheme",
+                    ]
+                ]),
+            .event("appconnect-state", values: appConnectState),
+            .event("secure-services-changed", values: ["availability": SecureServicesAvailability.allCases.map(\.word)]),
             .event("credential-sent", fields: "serial"),
-            .event("credential-send-failed", fields: "code", "serial"),
+            .event(
+                "credential-send-failed", fields: "serial",
+                values: ["code": DerivedCredentialServiceError.Code.allCases.map { String($0.rawValue) }]),
             .event("new-credential-requested", fields: "scheme"),
         ]
         // The directives' apps trace what the bus tells them of their place on screen.
         + URLBus.LifecycleEvent.allCases.map { TraceEventDeclaration($0.rawValue) }
+
+    /// The client's AppConnect state as it and the apps' AppConnect trace it.
+    private static let appConnectState: [String: [String]] = [
+        "auth": AuthState.allCases.map(\.word), "policy": ManagedPolicy.allCases.map(\.word), "ready": ["false", "true"],
+        "secure": SecureServicesAvailability.allCases.map(\.word),
+    ]
+    private static let installations = IvantiClient.Installation.allCases.map(\.rawValue)
+    private static let tags = CredentialTag.allCases.map(\.rawValue)
+    /// Why a URL or a credential was refused.
+    private static let problems = CredentialProblem.Code.all.map(\.rawValue)
 }

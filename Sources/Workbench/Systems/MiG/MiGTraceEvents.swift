@@ -1,3 +1,5 @@
+import IPP
+import MiGServer
 import Wire
 
 extension WorkbenchSystem {
@@ -10,7 +12,7 @@ extension WorkbenchSystem {
         .event("spool-recovered", fields: "aborted", "orphans-removed", "requeued"),
         .event("auth-failed", fields: "user"),
         .event("certificate-refused", fields: "user"),
-        .event("certificate-accepted", fields: "subject", "user", "via"),
+        .event("certificate-accepted", fields: "subject", "user", values: ["via": ["handshake", "proxy"]]),
         .event("http-request", fields: "from", "method", "path"),
         .event("http-response", fields: "from", "status"),
         .event("http-error", fields: "error"),
@@ -29,7 +31,7 @@ extension WorkbenchSystem {
         .event("job-released", fields: "by", "job"),
         .event("job-timed-out", fields: "after", "job"),
         .event("job-processing", fields: "job", "pages"),
-        .event("printer-stopped", fields: "job", "reason"),
+        .event("printer-stopped", fields: "job", values: ["reason": MiGServer.printerStoppedReasons]),
         .event("printer-resumed", fields: "job"),
         .event("job-completed", fields: "job", "pages"),
         .event("job-aborted", fields: "job", "pages"),
@@ -47,7 +49,7 @@ extension WorkbenchSystem {
         .event("mig-client-replay", fields: "bytes", "document-bytes"),
         .event("mig-client-replay-answer", fields: "http", "ipp"),
         .event("mig-client-job-submitted", fields: "attempts", "bytes", "job-id"),
-        .event("mig-client-job-state", fields: "job-id", "reasons", "state"),
+        .event("mig-client-job-state", fields: "job-id", "reasons", values: ["state": IPPJobState.allCases.map(\.keyword) + ["unknown"]]),
         .event("mig-client-job-canceled", fields: "job-id"),
         .event("mig-client-job-held", fields: "job-id"),
         .event("mig-client-job-released", fields: "job-id"),

@@ -1,3 +1,5 @@
+import SOCPrint
+import SunfireHost
 import Wire
 
 extension WorkbenchSystem {
@@ -8,7 +10,7 @@ extension WorkbenchSystem {
         .event("started", fields: "host-key", "port", "ssh-port"),
         .event("stopped"),
         .event("whitelist", fields: "ranges"),
-        .event("ssh-refused", fields: "from", "reason"),
+        .event("ssh-refused", fields: "from", values: ["reason": ["not in the whitelist"]]),
         .event("ssh-connected", fields: "from"),
         .event("ssh-closed", fields: "from", "user"),
         .event("ssh-disconnected", fields: "from", "reason", "user"),
@@ -19,32 +21,35 @@ extension WorkbenchSystem {
         .event("ssh-exit", fields: "command", "from", "status", "stderr-bytes", "stdout-bytes"),
         .event("sftp-session", fields: "user"),
         .event("sftp-error", fields: "reason"),
-        .event("upload", fields: "bytes", "complete", "outcome", "path", "user", "via"),
-        .event("download", fields: "bytes", "path", "via"),
-        .event("file-removed", fields: "path", "user", "via"),
-        .event("quota-set", fields: "kind", "user", "value"),
-        .event("directory-refused", fields: "reason"),
-        .event("directory-login", fields: "outcome", "realm", "user"),
+        .event(
+            "upload", fields: "bytes", "path", "user",
+            values: ["complete": ["false"], "outcome": ["done", "failed"], "via": UploadTransport.allCases.map(\.rawValue)]),
+        .event("download", fields: "bytes", "path", values: ["via": ["scp"]]),
+        .event("file-removed", fields: "path", "user", values: ["via": ["sftp"]]),
+        .event("quota-set", fields: "user", "value", values: ["kind": QuotaKind.allCases.map(\.rawValue)]),
+        .event("directory-refused", values: ["reason": ["wrong or missing token"]]),
+        .event("directory-login", fields: "realm", "user", values: ["outcome": ["refused"]]),
         // SunfireHost (its commands and spooler, reported by Sunfire)
-        .event("conversion", fields: "input", "output", "pages", "tool"),
+        // The converters' own names, as each of their commands passes it.
+        .event("conversion", fields: "input", "output", "pages", values: ["tool": ["Impose", "docs-to-pdf", "gs", "nup_pdf", "pdftops"]]),
         .event("disk-quota-exceeded", fields: "path", "user"),
         .event("printer-state", fields: "printer", "state"),
-        .event("job-queued", fields: "job", "owner", "pages", "printer", "sheets", "via"),
+        .event("job-queued", fields: "job", "owner", "pages", "printer", "sheets", values: ["via": ["lpr", "samba"]]),
         .event("job-removed", fields: "job", "owner", "printer"),
         .event("job-printed", fields: "job", "owner", "pages", "printer", "sheets"),
         .event("quota-charged", fields: "left", "sheets", "user"),
-        .event("job-dropped", fields: "job", "owner", "printer", "reason"),
+        .event("job-dropped", fields: "job", "owner", "printer", values: ["reason": ["print quota exhausted"]]),
         // MySoc
-        .event("login-failed", fields: "reason", "user"),
+        .event("login-failed", fields: "user", values: ["reason": ["missing credentials", "wrong credentials"]]),
         .event("directory-unreachable", fields: "reason"),
         .event("quota-page", fields: "realm", "rows", "user"),
         // SOCPrint
-        .event("ssh-login", fields: "host", "outcome", "user"),
-        .event("quota", fields: "outcome", "rows", "user"),
+        .event("ssh-login", fields: "host", "user", values: ["outcome": ["authorised", "refused", "unreachable"]]),
+        .event("quota", fields: "rows", "user", values: ["outcome": ["ok", "refused", "unreachable"]]),
         .event("document-opened", fields: "bytes", "from", "name"),
         .event("open-in-refused", fields: "from", "reason", "url"),
-        .event("print-step", fields: "row", "state"),
-        .event("print-finished", fields: "file", "printer", "status", "step"),
+        .event("print-step", fields: "row", values: ["state": ["done", "running"]]),
+        .event("print-finished", fields: "file", "printer", "step", values: ["status": PrintOperation.Outcome.Status.allCases.map(\.rawValue)]),
         .event("converter-cached", fields: "file"),
     ]
 }
