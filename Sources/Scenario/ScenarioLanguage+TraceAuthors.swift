@@ -6,7 +6,9 @@ extension ScenarioLanguage {
     /// started by ims ipp=1` would pass on nothing, since only MiG's `started` carries `ipp`. A node some other line puts
     /// on the network (a client's `from`, an app), a kernel author (`net`, `bus`, `scenario`), or a node no `start` of the
     /// file runs (the console's world) keeps the check against every system, made when the line was read.
-    func checkTraceAuthors(_ statements: [Statement]) -> [ScenarioError] {
+    ///
+    /// The console checks each line with the lines it ran before it, so a world built line by line is held to the same.
+    public func checkTraceAuthors(_ statements: [Statement]) -> [ScenarioError] {
         guard !kindTraceEvents.isEmpty else { return [] }
         var kindsOn: [String: Set<String>] = [:]
         var otherNodes: Set<String> = []

@@ -183,13 +183,13 @@ import Testing
     @Test func traceFieldsAreCheckedAndCompleted() {
         let lines = LinesBox()
         let session = ConsoleSession(seed: 1, write: { lines.append($0) })
-        #expect(session.handle("start echo") == .proceed)
-        #expect(session.handle("expect no trace job-created by echo usr=secure") == .failed(ExitStatus.scenarioWrong))
+        #expect(session.handle("start mig") == .proceed)
+        #expect(session.handle("expect no trace job-created by mig usr=secure") == .failed(ExitStatus.scenarioWrong))
         #expect(
             (lines.all.last ?? "").hasPrefix(
-                "error: the trace event 'job-created' has no field 'usr' (did you mean 'user'?); its fields: format, job, user (column 37)"),
+                "error: the trace event 'job-created' has no field 'usr' (did you mean 'user'?); its fields: format, job, user (column 36)"),
             "\(lines.all)")
-        #expect(session.handle("expect no trace job-created by echo user=secure") == .proceed)
+        #expect(session.handle("expect no trace job-created by mig user=secure") == .proceed)
         let keys = session.complete(line: "wait until trace job-created ", cursor: 29).candidates.filter { $0.hasSuffix("=") }
         #expect(keys == ["format=", "job=", "user="])
         #expect(session.complete(line: "expect trace http-response st", cursor: 29).candidates == ["status="])
@@ -232,6 +232,22 @@ import Testing
                 "2:17 no trace event 'job-created' by 'ims' (which runs ims); its events: ") == true)
         // The phone runs the clients of every system: the merged check.
         #expect(errors("start mig\nhttp GET http://mig:631/ as r\nexpect no trace started by phone ipp=1").isEmpty)
+    }
+
+    /// The console holds `by NODE` to the kinds the lines run so far started there, as a file is held to its `start` lines.
+    @Test func theConsoleChecksTraceKeysByTheKindsItStarted() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("start mig") == .proceed)
+        #expect(session.handle("expect no trace started by mig ipp=1") == .proceed)
+        #expect(session.handle("start ims") == .proceed)
+        #expect(session.handle("expect no trace started by ims ipp=1") == .failed(ExitStatus.scenarioWrong))
+        #expect(
+            (lines.all.last ?? "").hasPrefix(
+                "error: the trace event 'started' by 'ims' (which runs ims) has no field 'ipp'; its fields: certificates, leeway, port, scheme (column 32)"
+            ),
+            "\(lines.all)")
+        #expect(session.handle("expect no trace started by ims port=1") == .proceed)
     }
 }
 

@@ -49,6 +49,14 @@ final class ConsoleSession: @unchecked Sendable {
         }
     }
 
+    /// What is wrong with `statement`'s `by NODE` for the actors the lines run so far started on NODE (a key or value
+    /// of another kind's event: `expect no trace started by ims ipp=1` after `start ims`), as a file is checked.
+    private func traceAuthorProblems(_ statement: Statement) -> [ScenarioError] {
+        guard statement.names.contains(where: { $0.kind == .traceAuthor }) else { return [] }
+        let earlier = played.compactMap { try? language.parse(line: $0.text, file: "console", lineNumber: $0.number) }
+        return language.checkTraceAuthors(earlier + [statement]).filter { $0.line == statement.line }
+    }
+
     /// The nodes a line may act on: those of the world, those earlier lines named, and the phone, every client's
     /// default node (a console user sets its link up before its first request).
     var knownNodes: Set<String> { declaredNodes.union(kernel.network.hostNames).union(["phone"]) }
@@ -135,7 +143,7 @@ final class ConsoleSession: @unchecked Sendable {
             let actors = Set(context.startedActors.map(\.name))
             if let problem =
                 (language.checkNames([statement], existing: knownNodes, actors: actors)
-                + language.checkResults([statement], bound: context.results)).first
+                + language.checkResults([statement], bound: context.results) + traceAuthorProblems(statement)).first
             {
                 throw problem
             }
