@@ -14,9 +14,10 @@ public enum FaultClass: String, CaseIterable, Sendable, Codable {
 /// as TigerBeetle's VOPR prints its swarm options, so a failure can be read as well as replayed.
 ///
 /// Faults come from sites, as FoundationDB's BUGGIFY does it in two levels: each site (a link that carried a
-/// connection or that the coming statement connects on, a node's clock, a fault point, the swizzle) is switched on or off for the whole seed, and a site
-/// that is on fires before each statement with its own probability: a weight the seed draws for it (0 to 2), times
-/// its class's rate shared among the class's sites, so a workload with many fault points is not buried in faults.
+/// connection or that the coming statement connects on, a node's clock, a fault point, the swizzle) is switched on
+/// or off for the whole seed, and a site that is on fires before each statement with its own probability: a weight
+/// the seed draws for it (0 to 2), times its class's rate shared among the class's sites, so a workload with many
+/// fault points is not buried in faults.
 public struct SwarmOptions: Sendable, Equatable {
     /// Which faults the seed may choose.
     public var faults: FaultClass
