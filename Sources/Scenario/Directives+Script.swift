@@ -82,7 +82,7 @@ extension Directive {
             }
         },
         Directive(
-            "wait", usage: "wait until trace EVENT [by ACTOR] [FIELD=VALUE]… [within DURATION]",
+            "wait", usage: "wait until trace EVENT [by NODE] [FIELD=VALUE]… [within DURATION]",
             summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"]
         ) { args throws(ScenarioError) in
             try args.expect("until")
@@ -113,7 +113,7 @@ extension Directive {
         Directive(
             "expect",
             usage:
-                "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by ACTOR] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
+                "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by NODE] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
             summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
             keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
         ) { args throws(ScenarioError) in

@@ -141,7 +141,7 @@ enum Expectations {
 
 private func compare<T: Comparable>(_ a: T, _ op: String, _ b: T) -> Bool { Expectations.compare(a, op, b) }
 
-/// `EVENT [by ACTOR] [FIELD=VALUE]… [within DURATION]`, matched against trace events.
+/// `EVENT [by NODE] [FIELD=VALUE]… [within DURATION]`, matched against trace events.
 struct TracePattern: Sendable {
     let event: String
     let actor: String?
@@ -160,7 +160,7 @@ struct TracePattern: Sendable {
         while let token = args.peek {
             if args.accept("by") {
                 let column = args.peek?.column ?? args.directiveColumn
-                actor = try args.name("an actor name")
+                actor = try args.name("a node name (the node that records the event)")
                 args.names.append(NameUse(kind: .traceAuthor, name: actor ?? "", column: column))
                 continue
             }

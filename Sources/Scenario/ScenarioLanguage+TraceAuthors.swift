@@ -2,7 +2,7 @@ import Wire
 
 extension ScenarioLanguage {
     /// Checks every trace line whose `by NAME` names a node the file puts on the network only with `start` lines of
-    /// known kinds, or an actor such a line starts, against what those kinds' actors record, rather than against every system's: `expect no trace
+    /// known kinds against what those kinds' actors record, rather than against every system's: `expect no trace
     /// started by ims ipp=1` would pass on nothing, since only MiG's `started` carries `ipp`. A node some other line puts
     /// on the network (a client's `from`, an app), a kernel author (`net`, `bus`, `scenario`), or a node no `start` of the
     /// file runs (the console's world) keeps the check against every system, made when the line was read.
@@ -18,8 +18,9 @@ extension ScenarioLanguage {
             if kinds.isEmpty {
                 otherNodes.formUnion(nodes)
             } else {
-                // The actor's node (its `on HOST`, else its kind's host) records its events; its name stands for it.
-                for name in nodes + statement.names.filter({ $0.kind == .actor }).map(\.name) { kindsOn[name, default: []].formUnion(kinds) }
+                // The actor's node (its `on HOST`, else its kind's host) records its events (its name is refused as an
+                // author by `checkNames`).
+                for name in nodes { kindsOn[name, default: []].formUnion(kinds) }
             }
         }
         var vocabularies: [String: TraceVocabulary] = [:]

@@ -297,6 +297,13 @@ public struct ScenarioLanguage: Sendable {
         guard !actorKinds.isEmpty else { return [] }
         let nodes = existing.union(statements.flatMap { $0.names.filter { $0.kind == .node }.map(\.name) })
         let actors = existingActors.union(statements.flatMap { $0.names.filter { $0.kind == .actor }.map(\.name) })
+        // A `start` line names its actor and the node it runs on.
+        var nodeOfActor: [String: String] = [:]
+        for statement in statements where statement.names.contains(where: { $0.kind == .actorKind }) {
+            if let actor = statement.names.first(where: { $0.kind == .actor }), let node = statement.names.first(where: { $0.kind == .node }) {
+                nodeOfActor[actor.name] = node.name
+            }
+        }
         var errors: [ScenarioError] = []
         for statement in statements {
             for use in statement.names where use.kind == .actorReference && !actors.contains(use.name) {
@@ -306,15 +313,17 @@ public struct ScenarioLanguage: Sendable {
                         file: statement.file, line: statement.line, column: use.column,
                         message: "no actor '\(use.name)'\(didYouMean(use.name, among: actors)); \(known) ('start KIND [as NAME]' starts one)"))
             }
-            // A misspelt author would make `expect no trace … by NAME` pass on nothing: events come from the nodes and
-            // actors of the scenario, and from the kernel's own network, URL bus and scenario runner.
-            let authors = nodes.union(actors).union(Self.kernelTraceAuthors)
+            // A misspelt author would make `expect no trace … by NAME` pass on nothing: events come from the nodes of
+            // the scenario (an actor records as its node), and from the kernel's own network, URL bus and scenario runner.
+            let authors = nodes.union(Self.kernelTraceAuthors)
             for use in statement.names where use.kind == .traceAuthor && !authors.contains(use.name) {
-                errors.append(
-                    ScenarioError(
-                        file: statement.file, line: statement.line, column: use.column,
-                        message: "no node or actor '\(use.name)' records trace events\(didYouMean(use.name, among: authors)); "
-                            + "the scenario's: \(authors.sorted().joined(separator: ", "))"))
+                let message =
+                    actors.contains(use.name)
+                    ? "the actor '\(use.name)' records its trace events as its node"
+                        + (nodeOfActor[use.name].map { " '\($0)': expected 'by \($0)'" } ?? ": expected 'by' and the node it runs on")
+                    : "no node '\(use.name)' records trace events\(didYouMean(use.name, among: authors)); "
+                        + "the scenario's: \(authors.sorted().joined(separator: ", "))"
+                errors.append(ScenarioError(file: statement.file, line: statement.line, column: use.column, message: message))
             }
             for use in statement.names where use.kind == .host && !nodes.contains(use.name) {
                 let known =

@@ -62,13 +62,18 @@ import Wire
         #expect(errors("start echo as e1\nstop e1").isEmpty)
     }
 
-    /// `expect no trace … by NAME` with a misspelt NAME would pass on nothing: the author must be a node or actor of
-    /// the scenario, or the kernel's network, bus or scenario runner.
+    /// `expect no trace … by NAME` with a misspelt NAME would pass on nothing: the author must be a node of the
+    /// scenario, or the kernel's network, bus or scenario runner. An actor records as its node, so an actor's own name
+    /// (`start echo as e1` runs on node `echo`) is refused with the node to write.
     @Test func theAuthorOfAnExpectedTraceEventMustExist() throws {
-        let error = try #require(errors("start echo as e1\nexpect no trace stopped by e2").first)
+        let error = try #require(errors("start echo as e1\nexpect no trace stopped by ecco").first)
         #expect((error.line, error.column) == (2, 28))
-        #expect(error.message.hasPrefix("no node or actor 'e2' records trace events (did you mean 'e1'?); the scenario's: "))
-        #expect(errors("start echo as e1\nexpect trace started by e1\nexpect no trace reset by net").isEmpty)
+        #expect(error.message.hasPrefix("no node 'ecco' records trace events (did you mean 'echo'?); the scenario's: "))
+        #expect(errors("start echo as e1\nexpect trace started by echo\nexpect no trace reset by net").isEmpty)
+        let actor = try #require(errors("start echo as e1\nexpect no trace stopped by e1").first)
+        #expect((actor.line, actor.column) == (2, 28))
+        #expect(actor.message == "the actor 'e1' records its trace events as its node 'echo': expected 'by echo'")
+        #expect(errors("start echo as e1 on mirror\nexpect no trace stopped by mirror").isEmpty)
     }
 
     @Test func aNodeMayBeNamedBeforeTheLineThatCreatesIt() {
@@ -169,7 +174,7 @@ import Wire
 
     @Test func aMisspeltEventIsRefusedWithTheNearestOne() {
         let what = "expected an event an actor, a client or the kernel records ('help expect' lists them all)"
-        #expect(errors("start echo as e1\nexpect no trace stoped by e1") == ["2:17 no trace event 'stoped' (did you mean 'stopped'?); \(what)"])
+        #expect(errors("start echo as e1\nexpect no trace stoped by echo") == ["2:17 no trace event 'stoped' (did you mean 'stopped'?); \(what)"])
         #expect(
             errors("start echo\nexpect trace http-respnse status=200") == [
                 "2:14 no trace event 'http-respnse' (did you mean 'http-response'?); \(what)"
@@ -182,7 +187,7 @@ import Wire
     @Test func aRecordedEventIsAccepted() {
         #expect(
             errors(
-                "start echo as e1\nexpect trace started by e1\nexpect no trace reset\nwait until trace http-response status=200 within 1s"
+                "start echo as e1\nexpect trace started by echo\nexpect no trace reset\nwait until trace http-response status=200 within 1s"
                     + "\nsometimes trace connect as c"
             ).isEmpty)
     }
@@ -242,8 +247,8 @@ import Wire
     @Test func aMisspeltKeyIsRefusedWithTheNearestOneAndTheEventsKeys() {
         let its = "its fields: from, status"
         #expect(
-            errors("start echo as e1\nexpect no trace http-response by e1 stauts=500") == [
-                "2:37 the trace event 'http-response' has no field 'stauts' (did you mean 'status'?); \(its)"
+            errors("start echo as e1\nexpect no trace http-response by echo stauts=500") == [
+                "2:39 the trace event 'http-response' has no field 'stauts' (did you mean 'status'?); \(its)"
             ])
         #expect(
             errors("start echo\nexpect trace http-response status=200 frm=phone") == [
@@ -263,7 +268,7 @@ import Wire
     @Test func declaredKeysAreAccepted() {
         #expect(
             errors(
-                "start echo as e1\nexpect trace http-response by e1 status=200 from=phone\nexpect no trace http-response status=500"
+                "start echo as e1\nexpect trace http-response by echo status=200 from=phone\nexpect no trace http-response status=500"
                     + "\nwait until trace started http=80 within 1s\nsometimes trace connect to=echo as c"
             ).isEmpty)
     }

@@ -105,10 +105,10 @@ import Wire
             errors("start echo\nexpect no trace held by echo") == [
                 "2:17 no trace event 'held' by 'echo' (which runs echo); its events: job-state, started"
             ])
-        // By the actor's name, on a host of its own.
+        // On a host of its own (the actor records as its node, not by its name).
         #expect(
-            errors("start other as o on box\nsometimes trace started by o http=80 as s") == [
-                "2:30 the trace event 'started' by 'o' (which runs other) has no field 'http'; its fields: ipp"
+            errors("start other as o on box\nsometimes trace started by box http=80 as s") == [
+                "2:32 the trace event 'started' by 'box' (which runs other) has no field 'http'; its fields: ipp"
             ])
     }
 

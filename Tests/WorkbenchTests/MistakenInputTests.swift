@@ -248,6 +248,13 @@ import Testing
             ),
             "\(lines.all)")
         #expect(session.handle("expect no trace started by ims port=1") == .proceed)
+        // An actor records as its node: its own name is refused with the node to write.
+        #expect(session.handle("start echo as e1") == .proceed)
+        #expect(session.handle("expect no trace stopped by e1") == .failed(ExitStatus.scenarioWrong))
+        #expect(
+            (lines.all.last ?? "").hasPrefix("error: the actor 'e1' records its trace events as its node 'echo': expected 'by echo' (column 28)"),
+            "\(lines.all)")
+        #expect(session.handle("expect no trace stopped by echo") == .proceed)
     }
 }
 

@@ -49,12 +49,17 @@ final class ConsoleSession: @unchecked Sendable {
         }
     }
 
-    /// What is wrong with `statement`'s `by NODE` for the actors the lines run so far started on NODE (a key or value
-    /// of another kind's event: `expect no trace started by ims ipp=1` after `start ims`), as a file is checked.
-    private func traceAuthorProblems(_ statement: Statement) -> [ScenarioError] {
-        guard statement.names.contains(where: { $0.kind == .traceAuthor }) else { return [] }
-        let earlier = played.compactMap { try? language.parse(line: $0.text, file: "console", lineNumber: $0.number) }
-        return language.checkTraceAuthors(earlier + [statement]).filter { $0.line == statement.line }
+    /// What is wrong with the names `statement` uses, given the world so far. A line with `by NODE` is checked with the
+    /// lines run before it, as a file is checked whole: an actor's own name there is refused with the node it records
+    /// as (after `start KIND as NAME`), and NODE is held to the kinds those lines started on it (a key only another
+    /// kind's event carries is refused).
+    private func namesProblems(_ statement: Statement, actors: Set<String>) -> [ScenarioError] {
+        guard statement.names.contains(where: { $0.kind == .traceAuthor }) else {
+            return language.checkNames([statement], existing: knownNodes, actors: actors)
+        }
+        let lines = played.compactMap { try? language.parse(line: $0.text, file: "console", lineNumber: $0.number) } + [statement]
+        return (language.checkNames(lines, existing: knownNodes, actors: actors) + language.checkTraceAuthors(lines))
+            .filter { $0.line == statement.line }
     }
 
     /// The nodes a line may act on: those of the world, those earlier lines named, and the phone, every client's
@@ -142,8 +147,7 @@ final class ConsoleSession: @unchecked Sendable {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
             let actors = Set(context.startedActors.map(\.name))
             if let problem =
-                (language.checkNames([statement], existing: knownNodes, actors: actors)
-                + language.checkResults([statement], bound: context.results) + traceAuthorProblems(statement)).first
+                (namesProblems(statement, actors: actors) + language.checkResults([statement], bound: context.results)).first
             {
                 throw problem
             }
