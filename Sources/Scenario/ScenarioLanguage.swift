@@ -44,10 +44,8 @@ public struct ScenarioLanguage: Sendable {
     /// Every event the systems' actors and clients and the kernel record: what `expect [no] trace` and `wait until
     /// trace` may name, and all a run may record. Empty (a language without a catalog): neither is checked.
     public let traceEvents: Set<String>
-    /// The keys each of `traceEvents` may carry: what a line that looks for the event may match (`KEY=VALUE`), and
-    /// all a run may record of it.
-    public let traceEventFields: [String: Set<String>]
-    /// Every declaration merged by name: the keys above, and the values of the closed ones.
+    /// Every declaration merged by name: the keys each of `traceEvents` may carry (what a line that looks for the event
+    /// may match, `KEY=VALUE`, and all a run may record of it), and the values of the closed ones.
     public let traceVocabulary: TraceVocabulary
     /// What each actor kind's actors may record on their node (its system's events and those of the libraries under
     /// it): what `expect trace EVENT by NODE` is checked against when the file starts only actors of known kinds on NODE.
@@ -72,7 +70,6 @@ public struct ScenarioLanguage: Sendable {
         self.actorKinds = actorKinds
         self.reachPoints = reachPoints
         traceVocabulary = TraceVocabulary(traceEvents)
-        traceEventFields = traceVocabulary.fields
         self.traceEvents = traceVocabulary.events
         self.kindTraceEvents = kindTraceEvents
     }

@@ -300,7 +300,7 @@ import Wire
     /// Declarations of one name (several systems' `started`) are merged: a key any of them gives is accepted.
     @Test func declarationsOfOneEventAreMerged() {
         let language = ScenarioLanguage(traceEvents: [.event("started", fields: "ipp"), .event("started", fields: "port")])
-        #expect(language.traceEventFields["started"] == ["ipp", "port"])
+        #expect(language.traceVocabulary.fields["started"] == ["ipp", "port"])
         #expect(language.parse(file: "t.scn", text: "expect no trace started ipp=1\nexpect no trace started port=2").1.isEmpty)
     }
 }
