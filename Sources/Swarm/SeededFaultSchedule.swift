@@ -140,7 +140,7 @@ public struct SeededFaultSchedule: FaultScheduler {
         random.int(in: 0...1) == 0 ? "" : "later \(random.int(in: options.deferralMilliseconds))ms "
     }
 
-    private func latency(_ random: RandomStream) -> String {
+    func latency(_ random: RandomStream) -> String {
         switch random.int(in: 0...2) {
         case 0:
             let low = random.int(in: options.uniformLatencyLowMilliseconds)

@@ -16,12 +16,14 @@ import Wire
 /// weight 1/runs² (the rarest first, one just found has weight 1); one shared pool gave the reach points few mutants,
 /// as the behaviours outnumber them ten to one. A mutant takes as parent the run that showed its target with the
 /// fewest mutants made from it so far, and edits its faults 1 to 3 times.
-/// When the parent first showed the target during a statement, the first two edits are aimed: the first changes one
-/// of the faults run at most ``aimWindow`` statements before it (its likeliest causes): dropped, shifted, or drawn
-/// again from its site (another skew, latency or count); the second adds a fault drawn within that window, for a
-/// path that needs two faults together (the first one's effect and another at the same moment). The other edits
-/// drop one fault, shift one up to 3 statements earlier or later, copy one from another run of the file, or add one
-/// drawn as the seed's schedule would draw it. Every choice comes
+/// When the parent first showed the target during a statement (a behaviour's first event, a reach point's first
+/// reaching), the first two edits are aimed: the first changes one of the faults run before that statement, the
+/// latest with odds 1/2, the one before it 1/4, and so on (the likeliest causes; a cut armed before a print may fall in
+/// a later read): dropped, shifted, drawn again from its site, or with one of its fields drawn again (``FaultTweak``:
+/// a cut of the upload turned round cuts the answer); the second adds a fault drawn within ``aimWindow`` statements
+/// before it, for a path that needs two faults together (the first one's effect and another at the same moment). The
+/// other edits drop one fault, shift one up to 3 statements earlier or later, draw one field of one again, copy one
+/// from another run of the file, or add one drawn as the seed's schedule would draw it. Every choice comes
 /// from named streams of the seeds, and a batch depends only on the runs before it, so the runs are the same whoever
 /// runs a batch (`--jobs`).
 public struct SwarmExploration: Sendable {
@@ -29,7 +31,7 @@ public struct SwarmExploration: Sendable {
     public static let defaultShare = 0.5
     /// Fresh seeds in the first round.
     static let firstRound = 10
-    /// How many statements before a target's first sign an aimed edit looks for the fault that caused it.
+    /// How many statements before a target's first sign an aimed edit adds a fault.
     static let aimWindow = 3
 
     public let scripts: [Script]
@@ -139,17 +141,18 @@ public struct SwarmExploration: Sendable {
             preconditionFailure("every run is of one of the scripts")
         }
         let random = RandomStream(seed: parent.seed, name: "swarm-explore edits \(number)")
+        let schedule = SeededFaultSchedule(options: options, seed: parent.seed)
         let healed = script.statements.firstIndex { $0.directive == "after" } ?? script.statements.count
         let line = { (index: Int) in script.statements[index].line }
         var faults = parent.faults
         var additions: [Int] = []
         var redraws: [SwarmMutation.Redraw] = []
         var edits: [String] = []
-        // Aimed at the target: when the parent's first sign of it came during a statement, the first edit changes
-        // one of the faults that ran just before (within `aimWindow` statements): the likeliest causes; the second
-        // adds one more fault within that window.
-        let appeared = target.flatMap { parent.behaviours?[$0] }
-        var aimed = appeared.map { at in faults.indices.filter { faults[$0].before <= at && faults[$0].before >= at - Self.aimWindow } } ?? []
+        // Aimed at the target: when the parent first showed it during a statement, the first edit changes one of the
+        // faults that ran before it, the latest most likely (the likeliest causes); the second adds one more fault
+        // within `aimWindow` statements before it.
+        let appeared = target.flatMap { parent.behaviours?[$0] ?? parent.reachedIn?[$0] }
+        var aimed = appeared.map { at in Array(faults.indices.filter { faults[$0].before <= at }.reversed()) } ?? []
         // The statements before which a fault lands within the window (none when the target showed after `after heal`).
         var near = appeared.flatMap { at in healed > 0 && at - Self.aimWindow < healed ? max(0, at - Self.aimWindow)...min(at, healed - 1) : nil }
         for edit in 0..<random.int(in: 1...3) where healed > 0 {
@@ -161,26 +164,48 @@ public struct SwarmExploration: Sendable {
                 continue
             }
             if !aimed.isEmpty {
-                let index = aimed[random.int(in: 0...(aimed.count - 1))]
+                // The latest with odds 1/2, the one before it 1/4, and so on.
+                var pick = 0
+                while pick < aimed.count - 1, random.int(in: 0...1) == 0 { pick += 1 }
+                let index = aimed[pick]
                 aimed = []
-                let fault = faults.remove(at: index)
+                let fault = faults[index]
                 let site = fault.site.flatMap { $0.hasPrefix("swizzle") ? nil : $0 }
-                switch random.int(in: 0...(site == nil ? 1 : 2)) {
-                case 0:
-                    edits.append("drop '\(fault.line)' before line \(line(fault.before)), which ran just before the target")
-                case 1:
+                let tweak = site == nil ? nil : FaultTweak.tweak(fault.line, schedule: schedule, random: random)
+                let choices = ["drop", "shift"] + (site == nil ? [] : ["redraw"]) + (tweak == nil ? [] : ["tweak"])
+                switch choices[random.int(in: 0...(choices.count - 1))] {
+                case "drop":
+                    faults.remove(at: index)
+                    edits.append("drop '\(fault.line)' before line \(line(fault.before)), which ran before the target")
+                case "shift":
+                    faults.remove(at: index)
                     let before = shifted(fault.before, random, healed: healed)
                     faults = inserted(ScheduledFault(before: before, line: fault.line, site: fault.site), into: faults)
-                    edits.append("shift '\(fault.line)', which ran just before the target, to before line \(line(before))")
-                default:
+                    edits.append("shift '\(fault.line)', which ran before the target, to before line \(line(before))")
+                case "redraw":
+                    faults.remove(at: index)
                     redraws.append(SwarmMutation.Redraw(before: fault.before, site: site ?? ""))
-                    edits.append("draw '\(fault.line)' before line \(line(fault.before)) again from \(site ?? ""), as it ran just before the target")
+                    edits.append("draw '\(fault.line)' before line \(line(fault.before)) again from \(site ?? ""), as it ran before the target")
+                default:
+                    guard let tweak else { continue }
+                    faults[index] = ScheduledFault(before: fault.before, line: tweak.line, site: fault.site)
+                    edits.append(
+                        "draw the \(tweak.field) of '\(fault.line)' before line \(line(fault.before)) again, as it ran before the target: "
+                            + "'\(tweak.line)'")
                 }
                 continue
             }
             let donors = runsByFile(parent.file, excluding: parentIndex)
-            let operations = (faults.isEmpty ? [] : ["drop", "shift"]) + ["add"] + (donors.isEmpty ? [] : ["copy"])
+            let tweakable = faults.indices.filter { !(faults[$0].site?.hasPrefix("swizzle") ?? true) }
+            let operations =
+                (faults.isEmpty ? [] : ["drop", "shift"]) + (tweakable.isEmpty ? [] : ["tweak"]) + ["add"] + (donors.isEmpty ? [] : ["copy"])
             switch operations[random.int(in: 0...(operations.count - 1))] {
+            case "tweak":
+                let index = tweakable[random.int(in: 0...(tweakable.count - 1))]
+                let fault = faults[index]
+                guard let tweak = FaultTweak.tweak(fault.line, schedule: schedule, random: random) else { continue }
+                faults[index] = ScheduledFault(before: fault.before, line: tweak.line, site: fault.site)
+                edits.append("draw the \(tweak.field) of '\(fault.line)' before line \(line(fault.before)) again: '\(tweak.line)'")
             case "drop":
                 let fault = faults.remove(at: random.int(in: 0...(faults.count - 1)))
                 edits.append("drop '\(fault.line)' before line \(line(fault.before))")

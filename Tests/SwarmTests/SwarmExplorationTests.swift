@@ -85,25 +85,28 @@ import Testing
         #expect(alone == dealt)
     }
 
-    /// A mutant made for a behaviour its parent first showed during statement S edits first a fault the parent ran at
-    /// most 3 statements before S (its likeliest cause): dropped, shifted, or drawn again from its site; its second edit
-    /// adds a fault within the same window; a fault drawn again replays like any other.
-    @Test func aMutantAimsAtTheFaultsThatRanJustBeforeItsTarget() throws {
+    /// A mutant made for a reach point or a behaviour its parent first showed during statement S edits first a fault the
+    /// parent ran before S (its likeliest cause, the latest most likely): dropped, shifted, drawn again from its site,
+    /// or with one field drawn again; its second edit adds a fault at most 3 statements before S; a fault drawn again
+    /// replays like any other.
+    @Test func aMutantAimsAtTheFaultsThatRanBeforeItsTarget() throws {
         let scripts = [try script()]
         let runs = try explore(scripts, seeds: Array(1...80)) { swarm.run($0, scripts: scripts) }
-        var aimed = 0
+        var aimed: [SwarmExploration.Budget: Int] = [:]
         var addedNear = 0
+        var latest = 0
         for run in runs {
             guard let mutant = run.mutant, let target = mutant.target, let parent = runs.first(where: { $0.name == mutant.parent }),
-                let at = parent.behaviours?[target]
+                let at = parent.behaviours?[target] ?? parent.reachedIn?[target]
             else { continue }
-            let near = parent.faults.filter { $0.before <= at && $0.before >= at - 3 }
-            guard !near.isEmpty else { continue }
-            aimed += 1
+            let before = parent.faults.filter { $0.before <= at }
+            guard let last = before.last else { continue }
+            aimed[SwarmExploration.budget(of: mutant.number), default: 0] += 1
             let first = try #require(mutant.edits.first)
-            #expect(first.contains("just before the target"), "\(mutant.edits)")
-            #expect(near.contains { first.contains("'\($0.line)'") }, "\(first) edits one of \(near.map(\.line))")
-            // The second edit adds a fault within the same window: a path that needs two faults at one moment.
+            #expect(first.contains("before the target"), "\(mutant.edits)")
+            #expect(before.contains { first.contains("'\($0.line)'") }, "\(first) edits one of \(before.map(\.line))")
+            if first.contains("'\(last.line)'") { latest += 1 }
+            // The second edit adds a fault within 3 statements: a path that needs two faults at one moment.
             if mutant.edits.count > 1 {
                 let second = mutant.edits[1]
                 #expect(second.hasSuffix(", near the target"), "\(mutant.edits)")
@@ -112,11 +115,15 @@ import Testing
                 addedNear += 1
             }
         }
-        #expect(aimed > 0, "some mutants were aimed")
+        #expect(aimed[.reach, default: 0] > 0 && aimed[.behaviour, default: 0] > 0, "mutants of both budgets were aimed: \(aimed)")
+        let total = aimed.values.reduce(0, +)
+        // Odds of 1/2 for the latest, or more with fewer candidates.
+        #expect(latest * 3 >= total, "the latest fault before the target is edited most often: \(latest) of \(total)")
         #expect(addedNear > 0, "some aimed mutants added a fault near their target")
-        let redrawn = runs.filter { $0.mutant?.edits.contains { $0.hasPrefix("draw ") } == true }
-        #expect(!redrawn.isEmpty, "some aimed edits drew a fault again")
-        for run in redrawn { #expect(swarm.replay(run, scripts: scripts)?.digest == run.digest, "\(run.name)") }
+        let redrawn = runs.filter { $0.mutant?.edits.contains { $0.hasPrefix("draw '") } == true }
+        let tweaked = runs.filter { $0.mutant?.edits.contains { $0.hasPrefix("draw the ") } == true }
+        #expect(!redrawn.isEmpty && !tweaked.isEmpty, "some edits drew a fault again, some one of its fields")
+        for run in redrawn + tweaked { #expect(swarm.replay(run, scripts: scripts)?.digest == run.digest, "\(run.name)") }
     }
 
     /// The reach points and the behaviours are two budgets: mutants take turns (odd ones for a reach point, even ones for
