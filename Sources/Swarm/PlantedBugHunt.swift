@@ -52,7 +52,8 @@ public struct PlantedBugHunt: Sendable {
         public let shrunk: [String]?
         public let file: String?
         public let failure: String?
-        /// Seeds that failed with the bug and without it, skipped as the workload's own failures.
+        /// Seeds that failed with the bug and without it, skipped as the workload's own failures: each once, in the order
+        /// they failed (a mutant's is its parent's).
         public let failingWithoutBug: [UInt64]
 
         enum CodingKeys: String, CodingKey {
@@ -89,7 +90,7 @@ public struct PlantedBugHunt: Sendable {
             let run = SwarmRun(result, mutation: plan.mutation, behaviours: explore != nil)
             guard let signature = FailureSignature(result) else { return run }
             if FailureSignature(clean.result(plan, script: script)) != nil {
-                withoutBug.append(plan.seed)
+                if !withoutBug.contains(plan.seed) { withoutBug.append(plan.seed) }
                 return run
             }
             let shrunk = Shrinker(swarm: buggy).minimise(

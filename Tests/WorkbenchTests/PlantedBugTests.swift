@@ -1,11 +1,11 @@
 import Foundation
 import Kernel
 import Scenario
-import Swarm
 import TestSupport
 import Testing
 import Wire
 
+@testable import Swarm
 @testable import Workbench
 
 /// The swarm's power on the systems' planted bugs (`workbench swarm --planted`), the switch that keeps them off, and
@@ -141,6 +141,17 @@ import Wire
         #expect(planted[0]["seed"] as? Int != nil && planted[0]["seeds_to_find"] as? Int != nil && planted[0]["shrunk_faults"] as? Int != nil)
         #expect(planted[0]["runs_to_find"] as? Int == planted[0]["seeds_to_find"] as? Int, "one run per seed without --explore")
         #expect(planted[0]["run"] as? String == "seed \(planted[0]["seed"] as? Int ?? 0)")
+    }
+
+    /// Seeds that fail without the bug are named once each, ten at most; when every seed did, the line says that nothing
+    /// was hunted and how to see why.
+    @Test func seedsThatFailWithoutTheBugAreCountedNotListedInFull() {
+        let finding = PlantedBugHunt.Finding(
+            name: "mig.status-ignored", system: "MiG", found: false, seed: nil, seedsToFind: 12, runsToFind: 12, run: nil, faults: nil,
+            shrunkFaults: nil, shrunk: nil, file: nil, failure: nil, failingWithoutBug: Array(1...12))
+        let line = SwarmPlanted.line(finding, summary: "s", files: ["w.scn"])
+        #expect(line.contains("\n    12 seeds that fail without the bug too (skipped): 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … (--json lists them all)"), "\(line)")
+        #expect(line.hasSuffix("\n    every seed failed without the bug, so nothing was hunted: `workbench swarm w.scn --seeds 1` shows why"), "\(line)")
     }
 
     /// `--corpus DIR` keeps failing seeds by failure, and the next swarm runs them first: still failing, or now passing.

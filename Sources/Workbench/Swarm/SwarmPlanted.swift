@@ -45,7 +45,7 @@ struct SwarmPlanted {
         var findings: [PlantedBugHunt.Finding] = []
         for entry in entries {
             let finding = try commandLine { try hunt.hunt(entry, scripts: scripts, seeds: range.seeds, explore: explore) }
-            print(Self.line(finding, summary: entry.summary))
+            print(Self.line(finding, summary: entry.summary, files: files))
             findings.append(finding)
         }
         let wall = ContinuousClock.now - started
@@ -62,8 +62,11 @@ struct SwarmPlanted {
         if !missed.isEmpty { throw ExitStatus.checkFailed }
     }
 
+    /// How many of the seeds that failed without the bug a hunt's line names.
+    static let skippedShown = 10
+
     /// What one hunt found, with the faults that shrinking kept.
-    static func line(_ finding: PlantedBugHunt.Finding, summary: String) -> String {
+    static func line(_ finding: PlantedBugHunt.Finding, summary: String, files: [String]) -> String {
         var text = "\(finding.name) (\(finding.system): \(summary)): "
         if finding.found {
             text +=
@@ -74,8 +77,20 @@ struct SwarmPlanted {
         } else {
             text += "NOT FOUND in \(finding.seedsToFind) seeds (\(finding.runsToFind) runs)"
         }
-        if !finding.failingWithoutBug.isEmpty {
-            text += "\n    seeds that fail without the bug too (skipped): \(finding.failingWithoutBug.map(String.init).joined(separator: ", "))"
+        let skipped = finding.failingWithoutBug
+        if !skipped.isEmpty {
+            let shown = skipped.prefix(Self.skippedShown).map(String.init).joined(separator: ", ")
+            text +=
+                "\n    \(skipped.count) seed\(skipped.count == 1 ? "" : "s") that fail without the bug too (skipped): \(shown)"
+                + (skipped.count > Self.skippedShown ? ", … (--json lists them all)" : "")
+            // Every run failed on its own: no hunt took place, and the reason is the workload's, not the bug's.
+            if !finding.found, skipped.count == finding.seedsToFind {
+                text +=
+                    "\n    every seed failed without the bug, so nothing was hunted: "
+                    + (Fixtures.directory == nil
+                        ? "no Fixtures/ folder (with tls/ca.pem) was found for the actors' keys: run from the repository, or set WORKBENCH_FIXTURES"
+                        : "`workbench swarm \(files.joined(separator: " ")) --seeds \(skipped[0])` shows why")
+            }
         }
         return text
     }
