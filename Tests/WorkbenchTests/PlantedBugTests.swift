@@ -150,8 +150,10 @@ import Wire
             name: "mig.status-ignored", system: "MiG", found: false, seed: nil, seedsToFind: 12, runsToFind: 12, run: nil, faults: nil,
             shrunkFaults: nil, shrunk: nil, file: nil, failure: nil, failingWithoutBug: Array(1...12))
         let line = SwarmPlanted.line(finding, summary: "s", files: ["w.scn"])
-        #expect(line.contains("\n    12 seeds that fail without the bug too (skipped): 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … (--json lists them all)"), "\(line)")
-        #expect(line.hasSuffix("\n    every seed failed without the bug, so nothing was hunted: `workbench swarm w.scn --seeds 1` shows why"), "\(line)")
+        let skipped = "\n    12 seeds that fail without the bug too (skipped): 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … (--json lists them all)"
+        #expect(line.contains(skipped), "\(line)")
+        let why = "\n    every seed failed without the bug, so nothing was hunted: `workbench swarm w.scn --seeds 1` shows why"
+        #expect(line.hasSuffix(why), "\(line)")
     }
 
     /// `--corpus DIR` keeps failing seeds by failure, and the next swarm runs them first: still failing, or now passing.
