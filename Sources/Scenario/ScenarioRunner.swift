@@ -39,10 +39,7 @@ public struct ScenarioRunner: Sendable {
         public let traceEvents: Int
         /// The reach points the run reached (declared ones and its own `sometimes` lines), sorted: kept apart from the
         /// trace, so no digest depends on them.
-        public var reached: [String] { reachedIn.keys.sorted() }
-        /// Each reach point the run reached, with the statement (0-based) it was first reached in: where guided
-        /// exploration looks for the faults that led to it.
-        public let reachedIn: [String: Int]
+        public let reached: [String]
         /// The trace's events, and how many there were when each statement ended (for ``behaviours``).
         let events: [Trace.Event]
         let statementEnds: [Int]
@@ -86,10 +83,6 @@ public struct ScenarioRunner: Sendable {
         var ran: [ScheduledFault] = []
         // The trace's length when each statement ended: where its events stop.
         var statementEnds: [Int] = []
-        var reachedIn: [String: Int] = [:]
-        func noteReached(in statement: Int) {
-            for point in context.reached where reachedIn[point] == nil { reachedIn[point] = statement }
-        }
         for (index, statement) in script.statements.enumerated() {
             do {
                 let drawn = index < healed ? scheduler : nil
@@ -118,13 +111,10 @@ public struct ScenarioRunner: Sendable {
             }
             watch.check(context, line: statement.line)
             reach.check(context)
-            noteReached(in: index)
             statementEnds.append(kernel.trace.count)
         }
         watch.check(context, line: 0)
         reach.check(context)
-        // What the last look finds was reached in the statement that stopped the run, or the last one.
-        noteReached(in: min(statementEnds.count, max(script.statements.count - 1, 0)))
         for (name, _) in context.background.sorted(by: { $0.key < $1.key }) {
             kernel.trace.record(actor: "scenario", event: "unjoined", fields: [("name", name)])
         }
@@ -164,7 +154,7 @@ public struct ScenarioRunner: Sendable {
             violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
             undeclaredFields: context.undeclaredFields,
             error: error, digest: Trace.digest(of: canonical), trace: canonical,
-            virtualTime: kernel.now, traceEvents: kernel.trace.count, reachedIn: reachedIn,
+            virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted(),
             events: events, statementEnds: statementEnds)
     }
 

@@ -16,10 +16,10 @@ import Wire
 /// weight 1/runs² (the rarest first, one just found has weight 1); one shared pool gave the reach points few mutants,
 /// as the behaviours outnumber them ten to one. A mutant takes as parent the run that showed its target with the
 /// fewest mutants made from it so far, and edits its faults 1 to 3 times.
-/// When the parent first showed the target during a statement (a behaviour's first event, a reach point's first
-/// reaching), the first two edits are aimed: the first changes one of the faults run before that statement, the
-/// latest with odds 1/2, the one before it 1/4, and so on (the likeliest causes; a cut armed before a print may fall in
-/// a later read): dropped, shifted, drawn again from its site, or with one of its fields drawn again (``FaultTweak``:
+/// For a behaviour, whose parent first showed it during a statement, the first two edits are aimed (a reach point's
+/// mutants are not: aimed, they reached the rare points less often): the first changes one of the faults run before
+/// that statement, the latest with odds 1/2, the one before it 1/4, and so on (the likeliest causes; a cut armed
+/// before a print may fall in a later read): dropped, shifted, drawn again from its site, or with one of its fields drawn again (``FaultTweak``:
 /// a cut of the upload turned round cuts the answer); the second adds a fault drawn within ``aimWindow`` statements
 /// before it, for a path that needs two faults together (the first one's effect and another at the same moment). The
 /// other edits drop one fault, shift one up to 3 statements earlier or later, draw one field of one again, copy one
@@ -148,10 +148,11 @@ public struct SwarmExploration: Sendable {
         var additions: [Int] = []
         var redraws: [SwarmMutation.Redraw] = []
         var edits: [String] = []
-        // Aimed at the target: when the parent first showed it during a statement, the first edit changes one of the
-        // faults that ran before it, the latest most likely (the likeliest causes); the second adds one more fault
-        // within `aimWindow` statements before it.
-        let appeared = target.flatMap { parent.behaviours?[$0] ?? parent.reachedIn?[$0] }
+        // Aimed at a behaviour target: the parent first showed it during a statement, so the first edit changes one of
+        // the faults that ran before it, the latest most likely (the likeliest causes); the second adds one more fault
+        // within `aimWindow` statements before it. A reach point's mutants are not aimed: aimed, they reached the rare
+        // points less often.
+        let appeared = target.flatMap { parent.behaviours?[$0] }
         var aimed = appeared.map { at in Array(faults.indices.filter { faults[$0].before <= at }.reversed()) } ?? []
         // The statements before which a fault lands within the window (none when the target showed after `after heal`).
         var near = appeared.flatMap { at in healed > 0 && at - Self.aimWindow < healed ? max(0, at - Self.aimWindow)...min(at, healed - 1) : nil }

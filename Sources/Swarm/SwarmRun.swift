@@ -21,8 +21,6 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     /// A planned run's ``Behaviour``s with the statement each first appeared in, which guided exploration steers by;
     /// nil once the exploration is over (see ``withoutBehaviours``) and for plain swarm runs, so results stay small.
     public let behaviours: [String: Int]?
-    /// Alike, its reach points with the statement each was first reached in (nil when `behaviours` is).
-    public let reachedIn: [String: Int]?
 
     /// A mutant's number, its parent, the point it was made for and its edits (its faults are ``faults``).
     public struct Mutant: Codable, Equatable, Sendable {
@@ -60,20 +58,18 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         reached = result.reached
         mutant = mutation.map { Mutant(number: $0.number, parent: $0.parent, target: $0.target, edits: $0.edits) }
         self.behaviours = behaviours ? result.behaviours : nil
-        reachedIn = behaviours ? result.reachedIn : nil
     }
 
-    /// This run without its behaviours (nor its reach points' statements): what a finished exploration reports.
+    /// This run without its behaviours: what a finished exploration reports.
     public var withoutBehaviours: SwarmRun {
         SwarmRun(
             file: file, seed: seed, passed: passed, digest: digest, failure: failure, faults: faults, virtualNanoseconds: virtualNanoseconds,
-            traceEvents: traceEvents, signature: signature, reached: reached, mutant: mutant, behaviours: nil, reachedIn: nil)
+            traceEvents: traceEvents, signature: signature, reached: reached, mutant: mutant, behaviours: nil)
     }
 
     private init(
         file: String, seed: UInt64, passed: Bool, digest: String, failure: String?, faults: [ScheduledFault], virtualNanoseconds: Int64,
-        traceEvents: Int, signature: String?, reached: [String], mutant: Mutant?, behaviours: [String: Int]?,
-        reachedIn: [String: Int]?
+        traceEvents: Int, signature: String?, reached: [String], mutant: Mutant?, behaviours: [String: Int]?
     ) {
         self.file = file
         self.seed = seed
@@ -87,7 +83,6 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         self.reached = reached
         self.mutant = mutant
         self.behaviours = behaviours
-        self.reachedIn = reachedIn
     }
 
     /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within. A

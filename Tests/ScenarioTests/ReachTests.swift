@@ -48,8 +48,6 @@ import Testing
         let result = runner.run(try script(text), seed: 1) { _ in }
         #expect(result.passed, "a sometimes never fails a run, not even one it cannot check")
         #expect(result.reached == ["echo.answered-503", "refused", "t.scn:7"])
-        // Each with the statement (0-based) it was first reached in: the request's, then the lines' own.
-        #expect(result.reachedIn == ["echo.answered-503": 2, "refused": 3, "t.scn:7": 6])
         #expect(
             runner.language.reachPoints(in: try script(text)) == [
                 "echo.answered-503", "echo.answered-after-partition", "refused", "served", "t.scn:7", "unreadable",
