@@ -17,13 +17,14 @@ import Wire
 /// as the behaviours outnumber them ten to one. A mutant takes as parent the run that showed its target with the
 /// fewest mutants made from it so far, and edits its faults 1 to 3 times.
 /// For a behaviour, whose parent first showed it during a statement, the first two edits are aimed (a reach point's
-/// mutants are not: aimed, they reached the rare points less often): the first changes one of the faults run before
+/// mutants are not: aimed, they reached the rare points less often). The first changes one of the faults run before
 /// that statement, the latest with odds 1/2, the one before it 1/4, and so on (the likeliest causes; a cut armed
-/// before a print may fall in a later read): dropped, shifted, drawn again from its site, or with one of its fields drawn again (``FaultTweak``:
-/// a cut of the upload turned round cuts the answer); the second adds a fault drawn within ``aimWindow`` statements
-/// before it, for a path that needs two faults together (the first one's effect and another at the same moment). The
-/// other edits drop one fault, shift one up to 3 statements earlier or later, draw one field of one again, copy one
-/// from another run of the file, or add one drawn as the seed's schedule would draw it. Every choice comes
+/// before a print may fall in a later read): dropped, shifted, drawn again from its site, or with one of its fields
+/// drawn again (``FaultTweak``: a cut of the upload turned round cuts the answer). The second adds a fault drawn
+/// within ``aimWindow`` statements before it, for a path that needs two faults together (the first one's effect and
+/// another at the same moment). The other edits drop one fault, shift one up to 3 statements earlier or later, draw
+/// one field of one again, copy one from another run of the file, or add one drawn as the seed's schedule would draw
+/// it. Every choice comes
 /// from named streams of the seeds, and a batch depends only on the runs before it, so the runs are the same whoever
 /// runs a batch (`--jobs`).
 public struct SwarmExploration: Sendable {

@@ -3,8 +3,8 @@ import Scenario
 import Wire
 
 /// A mutant of `--explore`: another run's faults, edited (a fault dropped, shifted to another statement, one of its
-/// fields drawn again, copied from a third run, or one more drawn as the run goes), run under the parent's seed. What the mutant ran is recorded
-/// like any run's faults, so it replays exactly as an explicit schedule.
+/// fields drawn again, copied from a third run, or one more drawn as the run goes), run under the parent's seed. What
+/// the mutant ran is recorded like any run's faults, so it replays exactly as an explicit schedule.
 public struct SwarmMutation: Codable, Sendable, Equatable {
     /// The mutant's number in the exploration (1, 2, …): with the seed, it names the run and its stream.
     public let number: Int
@@ -14,9 +14,9 @@ public struct SwarmMutation: Codable, Sendable, Equatable {
     public let target: String?
     /// What was changed, as a person reads it.
     public let edits: [String]
-    /// The parent's faults with drops, shifts, tweaks and copies applied, by statement. A fault whose site is not there when
-    /// its statement comes (a link no connection has used yet nor its step will, a point no actor declared yet) is
-    /// left out.
+    /// The parent's faults with drops, shifts, tweaks and copies applied, by statement. A fault whose site is not there
+    /// when its statement comes (a link no connection has used yet nor its step will, a point no actor declared yet)
+    /// is left out.
     public let faults: [ScheduledFault]
     /// Statements (0-based) before which one more fault is drawn from the sites there at that moment.
     public let additions: [Int]

@@ -43,12 +43,12 @@ struct SwarmRunCommand: ParsableCommand {
             Reach points and behaviours are two budgets of half the mutants each (odd mutants aim at a reach point, even \
             ones at a behaviour); within its budget a target is chosen with weight 1/runs², then the run that showed it \
             with the fewest mutants so far. Each mutant is its \
-            parent's faults edited 1 to 3 times; for a behaviour, the first is aimed at a fault run before the parent \
-            first showed it, the latest most likely (dropped, shifted, drawn again from its site, or one of its fields \
-            drawn again: its direction, byte count, duration, skew, count or deferral), the second adds a fault drawn \
-            in the 3 statements before (for paths that need two faults at once); the others are a fault dropped, shifted up \
-            to 3 statements, one of its fields drawn again, copied from another run, or one more drawn as a seed would \
-            draw it, run under the parent's seed. The choices come from the seeds: the same command gives the same runs for any --jobs \
+            parent's faults edited 1 to 3 times, run under the parent's seed. For a behaviour, the first edit is aimed \
+            at a fault run before the parent first showed it, the latest most likely (dropped, shifted, drawn again \
+            from its site, or one of its fields drawn again: its direction, byte count, duration, skew, count or \
+            deferral), and the second adds a fault drawn in the 3 statements before (for paths that need two faults at \
+            once); the others drop a fault, shift one up to 3 statements, draw one field of one again, copy one from \
+            another run, or add one drawn as a seed would draw it. The choices come from the seeds: the same command gives the same runs for any --jobs \
             (worker processes stay up for the whole exploration and take its runs one at a time). The reach table \
             then counts runs, not seeds; the summary, --json (`explore`: share, fresh_runs, mutant_runs; each mutant \
             run's `mutant`), JUnit and the HTML report say how many runs were fresh and how many mutants. A \
