@@ -16,12 +16,7 @@ struct FaultTweak {
     /// which belong together (their durations and deferrals are the swizzle's staggers).
     static func tweak(_ line: String, schedule: SeededFaultSchedule, random: RandomStream) -> FaultTweak? {
         let options = schedule.options
-        var words = line.split(separator: " ").map(String.init)
-        var later: String?
-        if words.first == "later", words.count > 2 {
-            later = words[1]
-            words.removeFirst(2)
-        }
+        var (later, words) = SeededFaultSchedule.words(of: line)
         guard let kind = words.first else { return nil }
         // Each field the line has: its name and how to draw it again (on `words`, the line without its deferral).
         var fields: [(name: String, draw: (inout [String]) -> Void)] = []

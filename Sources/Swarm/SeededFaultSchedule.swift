@@ -135,6 +135,13 @@ public struct SeededFaultSchedule: FaultScheduler {
         return random.int(in: max(low, 1 << octave)...min(range.upperBound, (1 << (octave + 1)) - 1))
     }
 
+    /// The words of a fault line as this schedule writes it, with its deferral (`1234ms` of `later 1234ms …`) apart.
+    static func words(of line: String) -> (later: String?, words: [String]) {
+        let words = line.split(separator: " ").map(String.init)
+        guard words.first == "later" else { return (nil, words) }
+        return (words.count > 1 ? words[1] : nil, Array(words.dropFirst(2)))
+    }
+
     /// `later Nms ` for half the faults, else nothing.
     private func deferral(_ random: RandomStream) -> String {
         random.int(in: 0...1) == 0 ? "" : "later \(random.int(in: options.deferralMilliseconds))ms "

@@ -172,7 +172,7 @@ public struct SwarmExploration: Sendable {
                 let index = aimed[pick]
                 aimed = []
                 let fault = faults[index]
-                let site = fault.site.flatMap { $0.hasPrefix("swizzle") ? nil : $0 }
+                let site = Self.ownSite(of: fault)
                 let tweak = site == nil ? nil : FaultTweak.tweak(fault.line, schedule: schedule, random: random)
                 let choices = ["drop", "shift"] + (site == nil ? [] : ["redraw"]) + (tweak == nil ? [] : ["tweak"])
                 switch choices[random.int(in: 0...(choices.count - 1))] {
@@ -198,7 +198,7 @@ public struct SwarmExploration: Sendable {
                 continue
             }
             let donors = runsByFile(parent.file, excluding: parentIndex)
-            let tweakable = faults.indices.filter { !(faults[$0].site?.hasPrefix("swizzle") ?? true) }
+            let tweakable = faults.indices.filter { Self.ownSite(of: faults[$0]) != nil }
             let operations =
                 (faults.isEmpty ? [] : ["drop", "shift"]) + (tweakable.isEmpty ? [] : ["tweak"]) + ["add"] + (donors.isEmpty ? [] : ["copy"])
             switch operations[random.int(in: 0...(operations.count - 1))] {
@@ -271,6 +271,12 @@ public struct SwarmExploration: Sendable {
 
     /// The budget mutant `number` (1, 2, …) is spent from: they take turns, so each gets half the mutants.
     public static func budget(of number: Int) -> Budget { number % 2 == 1 ? .reach : .behaviour }
+
+    /// The site `fault` was drawn from when it is a fault of its own, nil for one of a swizzle's holds (they belong
+    /// together: neither drawn again nor tweaked alone) or a fault with no site.
+    private static func ownSite(of fault: ScheduledFault) -> String? {
+        fault.site.flatMap { $0.hasPrefix("swizzle") ? nil : $0 }
+    }
 
     /// `before` moved up to 3 statements earlier or later, within the statements before `after heal`.
     private func shifted(_ before: Int, _ random: RandomStream, healed: Int) -> Int {

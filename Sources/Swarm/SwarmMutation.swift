@@ -96,8 +96,7 @@ struct FaultSites {
     /// Whether a fault line names only sites that are here: its link (`A -> B`, `A <-> B`), clock or fault point.
     /// Moved or copied faults that are not are left out, as the seed's schedule would never have drawn them.
     func canRun(_ line: String) -> Bool {
-        var words = line.split(separator: " ").map(String.init)
-        if words.first == "later" { words.removeFirst(min(2, words.count)) }
+        let words = SeededFaultSchedule.words(of: line).words
         if let arrow = words.firstIndex(where: { $0 == "->" || $0 == "<->" }), arrow > 0, arrow + 1 < words.count {
             let (a, b) = (words[arrow - 1], words[arrow + 1])
             return linkNames.contains(LinkForecast.name(a, b))
