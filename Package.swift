@@ -182,7 +182,7 @@ let package = Package(
         .target(
             name: "IvantiClient",
             dependencies: [
-                "DerivedCredential", "Wire", "WireHTTP",
+                "DerivedCredential", "Wire", "WireHTTP", "DurableStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -34,7 +34,7 @@ import Wire
 /// the jobs already due, and moves its trace events.
 ///
 /// ```swift
-/// let database = try DurableDatabase(path: path, migrator: migrator)   // start-up
+/// let database = try DurableDatabase(path: path, schema: Self.schema)   // start-up
 /// database.write(on: node) { db in try db.execute(sql: "INSERT …") }   // EventLoopFuture on node's loop
 /// let n = try await database.awaitRead(on: node) { db in try Int.fetchOne(db, sql: "SELECT …") }
 /// ```
@@ -107,19 +107,18 @@ public final class DurableDatabase: Sendable {
         var synchronous: String { self == .powerLoss ? "FULL" : "NORMAL" }
     }
 
-    /// Opens the database (creating it and its folder's entry durably) and runs `migrator`.
+    /// Opens the database (creating it and its folder's entry durably) and runs the schema's migrator; in memory,
+    /// copies the schema's empty database (see ``DatabaseSchema``).
     ///
     /// - parameters:
     ///   - path: the SQLite file; nil keeps everything in memory.
-    ///   - migrator: the schema; run here, synchronously (start-up, before any request).
+    ///   - schema: the store's schema; migrated here, synchronously (start-up, before any request).
     ///   - durability: what a commit on disk survives (power loss by default).
     /// - throws: GRDB's errors, or ``DurableDatabaseError`` when the folder cannot be synced.
-    public init(path: String?, migrator: DatabaseMigrator, durability: Durability = .powerLoss) throws {
+    public init(path: String?, schema: DatabaseSchema, durability: Durability = .powerLoss) throws {
         self.path = path
         guard let path else {
-            let queue = try DatabaseQueue()
-            try migrator.migrate(queue)
-            storage = .memory(queue)
+            storage = .memory(try schema.emptyMemoryDatabase())
             return
         }
         let pragma = "PRAGMA synchronous = \(durability.synchronous); PRAGMA cache_size = -\(Self.pageCacheKiB)"
@@ -144,7 +143,7 @@ public final class DurableDatabase: Sendable {
             checkpoints.install(on: db)
         }
         try DirectorySync.sync(folderOf: path)
-        try migrator.migrate(pool)
+        try schema.migrator.migrate(pool)
         try Self.openReaders(of: pool)
         let threads = DatabaseThreads(count: Self.readers + 1)
         storage = .file(pool, threads, GroupCommit(pool: pool, threads: threads, maximumBatch: Self.maximumBatch), checkpoints)

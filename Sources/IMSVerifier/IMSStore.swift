@@ -22,10 +22,7 @@ final class IMSStore: Sendable {
     private let database: DurableDatabase
     private let node: Node
 
-    /// - parameters:
-    ///   - path: the SQLite file; nil keeps everything in memory (simulation).
-    ///   - node: the verifier's node: requests' work leaves its loop and comes back to it.
-    init(path: String?, node: Node) throws {
+    private static let schema: DatabaseSchema = {
         var migrator = DatabaseMigrator()
         // `IF NOT EXISTS`: stores created before the migrator have these tables already.
         migrator.registerMigration("v1") { db in
@@ -41,7 +38,14 @@ final class IMSStore: Sendable {
                     CREATE INDEX IF NOT EXISTS seen_token_expires ON seen_token (expires);
                     """)
         }
-        database = try DurableDatabase(path: path, migrator: migrator)
+        return DatabaseSchema(migrator)
+    }()
+
+    /// - parameters:
+    ///   - path: the SQLite file; nil keeps everything in memory (simulation).
+    ///   - node: the verifier's node: requests' work leaves its loop and comes back to it.
+    init(path: String?, node: Node) throws {
+        database = try DurableDatabase(path: path, schema: Self.schema)
         self.node = node
     }
 

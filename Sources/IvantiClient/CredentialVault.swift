@@ -1,5 +1,6 @@
 import Crypto
 import DerivedCredential
+import DurableStore
 import Foundation
 import GRDB
 import Wire
@@ -19,22 +20,7 @@ final class CredentialVault: Sendable {
     /// The vault key and every nonce come from here: the seed under simulation, the system's CSPRNG live.
     private let secrets: SecretRandom
 
-    /// Opens (or creates) the vault; `path` `nil` keeps it in memory.
-    init(path: String?, secrets: SecretRandom) throws {
-        self.secrets = secrets
-        if let path {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var configuration = Configuration()
-            // Two `serve` processes may share the file; wait for the other's write rather than fail.
-            configuration.busyMode = .timeout(5)
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            key = try Self.loadOrCreateKey(at: path + ".key", secrets: secrets)
-        } else {
-            database = try DatabaseQueue()
-            key = SymmetricKey(data: secrets.bytes(32))
-        }
+    private static let schema: DatabaseSchema = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("credentials v1") { db in
             try db.execute(
@@ -46,7 +32,26 @@ final class CredentialVault: Sendable {
                         PRIMARY KEY (owner, serial))
                     """)
         }
-        try migrator.migrate(database)
+        return DatabaseSchema(migrator)
+    }()
+
+    /// Opens (or creates) the vault; `path` `nil` keeps it in memory.
+    init(path: String?, secrets: SecretRandom) throws {
+        self.secrets = secrets
+        if let path {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            // Two `serve` processes may share the file; wait for the other's write rather than fail.
+            configuration.busyMode = .timeout(5)
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.schema.migrator.migrate(database)
+            key = try Self.loadOrCreateKey(at: path + ".key", secrets: secrets)
+        } else {
+            database = try Self.schema.emptyMemoryDatabase()
+            key = SymmetricKey(data: secrets.bytes(32))
+        }
     }
 
     /// Stores `payload` for `owner`, replacing a credential with the same serial number of that owner.

@@ -43,9 +43,11 @@ public final class JobStore: Sendable {
     public init(path: String?, syncToDisk: Bool, node: Node, maxJobs: Int = 0) throws {
         self.node = node
         self.maxJobs = maxJobs
-        database = try DurableDatabase(path: path, migrator: Self.migrator, durability: syncToDisk ? .powerLoss : .processCrash)
+        database = try DurableDatabase(path: path, schema: Self.schema, durability: syncToDisk ? .powerLoss : .processCrash)
         table = NIOLockedValueBox(JobTable())
     }
+
+    private static let schema = DatabaseSchema(migrator)
 
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

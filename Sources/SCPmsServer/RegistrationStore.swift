@@ -43,10 +43,12 @@ public final class RegistrationStore: Sendable {
     ///   - path: the SQLite file; `nil` keeps everything in memory (and hashes with ``PasswordHashing/inMemory``).
     ///   - node: the actor's node: requests' work leaves its loop and their answers come back to it.
     public init(path: String?, node: Node) throws {
-        database = try DurableDatabase(path: path, migrator: Self.migrator)
+        database = try DurableDatabase(path: path, schema: Self.schema)
         self.node = node
         hashing = path == nil ? .inMemory : .onDisk
     }
+
+    private static let schema = DatabaseSchema(migrator)
 
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -17,6 +17,8 @@ import Wire
         return migrator
     }
 
+    static let schema = DatabaseSchema(migrator)
+
     /// A fresh folder for one test's database files.
     static func folder() throws -> String {
         let path = NSTemporaryDirectory() + "durable-store-\(UUID().uuidString)"
@@ -44,13 +46,36 @@ import Wire
         }.count
     }
 
+    @Test func inMemoryDatabasesAreMigratedCopiesThatShareNothing() throws {
+        let schema = DatabaseSchema(Self.migrator)
+        let first = try schema.emptyMemoryDatabase()
+        let second = try schema.emptyMemoryDatabase()
+        try first.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('only in the first')") }
+        for (database, items) in [(first, 1), (second, 0)] {
+            let (completed, applied, count) = try database.read { db in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")
+                return (try Self.migrator.hasCompletedMigrations(db), try Self.migrator.appliedIdentifiers(db), count)
+            }
+            #expect(completed)
+            #expect(applied == ["v1"])
+            #expect(count == items)
+        }
+        // The table is the migration's, constraints included: a copy is the migrated database, not a look-alike.
+        #expect(throws: DatabaseError.self) {
+            try first.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('only in the first')") }
+        }
+        let third = try schema.emptyMemoryDatabase()
+        let count = try third.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") }
+        #expect(count == 0)
+    }
+
     @Test func concurrentLiveWritesShareCommitsAndAreAllStored() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/items.sqlite"
         let wire = LiveWire(threads: 2)
         let nodes = (0..<4).map { wire.node("writer-\($0)") }
-        let database = try DurableDatabase(path: path, migrator: Self.migrator)
+        let database = try DurableDatabase(path: path, schema: Self.schema)
         let counter = CommitCounter()
         try await database.write(on: nodes[0]) { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }.get()
         let before = counter.commits.load(ordering: .relaxed)
@@ -83,7 +108,7 @@ import Wire
         let path = folder + "/items.sqlite"
         let wire = LiveWire(threads: 2)
         let node = wire.node("writer")
-        let database = try DurableDatabase(path: path, migrator: Self.migrator, durability: .processCrash)
+        let database = try DurableDatabase(path: path, schema: Self.schema, durability: .processCrash)
         let size = { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0 }
         let before = size()
         // A row of 5,000 bytes takes two pages: 600 rows are 1,200 WAL pages or more.
@@ -107,7 +132,7 @@ import Wire
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let wire = LiveWire(threads: 2)
         let node = wire.node("writer")
-        let database = try DurableDatabase(path: folder + "/items.sqlite", migrator: Self.migrator)
+        let database = try DurableDatabase(path: folder + "/items.sqlite", schema: Self.schema)
         let counter = CommitCounter()
         try await database.write(on: node) { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }.get()
         let before = counter.commits.load(ordering: .relaxed)
@@ -150,7 +175,7 @@ import Wire
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let wire = LiveWire(threads: 2)
         let node = wire.node("writer")
-        let database = try DurableDatabase(path: folder + "/items.sqlite", migrator: Self.migrator)
+        let database = try DurableDatabase(path: folder + "/items.sqlite", schema: Self.schema)
         // 2 is FULL; GRDB's WAL set-up would leave the writer at 1 (NORMAL).
         let writer = try await database.write(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
         let reader = try await database.read(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
@@ -179,7 +204,7 @@ import Wire
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/items.sqlite"
-        _ = try DurableDatabase(path: path, migrator: Self.migrator)
+        _ = try DurableDatabase(path: path, schema: Self.schema)
         // A reader keeps an old snapshot, a write goes past it: a FULL checkpoint then holds SQLite's checkpoint
         // lock while it waits for the reader, in a busy handler that waits until this test lets it give up.
         let waiting = DispatchSemaphore(value: 0)
@@ -216,7 +241,7 @@ import Wire
             snapshotDone.signal()
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300), execute: release)
-        #expect(throws: Never.self) { _ = try DurableDatabase(path: path, migrator: Self.migrator) }
+        #expect(throws: Never.self) { _ = try DurableDatabase(path: path, schema: Self.schema) }
         checkpointed.wait()
     }
 
@@ -226,7 +251,7 @@ import Wire
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let wire = LiveWire(threads: 2)
         let node = wire.node("writer")
-        let database = try DurableDatabase(path: folder + "/items.sqlite", migrator: Self.migrator, durability: .processCrash)
+        let database = try DurableDatabase(path: folder + "/items.sqlite", schema: Self.schema, durability: .processCrash)
         let writer = try await database.write(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
         let reader = try await database.read(on: node) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }.get()
         let journal = try await database.read(on: node) { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }.get()
@@ -242,7 +267,7 @@ import Wire
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let kernel = Kernel(seed: 1)
         let node = kernel.node("store")
-        let database = try DurableDatabase(path: onDisk ? folder + "/items.sqlite" : nil, migrator: Self.migrator)
+        let database = try DurableDatabase(path: onDisk ? folder + "/items.sqlite" : nil, schema: Self.schema)
         let ran = Mutex<[Int]>([])
         let first = database.write(on: node) { db in
             ran.withLock { $0.append(1) }

@@ -26,6 +26,14 @@ import Testing
         #expect(JSONString.quoted(kept) == "\"" + kept + "\"")
     }
 
+    @Test func theTextBetweenEscapesIsKeptWholeWhereverItStarts() {
+        // An escape that begins a grapheme (a quote with a combining accent, CR LF) and multibyte text on each side:
+        // the text after an escape starts inside a grapheme and must be copied from there, no byte lost or doubled.
+        let text = "é\"\u{301}😀\r\nx\\€"
+        let expected = "\"é\\\"\u{301}😀\\r\\nx\\\\€\""
+        #expect(Array(JSONString.quoted(text).utf8) == Array(expected.utf8))
+    }
+
     @Test func appendingAddsOneLiteralToWhatIsThere() {
         var out = "["
         JSONString.appendQuoted("a\"b", to: &out)
