@@ -7,11 +7,17 @@ import Synchronization
 /// per thread costs neither. Each thread's context also signs with its own copy of the key (EVP_PKEY_dup, once per
 /// thread): OpenSSL keeps an RSA key's blinding values in the key, bound to the thread that first signed, and every
 /// other thread signing with that key takes a shared blinding under a write lock. A context holds a reference to its
-/// key (OpenSSL counts them), so it stays valid after the ``RSAPrivateKey`` is gone; it is freed when its thread ends.
+/// key (OpenSSL counts them), so it stays valid after the ``RSAPrivateKey`` is gone; it is freed when its thread ends,
+/// or when the thread has made ``most`` newer ones: a swarm makes a new key for every seed, on threads that live for
+/// the whole swarm, and a context for each would pile up (6 KB a seed).
 enum SigningContexts {
-    /// The contexts of one thread, by key id.
+    /// Most contexts a thread keeps; past that the oldest is freed (its key, if still in use, gets a new one).
+    static let most = 16
+
+    /// The contexts of one thread, by key id, with the ids in the order their contexts were made.
     private final class Contexts {
         var byKey: [UInt64: OpaquePointer] = [:]
+        var order: [UInt64] = []
         deinit { for context in byKey.values { EVP_PKEY_CTX_free(context) } }
     }
 
@@ -25,6 +31,11 @@ enum SigningContexts {
 
     /// A new id for a key (ids are never reused, so a context can never sign with another key).
     static func newKeyID() -> UInt64 { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    /// How many contexts this thread keeps now.
+    static var keptOnThisThread: Int {
+        pthread_getspecific(slot).map { Unmanaged<Contexts>.fromOpaque($0).takeUnretainedValue().byKey.count } ?? 0
+    }
 
     /// This thread's context signing RS256 (PKCS#1 v1.5 over a SHA-256 digest) with `key`, made on first use.
     static func context(keyID: UInt64, key: OpaquePointer) -> OpaquePointer? {
@@ -45,7 +56,11 @@ enum SigningContexts {
             EVP_PKEY_CTX_free(context)
             return nil
         }
+        if contexts.order.count == most, let oldest = contexts.byKey.removeValue(forKey: contexts.order.removeFirst()) {
+            EVP_PKEY_CTX_free(oldest)
+        }
         contexts.byKey[keyID] = context
+        contexts.order.append(keyID)
         return context
     }
 }

@@ -5,6 +5,9 @@ import Wire
 ///
 /// Everything that happens in it is a job on ``loop``; ``advance(by:)`` and ``wait(for:timeout:)`` drive
 /// the loop from the calling thread. Same seed and same build ⇒ same trace digest.
+///
+/// The world lives as long as its kernel: when the kernel is freed, the world is torn down (see `deinit`), so keep
+/// the kernel while any of its nodes, actors or clients is still used.
 public final class Kernel: @unchecked Sendable {
     // @unchecked Sendable: `nodes` and `skews` are touched only from the driving thread (see type comment).
 
@@ -31,6 +34,15 @@ public final class Kernel: @unchecked Sendable {
 
     /// The default epoch: 2026-01-01T00:00:00Z, so calendar times in traces never depend on today's date.
     public static let defaultEpoch = Duration.seconds(1_767_225_600)
+
+    /// Nothing can drive the world once its kernel is gone: its connections are aborted, its loop's jobs are
+    /// cancelled or dropped (see ``SimulationLoop/tearDown()``) and the bus forgets its handlers, so that the world,
+    /// held in cycles by them, can be freed.
+    deinit {
+        network.tearDown()
+        loop.tearDown()
+        bus.tearDown()
+    }
 
     public init(seed: UInt64, epoch: Duration = Kernel.defaultEpoch, plantedBugs: PlantedBugs = .none) {
         self.seed = seed

@@ -467,6 +467,23 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
         channel.abort(error: error)
     }
 
+    /// Ends the network's life with its kernel's: aborts both ends of every open connection (their handlers fail what
+    /// they wait for) and forgets the listeners and the parked segments. The connections and listeners hold the
+    /// actors, which hold their nodes and through them the loop and this network: a cycle that kept every run's
+    /// world alive.
+    func tearDown() {
+        for id in open.keys.sorted() {
+            guard let channel = open[id] else { continue }
+            // Both ends: an open channel and its pipeline hold each other until it closes.
+            let peer = channel.peer
+            channel.abort(error: EventLoopError.shutdown)
+            peer?.abort(error: EventLoopError.shutdown)
+        }
+        open = [:]
+        listeners = [:]
+        parked = [:]
+    }
+
     /// Called by a channel when it has closed.
     func closed(_ channel: SimulatedChannel) {
         trace(

@@ -79,6 +79,15 @@ public final class URLBus: Sendable {
         self.tracer = tracer
     }
 
+    /// Forgets every handler and observer, when the world the bus belongs to ends: they hold the apps, which hold
+    /// their nodes and through them this bus, a cycle that would keep the whole world in memory.
+    public func tearDown() {
+        state.withLock { state in
+            state.registrations = [:]
+            state.observers = [:]
+        }
+    }
+
     // MARK: - Info.plist
 
     /// Installs `app`'s Info.plist entries, replacing earlier ones; `nil` removes them (the app was deleted).

@@ -360,10 +360,12 @@ final class Recorder: AppConnectDelegate, DerivedCredentialServiceDelegate, Send
 
     @Test func anUnusableClientKeyIsAnUnknownError() throws {
         // The all-zero X25519 point gives no shared secret.
-        let (_, appConnect) = try Self.phone(
+        let (kernel, appConnect) = try Self.phone(
             answering: AppConnectStatus(
                 authState: .authorized, managedPolicy: .managed, secureServices: .available,
                 ready: true, clientKey: Array(repeating: 0, count: 32)))
+        // The world lives as long as its kernel.
+        defer { withExtendedLifetime(kernel) {} }
         let service = try #require(DerivedCredentialService(brand: "Brand", callbackScheme: "dc", appConnect: appConnect))
         do {
             try service.send(Phone.credential(appConnect: appConnect))

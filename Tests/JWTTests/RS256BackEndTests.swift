@@ -1,9 +1,10 @@
 import Crypto
 import Dispatch
 import Foundation
-import JWT
 import Testing
 import _CryptoExtras
+
+@testable import JWT
 
 /// The core signs on OpenSSL and verifies on swift-crypto: PKCS#1 v1.5 is deterministic, so both libraries must give
 /// the same bytes for the same key and input, from any number of threads at once.
@@ -40,6 +41,18 @@ import _CryptoExtras
             #expect(Self.input.withUnsafeBufferPointer { key.publicKey.isValidSignature(signature, for: $0) })
             #expect(!Self.input.withUnsafeBufferPointer { IMSFixtures.hostKey.publicKey.isValidSignature(signature, for: $0) })
         }
+    }
+
+    @Test func aKeyWhoseContextWasDroppedForNewerKeysStillSigns() throws {
+        // A thread keeps its newest contexts only; the first key's is dropped by the keys after it and made again.
+        let first = try Self.input.withUnsafeBufferPointer { try IMSFixtures.hostKey.signature(for: $0) }
+        for _ in 0...SigningContexts.most {
+            let key = try RSAPrivateKey(pem: IMSFixtures.text("other.key"))
+            _ = try Self.input.withUnsafeBufferPointer { try key.signature(for: $0) }
+        }
+        #expect(SigningContexts.keptOnThisThread == SigningContexts.most)
+        let again = try Self.input.withUnsafeBufferPointer { try IMSFixtures.hostKey.signature(for: $0) }
+        #expect(again == first)
     }
 }
 
