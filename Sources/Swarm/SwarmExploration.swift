@@ -24,9 +24,8 @@ import Wire
 /// within ``aimWindow`` statements before it, for a path that needs two faults together (the first one's effect and
 /// another at the same moment). The other edits drop one fault, shift one up to 3 statements earlier or later, draw
 /// one field of one again, copy one from another run of the file, or add one drawn as the seed's schedule would draw
-/// it. Every choice comes
-/// from named streams of the seeds, and a batch depends only on the runs before it, so the runs are the same whoever
-/// runs a batch (`--jobs`).
+/// it. Every choice comes from named streams of the seeds, and a batch depends only on the runs before it, so the
+/// runs are the same whoever runs a batch (`--jobs`).
 public struct SwarmExploration: Sendable {
     /// The share of the runs spent on mutants when none is given.
     public static let defaultShare = 0.5
