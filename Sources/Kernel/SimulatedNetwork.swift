@@ -78,6 +78,10 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
     private var used: Set<String> = []
     private var nextListenerID = 1
     private var nextEphemeralPort: [String: Int] = [:]
+    /// Told of every run of bytes a host sends on a link (`from`, `to`, how many), as the link's byte-counting faults
+    /// count them: a swarm learns from one run where a workload's messages fall, to aim its cuts at them. Nil (the
+    /// default) costs nothing.
+    public var onData: ((_ from: String, _ to: String, _ bytes: Int) -> Void)?
 
     init(loop: SimulationLoop, random: RandomStream, tracer: any TraceSink) {
         self.loop = loop
@@ -401,6 +405,7 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
             if path.partitioned, wasEmpty { armRetransmissionTimeout(channel, linkKey: linkKey) }
             return
         }
+        if let onData, case .data(let bytes) = segment { onData(channel.localHost, channel.remoteHost, bytes.readableBytes) }
         var segment = segment
         var resetAfterDelivery = false
         if let limit = path.resetAfterBytes, case .data(var bytes) = segment {
@@ -482,6 +487,7 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
         open = [:]
         listeners = [:]
         parked = [:]
+        onData = nil
     }
 
     /// Called by a channel when it has closed.

@@ -1,30 +1,80 @@
 import Kernel
 import Scenario
 import Synchronization
+import Wire
 
-/// The links a workload's statements open connections on, learnt from one run of it without faults: with it a swarm
-/// can fault a link before the statement that first uses it, not only once a connection has used it. Without it the
-/// first connection on every link (the print on phone<->proxy, the session on phone<->ims) could never be cut by a
-/// link fault, since no link was a site before that connection opened.
+/// The links a workload's statements open connections on, and the messages they send, learnt from one run of it
+/// without faults: with it a swarm can fault a link before the statement that first uses it, not only once a
+/// connection has used it, and guided exploration can aim a cut at a message. Without it the first connection on
+/// every link (the print on phone<->proxy, the session on phone<->ims) could never be cut by a link fault, since no
+/// link was a site before that connection opened.
 ///
 /// The run without faults stands for every seed's: the statements are the same, so the links they reach for are too;
 /// a faulted run that reaches for others (a retry on another path) still has them as sites once it used them.
 struct LinkForecast: Sendable {
     /// Each link, as `A<->B` with A < B, and the statement (0-based) whose step first opened a connection on it.
     let firstUse: [String: Int]
+    /// Each direction's traffic, as `A->B`: the runs of bytes its host sent, in order, each with the statement
+    /// (0-based) it was sent in. The run without faults stands for a mutant's until the mutant's first fault changes
+    /// what is said: guided exploration aims its cuts at these messages (``cut(from:to:within:random:)``).
+    let sent: [String: [Sent]]
 
-    static let none = LinkForecast(firstUse: [:])
+    /// One run of bytes sent: a message, or a part of one as large as the sender wrote at once.
+    struct Sent: Sendable, Equatable {
+        let statement: Int
+        let bytes: Int
+    }
 
-    init(firstUse: [String: Int]) { self.firstUse = firstUse }
+    static let none = LinkForecast(firstUse: [:], sent: [:])
 
-    /// The links `result` connected on, each with the statement it first did so in.
-    init(_ result: ScenarioRunner.Result) {
+    init(firstUse: [String: Int], sent: [String: [Sent]] = [:]) {
+        self.firstUse = firstUse
+        self.sent = sent
+    }
+
+    /// The links `result` connected on, each with the statement it first did so in, and what `traffic` (recorded
+    /// beside that run's trace) says each direction sent.
+    init(_ result: ScenarioRunner.Result, traffic: [TrafficRecorder.Record] = []) {
         firstUse = result.firstSeen { event in
             // The network records `connect` with the caller's host and the `host:port` it reached for.
             guard event.actor == "net", event.event == "connect", let from = event["from"], let to = event["to"] else { return nil }
             let host = String(to[..<(to.lastIndex(of: ":") ?? to.endIndex)])
             return Self.name(from, host)
         }
+        var sent: [String: [Sent]] = [:]
+        for (record, statement) in zip(traffic, result.statements(at: traffic.map(\.position))) {
+            sent["\(record.from)->\(record.to)", default: []].append(Sent(statement: statement, bytes: record.bytes))
+        }
+        self.sent = sent
+    }
+
+    /// The directions, as (from, to), that sent bytes during one of the statements of `window`, sorted.
+    func directions(sendingIn window: ClosedRange<Int>) -> [(String, String)] {
+        sent.keys.sorted().compactMap { key in
+            guard sent[key]?.contains(where: { window.contains($0.statement) }) == true,
+                let arrow = key.range(of: "->")
+            else { return nil }
+            return (String(key[..<arrow.lowerBound]), String(key[arrow.upperBound...]))
+        }
+    }
+
+    /// Where to arm `reset FROM -> TO after N bytes` to cut one of the runs of bytes the direction sent during
+    /// `window`, each run as likely whatever its size (a 300-byte answer as much as a 16 KB record of an upload): just
+    /// before the statement that sent it, N counted from there. Half the time N is its last byte (it arrives whole and
+    /// the connection resets before anything follows: a request that went out whole, its answer lost), else one of its
+    /// bytes (it arrives cut). `message` is its number among the runs the direction sent in that statement. Nil when
+    /// the direction sent nothing there. A cut drawn as a seed draws it (octave by octave up to 300,000 bytes) falls on
+    /// a given short message about once in a few hundred draws.
+    func cut(from: String, to: String, within window: ClosedRange<Int>, random: RandomStream) -> (armed: Int, bytes: Int, message: Int)? {
+        let runs = sent["\(from)->\(to)"] ?? []
+        let candidates = runs.indices.filter { window.contains(runs[$0].statement) }
+        guard !candidates.isEmpty else { return nil }
+        let chosen = candidates[random.int(in: 0...(candidates.count - 1))]
+        let armed = runs[chosen].statement
+        let earlier = runs[..<chosen].filter { $0.statement == armed }
+        let size = runs[chosen].bytes
+        let within = random.int(in: 0...1) == 0 ? size : random.int(in: 1...size)
+        return (armed, earlier.reduce(0) { $0 + $1.bytes } + within, earlier.count + 1)
     }
 
     static func name(_ a: String, _ b: String) -> String { a < b ? "\(a)<->\(b)" : "\(b)<->\(a)" }
@@ -50,9 +100,35 @@ final class LinkForecasts: Sendable {
     func forecast(_ script: Script, runner: ScenarioRunner, options: SwarmOptions) -> LinkForecast {
         guard options.faults.network else { return .none }
         if let known = byFile.withLock({ $0[script.file] }) { return known }
-        // Seed 1: any seed would do, the forecast holds the statements' links, not the run's timing.
-        let forecast = LinkForecast(runner.run(script, seed: 1) { _ in })
+        // Seed 1: any seed would do, the forecast holds the statements' links and messages, not the run's timing.
+        let recorder = TrafficRecorder()
+        let forecast = LinkForecast(runner.run(script, seed: 1, faults: .drawn(recorder)) { _ in }, traffic: recorder.records)
         byFile.withLock { $0[script.file] = forecast }
         return forecast
+    }
+}
+
+/// A fault schedule that draws nothing and records, from the first statement on, every run of bytes the network sends
+/// (with the trace's length at that moment, which places it in its statement): how a forecast learns the messages.
+final class TrafficRecorder: FaultScheduler {
+    struct Record: Sendable {
+        let position: Int
+        let from: String
+        let to: String
+        let bytes: Int
+    }
+
+    private let recorded = Mutex<[Record]>([])
+
+    var records: [Record] { recorded.withLock { $0 } }
+
+    func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault] {
+        guard index == 0 else { return [] }
+        let trace = context.kernel.trace
+        context.kernel.network.onData = { [self] from, to, bytes in
+            let position = trace.count
+            recorded.withLock { $0.append(Record(position: position, from: from, to: to, bytes: bytes)) }
+        }
+        return []
     }
 }

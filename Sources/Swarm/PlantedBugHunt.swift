@@ -103,7 +103,7 @@ public struct PlantedBugHunt: Sendable {
             return run
         }
         if let explore {
-            var exploration = try SwarmExploration(scripts: scripts, seeds: seeds, options: options, share: explore)
+            var exploration = try SwarmExploration(scripts: scripts, seeds: seeds, swarm: buggy, share: explore)
             _ = exploration.explore { batch in
                 var done: [SwarmRun] = []
                 for plan in batch {

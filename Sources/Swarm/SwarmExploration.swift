@@ -20,12 +20,16 @@ import Wire
 /// mutants are not: aimed, they reached the rare points less often). The first changes one of the faults run before
 /// that statement, the latest with odds 1/2, the one before it 1/4, and so on (the likeliest causes; a cut armed
 /// before a print may fall in a later read): dropped, shifted, drawn again from its site, or with one of its fields
-/// drawn again (``FaultTweak``: a cut of the upload turned round cuts the answer). The second adds a fault drawn
-/// within ``aimWindow`` statements before it, for a path that needs two faults together (the first one's effect and
-/// another at the same moment). The other edits drop one fault, shift one up to 3 statements earlier or later, draw
-/// one field of one again, copy one from another run of the file, or add one drawn as the seed's schedule would draw
-/// it. Every choice comes from named streams of the seeds, and a batch depends only on the runs before it, so the
-/// runs are the same whoever runs a batch (`--jobs`).
+/// drawn again (``FaultTweak``: a cut of the upload turned round cuts the answer). The second adds a fault within
+/// ``aimWindow`` statements before it, for a path that needs two faults together (the first one's effect and another
+/// at the same moment): half the time a **cut**, else one drawn as the seed's schedule would draw it. A cut is a reset
+/// aimed at one of the messages sent in those statements, each as likely whatever its size, armed just before the
+/// statement that sent it, on its last byte (it arrives whole, nothing after it does) or inside it: the messages
+/// come from the workload's run without faults (``LinkForecast``), where a byte count drawn as a seed draws it seldom
+/// falls on a short answer. The other edits drop one fault, shift one up to 3 statements earlier or later, draw one
+/// field of one again, copy one from another run of the file, cut one of the messages the workload sends, or add one
+/// drawn as the seed's schedule would draw it. Every choice comes from named streams of the seeds, and a batch
+/// depends only on the runs before it, so the runs are the same whoever runs a batch (`--jobs`).
 public struct SwarmExploration: Sendable {
     /// The share of the runs spent on mutants when none is given.
     public static let defaultShare = 0.5
@@ -37,6 +41,8 @@ public struct SwarmExploration: Sendable {
     public let scripts: [Script]
     public let seeds: [UInt64]
     public let options: SwarmOptions
+    /// Each script's links and messages, by file, learnt from its run without faults: where a cut can fall.
+    private let forecasts: [String: LinkForecast]
     public let share: Double
     /// How many of `seeds` run as fresh seeds (each over every script), and how many mutant runs the rest pay for.
     public let freshSeeds: Int
@@ -54,13 +60,17 @@ public struct SwarmExploration: Sendable {
     private var round = 0
     private var pending: [SwarmPlanEntry] = []
 
+    /// Explores `scripts` over `seeds` with `swarm`'s options; `swarm` also runs each script once without faults (or
+    /// has), to learn its links and messages.
+    ///
     /// - throws: ``SwarmError`` (`.argument`) if `share` is not between 0 and 1 (both excluded) or there are no scripts.
-    public init(scripts: [Script], seeds: [UInt64], options: SwarmOptions, share: Double = defaultShare) throws {
+    public init(scripts: [Script], seeds: [UInt64], swarm: SwarmRunner, share: Double = defaultShare) throws {
         let share = try Self.share(share)
         guard !scripts.isEmpty else { throw SwarmError(.argument, "expected at least one scenario file to explore") }
         self.scripts = scripts
         self.seeds = seeds
-        self.options = options
+        options = swarm.options
+        forecasts = Dictionary(scripts.map { ($0.file, swarm.forecast($0)) }, uniquingKeysWith: { first, _ in first })
         self.share = share
         let mutantSeeds = Int((Double(seeds.count) * share).rounded(.down))
         freshSeeds = seeds.count - mutantSeeds
@@ -156,9 +166,27 @@ public struct SwarmExploration: Sendable {
         var aimed = appeared.map { at in Array(faults.indices.filter { faults[$0].before <= at }.reversed()) } ?? []
         // The statements before which a fault lands within the window (none when the target showed after `after heal`).
         var near = appeared.flatMap { at in healed > 0 && at - Self.aimWindow < healed ? max(0, at - Self.aimWindow)...min(at, healed - 1) : nil }
+        let forecast = forecasts[parent.file] ?? .none
+        // A reset cutting one of the messages a direction sent during `window` (nil when none did), armed just before
+        // the statement that sent it: the fault line, with what it cuts.
+        let cut = { (window: ClosedRange<Int>) -> (fault: ScheduledFault, edit: String)? in
+            let directions = forecast.directions(sendingIn: window)
+            guard !directions.isEmpty else { return nil }
+            let (from, to) = directions[random.int(in: 0...(directions.count - 1))]
+            guard let aim = forecast.cut(from: from, to: to, within: window, random: random) else { return nil }
+            let fault = ScheduledFault(
+                before: aim.armed, line: "reset \(from) -> \(to) after \(aim.bytes) bytes", site: "link \(LinkForecast.name(from, to))")
+            return (fault, "cut '\(fault.line)' before line \(line(aim.armed)): message \(aim.message) that \(from) sent \(to) there")
+        }
         for edit in 0..<random.int(in: 1...3) where healed > 0 {
             if let window = near, edit == 1 || (edit == 0 && aimed.isEmpty) {
                 near = nil
+                // Half the time a cut of one of the messages sent in the window.
+                if random.int(in: 0...1) == 0, let (fault, edit) = cut(window) {
+                    faults = inserted(fault, into: faults)
+                    edits.append(edit + ", near the target")
+                    continue
+                }
                 let before = random.int(in: window)
                 additions.append(before)
                 edits.append("add a fault drawn before line \(line(before)), near the target")
@@ -199,8 +227,18 @@ public struct SwarmExploration: Sendable {
             let donors = runsByFile(parent.file, excluding: parentIndex)
             let tweakable = faults.indices.filter { Self.ownSite(of: faults[$0]) != nil }
             let operations =
-                (faults.isEmpty ? [] : ["drop", "shift"]) + (tweakable.isEmpty ? [] : ["tweak"]) + ["add"] + (donors.isEmpty ? [] : ["copy"])
+                (faults.isEmpty ? [] : ["drop", "shift"]) + (tweakable.isEmpty ? [] : ["tweak"]) + ["add", "cut"]
+                + (donors.isEmpty ? [] : ["copy"])
             switch operations[random.int(in: 0...(operations.count - 1))] {
+            case "cut":
+                if let (fault, edit) = cut(0...(healed - 1)) {
+                    faults = inserted(fault, into: faults)
+                    edits.append(edit)
+                } else {
+                    let before = random.int(in: 0...(healed - 1))
+                    additions.append(before)
+                    edits.append("add a fault drawn before line \(line(before))")
+                }
             case "tweak":
                 let index = tweakable[random.int(in: 0...(tweakable.count - 1))]
                 let fault = faults[index]

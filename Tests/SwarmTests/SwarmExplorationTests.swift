@@ -31,7 +31,7 @@ import Testing
     var swarm: SwarmRunner { SwarmRunner(runner: Self.runner, options: SwarmOptions(faults: .network)) }
 
     func explore(_ scripts: [Script], seeds: [UInt64], share: Double = 0.5, batch: ([SwarmPlanEntry]) -> [SwarmRun]) throws -> [SwarmRun] {
-        var exploration = try SwarmExploration(scripts: scripts, seeds: seeds, options: swarm.options, share: share)
+        var exploration = try SwarmExploration(scripts: scripts, seeds: seeds, swarm: swarm, share: share)
         return exploration.explore(batch)
     }
 
@@ -111,7 +111,13 @@ import Testing
                 let second = mutant.edits[1]
                 #expect(second.hasSuffix(", near the target"), "\(mutant.edits)")
                 let window = scripts[0].statements[max(0, at - 3)...min(at, scripts[0].statements.count - 1)].map(\.line)
-                #expect(window.contains { second.hasPrefix("add a fault drawn before line \($0),") }, "\(second) within \(window)")
+                // A fault drawn there, or a cut of a message sent there (armed before the statement that sent it).
+                #expect(
+                    window.contains {
+                        second.hasPrefix("add a fault drawn before line \($0),")
+                            || second.hasPrefix("cut '") && second.contains(" before line \($0): message ")
+                    },
+                    "\(second) within \(window)")
                 addedNear += 1
             }
         }
@@ -157,7 +163,7 @@ import Testing
 
     @Test func aShareOutsideZeroToOneIsRefused() throws {
         for share in [0, 1, 1.5, -0.2] {
-            #expect(throws: SwarmError.self) { try SwarmExploration(scripts: [try script()], seeds: [1, 2], options: swarm.options, share: share) }
+            #expect(throws: SwarmError.self) { try SwarmExploration(scripts: [try script()], seeds: [1, 2], swarm: swarm, share: share) }
         }
         let error = try #require(throws: SwarmError.self) { try SwarmExploration.share(2) }
         #expect(error.description.contains("--explore-share 2.0: expected a share of the runs between 0 and 1"))

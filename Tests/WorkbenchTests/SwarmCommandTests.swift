@@ -108,6 +108,36 @@ import Testing
         }
     }
 
+    /// `--explore` aims its cuts at the messages a workload sends, learnt from its run without faults: a cut falls
+    /// inside one, where one drawn as a seed draws it (octave by octave up to 300,000 bytes) mostly falls past the end
+    /// of a short exchange and never fires.
+    @Test func aMutantsCutFallsInAMessageTheWorkloadSends() throws {
+        let script = try script(
+            """
+            start scpms
+            scpms launch
+            scpms start-session user demo password password within 1m as r
+            expect ${r.status} in ok error
+            advance 1s
+            """ + "\n")
+        let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: .network))
+        var exploration = try SwarmExploration(scripts: [script], seeds: Array(1...80), swarm: swarm)
+        let runs = exploration.explore { swarm.run($0, scripts: [script]) }
+        let cutting = runs.filter { $0.mutant?.edits.contains { $0.hasPrefix("cut '") } == true }
+        var fired = 0
+        for run in cutting {
+            let replay = try #require(swarm.replay(run, scripts: [script]))
+            #expect(replay.digest == run.digest, "\(run.name) replays from its faults")
+            if replay.trace.contains("reset fault after bytes") { fired += 1 }
+        }
+        // The seeds' own cuts, for comparison.
+        let seeded = runs.filter { $0.mutant == nil && $0.faults.contains { $0.line.hasSuffix(" bytes") } }
+        let seededFired = try seeded.filter { try #require(swarm.replay($0, scripts: [script])).trace.contains("reset fault after bytes") }.count
+        #expect(cutting.count >= 5, "\(cutting.count) mutants cut a message")
+        #expect(fired * 10 >= cutting.count * 8, "\(fired) of \(cutting.count) aimed cuts fired")
+        #expect(fired * seeded.count > seededFired * cutting.count, "aimed \(fired)/\(cutting.count), seeded \(seededFired)/\(seeded.count)")
+    }
+
     @Test func aPrivateKeyInClearIsFoundInAnyEncoding() throws {
         let keys = PrivateKeyWatch.fixtureKeys
         let (name, der) = try #require(keys.first { $0.name == "tls-client.key.der" })

@@ -46,9 +46,11 @@ struct SwarmRunCommand: ParsableCommand {
             parent's faults edited 1 to 3 times, run under the parent's seed. For a behaviour, the first edit is aimed \
             at a fault run before the parent first showed it, the latest most likely (dropped, shifted, drawn again \
             from its site, or one of its fields drawn again: its direction, byte count, duration, skew, count or \
-            deferral), and the second adds a fault drawn in the 3 statements before (for paths that need two faults at \
-            once); the others drop a fault, shift one up to 3 statements, draw one field of one again, copy one from \
-            another run, or add one drawn as a seed would draw it. The choices come from the seeds: the same command gives the same runs for any --jobs \
+            deferral), and the second adds a fault in the 3 statements before (for paths that need two faults at \
+            once): half the time a cut (a reset aimed at one of the messages sent there, learnt from the workload's run \
+            without faults, on its last byte or inside it), else one drawn as a seed would draw it; the others drop a \
+            fault, shift one up to 3 statements, draw one field of one again, copy one from another run, cut one of \
+            the messages the workload sends, or add one drawn as a seed would draw it. The choices come from the seeds: the same command gives the same runs for any --jobs \
             (worker processes stay up for the whole exploration and take its runs one at a time). The reach table \
             then counts runs, not seeds; the summary, --json (`explore`: share, fresh_runs, mutant_runs; each mutant \
             run's `mutant`), JUnit and the HTML report say how many runs were fresh and how many mutants. A \

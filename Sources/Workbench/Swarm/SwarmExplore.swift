@@ -13,7 +13,7 @@ struct SwarmExplore {
     /// Every batch in turn; returns the runs in the exploration's order and how they were spent.
     func run(seeds: [UInt64], workers: SwarmWorkerPool?) throws -> (runs: [SwarmRun], spent: SwarmResult.Explore) {
         var exploration = try commandLine {
-            try SwarmExploration(scripts: scripts, seeds: seeds, options: swarm.options, share: share ?? SwarmExploration.defaultShare)
+            try SwarmExploration(scripts: scripts, seeds: seeds, swarm: swarm, share: share ?? SwarmExploration.defaultShare)
         }
         let runs = try exploration.explore { batch in
             if let workers, batch.count > 1 { return try workers.run(batch) }
