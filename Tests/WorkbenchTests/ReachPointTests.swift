@@ -42,6 +42,10 @@ import Testing
         ("Simulations/scpms-delete-store-failure.scn", "scpms.delete-failed"),
         ("Simulations/ivanti-renewal.scn", "ivanti.credential-renewed"),
         ("Simulations/sunfire-socprint-failures.scn", "sunfire.upload-failed"),
+        // The swarm's workload takes the paths no fault brings about: a held job, a renewal, a pause past a token's life.
+        ("Simulations/ecosystem-swarm.scn", "mig.job-held-then-completed"),
+        ("Simulations/ecosystem-swarm.scn", "ivanti.credential-renewed"),
+        ("Simulations/ecosystem-swarm.scn", "ims.token-refreshed-after-expiry"),
     ])
     func aScenarioThatTakesThePathReachesThePoint(file: String, point: String) throws {
         let result = try run(file)
