@@ -26,12 +26,26 @@ public enum Behaviour {
     /// the last end count as the last statement's).
     static func firstSeen(in events: [Trace.Event], statementEnds: [Int], by name: (Trace.Event) -> String?) -> [String: Int] {
         var seen: [String: Int] = [:]
-        var statement = 0
+        var cursor = StatementCursor(statementEnds: statementEnds)
         for (position, event) in events.enumerated() {
-            while statement < statementEnds.count - 1, position >= statementEnds[statement] { statement += 1 }
+            let statement = cursor.statement(at: position)
             guard let key = name(event), seen[key] == nil else { continue }
             seen[key] = statement
         }
         return seen
+    }
+}
+
+/// Places positions in a run's trace, taken in ascending order, in their statements: `statementEnds[i]` is the number
+/// of events recorded when statement `i` ended (a position after the last end counts as the last statement's).
+struct StatementCursor {
+    let statementEnds: [Int]
+    private var statement = 0
+
+    init(statementEnds: [Int]) { self.statementEnds = statementEnds }
+
+    mutating func statement(at position: Int) -> Int {
+        while statement < statementEnds.count - 1, position >= statementEnds[statement] { statement += 1 }
+        return statement
     }
 }

@@ -58,11 +58,8 @@ public struct ScenarioRunner: Sendable {
         /// The statement (0-based) each of `positions` (lengths of the trace, ascending) fell in, placed as
         /// ``firstSeen(by:)`` places an event: for what is recorded beside the trace, such as the bytes links carried.
         public func statements(at positions: [Int]) -> [Int] {
-            var statement = 0
-            return positions.map { position in
-                while statement < statementEnds.count - 1, position >= statementEnds[statement] { statement += 1 }
-                return statement
-            }
+            var cursor = StatementCursor(statementEnds: statementEnds)
+            return positions.map { cursor.statement(at: $0) }
         }
 
         public var failures: [ScenarioContext.Expectation] { expectations.filter { $0.failure != nil } }
