@@ -10,8 +10,8 @@ import NIOCore
 ///
 /// Every piece of simulated work — NIO channel events and timers, Swift tasks, network deliveries, bus
 /// messages — is a job in one queue ordered by (virtual time, sequence number) and runs one at a time on the
-/// thread that drives the loop. Time only moves when the driver moves it, straight to the next job's
-/// deadline, so idle virtual time costs nothing.
+/// thread that drives the loop; a Swift task's hop between executors runs next (``enqueue(_:)`` says why). Time
+/// only moves when the driver moves it, straight to the next job's deadline, so idle virtual time costs nothing.
 ///
 /// The loop is NIO's `EventLoop` (for channels and timers), a `SerialExecutor` (simulated Swift actors may
 /// use it as their `unownedExecutor`) and a `TaskExecutor` (tasks started with this executor preference run
@@ -42,6 +42,8 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         var executed: UInt64 = 0
         var violations: [String] = []
         var shutDown = false
+        /// The Swift task whose job is running now, if one is: a job it enqueues while it runs is its own hop.
+        var runningTask: UnsafeRawPointer?
     }
 
     private let lock = NIOLock()
@@ -157,7 +159,9 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
     // MARK: Scheduling
 
     @discardableResult
-    private func schedule(at deadline: Int64, cancel: (() -> Void)? = nil, _ work: @escaping () -> Void) -> UInt64 {
+    private func schedule(
+        at deadline: Int64, next: Bool = false, cancel: (() -> Void)? = nil, _ work: @escaping () -> Void
+    ) -> UInt64 {
         lock.withLock {
             if pthread_equal(state.owner, pthread_self()) == 0 {
                 state.violations.append(
@@ -168,7 +172,7 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
             state.nextSequence += 1
             state.queue.insert(
                 SimulationLoopJob(
-                    deadline: max(deadline, state.now), sequence: sequence,
+                    deadline: max(deadline, state.now), next: next, sequence: sequence,
                     run: { [unowned self] in
                         if lock.withLock({ state.cancelled.remove(sequence) != nil }) { return }
                         work()
@@ -255,10 +259,23 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
 
     // MARK: Executors
 
+    /// A task that hops between executors (from an actor to non-isolated code and back) is enqueued again by its
+    /// own job; that hop runs next, before any other work due now. How many hops a task makes is the compiler's
+    /// choice (an optimised build elides hops a debug build makes), so were hops queued behind other work, the same
+    /// seed would interleave a task's steps with network deliveries one way in a debug build and another in a
+    /// release build. A task resumed by other work (a promise it awaits) queues behind what is due, as before.
+    /// The price: `Task.yield()` does not yield to work due at the same instant under simulation.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        schedule(at: nanoseconds) { [unowned self] in
+        let task = unsafeBitCast(unowned, to: UnsafeRawPointer.self)
+        let hop = lock.withLock { state.runningTask == task }
+        schedule(at: nanoseconds, next: hop) { [unowned self] in
+            let outer = lock.withLock { () -> UnsafeRawPointer? in
+                defer { state.runningTask = task }
+                return state.runningTask
+            }
             unowned.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+            lock.withLock { state.runningTask = outer }
         }
     }
 
@@ -271,19 +288,22 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
 
 private struct SimulationLoopJob: Comparable {
     let deadline: Int64
+    /// A task's own hop: it runs before the other jobs of its deadline (see `SimulationLoop.enqueue(_:)`).
+    let next: Bool
     let sequence: UInt64
     let run: () -> Void
     /// What ending the loop does instead of running the job: a scheduled task fails its promise.
     let cancel: (() -> Void)?
 
     static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.deadline, lhs.sequence) < (rhs.deadline, rhs.sequence)
+        (lhs.deadline, lhs.next ? 0 : 1, lhs.sequence) < (rhs.deadline, rhs.next ? 0 : 1, rhs.sequence)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.sequence == rhs.sequence }
 }
 
-/// A binary min-heap of jobs ordered by (deadline, sequence): equal deadlines run in submission order.
+/// A binary min-heap of jobs ordered by (deadline, a task's own hop first, sequence): equal deadlines run in submission
+/// order, but for the one hop of the task that ran last.
 private struct JobQueue {
     private var heap: [SimulationLoopJob] = []
 
