@@ -267,6 +267,8 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
     /// The price: `Task.yield()` does not yield to work due at the same instant under simulation.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
+        // `UnownedJob` is a frozen struct around the job's pointer (`unsafeBitCast` traps if the sizes ever differ),
+        // and a task is its own job: the pointer names the task across its hops.
         let task = unsafeBitCast(unowned, to: UnsafeRawPointer.self)
         let hop = lock.withLock { state.runningTask == task }
         schedule(at: nanoseconds, next: hop) { [unowned self] in
