@@ -12,7 +12,8 @@ public struct SwarmSchedule: Codable, Sendable, Equatable {
     public let faultClass: FaultClass
     public let faults: [ScheduledFault]
     public let mutant: SwarmRun.Mutant?
-    /// The run's digest: a replay that reaches another one ran another build or another file.
+    /// The run's digest: a replay that reaches another one ran other code or another file (a debug and a release build
+    /// of the same code reach the same one).
     public let digest: String
 
     enum CodingKeys: String, CodingKey {

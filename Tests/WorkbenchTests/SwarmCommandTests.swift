@@ -330,6 +330,17 @@ import Testing
         let replay = try workbench(["swarm", file, "--schedule", schedule])
         #expect(replay.status == 1 && replay.stdout.contains("(the same as the swarm's run)"), "\(replay.output)")
         #expect(replay.stdout.contains(failing.digest.prefix(16)))
+        // A run whose digest does not come back is not reproduced, though it passed: the leading word says so.
+        let passing = try #require(results[0].runs.first { $0.passed }, "a run passed: \(outputs[0])")
+        let tampered = directory.appendingPathComponent("tampered.json").path
+        try SwarmSchedule(passing, faultClass: .actors).jsonText
+            .replacingOccurrences(of: passing.digest, with: String(repeating: "0", count: 64))
+            .write(toFile: tampered, atomically: true, encoding: .utf8)
+        let moved = try workbench(["swarm", file, "--schedule", tampered])
+        #expect(
+            moved.status == 1 && moved.stdout.hasPrefix("NOT REPRODUCED ")
+                && moved.stdout.contains("(the swarm's run had 0000000000000000…: the code or the file changed since)"),
+            "\(moved.output)")
         let shrink = try workbench(["shrink", file, "--schedule", schedule, "--out", "shrunk.scn"])
         #expect(shrink.status == 0 && shrink.stdout.contains("the shrunk scenario fails the same way"), "\(shrink.output)")
     }

@@ -25,10 +25,12 @@ struct SwarmScheduleReplay {
             try TimelineReport(results: [result], systemEvents: Catalog.timelineEvents).html.write(toFile: report, atomically: true, encoding: .utf8)
         }
         let same = run.digest == written.digest
+        let verdict =
+            same
+            ? "the same as the swarm's run" : "the swarm's run had \(written.digest.prefix(16))…: the code or the file changed since"
         print(
-            "\(run.passed ? "PASS" : "FAIL") \(file) \(name) replayed from \(schedule) (\(written.faults.count) fault\(written.faults.count == 1 ? "" : "s")): "
-                + (run.failure ?? "passed") + ", digest \(run.digest.prefix(16))…"
-                + (same ? " (the same as the swarm's run)" : " (the swarm's run had \(written.digest.prefix(16))…: another build or another file)"))
+            "\(!run.passed ? "FAIL" : same ? "PASS" : "NOT REPRODUCED") \(file) \(name) replayed from \(schedule) (\(written.faults.count) fault\(written.faults.count == 1 ? "" : "s")): "
+                + (run.failure ?? "passed") + ", digest \(run.digest.prefix(16))… (\(verdict))")
         if let mutant = written.mutant { print("    " + mutant.origin) }
         print("    swarm options: \(swarm.options)")
         if !run.passed || !same { throw ExitStatus.checkFailed }
