@@ -14,10 +14,18 @@ import Wire
 struct LinkForecast: Sendable {
     /// Each link, as `A<->B` with A < B, and the statement (0-based) whose step first opened a connection on it.
     let firstUse: [String: Int]
-    /// Each direction's traffic, as `A->B`: the runs of bytes its host sent, in order, each with the statement
-    /// (0-based) it was sent in. The run without faults stands for a mutant's until the mutant's first fault changes
-    /// what is said: guided exploration aims its cuts at these messages (``cut(from:to:within:random:)``).
-    let sent: [String: [Sent]]
+    /// Each direction's traffic: the runs of bytes its host sent, in order, each with the statement (0-based) it was
+    /// sent in. The run without faults stands for a mutant's until the mutant's first fault changes what is said:
+    /// guided exploration aims its cuts at these messages (``cut(from:to:within:random:)``).
+    let sent: [Direction: [Sent]]
+
+    /// One way of a link: what `from` sends `to`.
+    struct Direction: Hashable, Comparable, Sendable {
+        let from: String
+        let to: String
+
+        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.from, lhs.to) < (rhs.from, rhs.to) }
+    }
 
     /// One run of bytes sent: a message, or a part of one as large as the sender wrote at once.
     struct Sent: Sendable, Equatable {
@@ -27,7 +35,7 @@ struct LinkForecast: Sendable {
 
     static let none = LinkForecast(firstUse: [:], sent: [:])
 
-    init(firstUse: [String: Int], sent: [String: [Sent]] = [:]) {
+    init(firstUse: [String: Int], sent: [Direction: [Sent]] = [:]) {
         self.firstUse = firstUse
         self.sent = sent
     }
@@ -41,21 +49,17 @@ struct LinkForecast: Sendable {
             let host = String(to[..<(to.lastIndex(of: ":") ?? to.endIndex)])
             return Self.name(from, host)
         }
-        var sent: [String: [Sent]] = [:]
+        var sent: [Direction: [Sent]] = [:]
         for (record, statement) in zip(traffic, result.statements(at: traffic.map(\.position))) {
-            sent["\(record.from)->\(record.to)", default: []].append(Sent(statement: statement, bytes: record.bytes))
+            sent[Direction(from: record.from, to: record.to), default: []].append(Sent(statement: statement, bytes: record.bytes))
         }
         self.sent = sent
     }
 
     /// The directions, as (from, to), that sent bytes during one of the statements of `window`, sorted.
     func directions(sendingIn window: ClosedRange<Int>) -> [(String, String)] {
-        sent.keys.sorted().compactMap { key in
-            guard sent[key]?.contains(where: { window.contains($0.statement) }) == true,
-                let arrow = key.range(of: "->")
-            else { return nil }
-            return (String(key[..<arrow.lowerBound]), String(key[arrow.upperBound...]))
-        }
+        sent.keys.sorted().filter { direction in sent[direction]?.contains { window.contains($0.statement) } == true }
+            .map { ($0.from, $0.to) }
     }
 
     /// Where to arm `reset FROM -> TO after N bytes` to cut one of the runs of bytes the direction sent during
@@ -67,7 +71,7 @@ struct LinkForecast: Sendable {
     /// in a 300-byte answer 3,700 bytes on once in about 130 draws, and on one given byte 22,057 bytes on once in about
     /// 300,000.
     func cut(from: String, to: String, within window: ClosedRange<Int>, random: RandomStream) -> (armed: Int, bytes: Int, message: Int)? {
-        let runs = sent["\(from)->\(to)"] ?? []
+        let runs = sent[Direction(from: from, to: to)] ?? []
         let candidates = runs.indices.filter { window.contains(runs[$0].statement) }
         guard !candidates.isEmpty else { return nil }
         let chosen = candidates[random.int(in: 0...(candidates.count - 1))]

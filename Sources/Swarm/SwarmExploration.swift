@@ -178,6 +178,12 @@ public struct SwarmExploration: Sendable {
                 before: aim.armed, line: "reset \(from) -> \(to) after \(aim.bytes) bytes", site: "link \(LinkForecast.name(from, to))")
             return (fault, "cut '\(fault.line)' before line \(line(aim.armed)): message \(aim.message) that \(from) sent \(to) there")
         }
+        // A fault drawn as the seed's schedule would draw it, before one of the statements of `range`.
+        let add = { (range: ClosedRange<Int>, note: String) in
+            let before = random.int(in: range)
+            additions.append(before)
+            edits.append("add a fault drawn before line \(line(before))" + note)
+        }
         for edit in 0..<random.int(in: 1...3) where healed > 0 {
             if let window = near, edit == 1 || (edit == 0 && aimed.isEmpty) {
                 near = nil
@@ -187,9 +193,7 @@ public struct SwarmExploration: Sendable {
                     edits.append(edit + ", near the target")
                     continue
                 }
-                let before = random.int(in: window)
-                additions.append(before)
-                edits.append("add a fault drawn before line \(line(before)), near the target")
+                add(window, ", near the target")
                 continue
             }
             if !aimed.isEmpty {
@@ -235,9 +239,7 @@ public struct SwarmExploration: Sendable {
                     faults = inserted(fault, into: faults)
                     edits.append(edit)
                 } else {
-                    let before = random.int(in: 0...(healed - 1))
-                    additions.append(before)
-                    edits.append("add a fault drawn before line \(line(before))")
+                    add(0...(healed - 1), "")
                 }
             case "tweak":
                 let index = tweakable[random.int(in: 0...(tweakable.count - 1))]
@@ -260,9 +262,7 @@ public struct SwarmExploration: Sendable {
                 faults = inserted(fault, into: faults)
                 edits.append("copy '\(fault.line)' before line \(line(fault.before)) from \(donor.name)")
             default:
-                let before = random.int(in: 0...(healed - 1))
-                additions.append(before)
-                edits.append("add a fault drawn before line \(line(before))")
+                add(0...(healed - 1), "")
             }
         }
         let mutation = SwarmMutation(

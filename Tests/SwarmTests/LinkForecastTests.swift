@@ -12,10 +12,10 @@ import Wire
     let forecast = LinkForecast(
         firstUse: [:],
         sent: [
-            "a->b": [
+            .init(from: "a", to: "b"): [
                 .init(statement: 0, bytes: 100), .init(statement: 2, bytes: 300), .init(statement: 2, bytes: 20), .init(statement: 4, bytes: 50),
             ],
-            "b->a": [.init(statement: 2, bytes: 40)],
+            .init(from: "b", to: "a"): [.init(statement: 2, bytes: 40)],
         ])
 
     @Test func aCutFallsInOneOfTheWindowsMessagesArmedBeforeTheStatementThatSentIt() throws {
