@@ -138,8 +138,7 @@ public final class JobStore: Sendable {
     public func insert(_ job: Job) -> (job: Job, forgotten: [Job])? {
         guard let (job, forgotten) = table.withLockedValue({ $0.insert(job, keeping: maxJobs) }) else { return nil }
         _ = log { db in
-            var row = job
-            try row.insert(db)
+            try job.insertRow(db)
             guard !forgotten.isEmpty else { return }
             try Job.deleteAll(db, keys: forgotten.map(\.id))
             try db.execute(
@@ -156,7 +155,7 @@ public final class JobStore: Sendable {
     @discardableResult
     public func update(_ job: Job, completingOn eventLoop: (any EventLoop)? = nil) -> EventLoopFuture<Void> {
         table.withLockedValue { $0.update(job) }
-        return log(completingOn: eventLoop) { db in try job.update(db) }
+        return log(completingOn: eventLoop) { db in try job.updateRow(db) }
     }
 
     /// Completes once every change made before it is committed (writes commit in the order they were made).
