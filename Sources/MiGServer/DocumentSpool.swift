@@ -318,8 +318,8 @@ final class DocumentSweeper {
     }
 
     /// Removes `job`'s document; the job's record stops naming it. The caller saves that record in this same turn
-    /// of the loop, and the first sweep starts on the next turn, so that the flush it waits for is made after the
-    /// save and commits with or after it (writes commit in the order they are made).
+    /// of the loop, and the first sweep starts on the next turn, so that the flush it waits for is asked after the
+    /// save and ends with or after the save's commit (writes commit in the order they are made).
     func remove(of job: inout Job) {
         guard let path = job.documentPath else { return }
         job.documentPath = nil

@@ -31,6 +31,9 @@ public final class JobStore: Sendable {
     private let table: NIOLockedValueBox<JobTable>
     /// How many jobs the store keeps (0: no limit).
     let maxJobs: Int
+    /// The newest write's outcome: what ``flush()`` waits for. Only the actor writes, so it is set in the order the
+    /// writes are made.
+    private let newest = NIOLockedValueBox<EventLoopFuture<Void>?>(nil)
 
     /// Opens (or creates) the store and reads nothing yet: `recoverAfterRestart` reads the jobs back. Called on the
     /// node's blocking threads (inline under simulation).
@@ -158,8 +161,15 @@ public final class JobStore: Sendable {
         return log(completingOn: eventLoop) { db in try job.updateRow(db) }
     }
 
-    /// Completes once every change made before it is committed (writes commit in the order they were made).
-    public func flush() -> EventLoopFuture<Void> { log { _ in } }
+    /// Completes, on the actor's loop, once every change made before it is committed (or has failed, alone in its
+    /// savepoint). Writes commit in the order they were made, so that is when the newest one's commit has ended: a
+    /// flush waits for that, and adds no write of its own. An empty write took a transaction of its own on every job
+    /// (the sweeper flushes before it removes a finished document), since it came a turn of the loop after the save
+    /// it waited for and missed that save's commit.
+    public func flush() -> EventLoopFuture<Void> {
+        guard let newest = newest.withLockedValue({ $0 }) else { return node.eventLoop.makeSucceededVoidFuture() }
+        return newest.hop(to: node.eventLoop).recover { _ in }
+    }
 
     public func job(id: Int64) -> Job? { table.withLockedValue { $0.jobs[id] } }
 
@@ -222,7 +232,9 @@ public final class JobStore: Sendable {
     /// loops live, inline under simulation.
     private func log(completingOn eventLoop: (any EventLoop)? = nil, _ change: @escaping @Sendable (Database) throws -> Void) -> EventLoopFuture<Void>
     {
-        database.write(on: node, completingOn: eventLoop, change)
+        let written = database.write(on: node, completingOn: eventLoop, change)
+        newest.withLockedValue { $0 = written }
+        return written
     }
 }
 
