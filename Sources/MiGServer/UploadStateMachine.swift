@@ -148,6 +148,7 @@ struct UploadStateMachine<Upload> {
     mutating func receivedBody(_ chunk: ByteBuffer) -> Action {
         switch state {
         case .attributes(let head, let caller, var pending):
+            if pending.bytes.isEmpty, let admit = attributesWhole(in: chunk, head, caller) { return admit }
             state = .idle  // release the array so appending does not copy it
             pending.bytes.append(contentsOf: chunk.readableBytesView)
             let framed = pending.scanner.scan(pending.bytes) != .needMoreData
@@ -170,6 +171,25 @@ struct UploadStateMachine<Upload> {
         case .idle, .ignoringBody, .closing, .finishing, .draining:
             return .none
         }
+    }
+
+    /// The common case: the request's first chunk holds its whole attribute section. It is decoded from the chunk,
+    /// and the document's first bytes stay in it as a slice, rather than the chunk being copied into
+    /// `PendingAttributes` and its rest copied out again (two copies of up to 64 KiB before the printer is asked).
+    /// Nil when the chunk does not hold a decodable section: the bytes then go the general way, which also words the
+    /// refusal.
+    private mutating func attributesWhole(in chunk: ByteBuffer, _ head: HTTPRequestHead, _ caller: Caller) -> Action? {
+        var scanner = IPPFrameScanner()
+        let progress = chunk.withUnsafeReadableBytes { raw -> IPPDecoder.Progress? in
+            guard case .complete = scanner.scan(raw) else { return nil }
+            return try? decoder.decodePrefix(raw)
+        }
+        guard case .complete(let request, let documentOffset) = progress else { return nil }
+        let rest =
+            documentOffset < chunk.readableBytes
+            ? [chunk.getSlice(at: chunk.readerIndex + documentOffset, length: chunk.readableBytes - documentOffset)!] : []
+        state = .admitting(head, request, early: rest, ended: false)
+        return .admit(request, caller)
     }
 
     private mutating func attributesArrived(_ head: HTTPRequestHead, _ caller: Caller, _ pending: PendingAttributes) -> Action {

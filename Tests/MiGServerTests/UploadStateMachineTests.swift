@@ -95,6 +95,25 @@ import Testing
         #expect(last.map { String(buffer: $0) } == ["%PDF-1.7"])
     }
 
+    /// Attributes whole in the first chunk are read from it in place, also from a chunk that starts inside its
+    /// buffer (as HTTP's decoder hands them on); attributes split over two chunks are gathered first. The printer is
+    /// asked the same either way, and the document's first bytes follow.
+    @Test func attributesAreReadInPlaceOrGatheredAcrossChunks() throws {
+        let request = try Self.printJob()
+        var inPlace = ByteBuffer(bytes: Array("HTTP/1.1 head".utf8) + request + Array("%PDF".utf8))
+        inPlace.moveReaderIndex(forwardBy: 13)
+        let split = [ByteBuffer(bytes: request.prefix(10)), ByteBuffer(bytes: request.dropFirst(10) + Array("%PDF".utf8))]
+        for chunks in [[inPlace], split] {
+            var machine = Machine(decoder: IPPDecoder())
+            machine.accept(Self.head(), Self.caller)
+            for chunk in chunks.dropLast() { #expect(isNone(machine.receivedBody(chunk)), "the attributes are not complete yet") }
+            guard case .admit(let asked, _) = machine.receivedBody(chunks.last!) else { return fail("complete attributes go to the printer") }
+            #expect(asked.operation == .printJob && asked.requestID == 7)
+            guard case .feed(_, let bytes) = machine.admitted(.document("job")) else { return fail("the document's bytes are fed") }
+            #expect(bytes.map { String(buffer: $0) } == ["%PDF"])
+        }
+    }
+
     @Test func anEmptyRestIsFinishedWithoutAWrite() throws {
         var machine = try Self.admitting()
         #expect(isNone(machine.admitted(.document("job"))))
