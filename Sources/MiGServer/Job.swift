@@ -57,9 +57,9 @@ extension Job {
     /// Every column of the job table, in the order ``row`` binds them, `id` first.
     ///
     /// MiG logs a job's row on every change of state, several times a job. Through `Codable` and GRDB's persistence
-    /// methods each write encoded the record through an `Encoder` and built its statement's SQL again; that cost more
-    /// than SQLite's own work on the commit (about a tenth of `workbench serve`'s CPU per job in `bench mig`). So the
-    /// log binds the row itself, to statements written once. Reading back (after a restart) goes through
+    /// methods each write encoded the record through an `Encoder` and built its statement's SQL again, which cost
+    /// more than SQLite's own work on the commit. So the log binds the row itself, to statements written once: that
+    /// took 5-9 % off serve's CPU per Print-Job in `bench mig`. Reading back (after a restart) goes through
     /// `Decodable`: `JobRowTests` checks that what is written reads back the same, and that this list is the table's.
     static let columns = [
         "id", "name", "user", "stateValue", "reasonList", "format", "compression", "copies", "sides", "media", "pageRanges",

@@ -15,7 +15,7 @@ import Wire
         id: 7, name: "report.pdf", user: "alice", stateValue: IPPJobState.processing.rawValue, reasonList: "job-printing",
         format: "application/pdf", compression: "gzip", copies: 3, sides: "two-sided-long-edge", media: "iso_a4_210x297mm",
         pageRanges: "1-3,5-5", documentBytes: 123_456, documentDigest: "d1g35t", documentPath: "/spool/job-7-1.doc",
-        documentCount: 2, awaitingDocuments: true, impressions: 11, impressionsCompleted: 5, template: Data([0x01, 0x02, 0x03]),
+        documentCount: 2, awaitingDocuments: true, impressions: 11, impressionsCompleted: 4, template: Data([0x01, 0x02, 0x03]),
         pages: 13, createdAt: 1_700_000_001, processingAt: 1_700_000_002, completedAt: 1_700_000_003)
 
     /// The fields as text, to compare two jobs (a `Job` is not `Equatable`).
