@@ -178,12 +178,11 @@ struct UploadStateMachine<Upload> {
     /// `PendingAttributes` and its rest copied out again (two copies of up to 64 KiB before the printer is asked).
     /// Nil when the chunk does not hold a decodable section: the bytes then go the general way, which also words the
     /// refusal.
+    ///
+    /// One decode, no frame scan first: the scanner is there to keep a trickle from being decoded again on every
+    /// chunk, and this runs once per request.
     private mutating func attributesWhole(in chunk: ByteBuffer, _ head: HTTPRequestHead, _ caller: Caller) -> Action? {
-        var scanner = IPPFrameScanner()
-        let progress = chunk.withUnsafeReadableBytes { raw -> IPPDecoder.Progress? in
-            guard case .complete = scanner.scan(raw) else { return nil }
-            return try? decoder.decodePrefix(raw)
-        }
+        let progress = chunk.withUnsafeReadableBytes { raw in try? decoder.decodePrefix(raw) }
         guard case .complete(let request, let documentOffset) = progress else { return nil }
         let rest =
             documentOffset < chunk.readableBytes
