@@ -16,7 +16,7 @@ import Wire
 ///
 /// Confined to the simulation loop: public mutators are called from directives running on the loop, or
 /// from the driving thread while the loop is not running.
-public final class SimulatedNetwork: Network, @unchecked Sendable {
+public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
     // @unchecked Sendable: confined to the simulation loop (see above).
 
     enum Segment {
@@ -217,6 +217,19 @@ public final class SimulatedNetwork: Network, @unchecked Sendable {
             guard let c = open[id] else { return nil }
             return
                 "#\(id) \(c.localHost):\(c.local.port ?? 0) -> \(c.remoteHost):\(c.remote.port ?? 0) (\(c.role.rawValue), sent \(c.bytesSent) B, received \(c.bytesReceived) B)"
+        }
+    }
+
+    /// The directions whose state differs from the defaults, one line each, in name order.
+    public var linkSummaries: [String] {
+        links.keys.sorted().compactMap { linkKey -> String? in
+            guard let state = links[linkKey],
+                state.partitioned || state.held || state.resetAfterBytes != nil || state.conditions != defaultConditions
+            else { return nil }
+            let ends = linkKey.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            return LinkConditions.summary(
+                from: ends[0], to: ends[1], state.conditions, partitioned: state.partitioned, held: state.held,
+                resetAfterBytes: state.resetAfterBytes)
         }
     }
 

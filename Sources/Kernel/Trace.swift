@@ -18,6 +18,10 @@ public final class Trace: TraceSink, @unchecked Sendable {
         public let event: String
         public let fields: [(String, String)]
 
+        public init(nanoseconds: Int64, actor: String, event: String, fields: [(String, String)]) {
+            (self.nanoseconds, self.actor, self.event, self.fields) = (nanoseconds, actor, event, fields)
+        }
+
         public static func == (lhs: Event, rhs: Event) -> Bool {
             lhs.nanoseconds == rhs.nanoseconds && lhs.actor == rhs.actor && lhs.event == rhs.event
                 && lhs.fields.elementsEqual(rhs.fields, by: { $0 == $1 })

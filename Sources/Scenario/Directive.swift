@@ -8,19 +8,35 @@ public struct Directive: Sendable {
     public let summary: String
     /// Words that may follow it (for tab completion).
     public let keywords: [String]
+    /// Whether its lines run in a live session (`workbench attach`, `serve --script`), and if not, why.
+    public let live: LiveSupport
     /// Turns the rest of the line into a step, or reports precisely what is wrong with it.
     public let parse: @Sendable (inout Arguments) throws(ScenarioError) -> any Step
 
     public init(
-        _ name: String, usage: String, summary: String, keywords: [String] = [],
+        _ name: String, usage: String, summary: String, keywords: [String] = [], live: LiveSupport = .simulatedOnly,
         parse: @escaping @Sendable (inout Arguments) throws(ScenarioError) -> any Step
     ) {
         self.name = name
         self.usage = usage
         self.summary = summary
         self.keywords = keywords
+        self.live = live
         self.parse = parse
     }
+}
+
+/// Whether a directive's lines run on a running serve as they run in a simulated world.
+public enum LiveSupport: Sendable, Equatable {
+    /// They do: the step acts only through the context's ``World``.
+    case runs
+    /// They are refused when read, for this reason (which says what to use instead).
+    case refused(String)
+
+    /// The directives that drive the workbench's own clients and actors inside a simulated world.
+    public static let simulatedOnly = LiveSupport.refused(
+        "it drives the workbench's own clients inside the simulated world; on a running serve the clients are yours "
+            + "(ipptool, curl, ssh, the app): steer the world with fault, link, partition, clock and advance, and check it with expect trace")
 }
 
 /// What a directive does when its line runs.

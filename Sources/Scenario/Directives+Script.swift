@@ -4,7 +4,7 @@ import Wire
 /// Directives about the scenario itself: names, output, variables, waiting, and expectations.
 extension Directive {
     static let script: [Directive] = [
-        Directive("scenario", usage: "scenario TITLE", summary: "name the scenario (used in reports)") { args throws(ScenarioError) in
+        Directive("scenario", usage: "scenario TITLE", summary: "name the scenario (used in reports)", live: .runs) { args throws(ScenarioError) in
             let title = try args.value("a title")
             try args.end()
             return Run { context in
@@ -12,18 +12,18 @@ extension Directive {
                 return nil
             }
         },
-        Directive("section", usage: "section TITLE", summary: "print a heading") { args throws(ScenarioError) in
+        Directive("section", usage: "section TITLE", summary: "print a heading", live: .runs) { args throws(ScenarioError) in
             let title = try args.value("a title")
             try args.end()
             return Run { context in
                 let text = try title.resolve(context)
                 // In the trace too: the timeline report draws it as a heading at its moment.
-                context.kernel.trace.record(actor: "scenario", event: "section", fields: [("title", text)])
+                context.world.record(actor: "scenario", event: "section", fields: [("title", text)])
                 context.output("\n== \(text) ==")
                 return nil
             }
         },
-        Directive("print", usage: "print TEXT…", summary: "print text (variables filled in)") { args throws(ScenarioError) in
+        Directive("print", usage: "print TEXT…", summary: "print text (variables filled in)", live: .runs) { args throws(ScenarioError) in
             let parts = args.remaining.map { Template($0) }
             while !args.isEmpty { _ = try args.take("text") }
             return Run { context in
@@ -31,7 +31,7 @@ extension Directive {
                 return nil
             }
         },
-        Directive("let", usage: "let NAME = VALUE", summary: "set a variable", keywords: ["="]) { args throws(ScenarioError) in
+        Directive("let", usage: "let NAME = VALUE", summary: "set a variable", keywords: ["="], live: .runs) { args throws(ScenarioError) in
             let name = try args.name("a variable name")
             try args.expect("=", "after the variable name")
             let value = try args.value("a value")
@@ -44,7 +44,7 @@ extension Directive {
         },
         Directive(
             "capture", usage: "capture NAME from VALUE matching REGEX",
-            summary: "set NAME to the regex's first group (or whole match) in VALUE", keywords: ["from", "matching"]
+            summary: "set NAME to the regex's first group (or whole match) in VALUE", keywords: ["from", "matching"], live: .runs
         ) { args throws(ScenarioError) in
             let name = try args.name("a variable name")
             try args.expect("from", "after the variable name")
@@ -70,20 +70,20 @@ extension Directive {
                 return nil
             }
         },
-        Directive("mark", usage: "mark NAME", summary: "remember the current virtual time for 'expect elapsed since NAME'") {
+        Directive("mark", usage: "mark NAME", summary: "remember the current virtual time for 'expect elapsed since NAME'", live: .runs) {
             args throws(ScenarioError) in
             let name = try args.name("a mark name")
             try args.end()
             args.binds(name, fields: [""])
             return Run { context in
-                context.marks[name] = context.kernel.now
-                context.publish(name, ["": context.kernel.now.workbenchText])
+                context.marks[name] = context.world.now
+                context.publish(name, ["": context.world.now.workbenchText])
                 return nil
             }
         },
         Directive(
             "wait", usage: "wait until trace EVENT [by NODE] [FIELD=VALUE]… [within DURATION]",
-            summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"]
+            summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"], live: .runs
         ) { args throws(ScenarioError) in
             try args.expect("until")
             try args.expect("trace", "after 'until'")
@@ -91,21 +91,22 @@ extension Directive {
             return Run { context in
                 let limit = try pattern.within.duration(context)
                 let fields = try pattern.resolvedFields(context)
-                let kernel = context.kernel
-                var seen = 0
-                var found = false
-                kernel.loop.run(
-                    until: kernel.deadline(after: limit),
+                let world = context.world
+                // Events recorded before this step count too.
+                var found = world.events.contains { pattern.matches($0, fields) }
+                var seen = world.traceCount
+                world.run(
+                    for: limit,
                     while: {
-                        let events = kernel.trace.all
-                        defer { seen = events.count }
-                        found = found || events[seen...].contains { pattern.matches($0, fields) }
+                        // Only the events recorded since the last look (a live world's journal may have dropped old
+                        // ones, but it counts them all, so the newest are its last `count - seen`).
+                        let count = world.traceCount
+                        if !found, count > seen {
+                            found = world.events.suffix(count - seen).contains { pattern.matches($0, fields) }
+                            seen = count
+                        }
                         return !found
                     })
-                if !found {
-                    // Events recorded before this step count too.
-                    found = kernel.trace.all.contains { pattern.matches($0, fields) }
-                }
                 guard found else { throw StepError("no trace event \(pattern.text) within \(limit.workbenchText)") }
                 return nil
             }
@@ -115,7 +116,8 @@ extension Directive {
             usage:
                 "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by NODE] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
             summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
-            keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
+            keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="],
+            live: .runs
         ) { args throws(ScenarioError) in
             try Expectations.parse(&args)
         },

@@ -4,24 +4,27 @@ import Wire
 /// Directives about the simulated world itself: time, the network, faults, clocks and the bus.
 extension Directive {
     static let world: [Directive] = [
-        Directive("advance", usage: "advance DURATION", summary: "let virtual time pass, running everything due") { args throws(ScenarioError) in
+        Directive(
+            "advance", usage: "advance DURATION",
+            summary: "let virtual time pass, running everything due (live: every served node's clock jumps forward, without waiting)", live: .runs
+        ) { args throws(ScenarioError) in
             let amount = try args.duration()
             try args.end()
             return Run { context in
                 let duration = try amount.duration(context)
-                guard context.kernel.now + duration <= Kernel.horizon else {
+                guard context.world.now + duration <= Kernel.horizon else {
                     throw StepError(
                         "advance \(duration.workbenchText): virtual time would pass the simulation's horizon, "
-                            + "\(Kernel.horizon.workbenchText) after its start (it is now \(context.kernel.now.workbenchText))")
+                            + "\(Kernel.horizon.workbenchText) after its start (it is now \(context.world.now.workbenchText))")
                 }
-                context.kernel.advance(by: duration)
+                try context.world.advance(by: duration)
                 return nil
             }
         },
         Directive(
             "link", usage: "link A -> B | A <-> B [latency DELAY | uniform MIN..MAX | normal MEAN DEV | exponential MEAN] [bandwidth RATE]",
             summary: "set latency and bandwidth between two hosts (one way or both)",
-            keywords: ["->", "<->", "latency", "uniform", "normal", "exponential", "bandwidth"]
+            keywords: ["->", "<->", "latency", "uniform", "normal", "exponential", "bandwidth"], live: .runs
         ) { args throws(ScenarioError) in
             let path = try parsePath(&args)
             var latency: Latency?
@@ -43,10 +46,10 @@ extension Directive {
             let (newLatency, newBandwidth) = (latency, bandwidth)
             return Run { context in
                 for (from, to) in path.directions {
-                    var conditions = context.kernel.network.conditions(from: from, to: to)
+                    var conditions = context.world.links.conditions(from: from, to: to)
                     if let newLatency { conditions.latency = newLatency }
                     if let newBandwidth { conditions.bandwidth = newBandwidth }
-                    context.kernel.network.setConditions(from: from, to: to, conditions)
+                    context.world.links.setConditions(from: from, to: to, conditions)
                 }
                 return nil
             }
@@ -61,7 +64,8 @@ extension Directive {
         pathSwitch("release", summary: "let held traffic through, in order") { $0.setHeld(from: $1, to: $2, !$3) },
         Directive(
             "reset", usage: "reset A <-> B | reset A -> B after N bytes",
-            summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"]
+            summary: "reset open connections now, or the one carrying the N-th byte from now", keywords: ["->", "<->", "after", "bytes"],
+            live: .runs
         ) { args throws(ScenarioError) in
             let path = try parsePath(&args)
             if args.accept("after") {
@@ -69,20 +73,20 @@ extension Directive {
                 try args.expect("bytes", "after the count")
                 try args.end()
                 return Run { context in
-                    for (from, to) in path.directions { context.kernel.network.resetAfter(bytes: count, from: from, to: to) }
+                    for (from, to) in path.directions { context.world.links.resetAfter(bytes: count, from: from, to: to) }
                     return nil
                 }
             }
             try args.end()
             return Run { context in
-                context.kernel.network.resetConnections(between: path.a, and: path.b)
+                context.world.links.resetConnections(between: path.a, and: path.b)
                 return nil
             }
         },
         Directive(
             "fault", usage: "fault POINT on | off | once | times N | chance P | after N",
             summary: "switch a named fault point (chance draws from the seeded stream)",
-            keywords: ["on", "off", "once", "times", "chance", "after"]
+            keywords: ["on", "off", "once", "times", "chance", "after"], live: .runs
         ) { args throws(ScenarioError) in
             let point = try args.faultPoint()
             let mode: FaultPoints.Mode
@@ -103,14 +107,15 @@ extension Directive {
             }
             try args.end()
             return Run { context in
-                context.kernel.faults.set(point, mode)
-                context.kernel.trace.record(actor: "scenario", event: "fault", fields: [("mode", mode.description), ("point", point)])
+                context.world.faults.set(point, mode)
+                context.world.record(actor: "scenario", event: "fault", fields: [("mode", mode.description), ("point", point)])
                 return nil
             }
         },
         Directive(
             "address", usage: "address NODE IP",
-            summary: "give a node a fixed IP address, as its peers see it (e.g. a phone outside a host's whitelist)"
+            summary: "give a node a fixed IP address, as its peers see it (e.g. a phone outside a host's whitelist)",
+            live: .refused("a served actor sees each client's real address; a client is the node named by its address (127.0.0.1)")
         ) { args throws(ScenarioError) in
             let node = try args.host("a node name")
             let address = try args.value("an IPv4 or IPv6 address like 203.0.113.7")
@@ -125,16 +130,18 @@ extension Directive {
                 return nil
             }
         },
-        Directive("clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"])
-        { args throws(ScenarioError) in
+        Directive(
+            "clock", usage: "clock NODE skew DURATION", summary: "make a node's calendar clock run ahead (+) or behind (-)", keywords: ["skew"],
+            live: .runs
+        ) { args throws(ScenarioError) in
             let node = try args.host("a node name")
             try args.expect("skew", "after the node name")
             let amount = try args.duration("a signed duration like +30s or -2m", signed: true)
             try args.end()
             return Run { context in
                 let skew = try amount.duration(context)
-                context.kernel.skew(of: node).set(skew)
-                context.kernel.trace.record(actor: "scenario", event: "clock-skew", fields: [("node", node), ("skew", skew.workbenchText)])
+                context.world.skew(of: node).set(skew)
+                context.world.record(actor: "scenario", event: "clock-skew", fields: [("node", node), ("skew", skew.workbenchText)])
                 return nil
             }
         },
@@ -192,11 +199,11 @@ extension Directive {
 /// then (a swarm's partition lasts a few seconds of someone's upload, not until the next statement).
 private func pathSwitch(
     _ name: String, summary: String, undo: String? = nil,
-    _ change: @escaping @Sendable (SimulatedNetwork, String, String, Bool) -> Void
+    _ change: @escaping @Sendable (any LinkControl, String, String, Bool) -> Void
 ) -> Directive {
     Directive(
         name, usage: "\(name) A -> B | A <-> B" + (undo == nil ? "" : " [for DURATION]"), summary: summary,
-        keywords: ["->", "<->"] + (undo == nil ? [] : ["for"])
+        keywords: ["->", "<->"] + (undo == nil ? [] : ["for"]), live: .runs
     ) { args throws(ScenarioError) in
         let path = try parsePath(&args)
         var lasting: Template?
@@ -204,13 +211,13 @@ private func pathSwitch(
         try args.end()
         let period = lasting
         return Run { context in
-            for (from, to) in path.directions { change(context.kernel.network, from, to, true) }
+            for (from, to) in path.directions { change(context.world.links, from, to, true) }
             if let period {
                 let duration = try period.duration(context)
                 guard duration > .zero else { throw StepError("'for \(duration.workbenchText)': expected a positive duration") }
-                let network = context.kernel.network
-                context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
-                    for (from, to) in path.directions { change(network, from, to, false) }
+                let links = context.world.links
+                context.world.schedule(in: duration) {
+                    for (from, to) in path.directions { change(links, from, to, false) }
                 }
             }
             return nil

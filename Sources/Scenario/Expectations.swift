@@ -42,7 +42,7 @@ enum Expectations {
             let pattern = try TracePattern.parse(&args, allowWithin: false)
             return Condition(text: "no trace \(pattern.text)") { context in
                 let fields = try pattern.resolvedFields(context)
-                let hits = context.kernel.trace.all.filter { pattern.matches($0, fields) }
+                let hits = context.world.events.filter { pattern.matches($0, fields) }
                 return hits.isEmpty ? nil : "expected no trace event \(pattern.text), found \(hits.count), first: \(hits[0].canonicalLine)"
             }
         }
@@ -50,8 +50,8 @@ enum Expectations {
             let pattern = try TracePattern.parse(&args, allowWithin: false)
             return Condition(text: "trace \(pattern.text)") { context in
                 let fields = try pattern.resolvedFields(context)
-                let found = context.kernel.trace.all.contains { pattern.matches($0, fields) }
-                let sameName = context.kernel.trace.all.filter { $0.event == pattern.event }.suffix(3).map(\.canonicalLine)
+                let found = context.world.events.contains { pattern.matches($0, fields) }
+                let sameName = context.world.events.filter { $0.event == pattern.event }.suffix(3).map(\.canonicalLine)
                 return found
                     ? nil
                     : "expected a trace event \(pattern.text), found none"
@@ -66,7 +66,7 @@ enum Expectations {
             try args.end()
             return Condition(text: "elapsed since \(mark) \(op) \(bound)") { context in
                 guard let start = context.marks[mark] else { throw StepError("no mark named '\(mark)' (set one with 'mark \(mark)')") }
-                let elapsed = context.kernel.now - start
+                let elapsed = context.world.now - start
                 let limit = try bound.duration(context)
                 let holds = compare(elapsed, op, limit)
                 return holds ? nil : "expected elapsed since \(mark) \(op) \(limit.workbenchText), actual \(elapsed.workbenchText)"

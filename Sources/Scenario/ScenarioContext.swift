@@ -32,7 +32,10 @@ public final class ScenarioContext: @unchecked Sendable {
         public let nanoseconds: Int64
     }
 
-    public let kernel: Kernel
+    /// The world its lines act on (see ``World``).
+    public let world: any World
+    /// The simulated world, when the lines run in one; nil in a live session.
+    private let simulated: Kernel?
     public let catalog: [ActorKind]
     public let file: String
     public internal(set) var line = 0
@@ -70,12 +73,28 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Where `print` and `section` write (the console's screen, or the run's output).
     let output: @Sendable (String) -> Void
 
-    public init(kernel: Kernel, catalog: [ActorKind], file: String, output: @escaping @Sendable (String) -> Void) {
-        self.kernel = kernel
+    public convenience init(kernel: Kernel, catalog: [ActorKind], file: String, output: @escaping @Sendable (String) -> Void) {
+        self.init(world: kernel, catalog: catalog, file: file, output: output)
+    }
+
+    /// A context for lines that act on `world`: a ``Kernel``, or a live session's world (whose lines are the
+    /// directives that declare they run live, checked when each line is read: ``Directive/live``).
+    public init(world: any World, catalog: [ActorKind], file: String, output: @escaping @Sendable (String) -> Void) {
+        self.world = world
+        self.simulated = world as? Kernel
         self.catalog = catalog
         self.file = file
         self.output = output
-        variables["seed"] = String(kernel.seed)
+        variables["seed"] = String(world.seed)
+    }
+
+    /// The simulated kernel, for the directives that only run in one. A live session refuses their lines when it
+    /// reads them (``Directive/live``), so reaching this live is a directive that declares it runs live and does not.
+    public var kernel: Kernel {
+        guard let simulated else {
+            preconditionFailure("line \(line) (\(source)) reads the simulated kernel in a live world: its directive must not declare it runs live")
+        }
+        return simulated
     }
 
     /// The failed expectations.
@@ -101,7 +120,7 @@ public final class ScenarioContext: @unchecked Sendable {
     /// The value of a variable, or an error that says why there is none: a result field the line that last bound
     /// its name did not give (naming that line and the one it replaced), or an undefined name.
     public func value(of name: String) throws -> String {
-        if name == "now" { return kernel.now.workbenchText }
+        if name == "now" { return world.now.workbenchText }
         if let value = variables[name] { return value }
         // `p.job`, or `a.b.c` for a label `a.b`: the longest bound label the name starts with.
         let label = bindings.keys.filter { name.hasPrefix($0 + ".") }.max { $0.count < $1.count }
@@ -152,7 +171,7 @@ public final class ScenarioContext: @unchecked Sendable {
         expectations.append(
             Expectation(
                 file: file, line: line, text: text, failure: failure,
-                traceIndex: kernel.trace.count, nanoseconds: kernel.loop.nanoseconds))
+                traceIndex: world.traceCount, nanoseconds: world.now.nanosecondsValue))
     }
 
     /// The actor started under `name` (the `as NAME` of `start`, or its kind).

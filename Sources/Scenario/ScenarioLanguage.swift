@@ -16,6 +16,10 @@ public struct Statement: Sendable {
     public let joined: String?
     /// The `${…}` it reads, with their columns.
     public let reads: [VariableUse]
+    /// Whether it runs in a live session (its directive's, or under `later`, the deferred one's), and the column of
+    /// the directive that decides it.
+    public let live: LiveSupport
+    let liveColumn: Int
     let step: any Step
 }
 
@@ -196,6 +200,7 @@ public struct ScenarioLanguage: Sendable {
             return Statement(
                 file: file, line: line, source: source, directive: "spawn", names: innerStatement.names,
                 binding: innerStatement.binding, spawned: name, joined: nil, reads: innerStatement.reads,
+                live: .refused("spawn leaves a client's work running in the background of a simulated world"), liveColumn: head.column,
                 step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
         if head.text == "later", !head.quoted {
@@ -211,6 +216,7 @@ public struct ScenarioLanguage: Sendable {
             return Statement(
                 file: file, line: line, source: source, directive: "later", names: innerStatement.names,
                 binding: nil, spawned: nil, joined: nil, reads: Self.reads(tokens),
+                live: innerStatement.live, liveColumn: innerStatement.liveColumn,
                 step: LaterStep(delay: delay, inner: innerStatement.step, directive: innerStatement.directive))
         }
         guard !head.quoted, let directive = directive(named: head.text) else {
@@ -224,7 +230,26 @@ public struct ScenarioLanguage: Sendable {
         try args.end()
         return Statement(
             file: file, line: line, source: source, directive: directive.name, names: args.names,
-            binding: args.binding, spawned: nil, joined: args.joined, reads: Self.reads(tokens), step: step)
+            binding: args.binding, spawned: nil, joined: args.joined, reads: Self.reads(tokens), live: directive.live,
+            liveColumn: head.column, step: step)
+    }
+
+    /// Why `statement` cannot run in a live session (`workbench attach`, `serve --script`), at the word that
+    /// decides it, or nil when it can: checked when the line is read, so nothing of it runs.
+    public func liveProblem(_ statement: Statement) -> ScenarioError? {
+        if case .refused(let why) = statement.live {
+            let word = statement.directive == "later" ? "this 'later'" : "'\(statement.directive)'"
+            return ScenarioError(
+                file: statement.file, line: statement.line, column: statement.liveColumn,
+                message: "\(word) does not run on the live wire: \(why)")
+        }
+        if let point = statement.names.first(where: { $0.kind == .reachPoint }) {
+            return ScenarioError(
+                file: statement.file, line: statement.line, column: point.column,
+                message: "reach points do not run on the live wire: they are counted over a simulated run's whole trace; "
+                    + "check what happened with 'expect trace EVENT'")
+        }
+        return nil
     }
 
     /// The `${…}` references in `tokens`, at their columns (after a string's opening quote).
@@ -441,16 +466,16 @@ struct LaterStep: Step {
         let duration = try delay.duration(context)
         guard duration >= .zero else { throw StepError("later \(duration.workbenchText): expected a delay of 0 or more") }
         let (inner, directive, epoch) = (self.inner, self.directive, context.healEpoch)
-        context.kernel.loop.scheduleTask(in: .nanoseconds(duration.nanosecondsValue)) {
+        context.world.schedule(in: duration) {
             // `after heal` ended every fault, those still to come included.
             guard context.healEpoch == epoch else {
-                context.kernel.trace.record(actor: "scenario", event: "later-dropped", fields: [("directive", directive), ("why", "after heal")])
+                context.world.record(actor: "scenario", event: "later-dropped", fields: [("directive", directive), ("why", "after heal")])
                 return
             }
             do {
                 _ = try inner.run(context)
             } catch {
-                context.kernel.trace.record(actor: "scenario", event: "later-failed", fields: [("directive", directive), ("error", "\(error)")])
+                context.world.record(actor: "scenario", event: "later-failed", fields: [("directive", directive), ("error", "\(error)")])
             }
         }
         return nil

@@ -74,9 +74,8 @@ public struct ScenarioRunner: Sendable {
         // Only the file's name: the trace depends on seed and build, not on how the path was typed.
         let name = script.file.split(separator: "/").last.map(String.init) ?? script.file
         kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
-        let watch = InvariantWatch(invariants)
-        let reach = ReachWatch(language.declaredReachPoints(in: script))
-        context.reach = reach
+        let executor = StatementExecutor(
+            context: context, language: language, invariants: invariants, reach: ReachWatch(language.declaredReachPoints(in: script)))
         // From `after heal` on, a swarm's schedule draws nothing: that part shows whether the world recovers.
         let healed = script.statements.firstIndex { $0.directive == "after" } ?? script.statements.count
         var error: String?
@@ -91,7 +90,7 @@ public struct ScenarioRunner: Sendable {
         // The trace's length when each statement ended: where its events stop.
         var statementEnds: [Int] = []
         for (index, statement) in script.statements.enumerated() {
-            do {
+            let outcome = executor.execute(statement) {
                 let drawn = index < healed ? scheduler : nil
                 let faults = drawn?.faults(before: index, in: context) ?? planned.filter { $0.before == index }
                 for fault in faults {
@@ -101,61 +100,27 @@ public struct ScenarioRunner: Sendable {
                         actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])
                     do {
                         guard let fault = try language.parse(line: line, file: "fault schedule", lineNumber: statement.line) else { continue }
-                        try execute(fault, in: context)
+                        try executor.run(fault)
                     } catch let failure {
                         throw StepError("the fault '\(line)' scheduled before line \(statement.line) could not run: \(failure)")
                     }
                 }
-                try execute(statement, in: context)
-                if let recovery = context.recovery, kernel.now > recovery.deadline {
-                    throw StepError(
-                        "the world did not recover: this step ended more than \(recovery.within.workbenchText) after 'after heal' "
-                            + "(line \(recovery.line)), the virtual time the rest of the run was given")
-                }
-            } catch let failure {
-                error = "\(statement.file):\(statement.line): \(statement.directive): \(failure)"
+            }
+            if let problem = outcome.error {
+                error = problem
                 break
             }
-            watch.check(context, line: statement.line)
-            reach.check(context)
             statementEnds.append(kernel.trace.count)
         }
-        watch.check(context, line: 0)
-        reach.check(context)
-        for (name, _) in context.background.sorted(by: { $0.key < $1.key }) {
-            kernel.trace.record(actor: "scenario", event: "unjoined", fields: [("name", name)])
-        }
-        let unordered = kernel.loop.violations
-        if error == nil, !unordered.isEmpty {
-            error = "\(script.file): determinism violations: \(unordered.joined(separator: "; "))"
-        }
+        executor.finish()
         kernel.trace.record(
             actor: "scenario", event: "end",
             fields: [
                 ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
             ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
+        if error == nil { error = executor.worldProblem() }
         let canonical = kernel.trace.canonicalText
         let events = kernel.trace.all
-        // Checked in every run (event names, then their fields' keys and closed values), release builds and swarms included, rather than
-        // by one test over the scenarios: a swarm's faults reach events no scenario does, and a look-up per event
-        // costs little next to the run. Nothing is recorded for it, so the trace and its digest are the same either way.
-        switch error == nil ? language.undeclaredTrace(in: events) : nil {
-        case .event(let undeclared):
-            error =
-                "\(script.file): \(undeclared.actor) recorded the trace event '\(undeclared.event)', which no system declares: "
-                + "add it to the trace events of the system (or kernel library) that records it, so 'expect trace' may name it"
-        case .field(let undeclared, let key):
-            error =
-                "\(script.file): \(undeclared.actor) recorded the field '\(key)' of the trace event '\(undeclared.event)', which its "
-                + "declaration lacks: add the key to the event's declaration in the system (or kernel library) that records it, so "
-                + "'expect trace \(undeclared.event) \(key)=…' may match it"
-        case .value(let undeclared, let key, let value):
-            error =
-                "\(script.file): \(undeclared.actor) recorded \(key)=\(value) on the trace event '\(undeclared.event)', a value its "
-                + "declaration does not give the field: add it to the field's values in the system (or kernel library) that records "
-                + "it (or derive them from the enum it records), so 'expect trace \(undeclared.event) \(key)=\(value)' may be written"
-        case nil: break
-        }
         return Result(
             file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
             violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
@@ -179,14 +144,4 @@ public struct ScenarioRunner: Sendable {
         .event("unjoined", fields: "name"),
         .event("invariant-broken", fields: "invariant", "message", "trace-event"),
     ]
-
-    /// Runs one statement: the step, then the work it started, driven to completion.
-    public func execute(_ statement: Statement, in context: ScenarioContext) throws {
-        context.line = statement.line
-        context.source = String(statement.source.drop { $0 == " " || $0 == "\t" })
-        context.declared = statement.binding
-        if let pending = try statement.step.run(context) {
-            context.publish(pending.label, try pending.wait(context, pending.timeout))
-        }
-    }
 }

@@ -19,8 +19,11 @@ public final class LiveWire: Sendable {
     public let threadPool: NIOThreadPool
     let network: LiveNetwork
     let time = LiveTime()
-    let seed: UInt64
+    /// The conditions a live session sets between clients and the served actors.
+    public let links: LiveLinks
+    public let seed: UInt64
     private let loops = Mutex<[String: any EventLoop]>([:])
+    private let skews = Mutex<[String: ClockSkew]>([:])
 
     /// - parameters:
     ///   - seed: seeds the nodes' random streams; `nil` draws one from the system.
@@ -34,7 +37,8 @@ public final class LiveWire: Sendable {
         self.tracer = tracer
         self.faults = FaultPoints(random: RandomStream(seed: self.seed, name: "faults"))
         self.bus = URLBus(tracer: tracer)
-        self.network = LiveNetwork(group: group, bindHost: bindHost)
+        self.links = LiveLinks(random: RandomStream(seed: self.seed, name: "links"))
+        self.network = LiveNetwork(group: group, bindHost: bindHost, links: links)
         // As many threads as cores: the work is disk waits and hashing, and more threads than cores would only
         // queue fsyncs behind each other.
         self.threadPool = NIOThreadPool(numberOfThreads: max(2, threads))
@@ -50,10 +54,27 @@ public final class LiveWire: Sendable {
             return loop
         }
         return Node(
-            name: name, eventLoop: loop, network: network, clock: NodeClock(source: time),
+            name: name, eventLoop: loop, network: network, clock: NodeClock(source: time, skew: skew(of: name)),
             random: RandomStream(seed: seed, name: name), secrets: .system, faults: faults, bus: bus, tracer: tracer,
             blockingWork: .threads(threadPool))
     }
+
+    /// The calendar offset of the node called `name` (a live session's `clock NODE skew D`).
+    public func skew(of name: String) -> ClockSkew {
+        skews.withLock { all in
+            if let skew = all[name] { return skew }
+            let skew = ClockSkew()
+            all[name] = skew
+            return skew
+        }
+    }
+
+    /// Time since the wire started, as every node's clock reads it (with what ``advance(by:)`` added).
+    public var uptime: Duration { time.uptime }
+
+    /// Moves every node's clock forward by `duration` at once (calendar and monotonic alike, libfaketime-like), and
+    /// wakes the sleepers that became due. Timers armed on the event loops (I/O time-outs) keep their real deadlines.
+    public func advance(by duration: Duration) { time.advance(by: duration) }
 
     /// Stops every event loop.
     public func shutdown() async throws {
@@ -62,8 +83,8 @@ public final class LiveWire: Sendable {
     }
 }
 
-/// The machine's clocks: monotonic for uptime, real time for the calendar.
-struct LiveTime: TimeSource {
+/// The machine's clocks, monotonic for uptime and real time for the calendar, with an offset `advance` adds to both.
+final class LiveTime: TimeSource {
     let start = ContinuousClock.now
     let epoch: Duration = {
         var spec = timespec()
@@ -71,10 +92,65 @@ struct LiveTime: TimeSource {
         return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
     }()
 
-    var uptime: Duration { ContinuousClock.now - start }
+    private struct Sleepers {
+        var next = 0
+        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        var cancelled: Set<Int> = []
+    }
+
+    private let offset = Mutex<Duration>(.zero)
+    private let sleepers = Mutex(Sleepers())
+
+    var uptime: Duration { ContinuousClock.now - start + offset.withLock { $0 } }
+
+    func advance(by duration: Duration) {
+        offset.withLock { $0 += duration }
+        let woken = sleepers.withLock { all in
+            defer { all.waiting = [:] }
+            return Array(all.waiting.values)
+        }
+        for sleeper in woken { sleeper.resume() }
+    }
 
     func sleep(untilUptime deadline: Duration) async throws {
-        try await ContinuousClock().sleep(until: start + deadline)
+        while uptime < deadline {
+            try Task.checkCancellation()
+            let remaining = deadline - uptime
+            // The wall clock's sleep, or an `advance` that may have made the deadline due, whichever comes first.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await ContinuousClock().sleep(for: remaining) }
+                group.addTask { await self.nextAdvance() }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Returns at the next `advance`, or when the task is cancelled.
+    private func nextAdvance() async {
+        let id = sleepers.withLock { all in
+            defer { all.next += 1 }
+            return all.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let early = sleepers.withLock { all in
+                    if all.cancelled.remove(id) != nil { return true }
+                    all.waiting[id] = continuation
+                    return false
+                }
+                if early { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = sleepers.withLock { all in
+                guard let continuation = all.waiting.removeValue(forKey: id) else {
+                    all.cancelled.insert(id)
+                    return nil as CheckedContinuation<Void, Never>?
+                }
+                return continuation
+            }
+            waiting?.resume()
+        }
     }
 }
 
@@ -82,11 +158,13 @@ struct LiveTime: TimeSource {
 final class LiveNetwork: Network {
     let group: MultiThreadedEventLoopGroup
     let bindHost: String
+    let links: LiveLinks
     private let aliases = Mutex<[String: Int]>([:])
 
-    init(group: MultiThreadedEventLoopGroup, bindHost: String) {
+    init(group: MultiThreadedEventLoopGroup, bindHost: String, links: LiveLinks) {
         self.group = group
         self.bindHost = bindHost
+        self.links = links
     }
 
     func connect(
@@ -127,7 +205,14 @@ final class LiveNetwork: Network {
             // client's FIN reached HTTP and SSH handlers that ignore it, so each finished keep-alive connection
             // stayed open in CLOSE_WAIT until an idle timer (30–60 s) or for good (the HTTP echo, SSH sessions):
             // under `bench load` serve held one descriptor per past request.
-            .childChannelInitializer(childInitializer)
+            // The link layer first, nearest the socket, so what a scenario sets between a client and this actor acts
+            // on the bytes as a network would, under TLS and every protocol.
+            .childChannelInitializer { [links] channel in
+                let peer = channel.remoteAddress
+                let local = channel.localAddress?.port ?? port
+                let handler = links.handler(client: peer?.ipAddress ?? "?", clientPort: peer?.port ?? 0, actor: host, port: local)
+                return channel.pipeline.addHandler(handler).flatMap { childInitializer(channel) }
+            }
             .bind(host: bindHost, port: port)
             .flatMapErrorThrowing { error in
                 if let io = error as? IOError, io.errnoCode == EADDRINUSE {

@@ -56,6 +56,20 @@ import Testing
         #expect(session.complete(line: "link a -", cursor: 8).candidates.contains("->"))
     }
 
+    /// The console runs lines through the runner's executor, so it makes the runner's checks too: here the recovery
+    /// deadline of `after heal`, which the console used to skip.
+    @Test func theConsoleHoldsTheWorldToTheRecoveryDeadlineAsRunDoes() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("after heal within 1s") == .proceed)
+        #expect(session.handle("advance 500ms") == .proceed)
+        #expect(session.handle("advance 1s") == .failed(ExitStatus.checkFailed))
+        #expect(
+            lines.all.last
+                == "error: the world did not recover: this step ended more than 1s after 'after heal' (line 1), "
+                + "the virtual time the rest of the run was given")
+    }
+
     @Test func syntaxErrorsPointAtTheColumn() {
         let lines = LinesBox()
         let session = ConsoleSession(seed: 1, write: { lines.append($0) })

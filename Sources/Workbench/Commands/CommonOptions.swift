@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 // The options several commands take, declared once each: one spelling, one help text (swift-argument-parser's
 // `@OptionGroup`). A command names the group for what it holds (`seed.value`, `junit.file`).
@@ -43,4 +44,22 @@ struct RequireReachOption: ParsableArguments {
             "Fail (exit status 1) if a reach point the files can reach was reached by no seed: a declared point of an actor "
                 + "they start, or a 'sometimes' line of theirs. Without it, the points never reached are listed and the swarm passes."))
     var required = false
+}
+
+/// `--state-dir` (serve, attach): where a serve keeps its databases, spools and control file.
+struct StateDirectoryOption: ParsableArguments {
+    @Option(
+        name: .customLong("state-dir"),
+        help:
+            "Where actors keep their databases and spools, and serve its control.json (default: $XDG_STATE_HOME/workbench or ~/.local/state/workbench)."
+    )
+    var path: String?
+
+    /// The state folder: what a client was told succeeded is kept there across restarts.
+    var directory: String {
+        if let path { return path }
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return "\(xdg)/workbench" }
+        return "\(environment["HOME"] ?? ".")/.local/state/workbench"
+    }
 }

@@ -38,13 +38,16 @@ struct FuzzScenarioCommand: ParsableCommand {
     func run() throws {
         let seed = self.seed.value
         let language = Catalog.language
-        let runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
         let generator = ScenarioLineGenerator(language: language, random: RandomStream(seed: seed, name: "fuzz-scenario"))
         var parsed = 0
         var accepted = 0
         var executed = 0
         var stepErrors = 0
-        var world = ScenarioContext(kernel: Kernel(seed: seed), catalog: Catalog.actorKinds, file: "fuzz.scn") { _ in }
+        func world(_ seed: UInt64) -> StatementExecutor {
+            let context = ScenarioContext(kernel: Kernel(seed: seed), catalog: Catalog.actorKinds, file: "fuzz.scn") { _ in }
+            return StatementExecutor(context: context, language: language, invariants: [], reach: nil)
+        }
+        var executor = world(seed)
         var worldUse = 0
         for index in 0..<runs {
             let line = generator.line()
@@ -53,12 +56,12 @@ struct FuzzScenarioCommand: ParsableCommand {
             accepted += 1
             guard runEvery > 0, accepted % runEvery == 0, !generator.namesLongTime(line) else { continue }
             if worldUse >= worldLines {
-                world = ScenarioContext(kernel: Kernel(seed: seed &+ UInt64(index)), catalog: Catalog.actorKinds, file: "fuzz.scn") { _ in }
+                executor = world(seed &+ UInt64(index))
                 worldUse = 0
             }
             worldUse += 1
             executed += 1
-            do { try runner.execute(statement, in: world) } catch { stepErrors += 1 }
+            if executor.execute(statement).error != nil { stepErrors += 1 }
         }
         print("fuzz-scenario seed=\(seed) lines=\(parsed) accepted=\(accepted) run=\(executed) step-errors=\(stepErrors) traps=0")
     }

@@ -44,25 +44,42 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var bind = "127.0.0.1"
 
+    @Option(help: "Address the control endpoint listens on (loopback unless asked: it steers every actor).")
+    var controlBind = "127.0.0.1"
+
+    @Option(help: "Port of the control endpoint (0: a free one; its URL and token are written to control.json in the state folder).")
+    var controlPort = 0
+
+    @Option(help: "How many trace events the journal keeps for 'show requests', 'show trace' and 'expect trace' (1…10000000).")
+    var journal = 100_000
+
+    @Option(help: "Run a scenario file's lines on the wall clock while serving (checked whole before anything listens).")
+    var script: String?
+
     @Flag(help: "Log no requests (the 'listening' and 'note' lines stay).")
     var quiet = false
 
     @Option(name: .customLong("only"), help: "Serve only this actor (repeatable); default: all of them.")
     var only: [String] = []
 
-    @Option(help: "Where actors keep their databases and spools (default: $XDG_STATE_HOME/workbench or ~/.local/state/workbench).")
-    var stateDir: String?
+    @OptionGroup var state: StateDirectoryOption
 
-    /// The state folder: what a client was told succeeded is kept there across restarts.
-    var stateDirectory: String {
-        if let stateDir { return stateDir }
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return "\(xdg)/workbench" }
-        return "\(environment["HOME"] ?? ".")/.local/state/workbench"
+    var stateDirectory: String { state.directory }
+
+    func validate() throws {
+        guard (1...10_000_000).contains(journal) else { throw ValidationError("--journal \(journal): expected 1…10000000 events") }
+        guard (0...65_535).contains(controlPort) else { throw ValidationError("--control-port \(controlPort): expected 0…65535") }
     }
 
     func run() async throws {
-        let wire = LiveWire(bindHost: bind, tracer: quiet ? DiscardingTraceSink() : RequestLogSink())
+        let scriptText = try script.map { path in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ValidationError("--script \(path): cannot read the file")
+            }
+            return text
+        }
+        let journal = LiveJournal(capacity: self.journal, next: quiet ? DiscardingTraceSink() : RequestLogSink())
+        let wire = LiveWire(bindHost: bind, tracer: journal)
         var options = Catalog.liveOptions
         if let topology {
             guard let chosen = Catalog.liveTopologies.first(where: { $0.name == topology }) else {
@@ -91,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--only \(name): expected one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
         }
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        var running: [(String, any RunningActor)] = []
+        var running: [(name: String, kind: ActorKind, actor: any RunningActor)] = []
         for kind in Catalog.actorKinds where only.isEmpty || only.contains(kind.name) {
             // Persistent actors keep their state under the state folder unless told otherwise.
             if kind.options.contains(where: { $0.name == "database" }), options[kind.name]?["database"] == nil {
@@ -104,16 +121,28 @@ struct ServeCommand: AsyncParsableCommand {
                 options[kind.name, default: [:]]["homes"] = "\(stateDirectory)/\(kind.name)-homes"
             }
             let actor = try await kind.start(wire.node(kind.name), options[kind.name] ?? [:])
-            running.append((kind.name, actor))
+            running.append((kind.name, kind, actor))
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
                 print("listening \(kind.name) \(endpoint.url)")
             }
             for note in actor.notes { print("note \(kind.name) \(note)") }
         }
+        let session = LiveSession(
+            world: LiveWorld(wire: wire, journal: journal, queue: DispatchQueue(label: "workbench.live-session")), served: running
+        ) { print("script: \($0)") }
+        if let scriptText, let path = script {
+            let lines = try session.check(script: scriptText, file: path)
+            session.world.queue.async { session.play(lines) { print("script: \($0)") } }
+        }
+        let control = try await ControlServer.start(session: session, host: controlBind, port: controlPort, token: Self.freshSecret())
+        try ControlFile(url: control.url, token: control.token).write(to: stateDirectory)
+        print("listening control \(control.url)")
         fflush(nil)
         let signal = await TerminationSignal.wait()
         printError("received \(signal), stopping")
-        for (_, actor) in running.reversed() { try? await actor.stop() }
+        unlink(ControlFile.path(in: stateDirectory))
+        await control.stop()
+        for entry in running.reversed() { try? await entry.actor.stop() }
         try await wire.shutdown()
     }
 

@@ -10,10 +10,9 @@ final class ConsoleSession: @unchecked Sendable {
     let seed: UInt64
     private(set) var kernel: Kernel
     let language = Catalog.language
-    private(set) var context: ScenarioContext
-    let runner: ScenarioRunner
-    /// The systems' invariants, checked after every line, as a run checks them after every statement.
-    private(set) var watch: InvariantWatch
+    /// Runs each line with every check a run makes after a statement (the systems' invariants among them).
+    private(set) var executor: StatementExecutor
+    var context: ScenarioContext { executor.context }
     private(set) var lineNumber = 0
     private let output: ConsoleOutput
     private(set) var failedExpectations = 0
@@ -78,23 +77,23 @@ final class ConsoleSession: @unchecked Sendable {
     init(seed: UInt64, write: @escaping @Sendable (String) -> Void = { print($0) }) {
         self.seed = seed
         output = ConsoleOutput(write)
-        runner = ScenarioRunner(language: language, catalog: Catalog.actorKinds)
-        (kernel, context, watch) = Self.world(seed: seed, output: output)
+        (kernel, executor) = Self.world(seed: seed, output: output, language: language)
     }
 
     /// A new world under `seed`, before any line.
-    private static func world(seed: UInt64, output: ConsoleOutput) -> (Kernel, ScenarioContext, InvariantWatch) {
+    private static func world(seed: UInt64, output: ConsoleOutput, language: ScenarioLanguage) -> (Kernel, StatementExecutor) {
         let kernel = Kernel(seed: seed)
         let context = ScenarioContext(kernel: kernel, catalog: Catalog.actorKinds, file: "console", output: output.emit)
-        context.reach = ReachWatch(Catalog.reachPoints)
-        return (kernel, context, InvariantWatch(Catalog.invariants))
+        let executor = StatementExecutor(
+            context: context, language: language, invariants: Catalog.invariants, reach: ReachWatch(Catalog.reachPoints))
+        return (kernel, executor)
     }
 
     func write(_ text: String) { output.emit(text) }
 
     /// A new world under the same seed, before any line (`rewind` then replays lines into it).
     func resetWorld() {
-        (kernel, context, watch) = Self.world(seed: seed, output: output)
+        (kernel, executor) = Self.world(seed: seed, output: output, language: language)
         declaredNodes = []
         played = []
     }
@@ -152,7 +151,6 @@ final class ConsoleSession: @unchecked Sendable {
                 throw problem
             }
             declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
-            let before = context.expectations.count
             let (startedAt, firstEvent) = (kernel.now, kernel.trace.count + 1)
             // From here the line acts on the world, whether it succeeds or not: a replay must run it again.
             defer {
@@ -161,10 +159,12 @@ final class ConsoleSession: @unchecked Sendable {
                         text: line, number: lineNumber, startedAt: startedAt, endedAt: kernel.now, firstEvent: firstEvent,
                         lastEvent: kernel.trace.count, digest: kernel.trace.digest))
             }
-            let reachedBefore = context.reached
-            try runner.execute(statement, in: context)
-            context.reach?.check(context)
-            for expectation in context.expectations[before...] {
+            let ran = executor.execute(statement)
+            if let error = ran.stepError ?? ran.error {
+                write("error: \(error)")
+                return .failed(ExitStatus.checkFailed)
+            }
+            for expectation in ran.expectations {
                 if let failure = expectation.failure {
                     if !output.muted { failedExpectations += 1 }
                     outcome = .failed(ExitStatus.checkFailed)
@@ -173,12 +173,12 @@ final class ConsoleSession: @unchecked Sendable {
                     write("ok \(expectation.text)")
                 }
             }
-            for violation in watch.check(context, line: lineNumber) {
+            for violation in ran.violations {
                 if !output.muted { failedExpectations += 1 }
                 outcome = .failed(ExitStatus.checkFailed)
                 write(violation.summary(file: "console"))
             }
-            for point in context.reached.subtracting(reachedBefore).sorted() { write("reached \(point)") }
+            for point in ran.reached { write("reached \(point)") }
             let results = summary(of: statement)
             if !results.isEmpty { write(results) }
         } catch let error as ScenarioError {

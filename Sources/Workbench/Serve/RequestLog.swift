@@ -1,4 +1,5 @@
 import Foundation
+import Kernel
 import Synchronization
 import Wire
 
@@ -34,8 +35,28 @@ struct RequestLog {
 
     private var pending: [String: Pending] = [:]
 
+    /// One request answered: when the answer went out, by whom, to whom, what was asked, the answer, and how long it took.
+    struct Entry: Equatable {
+        let time: Int64
+        let actor: String
+        let peer: String
+        let request: String
+        let status: String
+        let microseconds: Int64?
+
+        /// The log line (`time` in microseconds since the Unix epoch).
+        var line: String {
+            "\(RequestLog.timestamp(time)) \(actor) \(peer) \"\(RequestLog.escaped(request))\" \(status) \(microseconds.map { "\($0)µs" } ?? "-")"
+        }
+    }
+
     /// Takes one trace event seen at `microseconds` since the Unix epoch; returns the log line it completes.
     mutating func record(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> String? {
+        entry(actor: actor, event: event, fields: fields, at: microseconds)?.line
+    }
+
+    /// Takes one trace event seen at `microseconds`; returns the request it completes.
+    mutating func entry(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> Entry? {
         func field(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
         guard let peer = field("from") else { return nil }
         switch event {
@@ -50,15 +71,17 @@ struct RequestLog {
             pending[key]?.ippStatus = field("status")
         case "http-response":
             guard let request = pending.removeValue(forKey: "\(actor) \(peer)") else { return nil }
-            return Self.line(
-                at: microseconds, actor, peer, request.request, request.ippStatus ?? field("status") ?? "?",
+            return Entry(
+                time: microseconds, actor: actor, peer: peer, request: request.request, status: request.ippStatus ?? field("status") ?? "?",
                 microseconds: microseconds - request.started)
         case "ssh-exit":
             guard let command = field("command"), let request = pending.removeValue(forKey: "\(actor) \(peer) \(command)") else { return nil }
-            return Self.line(at: microseconds, actor, peer, command, "exit-\(field("status") ?? "?")", microseconds: microseconds - request.started)
+            return Entry(
+                time: microseconds, actor: actor, peer: peer, request: command, status: "exit-\(field("status") ?? "?")",
+                microseconds: microseconds - request.started)
         case "http-bad-request", "http-rejected":
             pending.removeValue(forKey: "\(actor) \(peer)")
-            return Self.line(at: microseconds, actor, peer, "-", field("status") ?? "?", microseconds: nil)
+            return Entry(time: microseconds, actor: actor, peer: peer, request: "-", status: field("status") ?? "?", microseconds: nil)
         default:
             break
         }
@@ -70,10 +93,6 @@ struct RequestLog {
             pending.removeValue(forKey: oldest.key)
         }
         pending[key] = Pending(request: request, started: microseconds)
-    }
-
-    static func line(at time: Int64, _ actor: String, _ peer: String, _ request: String, _ status: String, microseconds: Int64?) -> String {
-        "\(timestamp(time)) \(actor) \(peer) \"\(escaped(request))\" \(status) \(microseconds.map { "\($0)µs" } ?? "-")"
     }
 
     /// ISO 8601 in UTC with milliseconds: `2026-11-25T10:02:03.456Z`.
@@ -116,6 +135,19 @@ final class RequestLogSink: TraceSink {
         log.withLock { log in
             guard let line = log.record(actor: actor, event: event, fields: fields, at: microseconds) else { return }
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}
+
+/// The requests a live journal's events hold, as the request log writes them (WireMock's request journal).
+enum JournalRequests {
+    /// The requests answered among `events` (stamped in nanoseconds since the Unix epoch), oldest first; only
+    /// `actor`'s when one is named.
+    static func of(_ events: [Trace.Event], actor: String? = nil) -> [RequestLog.Entry] {
+        var log = RequestLog()
+        return events.compactMap { event in
+            guard actor == nil || event.actor == actor else { return nil }
+            return log.entry(actor: event.actor, event: event.event, fields: event.fields, at: event.nanoseconds / 1000)
         }
     }
 }

@@ -1,5 +1,3 @@
-import Wire
-
 #if canImport(Glibc)
     import Glibc
 #else

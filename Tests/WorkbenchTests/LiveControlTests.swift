@@ -1,0 +1,146 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A running `workbench serve` steered from outside, with real clients on its sockets: `workbench attach` fed from a
+/// pipe and the control API over curl, as an app developer would use them.
+@Suite(.serialized) struct LiveControlTests {
+    /// A serve of `actors` on free ports, its state folder, and its control file's URL and token.
+    struct Served {
+        let process: ServedProcess
+        let stateDirectory: String
+        let controlURL: String
+        let token: String
+
+        func listening(_ actor: String) throws -> String {
+            let prefix = "listening \(actor) "
+            return String(try #require(process.lines.first { $0.hasPrefix(prefix) }).dropFirst(prefix.count))
+        }
+
+        /// `workbench attach` on it, fed `lines` from a pipe.
+        func attach(_ lines: [String]) throws -> ExternalProcess.Result {
+            try WorkbenchBinary.run(["attach", "--state-dir", stateDirectory], input: lines.joined(separator: "\n") + "\n", timeout: 120)
+        }
+    }
+
+    static func serve(_ options: [String]) throws -> Served {
+        let state = NSTemporaryDirectory() + "workbench-live-control-\(getpid())-\(UInt64.random(in: 0 ... .max))"
+        let process = try WorkbenchBinary.serve(
+            options + ["--state-dir", state, "--quiet"], until: { $0.contains("listening control http://") && $0.hasSuffix("\n") })
+        let data = try #require(FileManager.default.contents(atPath: state + "/control.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+        let attributes = try FileManager.default.attributesOfItem(atPath: state + "/control.json")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600, "the token is readable by its owner only")
+        return Served(
+            process: process, stateDirectory: state, controlURL: try #require(object["url"]), token: try #require(object["token"]))
+    }
+
+    static func curl(_ arguments: [String]) throws -> ExternalProcess.Result {
+        try ExternalProcess.run("/usr/bin/curl", ["-sS", "-g", "--max-time", "20", "--cacert", Repository.fixture("tls/ca.pem")] + arguments)
+    }
+
+    static let scpms = ["--only", "scpms", "--set", "scpms.port=0", "--set", "scpms.tls-port=0"]
+
+    /// Registers the demo app with SCPms (plain HTTP) and returns curl's status code and total time in seconds.
+    static func register(_ served: Served) throws -> (status: String, seconds: Double) {
+        let url = try served.listening("scpms")
+        let base = String(url.dropLast("/com.workbench.demo".count))
+        let run = try curl([
+            "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", "Content-Type: application/json", "-d", "{}",
+            "\(base)/odata/applications/latest/com.workbench.demo/Connections",
+        ])
+        let words = run.stdout.split(separator: " ")
+        return (String(words.first ?? ""), Double(words.last ?? "") ?? -1)
+    }
+
+    @Test func withoutTheTokenNothingChanges() throws {
+        let served = try Self.serve(Self.scpms)
+        defer { _ = served.process.stop() }
+        for token in [nil, "wrong", String(served.token.dropLast())] {
+            let run = try Self.curl(
+                ["-o", "/dev/null", "-w", "%{http_code}", "-d", "fault scpms.unavailable on"]
+                    + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? [])
+                    + [served.controlURL + "lines"])
+            #expect(run.stdout == "401")
+        }
+        let faults = try Self.curl(["-H", "Authorization: Bearer \(served.token)", served.controlURL + "faults"])
+        #expect(faults.stdout.contains("scpms.unavailable: off"), "\(faults.stdout)")
+        #expect(try Self.register(served).status == "201")
+        #expect(served.process.errorOutput.contains("control: 401 POST /lines"))
+    }
+
+    @Test func aFaultPostedWithTheTokenAnswers503TwiceThen201() throws {
+        let served = try Self.serve(Self.scpms)
+        defer { _ = served.process.stop() }
+        let posted = try Self.curl([
+            "-H", "Authorization: Bearer \(served.token)", "-H", "Content-Type: application/json", "-d",
+            #"{"line": "fault scpms.unavailable times 2"}"#,
+            served.controlURL + "lines",
+        ])
+        #expect(posted.stdout.contains(#""ok":true"#), "\(posted.stdout)")
+        #expect(try (0..<3).map { _ in try Self.register(served).status } == ["503", "503", "201"])
+        let requests = try served.attach(["show requests scpms", "expect trace http-response status=503"])
+        #expect(requests.status == 0, "\(requests.stdout)\(requests.stderr)")
+        #expect(requests.stdout.components(separatedBy: " 503 ").count - 1 == 2, "\(requests.stdout)")
+    }
+
+    @Test func latencyOnTheLinkSlowsARealRequestAndZeroRestoresIt() throws {
+        let served = try Self.serve(Self.scpms)
+        defer { _ = served.process.stop() }
+        let before = try Self.register(served).seconds
+        #expect(try served.attach(["link 127.0.0.1 <-> scpms latency 400ms", "show links"]).status == 0)
+        let slowed = try Self.register(served).seconds
+        // Each direction takes 400 ms: a request and its answer take at least 0.8 s more than before.
+        #expect(slowed >= before + 0.8, "before \(before) s, with 400 ms each way \(slowed) s")
+        #expect(try served.attach(["link 127.0.0.1 <-> scpms latency 0ms"]).status == 0)
+        let restored = try Self.register(served).seconds
+        #expect(restored < 0.4, "restored \(restored) s")
+    }
+
+    @Test func linesThatCannotRunLiveAreRefusedWhenReadWithWhy() throws {
+        let served = try Self.serve(Self.scpms)
+        defer { _ = served.process.stop() }
+        let digest = try served.attach(["digest"])
+        #expect(digest.status == 2)
+        #expect(digest.stdout.contains("'digest' has no meaning on the live wire: its order of events is the machine's, not a seed's"))
+        let client = try served.attach(["scpms start-session user demo password password"])
+        #expect(client.status == 2)
+        #expect(client.stdout.contains("does not run on the live wire"), "\(client.stdout)")
+        let typo = try served.attach(["fault scpms.unavailble on"])
+        #expect(typo.status == 2)
+        #expect(typo.stdout.contains("did you mean 'scpms.unavailable'"), "\(typo.stdout)")
+        let unserved = try served.attach(["fault mig.media-empty on"])
+        #expect(unserved.status == 2)
+        #expect(unserved.stdout.contains("no served actor checks 'mig.media-empty'"), "\(unserved.stdout)")
+        let node = try served.attach(["partition phone <-> migg"])
+        #expect(node.status == 2)
+        // A failing check exits 1, and a piped script stops there.
+        let failed = try served.attach(["expect trace http-response status=418", "fault scpms.unavailable on"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("stopped at line 1 of the input (exit 1)"))
+        let faults = try served.attach(["show faults"])
+        #expect(faults.stdout.contains("scpms.unavailable: off"), "the line after the failing one never ran: \(faults.stdout)")
+    }
+
+    @Test func aPartitionMakesSSHTimeOutAndHealLetsItLogIn() throws {
+        let served = try Self.serve(["--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=0"])
+        defer { _ = served.process.stop() }
+        let url = try served.listening("sunfire")
+        let port = try #require(url.split(separator: ":").last.map(String.init))
+        func ssh() throws -> ExternalProcess.Result {
+            try ExternalProcess.run(
+                "/usr/bin/sshpass",
+                [
+                    "-p", "demo-password", "ssh", "-o", "ConnectTimeout=3", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                    "-o", "LogLevel=ERROR", "-p", port, "demo@127.0.0.1", "lpq", "-P", "psts",
+                ], timeout: 60)
+        }
+        #expect(try served.attach(["partition 127.0.0.1 <-> sunfire"]).status == 0)
+        let cut = try ssh()
+        #expect(cut.status != 0)
+        #expect(cut.stderr.lowercased().contains("timed out"), "\(cut.stderr)")
+        #expect(try served.attach(["heal 127.0.0.1 <-> sunfire"]).status == 0)
+        let healed = try ssh()
+        #expect(healed.status == 0, "\(healed.stderr)")
+    }
+}
