@@ -122,6 +122,52 @@ import Testing
         #expect(faults.stdout.contains("scpms.unavailable: off"), "the line after the failing one never ran: \(faults.stdout)")
     }
 
+    /// Get-Job-Attributes of job `job_id`, as ipptool prints it.
+    static let jobTest = """
+        {
+            NAME "Get-Job-Attributes"
+            OPERATION Get-Job-Attributes
+            GROUP operation-attributes-tag
+            ATTR charset attributes-charset utf-8
+            ATTR naturalLanguage attributes-natural-language en
+            ATTR uri printer-uri $uri
+            ATTR integer job-id $job_id
+            ATTR name requesting-user-name demo
+            STATUS successful-ok
+            DISPLAY job-state
+            DISPLAY job-state-message
+            DISPLAY job-impressions-completed
+        }
+        """
+
+    @Test func paperOutStopsAJobMidPrintAndItCompletesWhenPaperIsBack() throws {
+        let served = try Self.serve(["--only", "mig", "--set", "mig.plain-port=0", "--set", "mig.tls-port=0", "--set", "mig.ppm=120"])
+        defer { _ = served.process.stop() }
+        let url = try #require(try served.process.lines.first { $0.hasPrefix("listening mig ipp://") }?.split(separator: " ").last.map(String.init))
+        let directory = served.stateDirectory
+        try Data(TestDocuments.pdf(pages: 20)).write(to: URL(fileURLWithPath: "\(directory)/twenty.pdf"))
+        try Self.jobTest.write(toFile: "\(directory)/job.test", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/print-job.test", toPath: "\(directory)/print-job.test")
+        func ipptool(_ arguments: [String]) throws -> String {
+            try ExternalProcess.run("/usr/bin/ipptool", ["-t"] + arguments, currentDirectory: directory, timeout: 60).output
+        }
+        let printed = try ipptool(["-v", "-f", "twenty.pdf", url, "print-job.test"])
+        #expect(printed.contains("job-id (integer) = 1"), "\(printed)")
+        #expect(try served.attach(["fault mig.media-empty on"]).status == 0)
+        let job = { try ipptool(["-d", "job_id=1", url, "job.test"]) }
+        let stopped = try MiGCUPSInteropTests.eventually(10) { try job().contains("job-state (enum) = processing-stopped") }
+        let whileStopped = try job()
+        #expect(stopped, "\(whileStopped)")
+        #expect(whileStopped.contains("Stopped: Out of paper."))
+        Thread.sleep(forTimeInterval: 1)
+        // Nothing prints while the paper is out.
+        #expect(try job().contains(whileStopped.split(separator: "\n").first { $0.contains("impressions") }.map(String.init) ?? "?"))
+        #expect(try served.attach(["fault mig.media-empty off", "wait until trace job-completed within 30s"]).status == 0)
+        let done = try job()
+        #expect(done.contains("job-state (enum) = completed"), "\(done)")
+        #expect(done.contains("job-impressions-completed (integer) = 20"), "\(done)")
+    }
+
     @Test func aPartitionMakesSSHTimeOutAndHealLetsItLogIn() throws {
         let served = try Self.serve(["--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=0"])
         defer { _ = served.process.stop() }
