@@ -7,18 +7,42 @@ import WireHTTP
 /// Directives that start actors and act as clients on the simulated wire.
 extension Directive {
     static let clients: [Directive] = [
-        Directive("stop", usage: "stop NAME", summary: "stop a started actor") { args throws(ScenarioError) in
+        Directive("stop", usage: "stop NAME", summary: "stop a started actor (its listeners close; restart starts it again)", live: .runs) {
+            args throws(ScenarioError) in
             let name = try args.actor()
             try args.end()
             args.binds(name, fields: [])  // a stopped actor's endpoints are gone
             return Run { context in
                 guard let actor = context.actor(named: name) else { throw StepError("no running actor named '\(name)'") }
-                let task = context.kernel.spawn("stop \(name)") { try await actor.stop() }
-                return Pending(label: name, timeout: .seconds(60)) { context, timeout in
-                    try context.kernel.wait(for: task, timeout: timeout)
+                try context.world.perform("stop \(name)", timeout: .seconds(60)) { try await actor.stop() }
+                context.actors.removeAll { $0.name == name }
+                context.publish(name, [:])
+                return nil
+            }
+        },
+        Directive(
+            "restart", usage: "restart NAME",
+            summary: "stop an actor (if it runs) and start it again on the same node with the same options: its memory is gone, "
+                + "what its database and spool kept comes back (on the simulated wire, stores without a file keep nothing)",
+            live: .runs
+        ) { args throws(ScenarioError) in
+            let name = try args.actor()
+            try args.end()
+            args.binds(name, fields: nil)  // its endpoints again
+            return Run { context in
+                guard let launch = context.launches[name] else { throw StepError("no actor named '\(name)' was started") }
+                if let actor = context.actor(named: name) {
+                    try context.world.perform("stop \(name)", timeout: .seconds(60)) { try await actor.stop() }
                     context.actors.removeAll { $0.name == name }
-                    return [:]
                 }
+                let node = context.world.node(launch.node)
+                let actor = try context.world.perform("start \(name)", timeout: .seconds(60)) { try await launch.kind.start(node, launch.options) }
+                context.actors.append((name, actor))
+                context.world.record(actor: "scenario", event: "restarted", fields: [("actor", name)])
+                var values: [String: String] = [:]
+                for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
+                context.publish(name, values)
+                return nil
             }
         },
         Directive(
@@ -286,6 +310,7 @@ extension Directive {
                 return Pending(label: label, timeout: .seconds(60)) { context, timeout in
                     let actor = try context.kernel.wait(for: task, timeout: timeout)
                     context.actors.append((label, actor))
+                    context.launches[label] = ScenarioContext.Launch(kind: actorKind, node: node.name, options: actorOptions)
                     var values: [String: String] = [:]
                     for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
                     return values

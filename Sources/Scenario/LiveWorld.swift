@@ -32,6 +32,25 @@ public final class LiveWorld: World {
         journal.record(actor: actor, event: event, fields: fields)
     }
 
+    public func node(_ name: String) -> Node { wire.node(name) }
+
+    public func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + .nanoseconds(Int(clamping: timeout.nanosecondsValue))) == .success,
+            let result = outcome.withLock({ $0 })
+        else {
+            throw StepError("\(name): not done within \(timeout.workbenchText)")
+        }
+        return try result.get()
+    }
+
     public var events: [Trace.Event] { journal.events }
     public var traceCount: Int { journal.count }
 

@@ -61,6 +61,8 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Set by `after heal`: the rest of the run must end by `deadline` (`within` after the heal on line `line`).
     public internal(set) var recovery: (deadline: Duration, line: Int, within: Duration)?
     var actors: [(name: String, actor: any RunningActor)] = []
+    /// How each actor was started (kept after `stop`, so `restart` can start it again).
+    var launches: [String: Launch] = [:]
     var connections: [String: TCPConnection] = [:]
     var background: [String: Pending] = [:]
     var marks: [String: Duration] = [:]
@@ -181,6 +183,26 @@ public final class ScenarioContext: @unchecked Sendable {
 
     /// The started actors, in start order.
     public var startedActors: [(name: String, actor: any RunningActor)] { actors }
+
+    /// How an actor was started: its kind, the node it runs on and its options.
+    public struct Launch: Sendable {
+        public let kind: ActorKind
+        public let node: String
+        public let options: [String: String]
+
+        public init(kind: ActorKind, node: String, options: [String: String]) {
+            (self.kind, self.node, self.options) = (kind, node, options)
+        }
+    }
+
+    /// Every actor started so far, running or stopped (the names a line may act on: `restart` starts a stopped one).
+    public var launchedActors: Set<String> { Set(launches.keys) }
+
+    /// Takes in an actor started outside the scenario (a live session's served actors), so its lines can name it.
+    public func adopt(_ name: String, _ actor: any RunningActor, launch: Launch) {
+        actors.append((name, actor))
+        launches[name] = launch
+    }
 
     /// State a system's directives keep for the rest of the scenario (an app's client, its stored settings),
     /// created on first use under `key`.

@@ -142,6 +142,7 @@ public struct ScenarioRunner: Sendable {
         .event("later-dropped", fields: "directive", values: ["why": ["after heal"]]),
         .event("later-failed", fields: "directive", "error"),
         .event("unjoined", fields: "name"),
+        .event("restarted", fields: "actor"),
         .event("invariant-broken", fields: "invariant", "message", "trace-event"),
     ]
 }

@@ -27,6 +27,11 @@ public protocol World: AnyObject, Sendable {
     var events: [Trace.Event] { get }
     /// How many events have been recorded (live: since the serve started, kept or not).
     var traceCount: Int { get }
+    /// The node called `name`, as an actor or a client of this world sees itself.
+    func node(_ name: String) -> Node
+    /// Runs async work in the world (an actor starting or stopping) and waits for its outcome, at most `timeout`:
+    /// under simulation the kernel runs it on its loop in virtual time; live, it runs on the machine's threads.
+    func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T
     /// Lets the world run while `condition` holds, at most `limit`: under simulation the kernel's loop runs (virtual
     /// time); live, the caller waits on the wall clock and looks again now and then.
     func run(for limit: Duration, while condition: () -> Bool)
@@ -47,5 +52,9 @@ extension Kernel: World {
 
     public func run(for limit: Duration, while condition: () -> Bool) {
         loop.run(until: deadline(after: limit), while: condition)
+    }
+
+    public func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+        try wait(for: spawn(name, work), timeout: timeout)
     }
 }

@@ -168,6 +168,29 @@ import Testing
         #expect(done.contains("job-impressions-completed (integer) = 20"), "\(done)")
     }
 
+    @Test func aJobQueuedBehindAStoppedPrinterOutlivesARestartOfMiGAndCompletes() throws {
+        let served = try Self.serve(["--only", "mig", "--set", "mig.plain-port=0", "--set", "mig.tls-port=0", "--set", "mig.ppm=600"])
+        defer { _ = served.process.stop() }
+        let url = try #require(try served.process.lines.first { $0.hasPrefix("listening mig ipp://") }?.split(separator: " ").last.map(String.init))
+        let directory = served.stateDirectory
+        try Data(TestDocuments.pdf(pages: 20)).write(to: URL(fileURLWithPath: "\(directory)/twenty.pdf"))
+        try Self.jobTest.write(toFile: "\(directory)/job.test", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/print-job.test", toPath: "\(directory)/print-job.test")
+        func ipptool(_ arguments: [String]) throws -> String {
+            try ExternalProcess.run("/usr/bin/ipptool", ["-t"] + arguments, currentDirectory: directory, timeout: 60).output
+        }
+        #expect(try served.attach(["fault mig.media-empty on"]).status == 0)
+        #expect(try ipptool(["-v", "-f", "twenty.pdf", url, "print-job.test"]).contains("job-id (integer) = 1"))
+        let restarted = try served.attach(["restart mig", "expect trace restarted actor=mig"])
+        #expect(restarted.status == 0, "\(restarted.output)")
+        // The same URL after the restart (serve chose the free port once), and the job is still there.
+        let after = try ipptool(["-d", "job_id=1", url, "job.test"])
+        #expect(after.contains("[PASS]") && !after.contains("job-state (enum) = completed"), "\(after)")
+        #expect(try served.attach(["fault mig.media-empty off", "wait until trace job-completed within 30s"]).status == 0)
+        let done = try ipptool(["-d", "job_id=1", url, "job.test"])
+        #expect(done.contains("job-state (enum) = completed") && done.contains("job-impressions-completed (integer) = 20"), "\(done)")
+    }
+
     @Test func aPartitionMakesSSHTimeOutAndHealLetsItLogIn() throws {
         let served = try Self.serve(["--only", "sunfire", "--set", "sunfire.port=0", "--set", "sunfire.directory-port=0"])
         defer { _ = served.process.stop() }

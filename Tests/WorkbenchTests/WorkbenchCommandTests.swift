@@ -70,6 +70,17 @@ import Testing
                 + "the virtual time the rest of the run was given")
     }
 
+    @Test func aStoppedActorIsRestartedOnItsNodeWithItsOptions() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        for line in [
+            "start echo", "stop echo", "restart echo", "http GET http://echo/ as r", "expect ${r.status} == 200", "expect trace restarted actor=echo",
+        ] {
+            #expect(session.handle(line) == .proceed, "\(line): \(lines.all.last ?? "")")
+        }
+        #expect(session.handle("restart nobody") == .failed(ExitStatus.scenarioWrong))
+    }
+
     @Test func syntaxErrorsPointAtTheColumn() {
         let lines = LinesBox()
         let session = ConsoleSession(seed: 1, write: { lines.append($0) })

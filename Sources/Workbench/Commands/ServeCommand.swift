@@ -108,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--only \(name): expected one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
         }
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        var running: [(name: String, kind: ActorKind, actor: any RunningActor)] = []
+        var running: [(actor: any RunningActor, launch: ScenarioContext.Launch)] = []
         for kind in Catalog.actorKinds where only.isEmpty || only.contains(kind.name) {
             // Persistent actors keep their state under the state folder unless told otherwise.
             if kind.options.contains(where: { $0.name == "database" }), options[kind.name]?["database"] == nil {
@@ -120,8 +120,13 @@ struct ServeCommand: AsyncParsableCommand {
             if kind.options.contains(where: { $0.name == "homes" }), options[kind.name]?["homes"] == nil {
                 options[kind.name, default: [:]]["homes"] = "\(stateDirectory)/\(kind.name)-homes"
             }
-            let actor = try await kind.start(wire.node(kind.name), options[kind.name] ?? [:])
-            running.append((kind.name, kind, actor))
+            // A port left to the system (0) is chosen now, once: a restarted actor comes back on the same URLs.
+            var chosen = options[kind.name] ?? [:]
+            for (option, value) in chosen where option.hasSuffix("port") && value == "0" {
+                chosen[option] = String(try FreePort.pick(on: bind))
+            }
+            let actor = try await kind.start(wire.node(kind.name), chosen)
+            running.append((actor, ScenarioContext.Launch(kind: kind, node: kind.name, options: chosen)))
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
                 print("listening \(kind.name) \(endpoint.url)")
             }
@@ -142,7 +147,11 @@ struct ServeCommand: AsyncParsableCommand {
         printError("received \(signal), stopping")
         unlink(ControlFile.path(in: stateDirectory))
         await control.stop()
-        for entry in running.reversed() { try? await entry.actor.stop() }
+        // What runs now (a session may have stopped or restarted some), on the session's queue.
+        let actors = await withCheckedContinuation { continuation in
+            session.world.queue.async { continuation.resume(returning: session.runningActors) }
+        }
+        for actor in actors.reversed() { try? await actor.stop() }
         try await wire.shutdown()
     }
 

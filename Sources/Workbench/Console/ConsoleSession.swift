@@ -144,7 +144,7 @@ final class ConsoleSession: @unchecked Sendable {
         var outcome = Outcome.proceed
         do {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
-            let actors = Set(context.startedActors.map(\.name))
+            let actors = context.launchedActors
             if let problem =
                 (namesProblems(statement, actors: actors) + language.checkResults([statement], bound: context.results)).first
             {

@@ -12,8 +12,8 @@ final class LiveSession: @unchecked Sendable {
     // @unchecked Sendable: its state is confined to `world.queue` (see type comment).
     let world: LiveWorld
     let language = Catalog.language
-    /// The served actors, in the order serve started them: name (its node), kind, actor.
-    let served: [(name: String, kind: ActorKind, actor: any RunningActor)]
+    /// The served actors' kinds, in the order serve started them (each runs on the node named by its kind).
+    let served: [(name: String, kind: ActorKind)]
     private let executor: StatementExecutor
     private var lineNumber = 0
     /// What the running line printed; a `later` line's output goes to `log`.
@@ -29,15 +29,20 @@ final class LiveSession: @unchecked Sendable {
         var exit: Int32
     }
 
-    init(world: LiveWorld, served: [(name: String, kind: ActorKind, actor: any RunningActor)], log: @escaping @Sendable (String) -> Void) {
+    /// - parameter served: the actors serve started, each with how it started it (so `restart` can do it again).
+    init(world: LiveWorld, served: [(actor: any RunningActor, launch: ScenarioContext.Launch)], log: @escaping @Sendable (String) -> Void) {
         self.world = world
-        self.served = served
+        self.served = served.map { ($0.launch.node, $0.launch.kind) }
         self.log = log
         let box = OutputBox()
         let context = ScenarioContext(world: world, catalog: Catalog.actorKinds, file: "live") { box.write($0) }
+        for (actor, launch) in served { context.adopt(launch.node, actor, launch: launch) }
         executor = StatementExecutor(context: context, language: language, invariants: [], reach: nil)
         box.session = self
     }
+
+    /// The actors running now (call on `world.queue`).
+    var runningActors: [any RunningActor] { executor.context.startedActors.map(\.actor) }
 
     /// Runs one line; call it on `world.queue`.
     func handle(_ line: String) -> Reply {
@@ -166,9 +171,11 @@ final class LiveSession: @unchecked Sendable {
             let lines = world.links.connectionSummaries
             text = lines.isEmpty ? "no open connections" : lines.joined(separator: "\n")
         case "actors":
+            let running = executor.context.startedActors
             text = served.map { entry in
-                "\(entry.name) — \(entry.kind.summary)"
-                    + entry.actor.endpoints.filter { $0.url.contains("://") }.map { "\n  \($0.label) \($0.url)" }.joined()
+                let actor = running.first { $0.name == entry.name }?.actor
+                return "\(entry.name) — \(actor == nil ? "stopped ('restart \(entry.name)' starts it)" : entry.kind.summary)"
+                    + (actor?.endpoints ?? []).filter { $0.url.contains("://") }.map { "\n  \($0.label) \($0.url)" }.joined()
             }.joined(separator: "\n")
         case "trace":
             let count = words.dropFirst().first.flatMap { Int($0) } ?? 20
