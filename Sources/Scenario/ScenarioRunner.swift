@@ -79,6 +79,9 @@ public struct ScenarioRunner: Sendable {
         // From `after heal` on, a swarm's schedule draws nothing: that part shows whether the world recovers.
         let healed = script.statements.firstIndex { $0.directive == "after" } ?? script.statements.count
         var error: String?
+        // The first problem of the world (an undeclared event, work the kernel did not drive): reported at the end, the
+        // run going on, so the trace is the same with it as without.
+        var worldProblem: String?
         var scheduler: (any FaultScheduler)?
         var planned: [ScheduledFault] = []
         switch faults {
@@ -106,6 +109,7 @@ public struct ScenarioRunner: Sendable {
                     }
                 }
             }
+            worldProblem = worldProblem ?? outcome.worldProblem
             if let problem = outcome.error {
                 error = problem
                 break
@@ -118,7 +122,7 @@ public struct ScenarioRunner: Sendable {
             fields: [
                 ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
             ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
-        if error == nil { error = executor.worldProblem() }
+        if error == nil { error = worldProblem ?? executor.worldProblem() }
         let canonical = kernel.trace.canonicalText
         let events = kernel.trace.all
         return Result(

@@ -14,7 +14,7 @@ public final class StatementExecutor {
     private var violationsReported = 0
 
     /// What one statement did: the expectations it checked, the invariants it broke, the reach points it reached,
-    /// and, when it could not run or a check of the world failed, why (the run stops there).
+    /// and, when it could not run, why (the run stops there), or what went wrong in the world meanwhile.
     public struct Outcome {
         public let expectations: [ScenarioContext.Expectation]
         public let violations: [ScenarioContext.Violation]
@@ -23,8 +23,9 @@ public final class StatementExecutor {
         public let error: String?
         /// Why the step could not run, without its place (what the console shows under the line typed).
         public let stepError: String?
-
-        public var failed: Bool { error != nil || !violations.isEmpty || expectations.contains { $0.failure != nil } }
+        /// What went wrong in the world rather than in the step (``StatementExecutor/worldProblem()``): a run reports
+        /// it at its end and goes on, so the trace is the same as without it; the console says so at once.
+        public let worldProblem: String?
     }
 
     /// - parameters:
@@ -57,10 +58,10 @@ public final class StatementExecutor {
         }
         let violations = error == nil ? watch.check(context, line: statement.line) : []
         context.reach?.check(context)
-        if error == nil { error = worldProblem() }
         return Outcome(
             expectations: Array(context.expectations[expectationsBefore...]), violations: violations,
-            reached: context.reached.subtracting(reachedBefore).sorted(), error: error, stepError: stepError)
+            reached: context.reached.subtracting(reachedBefore).sorted(), error: error, stepError: stepError,
+            worldProblem: error == nil ? worldProblem() : nil)
     }
 
     /// Runs one statement: the step, then the work it started, driven to completion.

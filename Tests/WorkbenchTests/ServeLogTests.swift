@@ -1,4 +1,5 @@
 import Foundation
+import Scenario
 import TestSupport
 import Testing
 

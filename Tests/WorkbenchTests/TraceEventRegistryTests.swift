@@ -12,12 +12,14 @@ import Wire
 /// is on it. (Each run checks the events it records too: ``ScenarioLanguage/undeclaredTrace(in:)``.)
 @Suite struct TraceEventRegistryTests {
     /// The calls that only pass on an event and fields their callers give (scanned in their turn), so record no name or
-    /// key of their own: `Node.trace`, the network's `trace`, the live request log, `BadRequestAnswer.trace(_:peer:)`,
+    /// key of their own: `Node.trace`, the network's `trace`, the live request log and journal, a world's `record`, `BadRequestAnswer.trace(_:peer:)`,
     /// `UnixHost.event(_:_:)`, and Sunfire's reports of its host's and SFTP session's events.
     static let forwarders: [String: [String]] = [
         "Sources/Wire/Node.swift: event": [],
         "Sources/Kernel/SimulatedNetwork.swift: event": [],
-        "Sources/Workbench/Serve/RequestLog.swift: event": [],
+        "Sources/Workbench/Serve/RequestLogSink.swift: event": [],
+        "Sources/Scenario/LiveWorld.swift: event": [],
+        "Sources/Scenario/World.swift: event": [],
         "Sources/WireHTTP/BadRequestAnswer.swift: node": [],
         "Sources/SunfireHost/UnixHost.swift: name": [],
         "Sources/Sunfire/SunfireCore.swift: event.name": [],

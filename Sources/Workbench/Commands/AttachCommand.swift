@@ -14,13 +14,19 @@ struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Steer a running serve from a console: faults, links, partitions, clocks, advance, expect trace.",
-        discussion: "Reads the URL and token serve wrote to control.json in its state folder. The same line editor, Tab "
-            + "completion, help and exit statuses as the console (0 all held, 1 a check failed, 2 a line was wrong). "
-            + "Clients are node names by address (127.0.0.1), 'phone' is every client, and each served actor is the node "
-            + "named by its kind (mig, scpms, …): 'fault mig.media-empty on', 'link 127.0.0.1 <-> scpms latency 400ms', "
-            + "'partition phone <-> sunfire', 'clock ims skew +5m', 'advance 15m', 'show requests', "
-            + "'expect trace mig job-completed'."
+        discussion: discussion
     )
+
+    /// The help text, its examples drawn from the catalogue (the first actor kind with a fault point).
+    static var discussion: String {
+        let kind = Catalog.actorKinds.first { !$0.faultPoints.isEmpty }
+        let (node, point) = (kind?.name ?? "ACTOR", kind?.faultPoints.first ?? "ACTOR.POINT")
+        return "Reads the URL and token serve wrote to control.json in its state folder. The same line editor, Tab "
+            + "completion, help and exit statuses as the console (0 all held, 1 a check failed, 2 a line was wrong). "
+            + "Clients are nodes named by their address (127.0.0.1), 'phone' is every client, and each served actor is the "
+            + "node named by its kind: 'fault \(point) on', 'link 127.0.0.1 <-> \(node) latency 400ms', 'partition phone <-> \(node)', "
+            + "'clock \(node) skew +5m', 'advance 15m', 'restart \(node)', 'show requests', 'expect trace EVENT by \(node)'."
+    }
 
     @OptionGroup var state: StateDirectoryOption
 

@@ -29,6 +29,17 @@ extension ConsoleSession {
         ("quit", "quit", "leave the console (also 'exit' or Ctrl-D)"),
     ]
 
+    /// Commands of the `workbench` tool that take the same lines elsewhere, with their help (`help attach`).
+    static let relatedCommands: [(name: String, usage: String, summary: String)] = [
+        (
+            "attach", "workbench attach [--state-dir DIR]",
+            "this console on a running 'workbench serve': fault, link, partition, heal, hold, release, reset, clock, advance, "
+                + "restart, stop, expect and wait until trace act on the served actors and real connections (a client is the node named by its "
+                + "address, phone every client, each actor the node named by its kind); client lines, digest and rewind are refused "
+                + "as they are read; show faults | links | connections | actors | trace | requests. docs/control-api.md has the HTTP API."
+        )
+    ]
+
     /// The directives that look for a trace event (`expect [no] trace EVENT`, `wait until trace EVENT`, `sometimes trace EVENT`).
     static let tracePatternDirectives: Set<String> = ["expect", "wait", "sometimes"]
 
@@ -46,10 +57,15 @@ extension ConsoleSession {
                 "Console only: show trace [N] | vars | connections | faults | actors | reached, digest, history, rewind N | rewind to DURATION, "
                     + "help WORD, quit")
             lines.append("Variables: ${name}; ${now} is the virtual time; results land in ${NAME.field} (see 'help http').")
+            lines.append("On a running serve: workbench attach runs the lines that act on the live wire (see 'help attach').")
             return .success(lines.joined(separator: "\n"))
         }
         if let directive = language.directive(named: word) {
             var text = "\(directive.usage)\n  \(directive.summary)"
+            switch directive.live {
+            case .runs: text += "\n  live: runs on a running serve too (workbench attach)"
+            case .refused(let why): text += "\n  not on the live wire: \(why)"
+            }
             if directive.name == "start" {
                 text +=
                     "\n  actor kinds:"
@@ -87,13 +103,17 @@ extension ConsoleSession {
             return .success(text)
         }
         if let prefix = Self.prefixes.first(where: { $0.name == word }) { return .success("\(prefix.usage)\n  \(prefix.summary)") }
-        if let command = Self.consoleCommands.first(where: { $0.name == word }) { return .success("\(command.usage)\n  \(command.summary)") }
+        if let command = (Self.consoleCommands + Self.relatedCommands).first(where: { $0.name == word }) {
+            return .success("\(command.usage)\n  \(command.summary)")
+        }
         if let kind = Catalog.actorKinds.first(where: { $0.name == word }) {
             return .success(
                 "start \(kind.name) [as NAME] [on HOST] [OPTION=VALUE]…\n  \(kind.summary) (host \(kind.defaultHost))"
                     + kind.options.map { "\n    \($0.name)=…  \($0.meaning)" }.joined())
         }
-        let topics = language.directives.map(\.name) + Self.prefixes.map(\.name) + Catalog.actorKinds.map(\.name) + Self.commands
+        let topics =
+            language.directives.map(\.name) + Self.prefixes.map(\.name) + Catalog.actorKinds.map(\.name) + Self.commands
+            + Self.relatedCommands.map(\.name)
         return .failure(CatalogError("no help for '\(word)'\(didYouMean(word, among: topics)); 'help' lists the directives"))
     }
 

@@ -181,6 +181,10 @@ final class ConsoleSession: @unchecked Sendable {
             for point in ran.reached { write("reached \(point)") }
             let results = summary(of: statement)
             if !results.isEmpty { write(results) }
+            if let problem = ran.worldProblem {
+                write("error: \(problem)")
+                outcome = .failed(ExitStatus.checkFailed)
+            }
         } catch let error as ScenarioError {
             // The line again with a caret under the column: right whatever the prompt was (it grows with the time).
             let shown = line.replacingOccurrences(of: "\t", with: " ")

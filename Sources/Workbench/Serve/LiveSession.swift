@@ -88,7 +88,7 @@ final class LiveSession: @unchecked Sendable {
             let values = executor.context.variables.filter { $0.key.hasPrefix(label + ".") || $0.key == label }.sorted { $0.key < $1.key }
             output += values.map { "  ${\($0.key)} = \($0.value)" }
         }
-        if let error = ran.stepError ?? ran.error {
+        if let error = ran.stepError ?? ran.error ?? ran.worldProblem {
             return Reply(ok: false, output: output.joined(separator: "\n"), error: error, exit: ExitStatus.checkFailed.rawValue)
         }
         return Reply(

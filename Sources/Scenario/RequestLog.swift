@@ -1,7 +1,4 @@
-import Foundation
 import Kernel
-import Synchronization
-import Wire
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +20,7 @@ import Wire
 /// `http-response` or `ssh-exit` of the same actor and peer (HTTP/1.1 answers one request at a time per
 /// connection; SSH execs are told apart by their command); `ipp-response` on the way names the IPP operation
 /// and status. Pure: events and times in, lines out.
-struct RequestLog {
+public struct RequestLog: Sendable {
     /// Requests without an answer yet; bounded, so connections that vanish mid-request cannot grow it forever.
     static let maximumPending = 4096
 
@@ -35,28 +32,30 @@ struct RequestLog {
 
     private var pending: [String: Pending] = [:]
 
+    public init() {}
+
     /// One request answered: when the answer went out, by whom, to whom, what was asked, the answer, and how long it took.
-    struct Entry: Equatable {
-        let time: Int64
-        let actor: String
-        let peer: String
-        let request: String
-        let status: String
-        let microseconds: Int64?
+    public struct Entry: Sendable, Equatable {
+        public let time: Int64
+        public let actor: String
+        public let peer: String
+        public let request: String
+        public let status: String
+        public let microseconds: Int64?
 
         /// The log line (`time` in microseconds since the Unix epoch).
-        var line: String {
+        public var line: String {
             "\(RequestLog.timestamp(time)) \(actor) \(peer) \"\(RequestLog.escaped(request))\" \(status) \(microseconds.map { "\($0)µs" } ?? "-")"
         }
     }
 
     /// Takes one trace event seen at `microseconds` since the Unix epoch; returns the log line it completes.
-    mutating func record(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> String? {
+    public mutating func record(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> String? {
         entry(actor: actor, event: event, fields: fields, at: microseconds)?.line
     }
 
     /// Takes one trace event seen at `microseconds`; returns the request it completes.
-    mutating func entry(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> Entry? {
+    public mutating func entry(actor: String, event: String, fields: [(String, String)], at microseconds: Int64) -> Entry? {
         func field(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
         guard let peer = field("from") else { return nil }
         switch event {
@@ -96,7 +95,7 @@ struct RequestLog {
     }
 
     /// ISO 8601 in UTC with milliseconds: `2026-11-25T10:02:03.456Z`.
-    static func timestamp(_ microseconds: Int64) -> String {
+    public static func timestamp(_ microseconds: Int64) -> String {
         var seconds = time_t(microseconds / 1_000_000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -108,7 +107,7 @@ struct RequestLog {
     }
 
     /// A request as one quoted field: quotes and backslashes escaped, control characters as `\xNN`.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -122,28 +121,11 @@ struct RequestLog {
     }
 }
 
-/// The live wire's trace sink under `serve`: feeds ``RequestLog`` and prints its lines on standard output. Events
-/// arrive on the event loops; each line is one write(2) under the lock, unbuffered, so lines never interleave and
-/// a reader of a pipe or file sees each at once.
-final class RequestLogSink: TraceSink {
-    private let log = Mutex(RequestLog())
-
-    func record(actor: String, event: String, fields: [(String, String)]) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let microseconds = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-        log.withLock { log in
-            guard let line = log.record(actor: actor, event: event, fields: fields, at: microseconds) else { return }
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }
-    }
-}
-
 /// The requests a live journal's events hold, as the request log writes them (WireMock's request journal).
-enum JournalRequests {
+public enum JournalRequests {
     /// The requests answered among `events` (stamped in nanoseconds since the Unix epoch), oldest first; only
     /// `actor`'s when one is named.
-    static func of(_ events: [Trace.Event], actor: String? = nil) -> [RequestLog.Entry] {
+    public static func of(_ events: [Trace.Event], actor: String? = nil) -> [RequestLog.Entry] {
         var log = RequestLog()
         return events.compactMap { event in
             guard actor == nil || event.actor == actor else { return nil }
