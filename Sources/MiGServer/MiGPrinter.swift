@@ -34,7 +34,6 @@ final class MiGPrinter {
     static let busyFault = "mig.busy"
     /// The printer's interpreter fails on the next document: its job is aborted with document-format-error.
     static let documentFormatFault = "mig.document-format-error"
-    static let mediaColDatabase = "media-col-database"
     /// Operations an anonymous caller may use with `anonymous-discovery`: they tell what the printer is and would
     /// accept, and touch no job.
     static let anonymousOperations: Set<IPPOperation> = [.getPrinterAttributes, .validateJob]
@@ -191,9 +190,10 @@ final class MiGPrinter {
         case .counted(let pages):
             // A raster page is laid out for one size of paper: printed on another it would come out cut or shrunk.
             if let size = document.pageSizes.first(where: { description.media(forPageSize: $0) == nil }) {
-                let millimetres = size.hundredthsOfMillimetre
+                let (width, length) = size.hundredthsOfMillimetre
+                let millimetres = { (hundredths: Int) in "\((hundredths + 5) / 100).\((hundredths + 5) / 10 % 10)" }
                 let why =
-                    "a page is \(size.width)×\(size.length) pt (\(millimetres.width / 100)×\(millimetres.length / 100) mm), "
+                    "a page is \(size.width)×\(size.length) pt (\(millimetres(width))×\(millimetres(length)) mm), "
                     + "none of the media MiG has (media-supported: \(description.media.joined(separator: ", ")))"
                 return answerLoop.makeSucceededFuture(documentFormatError(intake, job, why))
             }
@@ -411,7 +411,7 @@ final class MiGPrinter {
                     }
                 // media-col-database lists every medium in full, so PWG 5100.7 returns it only when asked for by
                 // name, never for `all` or `job-template` (get-printer-attributes-suite.test checks both).
-                if attribute.name == Self.mediaColDatabase && !named { continue }
+                if attribute.name == "media-col-database" && !named { continue }
                 if everything || named || inGroup { group.add(attribute.name, values: attribute.values) }
             }
         }

@@ -196,7 +196,7 @@ import WireHTTP
         let postcard = TestDocuments.pwgRaster(pages: 1, dpi: 300, size: (288, 432))
         let answer = try T.ipp(try T.post(kernel, phone, try T.printJob(document: postcard, format: "image/pwg-raster")))
         #expect(answer.status == .documentFormatError)
-        #expect(answer.statusMessage?.contains("a page is 288×432 pt (101×152 mm), none of the media MiG has") == true, "\(answer)")
+        #expect(answer.statusMessage?.contains("a page is 288×432 pt (101.6×152.4 mm), none of the media MiG has") == true, "\(answer)")
         kernel.advance(by: .seconds(5))
         #expect(try server.jobs().first?.state == .aborted)
         #expect(try server.jobs().first?.impressionsCompleted == 0)
