@@ -246,8 +246,11 @@ def mig_client(index, served, record, stop, seed):
         name = "c%d-j%d" % (index, number)
         # Sizes vary so a document cut short by a kill would not match by accident.
         size = rng.randint(1, 48) * 1024 + rng.randint(0, 1023)
-        # Not a PDF (MiG would parse a PDF and abort a broken one): bytes MiG stores and counts by their size.
-        document = (b"crash-campaign " + bytes(rng.getrandbits(8) for _ in range(64)) * (size // 64 + 1))[:size]
+        # One-page DSC PostScript padded with random bytes, sent as application/octet-stream as raw queues send: MiG
+        # recognises it and counts its page from the comments (bytes of no format it would refuse; a PDF cut short
+        # it would parse and abort).
+        header = b"%!PS-Adobe-3.0\n%%Pages: 1\n%%EndComments\n%%Page: 1 1\n% crash-campaign "
+        document = (header + bytes(rng.getrandbits(8) for _ in range(64)) * (size // 64 + 1))[:size]
         request = ipp_request(0x0002, number, endpoints.printer_uri,
                               ipp_attribute(0x42, "job-name", name)
                               + ipp_attribute(0x49, "document-format", "application/octet-stream"))

@@ -27,6 +27,9 @@ final class PageCountingWriter: DocumentWriter {
     private var held: [UInt8]? = []
     private var prefix: [UInt8] = []
     private let readsSpoolFile: Bool
+    /// The client declared `application/octet-stream`: the format is sensed from the first bytes, and bytes that are
+    /// none of MiG's formats are unreadable rather than estimated (a guessed page would be counted and billed).
+    private let sensed: Bool
     /// Largest PDF or PostScript document held in memory to be read when the spool keeps no file.
     static let heldLimit = 16 << 20
     /// A PDF's first bytes (where its header is) and its last `endLimit` bytes, copied as they pass into a ring, kept
@@ -49,6 +52,7 @@ final class PageCountingWriter: DocumentWriter {
     init(inner: any DocumentWriter, format: String, readsSpoolFile: Bool) {
         self.inner = inner
         self.readsSpoolFile = readsSpoolFile
+        sensed = format == "application/octet-stream"
         kind =
             switch format {
             case "application/pdf": .pdf
@@ -127,10 +131,34 @@ final class PageCountingWriter: DocumentWriter {
         var document = try inner.finish()
         if case .sniff = kind { (kind, raster) = Self.recognise(prefix) }
         document.pages = count(document)
+        if sensed { document.detectedFormat = detectedFormat }
+        if case .raster = kind { document.pageSizes = raster!.pageSizes }
         return document
     }
 
     func discard() { inner.discard() }
+
+    /// The format the first bytes were recognised as; nil for none.
+    private var detectedFormat: String? {
+        switch kind {
+        case .pdf: "application/pdf"
+        case .postscript: "application/postscript"
+        case .raster: raster!.flavour.format
+        case .jpeg: "image/jpeg"
+        case .sniff, .other: nil
+        }
+    }
+
+    /// Why bytes sent as application/octet-stream are none of MiG's formats: what they start with.
+    private var unrecognised: DocumentPages {
+        let start =
+            prefix.isEmpty
+            ? "the document is empty"
+            : "it starts with bytes " + prefix.map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined(separator: " ")
+        return .unreadable(
+            format: "application/octet-stream",
+            why: "auto-sensing recognised none of the formats MiG prints (PDF, PostScript, PWG raster, Apple raster, JPEG): \(start)")
+    }
 
     private static func recognise(_ prefix: [UInt8]) -> (Kind, RasterPages?) {
         if prefix.starts(with: Array("%PDF-".utf8)) { return (.pdf, nil) }
@@ -163,7 +191,7 @@ final class PageCountingWriter: DocumentWriter {
                     why: "PostScript without DSC page comments (%%Pages: or %%Page:): its pages cannot be counted")
             }
             return .counted(pages)
-        case .sniff, .other: return .unexamined
+        case .sniff, .other: return sensed ? unrecognised : .unexamined
         }
     }
 
@@ -208,6 +236,15 @@ final class PageCountingWriter: DocumentWriter {
     }
 }
 
+/// A raster page's size in points (1/72 inch), as its header gives it.
+public struct PageSize: Sendable, Equatable {
+    public var width: Int
+    public var length: Int
+
+    /// In hundredths of a millimetre, as PWG 5101.1 gives media sizes.
+    var hundredthsOfMillimetre: (width: Int, length: Int) { ((width * 2540 + 36) / 72, (length * 2540 + 36) / 72) }
+}
+
 /// Raster read as it streams, in either of the two formats driverless clients send: PWG raster (PWG 5102.4:
 /// "RaS2", then per page a 1796-byte header) and Apple raster (`image/urf`: "UNIRAST\0" and a page count, then per
 /// page a 32-byte header). In both, each page's lines are a repeat count and runs of pixels. Only the structure is
@@ -225,6 +262,9 @@ struct RasterPages {
     }
 
     let flavour: Flavour
+    /// Each distinct page size the pages' headers give, in points, in the order first met: the printer checks them
+    /// against the media it has (a raster page is already laid out for one size of paper).
+    private(set) var pageSizes: [PageSize] = []
     private var fileHeader: [UInt8] = []
     private var header: [UInt8] = []
     private var pages = 0
@@ -310,15 +350,24 @@ struct RasterPages {
         let width: Int
         let height: Int
         let bitsPerPixel: Int
+        let size: PageSize?
         switch flavour {
         case .pwg:
             (width, height, bitsPerPixel) = (Self.integer(header, 372), Self.integer(header, 376), Self.integer(header, 388))
             bytesPerLine = Self.integer(header, 392)
+            // PageSize, in points.
+            size = PageSize(width: Self.integer(header, 352), length: Self.integer(header, 356))
         case .apple:
             // Bits per pixel in the first byte; width, height at 12 and 16. Apple raster is whole bytes per pixel.
             (width, height, bitsPerPixel) = (Self.integer(header, 12), Self.integer(header, 16), Int(header[0]))
             bytesPerLine = bitsPerPixel % 8 == 0 ? width * bitsPerPixel / 8 : -1
+            // No page size in the header: the pixels at the resolution (dots per inch, at 20) make it.
+            let resolution = Self.integer(header, 20)
+            size =
+                resolution > 0
+                ? PageSize(width: (width * 72 + resolution / 2) / resolution, length: (height * 72 + resolution / 2) / resolution) : nil
         }
+        if let size, !pageSizes.contains(size) { pageSizes.append(size) }
         header = []
         guard width > 0, height > 0, (1...64).contains(bitsPerPixel), bytesPerLine == (width * bitsPerPixel + 7) / 8 else {
             problem =

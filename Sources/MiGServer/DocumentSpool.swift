@@ -15,6 +15,11 @@ public struct SpooledDocument: Sendable {
     public var path: String?
     /// Its pages, counted from its content (set by the page counter the printer puts in front of the spool).
     public var pages: DocumentPages = .unexamined
+    /// The format its content was recognised as, when it came as `application/octet-stream` and the page counter
+    /// recognised it (PWG 5100.7 `document-format-detected`); nil when it was declared, or recognised as nothing.
+    public var detectedFormat: String?
+    /// The distinct page sizes a raster document's page headers give (PWG or Apple raster); empty for other formats.
+    public var pageSizes: [PageSize] = []
 }
 
 /// Why a document could not be taken.

@@ -41,6 +41,9 @@ public struct Job: Sendable, Decodable, FetchableRecord, TableRecord {
     public var createdAt: Int64
     public var processingAt: Int64?
     public var completedAt: Int64?
+    /// The format MiG recognised a document sent as `application/octet-stream` as (`document-format-detected`);
+    /// nil when the client declared one, or before the document has arrived.
+    public var formatDetected: String? = nil
 
     public var state: IPPJobState {
         get { IPPJobState(rawValue: stateValue) ?? .aborted }
@@ -64,7 +67,7 @@ extension Job {
     static let columns = [
         "id", "name", "user", "stateValue", "reasonList", "format", "compression", "copies", "sides", "media", "pageRanges",
         "documentBytes", "documentDigest", "documentPath", "documentCount", "awaitingDocuments", "impressions",
-        "impressionsCompleted", "template", "pages", "createdAt", "processingAt", "completedAt",
+        "impressionsCompleted", "template", "pages", "createdAt", "processingAt", "completedAt", "formatDetected",
     ]
 
     /// The row's values, in the order of ``columns``.
@@ -72,7 +75,7 @@ extension Job {
         [
             id, name, user, stateValue, reasonList, format, compression, copies, sides, media, pageRanges, documentBytes,
             documentDigest, documentPath, documentCount, awaitingDocuments, impressions, impressionsCompleted, template,
-            pages, createdAt, processingAt, completedAt,
+            pages, createdAt, processingAt, completedAt, formatDetected,
         ]
     }
 

@@ -105,6 +105,10 @@ public final class JobStore: Sendable {
                 table.column("value", .integer).notNull()
             }
         }
+        // A document sent as application/octet-stream is auto-sensed; the format found is reported back.
+        migrator.registerMigration("v6-format-detected") { db in
+            try db.alter(table: Job.databaseTableName) { table in table.add(column: "formatDetected", .text) }
+        }
         return migrator
     }
 

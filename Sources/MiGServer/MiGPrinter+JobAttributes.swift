@@ -78,6 +78,9 @@ extension MiGPrinter {
             ("document-format-supplied", [.mimeMediaType(job.format)]),
             ("compression-supplied", [.keyword(job.compression)]),
         ]
+        // What auto-sensing found in a document sent as application/octet-stream: the format its pages were
+        // counted as (PWG 5100.7).
+        if let detected = job.formatDetected { attributes.append(("document-format-detected", [.mimeMediaType(detected)])) }
         // Every other job-template value the job accepted, as it was accepted; job-hold-until always (no-hold
         // unless asked for), since whether a job waits for Release-Job is what a client polls for.
         let template = JobTemplate(stored: job.template)

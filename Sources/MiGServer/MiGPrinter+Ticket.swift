@@ -48,9 +48,16 @@ extension MiGPrinter {
             }
             ticket.compression = compression
         }
-        guard let job = request.group(.job) else { return ticket }
+        // An operation attribute MiG neither reads nor has a use for is not dropped in silence: it is answered in the
+        // unsupported-attributes group with successful-ok-ignored-or-substituted-attributes (RFC 8011 §4.1.7).
+        // Only job-template values count for ipp-attribute-fidelity, which is about them.
+        let ignored = operation.map { group in group.filter { !Self.creationOperationAttributes.contains($0.name) } } ?? []
+        var template = request.group(.job).map(Array.init) ?? []
+        // cupsd takes job-hold-until from the operation group as well (it looks in every group), and clients such as
+        // ipptool's print-job-hold.test put it there: so does MiG, unless the job group gives it too.
+        if let hold = operation?["job-hold-until"], !template.contains(where: { $0.name == "job-hold-until" }) { template.append(hold) }
         let supported = Dictionary(description.template.map { ($0.name, $0.supported) }, uniquingKeysWith: { first, _ in first })
-        for attribute in job {
+        for attribute in template {
             let name = attribute.name
             var accepted = true
             switch name {
@@ -127,8 +134,21 @@ extension MiGPrinter {
                     "Unsupported job attributes with ipp-attribute-fidelity=true: \(ticket.unsupportedNames.joined(separator: ", ")).",
                     unsupported: ticket.unsupported))
         }
+        // A print-release gateway holds every job that did not ask for a hold itself (job-hold-until-default).
+        if description.holdByDefault, ticket.template["job-hold-until"] == nil { ticket.template["job-hold-until"] = [.keyword("indefinite")] }
+        ticket.unsupported = ignored + ticket.unsupported
+        ticket.unsupportedNames = ignored.map(\.name) + ticket.unsupportedNames
         return ticket
     }
+
+    /// The operation attributes of a job creation request MiG reads (RFC 8011 §4.2.1.1), with job-hold-until (see
+    /// `ticket(for:)`) and the job's sizing hints job-k-octets, job-impressions and job-media-sheets, which MiG has no
+    /// use for since it measures and counts the document itself (RFC 8011 lets a printer take them as hints).
+    static let creationOperationAttributes: Set<String> = [
+        "attributes-charset", "attributes-natural-language", "printer-uri", "requesting-user-name", "job-name",
+        "ipp-attribute-fidelity", "document-name", "document-format", "compression", "job-hold-until", "job-k-octets",
+        "job-impressions", "job-media-sheets",
+    ]
 
     /// Whether a requested value is a supported one: `keyword | name` attributes (job-hold-until, job-sheets)
     /// may come with either syntax.
@@ -165,6 +185,18 @@ extension MiGPrinter {
 }
 
 extension PrinterDescription {
+    /// The `media` a raster page of `size` is laid out for: one of the printer's whose size it is, either way round,
+    /// within 1 mm (a size in whole points is up to 0.18 mm off one in millimetres).
+    func media(forPageSize size: PageSize) -> String? {
+        let page = size.hundredthsOfMillimetre
+        let near = { (a: Int, b: Int32) in abs(a - Int(b)) <= 100 }
+        return media.first { name in
+            guard let medium = mediaSizes[name] else { return false }
+            return (near(page.width, medium.width) && near(page.length, medium.length))
+                || (near(page.width, medium.length) && near(page.length, medium.width))
+        }
+    }
+
     /// The `media` a media-col asks for, when the printer has it: its media-size (or media-size-name) is one of
     /// the printer's sizes, and its source, type and margins, when given, are ones the printer offers.
     func media(for collection: IPPCollection) -> String? {

@@ -181,13 +181,28 @@ final class MiGPrinter {
         job.documentBytes += document.bytes
         job.documentDigest = document.digest
         job.documentPath = document.path
+        job.formatDetected = document.detectedFormat
         if node.fault(Self.documentFormatFault) {
             return answerLoop.makeSucceededFuture(
                 documentFormatError(intake, job, "the printer could not interpret the \(job.format) document (fault \(Self.documentFormatFault))"))
         }
         switch document.pages {
         case .counted(let pages):
+            // A raster page is laid out for one size of paper: printed on another it would come out cut or shrunk.
+            if let size = document.pageSizes.first(where: { description.media(forPageSize: $0) == nil }) {
+                let (width, length) = size.hundredthsOfMillimetre
+                let millimetres = { (hundredths: Int) in "\((hundredths + 5) / 100).\((hundredths + 5) / 10 % 10)" }
+                let why =
+                    "a page is \(size.width)×\(size.length) pt (\(millimetres(width))×\(millimetres(length)) mm), "
+                    + "none of the media MiG has (media-supported: \(description.media.joined(separator: ", ")))"
+                return answerLoop.makeSucceededFuture(documentFormatError(intake, job, why))
+            }
             job.pages = Int32(clamping: pages)
+        case .unreadable("application/octet-stream", let why):
+            // Auto-sensing found no format MiG prints: refused as RFC 8011 says of application/octet-stream the
+            // printer cannot handle (as ippeveprinter refuses it), never printed as a page guessed from its size.
+            return answerLoop.makeSucceededFuture(
+                documentFormatError(intake, job, why, reason: "unsupported-document-format", status: .documentFormatNotSupported))
         case .unreadable(_, let why):
             return answerLoop.makeSucceededFuture(documentFormatError(intake, job, why))
         case .unexamined:
@@ -225,18 +240,22 @@ final class MiGPrinter {
         return written.map { answer }.recover { error in Self.error(to: request, .internalError, "The job spool failed: \(error)") }
     }
 
-    /// The document does not read as its format: the job is aborted with document-format-error, and the answer says why.
-    private func documentFormatError(_ intake: DocumentIntake, _ job: Job, _ why: String) -> IPPMessage {
+    /// The document does not read as its format: the job is aborted with document-format-error (or, when no format
+    /// was recognised in it at all, unsupported-document-format), and the answer says why.
+    private func documentFormatError(
+        _ intake: DocumentIntake, _ job: Job, _ why: String, reason: String = "document-format-error",
+        status: IPPStatus = .documentFormatError
+    ) -> IPPMessage {
         var job = job
         job.state = .aborted
-        job.reasons = ["document-format-error"]
+        job.reasons = [reason]
         job.awaitingDocuments = false
         job.completedAt = node.clock.unixSeconds
         engine.removeDocument(of: &job)
         disarmDocumentTimer(job.id!)
         save(job)
-        node.trace("document-format-error", [("job", "\(job.id!)"), ("why", why)])
-        var response = Self.error(to: intake.request, .documentFormatError, "Job \(job.id!) aborted (document-format-error): \(why).")
+        node.trace(reason, [("job", "\(job.id!)"), ("why", why)])
+        var response = Self.error(to: intake.request, status, "Job \(job.id!) aborted (\(reason)): \(why).")
         addJobSummary(job, intake.caller, to: &response)
         return response
     }
@@ -390,6 +409,9 @@ final class MiGPrinter {
                     case .description: requested.contains("printer-description")
                     case .template: requested.contains("job-template")
                     }
+                // media-col-database lists every medium in full, so PWG 5100.7 returns it only when asked for by
+                // name, never for `all` or `job-template` (get-printer-attributes-suite.test checks both).
+                if attribute.name == "media-col-database" && !named { continue }
                 if everything || named || inGroup { group.add(attribute.name, values: attribute.values) }
             }
         }

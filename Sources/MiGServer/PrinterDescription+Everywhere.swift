@@ -105,6 +105,9 @@ extension PrinterDescription {
         "media-source", "media-top-margin", "media-type",
     ]
 
-    /// What an `overrides` collection may name besides the job-template attributes it overrides.
-    static let overrideMembers = ["document-number", "pages"]
+    /// What an `overrides` collection may name besides the job-template attributes it overrides. PWG 5100.6 spells
+    /// the documents member `document-numbers`; ipptool's own suites disagree (ipp-everywhere.test looks for
+    /// `document-number` in overrides-supported, ipp-2.2.test §6.4 for `document-numbers`), and clients written
+    /// against either exist, so both are listed and both are honoured alike.
+    static let overrideMembers = ["document-number", "document-numbers", "pages"]
 }

@@ -44,9 +44,14 @@ public struct PrinterDescription: Sendable {
     /// (`multiple-operation-time-out`, action `abort-job`), in seconds of the printer's clock.
     public var multipleOperationTimeOut: Int32 = 60
 
+    /// A print-release gateway: every job waits (pending-held) until Release-Job, as secure-print gateways keep a job
+    /// until its owner releases it at the printer. job-hold-until-default is then `indefinite` and `no-hold` is not
+    /// offered: a job that asks for it is held all the same, and told so in the unsupported-attributes group.
+    public var holdByDefault = false
+
     /// `job-hold-until` values: a job is printed at once or held until Release-Job. (The time-of-day values need a
     /// local calendar the simulated printer does not keep, so they are not offered.)
-    static let holdValues = ["no-hold", "indefinite"]
+    var holdValues: [String] { holdByDefault ? ["indefinite"] : ["no-hold", "indefinite"] }
     static let whichJobs = ["completed", "not-completed", "aborted", "all", "canceled", "pending", "pending-held", "processing"]
     static let operations: [IPPOperation] = [
         .printJob, .validateJob, .createJob, .sendDocument, .cancelJob, .getJobAttributes, .getJobs,
@@ -69,7 +74,7 @@ extension PrinterDescription {
         return [
             ("copies", .integer(1), [.rangeOfInteger(IPPRange(1, maxCopies))]),
             ("finishings", .enumValue(3), [.enumValue(3)]),
-            ("job-hold-until", .keyword("no-hold"), keywords(Self.holdValues)),
+            ("job-hold-until", .keyword(holdByDefault ? "indefinite" : "no-hold"), keywords(holdValues)),
             // One priority level: every job-priority 1…100 is accepted and all print in arrival order.
             ("job-priority", .integer(50), [.integer(1)]),
             ("job-sheets", .name("none"), [.name("none")]),

@@ -2,6 +2,7 @@ import Foundation
 import IPP
 import Kernel
 import MiGServer
+import PrintDocuments
 import Testing
 import Wire
 
@@ -10,9 +11,9 @@ import Wire
 @Suite struct MaxJobsTests {
     typealias World = MiGServerTests
 
-    /// A one-page document at the default 60 ppm: each job prints for a second.
-    static func print(_ kernel: Kernel, _ phone: Node, requestID: Int32) throws -> IPPMessage {
-        let document = Array(repeating: UInt8(0x25), count: 1_000)
+    /// A one-page document (at the default 60 ppm each job prints for a second), or one of `pages` pages.
+    static func print(_ kernel: Kernel, _ phone: Node, requestID: Int32, pages: Int = 1) throws -> IPPMessage {
+        let document = try PaddedPDF(byteCount: max(1_000, PaddedPDF.minimumBytes(pages: pages)), pages: pages).bytes
         return try World.ipp(World.post(kernel, phone, try World.printJob(document: document, requestID: requestID)))
     }
 
@@ -63,18 +64,17 @@ import Wire
             guard case .octetString(let bytes) = answer.group(.printer)?["printer-supply"]?.value else { return "no printer-supply" }
             return String(decoding: bytes, as: UTF8.self)
         }
-        // 1,000 pages a job (a page per byte of filler) at top speed: three jobs take 15 % of the toner.
+        // 1,000 pages a job at top speed: three jobs take 15 % of the toner.
         func configure(_ configuration: inout MiGServer.Configuration) {
             configuration.maxJobs = 1
             configuration.databasePath = database
-            configuration.printer.bytesPerPage = 1
             configuration.printer.pagesPerMinute = 100_000
         }
         let before: String
         do {
             let (kernel, phone, _) = try World.world(configure)
             for id in 1...3 {
-                #expect(try Self.print(kernel, phone, requestID: Int32(id)).status == .successfulOK)
+                #expect(try Self.print(kernel, phone, requestID: Int32(id), pages: 1_000).status == .successfulOK)
                 kernel.advance(by: .seconds(2))
             }
             before = try supply(kernel, phone)

@@ -67,7 +67,7 @@ import WireHTTP
         #expect(try Self.send(kernel, phone, create).status == .successfulOK)
         kernel.advance(by: .seconds(50))
         let sent = try Self.send(
-            kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: Array(repeating: 1, count: 1000))
+            kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: try T.document(1000))
         #expect(sent.status == .successfulOK)
         kernel.advance(by: .seconds(30))
         let job = try #require(try server.jobs().first)
@@ -84,7 +84,7 @@ import WireHTTP
         #expect(operations.contains(Int32(IPPOperation.holdJob.rawValue)) && operations.contains(Int32(IPPOperation.releaseJob.rawValue)))
 
         let printed = try T.ipp(
-            try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1000)) { $0.add("job-hold-until", .keyword("indefinite")) })
+            try T.post(kernel, phone, try T.printJob(document: try T.document(1000)) { $0.add("job-hold-until", .keyword("indefinite")) })
         )
         #expect(printed.status == .successfulOK)
         kernel.advance(by: .seconds(30))
@@ -113,7 +113,9 @@ import WireHTTP
         #expect(timed.status == .attributesOrValuesNotSupported)
         #expect(timed.group(.unsupported)?["job-hold-until"]?.stringValue == "evening")
         #expect(try Self.send(kernel, phone, Self.request(.holdJob, job: 1)).status == .successfulOK)
-        #expect(try Self.send(kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: [1]).status == .successfulOK)
+        #expect(
+            try Self.send(kernel, phone, Self.request(.sendDocument, job: 1) { $0.addLastDocument(true) }, document: TestDocuments.pdf(pages: 1))
+                .status == .successfulOK)
         kernel.advance(by: .seconds(10))
         #expect(try server.jobs().first?.state == .pendingHeld)
         #expect(try server.jobs().first?.reasons == ["job-hold-until-specified"])
@@ -124,7 +126,7 @@ import WireHTTP
 
     @Test func everyAcceptedJobTemplateValueIsReportedBack() throws {
         let (kernel, phone, _) = try T.world()
-        let body = try T.printJob(document: [1]) { job in
+        let body = try T.printJob(document: TestDocuments.pdf(pages: 1)) { job in
             job.add("print-color-mode", .keyword("monochrome"))
             job.add("print-quality", .enumValue(5))
             job.add("orientation-requested", .enumValue(4))
@@ -150,7 +152,7 @@ import WireHTTP
     @Test func aValueThePrinterDoesNotOfferIsNotAcceptedSilently() throws {
         let (kernel, phone, _) = try T.world()
         // color on a monochrome printer, 3-up on a printer that puts 1, 2 or 4 pages on a side
-        let body = try T.printJob(document: [1]) { job in
+        let body = try T.printJob(document: TestDocuments.pdf(pages: 1)) { job in
             job.add("print-color-mode", .keyword("color"))
             job.add("number-up", .integer(3))
         }
@@ -183,7 +185,7 @@ import WireHTTP
 
     @Test func aCanceledJobKeepsThePagesItPrinted() throws {
         let (kernel, phone, server) = try T.world()
-        _ = try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1_000_000)))
+        _ = try T.post(kernel, phone, try T.printJob(document: try T.document(1_000_000)))
         kernel.advance(by: .milliseconds(3500))  // pages 1, 2 and 3 printed
         #expect(try Self.jobAttributes(kernel, phone, 1)["job-impressions-completed"]?.integerValue == 3)
         #expect(try Self.send(kernel, phone, Self.request(.cancelJob, job: 1)).status == .successfulOK)
@@ -195,7 +197,7 @@ import WireHTTP
 
     @Test func anAbortedJobKeepsThePagesItPrinted() throws {
         let (kernel, phone, server) = try T.world()
-        _ = try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 1_000_000)))
+        _ = try T.post(kernel, phone, try T.printJob(document: try T.document(1_000_000)))
         kernel.advance(by: .milliseconds(2500))
         server.node.faults.set("mig.job-abort", .times(1))
         kernel.advance(by: .seconds(1))
@@ -273,7 +275,7 @@ import WireHTTP
 
     @Test func requestsOnAJobsOwnURIAreServed() throws {
         let (kernel, phone, _) = try T.world()
-        _ = try T.post(kernel, phone, try T.printJob(document: [1]))
+        _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1)))
         let onJob = IPPMessage.request(.getJobAttributes, requestID: 3) { op in
             op.addJobURI("ipp://mig/ipp/print/1")
             op.addRequestingUserName("demo")
@@ -312,7 +314,7 @@ import WireHTTP
             headers: ["Authorization": BasicCredentials(user: "demo", password: "nope").headerValue, "Content-Type": "application/ipp"])
         #expect(wrong.status == .unauthorized)
         // With credentials, jobs as ever.
-        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]))).status == .successfulOK)
+        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1)))).status == .successfulOK)
     }
     @Test func theEverywhereAttributesDescribeTheSimulatedDevice() throws {
         let (kernel, phone, _) = try T.world()
@@ -348,7 +350,7 @@ import WireHTTP
     @Test func tonerRunsDownWithThePagesPrinted() throws {
         let (kernel, phone, _) = try T.world { $0.printer.pagesPerMinute = 6_000 }
         // 400 pages: 2 % of a 20,000-page cartridge.
-        _ = try T.post(kernel, phone, try T.printJob(document: Array(repeating: 1, count: 40_000_000)), chunked: true)
+        _ = try T.post(kernel, phone, try T.printJob(document: try T.document(40_000_000)), chunked: true)
         kernel.advance(by: .seconds(10))
         let printer = try Self.send(kernel, phone, Self.request(.getPrinterAttributes) { $0.addRequestedAttributes(["printer-supply"]) })
         let supply = printer.group(.printer)?["printer-supply"]?.value
@@ -372,7 +374,9 @@ import WireHTTP
                 col.add("media-source", .keyword("main"))
                 col.add("media-top-margin", .integer(423))
             })
-        #expect(try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("media-col", letter) })).status == .successfulOK)
+        #expect(
+            try T.ipp(try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1)) { $0.add("media-col", letter) })).status
+                == .successfulOK)
         #expect(try server.jobs().first?.media == "na_letter_8.5x11in")
         #expect(try Self.jobAttributes(kernel, phone, 1)["media-col"]?.value == letter)
         let borderless = IPPValue.collection(
@@ -386,13 +390,13 @@ import WireHTTP
                         }))
                 col.add("media-top-margin", .integer(0))
             })
-        let refused = try T.ipp(try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("media-col", borderless) }))
+        let refused = try T.ipp(try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1)) { $0.add("media-col", borderless) }))
         #expect(refused.status == .successfulOKIgnoredOrSubstitutedAttributes)
         #expect(refused.group(.unsupported)?["media-col"] != nil)
     }
     @Test func getJobsWithJobIDsListsThoseJobs() throws {
         let (kernel, phone, _) = try T.world()
-        for _ in 0..<3 { _ = try T.post(kernel, phone, try T.printJob(document: [1])) }
+        for _ in 0..<3 { _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1))) }
         kernel.advance(by: .seconds(10))
         let listed = try Self.send(kernel, phone, Self.request(.getJobs) { $0.add("job-ids", .integer(1), .integer(3)) })
         #expect(listed.status == .successfulOK)
@@ -414,7 +418,7 @@ import WireHTTP
         #expect(try server.jobs().last?.state == .completed)
         #expect(try server.jobs().last?.impressions == 2)
         // Held jobs are listed by which-jobs=pending-held.
-        _ = try T.post(kernel, phone, try T.printJob(document: [1]) { $0.add("job-hold-until", .keyword("indefinite")) })
+        _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1)) { $0.add("job-hold-until", .keyword("indefinite")) })
         let held = try Self.send(kernel, phone, Self.request(.getJobs) { $0.add("which-jobs", .keyword("pending-held")) })
         #expect(held.groups(.job).map(\.jobID) == [3])
     }

@@ -28,9 +28,10 @@ public enum TestDocuments {
         return out
     }
 
-    /// PWG raster (PWG 5102.4): `pages` white 1-inch pages at `dpi` in `type` (a pwg-raster-document-type: black_1,
-    /// sgray_8, srgb_8, srgb_16, cmyk_8), each a 1796-byte page header and its run-length encoded lines.
-    public static func pwgRaster(pages: Int, dpi: Int = 300, type: String = "sgray_8") -> [UInt8] {
+    /// PWG raster (PWG 5102.4): `pages` white pages of `size` points (A4 by default) at `dpi` in `type` (a
+    /// pwg-raster-document-type: black_1, sgray_8, srgb_8, srgb_16, cmyk_8), each a 1796-byte page header and its
+    /// run-length encoded lines.
+    public static func pwgRaster(pages: Int, dpi: Int = 300, type: String = "sgray_8", size: (width: Int, length: Int) = (595, 842)) -> [UInt8] {
         // Bits per colour, colours, CUPS colour space, the white pixel's byte.
         let (bitsPerColor, colors, colorSpace, white): (Int, Int, UInt32, UInt8) =
             switch type {
@@ -41,7 +42,8 @@ public enum TestDocuments {
             default: (8, 1, 18, 0xFF)
             }
         let bitsPerPixel = bitsPerColor * colors
-        let bytesPerLine = (dpi * bitsPerPixel + 7) / 8
+        let (width, height) = ((size.width * dpi + 36) / 72, (size.length * dpi + 36) / 72)
+        let bytesPerLine = (width * bitsPerPixel + 7) / 8
         // The unit a run repeats: a pixel, or a byte of pixels below 8 bits.
         let unit = max(1, bitsPerPixel / 8)
         var out = Array("RaS2".utf8)
@@ -53,10 +55,10 @@ public enum TestDocuments {
             header.replaceSubrange(0..<9, with: Array("PwgRaster".utf8))
             put(dpi, at: 276)
             put(dpi, at: 280)  // HWResolution
-            put(72, at: 352)
-            put(72, at: 356)  // PageSize, points
-            put(dpi, at: 372)  // cupsWidth
-            put(dpi, at: 376)  // cupsHeight
+            put(size.width, at: 352)
+            put(size.length, at: 356)  // PageSize, points
+            put(width, at: 372)  // cupsWidth
+            put(height, at: 376)  // cupsHeight
             put(bitsPerColor, at: 384)
             put(bitsPerPixel, at: 388)
             put(bytesPerLine, at: 392)
@@ -72,7 +74,7 @@ public enum TestDocuments {
                 line += [UInt8(run - 1)] + [UInt8](repeating: white, count: unit)
                 units -= run
             }
-            var lines = dpi
+            var lines = height
             while lines > 0 {
                 let group = min(256, lines)
                 out += [UInt8(group - 1)] + line
@@ -82,22 +84,34 @@ public enum TestDocuments {
         return out
     }
 
-    /// Apple raster (`image/urf`, as AirPrint clients send): "UNIRAST\0" and the page count, then `pages` white
-    /// 1-inch pages, 8-bit grey at 300 dpi, each a 32-byte page header and its run-length encoded lines (the same
-    /// line encoding as PWG raster).
+    /// Apple raster (`image/urf`, as AirPrint clients send): "UNIRAST\0" and the page count, then `pages` white A4
+    /// pages, 8-bit grey at 300 dpi, each a 32-byte page header and its run-length encoded lines (the same line
+    /// encoding as PWG raster).
     public static func appleRaster(pages: Int, declaring declared: Int? = nil) -> [UInt8] {
         func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        // A4 at 300 dpi: 595 × 842 points.
+        let (width, height) = (2480, 3508)
         var out = Array("UNIRAST\0".utf8) + bigEndian(UInt32(declared ?? pages))
+        // One white line, in runs of at most 128 pixels; repeated in groups of at most 256 lines.
+        var line: [UInt8] = []
+        var pixels = width
+        while pixels > 0 {
+            line += [UInt8(min(128, pixels) - 1), 0xFF]
+            pixels -= min(128, pixels)
+        }
         for _ in 0..<pages {
             var header = [UInt8](repeating: 0, count: 32)
             header[0] = 8  // bits per pixel
             header[1] = 0  // colour space: sGray
-            header.replaceSubrange(12..<16, with: bigEndian(300))  // width
-            header.replaceSubrange(16..<20, with: bigEndian(300))  // height
+            header.replaceSubrange(12..<16, with: bigEndian(UInt32(width)))
+            header.replaceSubrange(16..<20, with: bigEndian(UInt32(height)))
             header.replaceSubrange(20..<24, with: bigEndian(300))  // resolution
             out += header
-            let line: [UInt8] = [127, 0xFF, 127, 0xFF, 43, 0xFF]
-            out += [255] + line + [43] + line
+            var lines = height
+            while lines > 0 {
+                out += [UInt8(min(256, lines) - 1)] + line
+                lines -= min(256, lines)
+            }
         }
         return out
     }

@@ -49,6 +49,10 @@ import Testing
             "new option's value", "start mig anonymous-discovery=ture\n", 2,
             ":1:11: error: mig: option anonymous-discovery=ture: expected true or false"
         ),
+        (
+            "hold-by-default's value", "start mig hold-by-default=always\n", 2,
+            ":1:11: error: mig: option hold-by-default=always: expected true or false"
+        ),
         ("new fault point typo", "start mig\nfault mig.document-format-eror once\n", 2, "(did you mean 'mig.document-format-error'?)"),
         (
             "number-up out of range", "start mig\nmig print bytes 1000 number-up 0 as p\n", 2,

@@ -34,6 +34,8 @@ import Wire
         "Sources/Wire/URLBus.swift: outcome": ["scheme-registered", "scheme-taken", "scheme-undeclared"],
         // A finished job: `job-` and the IPP state it finished in.
         "Sources/MiGServer/PrintEngine.swift: \"job-\\(state.keyword)\"": ["job-completed", "job-aborted"],
+        // A document refused as it arrived: the job-state-reason it was aborted with.
+        "Sources/MiGServer/MiGPrinter.swift: reason": ["document-format-error", "unsupported-document-format"],
         // What the bus tells an app of its place on screen.
         "Sources/Workbench/Systems/Ivanti/IvantiDirectives.swift: event.rawValue": URLBus.LifecycleEvent.allCases.map(\.rawValue),
     ]) { $1 }

@@ -19,7 +19,7 @@ extension ActorKind {
             .number("ppm", "printer speed in pages per minute (default 60)", 1...100_000),
             .number(
                 "bytes-per-page",
-                "pages of a document MiG cannot count from its content (not a readable PDF, PWG raster, JPEG or DSC PostScript): one per this many bytes (default 100000)",
+                "pages of a document MiG does not read whole (a PDF or PostScript beyond what its readers take): one per this many bytes (default 100000)",
                 1...(1 << 30)),
             .creatable("database", "SQLite file of the job spool (default in memory)"),
             .creatable("spool", "directory for document files (default: digests only)"),
@@ -38,6 +38,10 @@ extension ActorKind {
             .flag(
                 "anonymous-discovery",
                 "true: Get-Printer-Attributes and Validate-Job are answered without credentials (CUPS asks so while it builds a driverless queue); every job operation still needs an account (default false: 401 without credentials)"
+            ),
+            .flag(
+                "hold-by-default",
+                "true: a print-release gateway: every job waits (pending-held, job-hold-until-default indefinite) until Release-Job, and no-hold is not offered (default false)"
             ),
             .secret(
                 "proxy-secret",
@@ -70,6 +74,7 @@ extension ActorKind {
         configuration.preserveJobFiles = try parseFlag(options["preserve-job-files"], "preserve-job-files")
         if let limit = options["max-jobs"] { configuration.maxJobs = try parseBounded(limit, "max-jobs", 0...10_000_000) }
         configuration.anonymousDiscovery = try parseFlag(options["anonymous-discovery"], "anonymous-discovery")
+        configuration.printer.holdByDefault = try parseFlag(options["hold-by-default"], "hold-by-default")
         configuration.proxySecret = try options["proxy-secret"].map { try parseSecret($0, "proxy-secret") }
         return RunningMiG(server: try await MiGServer.start(on: node, configuration: configuration).get())
     }
@@ -111,6 +116,9 @@ struct RunningMiG: RunningActor {
         if server.configuration.anonymousDiscovery, let url = server.endpoints.first?.url {
             // CUPS builds a driverless queue without the URI's credentials and prints with them.
             notes.append("anonymous-discovery on: a CUPS driverless queue works, e.g. lpadmin -p mig -E -v \(url) -m everywhere")
+        }
+        if server.configuration.printer.holdByDefault {
+            notes.append("hold-by-default on: every job waits (pending-held) until its owner sends Release-Job")
         }
         return notes
     }

@@ -429,7 +429,8 @@ struct MiGBench: AsyncParsableCommand {
         let header = "\(work)/header.ipp"
         let request = IPPMessage.request(.printJob, requestID: 1) { op in
             op.addPrinterURI("ipp://127.0.0.1:\(mig.port)/ipp/print")
-            // Zeros are no PDF: declared as what they are, MiG spools them without reading them.
+            // Zeros are no format MiG prints: MiG spools them whole (what this measures), then its auto-sensing
+            // refuses them (client-error-document-format-not-supported, still HTTP 200) rather than print a guess.
             op.addJobName("huge.bin")
             op.addDocumentFormat("application/octet-stream")
         }

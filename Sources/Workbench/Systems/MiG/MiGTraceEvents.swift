@@ -22,6 +22,7 @@ extension WorkbenchSystem {
         .event("job-forgotten", fields: "job"),
         .event("document-received", fields: "bytes", "digest", "job"),
         .event("document-format-error", fields: "job", "why"),
+        .event("unsupported-document-format", fields: "job", "why"),
         .event("document-refused", fields: "error", "job"),
         .event("upload-abandoned", fields: "job"),
         .event("job-canceled", fields: "by", "job"),
