@@ -114,9 +114,12 @@ extension Directive {
         Directive(
             "expect",
             usage:
-                "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by NODE] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION",
+                "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by NODE] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION | expect requests NODE [REQUEST] [status S] count OP N",
             summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
-            keywords: ["in", "trace", "no", "by", "elapsed", "since", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="],
+            keywords: [
+                "in", "trace", "no", "by", "elapsed", "since", "requests", "status", "count", "==", "!=", "contains", "!contains", "matches", "<",
+                "<=", ">", ">=",
+            ],
             live: .runs
         ) { args throws(ScenarioError) in
             try Expectations.parse(&args)

@@ -58,6 +58,7 @@ enum Expectations {
                         + (sameName.isEmpty ? "" : "; last '\(pattern.event)' events: \(sameName.joined(separator: " "))")
             }
         }
+        if args.accept("requests") { return try requests(&args) }
         if args.accept("elapsed") {
             try args.expect("since", "after 'elapsed'")
             let mark = try args.name("a mark name")
@@ -91,6 +92,44 @@ enum Expectations {
             let expected = try rhs.resolve(context)
             let holds = try pattern.map { try $0.regex.firstMatch(in: actual) != nil } ?? check(actual, op, expected)
             return holds ? nil : "expected \(lhs) \(op) \(quoteForMessage(expected)), actual \(quoteForMessage(actual))"
+        }
+    }
+
+    /// `expect requests NODE [REQUEST] [status STATUS] count OP N`: how many requests the node's actor answered (as the
+    /// request log counts them: an HTTP method and path, an IPP operation, an SSH command), those matching REQUEST (the
+    /// whole request, its method or its path) and STATUS. WireMock's `verify`, on either wire.
+    static func requests(_ args: inout Arguments) throws(ScenarioError) -> Condition {
+        let column = args.peek?.column ?? args.directiveColumn
+        let node = try args.name("the node whose actor answered (as 'expect trace … by NODE' names it)")
+        args.names.append(NameUse(kind: .traceAuthor, name: node, column: column))
+        var request: Template?
+        var status: Template?
+        while let token = args.peek, !(token.text == "count" && !token.quoted) {
+            if args.accept("status") {
+                status = try args.value("a status (503, successful-ok, exit-0)")
+            } else if request == nil {
+                request = try args.value("a request (Print-Job, POST, /path or 'POST /path')")
+            } else {
+                throw args.error("expected 'status' or 'count', found '\(token.text)'")
+            }
+        }
+        try args.expect("count", "after the request")
+        let op = try args.oneOf(["==", "!=", "<", "<=", ">", ">="])
+        let bound = try args.integer("a count", in: 0...Int(Int32.max))
+        try args.end()
+        let (wanted, answered) = (request, status)
+        let text = "requests \(node)" + (request.map { " \($0)" } ?? "") + (status.map { " status \($0)" } ?? "") + " count \(op) \(bound)"
+        return Condition(text: text) { context in
+            let named = try wanted?.resolve(context)
+            let status = try answered?.resolve(context)
+            let matching = JournalRequests.of(context.world.events, actor: node).filter { entry in
+                (named.map { entry.request == $0 || entry.request.hasPrefix($0 + " ") || entry.request.hasSuffix(" " + $0) } ?? true)
+                    && (status.map { entry.status == $0 } ?? true)
+            }
+            return compare(matching.count, op, bound)
+                ? nil
+                : "expected \(text.dropFirst("requests ".count)), found \(matching.count)"
+                    + (matching.isEmpty ? "" : ": " + matching.suffix(3).map { "\"\($0.request)\" \($0.status)" }.joined(separator: ", "))
         }
     }
 

@@ -79,9 +79,12 @@ import Testing
         ])
         #expect(posted.stdout.contains(#""ok":true"#), "\(posted.stdout)")
         #expect(try (0..<3).map { _ in try Self.register(served).status } == ["503", "503", "201"])
-        let requests = try served.attach(["show requests scpms", "expect trace http-response status=503"])
+        let requests = try served.attach([
+            "show requests scpms", "expect trace http-response status=503", "expect requests scpms POST status 503 count == 2",
+            "expect requests scpms status 201 count == 1",
+        ])
         #expect(requests.status == 0, "\(requests.stdout)\(requests.stderr)")
-        #expect(requests.stdout.components(separatedBy: " 503 ").count - 1 == 2, "\(requests.stdout)")
+        #expect(requests.stdout.split(separator: "\n").filter { $0.contains("\" 503 ") }.count == 2, "\(requests.stdout)")
     }
 
     /// curl's total time for a request SCPms answers at once (no credentials: 401 before any password hashing).

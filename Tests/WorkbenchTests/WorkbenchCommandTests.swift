@@ -81,6 +81,18 @@ import Testing
         #expect(session.handle("restart nobody") == .failed(ExitStatus.scenarioWrong))
     }
 
+    @Test func expectRequestsCountsWhatAnActorAnswered() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        for line in [
+            "start echo", "http GET http://echo/ as r", "expect requests echo \"GET /\" count == 1", "expect requests echo status 200 count >= 1",
+        ] {
+            #expect(session.handle(line) == .proceed, "\(line): \(lines.all.last ?? "")")
+        }
+        #expect(session.handle("expect requests echo POST count >= 1") == .failed(ExitStatus.checkFailed))
+        #expect(lines.all.last?.contains("expected echo POST count >= 1, found 0") == true, "\(lines.all.last ?? "")")
+    }
+
     @Test func syntaxErrorsPointAtTheColumn() {
         let lines = LinesBox()
         let session = ConsoleSession(seed: 1, write: { lines.append($0) })
