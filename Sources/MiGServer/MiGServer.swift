@@ -104,6 +104,9 @@ public final class MiGServer: @unchecked Sendable {
     public static let faultPoints =
         PrintEngine.deviceFaults.map(\.point) + [PrintEngine.abortFault, MiGPrinter.busyFault, MiGPrinter.documentFormatFault]
 
+    /// The IPP operations MiG answers (its `operations-supported`), by name.
+    public static var operationNames: [String] { PrinterDescription.operations.compactMap(\.name) }
+
     public static func start(on node: Node, configuration: Configuration = Configuration()) -> EventLoopFuture<MiGServer> {
         node.eventLoop.flatSubmit {
             // Files and SQLite on the blocking threads (inline under simulation), the printer on the actor's loop.

@@ -75,10 +75,14 @@ public protocol RunningActor: Sendable {
     var endpoints: [(label: String, url: String)] { get }
     /// Lines worth showing next to the endpoints (demo credentials, tokens), e.g. `bearer-token abc`.
     var notes: [String] { get }
+    /// The requests it answers, as the request log names them (`Print-Job`, `GET /sign`): what a request it could not
+    /// handle is compared with, for the nearest (`show misses`). Those it answered in the journal count too.
+    var requests: [String] { get }
     /// Stops listening and releases what it holds.
     func stop() async throws
 }
 
 extension RunningActor {
     public var notes: [String] { [] }
+    public var requests: [String] { [] }
 }

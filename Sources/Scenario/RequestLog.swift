@@ -133,3 +133,25 @@ public enum JournalRequests {
         }
     }
 }
+
+extension RequestLog.Entry {
+    /// Whether nothing handled the request: no such path or method (HTTP 404, 405, 501), no such IPP operation, no such
+    /// command (exit 127), or bytes that were no request at all.
+    public var isMiss: Bool {
+        request == "-" || ["404", "405", "501", "exit-127", "server-error-operation-not-supported"].contains(status)
+    }
+}
+
+extension JournalRequests {
+    /// The requests nothing handled among `events`, each with the nearest request its actor does answer: one it
+    /// declares (`served`, by actor), or one it answered in the journal (WireMock's near misses).
+    public static func misses(_ events: [Trace.Event], actor: String? = nil, served: [String: [String]]) -> [String] {
+        let all = of(events, actor: actor)
+        return all.filter(\.isMiss).map { miss in
+            let answered = all.filter { $0.actor == miss.actor && !$0.isMiss }.map(\.request)
+            let known = Set((served[miss.actor] ?? []) + answered).sorted()
+            let nearest = known.min { (editDistance($0, miss.request), $0) < (editDistance($1, miss.request), $1) }
+            return miss.line + (nearest.map { " — nearest: \"\($0)\"" } ?? " — nothing answered yet to compare with")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Kernel
 import Scenario
 import TestSupport
 import Testing
@@ -9,6 +10,28 @@ import Testing
 /// and its help's default ports.
 @Suite(.serialized) struct ServeLogTests {
     static let t0: Int64 = 1_764_064_923_456_789  // 2025-11-25T10:02:03.456789Z
+
+    /// A request nothing handled is listed with the nearest one its actor answers: one it declares, or one it answered.
+    @Test func aMissIsListedWithTheNearestRequestTheActorAnswers() {
+        func event(_ micros: Int64, _ actor: String, _ name: String, _ fields: [(String, String)]) -> Trace.Event {
+            Trace.Event(nanoseconds: (Self.t0 + micros) * 1000, actor: actor, event: name, fields: fields)
+        }
+        let peer = ("from", "127.0.0.1:50000")
+        let events = [
+            event(0, "scpms", "http-request", [peer, ("method", "GET"), ("path", "/app/Products")]),
+            event(5, "scpms", "http-response", [peer, ("status", "200")]),
+            event(10, "scpms", "http-request", [peer, ("method", "GET"), ("path", "/app/Prodcts")]),
+            event(15, "scpms", "http-response", [peer, ("status", "404")]),
+            event(20, "mig", "http-request", [peer, ("method", "POST"), ("path", "/ipp/print")]),
+            event(21, "mig", "ipp-response", [peer, ("operation", "Print-Jobs"), ("status", "server-error-operation-not-supported")]),
+            event(22, "mig", "http-response", [peer, ("status", "200")]),
+        ]
+        let misses = JournalRequests.misses(events, served: ["mig": ["Print-Job", "Get-Jobs"]])
+        #expect(misses.count == 2)
+        #expect(misses[0].hasSuffix(#""GET /app/Prodcts" 404 5µs — nearest: "GET /app/Products""#), "\(misses[0])")
+        #expect(misses[1].hasSuffix(#" — nearest: "Print-Job""#), "\(misses[1])")
+        #expect(JournalRequests.misses(events, actor: "scpms", served: [:]).count == 1)
+    }
 
     @Test func aRequestsEventsMakeOneLine() {
         var log = RequestLog()

@@ -129,7 +129,7 @@ struct AttachCompletion: Sendable {
             switch directive {
             case "fault": vocabulary += Catalog.actorKinds.filter { nodes.contains($0.name) }.flatMap(\.faultPoints)
             case "partition", "heal", "hold", "release", "reset", "link", "clock": vocabulary += nodes
-            case "show": vocabulary += ["faults", "links", "connections", "actors", "trace", "requests"]
+            case "show": vocabulary += ["faults", "links", "connections", "actors", "trace", "requests", "misses"]
             case "help": vocabulary += liveDirectives.map(\.name)
             default: break
             }
@@ -145,7 +145,7 @@ struct AttachCompletion: Sendable {
                 + liveDirectives.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
                 + [
                     "  later D LINE  run a change to the world D from now, on the wall clock",
-                    "Also: show faults | links | connections | actors | trace [N] | requests [ACTOR], help WORD, quit",
+                    "Also: show faults | links | connections | actors | trace [N] | requests [ACTOR] | misses [ACTOR], help WORD, quit",
                     "Nodes: \(nodes.joined(separator: ", ")) (a client is named by its address; phone is every client)",
                 ]
             return LiveSession.Reply(ok: true, output: lines.joined(separator: "\n"), error: nil, exit: 0)

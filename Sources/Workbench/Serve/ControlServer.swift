@@ -18,7 +18,7 @@ final class ControlServer: Sendable {
     let token: String
 
     /// The routes, for the 404 answer's near miss.
-    static let routes = ["POST /lines", "GET /faults", "GET /links", "GET /connections", "GET /actors", "GET /trace", "GET /requests"]
+    static let routes = ["POST /lines", "GET /faults", "GET /links", "GET /connections", "GET /actors", "GET /trace", "GET /requests", "GET /misses"]
 
     private init(wire: LiveWire, server: HTTPServer, token: String) {
         (self.wire, self.server, self.token) = (wire, server, token)
@@ -54,7 +54,7 @@ final class ControlServer: Sendable {
                 return json(.badRequest, ["ok": "false", "error": JSONString.quoted("expected a JSON body {\"line\": \"…\"} or a text/plain line")])
             }
             return reply(await run(line, on: session))
-        case "GET /faults", "GET /links", "GET /connections", "GET /actors", "GET /trace", "GET /requests":
+        case "GET /faults", "GET /links", "GET /connections", "GET /actors", "GET /trace", "GET /requests", "GET /misses":
             var words = [String(request.path.dropFirst())]
             if let extra = request.queryValue("n") ?? request.queryValue("actor") { words.append(extra) }
             return reply(await run("show " + words.joined(separator: " "), on: session))

@@ -157,7 +157,7 @@ final class LiveSession: @unchecked Sendable {
 
     /// `show faults | links | connections | actors | trace [N] | requests [ACTOR]`.
     func show(_ words: [String]) -> Reply {
-        let topics = ["faults", "links", "connections", "actors", "trace", "requests"]
+        let topics = ["faults", "links", "connections", "actors", "trace", "requests", "misses"]
         let text: String
         switch words.first ?? "" {
         case "faults":
@@ -186,6 +186,10 @@ final class LiveSession: @unchecked Sendable {
         case "requests":
             let requests = JournalRequests.of(world.events, actor: words.dropFirst().first)
             text = requests.isEmpty ? "no requests yet" : requests.map(\.line).joined(separator: "\n")
+        case "misses":
+            let served = Dictionary(executor.context.startedActors.map { ($0.name, $0.actor.requests) }) { first, _ in first }
+            let misses = JournalRequests.misses(world.events, actor: words.dropFirst().first, served: served)
+            text = misses.isEmpty ? "no request went unhandled" : misses.joined(separator: "\n")
         default:
             return Reply(
                 ok: false, output: "", error: "show what? \(topics.joined(separator: " | "))\(didYouMean(words.first ?? "", among: topics))",

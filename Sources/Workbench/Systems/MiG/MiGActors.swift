@@ -108,6 +108,7 @@ struct RunningProxy: RunningActor {
 struct RunningMiG: RunningActor {
     let server: MiGServer
     var endpoints: [(label: String, url: String)] { server.endpoints }
+    var requests: [String] { MiGServer.operationNames }
     var notes: [String] {
         var notes: [String] = []
         if let secret = server.configuration.proxySecret {
