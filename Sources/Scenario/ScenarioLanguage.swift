@@ -267,7 +267,8 @@ public struct ScenarioLanguage: Sendable {
     }
 
     /// Checks every `${NAME.FIELD}` against the line that binds NAME before it, in file order: a field that binding
-    /// cannot give is an error naming that line (and the earlier one it replaced, if that one gave the field).
+    /// cannot give is an error naming that line (and the earlier one it replaced, if that one gave the field), and so is
+    /// a name no line before it binds (`${seed}` and `${now}` excepted).
     /// - parameter bound: results bound before these statements (the console's world), by name with their fields.
     public func checkResults(_ statements: [Statement], bound: [String: (line: Int, source: String, fields: [String])] = [:]) -> [ScenarioError] {
         typealias Bound = (line: Int, source: String, binding: ResultBinding)
@@ -279,7 +280,16 @@ public struct ScenarioLanguage: Sendable {
             let text = String(statement.source.drop { $0 == " " || $0 == "\t" })
             for use in statement.reads {
                 let label = latest.keys.filter { use.name == $0 || use.name.hasPrefix($0 + ".") }.max { $0.count < $1.count }
-                guard let label, let binding = latest[label], let fields = binding.binding.fields else { continue }
+                guard let label else {
+                    guard !Self.builtInVariables.contains(use.name) else { continue }
+                    errors.append(
+                        ScenarioError(
+                            file: statement.file, line: statement.line, column: use.column,
+                            message: unboundMessage(
+                                use.name, bound: latest.keys, spawned: background, statements: statements, after: statement.line)))
+                    continue
+                }
+                guard let binding = latest[label], let fields = binding.binding.fields else { continue }
                 let field = use.name == label ? "" : String(use.name.dropFirst(label.count + 1))
                 guard !binding.binding.gives(field) else { continue }
                 let replaced = earlier[label].flatMap { $0.binding.gives(field) ? ($0.line, $0.source) : nil }
@@ -305,6 +315,33 @@ public struct ScenarioLanguage: Sendable {
             }
         }
         return errors
+    }
+
+    /// The variables every run defines: `${seed}`, and `${now}`, the virtual time.
+    static let builtInVariables: Set<String> = ["seed", "now"]
+
+    /// Why `${name}` has no value: no line before it binds its name (with the nearest bound name, and the later line
+    /// that binds it, if one does).
+    private func unboundMessage(
+        _ name: String, bound: some Collection<String>, spawned: [String: (line: Int, source: String, binding: ResultBinding)],
+        statements: [Statement], after line: Int
+    ) -> String {
+        let label = String(name.prefix { $0 != "." })
+        let known = bound.sorted()
+        let later = statements.first { $0.line > line && $0.spawned == nil && $0.binding?.label == label }
+        let running = spawned.first { $0.value.binding.label == label }
+        let when =
+            if let running {
+                "; line \(running.value.line) binds it when 'join \(running.key)' collects its work"
+            } else if let later {
+                "; line \(later.line) binds it, after this one"
+            } else {
+                ""
+            }
+        return "${\(name)}: no line before this one binds '\(label)'"
+            + didYouMean(label, among: known + Self.builtInVariables.sorted()) + when
+            + "; bound by then: \(known.isEmpty ? "nothing" : known.joined(separator: ", ")) "
+            + "('as NAME' names a line's result, 'let NAME = VALUE' a value)"
     }
 
     /// Who records trace events besides a scenario's nodes and actors.
@@ -489,18 +526,24 @@ public func didYouMean(_ name: String, among known: some Sequence<String>) -> St
     return " (did you mean '\(nearest)'?)"
 }
 
-/// Edit distance, for "did you mean".
+/// Edit distance, for "did you mean": insertions, deletions, substitutions, and a swap of two neighbouring letters,
+/// each one edit (optimal string alignment), so `stauts` is one edit from `status` and two from `state`.
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
+    var beforePrevious: [Int] = []
     var previous = Array(0...b.count)
     for i in 1...a.count {
         var current = [i] + Array(repeating: 0, count: b.count)
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
+        beforePrevious = previous
         previous = current
     }
     return previous[b.count]

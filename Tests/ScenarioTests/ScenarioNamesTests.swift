@@ -143,6 +143,27 @@ import Wire
         #expect(error.contains("The r.body of line 2 (http GET http://echo/ as r) was replaced"), "\(error)")
     }
 
+    @Test func aNameNoLineBindsIsRefusedBeforeTheRun() throws {
+        let error = try #require(parseError("start echo\nhttp GET http://echo/ as r\nexpect ${q.status} == 200"))
+        #expect((error.line, error.column) == (3, 8))
+        #expect(
+            error.message
+                == "${q.status}: no line before this one binds 'q' (did you mean 'r'?); bound by then: echo, r "
+                + "('as NAME' names a line's result, 'let NAME = VALUE' a value)")
+        let early = try #require(parseError("start echo\nexpect ${s.status} == 200\nhttp GET http://echo/ as s"))
+        #expect(early.message.contains("no line before this one binds 's'; line 3 binds it, after this one"), "\(early)")
+        #expect(
+            parseError("start echo\nhttp GET http://echo/ as status\nexpect ${stauts.status} == 200")?.message.contains("(did you mean 'status'?)")
+                == true)
+        #expect(parseError("print ${seed} ${now}") == nil, "every run defines them")
+    }
+
+    @Test func aSwapOfNeighbouringLettersIsOneEdit() {
+        #expect(didYouMean("stauts", among: ["state", "status"]) == " (did you mean 'status'?)")
+        #expect(didYouMean("eror", among: ["error", "elapsed"]) == " (did you mean 'error'?)")
+        #expect(didYouMean("exti", among: ["exit", "stdout", "stderr"]) == " (did you mean 'exit'?)")
+    }
+
     @Test func aFailureWithoutAReasonIsListed() {
         let context = ScenarioContext(kernel: Kernel(seed: 1), catalog: [], file: "t.scn", output: { _ in })
         context.publish("ok", ["status": "ok"])
@@ -153,9 +174,14 @@ import Wire
     }
 
     @Test func aJoinedResultIsTheSpawnedLines() throws {
-        let error = try #require(parseError("start echo\nspawn w http GET http://echo/ as r\nexpect ${r.nope} == 1\njoin w\nexpect ${r.nope} == 1"))
-        #expect(error.line == 5, "before the join, r is not bound yet")
-        #expect(error.message.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)"), "\(error)")
+        let errors = runner.language.parse(
+            file: "t.scn", text: "start echo\nspawn w http GET http://echo/ as r\nexpect ${r.nope} == 1\njoin w\nexpect ${r.nope} == 1"
+        ).1
+        #expect(errors.map(\.line) == [3, 5])
+        #expect(
+            errors.first?.message.hasPrefix("${r.nope}: no line before this one binds 'r'; line 2 binds it when 'join w' collects its work") == true,
+            "before the join, r is not bound yet: \(errors)")
+        #expect(errors.last?.message.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)") == true, "\(errors)")
     }
 }
 

@@ -68,6 +68,23 @@ import Testing
         ),
         ("unknown actor", "start scpms as sap\nscpms add-user alice pw\n", 2, ":2:1: error: no actor 'scpms'; its actors: sap"),
         (
+            "scpms field typo", "start scpms\nscpms launch\nscpms start-session user demo password demo as s\nexpect ${s.stauts} == ok\n", 2,
+            ":4:8: error: ${s.stauts}: 's' was last bound by line 3 (scpms start-session user demo password demo as s), which gives no 'stauts' "
+                + "(did you mean 'status'?)"
+        ),
+        (
+            "ims field typo", "start ims-signer\nstart ims\nims start-session alice as e\nexpect ${e.eror} == \"\"\n", 2,
+            ":4:8: error: ${e.eror}: 'e' was last bound by line 3 (ims start-session alice as e), which gives no 'eror' (did you mean 'error'?)"
+        ),
+        (
+            "ssh field typo", "start sunfire\nssh \"lpq -P psts\" as x\nexpect ${x.exti} == 0\n", 2,
+            ":3:8: error: ${x.exti}: 'x' was last bound by line 2 (ssh \"lpq -P psts\" as x), which gives no 'exti' (did you mean 'exit'?)"
+        ),
+        (
+            "name never bound", "start mig\nmig print bytes 1000 as p\nexpect ${q.status} == ok\n", 2,
+            ":3:8: error: ${q.status}: no line before this one binds 'q'"
+        ),
+        (
             "refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
             "actual \"sunfire:22 refused the password of demo (check the user and password)\""
         ),

@@ -56,7 +56,16 @@ extension Directive {
         let (sender, variable, kid, window, token, contentTypes) = (
             from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any
         )
-        args.binds(label, fields: nil)
+        let fields: [String] =
+            switch action {
+            case "enrol": ["token", "status"]
+            case "register-certificate": ["status", "fingerprint", "subject"]
+            case "sign": ["jti", "nbf", "exp", "prototype", "token", "status"] + ResultBinding.performed
+            case "request": ["status", "body", "content-type"] + ResultBinding.performed
+            case "start-session": ["status", "session", "jti", "exp"] + ResultBinding.performed
+            default: ["status", "body", "refreshed"] + ResultBinding.performed
+            }
+        args.binds(label, fields: fields)
         return Run { context in
             let world = try IMSWorld(context)
             let userID = try user?.resolve(context) ?? ""

@@ -46,7 +46,7 @@ extension Directive {
             let app = try args.name("the app (node) to ask for a new credential")
             let label = args.accept("as") ? try args.name("a variable name") : "renew"
             try args.end()
-            args.binds(label, fields: nil)
+            args.binds(label, fields: ["", "error"])
             return Run { context in
                 let client = try ivantiClient(context)
                 do {
@@ -64,7 +64,9 @@ extension Directive {
             let label = args.accept("as") ? try args.name("a variable name") : "vault"
             try args.end()
             let owner = app
-            args.binds(label, fields: nil)
+            args.binds(
+                label,
+                fields: ["count", "serials", "tags", "owners", "last.app", "last.result", "last.serial", "last.problem", "last.detail"])
             return Run { context in
                 // What was opened on the bus at this instant (e.g. by `open`) reaches the client first.
                 context.kernel.loop.runDue()
@@ -162,7 +164,7 @@ extension Directive {
             }
             let declaration = URLBus.AppDeclaration(urlSchemes: [scheme] + urlTypes, queriesSchemes: queries)
             let variable = label
-            args.binds(variable, fields: nil)
+            args.binds(variable, fields: [""])
             return Run { context in
                 let node = context.kernel.node(app)
                 guard let appConnect = AppConnect(node: node, scheme: scheme) else { throw StepError("'\(scheme)' is not a URL scheme") }
@@ -185,7 +187,9 @@ extension Directive {
         case "check":
             let label = args.accept("as") ? try args.name("a variable name") : "check"
             try args.end()
-            args.binds(label, fields: nil)
+            args.binds(
+                label,
+                fields: ["support", "canSend", "auth", "policy", "secure", "ready", "changes", "newRequests", "active", "activations"])
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let ac = session.appConnect
@@ -202,7 +206,7 @@ extension Directive {
             }
         case "send":
             let request = try SendRequest.parse(&args)
-            args.binds(request.label, fields: nil)
+            args.binds(request.label, fields: ["status", "code", "error"])
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let values = try request.run(session: session, context: context)
@@ -220,7 +224,7 @@ extension Directive {
             }
             let label = args.accept("as") ? try args.name("a variable name") : "certificate"
             try args.end()
-            args.binds(label, fields: nil)
+            args.binds(label, fields: ["status", "bytes"] + ResultBinding.performed)
             return Run { context in
                 let appConnect = try AppSession.of(app, context).appConnect
                 let serialNumber = try serial.resolve(context)

@@ -114,7 +114,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
     let (appName, node, serverURL, applicationId, deviceType, retryCount, delay, registersAgain) =
         (app, from, server, application, device, retries, retryDelay, reregister)
     let (givenName, registrationBody, trustWord, givenCA, level, givenHeaders) = (deviceName, body, trust, caFile, logLevel, headers)
-    args.binds(app, fields: nil)
+    args.binds(app, fields: launchFields)
     return Run { context in
         // Without `server`, the app talks to the running `scpms` actor (its HTTPS URL and demo application).
         let actor = context.actor(named: "scpms") as? RunningSCPms
@@ -146,11 +146,14 @@ private func parseRelaunch(_ args: inout Arguments) throws(ScenarioError) -> any
     if args.accept("app") { app = try args.name("an app name") }
     try args.end()
     let appName = app
-    args.binds(appName, fields: nil)
+    args.binds(appName, fields: launchFields)
     return Run { context in
         try launch(appState(context, appName), appName, context)
     }
 }
+
+/// What `launch` and `relaunch` give: the connection id the app found stored, and how many times it was launched.
+private let launchFields = ["stored-id", "launches"]
 
 /// A new session manager over the same stored settings: what survives an app restart.
 private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContext) throws -> Pending? {
@@ -196,7 +199,8 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
     if action == "start-session", user == nil || password == nil { throw args.error("start-session needs 'user USER password PASSWORD'") }
     if action == "upload-log", message == nil { throw args.error("upload-log needs 'message TEXT'") }
     let (appName, variable, limit, givenUser, givenPassword, givenMessage, level) = (app, label, within, user, password, message, severity)
-    args.binds(label, fields: nil)
+    let own = action == "upload-log" ? ["lines"] : ["id", "registration", "http"]
+    args.binds(label, fields: ["status", "code"] + own + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -265,7 +269,7 @@ private func parseOData(_ args: inout Arguments) throws(ScenarioError) -> any St
     }
     if key != nil, top != nil || skip != nil || filter != nil { throw args.error("'key' reads one entity: no top, skip or filter with it") }
     let (appName, variable, givenKey, givenTop, givenSkip, givenFilter) = (app, label, key, top, skip, filter)
-    args.binds(label, fields: nil)
+    args.binds(label, fields: ["status", "body", "count", "keys", "code", "http", "uri", "first.*"] + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -326,7 +330,7 @@ private func parseLogging(_ action: String, _ args: inout Arguments) throws(Scen
     }
     if action == "log", message == nil { throw args.error("log needs 'message TEXT'") }
     let (appName, variable, level, text) = (app, label, severity, message)
-    args.binds(label, fields: nil)
+    args.binds(label, fields: action == "log" ? ["kept", "pending"] : ["status", "lines", "code"] + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -380,7 +384,7 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         logUpload = try args.oneOf(["on", "off"]) == "on"
     }
     if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actorName) }
-    if action == "delete-registration" { args.binds("deleted", fields: nil) }
+    if action == "delete-registration" { args.binds("deleted", fields: [""]) }
     let (target, secret, actorLabel, upload) = (first, password, actorName, logUpload)
     return Run { context in
         guard let running = context.actor(named: actorLabel) as? RunningSCPms else {

@@ -51,7 +51,7 @@ extension Directive {
         }
         args.declare(node: node)
         let (phone, name, limitText) = (node, label, within)
-        args.binds(label, fields: nil)
+        args.binds(label, fields: command.fields + ResultBinding.performed)
         return Run { context in
             let app = try SOCPrintCommand.app(on: phone, context)
             let limit = try limitText.duration(context)
@@ -81,6 +81,17 @@ enum SOCPrintCommand: Sendable {
         var transport = UploadTransport.scp
         var cancelAfter: Int64?
         var confirmCancel = true
+    }
+
+    /// The fields its result gives, besides ``ResultBinding/performed``.
+    var fields: [String] {
+        switch self {
+        case .settings: ["status", "title", "message"]
+        case .open: ["status", "url", "name", "bytes"]
+        case .print: ["status", "step", "asked", "title", "message", "uploaded", "dialog"]
+        case .status, .delete: ["status", "text"]
+        case .quota: ["status", "text", "ps"]
+        }
     }
 
     var defaultLimit: String {

@@ -60,7 +60,8 @@ extension Directive {
         args.declare(node: from)
         let (target, targetPort, node, name, limitText, userText, passwordText) = (host, port, from, label, within, user, password)
         let (put, line0) = (upload, command)
-        args.binds(label, fields: nil)
+        // An upload that never logged in gives the command's (empty) fields too.
+        args.binds(label, fields: ["status", "stdout", "stderr", "exit"] + (upload == nil ? [] : ["bytes", "size"]) + ResultBinding.performed)
         return Run { context in
             let connectivity = SSHConnectivity(
                 host: target, port: targetPort, user: try userText.resolve(context),
@@ -158,7 +159,15 @@ extension Directive {
         }
         if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actor) }
         let (verb, printerState, actorName, name, values) = (action, state, actor, label, words)
-        args.binds(label, fields: nil)
+        let own: [String] =
+            switch action {
+            case "quota": ["ps"]
+            case "queue": ["text"]
+            case "files": ["files", "ps"]
+            case "run": ["stdout", "stderr", "exit"]
+            default: []
+            }
+        args.binds(label, fields: ["status"] + own + ResultBinding.performed)
         return Run { context in
             guard let running = context.actor(named: actorName) as? RunningSunfire else {
                 throw StepError("no running sunfire actor named '\(actorName)'")
