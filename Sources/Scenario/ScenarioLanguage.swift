@@ -400,6 +400,33 @@ public struct ScenarioLanguage: Sendable {
         return errors
     }
 
+    /// Checks that no `start` names an actor already running at that point of the file (started by an earlier line and
+    /// not stopped since, or one of `running`, the console's world): the second start could only fail when it runs.
+    public func checkStarts(_ statements: [Statement], running: Set<String> = []) -> [ScenarioError] {
+        var started: [String: (line: Int, source: String)?] = Dictionary(uniqueKeysWithValues: running.map { ($0, nil) })
+        var errors: [ScenarioError] = []
+        for statement in statements {
+            if statement.directive == "stop" {
+                for use in statement.names where use.kind == .actorReference { started[use.name] = nil }
+                continue
+            }
+            guard statement.names.contains(where: { $0.kind == .actorKind }) else { continue }
+            for use in statement.names where use.kind == .actor {
+                if let earlier = started[use.name] {
+                    let by = earlier.map { "line \($0.line) (\($0.source)) started it" } ?? "it is running"
+                    errors.append(
+                        ScenarioError(
+                            file: statement.file, line: statement.line, column: use.column,
+                            message: "an actor named '\(use.name)' is already started: \(by); expected 'stop \(use.name)' before, "
+                                + "or another name with 'as NAME'"))
+                } else {
+                    started[use.name] = (statement.line, String(statement.source.drop { $0 == " " || $0 == "\t" }))
+                }
+            }
+        }
+        return errors
+    }
+
     /// Checks every `expect reached POINT` against the declared points and the file's own `sometimes` labels
     /// (wherever in the file they are).
     func checkReachPoints(_ statements: [Statement]) -> [ScenarioError] {
@@ -447,7 +474,9 @@ public struct ScenarioLanguage: Sendable {
                 errors.append(error)
             }
         }
-        errors += checkNames(statements) + checkResults(statements) + checkReachPoints(statements) + checkTraceAuthors(statements)
+        errors +=
+            checkNames(statements) + checkStarts(statements) + checkResults(statements) + checkReachPoints(statements)
+            + checkTraceAuthors(statements)
         errors.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         return (Script(file: file, statements: statements), errors)
     }

@@ -5,8 +5,9 @@ import Scenario
 /// Reading scenario files for `run`, `swarm` and `shrink`: every problem of every file is listed (file, line, column,
 /// message) before anything runs, and any problem stops the command with ``ExitStatus/scenarioWrong``.
 enum ScenarioFiles {
-    /// Parses `files` with the catalog's language. `strict` also refuses fault points no actor of the scenario checks.
-    static func load(_ files: [String], strict: Bool) throws -> [Script] {
+    /// Parses `files` with the catalog's language, and refuses fault points no actor of the scenario checks (the
+    /// fault could never fire).
+    static func load(_ files: [String]) throws -> [Script] {
         let language = Catalog.language
         var scripts: [Script] = []
         var problems: [String] = []
@@ -18,7 +19,7 @@ enum ScenarioFiles {
                 continue
             }
             var (script, errors) = language.parse(file: file, text: text)
-            if strict, errors.isEmpty { errors = language.unreachableFaultPoints(script) }
+            if errors.isEmpty { errors = language.unreachableFaultPoints(script) }
             problems += errors.map { "\($0.file):\($0.line):\($0.column): error: \($0.message)" }
             scripts.append(script)
         }

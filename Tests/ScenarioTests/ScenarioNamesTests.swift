@@ -94,6 +94,31 @@ import Wire
         #expect(errors("let p = 7\nstart echo tcp-port=${p}").isEmpty, "a value from a variable is checked when the actor starts")
     }
 
+    @Test func aSecondStartOfARunningNameIsRefusedWhenRead() throws {
+        let error = try #require(errors("start echo\nstart echo").first)
+        #expect((error.line, error.column) == (2, 1))
+        #expect(
+            error.message
+                == "an actor named 'echo' is already started: line 1 (start echo) started it; expected 'stop echo' before, or another name with 'as NAME'"
+        )
+        #expect(errors("start echo\nstop echo\nstart echo").isEmpty, "a stopped actor may start again")
+        #expect(errors("start echo\nstart echo as mirror on mirror").isEmpty)
+        let console = try #require(try language.parse(line: "start echo", file: "console", lineNumber: 1))
+        #expect(language.checkStarts([console], running: ["echo"]).first?.message.contains("already started: it is running") == true)
+    }
+
+    @Test func aCheckThatCannotFailIsRefusedWhenRead() throws {
+        let error = try #require(errors("let x = abc\nexpect ${x} contains \"\"").first)
+        #expect((error.line, error.column) == (2, 22))
+        #expect(
+            error.message
+                == "'contains \"\"': every value passes it: this check can never fail; expected the text to look for "
+                + "(to check a value is empty: 'expect VALUE == \"\"')")
+        #expect(try #require(errors("let x = abc\nexpect ${x} matches \"\"").first).message.contains("can never fail"))
+        #expect(try #require(errors("let x = abc\nexpect ${x} !contains \"\"").first).message.contains("can never pass"))
+        #expect(errors("let x = abc\nexpect ${x} == \"\"\nexpect ${x} contains b").isEmpty)
+    }
+
     @Test func strictRefusesAFaultPointNoStartedActorChecks() throws {
         let (script, parseErrors) = language.parse(file: "t.scn", text: "start echo\nfault other.down on\nfault echo.unavailable once")
         #expect(parseErrors.isEmpty)

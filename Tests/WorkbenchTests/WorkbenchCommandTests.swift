@@ -77,6 +77,14 @@ import Testing
         #expect(
             lines.all.contains { $0.contains("error: expected a duration like 250ms or 2s, found 'soon' (at most 87600h, ten years) (column 9)") })
     }
+
+    @Test func aSecondStartOfARunningActorIsRefusedBeforeItRuns() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("start echo") == .proceed)
+        #expect(session.handle("start echo") == .failed(ExitStatus.scenarioWrong))
+        #expect(lines.all.last?.hasPrefix("error: an actor named 'echo' is already started: it is running; expected 'stop echo' before") == true)
+    }
 }
 
 final class LinesBox: @unchecked Sendable {

@@ -146,7 +146,8 @@ final class ConsoleSession: @unchecked Sendable {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
             let actors = Set(context.startedActors.map(\.name))
             if let problem =
-                (namesProblems(statement, actors: actors) + language.checkResults([statement], bound: context.results)).first
+                (namesProblems(statement, actors: actors) + language.checkStarts([statement], running: actors)
+                + language.checkResults([statement], bound: context.results)).first
             {
                 throw problem
             }
