@@ -483,7 +483,10 @@ public struct ScenarioLanguage: Sendable {
 
     /// Language-level directives: background work.
     static let control: [Directive] = [
-        Directive("join", usage: "join NAME [within DURATION]", summary: "wait for work started with 'spawn NAME …'", keywords: ["within"]) {
+        Directive(
+            "join", usage: "join NAME [within DURATION]", summary: "wait for work started with 'spawn NAME …'",
+            defaults: "within the spawned directive's own limit", keywords: ["within"]
+        ) {
             args throws(ScenarioError) in
             let name = try args.name("the name given to spawn")
             var within: Template?

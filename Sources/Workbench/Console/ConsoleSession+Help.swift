@@ -50,6 +50,7 @@ extension ConsoleSession {
         }
         if let directive = language.directive(named: word) {
             var text = "\(directive.usage)\n  \(directive.summary)"
+            if !directive.defaults.isEmpty { text += "\n  defaults: \(directive.defaults)" }
             if directive.name == "start" {
                 text +=
                     "\n  actor kinds:"

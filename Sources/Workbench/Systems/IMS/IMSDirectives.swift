@@ -21,6 +21,11 @@ extension Directive {
             """,
         summary:
             "IMS token signing: enrol (${NAME.token}), register the host certificate, sign a prototype (${NAME.token}), SDK session and status calls, a raw request to the back end",
+        defaults: """
+            from phone; as ims (certificate for register-certificate, request for request); enrol: a token the signer issues; \
+            register-certificate: kid the signer's key id; sign: the SDK's lifetime, content-types any; \
+            request: POST /sign with no extra header and no body
+            """,
         keywords: [
             "enrol", "register-certificate", "sign", "start-session", "status", "request", "token", "kid", "lifetime", "content-types",
             "any", "strict", "file", "header", "body", "from", "as",

@@ -14,6 +14,7 @@ extension Directive {
         usage:
             "ivanti install current|old | uninstall | state [auth W] [policy W] [passcode entered|missing] [ready true|false] | renew APP [as NAME] (${NAME} true/false, ${NAME.error}) | vault [APP] [as NAME]",
         summary: "drive the Ivanti client: version, AppConnect state (sent to apps), renewal requests, the vault and the last credential received",
+        defaults: "state: what the line leaves out stays as it was; renew: as renew; vault: every app's credentials, as vault",
         keywords: [
             "install", "uninstall", "state", "renew", "vault", "current", "old", "auth", "policy", "passcode", "ready", "as",
             "authorized", "unauthorized", "retired", "managed", "unmanaged", "unknown", "entered", "missing",
@@ -139,6 +140,10 @@ extension Directive {
             """,
         summary:
             "act as an AppConnect app: start AppConnect, check support/canSend/state, send a derived credential (codes -1000…-1005), read a certificate back",
+        defaults: """
+            app phone; as appconnect (start), check, send, certificate; start: no url-types, queries the two the AppConnect \
+            library needs (appconnect, appconnectdc); send: pad 0, fixtures Fixtures/ivanti
+            """,
         keywords: [
             "start", "check", "send", "certificate", "app", "scheme", "url-types", "queries", "none", "as", "brand", "callback", "name",
             "serial", "expires", "certs", "pad", "fixtures", "tag",

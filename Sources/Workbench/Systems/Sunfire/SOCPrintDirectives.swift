@@ -23,6 +23,11 @@ extension Directive {
             status → ${NAME.text}; delete → ${NAME.text}; quota → ${NAME.text}, ${NAME.ps}; settings → ${NAME.title}. \
             FILE is found from the scenario's folder, else in Fixtures/ (e.g. documents/slides-12.pptx); the server defaults to sunfire, quota asks mysoc:443
             """,
+        defaults: """
+            from phone, as socprint, within 2m (print: 30m); settings: server sunfire, no printer; open: the file's own name \
+            (generated: document-N.KIND); print: printer psts, per-sheet 1, every page, network wifi, answer-wwan yes, transfer scp, \
+            never cancelled (cancel-after: confirm yes)
+            """,
         keywords: [
             "settings", "user", "password", "server", "printer", "open", "generated", "pages", "name", "print", "per-sheet", "range",
             "network", "wifi", "wwan", "answer-wwan", "yes", "no", "transfer", "scp", "sftp", "cancel-after", "confirm", "within",

@@ -16,6 +16,7 @@ extension Directive {
             + "each with [to HOST[:PORT]] [user U] [password P] [from NODE] [within DURATION] [as NAME]",
         summary:
             "run one command on an SSH host (default sunfire:22 as demo), or upload a file: ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error|failed",
+        defaults: "to sunfire:22, user demo, password demo-password, from phone, within 120s, as ssh; put: via scp, never cancelled",
         keywords: [
             "put", "generated", "stand-in", "bytes", "pages", "via", "scp", "sftp", "cancel-after", "to", "user", "password", "from", "within", "as",
         ]
@@ -116,6 +117,7 @@ extension Directive {
             """,
         summary:
             "Sunfire's operator knobs: printer states, Samba jobs, quotas, whitelist; queue text (${NAME.text}), home files (${NAME.files}), ${NAME.ps}",
+        defaults: "on sunfire, as sunfire",
         keywords: [
             "printer", "ready", "out-of-paper", "down", "no-daemon", "queue-off", "samba-job", "owner", "name", "pages", "quota",
             "whitelist", "queue", "files", "run", "on", "as",
