@@ -17,6 +17,7 @@ extension Directive {
                 return Pending(label: name, timeout: .seconds(60)) { context, timeout in
                     try context.kernel.wait(for: task, timeout: timeout)
                     context.actors.removeAll { $0.name == name }
+                    context.placements[name] = nil
                     return [:]
                 }
             }
@@ -296,6 +297,7 @@ extension Directive {
                 return Pending(label: label, timeout: .seconds(60)) { context, timeout in
                     let actor = try context.kernel.wait(for: task, timeout: timeout)
                     context.actors.append((label, actor))
+                    context.placements[label] = (actorKind.name, node.name)
                     var values: [String: String] = [:]
                     for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
                     return values

@@ -278,7 +278,8 @@ func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
 /// Parses a scenario duration (`250ms`, `2s`, `15min`) or says what was expected.
 public func parseDuration(_ text: String) throws -> Duration {
     guard let duration = DurationParser.parse(text) else {
-        throw StepError("'\(text)' is not a duration like 250ms or 2s of at most \(DurationParser.limitText)")
+        let hint = DurationParser.suggestion(for: text).map { " (did you mean '\($0)'?)" } ?? ""
+        throw StepError("'\(text)' is not a duration like 250ms or 2s of at most \(DurationParser.limitText)\(hint)")
     }
     return duration
 }

@@ -61,6 +61,8 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Set by `after heal`: the rest of the run must end by `deadline` (`within` after the heal on line `line`).
     public internal(set) var recovery: (deadline: Duration, line: Int, within: Duration)?
     var actors: [(name: String, actor: any RunningActor)] = []
+    /// The kind and host of each started actor, by name.
+    var placements: [String: (kind: String, host: String)] = [:]
     var connections: [String: TCPConnection] = [:]
     var background: [String: Pending] = [:]
     var marks: [String: Duration] = [:]
@@ -181,6 +183,9 @@ public final class ScenarioContext: @unchecked Sendable {
 
     /// The started actors, in start order.
     public var startedActors: [(name: String, actor: any RunningActor)] { actors }
+
+    /// The kind and host of the actor started as `name` (nil when none runs under that name).
+    public func placement(ofActor name: String) -> (kind: String, host: String)? { placements[name] }
 
     /// State a system's directives keep for the rest of the scenario (an app's client, its stored settings),
     /// created on first use under `key`.

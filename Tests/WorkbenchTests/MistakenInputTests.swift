@@ -127,6 +127,24 @@ import Testing
         #expect(try WorkbenchBinary.run(["run", file.path]).status == 0)
     }
 
+    @Test func aFolderRunsTheScenariosInItInNameOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folder-\(getpid())")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["b.scn", "a.scn", "inner/c.scn"] {
+            try "advance 1s\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try "not a scenario".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let run = try WorkbenchBinary.run(["run", folder.path])
+        #expect(run.status == 0, "\(run.output)")
+        let ran = run.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }.map { $0.split(separator: " ")[1] }
+        #expect(ran == ["\(folder.path)/a.scn:", "\(folder.path)/b.scn:"], "\(run.stdout)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let none = try WorkbenchBinary.run(["run", folder.appendingPathComponent("empty").path])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("empty: error: a folder with no .scn file in it"), "\(none.output)")
+    }
+
     @Test func pipedConsoleStopsAtTheFirstFailingLine() throws {
         let wrong = try WorkbenchBinary.run([], input: "start echo\nbogus line\nprint reached\n")
         #expect(wrong.status == 2)

@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scenario files (.scn).")
+    @Argument(help: "Scenario files (.scn), or folders: a folder runs the .scn files in it, in name order.")
     var files: [String]
 
     @OptionGroup var seed: SeedOption
