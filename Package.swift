@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "PercentEncoding"),
         // Base64url, strict, padding forbidden or optional by the caller's choice: JWTs and bus URLs.
         .target(name: "Base64URLEncoding"),
+        // Days since 1970 to a UTC calendar date: the one calendar of IPP dateTime, SFTP `ls -l` lines and OData ETags.
+        .target(name: "CivilDate"),
         // Flame graphs from `perf script` output, drawn as self-contained SVG: what `bench … --flamegraph` writes
         // (Debian 12 packages no flame-graph tool).
         .target(name: "FlameGraph", dependencies: ["MarkupEscaping"]),
@@ -126,7 +128,7 @@ let package = Package(
         .target(
             name: "MiGServer",
             dependencies: [
-                "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments", "DurableStore",
+                "IPP", "Wire", "WireHTTP", "CZlib", "PrintDocuments", "DurableStore", "CivilDate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -197,7 +199,7 @@ let package = Package(
             ]),
         // SAP Mobile Services: the pure OData/registration/client-log core, the registration endpoint actor
         // (registrations in SQLite, passwords as PBKDF2-HMAC-SHA256) and the app's session manager (never imports the actor).
-        .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding"]),
+        .target(name: "SCPms", dependencies: ["JSONEscaping", "PercentEncoding", "CivilDate"]),
         .target(
             name: "SCPmsServer",
             dependencies: [
@@ -218,7 +220,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // Pure SFTP version 3 codec (draft-ietf-secsh-filexfer-02): every packet both ways, attributes, limits; no I/O.
-        .target(name: "SFTP"),
+        .target(name: "SFTP", dependencies: ["CivilDate"]),
         // Documents that behave like real ones, and the print host's converters emulated on them: PDF, PostScript
         // with DSC comments, DOCX/PPTX/ODT (ZIP through the system zlib), stand-in jars.
         .target(name: "PrintDocuments", dependencies: ["CZlib", "MarkupEscaping"]),
@@ -305,6 +307,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+        .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"]),
         .testTarget(
             name: "DurableStoreTests",
             dependencies: [

@@ -180,6 +180,13 @@ public final class HostSigningBackend: Sendable {
         }
         switch (request.method, request.path) {
         case (.POST, "/sign"): return sign(request)
+        // What a person who opens the URL serve prints finds: where the back end's resources are.
+        case (.GET, "/"):
+            return .text(
+                .ok,
+                "the host's IMS signing back end: POST \(baseURL)sign signs a token prototype (Authorization: Bearer <app token>, "
+                    + "the prototype as the body); GET \(baseURL)certificate gives its certificate (PEM); POST \(baseURL)admin/users/<id> "
+                    + "enrols a user (the admin token)\n")
         case (.GET, "/certificate"):
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/x-pem-file"], body: ByteBuffer(string: certificate.pem))
         case (.POST, let path) where path.hasPrefix("/admin/users/"):

@@ -147,6 +147,13 @@ public final class IMSVerifier: Sendable {
         case (.POST, "/v1/sessions"): return await startSession(request)
         case (.GET, "/v1/drivesync/status"): return status(request)
         case (.POST, _) where path.hasPrefix("/admin/hosts/"): return await admin(request)
+        // The URL serve prints: say what is here rather than 404.
+        case (.GET, "/"):
+            return .text(
+                .ok,
+                "IMS: POST /v1/sessions starts a session (a token the host signed); GET /v1/drivesync/status checks one; "
+                    + "POST /admin/hosts/<iss>/certificates and /admin/hosts/<iss>/users/<sub> register a host's certificate and users "
+                    + "(the admin token)\n")
         default:
             return .text(.notFound, "no resource \(request.method) \(path); expected POST /v1/sessions or GET /v1/drivesync/status")
         }

@@ -159,8 +159,4 @@ extension IPPGroupBuilder {
     }
     /// Adds `last-document` (boolean).
     public mutating func addLastDocument(_ last: Bool) { add(IPPAttributeName.lastDocument, .boolean(last)) }
-    /// Adds `status-message` (text).
-    public mutating func addStatusMessage(_ message: String) {
-        add(IPPAttributeName.statusMessage, .text(message))
-    }
 }

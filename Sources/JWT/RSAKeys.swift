@@ -140,13 +140,6 @@ enum OpenSSLPEM {
         }
     }
 
-    static func drain(_ bio: OpaquePointer) -> String {
-        var pointer: UnsafeMutablePointer<CChar>?
-        let count = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &pointer)
-        guard count > 0, let pointer else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
-    }
-
     /// The oldest queued libcrypto error as text (and clears the queue).
     static func lastError() -> String {
         let code = ERR_get_error()

@@ -96,9 +96,6 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
         hosts.insert(name)
     }
 
-    /// Whether a host name resolves.
-    public func hasHost(_ name: String) -> Bool { hosts.contains(name) }
-
     /// Every host, by name.
     public var hostNames: [String] { hosts.sorted() }
 

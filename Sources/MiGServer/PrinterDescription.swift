@@ -1,3 +1,4 @@
+import CivilDate
 import IPP
 
 /// What the printer behind MiG is and supports: the static part of its Get-Printer-Attributes answer.
@@ -193,20 +194,9 @@ enum AttributeGroup {
 extension IPPDateTime {
     /// The calendar date of a Unix time, in UTC.
     init(unixSeconds: Int64) {
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
-        let secondsOfDay = unixSeconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (date, secondsOfDay) = CivilDate.split(unixSeconds: unixSeconds)
         self.init(
-            year: UInt16(clamping: year), month: UInt8(month), day: UInt8(day),
+            year: UInt16(clamping: date.year), month: UInt8(date.month), day: UInt8(date.day),
             hour: UInt8(secondsOfDay / 3600), minutes: UInt8(secondsOfDay / 60 % 60), seconds: UInt8(secondsOfDay % 60))
     }
 }

@@ -1,3 +1,5 @@
+import CivilDate
+
 /// The OData v2 JSON date format SCPms uses for `CreatedAt`: `/Date(<milliseconds since the Unix epoch>)/`.
 public enum ODataDate {
     /// `/Date(1767225600000)/`.
@@ -21,23 +23,11 @@ public enum ODataDate {
     /// `2026-01-01T00:00:00.000Z` — the calendar form used for ETags (proleptic Gregorian, UTC).
     public static func iso8601(milliseconds: Int64) -> String {
         let (days, msOfDay) = milliseconds.floorDivided(by: 86_400_000)
-        let (year, month, day) = civil(fromDays: days)
+        let date = CivilDate(daysSinceEpoch: days)
+        let (year, month, day) = (date.year, Int64(date.month), Int64(date.day))
         let seconds = msOfDay / 1000
         return
             "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
-    }
-
-    /// Howard Hinnant's days-to-civil algorithm: exact for every representable day.
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -23,18 +23,36 @@ struct PasswordHashing: Sendable {
 
     static let saltBytes = 16
     static let keyBytes = 32
+    /// The iteration counts a stored hash may name: a row with 0 (or a count no store writes) is refused, not hashed.
+    static let iterationRange = 1...10_000_000
 
-    func hash(_ password: String, salt: [UInt8]) -> StoredPassword {
-        StoredPassword(scheme: .pbkdf2SHA256, iterations: iterations, salt: salt, hash: Self.derive(password, salt: salt, iterations: iterations))
+    func hash(_ password: String, salt: [UInt8]) throws(StoredPasswordError) -> StoredPassword {
+        StoredPassword(scheme: .pbkdf2SHA256, iterations: iterations, salt: salt, hash: try Self.derive(password, salt: salt, iterations: iterations))
     }
 
     /// PBKDF2-HMAC-SHA256; `unsafeUncheckedRounds` because ``inMemory`` is below the 210,000 the checked call demands.
-    static func derive(_ password: String, salt: [UInt8], iterations: Int) -> [UInt8] {
-        // Only fails for a zero output length or a rounds count BoringSSL cannot take; both are constants here.
-        let key = try! KDF.Insecure.PBKDF2.deriveKey(
-            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: keyBytes, unsafeUncheckedRounds: iterations)
-        return key.withUnsafeBytes { Array($0) }
+    /// - throws: ``StoredPasswordError`` when `iterations` (read from the database) is outside ``iterationRange``, or
+    ///   BoringSSL refuses the derivation.
+    static func derive(_ password: String, salt: [UInt8], iterations: Int) throws(StoredPasswordError) -> [UInt8] {
+        guard iterationRange.contains(iterations) else {
+            throw StoredPasswordError(
+                "a PBKDF2 hash with \(iterations) iterations; expected \(iterationRange.lowerBound)…\(iterationRange.upperBound)")
+        }
+        do {
+            let key = try KDF.Insecure.PBKDF2.deriveKey(
+                from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: keyBytes, unsafeUncheckedRounds: iterations)
+            return key.withUnsafeBytes { Array($0) }
+        } catch {
+            throw StoredPasswordError("PBKDF2 with \(iterations) iterations failed: \(error)")
+        }
     }
+}
+
+/// A stored password that cannot be checked (a row with 0 iterations): the login fails with this error instead of
+/// trapping the server.
+struct StoredPasswordError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = "stored password: " + description }
 }
 
 /// A user's stored password: scheme, work factor, salt and hash, as the `user` table keeps them.
@@ -53,10 +71,10 @@ struct StoredPassword: Sendable, Equatable {
     let hash: [UInt8]
 
     /// Whether `password` is the one this was made from; compares in constant time. CPU-heavy for PBKDF2: off the loop.
-    func matches(_ password: String) -> Bool {
+    func matches(_ password: String) throws(StoredPasswordError) -> Bool {
         let candidate: [UInt8] =
             switch scheme {
-            case .pbkdf2SHA256: PasswordHashing.derive(password, salt: salt, iterations: iterations)
+            case .pbkdf2SHA256: try PasswordHashing.derive(password, salt: salt, iterations: iterations)
             case .saltedSHA256: Array(SHA256.hash(data: salt + Array(password.utf8)))
             }
         guard candidate.count == hash.count else { return false }

@@ -110,7 +110,7 @@ public final class RegistrationStore: Sendable {
     ///
     /// - parameter salt: random bytes from the node's stream (deterministic under simulation).
     public func putUser(_ name: String, password: String, salt: [UInt8]) throws {
-        let stored = hashing.hash(password, salt: salt)
+        let stored = try hashing.hash(password, salt: salt)
         try database.writeBlocking { db in try Self.store(stored, of: name, in: db) }
     }
 
@@ -164,11 +164,11 @@ public final class RegistrationStore: Sendable {
     ) async throws
         -> Bool
     {
-        guard try await node.awaitBlocking({ stored.matches(password) }) else { return false }
+        guard try await node.awaitBlocking({ try stored.matches(password) }) else { return false }
         var current = stored
         if stored.isWeaker(than: hashing) {
             let hashing = self.hashing
-            let upgraded = try await node.awaitBlocking { hashing.hash(password, salt: stored.salt) }
+            let upgraded = try await node.awaitBlocking { try hashing.hash(password, salt: stored.salt) }
             // Only if the password was not changed meanwhile.
             let replaced = try await database.awaitWrite(on: node) { db in
                 guard try Self.storedPassword(of: name, in: db) == stored else { return false }

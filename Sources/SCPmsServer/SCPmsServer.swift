@@ -90,7 +90,7 @@ public final class SCPmsServer: Sendable {
         node.faults.declare(internalErrorFault)
         let store = try RegistrationStore(path: configuration.databasePath, node: node)
         try store.putApplication(configuration.applicationId, logUploadEnabled: configuration.logUploadEnabled)
-        try store.putUser(configuration.user, password: configuration.password, salt: node.secrets.bytes(16))
+        try store.putUser(configuration.user, password: configuration.password, salt: node.secrets.bytes(PasswordHashing.saltBytes))
         guard configuration.servesPlainHTTP || configuration.tls != nil else {
             throw SCPmsServerError("neither plain HTTP nor HTTPS is configured; the server would not listen at all")
         }
@@ -191,7 +191,7 @@ public final class SCPmsServer: Sendable {
 
     /// Adds a user (or changes their password).
     public func addUser(_ name: String, password: String) throws {
-        try store.putUser(name, password: password, salt: node.secrets.bytes(16))
+        try store.putUser(name, password: password, salt: node.secrets.bytes(PasswordHashing.saltBytes))
         node.trace("user-added", [("user", name)])
     }
 

@@ -1,3 +1,5 @@
+import CivilDate
+
 extension SFTPNameEntry {
     /// The `ls -l` line OpenSSH's sftp-server sends as a NAME entry's longname (sftp-common.c `ls_file`):
     /// `-rw-r--r--    1 demo     demo       297000 Jan  1 00:00 name`. Dates within six months of `now` show the
@@ -34,19 +36,9 @@ extension SFTPNameEntry {
     private static func padRight(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
     private static func zero(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    /// Days-from-civil inverse (Howard Hinnant's algorithm), UTC.
-    private static func civilDate(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondsOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day), Int(secondsOfDay / 3600), Int(secondsOfDay % 3600 / 60))
+    /// The UTC date, hour and minute of a Unix time (``CivilDate``).
+    private static func civilDate(_ seconds: Int64) -> (year: Int64, month: Int, day: Int, hour: Int, minute: Int) {
+        let (date, secondsOfDay) = CivilDate.split(unixSeconds: seconds)
+        return (date.year, date.month, date.day, Int(secondsOfDay / 3600), Int(secondsOfDay % 3600 / 60))
     }
 }

@@ -6,7 +6,6 @@ import WireHTTP
 
 /// The quota screen (`QuotaViewController`): logs into mysoc with the app's form POST and reads the quota table.
 public struct QuotaClient: Sendable {
-    public static let refreshing = "Refreshing Quota..."
     public static let defaultHost = "mysoc.nus.edu.sg"
     /// The form, **not URL-encoded**, exactly as the app sends it (a password with `&` or `=` breaks it there too).
     public static func form(user: String, password: String) -> String {

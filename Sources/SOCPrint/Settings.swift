@@ -6,8 +6,6 @@ public final class SettingsStore: Sendable {
     /// The app's keys.
     public static let usernameKey = "KEY_USERNAME", passwordKey = "KEY_PASSWORD", printerKey = "KEY_PRINTER", serverKey = "KEY_SERVER"
     public static let defaultServer = "sunfire.comp.nus.edu.sg"
-    /// "Forgot your password?" opens this.
-    public static let resetPasswordLink = "https://mysoc.nus.edu.sg/~myacct/"
 
     private let values = Mutex<[String: String]>([:])
 

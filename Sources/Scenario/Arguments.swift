@@ -89,6 +89,9 @@ public struct Arguments: Sendable {
         if !token.text.contains("${") {
             guard let value = DurationParser.parse(token.text) else {
                 index -= 1
+                if let suggestion = DurationParser.suggestion(for: token.text) {
+                    throw error("expected \(what), found '\(token.text)' (did you mean '\(suggestion)'?)")
+                }
                 throw error("expected \(what), found '\(token.text)' (at most \(DurationParser.limitText))")
             }
             guard signed || value >= .zero else {

@@ -6,6 +6,9 @@ public struct Directive: Sendable {
     public let usage: String
     /// One line of help.
     public let summary: String
+    /// What it takes when a line leaves a word out (`help WORD` shows it), e.g. `from phone, within 30s, as http`; empty
+    /// when it leaves nothing to a default.
+    public let defaults: String
     /// Words that may follow it (for tab completion).
     public let keywords: [String]
     /// Whether its lines run in a live session (`workbench attach`, `serve --script`), and if not, why.
@@ -14,12 +17,13 @@ public struct Directive: Sendable {
     public let parse: @Sendable (inout Arguments) throws(ScenarioError) -> any Step
 
     public init(
-        _ name: String, usage: String, summary: String, keywords: [String] = [], live: LiveSupport = .simulatedOnly,
+        _ name: String, usage: String, summary: String, defaults: String = "", keywords: [String] = [], live: LiveSupport = .simulatedOnly,
         parse: @escaping @Sendable (inout Arguments) throws(ScenarioError) -> any Step
     ) {
         self.name = name
         self.usage = usage
         self.summary = summary
+        self.defaults = defaults
         self.keywords = keywords
         self.live = live
         self.parse = parse

@@ -48,6 +48,7 @@ extension Directive {
         Directive(
             "connect", usage: "connect NAME to HOST:PORT [from NODE] [timeout DURATION]",
             summary: "open a raw TCP connection; ${NAME.status} is connected or error, ${NAME.error} says why",
+            defaults: "from phone, timeout 10s",
             keywords: ["to", "from", "timeout"]
         ) { args throws(ScenarioError) in
             let name = try args.name("a connection name")
@@ -107,9 +108,10 @@ extension Directive {
             }
         },
         Directive(
-            "receive", usage: "receive NAME [until TEXT | bytes N | end] [within DURATION]",
+            "receive", usage: "receive NAME [until TEXT | bytes N | end] [within DURATION] [as NAME]",
             summary: "wait for data; ${NAME.received} holds it, ${NAME.ended} tells if the peer closed",
-            keywords: ["until", "bytes", "end", "within"]
+            defaults: "until any data arrives, within 10s, as the connection's name",
+            keywords: ["until", "bytes", "end", "within", "as"]
         ) { args throws(ScenarioError) in
             let name = try args.name("a connection name")
             enum Until: Sendable {
@@ -120,8 +122,11 @@ extension Directive {
             }
             var until = Until.any
             var within = Template(literal: "10s")
+            var label = name
             while !args.isEmpty {
-                if args.accept("until") {
+                if args.accept("as") {
+                    label = try args.name("a variable name")
+                } else if args.accept("until") {
                     until = .text(try args.value("the text to wait for"))
                 } else if args.accept("bytes") {
                     until = .bytes(try args.integer("a byte count", in: 1...Int(Int32.max)))
@@ -132,8 +137,8 @@ extension Directive {
                     within = try args.duration()
                 }
             }
-            args.binds(name, fields: ["received", "ended", "error"])
-            let condition = until
+            args.binds(label, fields: ["received", "ended", "error"])
+            let (condition, variable) = (until, label)
             let receiveLimit = within
             return Run { context in
                 guard let connection = context.connections[name] else { throw StepError("no connection named '\(name)'") }
@@ -152,11 +157,14 @@ extension Directive {
                 kernel.loop.run(until: kernel.deadline(after: limit), while: { !satisfied() })
                 let received = String(decoding: connection.received, as: UTF8.self)
                 connection.received.removeAll()
-                context.publish(name, ["received": received, "ended": String(connection.ended), "error": connection.error ?? ""])
+                context.publish(variable, ["received": received, "ended": String(connection.ended), "error": connection.error ?? ""])
                 return nil
             }
         },
-        Directive("close", usage: "close NAME [write]", summary: "close a connection, or only its sending half", keywords: ["write"]) {
+        Directive(
+            "close", usage: "close NAME [write]", summary: "close a connection, or only its sending half", defaults: "both halves",
+            keywords: ["write"]
+        ) {
             args throws(ScenarioError) in
             let name = try args.name("a connection name")
             let writeOnly = args.accept("write")
@@ -171,6 +179,7 @@ extension Directive {
         Directive(
             "http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT] [chunked] [from NODE] [as NAME] [within DURATION]",
             summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, ${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}",
+            defaults: "no extra header, no body, not chunked, from phone, as http, within 30s",
             keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "chunked", "from", "as", "within"]
         ) { args throws(ScenarioError) in
             let method = try args.oneOf(["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"])
@@ -243,7 +252,8 @@ extension Directive {
     static func start(_ known: [ActorKind]) -> Directive {
         Directive(
             "start", usage: "start KIND [as NAME] [on HOST] [OPTION=VALUE]…",
-            summary: "start an actor; its URLs become ${NAME.LABEL}", keywords: ["as", "on"]
+            summary: "start an actor; its URLs become ${NAME.LABEL}",
+            defaults: "as KIND, on the kind's own host (listed below), each option its default (listed below)", keywords: ["as", "on"]
         ) { args throws(ScenarioError) in
             let kindColumn = args.peek?.column ?? args.directiveColumn
             let kind = try args.name("an actor kind")

@@ -9,6 +9,7 @@ extension Directive {
             "sometimes",
             usage: "sometimes CONDITION [as LABEL]",
             summary: "count an outcome worth reaching (any 'expect' condition) without requiring it; the swarm reports the seeds that reached it",
+            defaults: "as FILE:LINE (the file's name and the line's number)",
             keywords: ["as", "in", "trace", "reached", "==", "!=", "contains", "!contains", "matches", "<", "<=", ">", ">="]
         ) { args throws(ScenarioError) in
             // `as LABEL` ends the line: the condition is what comes before it.
@@ -41,6 +42,7 @@ extension Directive {
             usage: "after heal [within DURATION]",
             summary: "end every fault (paths healed, clocks on time, fault points off, pending 'later' faults dropped); "
                 + "a swarm draws no fault from here on, and the rest must run within DURATION (default 10m) of virtual time",
+            defaults: "within 10m",
             keywords: ["heal", "within"]
         ) { args throws(ScenarioError) in
             try args.expect("heal", "after 'after' (the only form is 'after heal [within DURATION]')")

@@ -83,7 +83,8 @@ extension Directive {
         },
         Directive(
             "wait", usage: "wait until trace EVENT [by NODE] [FIELD=VALUE]… [within DURATION]",
-            summary: "let time pass until an event appears in the trace", keywords: ["until", "trace", "by", "within"], live: .runs
+            summary: "let time pass until an event appears in the trace", defaults: "by any node, any fields, within 60s",
+            keywords: ["until", "trace", "by", "within"], live: .runs
         ) { args throws(ScenarioError) in
             try args.expect("until")
             try args.expect("trace", "after 'until'")
@@ -116,6 +117,7 @@ extension Directive {
             usage:
                 "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by NODE] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION | expect requests NODE [REQUEST] [status S] count OP N",
             summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
+            defaults: "trace: by any node, any fields; requests: any request, any status",
             keywords: [
                 "in", "trace", "no", "by", "elapsed", "since", "requests", "status", "count", "==", "!=", "contains", "!contains", "matches", "<",
                 "<=", ">", ">=",

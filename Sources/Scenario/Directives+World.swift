@@ -24,6 +24,7 @@ extension Directive {
         Directive(
             "link", usage: "link A -> B | A <-> B [latency DELAY | uniform MIN..MAX | normal MEAN DEV | exponential MEAN] [bandwidth RATE]",
             summary: "set latency and bandwidth between two hosts (one way or both)",
+            defaults: "what the line leaves out stays as it was (at first: no latency, no bandwidth limit)",
             keywords: ["->", "<->", "latency", "uniform", "normal", "exponential", "bandwidth"], live: .runs
         ) { args throws(ScenarioError) in
             let path = try parsePath(&args)
@@ -147,6 +148,7 @@ extension Directive {
         },
         Directive(
             "open", usage: "open URL [from NODE] [as NAME]", summary: "open a URL on the bus; NAME (default 'open') is true or false",
+            defaults: "from phone, as open",
             keywords: ["from", "as"]
         ) { args throws(ScenarioError) in
             let url = try args.value("a URL")
@@ -172,6 +174,7 @@ extension Directive {
         Directive(
             "foreground", usage: "foreground [APP] [as NAME]",
             summary: "the user brings APP to the front (app switcher); NAME (default 'foreground') is the app in front, or home-screen",
+            defaults: "no APP (only reads which app is in front), as foreground",
             keywords: ["as"]
         ) { args throws(ScenarioError) in
             var app: String?
@@ -203,6 +206,7 @@ private func pathSwitch(
 ) -> Directive {
     Directive(
         name, usage: "\(name) A -> B | A <-> B" + (undo == nil ? "" : " [for DURATION]"), summary: summary,
+        defaults: undo.map { "until '\($0)' (no 'for')" } ?? "",
         keywords: ["->", "<->"] + (undo == nil ? [] : ["for"]), live: .runs
     ) { args throws(ScenarioError) in
         let path = try parsePath(&args)
@@ -274,7 +278,8 @@ func parseLatency(_ args: inout Arguments) throws(ScenarioError) -> Latency {
 /// Parses a scenario duration (`250ms`, `2s`, `15min`) or says what was expected.
 public func parseDuration(_ text: String) throws -> Duration {
     guard let duration = DurationParser.parse(text) else {
-        throw StepError("'\(text)' is not a duration like 250ms or 2s of at most \(DurationParser.limitText)")
+        let hint = DurationParser.suggestion(for: text).map { " (did you mean '\($0)'?)" } ?? ""
+        throw StepError("'\(text)' is not a duration like 250ms or 2s of at most \(DurationParser.limitText)\(hint)")
     }
     return duration
 }

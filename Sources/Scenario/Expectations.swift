@@ -78,6 +78,13 @@ enum Expectations {
         let op = try args.oneOf(operators + ["in"])
         let rhs = try args.value("a value")
         try args.end()
+        // Every text contains the empty one and matches the empty pattern: such a check could never fail.
+        if rhs.token.text.isEmpty, ["contains", "!contains", "matches"].contains(op) {
+            let outcome = op == "!contains" ? "no value passes it: this check can never pass" : "every value passes it: this check can never fail"
+            throw ScenarioError(
+                file: args.file, line: args.line, column: rhs.token.column,
+                message: "'\(op) \"\"': \(outcome); expected the text to look for (to check a value is empty: 'expect VALUE == \"\"')")
+        }
         var compiled: CompiledPattern?
         if op == "matches", !rhs.token.text.contains("${") {
             do { compiled = CompiledPattern(try Regex(rhs.token.text)) } catch {

@@ -204,6 +204,12 @@ public final class ScenarioContext: @unchecked Sendable {
         launches[name] = launch
     }
 
+    /// The kind and host of the actor running as `name` (nil when none runs under that name).
+    public func placement(ofActor name: String) -> (kind: String, host: String)? {
+        guard actor(named: name) != nil, let launch = launches[name] else { return nil }
+        return (launch.kind.name, launch.node)
+    }
+
     /// State a system's directives keep for the rest of the scenario (an app's client, its stored settings),
     /// created on first use under `key`.
     public func state<T>(_ key: String, create: () throws -> T) rethrows -> T {

@@ -267,7 +267,8 @@ public struct ScenarioLanguage: Sendable {
     }
 
     /// Checks every `${NAME.FIELD}` against the line that binds NAME before it, in file order: a field that binding
-    /// cannot give is an error naming that line (and the earlier one it replaced, if that one gave the field).
+    /// cannot give is an error naming that line (and the earlier one it replaced, if that one gave the field), and so is
+    /// a name no line before it binds (`${seed}` and `${now}` excepted).
     /// - parameter bound: results bound before these statements (the console's world), by name with their fields.
     public func checkResults(_ statements: [Statement], bound: [String: (line: Int, source: String, fields: [String])] = [:]) -> [ScenarioError] {
         typealias Bound = (line: Int, source: String, binding: ResultBinding)
@@ -279,7 +280,16 @@ public struct ScenarioLanguage: Sendable {
             let text = String(statement.source.drop { $0 == " " || $0 == "\t" })
             for use in statement.reads {
                 let label = latest.keys.filter { use.name == $0 || use.name.hasPrefix($0 + ".") }.max { $0.count < $1.count }
-                guard let label, let binding = latest[label], let fields = binding.binding.fields else { continue }
+                guard let label else {
+                    guard !Self.builtInVariables.contains(use.name) else { continue }
+                    errors.append(
+                        ScenarioError(
+                            file: statement.file, line: statement.line, column: use.column,
+                            message: unboundMessage(
+                                use.name, bound: latest.keys, spawned: background, statements: statements, after: statement.line)))
+                    continue
+                }
+                guard let binding = latest[label], let fields = binding.binding.fields else { continue }
                 let field = use.name == label ? "" : String(use.name.dropFirst(label.count + 1))
                 guard !binding.binding.gives(field) else { continue }
                 let replaced = earlier[label].flatMap { $0.binding.gives(field) ? ($0.line, $0.source) : nil }
@@ -305,6 +315,33 @@ public struct ScenarioLanguage: Sendable {
             }
         }
         return errors
+    }
+
+    /// The variables every run defines: `${seed}`, and `${now}`, the virtual time.
+    static let builtInVariables: Set<String> = ["seed", "now"]
+
+    /// Why `${name}` has no value: no line before it binds its name (with the nearest bound name, and the later line
+    /// that binds it, if one does).
+    private func unboundMessage(
+        _ name: String, bound: some Collection<String>, spawned: [String: (line: Int, source: String, binding: ResultBinding)],
+        statements: [Statement], after line: Int
+    ) -> String {
+        let label = String(name.prefix { $0 != "." })
+        let known = bound.sorted()
+        let later = statements.first { $0.line > line && $0.spawned == nil && $0.binding?.label == label }
+        let running = spawned.first { $0.value.binding.label == label }
+        let when =
+            if let running {
+                "; line \(running.value.line) binds it when 'join \(running.key)' collects its work"
+            } else if let later {
+                "; line \(later.line) binds it, after this one"
+            } else {
+                ""
+            }
+        return "${\(name)}: no line before this one binds '\(label)'"
+            + didYouMean(label, among: known + Self.builtInVariables.sorted()) + when
+            + "; bound by then: \(known.isEmpty ? "nothing" : known.joined(separator: ", ")) "
+            + "('as NAME' names a line's result, 'let NAME = VALUE' a value)"
     }
 
     /// Who records trace events besides a scenario's nodes and actors.
@@ -363,6 +400,33 @@ public struct ScenarioLanguage: Sendable {
         return errors
     }
 
+    /// Checks that no `start` names an actor already running at that point of the file (started by an earlier line and
+    /// not stopped since, or one of `running`, the console's world): the second start could only fail when it runs.
+    public func checkStarts(_ statements: [Statement], running: Set<String> = []) -> [ScenarioError] {
+        var started: [String: (line: Int, source: String)?] = Dictionary(uniqueKeysWithValues: running.map { ($0, nil) })
+        var errors: [ScenarioError] = []
+        for statement in statements {
+            if statement.directive == "stop" {
+                for use in statement.names where use.kind == .actorReference { started[use.name] = nil }
+                continue
+            }
+            guard statement.names.contains(where: { $0.kind == .actorKind }) else { continue }
+            for use in statement.names where use.kind == .actor {
+                if let earlier = started[use.name] {
+                    let by = earlier.map { "line \($0.line) (\($0.source)) started it" } ?? "it is running"
+                    errors.append(
+                        ScenarioError(
+                            file: statement.file, line: statement.line, column: use.column,
+                            message: "an actor named '\(use.name)' is already started: \(by); expected 'stop \(use.name)' before, "
+                                + "or another name with 'as NAME'"))
+                } else {
+                    started[use.name] = (statement.line, String(statement.source.drop { $0 == " " || $0 == "\t" }))
+                }
+            }
+        }
+        return errors
+    }
+
     /// Checks every `expect reached POINT` against the declared points and the file's own `sometimes` labels
     /// (wherever in the file they are).
     func checkReachPoints(_ statements: [Statement]) -> [ScenarioError] {
@@ -410,14 +474,19 @@ public struct ScenarioLanguage: Sendable {
                 errors.append(error)
             }
         }
-        errors += checkNames(statements) + checkResults(statements) + checkReachPoints(statements) + checkTraceAuthors(statements)
+        errors +=
+            checkNames(statements) + checkStarts(statements) + checkResults(statements) + checkReachPoints(statements)
+            + checkTraceAuthors(statements)
         errors.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         return (Script(file: file, statements: statements), errors)
     }
 
     /// Language-level directives: background work.
     static let control: [Directive] = [
-        Directive("join", usage: "join NAME [within DURATION]", summary: "wait for work started with 'spawn NAME …'", keywords: ["within"]) {
+        Directive(
+            "join", usage: "join NAME [within DURATION]", summary: "wait for work started with 'spawn NAME …'",
+            defaults: "within the spawned directive's own limit", keywords: ["within"]
+        ) {
             args throws(ScenarioError) in
             let name = try args.name("the name given to spawn")
             var within: Template?
@@ -489,18 +558,24 @@ public func didYouMean(_ name: String, among known: some Sequence<String>) -> St
     return " (did you mean '\(nearest)'?)"
 }
 
-/// Edit distance, for "did you mean".
+/// Edit distance, for "did you mean": insertions, deletions, substitutions, and a swap of two neighbouring letters,
+/// each one edit (optimal string alignment), so `stauts` is one edit from `status` and two from `state`.
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
+    var beforePrevious: [Int] = []
     var previous = Array(0...b.count)
     for i in 1...a.count {
         var current = [i] + Array(repeating: 0, count: b.count)
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
+        beforePrevious = previous
         previous = current
     }
     return previous[b.count]

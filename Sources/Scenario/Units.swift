@@ -39,6 +39,39 @@ public enum DurationParser {
         }
         return .nanoseconds(sign * Int64(total.rounded()))
     }
+
+    /// The units people write that the language spells otherwise (`5min`, `2 secs`, `1hour`), by what it writes.
+    static let unitSpellings: [String: String] = [
+        "min": "m", "mins": "m", "minute": "m", "minutes": "m", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+        "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "msec": "ms", "msecs": "ms", "millis": "ms", "millisecond": "ms",
+        "milliseconds": "ms", "H": "h", "M": "m", "S": "s", "MS": "ms",
+    ]
+
+    /// `text` with each unit the language does not know but people write (`5min`) spelt as the language does (`5m`),
+    /// when that makes a duration; nil otherwise.
+    public static func suggestion(for text: String) -> String? {
+        var rest = Substring(text)
+        var out = ""
+        var changed = false
+        if let first = rest.first, first == "-" || first == "+" {
+            out.append(first)
+            rest = rest.dropFirst()
+        }
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isNumber || $0 == "." }
+            guard !number.isEmpty else { return nil }
+            rest = rest.dropFirst(number.count)
+            let unit = String(rest.prefix { $0.isLetter })
+            rest = rest.dropFirst(unit.count)
+            if let spelt = unitSpellings[unit] {
+                out += number + spelt
+                changed = true
+            } else {
+                out += number + unit
+            }
+        }
+        return changed && parse(out) != nil ? out : nil
+    }
 }
 
 /// Parses data rates: `56kbit/s`, `10Mbit/s`, `1MB/s`, `500kB/s`, `100B/s` → bytes per second.

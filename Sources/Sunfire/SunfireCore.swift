@@ -152,7 +152,9 @@ final class SunfireCore: @unchecked Sendable {
     /// `realm\tunix|nusnet` then `KIND\tVALUE` lines), or 401 for wrong credentials; 403 without the token.
     func answerDirectory(_ request: HTTPServerRequest) async -> HTTPResponse {
         guard request.method == .POST, request.path == "/directory/quota" else {
-            return .text(.notFound, "the account directory answers POST /directory/quota")
+            // The URL serve prints: say what is here rather than 404.
+            let what = "the account directory answers POST /directory/quota (the site's bearer token, user=…&password=…)"
+            return .text(request.method == .GET && request.path == "/" ? .ok : .notFound, what)
         }
         guard case .success(let token) = BearerToken.parse(request.headers.first(name: "Authorization")),
             secretsMatch(token, configuration.directoryToken)

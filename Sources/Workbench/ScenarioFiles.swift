@@ -2,15 +2,33 @@ import ArgumentParser
 import Foundation
 import Scenario
 
-/// Reading scenario files for `run`, `swarm` and `shrink`: every problem of every file is listed (file, line, column,
-/// message) before anything runs, and any problem stops the command with ``ExitStatus/scenarioWrong``.
+/// Reading scenario files for `run`, `swarm` and `shrink` (a folder stands for the `.scn` files in it): every problem of
+/// every file is listed (file, line, column, message) before anything runs, and any problem stops the command with
+/// ``ExitStatus/scenarioWrong``.
 enum ScenarioFiles {
-    /// Parses `files` with the catalog's language. `strict` also refuses fault points no actor of the scenario checks.
-    static func load(_ files: [String], strict: Bool) throws -> [Script] {
+    /// Parses `files` with the catalog's language, and refuses fault points no actor of the scenario checks (the
+    /// fault could never fire).
+    static func load(_ files: [String]) throws -> [Script] {
         let language = Catalog.language
         var scripts: [Script] = []
         var problems: [String] = []
+        var expanded: [String] = []
         for file in files {
+            // A folder stands for the scenarios in it, in name order (not those of folders inside it).
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue else {
+                expanded.append(file)
+                continue
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: file)) ?? []).filter { $0.hasSuffix(".scn") }.sorted()
+            guard !names.isEmpty else {
+                problems.append("\(file): error: a folder with no .scn file in it; expected scenario files or a folder of them")
+                continue
+            }
+            let folder = file.hasSuffix("/") ? String(file.dropLast()) : file
+            expanded += names.map { "\(folder)/\($0)" }
+        }
+        for file in expanded {
             let text: String
             do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
                 let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
@@ -18,7 +36,7 @@ enum ScenarioFiles {
                 continue
             }
             var (script, errors) = language.parse(file: file, text: text)
-            if strict, errors.isEmpty { errors = language.unreachableFaultPoints(script) }
+            if errors.isEmpty { errors = language.unreachableFaultPoints(script) }
             problems += errors.map { "\($0.file):\($0.line):\($0.column): error: \($0.message)" }
             scripts.append(script)
         }

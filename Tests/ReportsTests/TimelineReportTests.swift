@@ -90,7 +90,8 @@ import Testing
         let page = directory.appendingPathComponent("report.html")
         // A step that cannot run stops its scenario: the third one's error is shown at its place.
         let third = directory.appendingPathComponent("broken.scn")
-        try "start echo\nhttp GET http://echo/ as r\nexpect ${nothing.here} == 1\n".write(to: third, atomically: true, encoding: .utf8)
+        try "start echo\nhttp GET http://echo/ as r\ncapture nothing from ${r.body} matching zzz\n".write(
+            to: third, atomically: true, encoding: .utf8)
         let run = try WorkbenchBinary.run(["run", first.path, second.path, third.path, "--report", page.path])
         #expect(run.status == 1, "\(run.output)")
         let link = try #require(URL(string: page.absoluteString + "#scenario=2"))
@@ -106,7 +107,7 @@ import Testing
         let broken = try Chromium.dumpDOM(
             try #require(URL(string: page.absoluteString + "#scenario=3")),
             profile: directory.appendingPathComponent("profile"))
-        #expect(broken.contains("<div class=\"step-error\">broken.scn:3: expect: undefined variable ${nothing.here}"))
+        #expect(broken.contains("<div class=\"step-error\">broken.scn:3: capture: capture nothing: /zzz/ does not match"))
         let errorRow = try #require(Self.slice(of: broken, from: "<div class=\"row check failed step-error", to: "</div></div>"))
         #expect(errorRow.contains("<span class=\"where\">line 3</span><span class=\"text\">step error</span>"), "\(errorRow)")
     }

@@ -24,7 +24,7 @@ import Wire
         }
         #expect(right && !wrong && !nobody)
         // The derivation itself against RFC 7914 §11: PBKDF2-HMAC-SHA256("passwd", "salt", 1 iteration).
-        let known = PasswordHashing.derive("passwd", salt: Array("salt".utf8), iterations: 1)
+        let known = try PasswordHashing.derive("passwd", salt: Array("salt".utf8), iterations: 1)
         #expect(known.prefix(8) == [0x55, 0xac, 0x04, 0x6e, 0x56, 0xe3, 0x08, 0x9f])
     }
 
@@ -59,6 +59,22 @@ import Wire
         // The upgraded hash still lets the user in (from the cache of verified credentials now), the wrong one not.
         #expect(try kernel.run("again") { try await store.verify(user: "ada", password: "right") })
         #expect(try kernel.run("wrong again") { try await store.verify(user: "ada", password: "wrong") } == false)
+    }
+
+    @Test func aStoredRowWithZeroIterationsIsAnErrorNotATrap() throws {
+        let folder = NSTemporaryDirectory() + "scpms-passwords-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/scpms.sqlite"
+        let kernel = Kernel(seed: 1)
+        let store = try RegistrationStore(path: path, node: kernel.node("scpms"))
+        try store.putUser("ada", password: "right", salt: Array(repeating: 7, count: 16))
+        // A row someone edited, or a store's bug wrote: PBKDF2 with 0 iterations, which BoringSSL refuses.
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE user SET iterations = 0 WHERE name = 'ada'") }
+        var failure: (any Error)?
+        do { _ = try kernel.run("verify") { try await store.verify(user: "ada", password: "right") } } catch { failure = error }
+        #expect("\(failure.map { "\($0)" } ?? "no error")".contains("stored password: a PBKDF2 hash with 0 iterations; expected 1…10000000"))
+        #expect(throws: StoredPasswordError.self) { try PasswordHashing.derive("x", salt: [], iterations: -1) }
     }
 
     static func scheme(_ path: String) throws -> [String] {

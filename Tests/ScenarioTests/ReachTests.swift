@@ -42,7 +42,7 @@ import Testing
             http GET http://echo/ as r
             sometimes ${r.status} == 503 as refused
             sometimes ${r.status} == 200 as served
-            sometimes ${nothing} == 1 as unreadable
+            sometimes ${echo.nothing} == 1 as unreadable
             sometimes ${r.status} in 200 503
             """
         let result = runner.run(try script(text), seed: 1) { _ in }

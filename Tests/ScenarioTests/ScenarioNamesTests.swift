@@ -94,6 +94,31 @@ import Wire
         #expect(errors("let p = 7\nstart echo tcp-port=${p}").isEmpty, "a value from a variable is checked when the actor starts")
     }
 
+    @Test func aSecondStartOfARunningNameIsRefusedWhenRead() throws {
+        let error = try #require(errors("start echo\nstart echo").first)
+        #expect((error.line, error.column) == (2, 1))
+        #expect(
+            error.message
+                == "an actor named 'echo' is already started: line 1 (start echo) started it; expected 'stop echo' before, or another name with 'as NAME'"
+        )
+        #expect(errors("start echo\nstop echo\nstart echo").isEmpty, "a stopped actor may start again")
+        #expect(errors("start echo\nstart echo as mirror on mirror").isEmpty)
+        let console = try #require(try language.parse(line: "start echo", file: "console", lineNumber: 1))
+        #expect(language.checkStarts([console], running: ["echo"]).first?.message.contains("already started: it is running") == true)
+    }
+
+    @Test func aCheckThatCannotFailIsRefusedWhenRead() throws {
+        let error = try #require(errors("let x = abc\nexpect ${x} contains \"\"").first)
+        #expect((error.line, error.column) == (2, 22))
+        #expect(
+            error.message
+                == "'contains \"\"': every value passes it: this check can never fail; expected the text to look for "
+                + "(to check a value is empty: 'expect VALUE == \"\"')")
+        #expect(try #require(errors("let x = abc\nexpect ${x} matches \"\"").first).message.contains("can never fail"))
+        #expect(try #require(errors("let x = abc\nexpect ${x} !contains \"\"").first).message.contains("can never pass"))
+        #expect(errors("let x = abc\nexpect ${x} == \"\"\nexpect ${x} contains b").isEmpty)
+    }
+
     @Test func strictRefusesAFaultPointNoStartedActorChecks() throws {
         let (script, parseErrors) = language.parse(file: "t.scn", text: "start echo\nfault other.down on\nfault echo.unavailable once")
         #expect(parseErrors.isEmpty)
@@ -143,6 +168,27 @@ import Wire
         #expect(error.contains("The r.body of line 2 (http GET http://echo/ as r) was replaced"), "\(error)")
     }
 
+    @Test func aNameNoLineBindsIsRefusedBeforeTheRun() throws {
+        let error = try #require(parseError("start echo\nhttp GET http://echo/ as r\nexpect ${q.status} == 200"))
+        #expect((error.line, error.column) == (3, 8))
+        #expect(
+            error.message
+                == "${q.status}: no line before this one binds 'q' (did you mean 'r'?); bound by then: echo, r "
+                + "('as NAME' names a line's result, 'let NAME = VALUE' a value)")
+        let early = try #require(parseError("start echo\nexpect ${s.status} == 200\nhttp GET http://echo/ as s"))
+        #expect(early.message.contains("no line before this one binds 's'; line 3 binds it, after this one"), "\(early)")
+        #expect(
+            parseError("start echo\nhttp GET http://echo/ as status\nexpect ${stauts.status} == 200")?.message.contains("(did you mean 'status'?)")
+                == true)
+        #expect(parseError("print ${seed} ${now}") == nil, "every run defines them")
+    }
+
+    @Test func aSwapOfNeighbouringLettersIsOneEdit() {
+        #expect(didYouMean("stauts", among: ["state", "status"]) == " (did you mean 'status'?)")
+        #expect(didYouMean("eror", among: ["error", "elapsed"]) == " (did you mean 'error'?)")
+        #expect(didYouMean("exti", among: ["exit", "stdout", "stderr"]) == " (did you mean 'exit'?)")
+    }
+
     @Test func aFailureWithoutAReasonIsListed() {
         let context = ScenarioContext(kernel: Kernel(seed: 1), catalog: [], file: "t.scn", output: { _ in })
         context.publish("ok", ["status": "ok"])
@@ -153,9 +199,14 @@ import Wire
     }
 
     @Test func aJoinedResultIsTheSpawnedLines() throws {
-        let error = try #require(parseError("start echo\nspawn w http GET http://echo/ as r\nexpect ${r.nope} == 1\njoin w\nexpect ${r.nope} == 1"))
-        #expect(error.line == 5, "before the join, r is not bound yet")
-        #expect(error.message.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)"), "\(error)")
+        let errors = runner.language.parse(
+            file: "t.scn", text: "start echo\nspawn w http GET http://echo/ as r\nexpect ${r.nope} == 1\njoin w\nexpect ${r.nope} == 1"
+        ).1
+        #expect(errors.map(\.line) == [3, 5])
+        #expect(
+            errors.first?.message.hasPrefix("${r.nope}: no line before this one binds 'r'; line 2 binds it when 'join w' collects its work") == true,
+            "before the join, r is not bound yet: \(errors)")
+        #expect(errors.last?.message.contains("'r' was last bound by line 2 (spawn w http GET http://echo/ as r)") == true, "\(errors)")
     }
 }
 

@@ -41,7 +41,7 @@ import Wire
     @Test func declaredValuesFreeFieldsAndVariablesAreAccepted() {
         #expect(
             errors(
-                "expect trace job-state state=completed job=7\nexpect no trace job-state state=${s}\nexpect no trace started http=anything"
+                "let s = held\nexpect trace job-state state=completed job=7\nexpect no trace job-state state=${s}\nexpect no trace started http=anything"
                     + "\nspawn w wait until trace job-state state=pending\nsometimes trace connect to=echo:80 as c"
             ).isEmpty)
     }

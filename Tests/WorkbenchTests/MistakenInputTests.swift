@@ -72,6 +72,23 @@ import Testing
         ),
         ("unknown actor", "start scpms as sap\nscpms add-user alice pw\n", 2, ":2:1: error: no actor 'scpms'; its actors: sap"),
         (
+            "scpms field typo", "start scpms\nscpms launch\nscpms start-session user demo password demo as s\nexpect ${s.stauts} == ok\n", 2,
+            ":4:8: error: ${s.stauts}: 's' was last bound by line 3 (scpms start-session user demo password demo as s), which gives no 'stauts' "
+                + "(did you mean 'status'?)"
+        ),
+        (
+            "ims field typo", "start ims-signer\nstart ims\nims start-session alice as e\nexpect ${e.eror} == \"\"\n", 2,
+            ":4:8: error: ${e.eror}: 'e' was last bound by line 3 (ims start-session alice as e), which gives no 'eror' (did you mean 'error'?)"
+        ),
+        (
+            "ssh field typo", "start sunfire\nssh \"lpq -P psts\" as x\nexpect ${x.exti} == 0\n", 2,
+            ":3:8: error: ${x.exti}: 'x' was last bound by line 2 (ssh \"lpq -P psts\" as x), which gives no 'exti' (did you mean 'exit'?)"
+        ),
+        (
+            "name never bound", "start mig\nmig print bytes 1000 as p\nexpect ${q.status} == ok\n", 2,
+            ":3:8: error: ${q.status}: no line before this one binds 'q'"
+        ),
+        (
             "refused SSH login fills .error", "start sunfire\nssh \"lpq -P psts\" password wrong as s\nexpect ${s.error} == \"\"\n", 1,
             "actual \"sunfire:22 refused the password of demo (check the user and password)\""
         ),
@@ -101,14 +118,35 @@ import Testing
         #expect(run.status == 0, "\(run.output)")
     }
 
-    @Test func strictRefusesAFaultThatCanNeverFire() throws {
+    @Test func aFaultThatCanNeverFireIsRefusedWithOrWithoutStrict() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(getpid()).scn")
         defer { try? FileManager.default.removeItem(at: file) }
         try "start echo\nfault ims.unavailable on\n".write(to: file, atomically: true, encoding: .utf8)
+        for flags in [[], ["--strict"]] {
+            let run = try WorkbenchBinary.run(["run", file.path] + flags)
+            #expect(run.status == 2, "\(flags)")
+            #expect(run.stderr.contains(":2:7: error: fault point 'ims.unavailable' can never fire: only 'ims' checks it"), "\(run.output)")
+        }
+        try "start ims-signer\nstart ims\nfault ims.unavailable on\n".write(to: file, atomically: true, encoding: .utf8)
         #expect(try WorkbenchBinary.run(["run", file.path]).status == 0)
-        let strict = try WorkbenchBinary.run(["run", file.path, "--strict"])
-        #expect(strict.status == 2)
-        #expect(strict.stderr.contains(":2:7: error: fault point 'ims.unavailable' can never fire: only 'ims' checks it"), "\(strict.output)")
+    }
+
+    @Test func aFolderRunsTheScenariosInItInNameOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folder-\(getpid())")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["b.scn", "a.scn", "inner/c.scn"] {
+            try "advance 1s\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try "not a scenario".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let run = try WorkbenchBinary.run(["run", folder.path])
+        #expect(run.status == 0, "\(run.output)")
+        let ran = run.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }.map { $0.split(separator: " ")[1] }
+        #expect(ran == ["\(folder.path)/a.scn:", "\(folder.path)/b.scn:"], "\(run.stdout)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let none = try WorkbenchBinary.run(["run", folder.appendingPathComponent("empty").path])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("empty: error: a folder with no .scn file in it"), "\(none.output)")
     }
 
     @Test func pipedConsoleStopsAtTheFirstFailingLine() throws {

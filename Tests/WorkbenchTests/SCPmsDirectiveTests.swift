@@ -46,4 +46,31 @@ import Testing
         #expect(try #require(Self.problem("scpms log severity INFO")).contains("needs 'message TEXT'"))
         #expect(try #require(Self.problem("scpms relaunch now")).contains("end of line") || Self.problem("scpms relaunch now")!.contains("now"))
     }
+
+    @Test func asNamesTheResultOfEveryLineThatGivesOne() throws {
+        let text = """
+            start scpms
+            scpms launch retries 0 as first
+            scpms relaunch as again
+            expect ${first.launches} == 1
+            expect ${again.launches} == 2
+            scpms delete-registration no-such-registration as gone
+            expect ${gone} == false
+            """
+        let (script, errors) = Catalog.language.parse(file: "t.scn", text: text)
+        #expect(errors.isEmpty, "\(errors)")
+        let result = SwarmScripts.runner.run(script, seed: 1) { _ in }
+        #expect(result.passed, "\(result.failures.map { $0.failure ?? "" }) \(result.error ?? "")")
+        #expect(Self.problem("scpms launch as") != nil)
+    }
+
+    @Test func everyDefaultIsInTheHelp() throws {
+        for directive in Catalog.language.directives where directive.usage.contains("[") {
+            #expect(!directive.defaults.isEmpty, "\(directive.name) takes optional words but 'help \(directive.name)' names no default")
+        }
+        let session = ConsoleSession(seed: 1, write: { _ in })
+        let help = try session.help("scpms").get()
+        #expect(help.contains("defaults: app app, on scpms; launch: from phone"), "\(help)")
+        #expect(help.contains("retries 0, retry-delay 2s"), "\(help)")
+    }
 }

@@ -57,6 +57,34 @@ import Testing
         #expect(wrong.contains("not a valid app token"))
     }
 
+    /// The URLs serve prints answer a GET with what is there: the signer's root says where /sign is.
+    @Test func theRootsServePrintsSayWhatIsThere() throws {
+        let serve = try WorkbenchBinary.serve(
+            ["--only", "ims-signer", "--only", "ims", "--state-dir", NSTemporaryDirectory() + "workbench-ims-roots-\(getpid())"] + Self.freePorts,
+            until: { $0.contains("note ims admin-token") && $0.hasSuffix("\n") })
+        defer { serve.stop() }
+        let signerURL = try serve.lastWord(ofLineStartingWith: "listening ims-signer https://")
+        let imsURL = try serve.lastWord(ofLineStartingWith: "listening ims http://")
+        let signer = try Self.curlTLS(["-i", signerURL])
+        #expect(signer.hasPrefix("HTTP/1.1 200"), "\(signer)")
+        #expect(signer.contains("POST \(signerURL)sign signs a token prototype"), "\(signer)")
+        let ims = try Self.curl(["-i", imsURL])
+        #expect(ims.hasPrefix("HTTP/1.1 200") && ims.contains("POST /v1/sessions starts a session"), "\(ims)")
+    }
+
+    /// A port another program holds is named by the actor and option that asked for it.
+    @Test func aTakenPortNamesTheActorAndOption() throws {
+        let holder = try ServerSocketHolder()
+        let run = try WorkbenchBinary.run(
+            [
+                "serve", "--only", "ims", "--set", "ims.port=\(holder.port)", "--state-dir",
+                NSTemporaryDirectory() + "workbench-ims-taken-\(getpid())",
+            ],
+            timeout: 60)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("ims.port=\(holder.port): address already in use (127.0.0.1:\(holder.port))"), "\(run.output)")
+    }
+
     /// The original signer posts to `https://…/sign`: serve's back end speaks TLS with the test certificate, which
     /// openssl s_client shows and verifies, and curl gets a signed token over it.
     @Test func theSigningBackEndServesHTTPSThatOpenSSLAndCurlVerify() throws {
@@ -103,4 +131,32 @@ import Testing
             ])
         #expect(plain.stdout == "The plain HTTP request was sent to HTTPS port\n400", "curl said: \(plain.stderr)")
     }
+}
+
+/// A listening socket on a free loopback port, held until the value is gone: a port another program has taken.
+final class ServerSocketHolder {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Scenario
 import TestSupport
 import Testing
 
@@ -100,6 +101,38 @@ import Testing
         #expect(
             lines.all.contains { $0.contains("error: expected a duration like 250ms or 2s, found 'soon' (at most 87600h, ten years) (column 9)") })
     }
+
+    @Test func aUnitPeopleWriteSuggestsTheLanguagesOwn() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("advance 5min") == .failed(ExitStatus.scenarioWrong))
+        #expect(lines.all.last?.hasPrefix("error: expected a duration like 250ms or 2s, found '5min' (did you mean '5m'?) (column 9)") == true)
+        #expect(DurationParser.suggestion(for: "1hour30mins") == "1h30m")
+        #expect(DurationParser.suggestion(for: "5m") == nil, "a duration needs no suggestion")
+        #expect(DurationParser.suggestion(for: "soon") == nil)
+    }
+
+    @Test func showActorsListsTheStartedOnesWithKindAndHost() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("show actors") == .proceed)
+        #expect(lines.all.last == "no actor started yet ('start KIND' starts one; 'help start' lists the kinds)")
+        #expect(session.handle("start echo") == .proceed)
+        #expect(session.handle("start echo as mirror on backup") == .proceed)
+        #expect(session.handle("show actors") == .proceed)
+        #expect(lines.all.last == "echo    echo  on echo\nmirror  echo  on backup")
+        #expect(session.handle("stop mirror") == .proceed)
+        #expect(session.handle("show actors") == .proceed)
+        #expect(lines.all.last == "echo  echo  on echo")
+    }
+
+    @Test func aSecondStartOfARunningActorIsRefusedBeforeItRuns() {
+        let lines = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { lines.append($0) })
+        #expect(session.handle("start echo") == .proceed)
+        #expect(session.handle("start echo") == .failed(ExitStatus.scenarioWrong))
+        #expect(lines.all.last?.hasPrefix("error: an actor named 'echo' is already started: it is running; expected 'stop echo' before") == true)
+    }
 }
 
 final class LinesBox: @unchecked Sendable {
@@ -167,6 +200,15 @@ final class LinesBox: @unchecked Sendable {
         #expect(history.split(separator: "\n").count == Self.session.count, "help, show and digest are not replayed: \(history)")
         #expect(history.contains("line 4  t=160ms–1h0m0.16s  event #"))
         #expect(printed.all.contains { $0.hasPrefix("#\(session.kernel.trace.count - 1) {") }, "show trace numbers its events")
+    }
+
+    @Test func historyNumbersLinesAsTypedAndSaysWhatTheConsoleWroteForOne() {
+        let (session, printed) = Self.console(Self.session)
+        #expect(session.handle("rewind to 30m") == .proceed)
+        #expect(session.handle("history") == .proceed)
+        let history = (printed.all.last ?? "").split(separator: "\n").map(String.init)
+        #expect(history.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" } == ["1", "2", "3", "7"], "\(history)")
+        #expect(history.last?.hasSuffix("advance 29m59.84s  (for 'rewind to 30m')") == true, "\(history)")
     }
 
     @Test func aWrongRewindIsRefusedAndChangesNothing() {

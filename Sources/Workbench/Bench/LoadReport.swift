@@ -52,15 +52,8 @@ struct LoadReport {
         let sorted = latencies.sorted()
         return Row(
             name: name, operations: sorted.count, perSecond: Double(sorted.count) / Double(seconds),
-            p50: percentile(sorted, 0.50).map { $0 * 1000 }, p99: percentile(sorted, 0.99).map { $0 * 1000 },
+            p50: Percentile.nearestRank(sorted, 0.50).map { $0 * 1000 }, p99: Percentile.nearestRank(sorted, 0.99).map { $0 * 1000 },
             errors: errors, errorTexts: errorTexts)
-    }
-
-    /// Nearest rank: the smallest value with at least `fraction` of the values at or below it.
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-        return sorted[min(sorted.count - 1, max(0, rank - 1))]
     }
 
     /// Issue 30's targets: no operation may fail (a failure under load is a bug, however fast the rest was); every

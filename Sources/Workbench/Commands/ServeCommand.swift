@@ -125,7 +125,12 @@ struct ServeCommand: AsyncParsableCommand {
             for (option, value) in chosen where option.hasSuffix("port") && value == "0" {
                 chosen[option] = String(try FreePort.pick(on: bind))
             }
-            let actor = try await kind.start(wire.node(kind.name), chosen)
+            let actor: any RunningActor
+            do {
+                actor = try await kind.start(wire.node(kind.name), chosen)
+            } catch {
+                throw Self.portTaken(error, kind: kind.name, options: chosen) ?? error
+            }
             running.append((actor, ScenarioContext.Launch(kind: kind, node: kind.name, options: chosen)))
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
                 print("listening \(kind.name) \(endpoint.url)")
@@ -155,8 +160,28 @@ struct ServeCommand: AsyncParsableCommand {
         try await wire.shutdown()
     }
 
+    /// A port another program holds, named by the actor and option that asked for it (`ACTOR.port=2024: address
+    /// already in use`) with the `--set` that moves it; nil for any other error.
+    static func portTaken(_ error: any Error, kind: String, options: [String: String]) -> ServeError? {
+        let text = "\(error)"
+        guard let range = text.range(of: WireError.Kind.addressInUse.rawValue + ": ") else { return nil }
+        let address = text[range.upperBound...].prefix { !$0.isWhitespace && $0 != ")" && $0 != ";" && $0 != "," }
+        guard let port = address.split(separator: ":").last.map(String.init) else { return nil }
+        let option = options.filter { $0.key.hasSuffix("port") && $0.value == port }.map(\.key).sorted().first
+        guard let option else { return ServeError("\(kind): address already in use (\(address))") }
+        return ServeError(
+            "\(kind).\(option)=\(port): address already in use (\(address)); stop what listens there, or choose another port "
+                + "with --set \(kind).\(option)=N")
+    }
+
     /// 32 bytes from the system's CSPRNG, as hex.
     static func freshSecret() -> String {
         SecretRandom.system.bytes(32).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
+}
+
+/// Why `serve` could not start, in one line.
+struct ServeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

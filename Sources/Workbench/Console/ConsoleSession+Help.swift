@@ -18,7 +18,11 @@ extension ConsoleSession {
 
     /// The console's own commands (not scenario words), with their help.
     static let consoleCommands: [(name: String, usage: String, summary: String)] = [
-        ("show", "show trace [N] | vars | connections | faults | actors", "the last N trace events (numbered), the variables, …"),
+        (
+            "show", "show trace [N] | vars | connections | faults | actors | reached",
+            "the last N trace events (numbered), the variables, the open connections, the fault points, the started actors "
+                + "(name, kind, host), the reach points"
+        ),
         ("digest", "digest", "the SHA-256 of the canonical trace so far, its event count and the virtual time"),
         ("history", "history", "the lines that acted on the world, with their virtual times and trace events: what rewind replays"),
         (
@@ -62,6 +66,7 @@ extension ConsoleSession {
         }
         if let directive = language.directive(named: word) {
             var text = "\(directive.usage)\n  \(directive.summary)"
+            if !directive.defaults.isEmpty { text += "\n  defaults: \(directive.defaults)" }
             switch directive.live {
             case .runs: text += "\n  live: runs on a running serve too (workbench attach)"
             case .refused(let why): text += "\n  not on the live wire: \(why)"
@@ -138,7 +143,16 @@ extension ConsoleSession {
                 ? "no fault points declared yet (start an actor)"
                 : points.map { "\($0.name): \($0.mode) (checked \($0.checks), fired \($0.fired))" }.joined(separator: "\n")
         case "actors":
-            return Catalog.actorKinds.map { "\($0.name) — \($0.summary)" }.joined(separator: "\n")
+            let started = context.startedActors.map { started in
+                let placement = context.placement(ofActor: started.name)
+                return (started.name, placement?.kind ?? "?", placement?.host ?? "?")
+            }
+            guard !started.isEmpty else { return "no actor started yet ('start KIND' starts one; 'help start' lists the kinds)" }
+            let widths = (started.map(\.0.count).max() ?? 0, started.map(\.1.count).max() ?? 0)
+            return started.map { name, kind, host in
+                name.padding(toLength: max(widths.0, 4) + 2, withPad: " ", startingAt: 0)
+                    + kind.padding(toLength: max(widths.1, 4) + 2, withPad: " ", startingAt: 0) + "on \(host)"
+            }.joined(separator: "\n")
         case "reached":
             // Every reach point, reached or not yet, as a swarm's reach table lists them.
             let points = Set(Catalog.reachPoints.map(\.name)).union(context.reached).sorted()

@@ -14,7 +14,9 @@ extension ConsoleSession {
                 case 0: "event #\(line.firstEvent)"
                 default: "events #\(line.firstEvent)–#\(line.lastEvent)"
                 }
+            // Numbered as typed: a line the console wrote for one typed (a `rewind to`'s advance) says which.
             return "  line \(line.number)  t=\(line.startedAt.workbenchText)–\(line.endedAt.workbenchText)  \(events)  \(line.text)"
+                + (line.typed.map { "  (for '\($0)')" } ?? "")
         }.joined(separator: "\n")
     }
 
@@ -69,9 +71,9 @@ extension ConsoleSession {
         var advanced = ""
         if let target, kernel.now < target {
             // As a line of its own, so that a later rewind replays it too and reaches the same world.
-            let line = "advance \((target - kernel.now).workbenchText)"
-            _ = replayLine(PlayedLine(text: line, number: lineNumber))
-            advanced = ", then \(line)"
+            let advance = "advance \((target - kernel.now).workbenchText)"
+            _ = replayLine(PlayedLine(text: advance, number: lineNumber, typed: String(line.drop { $0 == " " || $0 == "\t" })))
+            advanced = ", then \(advance)"
         }
         write(
             "rewound to t=\(kernel.now.workbenchText), event #\(kernel.trace.count): replayed \(lines.count) of the "

@@ -36,15 +36,20 @@ final class ConsoleSession: @unchecked Sendable {
         let lastEvent: Int
         /// The trace digest after it: a replay must reach the same one.
         let digest: String
+        /// What was typed as line `number` when the console wrote `text` for it (the `advance` of a `rewind to`).
+        let typed: String?
 
-        /// A line to replay that has not run yet (the `advance` a `rewind to` adds).
-        init(text: String, number: Int) {
-            self.init(text: text, number: number, startedAt: .zero, endedAt: .zero, firstEvent: 0, lastEvent: 0, digest: "")
+        /// A line to replay that has not run yet (the `advance` a `rewind to` adds, for the line `typed`).
+        init(text: String, number: Int, typed: String? = nil) {
+            self.init(text: text, number: number, startedAt: .zero, endedAt: .zero, firstEvent: 0, lastEvent: 0, digest: "", typed: typed)
         }
 
-        init(text: String, number: Int, startedAt: Duration, endedAt: Duration, firstEvent: Int, lastEvent: Int, digest: String) {
+        init(
+            text: String, number: Int, startedAt: Duration, endedAt: Duration, firstEvent: Int, lastEvent: Int, digest: String,
+            typed: String? = nil
+        ) {
             (self.text, self.number, self.startedAt, self.endedAt) = (text, number, startedAt, endedAt)
-            (self.firstEvent, self.lastEvent, self.digest) = (firstEvent, lastEvent, digest)
+            (self.firstEvent, self.lastEvent, self.digest, self.typed) = (firstEvent, lastEvent, digest, typed)
         }
     }
 
@@ -102,7 +107,7 @@ final class ConsoleSession: @unchecked Sendable {
     func replayLine(_ line: PlayedLine) -> Outcome {
         output.muted = true
         defer { output.muted = false }
-        return play(line.text, number: line.number)
+        return play(line.text, number: line.number, typed: line.typed)
     }
 
     /// Handles one line typed (or piped) into the console.
@@ -111,8 +116,9 @@ final class ConsoleSession: @unchecked Sendable {
         return play(line, number: lineNumber)
     }
 
-    /// Handles `line` as input line `number` (its own number again when `rewind` replays it).
-    private func play(_ line: String, number lineNumber: Int) -> Outcome {
+    /// Handles `line` as input line `number` (its own number again when `rewind` replays it); `typed`, what was typed
+    /// as that line when the console wrote `line` for it.
+    private func play(_ line: String, number lineNumber: Int, typed: String? = nil) -> Outcome {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = words.first, !first.hasPrefix("#") else { return .proceed }
         switch first {
@@ -146,7 +152,8 @@ final class ConsoleSession: @unchecked Sendable {
             guard let statement = try language.parse(line: line, file: "console", lineNumber: lineNumber) else { return .proceed }
             let actors = context.launchedActors
             if let problem =
-                (namesProblems(statement, actors: actors) + language.checkResults([statement], bound: context.results)).first
+                (namesProblems(statement, actors: actors) + language.checkStarts([statement], running: actors)
+                + language.checkResults([statement], bound: context.results)).first
             {
                 throw problem
             }
@@ -157,7 +164,7 @@ final class ConsoleSession: @unchecked Sendable {
                 played.append(
                     PlayedLine(
                         text: line, number: lineNumber, startedAt: startedAt, endedAt: kernel.now, firstEvent: firstEvent,
-                        lastEvent: kernel.trace.count, digest: kernel.trace.digest))
+                        lastEvent: kernel.trace.count, digest: kernel.trace.digest, typed: typed))
             }
             let ran = executor.execute(statement)
             if let error = ran.stepError ?? ran.error {

@@ -13,7 +13,7 @@ enum SwarmScripts {
 
     /// A swarm's workloads, read strictly: a fault point none of its actors checks would make a seed's faults do nothing.
     static func load(_ files: [String]) throws -> [Script] {
-        try ScenarioFiles.load(files, strict: true)
+        try ScenarioFiles.load(files)
     }
 }
 

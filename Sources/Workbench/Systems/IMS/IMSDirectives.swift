@@ -21,6 +21,11 @@ extension Directive {
             """,
         summary:
             "IMS token signing: enrol (${NAME.token}), register the host certificate, sign a prototype (${NAME.token}), SDK session and status calls, a raw request to the back end",
+        defaults: """
+            from phone; as ims (certificate for register-certificate, request for request); enrol: a token the signer issues; \
+            register-certificate: kid the signer's key id; sign: the SDK's lifetime, content-types any; \
+            request: POST /sign with no extra header and no body
+            """,
         keywords: [
             "enrol", "register-certificate", "sign", "start-session", "status", "request", "token", "kid", "lifetime", "content-types",
             "any", "strict", "file", "header", "body", "from", "as",
@@ -56,7 +61,16 @@ extension Directive {
         let (sender, variable, kid, window, token, contentTypes) = (
             from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any
         )
-        args.binds(label, fields: nil)
+        let fields: [String] =
+            switch action {
+            case "enrol": ["token", "status"]
+            case "register-certificate": ["status", "fingerprint", "subject"]
+            case "sign": ["jti", "nbf", "exp", "prototype", "token", "status"] + ResultBinding.performed
+            case "request": ["status", "body", "content-type"] + ResultBinding.performed
+            case "start-session": ["status", "session", "jti", "exp"] + ResultBinding.performed
+            default: ["status", "body", "refreshed"] + ResultBinding.performed
+            }
+        args.binds(label, fields: fields)
         return Run { context in
             let world = try IMSWorld(context)
             let userID = try user?.resolve(context) ?? ""

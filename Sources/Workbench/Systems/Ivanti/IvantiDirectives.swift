@@ -14,6 +14,7 @@ extension Directive {
         usage:
             "ivanti install current|old | uninstall | state [auth W] [policy W] [passcode entered|missing] [ready true|false] | renew APP [as NAME] (${NAME} true/false, ${NAME.error}) | vault [APP] [as NAME]",
         summary: "drive the Ivanti client: version, AppConnect state (sent to apps), renewal requests, the vault and the last credential received",
+        defaults: "state: what the line leaves out stays as it was; renew: as renew; vault: every app's credentials, as vault",
         keywords: [
             "install", "uninstall", "state", "renew", "vault", "current", "old", "auth", "policy", "passcode", "ready", "as",
             "authorized", "unauthorized", "retired", "managed", "unmanaged", "unknown", "entered", "missing",
@@ -46,7 +47,7 @@ extension Directive {
             let app = try args.name("the app (node) to ask for a new credential")
             let label = args.accept("as") ? try args.name("a variable name") : "renew"
             try args.end()
-            args.binds(label, fields: nil)
+            args.binds(label, fields: ["", "error"])
             return Run { context in
                 let client = try ivantiClient(context)
                 do {
@@ -64,7 +65,9 @@ extension Directive {
             let label = args.accept("as") ? try args.name("a variable name") : "vault"
             try args.end()
             let owner = app
-            args.binds(label, fields: nil)
+            args.binds(
+                label,
+                fields: ["count", "serials", "tags", "owners", "last.app", "last.result", "last.serial", "last.problem", "last.detail"])
             return Run { context in
                 // What was opened on the bus at this instant (e.g. by `open`) reaches the client first.
                 context.kernel.loop.runDue()
@@ -137,6 +140,10 @@ extension Directive {
             """,
         summary:
             "act as an AppConnect app: start AppConnect, check support/canSend/state, send a derived credential (codes -1000…-1005), read a certificate back",
+        defaults: """
+            app phone; as appconnect (start), check, send, certificate; start: no url-types, queries the two the AppConnect \
+            library needs (appconnect, appconnectdc); send: pad 0, fixtures Fixtures/ivanti
+            """,
         keywords: [
             "start", "check", "send", "certificate", "app", "scheme", "url-types", "queries", "none", "as", "brand", "callback", "name",
             "serial", "expires", "certs", "pad", "fixtures", "tag",
@@ -162,7 +169,7 @@ extension Directive {
             }
             let declaration = URLBus.AppDeclaration(urlSchemes: [scheme] + urlTypes, queriesSchemes: queries)
             let variable = label
-            args.binds(variable, fields: nil)
+            args.binds(variable, fields: [""])
             return Run { context in
                 let node = context.kernel.node(app)
                 guard let appConnect = AppConnect(node: node, scheme: scheme) else { throw StepError("'\(scheme)' is not a URL scheme") }
@@ -185,7 +192,9 @@ extension Directive {
         case "check":
             let label = args.accept("as") ? try args.name("a variable name") : "check"
             try args.end()
-            args.binds(label, fields: nil)
+            args.binds(
+                label,
+                fields: ["support", "canSend", "auth", "policy", "secure", "ready", "changes", "newRequests", "active", "activations"])
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let ac = session.appConnect
@@ -202,7 +211,7 @@ extension Directive {
             }
         case "send":
             let request = try SendRequest.parse(&args)
-            args.binds(request.label, fields: nil)
+            args.binds(request.label, fields: ["status", "code", "error"])
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let values = try request.run(session: session, context: context)
@@ -220,7 +229,7 @@ extension Directive {
             }
             let label = args.accept("as") ? try args.name("a variable name") : "certificate"
             try args.end()
-            args.binds(label, fields: nil)
+            args.binds(label, fields: ["status", "bytes"] + ResultBinding.performed)
             return Run { context in
                 let appConnect = try AppSession.of(app, context).appConnect
                 let serialNumber = try serial.resolve(context)

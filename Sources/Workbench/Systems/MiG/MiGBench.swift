@@ -355,9 +355,11 @@ struct MiGBench: AsyncParsableCommand {
             let lastCompleted = completed.map(\.at).max() ?? started
             return Figures(
                 acknowledgedPerSecond: Double(jobs) / (lastAcknowledged - started).seconds,
-                acknowledgedP50: percentile(acknowledgedLatencies, 50), acknowledgedP99: percentile(acknowledgedLatencies, 99),
+                acknowledgedP50: Percentile.nearestRank(acknowledgedLatencies, 0.50) ?? 0,
+                acknowledgedP99: Percentile.nearestRank(acknowledgedLatencies, 0.99) ?? 0,
                 completedPerSecond: Double(jobs) / (lastCompleted - started).seconds,
-                completedP50: percentile(completedLatencies, 50), completedP99: percentile(completedLatencies, 99),
+                completedP50: Percentile.nearestRank(completedLatencies, 0.50) ?? 0,
+                completedP99: Percentile.nearestRank(completedLatencies, 0.99) ?? 0,
                 busyRetries: busy)
         }
     }
@@ -415,12 +417,6 @@ struct MiGBench: AsyncParsableCommand {
             throw BenchError("\(target.server.rawValue): \(what) answered \(answer.status)\(answer.statusMessage.map { ": \($0)" } ?? "")")
         }
         return answer
-    }
-
-    /// The `percent`th percentile of sorted values (nearest rank below).
-    static func percentile(_ sorted: [Double], _ percent: Int) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, sorted.count * percent / 100)]
     }
 
     /// Streams a huge Print-Job into the served MiG with curl (chunked, from a generator, so nothing holds

@@ -100,6 +100,9 @@ extension Directive {
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
             + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .original (what the original app's HTTP-status check concludes); "
             + "print … hold sends job-hold-until=indefinite: the job waits (pending-held) until mig release",
+        defaults: "url ipp://demo:demo-password@mig:631/ipp/print (user and password its own), ca tls/ca.pem, from phone, retries 4, "
+            + "within 300s, as mig; print: bytes 100000 (a generated PDF), copies 1, number-up 1, attributes complete, chunked (no "
+            + "content-length), not gzipped, not held, sides one-sided, format application/pdf; media, pages and name: none sent",
         keywords: [
             "print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "number-up", "media",
             "pages", "format",

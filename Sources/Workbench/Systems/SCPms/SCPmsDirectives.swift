@@ -12,14 +12,22 @@ extension Directive {
         "scpms",
         usage: """
             scpms launch [app NAME] [from NODE] [server URL] [application ID] [device TYPE] [device-name NAME] [body device-info|none] \
-            [trust any|ca|system] [ca-file FILE] [log-level S] [header NAME VALUE]… [retries N] [retry-delay D] [no-reregister] | \
-            scpms relaunch [app NAME] | scpms start-session [app NAME] user USER password PASSWORD [as VAR] | \
+            [trust any|ca|system] [ca-file FILE] [log-level S] [header NAME VALUE]… [retries N] [retry-delay D] [no-reregister] [as VAR] | \
+            scpms relaunch [app NAME] [as VAR] | scpms start-session [app NAME] user USER password PASSWORD [as VAR] | \
             scpms register [app NAME] [as VAR] | scpms odata [app NAME] metadata|SET [key N] [top N] [skip N] [filter TEXT] [as VAR] | \
             scpms log [app NAME] [severity S] message TEXT [as VAR] | scpms upload-logs [app NAME] [as VAR] | scpms end [app NAME] [as VAR] | \
             scpms upload-log [app NAME] [severity S] message TEXT [as VAR] | \
-            scpms delete-registration ID [on ACTOR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
+            scpms delete-registration ID [on ACTOR] [as VAR] | scpms add-user USER PASSWORD [on ACTOR] | scpms add-app ID [log-upload on|off] [on ACTOR]
             """,
         summary: "the SCPms app (session manager) and admin knobs; ${VAR.status} ok|error, .id, .registration, .code, .http, .error",
+        defaults: """
+            app app, on scpms; launch: from phone, server and application the running scpms actor's (else https://scpms and \
+            com.workbench.demo), device iPhone, device-name the device type, body device-info, trust any (trust ca: ca-file \
+            tls/ca.pem), log-level error, no header, retries 0, retry-delay 2s, registers again when refused; as: the app's name \
+            (launch, relaunch), session (start-session, register), log (upload-log), odata, logged (log), logs (upload-logs, end), \
+            deleted (delete-registration); within 2m (start-session, register, upload-log); severity error (log), info \
+            (upload-log); odata: every entity (no key, top, skip or filter); add-app: log-upload on
+            """,
         keywords: [
             "launch", "relaunch", "start-session", "register", "odata", "log", "upload-log", "upload-logs", "end",
             "delete-registration", "add-user", "add-app",
@@ -75,6 +83,7 @@ private func appState(_ context: ScenarioContext, _ name: String) -> SCPmsApp {
 
 private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
     var app = "app"
+    var label: String?
     var from = "phone"
     var server: Template?
     var application: Template?
@@ -91,9 +100,10 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
     while !args.isEmpty {
         switch try args.oneOf([
             "app", "from", "server", "application", "device", "device-name", "body", "trust", "ca-file", "log-level",
-            "header", "retries", "retry-delay", "no-reregister",
+            "header", "retries", "retry-delay", "no-reregister", "as",
         ]) {
         case "app": app = try args.name("an app name")
+        case "as": label = try args.name("a variable name")
         case "from": from = try args.name("a node name")
         case "server": server = try args.value("the backend URL, e.g. https://scpms")
         case "application": application = try args.value("an application id")
@@ -114,7 +124,8 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
     let (appName, node, serverURL, applicationId, deviceType, retryCount, delay, registersAgain) =
         (app, from, server, application, device, retries, retryDelay, reregister)
     let (givenName, registrationBody, trustWord, givenCA, level, givenHeaders) = (deviceName, body, trust, caFile, logLevel, headers)
-    args.binds(app, fields: nil)
+    let variable = label ?? app
+    args.binds(variable, fields: launchFields)
     return Run { context in
         // Without `server`, the app talks to the running `scpms` actor (its HTTPS URL and demo application).
         let actor = context.actor(named: "scpms") as? RunningSCPms
@@ -137,23 +148,31 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         state.configuration = configuration
         state.node = context.kernel.node(node)
         state.delegate = resolvedHeaders.isEmpty ? nil : ScenarioDelegate(headers: resolvedHeaders)
-        return try launch(state, appName, context)
+        return try launch(state, appName, as: variable, context)
     }
 }
 
 private func parseRelaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
     var app = "app"
-    if args.accept("app") { app = try args.name("an app name") }
-    try args.end()
-    let appName = app
-    args.binds(appName, fields: nil)
+    var label: String?
+    while !args.isEmpty {
+        switch try args.oneOf(["app", "as"]) {
+        case "app": app = try args.name("an app name")
+        default: label = try args.name("a variable name")
+        }
+    }
+    let (appName, variable) = (app, label ?? app)
+    args.binds(variable, fields: launchFields)
     return Run { context in
-        try launch(appState(context, appName), appName, context)
+        try launch(appState(context, appName), appName, as: variable, context)
     }
 }
 
-/// A new session manager over the same stored settings: what survives an app restart.
-private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContext) throws -> Pending? {
+/// What `launch` and `relaunch` give: the connection id the app found stored, and how many times it was launched.
+private let launchFields = ["stored-id", "launches"]
+
+/// A new session manager over the same stored settings: what survives an app restart. Publishes under `label`.
+private func launch(_ state: SCPmsApp, _ name: String, as label: String, _ context: ScenarioContext) throws -> Pending? {
     guard let configuration = state.configuration, let node = state.node else {
         throw StepError("app '\(name)' was never launched; use 'scpms launch' first")
     }
@@ -165,7 +184,7 @@ private func launch(_ state: SCPmsApp, _ name: String, _ context: ScenarioContex
     state.launches += 1
     let storedId = state.store.load().applicationConnectionId ?? ""
     node.trace("app-launched", [("app", name), ("launch", "\(state.launches)"), ("stored-id", storedId)])
-    context.publish(name, ["stored-id": storedId, "launches": "\(state.launches)"])
+    context.publish(label, ["stored-id": storedId, "launches": "\(state.launches)"])
     return nil
 }
 
@@ -196,7 +215,8 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
     if action == "start-session", user == nil || password == nil { throw args.error("start-session needs 'user USER password PASSWORD'") }
     if action == "upload-log", message == nil { throw args.error("upload-log needs 'message TEXT'") }
     let (appName, variable, limit, givenUser, givenPassword, givenMessage, level) = (app, label, within, user, password, message, severity)
-    args.binds(label, fields: nil)
+    let own = action == "upload-log" ? ["lines"] : ["id", "registration", "http"]
+    args.binds(label, fields: ["status", "code"] + own + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -265,7 +285,7 @@ private func parseOData(_ args: inout Arguments) throws(ScenarioError) -> any St
     }
     if key != nil, top != nil || skip != nil || filter != nil { throw args.error("'key' reads one entity: no top, skip or filter with it") }
     let (appName, variable, givenKey, givenTop, givenSkip, givenFilter) = (app, label, key, top, skip, filter)
-    args.binds(label, fields: nil)
+    args.binds(label, fields: ["status", "body", "count", "keys", "code", "http", "uri", "first.*"] + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -326,7 +346,7 @@ private func parseLogging(_ action: String, _ args: inout Arguments) throws(Scen
     }
     if action == "log", message == nil { throw args.error("log needs 'message TEXT'") }
     let (appName, variable, level, text) = (app, label, severity, message)
-    args.binds(label, fields: nil)
+    args.binds(label, fields: action == "log" ? ["kept", "pending"] : ["status", "lines", "code"] + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
@@ -370,9 +390,15 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
     let password = action == "add-user" ? try args.value("a password") : nil
     var actorName = "scpms"
     var logUpload = true
+    var label = "deleted"
     while !args.isEmpty {
         if args.accept("on") {
             actorName = try args.actor()
+            continue
+        }
+        if action == "delete-registration" {
+            try args.expect("as", "or 'on ACTOR'")
+            label = try args.name("a variable name")
             continue
         }
         guard action == "add-app" else { throw args.error("expected 'on ACTOR' or the end of the line") }
@@ -380,8 +406,8 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         logUpload = try args.oneOf(["on", "off"]) == "on"
     }
     if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actorName) }
-    if action == "delete-registration" { args.binds("deleted", fields: nil) }
-    let (target, secret, actorLabel, upload) = (first, password, actorName, logUpload)
+    if action == "delete-registration" { args.binds(label, fields: [""]) }
+    let (target, secret, actorLabel, upload, variable) = (first, password, actorName, logUpload, label)
     return Run { context in
         guard let running = context.actor(named: actorLabel) as? RunningSCPms else {
             throw StepError("no running scpms actor named '\(actorLabel)'")
@@ -393,7 +419,7 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
             // administrator told of the error would.
             let outcome: String
             do { outcome = "\(try running.server.deleteRegistration(value))" } catch is SCPmsServer.StoreWriteFailed { outcome = "failed" }
-            context.publish("deleted", ["": outcome])
+            context.publish(variable, ["": outcome])
         case "add-user":
             let password = try secret?.resolve(context) ?? ""
             guard !value.isEmpty, !value.contains(":"), !password.isEmpty else {

@@ -23,6 +23,11 @@ extension Directive {
             status → ${NAME.text}; delete → ${NAME.text}; quota → ${NAME.text}, ${NAME.ps}; settings → ${NAME.title}. \
             FILE is found from the scenario's folder, else in Fixtures/ (e.g. documents/slides-12.pptx); the server defaults to sunfire, quota asks mysoc:443
             """,
+        defaults: """
+            from phone, as socprint, within 2m (print: 30m); settings: server sunfire, no printer; open: the file's own name \
+            (generated: document-N.KIND); print: printer psts, per-sheet 1, every page, network wifi, answer-wwan yes, transfer scp, \
+            never cancelled (cancel-after: confirm yes)
+            """,
         keywords: [
             "settings", "user", "password", "server", "printer", "open", "generated", "pages", "name", "print", "per-sheet", "range",
             "network", "wifi", "wwan", "answer-wwan", "yes", "no", "transfer", "scp", "sftp", "cancel-after", "confirm", "within",
@@ -51,7 +56,7 @@ extension Directive {
         }
         args.declare(node: node)
         let (phone, name, limitText) = (node, label, within)
-        args.binds(label, fields: nil)
+        args.binds(label, fields: command.fields + ResultBinding.performed)
         return Run { context in
             let app = try SOCPrintCommand.app(on: phone, context)
             let limit = try limitText.duration(context)
@@ -81,6 +86,17 @@ enum SOCPrintCommand: Sendable {
         var transport = UploadTransport.scp
         var cancelAfter: Int64?
         var confirmCancel = true
+    }
+
+    /// The fields its result gives, besides ``ResultBinding/performed``.
+    var fields: [String] {
+        switch self {
+        case .settings: ["status", "title", "message"]
+        case .open: ["status", "url", "name", "bytes"]
+        case .print: ["status", "step", "asked", "title", "message", "uploaded", "dialog"]
+        case .status, .delete: ["status", "text"]
+        case .quota: ["status", "text", "ps"]
+        }
     }
 
     var defaultLimit: String {

@@ -16,6 +16,7 @@ extension Directive {
             + "each with [to HOST[:PORT]] [user U] [password P] [from NODE] [within DURATION] [as NAME]",
         summary:
             "run one command on an SSH host (default sunfire:22 as demo), or upload a file: ${NAME.stdout}, .stderr, .exit, .status ok|refused|unreachable|error|failed",
+        defaults: "to sunfire:22, user demo, password demo-password, from phone, within 120s, as ssh; put: via scp, never cancelled",
         keywords: [
             "put", "generated", "stand-in", "bytes", "pages", "via", "scp", "sftp", "cancel-after", "to", "user", "password", "from", "within", "as",
         ]
@@ -60,7 +61,8 @@ extension Directive {
         args.declare(node: from)
         let (target, targetPort, node, name, limitText, userText, passwordText) = (host, port, from, label, within, user, password)
         let (put, line0) = (upload, command)
-        args.binds(label, fields: nil)
+        // An upload that never logged in gives the command's (empty) fields too.
+        args.binds(label, fields: ["status", "stdout", "stderr", "exit"] + (upload == nil ? [] : ["bytes", "size"]) + ResultBinding.performed)
         return Run { context in
             let connectivity = SSHConnectivity(
                 host: target, port: targetPort, user: try userText.resolve(context),
@@ -115,6 +117,7 @@ extension Directive {
             """,
         summary:
             "Sunfire's operator knobs: printer states, Samba jobs, quotas, whitelist; queue text (${NAME.text}), home files (${NAME.files}), ${NAME.ps}",
+        defaults: "on sunfire, as sunfire",
         keywords: [
             "printer", "ready", "out-of-paper", "down", "no-daemon", "queue-off", "samba-job", "owner", "name", "pages", "quota",
             "whitelist", "queue", "files", "run", "on", "as",
@@ -158,7 +161,15 @@ extension Directive {
         }
         if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actor) }
         let (verb, printerState, actorName, name, values) = (action, state, actor, label, words)
-        args.binds(label, fields: nil)
+        let own: [String] =
+            switch action {
+            case "quota": ["ps"]
+            case "queue": ["text"]
+            case "files": ["files", "ps"]
+            case "run": ["stdout", "stderr", "exit"]
+            default: []
+            }
+        args.binds(label, fields: ["status"] + own + ResultBinding.performed)
         return Run { context in
             guard let running = context.actor(named: actorName) as? RunningSunfire else {
                 throw StepError("no running sunfire actor named '\(actorName)'")
