@@ -119,7 +119,7 @@ extension Directive {
             summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes",
             defaults: "trace: by any node, any fields; requests: any request, any status",
             keywords: [
-                "in", "trace", "no", "by", "elapsed", "since", "requests", "status", "count", "==", "!=", "contains", "!contains", "matches", "<",
+                "in", "trace", "no", "by", "elapsed", "since", "requests", "==", "!=", "contains", "!contains", "matches", "<",
                 "<=", ">", ">=",
             ],
             live: .runs

@@ -131,17 +131,26 @@ import Testing
         #expect(faults.stdout.contains("scpms.unavailable: off"), "the line after the failing one never ran: \(faults.stdout)")
     }
 
-    @Test func paperOutStopsAJobMidPrintAndItCompletesWhenPaperIsBack() throws {
-        let served = try Self.serve(["--only", "mig", "--set", "mig.plain-port=0", "--set", "mig.tls-port=0", "--set", "mig.ppm=120"])
-        defer { _ = served.process.stop() }
-        let url = try #require(try served.process.lines.first { $0.hasPrefix("listening mig ipp://") }?.split(separator: " ").last.map(String.init))
+    /// A serve of MiG alone (plain IPP on a free port), its `ipp://` URL, and in its state folder a 20-page PDF,
+    /// ipptool's print-job.test and Fixtures/ipp/get-job.test (as job.test).
+    static func servedMiG(pagesPerMinute: Int) throws -> (Served, String) {
+        let served = try serve(["--only", "mig", "--set", "mig.plain-port=0", "--set", "mig.tls-port=0", "--set", "mig.ppm=\(pagesPerMinute)"])
+        let url = try #require(served.process.lines.first { $0.hasPrefix("listening mig ipp://") }?.split(separator: " ").last.map(String.init))
         let directory = served.stateDirectory
         try Data(TestDocuments.pdf(pages: 20)).write(to: URL(fileURLWithPath: "\(directory)/twenty.pdf"))
         try FileManager.default.copyItem(atPath: Repository.fixture("ipp/get-job.test"), toPath: "\(directory)/job.test")
         try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/print-job.test", toPath: "\(directory)/print-job.test")
-        func ipptool(_ arguments: [String]) throws -> String {
-            try ExternalProcess.run("/usr/bin/ipptool", ["-t"] + arguments, currentDirectory: directory, timeout: 60).output
-        }
+        return (served, url)
+    }
+
+    static func ipptool(_ arguments: [String], in directory: String) throws -> String {
+        try ExternalProcess.run("/usr/bin/ipptool", ["-t"] + arguments, currentDirectory: directory, timeout: 60).output
+    }
+
+    @Test func paperOutStopsAJobMidPrintAndItCompletesWhenPaperIsBack() throws {
+        let (served, url) = try Self.servedMiG(pagesPerMinute: 120)
+        defer { _ = served.process.stop() }
+        let ipptool = { (arguments: [String]) in try Self.ipptool(arguments, in: served.stateDirectory) }
         let printed = try ipptool(["-v", "-f", "twenty.pdf", url, "print-job.test"])
         #expect(printed.contains("job-id (integer) = 1"), "\(printed)")
         #expect(try served.attach(["fault mig.media-empty on"]).status == 0)
@@ -160,16 +169,9 @@ import Testing
     }
 
     @Test func aJobQueuedBehindAStoppedPrinterOutlivesARestartOfMiGAndCompletes() throws {
-        let served = try Self.serve(["--only", "mig", "--set", "mig.plain-port=0", "--set", "mig.tls-port=0", "--set", "mig.ppm=600"])
+        let (served, url) = try Self.servedMiG(pagesPerMinute: 600)
         defer { _ = served.process.stop() }
-        let url = try #require(try served.process.lines.first { $0.hasPrefix("listening mig ipp://") }?.split(separator: " ").last.map(String.init))
-        let directory = served.stateDirectory
-        try Data(TestDocuments.pdf(pages: 20)).write(to: URL(fileURLWithPath: "\(directory)/twenty.pdf"))
-        try FileManager.default.copyItem(atPath: Repository.fixture("ipp/get-job.test"), toPath: "\(directory)/job.test")
-        try FileManager.default.copyItem(atPath: "/usr/share/cups/ipptool/print-job.test", toPath: "\(directory)/print-job.test")
-        func ipptool(_ arguments: [String]) throws -> String {
-            try ExternalProcess.run("/usr/bin/ipptool", ["-t"] + arguments, currentDirectory: directory, timeout: 60).output
-        }
+        let ipptool = { (arguments: [String]) in try Self.ipptool(arguments, in: served.stateDirectory) }
         #expect(try served.attach(["fault mig.media-empty on"]).status == 0)
         #expect(try ipptool(["-v", "-f", "twenty.pdf", url, "print-job.test"]).contains("job-id (integer) = 1"))
         let restarted = try served.attach(["restart mig", "expect trace restarted actor=mig"])
