@@ -97,7 +97,7 @@ struct ControlClient: Sendable {
         }
         return LiveSession.Reply(
             ok: object["ok"] as? Bool ?? false, output: object["output"] as? String ?? "", error: object["error"] as? String,
-            exit: Int32(object["exit"] as? Int ?? 1))
+            exit: Int32(clamping: object["exit"] as? Int ?? 1))
     }
 }
 
