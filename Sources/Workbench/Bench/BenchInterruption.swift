@@ -44,7 +44,15 @@ enum BenchInterruption {
     static func workFolder(_ name: String) throws -> (path: String, token: Token) {
         let path = NSTemporaryDirectory() + "workbench-bench-\(name)-\(getpid())"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return (path, onInterruption { try? FileManager.default.removeItem(atPath: path) })
+        return (
+            path,
+            onInterruption {
+                // A file written in the folder while it is being removed makes the removal fail; try again.
+                for _ in 0..<5 where FileManager.default.fileExists(atPath: path) {
+                    if (try? FileManager.default.removeItem(atPath: path)) == nil { usleep(100_000) }
+                }
+            }
+        )
     }
 
     /// Removes a folder made by ``workFolder(_:)``.

@@ -34,8 +34,12 @@ struct Served {
     /// The servers' processes started and not yet stopped, by pid: an interrupted bench kills them.
     private static let running = Mutex<Set<Int32>>([])
     /// The cleanup that kills them, registered the first time a server starts (a static is made once, on first use).
+    /// It waits (up to 5 s) until they have ended: a process SIGKILLed may still finish the system call it is in,
+    /// and a file it creates then would keep its folder from being removed by the next cleanup.
     private static let killOnInterruption = BenchInterruption.onInterruption {
-        for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }
+        let pids = running.withLock({ $0 })
+        for pid in pids { kill(pid, SIGKILL) }
+        for _ in 0..<100 where !pids.allSatisfy({ ProcessProbe(pid: $0).hasEnded }) { usleep(50_000) }
     }
 
     /// Kills `processes` if the bench is interrupted before ``stop()``: called as each is started (a bench may be
@@ -142,6 +146,12 @@ struct ProcessProbe: Sendable {
 
     /// VmHWM: the most memory the process has had resident.
     func peakRSSMiB() -> Double { statusKiB("VmHWM") / 1024 }
+
+    /// Whether the process is gone or a zombie (it has released its files; only its exit status is left to reap).
+    var hasEnded: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: end)...].dropFirst().hasPrefix("Z")
+    }
 
     /// VmRSS: the memory the process has resident now.
     func residentMiB() -> Double { statusKiB("VmRSS") / 1024 }
