@@ -149,7 +149,7 @@ public final class AppConnect: Sendable {
                 finishCertificateRequests(key, only: id, .failure(AppConnectError("no Ivanti client that supports derived credentials is installed")))
                 return
             }
-            node.eventLoop.scheduleTask(in: Self.replyTimeout) { [self] in
+            node.schedule(in: Self.replyTimeout) { [self] in
                 finishCertificateRequests(key, only: id, .failure(AppConnectError("the Ivanti client did not answer within \(Self.replyTimeout)")))
             }
         }

@@ -55,7 +55,7 @@ extension MiGPrinter {
     func armDocumentTimer(_ id: Int64) {
         disarmDocumentTimer(id)
         let printer = NIOLoopBound(self, eventLoop: node.eventLoop)
-        documentTimers[id] = node.eventLoop.scheduleTask(in: .seconds(Int64(description.multipleOperationTimeOut))) {
+        documentTimers[id] = node.schedule(in: .seconds(Int64(description.multipleOperationTimeOut))) {
             printer.value.documentTimedOut(id)
         }
     }

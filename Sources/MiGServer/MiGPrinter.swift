@@ -38,7 +38,7 @@ final class MiGPrinter {
     /// accept, and touch no job.
     static let anonymousOperations: Set<IPPOperation> = [.getPrinterAttributes, .validateJob]
     /// The multiple-operation-time-out timer of each job made by Create-Job that waits for its next document.
-    var documentTimers: [Int64: Scheduled<Void>] = [:]
+    var documentTimers: [Int64: NodeTimer] = [:]
 
     init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool, preservesDocuments: Bool) {
         var description = description

@@ -34,7 +34,7 @@ final class PrintEngine {
     let startedAt: Int64
     /// Pages printed over the spool's whole history: the toner they used is what printer-supply reports.
     private(set) var pagesPrinted: Int64
-    private var timer: Scheduled<Void>?
+    private var timer: NodeTimer?
 
     init(node: Node, store: JobStore, description: PrinterDescription, spool: any DocumentSpool, preservesDocuments: Bool) {
         self.node = node
@@ -86,7 +86,7 @@ final class PrintEngine {
 
     private func schedule(after delay: TimeAmount) {
         let engine = NIOLoopBound(self, eventLoop: node.eventLoop)
-        timer = node.eventLoop.scheduleTask(in: delay) {
+        timer = node.schedule(in: delay) {
             engine.value.timer = nil
             engine.value.step()
         }

@@ -11,13 +11,13 @@ public struct Directive: Sendable {
     public let defaults: String
     /// Words that may follow it (for tab completion).
     public let keywords: [String]
-    /// Whether its lines run in a live session (`workbench attach`, `serve --script`), and if not, why.
+    /// Whether its lines run on the live wire (`workbench run --live`, `workbench attach`), and if not, why.
     public let live: LiveSupport
     /// Turns the rest of the line into a step, or reports precisely what is wrong with it.
     public let parse: @Sendable (inout Arguments) throws(ScenarioError) -> any Step
 
     public init(
-        _ name: String, usage: String, summary: String, defaults: String = "", keywords: [String] = [], live: LiveSupport = .simulatedOnly,
+        _ name: String, usage: String, summary: String, defaults: String = "", keywords: [String] = [], live: LiveSupport = .ownClients,
         parse: @escaping @Sendable (inout Arguments) throws(ScenarioError) -> any Step
     ) {
         self.name = name
@@ -30,17 +30,39 @@ public struct Directive: Sendable {
     }
 }
 
-/// Whether a directive's lines run on a running serve as they run in a simulated world.
+/// Whether a directive's lines run on the live wire as they run in a simulated world.
 public enum LiveSupport: Sendable, Equatable {
-    /// They do: the step acts only through the context's ``World``.
+    /// They do, everywhere: the step acts only through the context's ``World``.
     case runs
-    /// They are refused when read, for this reason (which says what to use instead).
+    /// They drive the workbench's own clients or actors: they run wherever those run, in a simulated world and in
+    /// `workbench run --live` (which serves the scenario's actors itself), and are refused in a session attached to a
+    /// running serve, whose clients are the user's own (``LiveSupport/attachedRefusal``).
+    case ownClients
+    /// They are refused on the live wire when read, for this reason (which says what to use instead).
     case refused(String)
 
-    /// The directives that drive the workbench's own clients and actors inside a simulated world.
-    public static let simulatedOnly = LiveSupport.refused(
-        "it drives the workbench's own clients inside the simulated world; on a running serve the clients are yours "
-            + "(ipptool, curl, ssh, the app): steer the world with fault, link, partition, clock and advance, and check it with expect trace")
+    /// Why a session attached to a running serve refuses the lines of the workbench's own clients.
+    public static let attachedRefusal =
+        "it drives the workbench's own clients; on a running serve the clients are yours "
+        + "(ipptool, curl, ssh, the app): steer the world with fault, link, partition, clock and advance, and check it with expect "
+        + "trace (workbench run --live runs a whole scenario, clients and all, on real sockets)"
+
+    /// Why it does not run in `mode`, or nil when it does.
+    public func refusal(in mode: LiveMode) -> String? {
+        switch (self, mode) {
+        case (.runs, _), (.ownClients, .run): return nil
+        case (.ownClients, .attached): return Self.attachedRefusal
+        case (.refused(let why), _): return why
+        }
+    }
+}
+
+/// The two ways lines run on the live wire.
+public enum LiveMode: Sendable {
+    /// `workbench run --live`: the scenario serves its own actors on loopback and its own clients talk to them.
+    case run
+    /// A session attached to a running `workbench serve` (`workbench attach`, `serve --script`).
+    case attached
 }
 
 /// What a directive does when its line runs.

@@ -71,9 +71,9 @@ extension Directive {
                 let limit = try connectTimeout.duration(context)
                 let connection = TCPConnection(name: name)
                 context.connections[name] = connection
-                let node = context.kernel.node(sender)
-                let started = context.kernel.now
-                let task = context.kernel.spawn("connect \(name)") { () -> String? in
+                let node = context.world.node(sender)
+                let started = context.world.now
+                let task = context.world.begin("connect \(name)") { () -> String? in
                     do {
                         let channel = try await node.connect(host: host, port: port, timeout: .nanoseconds(limit.nanosecondsValue)) { channel in
                             channel.eventLoop.makeCompletedFuture {
@@ -88,10 +88,10 @@ extension Directive {
                     }
                 }
                 return Pending(label: name, timeout: limit + .seconds(1)) { context, timeout in
-                    let error = try context.kernel.wait(for: task, timeout: timeout)
+                    let error = try task.wait(timeout)
                     return [
                         "status": error == nil ? "connected" : "error", "error": error ?? "",
-                        "elapsed": (context.kernel.now - started).workbenchText,
+                        "elapsed": (context.world.now - started).workbenchText,
                     ]
                 }
             }
@@ -153,8 +153,7 @@ extension Directive {
                     case .text: return connection.received.firstRange(of: needle!) != nil
                     }
                 }
-                let kernel = context.kernel
-                kernel.loop.run(until: kernel.deadline(after: limit), while: { !satisfied() })
+                context.world.run(for: limit, while: { !satisfied() })
                 let received = String(decoding: connection.received, as: UTF8.self)
                 connection.received.removeAll()
                 context.publish(variable, ["received": received, "ended": String(connection.ended), "error": connection.error ?? ""])
@@ -172,7 +171,7 @@ extension Directive {
             return Run { context in
                 guard let channel = context.connections[name]?.channel else { throw StepError("connection '\(name)' is not open") }
                 channel.close(mode: writeOnly ? .output : .all, promise: nil)
-                context.kernel.loop.runDue()
+                context.world.settle()
                 return nil
             }
         },
@@ -212,10 +211,10 @@ extension Directive {
                 for (name, value) in finalHeaders { request.headers.add(name: try name.resolve(context), value: try value.resolve(context)) }
                 if let finalBody { request.body = ByteBuffer(string: try finalBody.resolve(context)) }
                 let limit = try exchangeLimit.duration(context)
-                let node = context.kernel.node(sender)
-                let started = context.kernel.now
+                let node = context.world.node(sender)
+                let started = context.world.now
                 let finalRequest = request
-                let task = context.kernel.spawn("http \(method) \(target.host)") { () -> Result<HTTPResponse, StepError> in
+                let task = context.world.begin("http \(method) \(target.host)") { () -> Result<HTTPResponse, StepError> in
                     do {
                         return .success(
                             try await HTTPClient.send(
@@ -227,7 +226,7 @@ extension Directive {
                 }
                 return Pending(label: variable, timeout: limit + .seconds(1)) { context, timeout in
                     var values = ["elapsed": ""]
-                    switch try context.kernel.wait(for: task, timeout: timeout) {
+                    switch try task.wait(timeout) {
                     case .success(let response):
                         values["status"] = String(response.status.code)
                         values["reason"] = response.status.reasonPhrase
@@ -239,7 +238,7 @@ extension Directive {
                         values["body"] = ""
                         values["error"] = error.message
                     }
-                    values["elapsed"] = (context.kernel.now - started).workbenchText
+                    values["elapsed"] = (context.world.now - started).workbenchText
                     return values
                 }
             }
@@ -310,15 +309,15 @@ extension Directive {
                 }
                 let label = givenName ?? kind
                 guard context.actor(named: label) == nil else { throw StepError("an actor named '\(label)' is already running") }
-                let node = context.kernel.node(givenHost ?? actorKind.defaultHost)
+                let node = context.world.node(givenHost ?? actorKind.defaultHost)
                 var resolved: [String: String] = [:]
                 for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }
                 if let unknown = actorKind.unknownOptionName(among: resolved.keys) { throw StepError(actorKind.unknownOptionMessage(unknown)) }
                 if let (_, message) = actorKind.valueProblem(in: resolved) { throw StepError(message) }
                 let actorOptions = resolved
-                let task = context.kernel.spawn("start \(label)") { try await actorKind.start(node, actorOptions) }
+                let task = context.world.begin("start \(label)") { try await actorKind.start(node, actorOptions) }
                 return Pending(label: label, timeout: .seconds(60)) { context, timeout in
-                    let actor = try context.kernel.wait(for: task, timeout: timeout)
+                    let actor = try task.wait(timeout)
                     context.actors.append((label, actor))
                     context.launches[label] = ScenarioContext.Launch(kind: actorKind, node: node.name, options: actorOptions)
                     var values: [String: String] = [:]

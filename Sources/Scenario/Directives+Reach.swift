@@ -53,15 +53,15 @@ extension Directive {
             return Run { context in
                 let within = try limit.duration(context)
                 guard within > .zero else { throw StepError("after heal within \(within.workbenchText): expected a positive duration") }
-                let healed = context.kernel.healAll()
+                let healed = context.world.healAll()
                 // As `clock NODE skew 0s` would say it: whoever follows the nodes' clocks in the trace sees them set right.
                 for node in healed.clocks {
-                    context.kernel.trace.record(
+                    context.world.record(
                         actor: "scenario", event: "clock-skew", fields: [("node", node), ("skew", Duration.zero.workbenchText)])
                 }
                 context.healEpoch += 1
-                context.recovery = (deadline: context.kernel.now + within, line: context.line, within: within)
-                context.kernel.trace.record(
+                context.recovery = (deadline: context.world.now + within, line: context.line, within: within)
+                context.world.record(
                     actor: "scenario", event: "after-heal",
                     fields: [
                         ("links", String(healed.links)), ("clocks", String(healed.clocks.count)), ("points", String(healed.points)),

@@ -166,7 +166,7 @@ extension Directive {
             args.binds(label, fields: [""])
             let (sender, name) = (from, label)
             return Run { context in
-                let opened = context.kernel.node(sender).bus.open(try url.resolve(context), from: sender)
+                let opened = context.world.node(sender).bus.open(try url.resolve(context), from: sender)
                 context.publish(name, ["": String(opened)])
                 return nil
             }
@@ -185,12 +185,12 @@ extension Directive {
             let (target, name) = (app, label)
             return Run { context in
                 if let target {
-                    guard context.kernel.bus.activate(target) else {
+                    guard context.world.bus.activate(target) else {
                         throw StepError("no app '\(target)' on the phone; expected an app that declared its Info.plist or handles a URL scheme")
                     }
-                    context.kernel.loop.runDue()
+                    context.world.settle()
                 }
-                context.publish(name, ["": context.kernel.bus.foregroundApp ?? "home-screen"])
+                context.publish(name, ["": context.world.bus.foregroundApp ?? "home-screen"])
                 return nil
             }
         },

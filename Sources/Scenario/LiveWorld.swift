@@ -3,29 +3,76 @@ import Kernel
 import Synchronization
 import Wire
 
-/// The world of a running `workbench serve`, as a live session's lines see it: the served actors' fault points,
-/// links and clocks on the live wire, and the journal of what they recorded. Every line, and every `later` and `for`
-/// it schedules, runs on ``queue``, one at a time, as a simulated world's lines run on its driving thread.
+/// The live wire as a scenario's lines see it: the actors' fault points, links and clocks, and the journal of what
+/// they recorded. Two ways to run lines on it:
+/// - a session attached to a running `workbench serve` runs every line, and every `later` and `for` it schedules, on
+///   ``queue``, one at a time, as a simulated world's lines run on its driving thread;
+/// - `workbench run --live` runs a whole scenario on one thread (no queue): what its lines schedule runs on that thread
+///   too, while a line waits (for work it started, or a condition), as the kernel runs due work while a line waits.
 public final class LiveWorld: World {
     public let wire: LiveWire
     public let journal: LiveJournal
-    /// Where the session's lines run.
-    public let queue: DispatchQueue
+    /// Where an attached session's lines and scheduled work run; nil when the caller's waits run them.
+    public let queue: DispatchQueue?
+
+    private struct Scheduled {
+        var sequence = 0
+        var due: [(at: Duration, sequence: Int, body: @Sendable () -> Void)] = []
+    }
+
+    private let scheduled = Mutex(Scheduled())
+
+    /// A world whose lines run on `queue` (a session attached to a running serve).
     public init(wire: LiveWire, journal: LiveJournal, queue: DispatchQueue) {
         (self.wire, self.journal, self.queue) = (wire, journal, queue)
+    }
+
+    /// A world whose lines run on the caller's thread, scheduled work within its waits (`workbench run --live`).
+    public init(wire: LiveWire, journal: LiveJournal) {
+        (self.wire, self.journal, self.queue) = (wire, journal, nil)
     }
 
     public var seed: UInt64 { wire.seed }
     public var now: Duration { wire.uptime }
     public var faults: FaultPoints { wire.faults }
     public var links: any LinkControl { wire.links }
+    public var bus: URLBus { wire.bus }
 
     public func skew(of node: String) -> ClockSkew { wire.skew(of: node) }
 
-    public func advance(by duration: Duration) throws { wire.advance(by: duration) }
+    public func advance(by duration: Duration) throws {
+        wire.advance(by: duration)
+        // What `later` scheduled within the jump is due now.
+        if queue == nil { settle() }
+    }
 
     public func schedule(in delay: Duration, _ body: @escaping @Sendable () -> Void) {
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: delay.nanosecondsValue)), execute: body)
+        guard queue == nil else {
+            queue?.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: delay.nanosecondsValue)), execute: body)
+            return
+        }
+        // On the wire's uptime, so an `advance` past it makes it due at once.
+        let at = wire.uptime + delay
+        scheduled.withLock { all in
+            all.due.append((at, all.sequence, body))
+            all.sequence += 1
+        }
+    }
+
+    /// Lets the event loops run what is queued on them now (``LiveWire/settle()``), then runs the scheduled work that
+    /// is due, in the order of its deadlines (ties in the order scheduled).
+    public func settle() {
+        wire.settle()
+        while true {
+            let now = wire.uptime
+            let next: (@Sendable () -> Void)? = scheduled.withLock { all in
+                guard let index = all.due.indices.filter({ all.due[$0].at <= now }).min(by: { (all.due[$0].at, all.due[$0].sequence) < (all.due[$1].at, all.due[$1].sequence) })
+                else { return nil }
+                return all.due.remove(at: index).body
+            }
+            guard let next else { return }
+            next()
+        }
     }
 
     public func record(actor: String, event: String, fields: [(String, String)]) {
@@ -34,21 +81,20 @@ public final class LiveWorld: World {
 
     public func node(_ name: String) -> Node { wire.node(name) }
 
-    public func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+    public func begin<T: Sendable>(_ name: String, _ work: @escaping @Sendable () async throws -> T) -> WorldTask<T> {
         let outcome = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
         Task {
             let result: Result<T, any Error>
             do { result = .success(try await work()) } catch { result = .failure(error) }
             outcome.withLock { $0 = result }
-            done.signal()
         }
-        guard done.wait(timeout: .now() + .nanoseconds(Int(clamping: timeout.nanosecondsValue))) == .success,
-            let result = outcome.withLock({ $0 })
-        else {
-            throw StepError("\(name): not done within \(timeout.workbenchText)")
+        return WorldTask(name: name) { [self] timeout in
+            run(for: timeout) { outcome.withLock { $0 } == nil }
+            // What the work set going (a reply on the bus) has run too, as under simulation.
+            wire.settle()
+            guard let result = outcome.withLock({ $0 }) else { throw StepError("\(name): not done within \(timeout.workbenchText)") }
+            return try result.get()
         }
-        return try result.get()
     }
 
     public var events: [Trace.Event] { journal.events }
@@ -56,10 +102,26 @@ public final class LiveWorld: World {
 
     public func run(for limit: Duration, while condition: () -> Bool) {
         let deadline = ContinuousClock.now + limit
-        // The served actors run on their own loops: this thread only looks again now and then.
-        while condition(), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        // The actors run on their own loops: this thread runs what is scheduled for it, and looks again now and then.
+        while true {
+            if queue == nil { settle() }
+            guard condition(), ContinuousClock.now < deadline else {
+                wire.settle()
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.002)
         }
+    }
+
+    public func healAll() -> (links: Int, clocks: [String], points: Int) {
+        let links = wire.links.healAll()
+        let clocks = wire.healClocks()
+        var points = 0
+        for point in faults.all where point.mode != .off {
+            faults.set(point.name, .off)
+            points += 1
+        }
+        return (links, clocks, points)
     }
 }
 
@@ -77,19 +139,28 @@ public final class LiveJournal: TraceSink {
     private let ring = Mutex(Ring())
     private let next: any TraceSink
 
+    /// Nanoseconds since the Unix epoch that events are stamped relative to (0: stamped with the calendar).
+    private let origin: Int64
+
     /// - parameters:
     ///   - capacity: the events kept (the oldest go first), at least 1.
     ///   - next: where every event goes on to.
-    public init(capacity: Int, next: any TraceSink) {
+    ///   - fromNow: stamp events with the time since now (a run's trace) rather than the calendar (a serve's journal).
+    public init(capacity: Int, next: any TraceSink, fromNow: Bool = false) {
         (self.capacity, self.next) = (max(1, capacity), next)
+        origin = fromNow ? Self.calendarNanoseconds() : 0
+    }
+
+    private static func calendarNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 
     public func record(actor: String, event: String, fields: [(String, String)]) {
-        // Stamped with the machine's calendar (nanoseconds since the Unix epoch), not what `advance` added: the journal
+        // Stamped with the machine's calendar (or the time since the run began), not what `advance` added: the journal
         // says when things happened.
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        let entry = Trace.Event(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec), actor: actor, event: event, fields: fields)
+        let entry = Trace.Event(nanoseconds: Self.calendarNanoseconds() - origin, actor: actor, event: event, fields: fields)
         ring.withLock { ring in
             if ring.events.count < capacity {
                 ring.events.append(entry)

@@ -99,6 +99,9 @@ public final class ScenarioContext: @unchecked Sendable {
         return simulated
     }
 
+    /// Whether its world is simulated (virtual time, a seed's order), not the live wire.
+    public var isSimulated: Bool { simulated != nil }
+
     /// The failed expectations.
     public var failures: [Expectation] { expectations.filter { $0.failure != nil } }
 
@@ -222,26 +225,26 @@ public final class ScenarioContext: @unchecked Sendable {
     /// Replaces the state kept under `key`.
     public func setState<T>(_ key: String, _ value: T) { states[key] = value }
 
-    /// Starts `work` in the simulated world as a kernel task and returns the ``Pending`` that waits for it and
+    /// Starts `work` in the world (a kernel task under simulation) and returns the ``Pending`` that waits for it and
     /// publishes what it returns under `label`, plus `label.elapsed`. A thrown error is published as
     /// `label.error` (and `label.status` = `error` unless the work set one), so scenarios can expect failures.
     public func perform(
         _ name: String, label: String, timeout: Duration,
         _ work: @escaping @Sendable () async throws -> [String: String]
     ) -> Pending {
-        let started = kernel.now
-        let task = kernel.spawn(name) { () -> Result<[String: String], StepError> in
+        let started = world.now
+        let task = world.begin(name) { () -> Result<[String: String], StepError> in
             do { return .success(try await work()) } catch { return .failure(StepError("\(error)")) }
         }
         return Pending(label: label, timeout: timeout) { context, limit in
             var values: [String: String]
-            switch try context.kernel.wait(for: task, timeout: limit) {
+            switch try task.wait(limit) {
             case .success(let result):
                 values = result
                 if values["error"] == nil { values["error"] = "" }
             case .failure(let error): values = ["error": error.message, "status": "error"]
             }
-            values["elapsed"] = (context.kernel.now - started).workbenchText
+            values["elapsed"] = (context.world.now - started).workbenchText
             return values
         }
     }

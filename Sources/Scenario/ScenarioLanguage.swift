@@ -200,7 +200,7 @@ public struct ScenarioLanguage: Sendable {
             return Statement(
                 file: file, line: line, source: source, directive: "spawn", names: innerStatement.names,
                 binding: innerStatement.binding, spawned: name, joined: nil, reads: innerStatement.reads,
-                live: .refused("spawn leaves a client's work running in the background of a simulated world"), liveColumn: head.column,
+                live: innerStatement.live == .runs ? .ownClients : innerStatement.live, liveColumn: head.column,
                 step: SpawnStep(name: name, inner: innerStatement.step, directive: innerStatement.directive))
         }
         if head.text == "later", !head.quoted {
@@ -234,10 +234,10 @@ public struct ScenarioLanguage: Sendable {
             liveColumn: head.column, step: step)
     }
 
-    /// Why `statement` cannot run in a live session (`workbench attach`, `serve --script`), at the word that
-    /// decides it, or nil when it can: checked when the line is read, so nothing of it runs.
-    public func liveProblem(_ statement: Statement) -> ScenarioError? {
-        if case .refused(let why) = statement.live {
+    /// Why `statement` cannot run on the live wire in `mode`, at the word that decides it, or nil when it can:
+    /// checked when the line is read, so nothing of it runs.
+    public func liveProblem(_ statement: Statement, in mode: LiveMode) -> ScenarioError? {
+        if let why = statement.live.refusal(in: mode) {
             let word = statement.directive == "later" ? "this 'later'" : "'\(statement.directive)'"
             return ScenarioError(
                 file: statement.file, line: statement.line, column: statement.liveColumn,

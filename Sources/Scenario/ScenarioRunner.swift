@@ -1,3 +1,4 @@
+import Dispatch
 import Kernel
 import Wire
 
@@ -70,12 +71,49 @@ public struct ScenarioRunner: Sendable {
     /// run just before the statements they name.
     public func run(_ script: Script, seed: UInt64, faults: FaultSource? = nil, output: @escaping @Sendable (String) -> Void) -> Result {
         let kernel = Kernel(seed: seed, plantedBugs: plantedBugs)
-        let context = ScenarioContext(kernel: kernel, catalog: catalog, file: script.file, output: output)
+        return run(
+            script, on: kernel, seed: seed, faults: faults, invariants: invariants, reach: ReachWatch(language.declaredReachPoints(in: script)),
+            output: output)
+    }
+
+    /// Runs `script` on the live wire (`workbench run --live`): the actors it starts listen on loopback (ports the
+    /// system picks, reached by the ports they ask for), its clients connect to them over real sockets, each from its
+    /// own loopback address so links act per node, and time is the machine's (`advance` jumps every node's clock).
+    /// Its lines must all run live (``ScenarioLanguage/liveProblem(_:in:)``). No invariants: they hold a simulated run's
+    /// whole trace to a system's promises, where a live run's order of events is the machine's. The result has no digest.
+    public func runLive(_ script: Script, seed: UInt64, output: @escaping @Sendable (String) -> Void) -> Result {
+        let journal = LiveJournal(capacity: Self.liveTraceCapacity, next: DiscardingTraceSink(), fromNow: true)
+        let wire = LiveWire(seed: seed, tracer: journal, ephemeralPorts: true, namedClients: true)
+        let world = LiveWorld(wire: wire, journal: journal)
+        var context: ScenarioContext?
+        let result = run(script, on: world, seed: seed, faults: nil, invariants: [], reach: nil, output: output) { context = $0 }
+        // What the run left running stops, and the wire with it, so the next file starts on a clean machine.
+        for (name, actor) in (context?.startedActors ?? []).reversed() {
+            _ = try? world.perform("stop \(name)", timeout: .seconds(30)) { try await actor.stop() }
+        }
+        // Not through the world: its waits let the event loops run, and these are ending.
+        let ended = DispatchSemaphore(value: 0)
+        Task {
+            try? await wire.shutdown()
+            ended.signal()
+        }
+        _ = ended.wait(timeout: .now() + .seconds(30))
+        return result
+    }
+
+    /// The events a live run keeps (a live run's trace is its journal's).
+    static let liveTraceCapacity = 1 << 20
+
+    private func run(
+        _ script: Script, on world: any World, seed: UInt64, faults: FaultSource?, invariants: [Invariant], reach: ReachWatch?,
+        output: @escaping @Sendable (String) -> Void, made: (ScenarioContext) -> Void = { _ in }
+    ) -> Result {
+        let context = ScenarioContext(world: world, catalog: catalog, file: script.file, output: output)
+        made(context)
         // Only the file's name: the trace depends on seed and build, not on how the path was typed.
         let name = script.file.split(separator: "/").last.map(String.init) ?? script.file
-        kernel.trace.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
-        let executor = StatementExecutor(
-            context: context, language: language, invariants: invariants, reach: ReachWatch(language.declaredReachPoints(in: script)))
+        world.record(actor: "scenario", event: "begin", fields: [("file", name), ("seed", String(seed))])
+        let executor = StatementExecutor(context: context, language: language, invariants: invariants, reach: reach)
         // From `after heal` on, a swarm's schedule draws nothing: that part shows whether the world recovers.
         let healed = script.statements.firstIndex { $0.directive == "after" } ?? script.statements.count
         var error: String?
@@ -99,7 +137,7 @@ public struct ScenarioRunner: Sendable {
                 for fault in faults {
                     let line = fault.line
                     ran.append(ScheduledFault(before: index, line: line, site: fault.site))
-                    kernel.trace.record(
+                    world.record(
                         actor: "scenario", event: "scheduled-fault", fields: [("before-line", String(statement.line)), ("line", line)])
                     do {
                         guard let fault = try language.parse(line: line, file: "fault schedule", lineNumber: statement.line) else { continue }
@@ -114,23 +152,24 @@ public struct ScenarioRunner: Sendable {
                 error = problem
                 break
             }
-            statementEnds.append(kernel.trace.count)
+            statementEnds.append(world.traceCount)
         }
         executor.finish()
-        kernel.trace.record(
+        world.record(
             actor: "scenario", event: "end",
             fields: [
                 ("expectations", String(context.expectations.count)), ("failed", String(context.failures.count)),
             ] + (context.violations.isEmpty ? [] : [("invariants-broken", String(context.violations.count))]))
         if error == nil { error = worldProblem ?? executor.worldProblem() }
-        let canonical = kernel.trace.canonicalText
-        let events = kernel.trace.all
+        let events = world.events
+        let canonical = events.map { $0.canonicalLine + "\n" }.joined()
         return Result(
             file: script.file, title: context.title ?? script.file, seed: seed, expectations: context.expectations,
             violations: context.violations, faults: ran, unexplainedFailures: context.unexplainedFailures,
             undeclaredFields: context.undeclaredFields,
-            error: error, digest: Trace.digest(of: canonical), trace: canonical,
-            virtualTime: kernel.now, traceEvents: kernel.trace.count, reached: context.reached.sorted(),
+            // A live run's order of events is the machine's: it has no digest.
+            error: error, digest: world is Kernel ? Trace.digest(of: canonical) : "", trace: canonical,
+            virtualTime: world.now, traceEvents: world.traceCount, reached: context.reached.sorted(),
             events: events, statementEnds: statementEnds)
     }
 

@@ -29,12 +29,45 @@ public protocol World: AnyObject, Sendable {
     var traceCount: Int { get }
     /// The node called `name`, as an actor or a client of this world sees itself.
     func node(_ name: String) -> Node
-    /// Runs async work in the world (an actor starting or stopping) and waits for its outcome, at most `timeout`:
-    /// under simulation the kernel runs it on its loop in virtual time; live, it runs on the machine's threads.
-    func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T
+    /// Starts async work in the world now (a client's request, an actor starting): under simulation a kernel task on
+    /// its loop, in virtual time; live, a task on the machine's threads. ``WorldTask/wait(_:)`` waits for its outcome.
+    func begin<T: Sendable>(_ name: String, _ work: @escaping @Sendable () async throws -> T) -> WorldTask<T>
+    /// The URL bus apps open URLs on (the Ivanti handshake's message path).
+    var bus: URLBus { get }
+    /// Ends every fault at once (`after heal`): paths healed, clocks on time, fault points off; says what it changed.
+    func healAll() -> (links: Int, clocks: [String], points: Int)
+    /// Lets the work that is due now run (under simulation the kernel's due steps; live, the machine runs it anyway).
+    func settle()
     /// Lets the world run while `condition` holds, at most `limit`: under simulation the kernel's loop runs (virtual
     /// time); live, the caller waits on the wall clock and looks again now and then.
     func run(for limit: Duration, while condition: () -> Bool)
+}
+
+extension World {
+    /// The events recorded after the first `count` (live: those of them the journal still keeps).
+    public func events(since count: Int) -> ArraySlice<Trace.Event> {
+        let all = events
+        return all.suffix(max(0, min(all.count, traceCount - count)))
+    }
+
+    /// Runs async work in the world (an actor starting or stopping) and waits for its outcome, at most `timeout`.
+    public func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+        try begin(name, work).wait(timeout)
+    }
+}
+
+/// Work started in a ``World``.
+public struct WorldTask<T: Sendable>: Sendable {
+    public let name: String
+    private let waiting: @Sendable (Duration) throws -> T
+
+    public init(name: String, wait: @escaping @Sendable (Duration) throws -> T) {
+        (self.name, self.waiting) = (name, wait)
+    }
+
+    /// Lets the world run until the work ends, at most `timeout`, and returns what it returned or throws what it threw
+    /// (or that it did not end in time).
+    public func wait(_ timeout: Duration) throws -> T { try waiting(timeout) }
 }
 
 extension Kernel: World {
@@ -54,7 +87,10 @@ extension Kernel: World {
         loop.run(until: deadline(after: limit), while: condition)
     }
 
-    public func perform<T: Sendable>(_ name: String, timeout: Duration, _ work: @escaping @Sendable () async throws -> T) throws -> T {
-        try wait(for: spawn(name, work), timeout: timeout)
+    public func begin<T: Sendable>(_ name: String, _ work: @escaping @Sendable () async throws -> T) -> WorldTask<T> {
+        let task = spawn(name, work)
+        return WorldTask(name: name) { timeout in try self.wait(for: task, timeout: timeout) }
     }
+
+    public func settle() { loop.runDue() }
 }

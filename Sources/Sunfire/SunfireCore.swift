@@ -19,7 +19,7 @@ final class SunfireCore: @unchecked Sendable {
     let configuration: Sunfire.Configuration
     private(set) var host: UnixHost!
     private let homes = Mutex<[String: any HomeFileSystem]>([:])
-    private var spoolerTimer: Scheduled<Void>?
+    private var spoolerTimer: NodeTimer?
     private let whitelist: Mutex<[AddressRange]>
 
     init(node: Node, configuration: Sunfire.Configuration) throws {
@@ -134,7 +134,7 @@ final class SunfireCore: @unchecked Sendable {
         spoolerTimer = nil
         guard let due = host.spooler.nextEventTime else { return }
         let delay = max(.zero, due - now)
-        spoolerTimer = node.eventLoop.scheduleTask(in: .nanoseconds(delay.nanosecondsClamped)) { [weak self] in
+        spoolerTimer = node.schedule(in: .nanoseconds(delay.nanosecondsClamped)) { [weak self] in
             guard let self else { return }
             self.report(self.host.spooler.advance(to: self.now, faults: { self.node.fault($0) }))
             self.scheduleSpooler()

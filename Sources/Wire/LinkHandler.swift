@@ -40,6 +40,9 @@ final class LinkHandler: ChannelDuplexHandler, @unchecked Sendable {
         /// Bytes carried since the reset now armed was armed.
         var carried = 0
         var armed: Int?
+        /// A pump of this lane is passing bytes on; one asked for meanwhile runs after it (order is kept).
+        var pumping = false
+        var again = false
         var bytes: Int { queue.reduce(0) { $0 + $1.bytes.readableBytes } }
     }
 
@@ -166,44 +169,74 @@ final class LinkHandler: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     /// Sends on what may go now, gives the rest its time to go, and waits for the earliest of those.
+    ///
+    /// The lane is brought up to date before anything is passed on: passing bytes on re-enters this handler (a write's
+    /// promise, completed, makes the next write; a read makes a reply), and what that enqueues must find the lane as it
+    /// now is, not be lost under a copy written back afterwards (that cut chunks out of a TLS stream under latency).
     private func pump(inbound isInbound: Bool) {
-        guard let context else { return }
-        var lane = isInbound ? inbound : outbound
-        defer { if isInbound { inbound = lane } else { outbound = lane } }
-        lane.timer?.cancel()
-        lane.timer = nil
-        let state = links.state(client: client, actor: actor, inbound: isInbound)
-        if lane.armed != state.resetAfterBytes {
-            lane.armed = state.resetAfterBytes
-            lane.carried = 0
+        var busy = false
+        updateLane(isInbound) { lane in
+            busy = lane.pumping
+            if busy { lane.again = true } else { lane.pumping = true }
         }
-        guard !state.blocked else { return }
-        let now = NIODeadline.now()
-        var delivered = false
-        while !lane.queue.isEmpty {
-            var item = lane.queue[0]
-            if item.due == nil {
-                // Its time: one latency draw for the chunk, then what the bandwidth allows after the one before it.
-                let latency = state.conditions.latency.sample(links.random)
-                var due = max(now + .nanoseconds(latency), lane.lastDue)
-                if let rate = state.conditions.bandwidth, rate > 0 {
-                    due = due + .nanoseconds(Int64(item.bytes.readableBytes) * 1_000_000_000 / Int64(rate))
-                }
-                item.due = due
-                lane.lastDue = due
-                lane.queue[0] = item
+        guard !busy else { return }
+        var again = true
+        while again {
+            pumpOnce(inbound: isInbound)
+            updateLane(isInbound) { lane in
+                again = lane.again
+                lane.again = false
+                if !again { lane.pumping = false }
             }
-            guard let due = item.due, due <= now else { break }
-            lane.queue.removeFirst()
-            if let limit = state.resetAfterBytes, lane.carried + item.bytes.readableBytes >= limit {
+        }
+    }
+
+    private func pumpOnce(inbound isInbound: Bool) {
+        guard let context else { return }
+        let state = links.state(client: client, actor: actor, inbound: isInbound)
+        let now = NIODeadline.now()
+        var ready: [(bytes: ByteBuffer, promise: EventLoopPromise<Void>?, due: NIODeadline?)] = []
+        var resetAt: Int?
+        updateLane(isInbound) { lane in
+            lane.timer?.cancel()
+            lane.timer = nil
+            if lane.armed != state.resetAfterBytes {
+                lane.armed = state.resetAfterBytes
+                lane.carried = 0
+            }
+            guard !state.blocked else { return }
+            while !lane.queue.isEmpty {
+                var item = lane.queue[0]
+                if item.due == nil {
+                    // Its time: one latency draw for the chunk, then what the bandwidth allows after the one before it.
+                    let latency = state.conditions.latency.sample(links.random)
+                    var due = max(now + .nanoseconds(latency), lane.lastDue)
+                    if let rate = state.conditions.bandwidth, rate > 0 {
+                        due = due + .nanoseconds(Int64(item.bytes.readableBytes) * 1_000_000_000 / Int64(rate))
+                    }
+                    item.due = due
+                    lane.lastDue = due
+                    lane.queue[0] = item
+                }
+                guard let due = item.due, due <= now else { break }
+                lane.queue.removeFirst()
+                if let limit = state.resetAfterBytes, lane.carried + item.bytes.readableBytes >= limit {
+                    resetAt = ready.count
+                    ready.append(item)
+                    return
+                }
+                lane.carried += item.bytes.readableBytes
+                ready.append(item)
+            }
+        }
+        for (index, item) in ready.enumerated() {
+            if index == resetAt {
                 links.disarmReset(from: isInbound ? client : actor, to: isInbound ? actor : client)
                 links.disarmReset(from: isInbound ? LiveLinks.everyClient : actor, to: isInbound ? actor : LiveLinks.everyClient)
                 item.promise?.fail(ChannelError.ioOnClosedChannel)
                 abort()
                 return
             }
-            lane.carried += item.bytes.readableBytes
-            delivered = true
             if isInbound {
                 context.fireChannelRead(wrapInboundOut(item.bytes))
             } else {
@@ -211,18 +244,28 @@ final class LinkHandler: ChannelDuplexHandler, @unchecked Sendable {
                 context.write(wrapOutboundOut(item.bytes), promise: item.promise)
             }
         }
-        if delivered {
+        guard self.context != nil else { return }
+        if !ready.isEmpty {
             if isInbound { context.fireChannelReadComplete() } else { context.flush() }
         }
-        if isInbound, lane.queue.isEmpty, delivered {
+        let lane = isInbound ? inbound : outbound
+        if isInbound, lane.queue.isEmpty, !ready.isEmpty {
             // Reading again if a long wait had stopped it.
             context.channel.setOption(.autoRead, value: true).whenFailure { _ in }
         }
         if let next = lane.queue.first?.due {
-            lane.timer = context.eventLoop.scheduleTask(deadline: next) { self.pump(inbound: isInbound) }
+            let timer = context.eventLoop.scheduleTask(deadline: next) { self.pump(inbound: isInbound) }
+            updateLane(isInbound) { lane in
+                lane.timer?.cancel()
+                lane.timer = timer
+            }
         } else if !isInbound, lane.queue.isEmpty, let close = pendingClose {
             pendingClose = nil
             context.close(mode: close.mode, promise: close.promise)
         }
+    }
+
+    private func updateLane(_ isInbound: Bool, _ change: (inout Lane) -> Void) {
+        if isInbound { change(&inbound) } else { change(&outbound) }
     }
 }

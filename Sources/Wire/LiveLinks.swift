@@ -30,6 +30,8 @@ public final class LiveLinks: LinkControl {
     /// How many directions are not at their defaults: 0 lets every handler pass bytes straight through.
     private let changed = Atomic<Int>(0)
     private let open = Mutex<[Int: LinkHandler]>([:])
+    /// The node each named client address stands for (`workbench run --live`'s own clients).
+    private let names = Mutex<[String: String]>([:])
     private let nextID = Atomic<Int>(1)
     let random: RandomStream
 
@@ -117,11 +119,40 @@ public final class LiveLinks: LinkControl {
         }
     }
 
+    /// Ends every fault on every path at once (`after heal`): every direction back to its defaults, so waiting
+    /// traffic flows. Returns how many directions it changed.
+    @discardableResult
+    public func healAll() -> Int {
+        let changed = states.withLock { all in all.keys.sorted() }
+        for linkKey in changed {
+            let ends = linkKey.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            update(ends[0], ends[1]) { $0 = State() }
+        }
+        return changed.count
+    }
+
     // MARK: Connections
 
-    /// The handler to put first on a connection accepted for `actor` from `client` (its address).
+    /// Whether the path between client node `client` and `actor` is partitioned in either direction.
+    func isPartitioned(_ client: String, _ actor: String) -> Bool {
+        guard anyChanged else { return false }
+        return state(client: client, actor: actor, inbound: true).partitioned || state(client: client, actor: actor, inbound: false).partitioned
+    }
+
+    /// A connection's handshake time between client node `client` and `actor`: one latency draw each way.
+    func handshakeNanoseconds(client: String, actor: String) -> Int64 {
+        guard anyChanged else { return 0 }
+        return state(client: client, actor: actor, inbound: true).conditions.latency.sample(random)
+            + state(client: client, actor: actor, inbound: false).conditions.latency.sample(random)
+    }
+
+    /// Names the client connecting from `address`: its connections obey the links set for `node`.
+    func name(address: String, node: String) { names.withLock { $0[address] = node } }
+
+    /// The handler to put first on a connection accepted for `actor` from `client` (its address, or the node it names).
     func handler(client: String, clientPort: Int, actor: String, port: Int) -> LinkHandler {
-        LinkHandler(links: self, id: nextID.add(1, ordering: .relaxed).oldValue, client: client, clientPort: clientPort, actor: actor, port: port)
+        let client = names.withLock { $0[client] } ?? client
+        return LinkHandler(links: self, id: nextID.add(1, ordering: .relaxed).oldValue, client: client, clientPort: clientPort, actor: actor, port: port)
     }
 
     func opened(_ handler: LinkHandler) { open.withLock { $0[handler.id] = handler } }

@@ -28,9 +28,13 @@ public final class LiveWire: Sendable {
     /// - parameters:
     ///   - seed: seeds the nodes' random streams; `nil` draws one from the system.
     ///   - bindHost: the address actors listen on.
+    ///   - ephemeralPorts: every listener takes a free port the system picks, whatever port it asks for; connecting to
+    ///     a node by the port it asked for still reaches it (several runs side by side, no port taken by another).
+    ///   - namedClients: each client node connects from its own loopback address (127.0.0.2, .3, … in the order they
+    ///     first connect), so a link a line sets between `laptop` and an actor acts on laptop's connections only.
     public init(
         seed: UInt64? = nil, threads: Int = System.coreCount, bindHost: String = "127.0.0.1",
-        tracer: any TraceSink = DiscardingTraceSink()
+        tracer: any TraceSink = DiscardingTraceSink(), ephemeralPorts: Bool = false, namedClients: Bool = false
     ) {
         self.seed = seed ?? UInt64.random(in: .min ... .max)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
@@ -38,7 +42,7 @@ public final class LiveWire: Sendable {
         self.faults = FaultPoints(random: RandomStream(seed: self.seed, name: "faults"))
         self.bus = URLBus(tracer: tracer)
         self.links = LiveLinks(random: RandomStream(seed: self.seed, name: "links"))
-        self.network = LiveNetwork(group: group, bindHost: bindHost, links: links)
+        self.network = LiveNetwork(group: group, bindHost: bindHost, links: links, ephemeralPorts: ephemeralPorts, namedClients: namedClients)
         // As many threads as cores: the work is disk waits and hashing, and more threads than cores would only
         // queue fsyncs behind each other.
         self.threadPool = NIOThreadPool(numberOfThreads: max(2, threads))
@@ -69,12 +73,32 @@ public final class LiveWire: Sendable {
         }
     }
 
+    /// Sets every node's clock back on time; returns the nodes whose clocks were skewed, by name.
+    public func healClocks() -> [String] {
+        skews.withLock { all in
+            all.keys.sorted().filter { name in
+                guard let skew = all[name], skew.value != .zero else { return false }
+                skew.set(.zero)
+                return true
+            }
+        }
+    }
+
     /// Time since the wire started, as every node's clock reads it (with what ``advance(by:)`` added).
     public var uptime: Duration { time.uptime }
 
     /// Moves every node's clock forward by `duration` at once (calendar and monotonic alike, libfaketime-like), and
     /// wakes the sleepers that became due. Timers armed on the event loops (I/O time-outs) keep their real deadlines.
     public func advance(by duration: Duration) { time.advance(by: duration) }
+
+    /// Waits until every event loop has run the work queued on it now, and what that work queued in turn (a few
+    /// rounds): what "run what is due" means on real threads (a message on the URL bus handled, its reply sent). Not on
+    /// an event loop.
+    public func settle() {
+        for _ in 0..<3 {
+            for loop in group.makeIterator() { try? loop.submit {}.wait() }
+        }
+    }
 
     /// Stops every event loop.
     public func shutdown() async throws {
@@ -100,6 +124,11 @@ final class LiveTime: TimeSource {
 
     private let offset = Mutex<Duration>(.zero)
     private let sleepers = Mutex(Sleepers())
+    private let timers = LiveTimers()
+
+    func schedule(on loop: any EventLoop, in delay: TimeAmount, _ body: @escaping @Sendable () -> Void) -> NodeTimer {
+        timers.schedule(on: loop, at: uptime + .nanoseconds(delay.nanoseconds), in: delay, body)
+    }
 
     var uptime: Duration { ContinuousClock.now - start + offset.withLock { $0 } }
 
@@ -110,6 +139,7 @@ final class LiveTime: TimeSource {
             return Array(all.waiting.values)
         }
         for sleeper in woken { sleeper.resume() }
+        timers.clockJumped(to: uptime)
     }
 
     func sleep(untilUptime deadline: Duration) async throws {
@@ -159,20 +189,73 @@ final class LiveNetwork: Network {
     let group: MultiThreadedEventLoopGroup
     let bindHost: String
     let links: LiveLinks
+    let ephemeralPorts: Bool
+    let namedClients: Bool
     private let aliases = Mutex<[String: Int]>([:])
+    /// The loopback address each client node connects from (``LiveWire/init(seed:threads:bindHost:tracer:ephemeralPorts:namedClients:)``).
+    private let clientAddresses = Mutex<[String: String]>([:])
 
-    init(group: MultiThreadedEventLoopGroup, bindHost: String, links: LiveLinks) {
+    init(group: MultiThreadedEventLoopGroup, bindHost: String, links: LiveLinks, ephemeralPorts: Bool, namedClients: Bool) {
         self.group = group
         self.bindHost = bindHost
         self.links = links
+        self.ephemeralPorts = ephemeralPorts
+        self.namedClients = namedClients
+    }
+
+    /// The address `node` connects from, given on its first connection (nil: the system's choice).
+    private func address(of node: String) -> String? {
+        guard namedClients else { return nil }
+        return clientAddresses.withLock { all in
+            if let address = all[node] { return address }
+            // 127.0.0.2 onwards: 127.0.0.1 stays the address of everything else (real tools).
+            let number = all.count + 2
+            let address = "127.\(number / 65_536 % 256).\(number / 256 % 256).\(number % 256)"
+            all[node] = address
+            links.name(address: address, node: node)
+            return address
+        }
     }
 
     func connect(
         from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Channel> {
+        guard namedClients else { return open(from: from, host: host, port: port, timeout: timeout, on: eventLoop, initializer: initializer) }
+        guard links.isPartitioned(from, host) else {
+            // The handshake's round trip, which the link layer (after the kernel has accepted) cannot delay: the SYN's
+            // way out and the SYN-ACK's way back, as the simulated network times them.
+            let handshake = links.handshakeNanoseconds(client: from, actor: host)
+            guard handshake > 0 else { return open(from: from, host: host, port: port, timeout: timeout, on: eventLoop, initializer: initializer) }
+            return eventLoop.scheduleTask(in: .nanoseconds(handshake)) {}.futureResult.flatMap {
+                self.open(from: from, host: host, port: port, timeout: timeout - .nanoseconds(handshake), on: eventLoop, initializer: initializer)
+            }
+        }
+        // The workbench's own client into a partition: its SYNs are lost until the path heals or the connect times out,
+        // as on the simulated wire (a real tool's connection is accepted by the kernel, and its bytes wait instead).
+        let promise = eventLoop.makePromise(of: (any Channel).self)
+        let deadline = NIODeadline.now() + timeout
+        @Sendable func retry() {
+            if !links.isPartitioned(from, host) {
+                open(from: from, host: host, port: port, timeout: deadline - .now(), on: eventLoop, initializer: initializer).cascade(to: promise)
+            } else if NIODeadline.now() >= deadline {
+                promise.fail(WireError(.timedOut, "\(host):\(port)"))
+            } else {
+                eventLoop.scheduleTask(in: .milliseconds(20)) { retry() }
+            }
+        }
+        eventLoop.execute { retry() }
+        return promise.futureResult
+    }
+
+    private func open(
+        from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
+        initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) -> EventLoopFuture<any Channel> {
         let target = aliases.withLock { $0["\(host):\(port)"] }.map { (bindHost, $0) } ?? (host, port)
-        return ClientBootstrap(group: eventLoop)
+        var bootstrap = ClientBootstrap(group: eventLoop)
+        if let source = address(of: from), let local = try? SocketAddress(ipAddress: source, port: 0) { bootstrap = bootstrap.bind(to: local) }
+        return bootstrap
             .connectTimeout(timeout)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer(initializer)
@@ -213,7 +296,7 @@ final class LiveNetwork: Network {
                 let handler = links.handler(client: peer?.ipAddress ?? "?", clientPort: peer?.port ?? 0, actor: host, port: local)
                 return channel.pipeline.addHandler(handler).flatMap { childInitializer(channel) }
             }
-            .bind(host: bindHost, port: port)
+            .bind(host: bindHost, port: ephemeralPorts ? 0 : port)
             .flatMapErrorThrowing { error in
                 if let io = error as? IOError, io.errnoCode == EADDRINUSE {
                     throw WireError(.addressInUse, "\(self.bindHost):\(port)")

@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// Where a wiring's time comes from: the kernel's virtual clock, or the machine's clocks.
@@ -8,6 +9,8 @@ public protocol TimeSource: Sendable {
     var epoch: Duration { get }
     /// Suspends the calling task until `uptime` reaches `deadline`.
     func sleep(untilUptime deadline: Duration) async throws
+    /// Runs `body` on `loop` after `delay` of this time (``NodeTimer``); by default the loop's own scheduled task.
+    func schedule(on loop: any EventLoop, in delay: TimeAmount, _ body: @escaping @Sendable () -> Void) -> NodeTimer
 }
 
 /// A node's clock: monotonic time for timeouts and measurements, calendar time for timestamps

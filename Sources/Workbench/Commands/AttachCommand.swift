@@ -155,7 +155,7 @@ struct AttachCompletion: Sendable {
             return LiveSession.Reply(ok: false, output: "", error: "no help for '\(word)'\(didYouMean(word, among: names))", exit: 2)
         }
         var text = "\(directive.usage)\n  \(directive.summary)"
-        if case .refused(let why) = directive.live { text += "\n  not on the live wire: \(why)" }
+        if let why = directive.live.refusal(in: .attached) { text += "\n  not on the live wire: \(why)" }
         if directive.name == "fault" {
             text +=
                 "\n  fault points of the served actors: "

@@ -8,13 +8,20 @@ import Scenario
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run scenario files on the simulated wire.",
+        abstract: "Run scenario files on the simulated wire (or, with --live, on real sockets).",
         discussion: """
             Every file is read and checked before anything runs: a line that does not parse or names something that does \
             not exist (a fault point, a node, an actor option or its value), or switches a fault point no actor it starts \
             checks, is listed with file, line and column, and the \
             command exits 2 without running anything. Then exit status 0 only when every expectation held and every \
             invariant kept (else 1). The last line names the result and the trace digest.
+
+            With --live the same files run on the live wire: the actors they start listen on loopback (ports the system \
+            picks), the workbench's clients connect to them over real TCP (and TLS), each client node from its own loopback \
+            address so links, partitions and holds act on its connections alone; faults and network conditions go through \
+            the live wire's fault points and link layer, and `advance` moves every node's clock forward without waiting \
+            (sockets' own time-outs stay real). A line that cannot run live (`digest`, reach points, `address`) is refused \
+            before anything runs. A live run has no digest and checks no invariants (its order of events is the machine's).
             """
     )
 
@@ -32,6 +39,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run each scenario twice and fail if the trace digests differ.")
     var verifyDeterminism = false
 
+    @Flag(help: "Run on the live wire: real sockets on loopback, the machine's time (see above).")
+    var live = false
+
     @Flag(
         help: """
             Kept for scripts that pass it: a scenario that switches a fault point none of its actors checks (the fault could \
@@ -42,15 +52,21 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print every expectation, not only failures.")
     var verbose = false
 
+    func validate() throws {
+        if live, verifyDeterminism {
+            throw ValidationError("--verify-determinism compares digests, and a live run has none (its order of events is the machine's)")
+        }
+    }
+
     func run() throws {
         let runner = ScenarioRunner(language: Catalog.language, catalog: Catalog.actorKinds, invariants: Catalog.invariants)
-        let scripts = try ScenarioFiles.load(files)
+        let scripts = try ScenarioFiles.load(files, live: live ? .run : nil)
 
         var results: [ScenarioRunner.Result] = []
         var mismatches: [String] = []
         for script in scripts {
             let started = ContinuousClock.now
-            let result = runner.run(script, seed: seed.value) { print($0) }
+            let result = live ? runner.runLive(script, seed: seed.value) { print($0) } : runner.run(script, seed: seed.value) { print($0) }
             let wall = ContinuousClock.now - started
             var verified: String?
             if verifyDeterminism {
@@ -83,7 +99,7 @@ struct RunCommand: ParsableCommand {
         let ok = failed.isEmpty && mismatches.isEmpty
         if !ok {
             let command =
-                (["workbench", "run"] + failed.map(\.file) + mismatches + ["--seed", String(seed.value)]
+                (["workbench", "run"] + (live ? ["--live"] : []) + failed.map(\.file) + mismatches + ["--seed", String(seed.value)]
                 + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
             print("reproduce: \(command)")
         }
@@ -92,7 +108,7 @@ struct RunCommand: ParsableCommand {
                 + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : "")
                 + (brokenInvariants > 0 ? ", \(brokenInvariants) invariant\(brokenInvariants == 1 ? "" : "s") broken" : "")
                 + (mismatches.isEmpty ? "" : ", \(mismatches.count) not deterministic")
-                + ", seed \(seed.value), digest \(digest)")
+                + ", seed \(seed.value), " + (live ? "live wire (no digest)" : "digest \(digest)"))
         if !ok { throw ExitStatus.checkFailed }
     }
 
@@ -111,7 +127,9 @@ struct RunCommand: ParsableCommand {
         print(
             "\(result.passed ? "ok" : "FAILED") \(result.file): \(result.expectations.count - result.failures.count)/\(result.expectations.count) expectations, "
                 + (result.violations.isEmpty ? "" : "\(result.violations.count) invariant\(result.violations.count == 1 ? "" : "s") broken, ")
-                + "\(result.virtualTime.workbenchText) virtual in \(wall.workbenchText) wall, \(result.traceEvents) trace events, digest \(result.digest.prefix(16))"
+                + (live
+                    ? "\(wall.workbenchText) on the live wire, \(result.traceEvents) trace events"
+                    : "\(result.virtualTime.workbenchText) virtual in \(wall.workbenchText) wall, \(result.traceEvents) trace events, digest \(result.digest.prefix(16))")
         )
     }
 

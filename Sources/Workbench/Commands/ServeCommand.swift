@@ -138,11 +138,11 @@ struct ServeCommand: AsyncParsableCommand {
             for note in actor.notes { print("note \(kind.name) \(note)") }
         }
         let session = LiveSession(
-            world: LiveWorld(wire: wire, journal: journal, queue: DispatchQueue(label: "workbench.live-session")), served: running
+            wire: wire, journal: journal, served: running
         ) { print("script: \($0)") }
         if let scriptText, let path = script {
             let lines = try session.check(script: scriptText, file: path)
-            session.world.queue.async { session.play(lines) { print("script: \($0)") } }
+            session.queue.async { session.play(lines) { print("script: \($0)") } }
         }
         let control = try await ControlServer.start(session: session, host: controlBind, port: controlPort, token: Self.freshSecret())
         try ControlFile(url: control.url, token: control.token).write(to: stateDirectory)
@@ -154,7 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         await control.stop()
         // What runs now (a session may have stopped or restarted some), on the session's queue.
         let actors = await withCheckedContinuation { continuation in
-            session.world.queue.async { continuation.resume(returning: session.runningActors) }
+            session.queue.async { continuation.resume(returning: session.runningActors) }
         }
         for actor in actors.reversed() { try? await actor.stop() }
         try await wire.shutdown()

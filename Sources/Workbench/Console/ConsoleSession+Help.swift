@@ -68,7 +68,8 @@ extension ConsoleSession {
             var text = "\(directive.usage)\n  \(directive.summary)"
             if !directive.defaults.isEmpty { text += "\n  defaults: \(directive.defaults)" }
             switch directive.live {
-            case .runs: text += "\n  live: runs on a running serve too (workbench attach)"
+            case .runs: text += "\n  live: runs on the live wire too (workbench run --live, workbench attach)"
+            case .ownClients: text += "\n  live: runs in workbench run --live; not in workbench attach: \(LiveSupport.attachedRefusal)"
             case .refused(let why): text += "\n  not on the live wire: \(why)"
             }
             if directive.name == "start" {

@@ -85,7 +85,7 @@ final class ControlServer: Sendable {
     /// Runs `line` on the session's queue without holding the control loop.
     static func run(_ line: String, on session: LiveSession) async -> LiveSession.Reply {
         await withCheckedContinuation { continuation in
-            session.world.queue.async { continuation.resume(returning: session.handle(line)) }
+            session.queue.async { continuation.resume(returning: session.handle(line)) }
         }
     }
 

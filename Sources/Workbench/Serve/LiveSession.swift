@@ -7,10 +7,12 @@ import Wire
 /// language and the same ``StatementExecutor`` as `run` and the console; a line whose directive cannot act on the live
 /// wire is refused when it is read, with why, and nothing of it runs.
 ///
-/// Every line runs on the world's queue, one at a time (``handle(_:)`` is called there).
+/// Every line runs on ``queue``, one at a time (``handle(_:)`` is called there).
 final class LiveSession: @unchecked Sendable {
-    // @unchecked Sendable: its state is confined to `world.queue` (see type comment).
+    // @unchecked Sendable: its state is confined to `queue` (see type comment).
     let world: LiveWorld
+    /// Where its lines, and the work they schedule, run.
+    let queue = DispatchQueue(label: "workbench.live-session")
     let language = Catalog.language
     /// The served actors' kinds, in the order serve started them (each runs on the node named by its kind).
     let served: [(name: String, kind: ActorKind)]
@@ -30,7 +32,8 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// - parameter served: the actors serve started, each with how it started it (so `restart` can do it again).
-    init(world: LiveWorld, served: [(actor: any RunningActor, launch: ScenarioContext.Launch)], log: @escaping @Sendable (String) -> Void) {
+    init(wire: LiveWire, journal: LiveJournal, served: [(actor: any RunningActor, launch: ScenarioContext.Launch)], log: @escaping @Sendable (String) -> Void) {
+        let world = LiveWorld(wire: wire, journal: journal, queue: queue)
         self.world = world
         self.served = served.map { ($0.launch.node, $0.launch.kind) }
         self.log = log
@@ -41,10 +44,10 @@ final class LiveSession: @unchecked Sendable {
         box.session = self
     }
 
-    /// The actors running now (call on `world.queue`).
+    /// The actors running now (call on `queue`).
     var runningActors: [any RunningActor] { executor.context.startedActors.map(\.actor) }
 
-    /// Runs one line; call it on `world.queue`.
+    /// Runs one line; call it on `queue`.
     func handle(_ line: String) -> Reply {
         lineNumber += 1
         captured = []
@@ -66,7 +69,7 @@ final class LiveSession: @unchecked Sendable {
         } catch {
             return refused(error.message, column: error.column, line: line)
         }
-        if let problem = language.liveProblem(statement) ?? namesProblem(statement)
+        if let problem = language.liveProblem(statement, in: .attached) ?? namesProblem(statement)
             ?? language.checkResults(
                 [statement], bound: executor.context.results
             ).first
@@ -106,7 +109,7 @@ final class LiveSession: @unchecked Sendable {
             do {
                 guard let statement = try language.parse(line: line, file: file, lineNumber: index + 1) else { continue }
                 statements.append(statement)
-                if let problem = language.liveProblem(statement) ?? namesProblem(statement) { problems.append(problem) }
+                if let problem = language.liveProblem(statement, in: .attached) ?? namesProblem(statement) { problems.append(problem) }
             } catch {
                 problems.append(error)
             }
@@ -119,7 +122,7 @@ final class LiveSession: @unchecked Sendable {
         return lines
     }
 
-    /// Runs a checked script's lines in order (on `world.queue`), saying what each did; stops at the first that fails.
+    /// Runs a checked script's lines in order (on `queue`), saying what each did; stops at the first that fails.
     func play(_ lines: [String], say: (String) -> Void) {
         for (index, line) in lines.enumerated() {
             let reply = handle(line)

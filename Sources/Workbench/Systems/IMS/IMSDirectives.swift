@@ -99,9 +99,9 @@ extension Directive {
                 context.publish(variable, ["status": "registered", "fingerprint": certificate.fingerprint, "subject": certificate.subject])
                 return nil
             case "sign":
-                let client = try world.client(for: userID, on: context.kernel.node(sender), context: context)
+                let client = try world.client(for: userID, on: context.world.node(sender), context: context)
                 let seconds = try window.map { try $0.duration(context).components.seconds }
-                let signer = try world.urlSigner(for: userID, on: context.kernel.node(sender), context: context, contentTypes: contentTypes)
+                let signer = try world.urlSigner(for: userID, on: context.world.node(sender), context: context, contentTypes: contentTypes)
                 return context.perform("ims sign", label: variable, timeout: .seconds(120)) {
                     var prototype = client.makePrototype()
                     // A scenario may ask for a window the SDK would never build, to see the back end refuse it.
@@ -129,7 +129,7 @@ extension Directive {
                     request.headers.replaceOrAdd(name: try name.resolve(context), value: try value.resolve(context))
                 }
                 if let requestBody { request.body = ByteBuffer(string: try requestBody.resolve(context)) }
-                let (node, finalRequest) = (context.kernel.node(sender), request)
+                let (node, finalRequest) = (context.world.node(sender), request)
                 return context.perform("ims request", label: variable, timeout: .seconds(60)) {
                     do {
                         let response = try await world.sendToSigner(finalRequest, from: node)
@@ -142,13 +142,13 @@ extension Directive {
                     }
                 }
             case "start-session":
-                let client = try world.client(for: userID, on: context.kernel.node(sender), context: context)
+                let client = try world.client(for: userID, on: context.world.node(sender), context: context)
                 return context.perform("ims start-session", label: variable, timeout: .seconds(300)) {
                     let session = try await client.startSession()
                     return ["status": "started", "session": session.id, "jti": session.claims.id, "exp": "\(session.claims.expires)"]
                 }
             default:
-                let client = try world.client(for: userID, on: context.kernel.node(sender), context: context)
+                let client = try world.client(for: userID, on: context.world.node(sender), context: context)
                 return context.perform("ims status", label: variable, timeout: .seconds(300)) {
                     let (response, refreshed) = try await client.status()
                     return ["status": "\(response.status.code)", "body": response.text, "refreshed": "\(refreshed)"]

@@ -26,21 +26,21 @@ extension Directive {
             try args.end()
             return Run { context in
                 try ivantiClient(context).setInstallation(version == "old" ? .old : .current)
-                context.kernel.loop.runDue()
+                context.world.settle()
                 return nil
             }
         case "uninstall":
             try args.end()
             return Run { context in
                 try ivantiClient(context).setInstallation(.missing)
-                context.kernel.loop.runDue()
+                context.world.settle()
                 return nil
             }
         case "state":
             let change = try parseStateChange(&args)
             return Run { context in
                 try ivantiClient(context).setState(change)
-                context.kernel.loop.runDue()
+                context.world.settle()
                 return nil
             }
         case "renew":
@@ -52,7 +52,7 @@ extension Directive {
                 let client = try ivantiClient(context)
                 do {
                     let delivered = try client.requestNewCredential(app: app)
-                    context.kernel.loop.runDue()
+                    context.world.settle()
                     context.publish(label, ["": String(delivered), "error": ""])
                 } catch {
                     context.publish(label, ["": "false", "error": "\(error)"])
@@ -70,7 +70,7 @@ extension Directive {
                 fields: ["count", "serials", "tags", "owners", "last.app", "last.result", "last.serial", "last.problem", "last.detail"])
             return Run { context in
                 // What was opened on the bus at this instant (e.g. by `open`) reaches the client first.
-                context.kernel.loop.runDue()
+                context.world.settle()
                 let client = try ivantiClient(context)
                 let stored = try client.credentials(of: owner)
                 var values = [
@@ -171,7 +171,7 @@ extension Directive {
             let variable = label
             args.binds(variable, fields: [""])
             return Run { context in
-                let node = context.kernel.node(app)
+                let node = context.world.node(app)
                 guard let appConnect = AppConnect(node: node, scheme: scheme) else { throw StepError("'\(scheme)' is not a URL scheme") }
                 // The app as installed (its Info.plist), launched by the user, then starting AppConnect.
                 node.bus.declare(app: app, declaration)
@@ -185,7 +185,7 @@ extension Directive {
                 }
                 node.bus.activate(app)
                 let introduced = appConnect.start()
-                context.kernel.loop.runDue()
+                context.world.settle()
                 context.publish(variable, ["": String(introduced)])
                 return nil
             }
@@ -215,7 +215,7 @@ extension Directive {
             return Run { context in
                 let session = try AppSession.of(app, context)
                 let values = try request.run(session: session, context: context)
-                context.kernel.loop.runDue()
+                context.world.settle()
                 context.publish(request.label, values)
                 return nil
             }
@@ -376,10 +376,10 @@ private struct SendRequest: Sendable {
         let expirationDate = Date(timeIntervalSince1970: TimeInterval((node.clock.unixTime + lifetime).components.seconds))
         // The AppConnect library answers nil and writes why to the device's console, as on a phone: the app's
         // developer reads it there, and so does `.error`.
-        let logged = context.kernel.trace.count
+        let logged = context.world.traceCount
         // The console line is the library's (`ACDerivedCredential init…: returned nil: REASON`); `.error` is the reason.
         func consoleReason() -> String {
-            guard let message = context.kernel.trace.events(from: logged).last(where: { $0.actor == node.name && $0.event == "console" })?["message"]
+            guard let message = context.world.events(since: logged).last(where: { $0.actor == node.name && $0.event == "console" })?["message"]
             else {
                 return "the AppConnect library refused it without a console message"
             }

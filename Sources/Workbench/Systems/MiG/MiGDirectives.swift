@@ -52,7 +52,7 @@ extension Directive {
         /// Resolves the words on the scenario's thread and returns what makes the client inside the step's task:
         /// an identity held through AppConnect is first read back from the Ivanti client over the bus.
         func client(_ context: ScenarioContext) throws -> @Sendable () async throws -> MiGClient {
-            let node = context.kernel.node(from)
+            let node = context.world.node(from)
             var identity: MiGClient.ClientIdentity?
             if let p12 {
                 identity = .pkcs12(

@@ -146,7 +146,7 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
         for (name, value) in givenHeaders { resolvedHeaders.append((try name.resolve(context), try value.resolve(context))) }
         let state = appState(context, appName)
         state.configuration = configuration
-        state.node = context.kernel.node(node)
+        state.node = context.world.node(node)
         state.delegate = resolvedHeaders.isEmpty ? nil : ScenarioDelegate(headers: resolvedHeaders)
         return try launch(state, appName, as: variable, context)
     }

@@ -167,7 +167,7 @@ enum SOCPrintCommand: Sendable {
     /// test CA.
     static func app(on nodeName: String, _ context: ScenarioContext) throws -> SOCPrintApp {
         try context.state("socprint.app.\(nodeName)") {
-            let node = context.kernel.node(nodeName)
+            let node = context.world.node(nodeName)
             let ca = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path("tls/ca.pem")))
             let app = SOCPrintApp(
                 node: node, converters: try StandInConverters.manifest(),

@@ -66,7 +66,7 @@ extension Directive {
         return Run { context in
             let connectivity = SSHConnectivity(
                 host: target, port: targetPort, user: try userText.resolve(context),
-                password: try passwordText.resolve(context), node: context.kernel.node(node))
+                password: try passwordText.resolve(context), node: context.world.node(node))
             let line = try line0.resolve(context)
             let limit = try limitText.duration(context)
             let transfer = try put.map {
