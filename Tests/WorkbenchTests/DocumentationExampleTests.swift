@@ -11,10 +11,11 @@ import Testing
 /// `workbench` commands must parse. Any other fence is only shown. A failing example is reported at its page and line.
 @Suite(.serialized) struct DocumentationExampleTests {
     @Test(arguments: DocumentationPages.blocks(of: "scn")) func aScenarioExampleRunsAndPasses(_ block: DocumentationBlock) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-examples-\(getpid())")
+        let name = block.page.replacingOccurrences(of: "/", with: "-") + "-\(block.line).scn"
+        // A folder of its own, so no file of the repository's is found next to it: files it names come from Fixtures/.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-examples-\(getpid())-\(name)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let name = block.page.replacingOccurrences(of: "/", with: "-") + "-\(block.line).scn"
         let file = folder.appendingPathComponent(name)
         try (block.lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let run = try WorkbenchBinary.run(["run", file.path, "--seed", "1"])
