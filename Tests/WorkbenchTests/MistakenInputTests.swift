@@ -8,7 +8,7 @@ import Testing
 /// Mistakes a new user makes never run green: each is refused before anything runs (exit 2, with line, column and
 /// the nearest real name), or fails the run with its reason (exit 1).
 @Suite(.serialized) struct MistakenInputTests {
-    /// The README's exit statuses, by case: the scenario text, the status, and what the output must say.
+    /// The exit statuses of docs/scenario-language.md ("Exit statuses"), by case: the scenario text, the status, and what the output must say.
     static let cases: [(name: String, text: String, status: Int32, says: String)] = [
         (
             "fault point typo", "start mig\nfault mig.ofline on\nmig print bytes 1000 as p\n", 2,

@@ -37,7 +37,7 @@ import Testing
     @Test func theReadmeShowsItsHeadlineScenarioWhole() throws {
         let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
         let file = try String(contentsOf: Repository.root.appendingPathComponent("Simulations/readme-day.scn"), encoding: .utf8)
-        #expect(readme.contains("```text\n" + file + "```\n"), "README.md must show Simulations/readme-day.scn exactly (CI runs the file)")
+        #expect(readme.contains("```scn\n" + file + "```\n"), "README.md must show Simulations/readme-day.scn exactly (CI runs the file)")
     }
 
     @Test func consoleReadsPipedInput() throws {
