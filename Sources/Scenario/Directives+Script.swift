@@ -117,7 +117,7 @@ extension Directive {
             usage:
                 "expect VALUE OP VALUE | expect VALUE in A B… | expect [no] trace EVENT [by NODE] [FIELD=VALUE]… | expect elapsed since MARK OP DURATION | expect requests NODE [REQUEST] [status S] count OP N",
             summary: "check an outcome; OP is == != contains !contains matches < <= > >=; 'in' names the acceptable outcomes "
-                + "(live, 'elapsed … == D' holds from D to D plus 50 ms or a quarter of D, the larger: real time only adds)",
+                + "(live, two durations are equal within 50 ms or a quarter of the one named, the larger, either way)",
             defaults: "trace: by any node, any fields; requests: any request, any status",
             keywords: [
                 "in", "trace", "no", "by", "elapsed", "since", "requests", "==", "!=", "contains", "!contains", "matches", "<",

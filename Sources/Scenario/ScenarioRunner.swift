@@ -78,12 +78,13 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs `script` on the live wire (`workbench run --live`): the actors it starts listen on loopback (ports the
     /// system picks, reached by the ports they ask for), its clients connect to them over real sockets, each from its
-    /// own loopback address so links act per node, and time is the machine's (`advance` jumps every node's clock).
+    /// own loopback address so links act per node, and time is the machine's (`advance` jumps every node's clock; the
+    /// calendar starts where a simulated run's does, so dates are the same).
     /// Its lines must all run live (``ScenarioLanguage/liveProblem(_:in:)``). No invariants: they hold a simulated run's
     /// whole trace to a system's promises, where a live run's order of events is the machine's. The result has no digest.
     public func runLive(_ script: Script, seed: UInt64, output: @escaping @Sendable (String) -> Void) -> Result {
         let journal = LiveJournal(capacity: Self.liveTraceCapacity, next: DiscardingTraceSink(), fromNow: true)
-        let wire = LiveWire(seed: seed, tracer: journal, ephemeralPorts: true, namedClients: true)
+        let wire = LiveWire(seed: seed, tracer: journal, ephemeralPorts: true, namedClients: true, epoch: Kernel.defaultEpoch)
         let world = LiveWorld(wire: wire, journal: journal)
         var context: ScenarioContext?
         let result = run(script, on: world, seed: seed, faults: nil, invariants: [], reach: nil, output: output) { context = $0 }

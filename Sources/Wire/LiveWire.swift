@@ -18,7 +18,7 @@ public final class LiveWire: Sendable {
     /// The threads blocking work (files, SQLite, password hashing) runs on, off the event loops.
     public let threadPool: NIOThreadPool
     let network: LiveNetwork
-    let time = LiveTime()
+    let time: LiveTime
     /// The conditions a live session sets between clients and the served actors.
     public let links: LiveLinks
     public let seed: UInt64
@@ -29,13 +29,17 @@ public final class LiveWire: Sendable {
     ///   - seed: seeds the nodes' random streams; `nil` draws one from the system.
     ///   - bindHost: the address actors listen on.
     ///   - ephemeralPorts: every listener takes a free port the system picks, whatever port it asks for; connecting to
-    ///     a node by the port it asked for still reaches it (several runs side by side, no port taken by another).
+    ///     a node by the port it asked for still reaches it, and the listener names itself so, `NODE:PORT` (several runs
+    ///     side by side, no port taken by another; only the wire's own clients, which resolve node names, reach it).
+    ///   - epoch: the calendar time the nodes' clocks read at the start (nil: the machine's calendar); they run on
+    ///     from there in real time (a live run starts where a simulated one does, so its dates are the same).
     ///   - namedClients: each client node connects from its own loopback address (127.0.0.2, .3, … in the order they
     ///     first connect), so a link a line sets between `laptop` and an actor acts on laptop's connections only.
     public init(
         seed: UInt64? = nil, threads: Int = System.coreCount, bindHost: String = "127.0.0.1",
-        tracer: any TraceSink = DiscardingTraceSink(), ephemeralPorts: Bool = false, namedClients: Bool = false
+        tracer: any TraceSink = DiscardingTraceSink(), ephemeralPorts: Bool = false, namedClients: Bool = false, epoch: Duration? = nil
     ) {
+        self.time = LiveTime(epoch: epoch)
         self.seed = seed ?? UInt64.random(in: .min ... .max)
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         self.tracer = tracer
@@ -51,6 +55,7 @@ public final class LiveWire: Sendable {
 
     /// The node called `name`; a node keeps one event loop for its whole life.
     public func node(_ name: String) -> Node {
+        network.know(name)
         let loop = loops.withLock { all in
             if let loop = all[name] { return loop }
             let loop = group.next()
@@ -110,11 +115,17 @@ public final class LiveWire: Sendable {
 /// The machine's clocks, monotonic for uptime and real time for the calendar, with an offset `advance` adds to both.
 final class LiveTime: TimeSource {
     let start = ContinuousClock.now
-    let epoch: Duration = {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
-    }()
+    let epoch: Duration
+
+    init(epoch: Duration?) {
+        self.epoch =
+            epoch
+            ?? {
+                var spec = timespec()
+                clock_gettime(CLOCK_REALTIME, &spec)
+                return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
+            }()
+    }
 
     private struct Sleepers {
         var next = 0
@@ -192,6 +203,13 @@ final class LiveNetwork: Network {
     let ephemeralPorts: Bool
     let namedClients: Bool
     private let aliases = Mutex<[String: Int]>([:])
+    /// The wire's nodes by name: with ephemeral ports, a node's port nothing listens on refuses (as on the simulated
+    /// wire), where a name the resolver does not know would be an unknown host.
+    private let nodes = Mutex<Set<String>>([])
+
+    func know(_ node: String) {
+        if ephemeralPorts { _ = nodes.withLock { $0.insert(node) } }
+    }
     /// The loopback address each client node connects from (``LiveWire/init(seed:threads:bindHost:tracer:ephemeralPorts:namedClients:)``).
     private let clientAddresses = Mutex<[String: String]>([:])
 
@@ -252,7 +270,11 @@ final class LiveNetwork: Network {
         from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Channel> {
-        let target = aliases.withLock { $0["\(host):\(port)"] }.map { (bindHost, $0) } ?? (host, port)
+        let alias = aliases.withLock { $0["\(host):\(port)"] }
+        if alias == nil, ephemeralPorts, nodes.withLock({ $0.contains(host) }) {
+            return eventLoop.makeFailedFuture(WireError(.refused, "\(host):\(port)"))
+        }
+        let target = alias.map { (bindHost, $0) } ?? (host, port)
         var bootstrap = ClientBootstrap(group: eventLoop)
         if let source = address(of: from), let local = try? SocketAddress(ipAddress: source, port: 0) { bootstrap = bootstrap.bind(to: local) }
         return bootstrap
@@ -309,6 +331,9 @@ final class LiveNetwork: Network {
                     all["\(host):\(port)"] = bound
                     all["\(host):\(bound)"] = bound
                 }
+                // With ephemeral ports the wire's own clients are its only clients: they reach a listener by its node
+                // and the port it asked for, as on the simulated wire (and TLS names the node, as its certificate does).
+                if self.ephemeralPorts { return LiveListener(channel: channel, host: host, port: port == 0 ? bound : port) as any Listener }
                 return LiveListener(channel: channel, host: self.bindHost, port: bound) as any Listener
             }
     }
