@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "IMSSDK",
             dependencies: [
-                "JWT", "Wire", "WireHTTP",
+                "JWT", "Wire", "WireHTTP", "URLSessionHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
@@ -121,6 +121,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        // Foundation's URLSession as an HTTPTransport (FoundationNetworking, on libcurl on Linux: Debian's libcurl4): the
+        // live wire's second HTTP stack for the app clients, beside WireHTTP's NIO client. docs/urlsession.md has its limits.
+        .target(
+            name: "URLSessionHTTP",
+            dependencies: [
+                "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // The system zlib: gzip print documents (MiG inflates, the client deflates).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -214,7 +223,7 @@ let package = Package(
         .target(
             name: "SCPmsClient",
             dependencies: [
-                "SCPms", "Wire", "WireHTTP",
+                "SCPms", "Wire", "WireHTTP", "URLSessionHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -421,6 +430,15 @@ let package = Package(
             name: "SCPmsClientTests",
             dependencies: [
                 "SCPmsClient", "SCPmsServer", "SCPms", "Kernel", "Wire", "WireHTTP", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        // The URLSession transport and the SCPms and IMS clients through it, against the served actors on loopback.
+        .testTarget(
+            name: "URLSessionHTTPTests",
+            dependencies: [
+                "URLSessionHTTP", "SCPmsClient", "SCPmsServer", "SCPms", "IMSSDK", "IMSSigningBackend", "IMSVerifier", "JWT", "Wire",
+                "WireHTTP", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),

@@ -2,6 +2,7 @@ import Foundation
 import JWT
 import NIOCore
 import Synchronization
+import URLSessionHTTP
 import Wire
 import WireHTTP
 
@@ -27,10 +28,12 @@ public final class IMSClient: Sendable {
         public var signingAttempts: Int
         /// Wait before the first retry; doubled each time.
         public var retryDelay: Duration
+        /// What IMS requests go through: the project's NIO client (both wirings) or `URLSession` (live only).
+        public var httpStack: HTTPStack
 
         public init(
             apiKey: String, userID: String, imsURL: String, tokenLifetime: Int64 = 900, refreshMargin: Int64 = 60,
-            signingAttempts: Int = 3, retryDelay: Duration = .seconds(2)
+            signingAttempts: Int = 3, retryDelay: Duration = .seconds(2), httpStack: HTTPStack = .nio
         ) {
             self.apiKey = apiKey
             self.userID = userID
@@ -39,6 +42,7 @@ public final class IMSClient: Sendable {
             self.refreshMargin = refreshMargin
             self.signingAttempts = signingAttempts
             self.retryDelay = retryDelay
+            self.httpStack = httpStack
         }
     }
 
@@ -53,12 +57,22 @@ public final class IMSClient: Sendable {
     public let configuration: Configuration
     private let signer: any TokenSigner
     private let current = Mutex<Session?>(nil)
+    /// IMS through the configured stack, or why `imsURL` is unusable (thrown by the first request, as before).
+    private let transport: Result<any HTTPTransport, IMSSDKError>
 
     /// - parameter tokenSignerFactory: as in the original SDK's `initialize(…, tokenSignerFactory:)`.
     public init(node: Node, configuration: Configuration, tokenSignerFactory: () -> any TokenSigner) {
         self.node = node
         self.configuration = configuration
         self.signer = tokenSignerFactory()
+        transport = Result { () throws(IMSSDKError) -> any HTTPTransport in
+            let endpoint = try IMSEndpoint(configuration.imsURL)
+            let origin = HTTPOrigin(usesTLS: false, host: endpoint.host, port: endpoint.port)
+            switch configuration.httpStack {
+            case .nio: return NIOHTTPTransport(node: node, origin: origin, tls: nil)
+            case .urlsession: return URLSessionTransport(origin: origin)
+            }
+        }
     }
 
     // MARK: Tokens
@@ -151,8 +165,7 @@ public final class IMSClient: Sendable {
     }
 
     private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let target = try IMSEndpoint(configuration.imsURL)
-        return try await HTTPClient.send(request, host: target.host, port: target.port, on: node)
+        try await transport.get().send(request)
     }
 
     private static func sessionID(in body: String) -> String? {
@@ -182,7 +195,7 @@ struct IMSEndpoint {
     let host: String
     let port: Int
 
-    init(_ url: String) throws {
+    init(_ url: String) throws(IMSSDKError) {
         guard url.hasPrefix("http://") else { throw IMSSDKError("IMS URL \(url): expected http://host[:port]/") }
         let authority = url.dropFirst("http://".count).prefix { $0 != "/" }.split(separator: ":")
         guard let host = authority.first, !host.isEmpty else { throw IMSSDKError("IMS URL \(url): expected http://host[:port]/") }

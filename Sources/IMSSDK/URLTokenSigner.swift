@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOSSL
+import URLSessionHTTP
 import Wire
 import WireHTTP
 
@@ -36,7 +37,8 @@ public struct URLTokenSigner: TokenSigner {
     public let appAuthorization: String
     public let timeout: TimeAmount
     public let contentTypes: ContentTypes
-    private let tls: NIOSSLContext?
+    /// The back end through the chosen stack, with the chosen trust.
+    private let transport: any HTTPTransport
 
     /// - parameters:
     ///   - url: `https://host[:port]/path` of the back end's signing endpoint (`http://` for a back end
@@ -44,11 +46,13 @@ public struct URLTokenSigner: TokenSigner {
     ///   - appAuthorization: the token that authenticates the app's user to its host (not an IMS token).
     ///   - trust: the roots the back end's certificate must chain to (https only).
     ///   - contentTypes: which answers count as a token (default: any, as the original signer).
-    /// - throws: ``TokenSigningError`` (`transport`) for a URL that is not http(s)://host[:port]/path or an
-    ///   unusable CA.
+    ///   - stack: the project's NIO client (both wirings) or `URLSession` (live only; for `https://`, only with
+    ///     ``Trust/systemDefault``: URLSession on Linux takes no trust roots of its own — docs/urlsession.md).
+    /// - throws: ``TokenSigningError`` (`transport`) for a URL that is not http(s)://host[:port]/path, an
+    ///   unusable CA, or a CA given to URLSession.
     public init(
         node: Node, url: String, appAuthorization: String, timeout: TimeAmount = .seconds(30),
-        trust: Trust = .systemDefault, contentTypes: ContentTypes = .any
+        trust: Trust = .systemDefault, contentTypes: ContentTypes = .any, stack: HTTPStack = .nio
     ) throws {
         let expected = "expected https://host[:port]/path (or http://)"
         let usesTLS: Bool
@@ -80,8 +84,16 @@ public struct URLTokenSigner: TokenSigner {
         self.appAuthorization = appAuthorization
         self.timeout = timeout
         self.contentTypes = contentTypes
+        let origin = HTTPOrigin(usesTLS: usesTLS, host: self.host, port: port)
+        if stack == .urlsession {
+            if usesTLS, case .caPEM = trust {
+                throw TokenSigningError(.transport, "a trusted CA needs the nio stack: URLSession on Linux trusts only the system's roots")
+            }
+            transport = URLSessionTransport(origin: origin, timeout: .nanoseconds(timeout.nanoseconds))
+            return
+        }
         guard usesTLS else {
-            tls = nil
+            transport = NIOHTTPTransport(node: node, origin: origin, tls: nil, timeout: timeout)
             return
         }
         var configuration = TLSConfiguration.makeClientConfiguration()
@@ -91,7 +103,9 @@ public struct URLTokenSigner: TokenSigner {
                 throw TokenSigningError(.transport, "the trusted CA is not a PEM certificate: \(error)")
             }
         }
-        do { tls = try NIOSSLContext(configuration: configuration) } catch {
+        do {
+            transport = NIOHTTPTransport(node: node, origin: origin, tls: try NIOSSLContext(configuration: configuration), timeout: timeout)
+        } catch {
             throw TokenSigningError(.transport, "the TLS settings are unusable: \(error)")
         }
     }
@@ -104,17 +118,11 @@ public struct URLTokenSigner: TokenSigner {
                 "Cache-Control": "no-cache",
             ],
             body: ByteBuffer(string: unsignedToken))
-        let (node, host, port, timeout, tls, contentTypes) = (self.node, self.host, self.port, self.timeout, self.tls, self.contentTypes)
-        // SNI carries names only; an address literal goes without one.
-        let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
+        let (transport, contentTypes) = (self.transport, self.contentTypes)
         node.task { () -> Result<String, any Error> in
             let response: HTTPResponse
             do {
-                response = try await HTTPClient.send(request, host: host, port: port, on: node, timeout: timeout) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
-                    }
-                }
+                response = try await transport.send(request)
             } catch {
                 return .failure(TokenSigningError(.transport, "Problem signing token: no response from the back end (\(error))"))
             }

@@ -30,7 +30,4 @@ struct BackendURL: Sendable {
 
     /// `https://host:port/prefix` (the port always spelled out).
     var text: String { "\(usesTLS ? "https" : "http")://\(host):\(port)\(prefix)" }
-
-    /// Whether `host` is an IP literal (no SNI and no host-name check against it).
-    var hostIsIPAddress: Bool { host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":") }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOSSL
 import SCPms
+import Synchronization
 import Wire
 import WireHTTP
 
@@ -128,18 +128,11 @@ extension SCPmsSessionManager {
         for (name, value) in urlSession.headers where !request.headers.contains(name: name) { request.headers.add(name: name, value: value) }
         let upFront = state.withLock { $0.sendsCredentialsUpFront }
         if upFront, let credentials = storedCredentials { request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue) }
-        var response = try await exchange(request)
-        if response.status == .unauthorized, !upFront,
-            response.headers.first(name: "WWW-Authenticate")?.lowercased().hasPrefix("basic") == true
-        {
-            guard let credentials = storedCredentials else {
-                throw SCPmsSessionError(.emptyCredentials, httpStatus: 401, "the server asks for credentials and none are stored")
-            }
-            node.trace("scpms-challenge-answered")
-            request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue)
-            response = try await exchange(request)
-            if response.status != .unauthorized { state.withLock { $0.sendsCredentialsUpFront = true } }
+        let (response, answered) = try await exchange(request, answeringChallenges: !upFront)
+        if response.isBasicChallenge, !upFront, !answered, storedCredentials == nil {
+            throw SCPmsSessionError(.emptyCredentials, httpStatus: 401, "the server asks for credentials and none are stored")
         }
+        if answered, response.status != .unauthorized { state.withLock { $0.sendsCredentialsUpFront = true } }
         if response.status == .unauthorized { state.withLock { $0.sendsCredentialsUpFront = false } }
         return response
     }
@@ -150,19 +143,29 @@ extension SCPmsSessionManager {
         return BasicCredentials(user: user, password: password)
     }
 
-    func exchange(_ request: HTTPRequest) async throws(SCPmsSessionError) -> HTTPResponse {
+    /// Sends `request`, retrying 503s. A Basic challenge is answered (once) with the stored credentials by the
+    /// transport — the NIO transport sends again, URLSession's delegate answers — and the attempts after it carry
+    /// them, with the 503 retries counted afresh from there.
+    func exchange(_ request: HTTPRequest, answeringChallenges: Bool) async throws(SCPmsSessionError) -> (HTTPResponse, answered: Bool) {
+        var request = request
+        var answered = false
         var attempt = 0
         while true {
+            warnAboutAcceptAnyTrustOnce()
+            let answer = ChallengeAnswer(manager: self)
             let response: HTTPResponse
             do {
-                response = try await HTTPClient.send(
-                    request, host: backend.host, port: backend.port, on: node,
-                    timeout: .nanoseconds(configuration.timeout.nanoseconds), setup: tlsSetup())
+                response = try await transport.send(request, answering: answeringChallenges && !answered ? answer.answer : nil)
             } catch {
                 node.trace("scpms-network-error", [("error", "\(error)")])
                 throw SCPmsSessionError(.unknownNetworkError, "no answer from \(backend.host):\(backend.port): \(error)")
             }
-            guard response.status == .serviceUnavailable, attempt < configuration.serviceUnavailableRetries else { return response }
+            if let credentials = answer.given {
+                answered = true
+                attempt = 0
+                request.headers.replaceOrAdd(name: "Authorization", value: credentials.headerValue)
+            }
+            guard response.status == .serviceUnavailable, attempt < configuration.serviceUnavailableRetries else { return (response, answered) }
             attempt += 1
             node.trace("scpms-retry", [("attempt", "\(attempt)"), ("status", "503")])
             do { try await node.clock.sleep(for: configuration.retryDelay) } catch {
@@ -170,28 +173,37 @@ extension SCPmsSessionManager {
             }
         }
     }
+
+    /// With the original's accept-any trust, the first exchange with an `https://` backend puts a warning in the
+    /// trace: the app would talk to anyone presenting any certificate.
+    func warnAboutAcceptAnyTrustOnce() {
+        guard backend.usesTLS, configuration.serverTrust == .acceptAnyCertificate else { return }
+        let first = state.withLock { state in
+            defer { state.warnedAboutTrust = true }
+            return !state.warnedAboutTrust
+        }
+        if first {
+            node.trace("scpms-warning", [("server-trust", "any"), ("why", "every server certificate is accepted, as in the seed (testing only)")])
+        }
+    }
 }
 
-extension SCPmsSessionManager {
-    /// TLS in front of HTTP for an `https://` backend. With the original's accept-any trust, the first handshake
-    /// puts a warning in the trace: the app would talk to anyone presenting any certificate.
-    func tlsSetup() -> @Sendable (any Channel) -> EventLoopFuture<Void> {
-        guard let tlsContext else { return { $0.eventLoop.makeSucceededVoidFuture() } }
-        if configuration.serverTrust == .acceptAnyCertificate {
-            let first = state.withLock { state in
-                defer { state.warnedAboutTrust = true }
-                return !state.warnedAboutTrust
-            }
-            if first {
-                node.trace(
-                    "scpms-warning", [("server-trust", "any"), ("why", "every server certificate is accepted, as in the seed (testing only)")])
-            }
-        }
-        let serverName = backend.hostIsIPAddress ? nil : backend.host
-        return { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
-            }
+/// One exchange's answer to a Basic challenge: the stored credentials (the challenge goes in the trace), and
+/// whether they were given.
+private final class ChallengeAnswer: Sendable {
+    let manager: SCPmsSessionManager
+    private let credentials = Mutex<BasicCredentials?>(nil)
+
+    init(manager: SCPmsSessionManager) { self.manager = manager }
+
+    var given: BasicCredentials? { credentials.withLock { $0 } }
+
+    var answer: BasicChallengeAnswer {
+        { [self] in
+            guard let stored = manager.storedCredentials else { return nil }
+            manager.node.trace("scpms-challenge-answered")
+            credentials.withLock { $0 = stored }
+            return stored
         }
     }
 }
@@ -199,12 +211,5 @@ extension SCPmsSessionManager {
 extension String {
     fileprivate var flattened: String {
         replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOSSL
 import SCPms
 import Synchronization
+import URLSessionHTTP
 import Wire
 import WireHTTP
 
@@ -44,12 +45,16 @@ public final class SCPmsSessionManager: Sendable {
         public var retryDelay: Duration
         /// Per HTTP exchange.
         public var timeout: Duration
+        /// What the requests go through: the project's NIO client (both wirings), or `URLSession` as the original app
+        /// (live only; for `https://`, only with ``SCPmsServerTrust/systemDefault`` — docs/urlsession.md says why).
+        public var httpStack: HTTPStack
 
         public init(
             backendURL: String, applicationId: String, deviceType: String = "iPhone", deviceModel: String = "iOS 17.5",
             registersAgainWhenRefused: Bool = true, serviceUnavailableRetries: Int = 0, retryDelay: Duration = .seconds(2),
             timeout: Duration = .seconds(30), serverTrust: SCPmsServerTrust = .acceptAnyCertificate,
-            deviceName: String = "iPhone", registrationBody: RegistrationBody = .deviceInfo, logLevel: ClientLogLine.Severity = .error
+            deviceName: String = "iPhone", registrationBody: RegistrationBody = .deviceInfo, logLevel: ClientLogLine.Severity = .error,
+            httpStack: HTTPStack = .nio
         ) {
             self.backendURL = backendURL
             self.serverTrust = serverTrust
@@ -63,6 +68,7 @@ public final class SCPmsSessionManager: Sendable {
             self.serviceUnavailableRetries = serviceUnavailableRetries
             self.retryDelay = retryDelay
             self.timeout = timeout
+            self.httpStack = httpStack
         }
     }
 
@@ -99,7 +105,8 @@ public final class SCPmsSessionManager: Sendable {
     public let configuration: Configuration
     public let store: any SCPmsSettingsStore
     let backend: BackendURL
-    let tlsContext: NIOSSLContext?
+    /// The configured HTTP stack, talking to the backend with the configured trust.
+    let transport: any HTTPTransport
     let state = Mutex(State())
     /// The app's root logger, attached for upload (``uploadLogs()``, ``end()``).
     public let rootLogger: SCPmsRootLogger
@@ -120,7 +127,8 @@ public final class SCPmsSessionManager: Sendable {
     }
 
     /// - throws: ``SCPmsSessionError`` `.endpointNotFound` when `backendURL` is not an `http(s)://` URL,
-    ///   `.unknownNetworkError` when the trusted CA cannot be loaded.
+    ///   `.unknownNetworkError` when the trusted CA cannot be loaded, or when `URLSession` is asked to trust other
+    ///   than the system's roots.
     public init(
         node: Node, configuration: Configuration, store: any SCPmsSettingsStore,
         delegate: (any SCPmsSessionManagerDelegate)? = nil
@@ -135,13 +143,32 @@ public final class SCPmsSessionManager: Sendable {
         self.configuration = configuration
         self.store = store
         self.backend = backend
-        tlsContext = try backend.usesTLS ? configuration.serverTrust.context() : nil
+        transport = try Self.transport(to: backend, configuration, node: node)
         let root = SCPmsRootLogger(level: configuration.logLevel, clock: node.clock)
         rootLogger = root
         logger = root.logger(named: "SCPSessionLogger")
         state.withLock { $0.delegate = delegate }
         // The original's init: `Logger.root.logLevel = …; try SAPcpmsLogUploader.attachToRootLogger()`.
         node.trace("scpms-logger-attached", [("level", configuration.logLevel.rawValue)])
+    }
+
+    private static func transport(
+        to backend: BackendURL, _ configuration: Configuration, node: Node
+    ) throws(SCPmsSessionError) -> any HTTPTransport {
+        let origin = HTTPOrigin(usesTLS: backend.usesTLS, host: backend.host, port: backend.port)
+        switch configuration.httpStack {
+        case .nio:
+            let tls = try backend.usesTLS ? configuration.serverTrust.context() : nil
+            return NIOHTTPTransport(node: node, origin: origin, tls: tls, timeout: .nanoseconds(configuration.timeout.nanoseconds))
+        case .urlsession:
+            // libcurl-backed URLSession never asks its delegate about server trust and takes no trust roots per session.
+            guard !backend.usesTLS || configuration.serverTrust == .systemDefault else {
+                throw SCPmsSessionError(
+                    .unknownNetworkError,
+                    "server trust '\(configuration.serverTrust.name)' needs the nio stack: URLSession on Linux trusts only the system's roots")
+            }
+            return URLSessionTransport(origin: origin, timeout: configuration.timeout)
+        }
     }
 
     public var delegate: (any SCPmsSessionManagerDelegate)? {
@@ -270,5 +297,12 @@ public final class SCPmsSessionManager: Sendable {
     /// Uploads; the outcome goes to the delegate.
     public func uploadLogs(_ lines: [ClientLogLine]) {
         _ = node.task { _ = try? await self.uploadLogs(lines) }
+    }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
