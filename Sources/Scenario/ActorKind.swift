@@ -15,11 +15,19 @@ public struct ActorKind: Sendable {
     public let faultPoints: [String]
     /// Starts one instance on `node` with the given options.
     public let start: @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor
+    /// The URL schemes of an outside server that may stand in for it (`--target KIND=URL`), each with the port it
+    /// implies; empty when its clients cannot be pointed elsewhere.
+    public let targetSchemes: [String: Int]
+    /// An example target URL for help texts.
+    public let targetExample: String
 
     public init(
-        name: String, summary: String, defaultHost: String, options: [ActorOption] = [], faultPoints: [String] = [],
+        name: String, summary: String, defaultHost: String, targetSchemes: [String: Int] = [:], targetExample: String = "",
+        options: [ActorOption] = [], faultPoints: [String] = [],
         start: @escaping @Sendable (_ node: Node, _ options: [String: String]) async throws -> any RunningActor
     ) {
+        self.targetSchemes = targetSchemes
+        self.targetExample = targetExample
         self.name = name
         self.summary = summary
         self.defaultHost = defaultHost

@@ -309,6 +309,12 @@ extension Directive {
                 }
                 let label = givenName ?? kind
                 guard context.actor(named: label) == nil else { throw StepError("an actor named '\(label)' is already running") }
+                if let target = context.targets[kind] {
+                    // An outside server stands in for it: nothing starts, and the kind's clients go there.
+                    context.world.record(actor: "scenario", event: "targeted", fields: [("actor", label), ("url", target.shown)])
+                    context.publish(label, ["target": target.shown])
+                    return nil
+                }
                 let node = context.world.node(givenHost ?? actorKind.defaultHost)
                 var resolved: [String: String] = [:]
                 for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }

@@ -99,6 +99,18 @@ public final class ScenarioContext: @unchecked Sendable {
         return simulated
     }
 
+    /// The outside servers some actor kinds' clients talk to instead of the actor (`--target KIND=URL`), by kind.
+    public internal(set) var targets: [String: Target] = [:]
+
+    /// The URL the clients of actor kind `kind` use when a line names none: its target's, or nil for the actor's own.
+    public func target(of kind: String) -> String? { targets[kind]?.url }
+
+    /// Every result a line published, in order: what `workbench compare` holds side by side.
+    public internal(set) var published: [(line: Int, label: String, values: [String: String])] = []
+
+    /// Whether ``published`` is kept (a comparison's runs).
+    var keepsPublished = false
+
     /// Whether its world is simulated (virtual time, a seed's order), not the live wire.
     public var isSimulated: Bool { simulated != nil }
 
@@ -156,6 +168,7 @@ public final class ScenarioContext: @unchecked Sendable {
             variables[key.isEmpty ? label : "\(label).\(key)"] = value
         }
         let origin = source ?? (line, self.source)
+        if keepsPublished { published.append((origin.line, label, values)) }
         bindings[label] = Binding(line: origin.line, source: origin.text, fields: values.keys.sorted())
         if let declaration = declared ?? self.declared, declaration.label == label {
             for key in values.keys.sorted() where !declaration.gives(key) { undeclaredFields.append("line \(origin.line): \(label).\(key)") }

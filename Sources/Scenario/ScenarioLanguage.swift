@@ -33,6 +33,10 @@ public struct VariableUse: Sendable, Equatable {
 public struct Script: Sendable {
     public let file: String
     public let statements: [Statement]
+
+    public init(file: String, statements: [Statement]) {
+        (self.file, self.statements) = (file, statements)
+    }
 }
 
 /// The scenario language: the directives it knows, and how lines become statements.

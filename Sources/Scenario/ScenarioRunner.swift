@@ -41,6 +41,8 @@ public struct ScenarioRunner: Sendable {
         /// The reach points the run reached (declared ones and its own `sometimes` lines), sorted: kept apart from the
         /// trace, so no digest depends on them.
         public let reached: [String]
+        /// Every result its lines published, in order (kept only when asked: ``ScenarioRunner/runLive(_:seed:targets:keepPublished:output:)``).
+        public let published: [(line: Int, label: String, values: [String: String])]
         /// The trace's events, and how many there were when each statement ended (for ``behaviours``).
         let events: [Trace.Event]
         let statementEnds: [Int]
@@ -82,12 +84,24 @@ public struct ScenarioRunner: Sendable {
     /// calendar starts where a simulated run's does, so dates are the same).
     /// Its lines must all run live (``ScenarioLanguage/liveProblem(_:in:)``). No invariants: they hold a simulated run's
     /// whole trace to a system's promises, where a live run's order of events is the machine's. The result has no digest.
-    public func runLive(_ script: Script, seed: UInt64, output: @escaping @Sendable (String) -> Void) -> Result {
+    ///
+    /// - parameters:
+    ///   - targets: outside servers standing in for actor kinds (their lines must not need the actor's inside:
+    ///     ``Target/problem(_:targets:)``).
+    ///   - keepPublished: keep every result the lines publish in ``Result/published`` (for `workbench compare`).
+    public func runLive(
+        _ script: Script, seed: UInt64, targets: [Target] = [], keepPublished: Bool = false, output: @escaping @Sendable (String) -> Void
+    ) -> Result {
         let journal = LiveJournal(capacity: Self.liveTraceCapacity, next: DiscardingTraceSink(), fromNow: true)
         let wire = LiveWire(seed: seed, tracer: journal, ephemeralPorts: true, namedClients: true, epoch: Kernel.defaultEpoch)
+        for target in targets { wire.redirect(node: target.node, toHost: target.host, port: target.port) }
         let world = LiveWorld(wire: wire, journal: journal)
         var context: ScenarioContext?
-        let result = run(script, on: world, seed: seed, faults: nil, invariants: [], reach: nil, output: output) { context = $0 }
+        let result = run(script, on: world, seed: seed, faults: nil, invariants: [], reach: nil, output: output) { made in
+            context = made
+            made.keepsPublished = keepPublished
+            for target in targets { made.targets[target.kind] = target }
+        }
         // What the run left running stops, and the wire with it, so the next file starts on a clean machine.
         for (name, actor) in (context?.startedActors ?? []).reversed() {
             _ = try? world.perform("stop \(name)", timeout: .seconds(30)) { try await actor.stop() }
@@ -170,7 +184,7 @@ public struct ScenarioRunner: Sendable {
             undeclaredFields: context.undeclaredFields,
             // A live run's order of events is the machine's: it has no digest.
             error: error, digest: world is Kernel ? Trace.digest(of: canonical) : "", trace: canonical,
-            virtualTime: world.now, traceEvents: world.traceCount, reached: context.reached.sorted(),
+            virtualTime: world.now, traceEvents: world.traceCount, reached: context.reached.sorted(), published: context.published,
             events: events, statementEnds: statementEnds)
     }
 
@@ -187,6 +201,7 @@ public struct ScenarioRunner: Sendable {
         .event("later-failed", fields: "directive", "error"),
         .event("unjoined", fields: "name"),
         .event("restarted", fields: "actor"),
+        .event("targeted", fields: "actor", "url"),
         .event("invariant-broken", fields: "invariant", "message", "trace-event"),
     ]
 }

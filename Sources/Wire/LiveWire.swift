@@ -78,6 +78,10 @@ public final class LiveWire: Sendable {
         }
     }
 
+    /// Sends every connection made to `node` (whatever port) to `host:port` instead: an outside server standing in for
+    /// the actor that would run there (`--target`).
+    public func redirect(node: String, toHost host: String, port: Int) { network.redirect(node: node, toHost: host, port: port) }
+
     /// Sets every node's clock back on time; returns the nodes whose clocks were skewed, by name.
     public func healClocks() -> [String] {
         skews.withLock { all in
@@ -207,6 +211,10 @@ final class LiveNetwork: Network {
     /// wire), where a name the resolver does not know would be an unknown host.
     private let nodes = Mutex<Set<String>>([])
 
+    private let redirects = Mutex<[String: (host: String, port: Int)]>([:])
+
+    func redirect(node: String, toHost host: String, port: Int) { redirects.withLock { $0[node] = (host, port) } }
+
     func know(_ node: String) {
         if ephemeralPorts { _ = nodes.withLock { $0.insert(node) } }
     }
@@ -271,13 +279,18 @@ final class LiveNetwork: Network {
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Channel> {
         let alias = aliases.withLock { $0["\(host):\(port)"] }
-        if alias == nil, ephemeralPorts, nodes.withLock({ $0.contains(host) }) {
+        let redirect = redirects.withLock { $0[host] }
+        if alias == nil, redirect == nil, ephemeralPorts, nodes.withLock({ $0.contains(host) }) {
             return eventLoop.makeFailedFuture(WireError(.refused, "\(host):\(port)"))
         }
-        let target = alias.map { (bindHost, $0) } ?? (host, port)
+        let target = redirect ?? alias.map { (bindHost, $0) } ?? (host, port)
         var bootstrap = ClientBootstrap(group: eventLoop)
-        if let source = address(of: from), let local = try? SocketAddress(ipAddress: source, port: 0) { bootstrap = bootstrap.bind(to: local) }
-        return bootstrap
+        // A client's own loopback address only towards the wire's actors: an outside server may not be on loopback.
+        if target.0 == bindHost, let source = address(of: from), let local = try? SocketAddress(ipAddress: source, port: 0) {
+            bootstrap = bootstrap.bind(to: local)
+        }
+        return
+            bootstrap
             .connectTimeout(timeout)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer(initializer)

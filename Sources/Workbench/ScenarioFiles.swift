@@ -7,8 +7,9 @@ import Scenario
 /// ``ExitStatus/scenarioWrong``.
 enum ScenarioFiles {
     /// Parses `files` with the catalog's language, and refuses fault points no actor of the scenario checks (the
-    /// fault could never fire), and, for `live` (`run --live`), every line that cannot run on the live wire.
-    static func load(_ files: [String], live: LiveMode? = nil) throws -> [Script] {
+    /// fault could never fire), and, for `live` (`run --live`), every line that cannot run on the live wire, and every
+    /// line that needs the inside of an actor a target stands in for.
+    static func load(_ files: [String], live: LiveMode? = nil, targets: [Target] = []) throws -> [Script] {
         let language = Catalog.language
         var scripts: [Script] = []
         var problems: [String] = []
@@ -38,6 +39,7 @@ enum ScenarioFiles {
             var (script, errors) = language.parse(file: file, text: text)
             if errors.isEmpty { errors = language.unreachableFaultPoints(script) }
             if errors.isEmpty, let live { errors = script.statements.compactMap { language.liveProblem($0, in: live) } }
+            if errors.isEmpty { errors = script.statements.compactMap { Target.problem($0, targets: targets) } }
             problems += errors.map { "\($0.file):\($0.line):\($0.column): error: \($0.message)" }
             scripts.append(script)
         }

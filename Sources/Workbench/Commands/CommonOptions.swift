@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Scenario
 
 // The options several commands take, declared once each: one spelling, one help text (swift-argument-parser's
 // `@OptionGroup`). A command names the group for what it holds (`seed.value`, `junit.file`).
@@ -61,5 +62,34 @@ struct StateDirectoryOption: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return "\(xdg)/workbench" }
         return "\(environment["HOME"] ?? ".")/.local/state/workbench"
+    }
+}
+
+/// `--target SYSTEM=URL` (run --live, compare): an outside server stands in for a system's actor.
+struct TargetOption: ParsableArguments {
+    @Option(
+        name: .customLong("target"),
+        help: ArgumentHelp(
+            "An outside server for a system's clients instead of its actor, e.g. \(Target.example(Catalog.actorKinds)) (systems that take "
+                + "one: \(Catalog.actorKinds.filter { !$0.targetSchemes.isEmpty }.map(\.name).joined(separator: ", "))); repeatable. Lines "
+                + "that need the actor's inside (its fault points, its trace, links to it) are refused. Credentials in the URL are never printed.",
+            valueName: "SYSTEM=URL"))
+    var texts: [String] = []
+
+    /// The targets, checked against the catalog.
+    func targets() throws -> [Target] {
+        var targets: [Target] = []
+        for text in texts {
+            do {
+                let target = try Target(text, catalog: Catalog.actorKinds)
+                guard !targets.contains(where: { $0.kind == target.kind }) else {
+                    throw ValidationError("--target \(target.kind)=… is given twice")
+                }
+                targets.append(target)
+            } catch let error as TargetError {
+                throw ValidationError("--target \(error)")
+            }
+        }
+        return targets
     }
 }

@@ -42,6 +42,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run on the live wire: real sockets on loopback, the machine's time (see above).")
     var live = false
 
+    @OptionGroup var target: TargetOption
+
     @Flag(
         help: """
             Kept for scripts that pass it: a scenario that switches a fault point none of its actors checks (the fault could \
@@ -53,6 +55,10 @@ struct RunCommand: ParsableCommand {
     var verbose = false
 
     func validate() throws {
+        if !target.texts.isEmpty, !live {
+            throw ValidationError("--target: an outside server is on real sockets; add --live (the rest of the world runs live with it)")
+        }
+        _ = try target.targets()
         if live, verifyDeterminism {
             throw ValidationError("--verify-determinism compares digests, and a live run has none (its order of events is the machine's)")
         }
@@ -60,13 +66,16 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let runner = ScenarioRunner(language: Catalog.language, catalog: Catalog.actorKinds, invariants: Catalog.invariants)
-        let scripts = try ScenarioFiles.load(files, live: live ? .run : nil)
+        let targets = try target.targets()
+        let scripts = try ScenarioFiles.load(files, live: live ? .run : nil, targets: targets)
+        for target in targets { print("target \(target.kind) \(target.shown)") }
 
         var results: [ScenarioRunner.Result] = []
         var mismatches: [String] = []
         for script in scripts {
             let started = ContinuousClock.now
-            let result = live ? runner.runLive(script, seed: seed.value) { print($0) } : runner.run(script, seed: seed.value) { print($0) }
+            let result =
+                live ? runner.runLive(script, seed: seed.value, targets: targets) { print($0) } : runner.run(script, seed: seed.value) { print($0) }
             let wall = ContinuousClock.now - started
             var verified: String?
             if verifyDeterminism {
@@ -99,7 +108,8 @@ struct RunCommand: ParsableCommand {
         let ok = failed.isEmpty && mismatches.isEmpty
         if !ok {
             let command =
-                (["workbench", "run"] + (live ? ["--live"] : []) + failed.map(\.file) + mismatches + ["--seed", String(seed.value)]
+                (["workbench", "run"] + (live ? ["--live"] : []) + targets.map { "--target \($0.kind)=\($0.shown)" } + failed.map(\.file) + mismatches
+                + ["--seed", String(seed.value)]
                 + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
             print("reproduce: \(command)")
         }

@@ -6,7 +6,7 @@ public struct WorkbenchCommand: AsyncParsableCommand {
         commandName: "workbench",
         abstract: "A whole mobile-enterprise ecosystem on one machine: simulated actors, real clients, deterministic scenarios.",
         subcommands: [
-            ConsoleCommand.self, RunCommand.self, ServeCommand.self, AttachCommand.self, BenchCommand.self, OpenCommand.self,
+            ConsoleCommand.self, RunCommand.self, CompareCommand.self, ServeCommand.self, AttachCommand.self, BenchCommand.self, OpenCommand.self,
             FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self, ReachCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self

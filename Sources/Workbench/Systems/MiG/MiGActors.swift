@@ -9,6 +9,8 @@ extension ActorKind {
     static let mig = ActorKind(
         name: "mig", summary: "Dispatcher Paragon MiG: IPPS on 8050, plain IPP on 631, Basic accounts, job spool, simulated printer",
         defaultHost: "mig",
+        // A real MiG, a CUPS queue or any IPP Everywhere printer (ippeveprinter) can stand in for it.
+        targetSchemes: ["ipp": 631, "ipps": 631, "http": 80, "https": 443], targetExample: "ipp://127.0.0.1:8631/ipp/print",
         options: [
             .port("tls-port", "IPPS port (default 8050; 'none' for no TLS)", orNone: true),
             .port("plain-port", "plain IPP port (default 631; 'none' for none)", orNone: true),

@@ -12,6 +12,8 @@ extension Directive {
     /// Connection words every `mig` line accepts.
     private struct MiGConnection: Sendable {
         var url = Template(literal: "ipp://demo:demo-password@mig:631/ipp/print")
+        /// Whether the line gave `url`: one that did not prints to the run's target, when `--target mig=URL` names one.
+        var urlGiven = false
         var user: Template?
         var password: Template?
         var p12: (file: Template, password: Template)?
@@ -24,7 +26,9 @@ extension Directive {
         /// Parses one connection word and its value; false when the word is not one.
         mutating func accept(_ word: String, _ args: inout Arguments) throws(ScenarioError) -> Bool {
             switch word {
-            case "url": url = try args.value("a printer URL like ipps://mig:8050/ipp/print")
+            case "url":
+                url = try args.value("a printer URL like ipps://mig:8050/ipp/print")
+                urlGiven = true
             case "user": user = try args.value("a MiG account name")
             case "password": password = try args.value("the account's password")
             case "p12":
@@ -65,7 +69,7 @@ extension Directive {
                 }
                 held = (source, try credential.serial.resolve(context), credential.tag)
             }
-            let address = try url.resolve(context)
+            let address = try (urlGiven ? nil : context.target(of: "mig")) ?? url.resolve(context)
             // `password P` alone changes the password of the URL's user.
             let account = try user?.resolve(context) ?? (password == nil ? nil : (try? MiGEndpoint(url: address))?.credentials?.user)
             let secret = try password?.resolve(context)

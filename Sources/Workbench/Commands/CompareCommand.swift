@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Scenario
+
+/// `workbench compare FILE --target SYSTEM=URL`: the same scenario against the workbench's actor and against an outside
+/// server, step by step, so a team sees where the simulated system differs from the real one.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Run a scenario against an actor and against a real server, and show where what the client saw differs.",
+        discussion: """
+            Both runs are on the live wire (see 'workbench run --help', --live). Lines that need the actor's inside (its \
+            fault points, its trace, links to it) cannot run against the target: they are left out of both runs, so the two \
+            are the same steps, and listed. Each result a line gives (HTTP status, IPP status and job state, exit codes, \
+            fields) is held side by side, field by field (.elapsed aside: times are the machine's), and so is each expectation. \
+            A difference listed in FILE's known-differences file (the scenario's name with .differences: one \
+            'NAME.FIELD  # why' per line) is shown as known; any other makes the exit status 1.
+            """
+    )
+
+    @Argument(help: "The scenario file.")
+    var file: String
+
+    @OptionGroup var target: TargetOption
+
+    @OptionGroup var seed: SeedOption
+
+    func validate() throws {
+        if try target.targets().isEmpty { throw ValidationError("compare needs --target SYSTEM=URL: the server to compare the actor with") }
+    }
+
+    func run() throws {
+        let targets = try target.targets()
+        guard let script = try ScenarioFiles.load([file], live: .run).first else { return }
+        let left = script.statements.filter { Target.problem($0, targets: targets) != nil }
+        let kept = Script(file: script.file, statements: script.statements.filter { Target.problem($0, targets: targets) == nil })
+        let known = try KnownDifferences(scenario: file)
+
+        let runner = ScenarioRunner(language: Catalog.language, catalog: Catalog.actorKinds)
+        let actor = runner.runLive(kept, seed: seed.value, keepPublished: true) { _ in }
+        let real = runner.runLive(kept, seed: seed.value, targets: targets, keepPublished: true) { _ in }
+        // A targeted `start` starts nothing: its endpoints are not the target's to have.
+        let starts = Set(kept.statements.filter { $0.directive == "start" }.map(\.line))
+        let comparison = Comparison(actor: actor, target: real, skipping: starts)
+
+        let against = targets.map { "\($0.kind) \($0.shown)" }.joined(separator: ", ")
+        print("compare \(script.file): the actor, then \(against)")
+        for statement in left {
+            print("  not compared, line \(statement.line): \(Target.problem(statement, targets: targets)?.message ?? statement.source)")
+        }
+        var unexplained = 0
+        for difference in comparison.differences {
+            let why = known.reason(for: difference.name)
+            if why == nil { unexplained += 1 }
+            print(
+                "\(why == nil ? "DIFFERS" : "known  ") line \(difference.line) \(difference.name): actor \(Self.quoted(difference.actor)), "
+                    + "target \(Self.quoted(difference.target))" + (why.map { "  (\($0))" } ?? ""))
+        }
+        for name in known.unused(by: comparison.differences) {
+            print("note: \(name) is listed as a known difference but the two runs agree on it (or it was not compared)")
+        }
+        if let error = actor.error { print("stopped: the actor's run: \(error)") }
+        if let error = real.error { print("stopped: the target's run: \(error)") }
+        print(
+            "\(unexplained == 0 ? "SAME" : "DIFFERENT") \(comparison.comparedFields) fields in \(comparison.comparedSteps) steps and "
+                + "\(comparison.comparedExpectations) expectations compared: \(comparison.differences.count) differ"
+                + (comparison.differences.count > unexplained ? " (\(comparison.differences.count - unexplained) known)" : "")
+                + (left.isEmpty ? "" : ", \(left.count) line\(left.count == 1 ? "" : "s") not compared"))
+        if unexplained > 0 || actor.error != nil || real.error != nil { throw ExitStatus.checkFailed }
+    }
+
+    static func quoted(_ value: String?) -> String {
+        guard let value else { return "(none)" }
+        let line = value.count > 120 ? String(value.prefix(117)) + "…" : value
+        return "\"" + line.replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+}
+
+/// Two runs of one scenario held side by side: each published result's fields, and each expectation's outcome.
+struct Comparison {
+    struct Difference: Equatable {
+        let line: Int
+        /// `NAME.FIELD` of a result, or the expectation (`expect …`) whose outcome differs.
+        let name: String
+        let actor: String?
+        let target: String?
+    }
+
+    /// Fields no two runs agree on: the machine's time.
+    static let volatile: Set<String> = ["elapsed"]
+
+    private(set) var differences: [Difference] = []
+    private(set) var comparedSteps = 0
+    private(set) var comparedFields = 0
+    private(set) var comparedExpectations = 0
+
+    /// - parameter skipping: lines whose results are not compared (a targeted `start`: the actor's endpoints against the
+    ///   target's URL).
+    init(actor: ScenarioRunner.Result, target: ScenarioRunner.Result, skipping: Set<Int> = []) {
+        // The same lines publish in the same order until one run stops early; past that, what one has the other lacks.
+        let count = max(actor.published.count, target.published.count)
+        for index in 0..<count {
+            let left = index < actor.published.count ? actor.published[index] : nil
+            let right = index < target.published.count ? target.published[index] : nil
+            let line = left?.line ?? right?.line ?? 0
+            let label = left?.label ?? right?.label ?? ""
+            guard !skipping.contains(line) else { continue }
+            comparedSteps += 1
+            let fields = Set((left?.values.keys).map(Array.init) ?? []).union((right?.values.keys).map(Array.init) ?? [])
+            for field in fields.sorted() where !Self.volatile.contains(field) {
+                comparedFields += 1
+                let (a, b) = (left?.values[field], right?.values[field])
+                if a != b { differences.append(Difference(line: line, name: field.isEmpty ? label : "\(label).\(field)", actor: a, target: b)) }
+            }
+        }
+        let targetOutcomes = Dictionary(target.expectations.map { ("\($0.line) \($0.text)", $0.failure) }) { first, _ in first }
+        for expectation in actor.expectations {
+            comparedExpectations += 1
+            let theirs = targetOutcomes["\(expectation.line) \(expectation.text)"]
+            let (a, b) = (expectation.failure == nil ? "held" : "failed", theirs.map { $0 == nil ? "held" : "failed" } ?? "not reached")
+            if a != b { differences.append(Difference(line: expectation.line, name: expectation.text, actor: a, target: b)) }
+        }
+    }
+}
+
+/// The differences a scenario's author expects between the actor and the real server, with why: `FILE.differences`
+/// next to the scenario, one `NAME.FIELD  # why` (or `expect TEXT  # why`) per line.
+struct KnownDifferences {
+    private var reasons: [String: String] = [:]
+
+    init(scenario: String) throws {
+        let path = (scenario.hasSuffix(".scn") ? String(scenario.dropLast(4)) : scenario) + ".differences"
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let parts = line.components(separatedBy: "  # ")
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            guard parts.count == 2, !name.isEmpty else {
+                throw ValidationError("\(path):\(number + 1): expected 'NAME.FIELD  # why' (two spaces, then '# ' and the reason)")
+            }
+            reasons[name] = parts[1]
+        }
+    }
+
+    func reason(for name: String) -> String? { reasons[name] }
+
+    /// Listed names no difference has: stale entries, worth saying.
+    func unused(by differences: [Comparison.Difference]) -> [String] {
+        let seen = Set(differences.map(\.name))
+        return reasons.keys.filter { !seen.contains($0) }.sorted()
+    }
+}
