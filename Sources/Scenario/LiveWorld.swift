@@ -66,7 +66,10 @@ public final class LiveWorld: World {
         while true {
             let now = wire.uptime
             let next: (@Sendable () -> Void)? = scheduled.withLock { all in
-                guard let index = all.due.indices.filter({ all.due[$0].at <= now }).min(by: { (all.due[$0].at, all.due[$0].sequence) < (all.due[$1].at, all.due[$1].sequence) })
+                guard
+                    let index = all.due.indices.filter({ all.due[$0].at <= now }).min(by: {
+                        (all.due[$0].at, all.due[$0].sequence) < (all.due[$1].at, all.due[$1].sequence)
+                    })
                 else { return nil }
                 return all.due.remove(at: index).body
             }

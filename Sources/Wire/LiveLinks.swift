@@ -152,7 +152,8 @@ public final class LiveLinks: LinkControl {
     /// The handler to put first on a connection accepted for `actor` from `client` (its address, or the node it names).
     func handler(client: String, clientPort: Int, actor: String, port: Int) -> LinkHandler {
         let client = names.withLock { $0[client] } ?? client
-        return LinkHandler(links: self, id: nextID.add(1, ordering: .relaxed).oldValue, client: client, clientPort: clientPort, actor: actor, port: port)
+        return LinkHandler(
+            links: self, id: nextID.add(1, ordering: .relaxed).oldValue, client: client, clientPort: clientPort, actor: actor, port: port)
     }
 
     func opened(_ handler: LinkHandler) { open.withLock { $0[handler.id] = handler } }

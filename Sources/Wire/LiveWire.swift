@@ -277,7 +277,8 @@ final class LiveNetwork: Network {
         let target = alias.map { (bindHost, $0) } ?? (host, port)
         var bootstrap = ClientBootstrap(group: eventLoop)
         if let source = address(of: from), let local = try? SocketAddress(ipAddress: source, port: 0) { bootstrap = bootstrap.bind(to: local) }
-        return bootstrap
+        return
+            bootstrap
             .connectTimeout(timeout)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer(initializer)

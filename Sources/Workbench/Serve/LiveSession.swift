@@ -32,7 +32,10 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// - parameter served: the actors serve started, each with how it started it (so `restart` can do it again).
-    init(wire: LiveWire, journal: LiveJournal, served: [(actor: any RunningActor, launch: ScenarioContext.Launch)], log: @escaping @Sendable (String) -> Void) {
+    init(
+        wire: LiveWire, journal: LiveJournal, served: [(actor: any RunningActor, launch: ScenarioContext.Launch)],
+        log: @escaping @Sendable (String) -> Void
+    ) {
         let world = LiveWorld(wire: wire, journal: journal, queue: queue)
         self.world = world
         self.served = served.map { ($0.launch.node, $0.launch.kind) }
