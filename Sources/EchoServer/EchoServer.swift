@@ -73,9 +73,9 @@ public final class EchoServer: Sendable {
         }
         return tcp.and(http).map { tcp, http in
             if let scheme = configuration.scheme {
-                node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop) { url, sender in
-                    Self.handle(url: url, from: sender, node: node)
-                }
+                node.bus.register(
+                    scheme: scheme, owner: node.name, on: node.eventLoop,
+                    answering: { url, sender in Self.handle(url: url, from: sender, node: node) })
             }
             node.trace("started", [("http", "\(http.port)"), ("tcp", "\(tcp.port)")])
             return EchoServer(node: node, tcp: tcp, http: http, scheme: configuration.scheme)
@@ -95,16 +95,19 @@ public final class EchoServer: Sendable {
         return tcp.close().and(http.close()).map { _ in }
     }
 
-    private static func handle(url: String, from sender: String, node: Node) {
+    /// Records the URL and opens each `reply=URL` of its query; says which replies reached an app.
+    private static func handle(url: String, from sender: String, node: Node) -> URLBus.Receipt {
         node.trace("url-received", [("from", sender), ("url", url)])
-        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return }
+        var replies: [String] = []
+        let query = url.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2, parts[0] == "reply" {
                 let target = parts[1].removingPercentEncoding
-                _ = node.bus.open(target, from: node.name)
+                replies.append(node.bus.open(target, from: node.name) ? "replied to \(target)" : "no app handles the reply \(target)")
             }
         }
+        return .accepted((["received the URL"] + replies).joined(separator: "; "))
     }
 }
 

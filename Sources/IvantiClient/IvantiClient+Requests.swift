@@ -1,9 +1,10 @@
 import DerivedCredential
 import Wire
 
-/// What the Ivanti client does with the URLs apps open: it runs on the node's loop, one URL at a time.
+/// What the Ivanti client does with the URLs apps open: it runs on the node's loop, one URL at a time, and says
+/// what it did with each (the bus gateway tells `workbench open`).
 extension IvantiClient {
-    func receive(_ url: String, from sender: String) {
+    func receive(_ url: String, from sender: String) -> URLBus.Receipt {
         let request: AppConnectRequest
         do {
             request = try AppConnectRequest(parsing: url)
@@ -12,28 +13,29 @@ extension IvantiClient {
             if URLBus.scheme(of: url) == IvantiScheme.derivedCredential {
                 record(Outcome(app: sender, result: "rejected", serialNumber: "", problem: error.code.rawValue, detail: error.detail))
             }
-            return
+            return .refused("\(error.code.rawValue): \(error.detail)")
         }
         switch request {
         case .register(let appScheme):
-            register(app: sender, scheme: appScheme)
+            return register(app: sender, scheme: appScheme)
         case .credential(let sealed):
-            receiveCredential(sealed, from: sender)
+            return receiveCredential(sealed, from: sender)
         case .certificate(let serial, let tag):
-            answerCertificateRequest(serial: serial, tag: tag, from: sender)
+            return answerCertificateRequest(serial: serial, tag: tag, from: sender)
         }
     }
 
-    private func register(app: String, scheme: String) {
+    private func register(app: String, scheme: String) -> URLBus.Receipt {
         let state = mutable.withLock { all in
             all.registeredApps[app] = scheme
             return all.state
         }
         node.trace("app-registered", [("app", app), ("scheme", scheme)])
         sendState(state, to: scheme)
+        return .accepted("registered app \(app) for AppConnect; its state goes to \(scheme)://state")
     }
 
-    private func receiveCredential(_ sealed: PayloadSeal.Sealed, from sender: String) {
+    private func receiveCredential(_ sealed: PayloadSeal.Sealed, from sender: String) -> URLBus.Receipt {
         var serial = ""
         do throws(CredentialProblem) {
             if state.secureServices == .unavailable || node.fault(Self.secureServicesFault) {
@@ -50,16 +52,18 @@ extension IvantiClient {
             }
             node.trace("credential-stored", [("app", sender), ("serial", payload.serialNumber), ("tags", payload.tags.joined(separator: ","))])
             record(Outcome(app: sender, result: "stored", serialNumber: payload.serialNumber, problem: "", detail: ""))
+            return .accepted("stored credential \(payload.serialNumber) of app \(sender) (\(payload.tags.joined(separator: ", ")))")
         } catch {
             node.trace("credential-rejected", [("app", sender), ("problem", error.code.rawValue), ("serial", serial)])
             record(Outcome(app: sender, result: "rejected", serialNumber: serial, problem: error.code.rawValue, detail: error.detail))
+            return .refused("\(error.code.rawValue): \(error.detail)")
         }
     }
 
-    private func answerCertificateRequest(serial: String, tag: CredentialTag, from sender: String) {
+    private func answerCertificateRequest(serial: String, tag: CredentialTag, from sender: String) -> URLBus.Receipt {
         guard let scheme = mutable.withLock({ $0.registeredApps[sender] }) else {
             node.trace("certificate-denied", [("app", sender), ("reason", "unregistered"), ("serial", serial)])
-            return
+            return .refused("app \(sender) has not started AppConnect (appconnect://register?scheme=S), so there is no scheme to answer on")
         }
         let outcome: AppConnectReply.CertificateOutcome
         do {
@@ -84,6 +88,10 @@ extension IvantiClient {
         node.bus.open(
             AppConnectReply.certificate(serial: serial, tag: tag.rawValue, outcome: outcome).url(scheme: scheme).description, from: node.name,
             activating: false)
+        switch outcome {
+        case .granted: return .accepted("sent the \(tag.rawValue) certificate of credential \(serial) to \(scheme)://")
+        case .denied(let reason): return .refused("\(reason) (the denial went to \(scheme)://)")
+        }
     }
 
     /// Whose credential `serial` a request from `sender` reads: the sender's own. Planted bug

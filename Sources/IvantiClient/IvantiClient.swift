@@ -201,9 +201,9 @@ public final class IvantiClient: Sendable {
         for scheme in [IvantiScheme.appConnect, IvantiScheme.derivedCredential] {
             if handled.contains(scheme) {
                 if node.bus.owner(of: scheme) != node.name {
-                    node.bus.register(scheme: scheme, owner: node.name, on: node.eventLoop) { [self] url, sender in
-                        receive(url, from: sender)
-                    }
+                    node.bus.register(
+                        scheme: scheme, owner: node.name, on: node.eventLoop,
+                        answering: { [self] url, sender in receive(url, from: sender) })
                 }
             } else if node.bus.owner(of: scheme) == node.name {
                 node.bus.unregister(scheme: scheme, owner: node.name)

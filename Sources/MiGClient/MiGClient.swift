@@ -136,12 +136,16 @@ public final class MiGClient: Sendable {
         return message
     }
 
-    /// Get-Job-Attributes: the job's state and reasons.
-    public func jobAttributes(_ jobID: Int32) async throws(MiGError) -> JobStatus {
-        try await jobAttributes(jobID, timeLimit: nil)
+    /// Get-Job-Attributes: the job's state and reasons, and the impressions printed so far.
+    ///
+    /// - parameter countingSheets: also asks for `job-media-sheets-completed` (``JobStatus/mediaSheetsCompleted``),
+    ///   a longer request and answer; without it the request is the one this client has always sent, so the bytes on
+    ///   the wire (and a simulated run's trace) stay as they were.
+    public func jobAttributes(_ jobID: Int32, countingSheets: Bool = false) async throws(MiGError) -> JobStatus {
+        try await jobAttributes(jobID, countingSheets: countingSheets, timeLimit: nil)
     }
 
-    func jobAttributes(_ jobID: Int32, timeLimit: TimeAmount?) async throws(MiGError) -> JobStatus {
+    func jobAttributes(_ jobID: Int32, countingSheets: Bool, timeLimit: TimeAmount?) async throws(MiGError) -> JobStatus {
         let printerURI = configuration.endpoint.printerURI
         let user = requestingUser(nil)
         let outcome = try await perform(timeLimit: timeLimit) { id in
@@ -149,10 +153,11 @@ public final class MiGClient: Sendable {
                 op.addPrinterURI(printerURI)
                 op.addJobID(jobID)
                 op.addRequestingUserName(user)
-                op.addRequestedAttributes([
-                    IPPAttributeName.jobID, IPPAttributeName.jobState, IPPAttributeName.jobStateReasons,
-                    "job-state-message", IPPAttributeName.jobName, "job-impressions-completed",
-                ])
+                op.addRequestedAttributes(
+                    [
+                        IPPAttributeName.jobID, IPPAttributeName.jobState, IPPAttributeName.jobStateReasons,
+                        "job-state-message", IPPAttributeName.jobName, "job-impressions-completed",
+                    ] + (countingSheets ? ["job-media-sheets-completed"] : []))
             }
         }
         let response = try Self.requireSuccess(outcome.message)
@@ -162,12 +167,13 @@ public final class MiGClient: Sendable {
     /// Polls Get-Job-Attributes every `pollInterval` (node clock) until the job is completed, aborted or canceled.
     ///
     /// - parameters:
+    ///   - countingSheets: each poll also asks for `job-media-sheets-completed` (see ``jobAttributes(_:countingSheets:)``).
     ///   - onChange: called with each new state or set of reasons (e.g. `media-empty` while the printer waits).
     /// - returns: the final status; check `state` for completed versus aborted or canceled.
     /// - throws: `.jobNotFinished` with the last state and reasons when `timeout` passes first — also while a poll
     ///   is still waiting for its answer (a poll never runs past the deadline: a partition cannot stretch the wait).
     public func waitForCompletion(
-        _ jobID: Int32, pollInterval: TimeAmount = .seconds(1), timeout: TimeAmount = .seconds(300),
+        _ jobID: Int32, pollInterval: TimeAmount = .seconds(1), timeout: TimeAmount = .seconds(300), countingSheets: Bool = false,
         onChange: (@Sendable (JobStatus) -> Void)? = nil
     ) async throws(MiGError) -> JobStatus {
         let deadline = node.clock.now.uptime + .nanoseconds(timeout.nanoseconds)
@@ -176,7 +182,7 @@ public final class MiGClient: Sendable {
             let status: JobStatus
             do {
                 let left = deadline - node.clock.now.uptime
-                status = try await jobAttributes(jobID, timeLimit: .nanoseconds(max(1, left.nanosecondsValue)))
+                status = try await jobAttributes(jobID, countingSheets: countingSheets, timeLimit: .nanoseconds(max(1, left.nanosecondsValue)))
             } catch .timedOut where node.clock.now.uptime >= deadline {
                 throw .jobNotFinished(jobID: jobID, state: last?.state, reasons: last?.stateReasons ?? [])
             }

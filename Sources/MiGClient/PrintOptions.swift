@@ -112,7 +112,11 @@ public struct JobStatus: Sendable, Equatable {
     public let stateReasons: [String]
     public let stateMessage: String?
     public let name: String?
+    /// `job-impressions-completed`: the impressions printed so far (an impression holds `number-up` pages).
     public let impressionsCompleted: Int32?
+    /// `job-media-sheets-completed`: the sheets printed so far (two impressions a sheet when two-sided); nil unless
+    /// asked for (`countingSheets`).
+    public let mediaSheetsCompleted: Int32?
 
     init(id: Int32, job group: IPPAttributeGroup?) {
         self.id = group?.jobID ?? id
@@ -121,6 +125,7 @@ public struct JobStatus: Sendable, Equatable {
         stateMessage = group?["job-state-message"]?.stringValue
         name = group?[IPPAttributeName.jobName]?.stringValue
         impressionsCompleted = group?["job-impressions-completed"]?.integerValue
+        mediaSheetsCompleted = group?["job-media-sheets-completed"]?.integerValue
     }
 }
 

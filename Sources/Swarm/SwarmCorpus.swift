@@ -72,7 +72,7 @@ public struct SwarmCorpus: Sendable {
     /// were new to the corpus. A failing mutant of `--explore` is not a seed (its seed alone runs other faults): its
     /// schedule file keeps it instead.
     @discardableResult
-    public func record(_ runs: [SwarmRun], faults: FaultClass, options: SwarmOptions) throws -> Int {
+    public func record(_ runs: [SwarmRun], faults: FaultClass) throws -> Int {
         var added = 0
         for run in runs where !run.passed && run.mutant == nil {
             let signature = run.signature ?? run.failure ?? "failed"
@@ -80,7 +80,7 @@ public struct SwarmCorpus: Sendable {
             let path = self.path(file: file, faults: faults, signature: signature)
             var entry =
                 try read(path)
-                ?? Entry(file: file, faults: faults, signature: signature, example: run.failureLine(options: options), seeds: [])
+                ?? Entry(file: file, faults: faults, signature: signature, example: run.failureLine(faults: faults), seeds: [])
             guard !entry.seeds.contains(run.seed) else { continue }
             entry.seeds = (entry.seeds + [run.seed]).sorted()
             try write(entry, to: path)

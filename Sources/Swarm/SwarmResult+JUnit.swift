@@ -2,15 +2,15 @@ import MarkupEscaping
 
 extension SwarmResult {
     /// A JUnit XML report: a test suite per file, a test case per seed (with `--explore`, per run: `seed 12 mutant 7`
-    /// for a mutant), a failing one with its failure lines.
+    /// for a mutant), a failing one with its failure lines; the swarm options once per suite, as a property.
     public var junitXML: String {
-        let options = self.options
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
         for file in files {
             let mine = runs.filter { $0.file == file }
             out +=
                 "  <testsuite name=\"swarm \(MarkupText.escaped(file, .attributeSafe))\" tests=\"\(mine.count)\" failures=\"\(mine.filter { !$0.passed }.count)\">\n"
             out += "    <properties><property name=\"faults\" value=\"\(faults.rawValue)\"/>"
+            out += "<property name=\"swarm-options\" value=\"\(MarkupText.escaped(options.description, .attributeSafe))\"/>"
             if let explore {
                 // How the runs were spent: CI shows fresh seeds and mutants apart.
                 out += "<property name=\"explore-share\" value=\"\(explore.share)\"/>"
@@ -24,7 +24,7 @@ extension SwarmResult {
                     out += "/>\n"
                 } else {
                     out +=
-                        ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(options: options), .attributeSafe))\"/>\n    </testcase>\n"
+                        ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(faults: faults), .attributeSafe))\"/>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"

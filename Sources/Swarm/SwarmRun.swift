@@ -85,20 +85,18 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         self.behaviours = behaviours
     }
 
-    /// What failed, the commands that replay and shrink it, and the options the seed's faults were drawn within. A
-    /// mutant replays from its schedule file (``SwarmSchedule/fileName(of:)``), which the swarm writes.
-    public func failureLine(options: SwarmOptions) -> String {
-        let classes = options.faults.rawValue
+    /// What failed and the commands that replay and shrink it (under `faults`, the swarm's fault class). The swarm
+    /// options the faults were drawn within are the same for every seed of a swarm: it prints them once. A mutant
+    /// replays from its schedule file (``SwarmSchedule/fileName(of:)``), which the swarm writes.
+    public func failureLine(faults classes: FaultClass) -> String {
         if let mutant {
             let schedule = SwarmSchedule.fileName(of: self)
             return "FAIL \(file) \(name) (\(faults.count) fault\(faults.count == 1 ? "" : "s"); \(mutant.origin)): \(failure ?? "failed")\n"
                 + "    replay: workbench swarm \(file) --schedule \(schedule)\n"
-                + "    shrink: workbench shrink \(file) --schedule \(schedule) --out \(schedule.dropLast(5)).scn\n"
-                + "    swarm options: \(options)"
+                + "    shrink: workbench shrink \(file) --schedule \(schedule) --out \(schedule.dropLast(5)).scn"
         }
         return "FAIL \(file) seed \(seed) (\(faults.count) fault\(faults.count == 1 ? "" : "s")): \(failure ?? "failed")\n"
-            + "    replay: workbench swarm \(file) --seeds \(seed) --faults \(classes)\n"
-            + "    shrink: workbench shrink \(file) --seed \(seed) --faults \(classes) --out \(file.split(separator: "/").last.map { String($0.dropLast(4)) } ?? "swarm")-seed-\(seed).scn\n"
-            + "    swarm options: \(options)"
+            + "    replay: workbench swarm \(file) --seeds \(seed) --faults \(classes.rawValue)\n"
+            + "    shrink: workbench shrink \(file) --seed \(seed) --faults \(classes.rawValue) --out \(file.split(separator: "/").last.map { String($0.dropLast(4)) } ?? "swarm")-seed-\(seed).scn"
     }
 }

@@ -16,6 +16,18 @@ public final class URLBus: Sendable {
     /// Receives an opened URL and the name of the app that opened it.
     public typealias Handler = @Sendable (_ url: String, _ sender: String) -> Void
 
+    /// Receives an opened URL and says what it did with it (``Receipt``).
+    public typealias AnsweringHandler = @Sendable (_ url: String, _ sender: String) -> Receipt
+
+    /// What a receiving app did with a URL, as it says it. iOS tells the opener only that an app will get the URL;
+    /// this is for tools outside the phone (`workbench open`), to show whether the app acted on it.
+    public enum Receipt: Sendable, Equatable {
+        /// The app acted on the URL; what it did.
+        case accepted(String)
+        /// The app refused the URL; why.
+        case refused(String)
+    }
+
     /// An app's Info.plist entries the bus enforces.
     public struct AppDeclaration: Sendable, Equatable {
         /// `CFBundleURLTypes` / `CFBundleURLSchemes`: the schemes the app handles (lowercased).
@@ -42,7 +54,8 @@ public final class URLBus: Sendable {
     private struct Registration: Sendable {
         let owner: String
         let eventLoop: any EventLoop
-        let handler: Handler
+        /// Nil when the app does not say what it did (registered with a plain ``Handler``).
+        let handler: @Sendable (_ url: String, _ sender: String) -> Receipt?
     }
 
     private struct Observer: Sendable {
@@ -117,6 +130,20 @@ public final class URLBus: Sendable {
     ///   is not one of them.
     @discardableResult
     public func register(scheme: String, owner: String, on eventLoop: any EventLoop, handler: @escaping Handler) -> Bool {
+        add(scheme: scheme, owner: owner, on: eventLoop) { url, sender -> Receipt? in
+            handler(url, sender)
+            return nil
+        }
+    }
+
+    /// Registers `owner` as the handler of `scheme`, saying for each URL what it did with it (see
+    /// ``open(_:from:activating:receipt:)``); otherwise as ``register(scheme:owner:on:handler:)``.
+    @discardableResult
+    public func register(scheme: String, owner: String, on eventLoop: any EventLoop, answering handler: @escaping AnsweringHandler) -> Bool {
+        add(scheme: scheme, owner: owner, on: eventLoop) { url, sender -> Receipt? in handler(url, sender) }
+    }
+
+    private func add(scheme: String, owner: String, on eventLoop: any EventLoop, handler: @escaping @Sendable (String, String) -> Receipt?) -> Bool {
         let key = scheme.lowercased()
         let outcome = state.withLock { all -> String in
             if let declared = all.declarations[owner], !declared.urlSchemes.contains(key) { return "scheme-undeclared" }
@@ -176,6 +203,20 @@ public final class URLBus: Sendable {
     /// - returns: whether an app will receive it; delivery itself happens asynchronously.
     @discardableResult
     public func open(_ url: String, from sender: String, activating: Bool = true) -> Bool {
+        deliver(url, from: sender, activating: activating, receipt: nil)
+    }
+
+    /// Opens `url` as ``open(_:from:activating:)`` does, and calls `receipt`, on the receiving app's event loop once
+    /// it has handled the URL, with what it says it did: nil when it does not say. `receipt` is not called when this
+    /// returns `false` (no app handles the scheme).
+    @discardableResult
+    public func open(
+        _ url: String, from sender: String, activating: Bool = true, receipt: @escaping @Sendable (Receipt?) -> Void
+    ) -> Bool {
+        deliver(url, from: sender, activating: activating, receipt: receipt)
+    }
+
+    private func deliver(_ url: String, from sender: String, activating: Bool, receipt: (@Sendable (Receipt?) -> Void)?) -> Bool {
         guard let scheme = Self.scheme(of: url) else {
             tracer.record(actor: "bus", event: "open-rejected", fields: [("from", sender), ("reason", "no valid scheme"), ("url", url)])
             return false
@@ -186,12 +227,17 @@ public final class URLBus: Sendable {
         }
         tracer.record(actor: "bus", event: "open", fields: [("from", sender), ("to", target.owner), ("url", url)])
         target.eventLoop.execute { [self] in
-            guard activating else { return target.handler(url, sender) }
+            guard activating else {
+                let said = target.handler(url, sender)
+                receipt?(said)
+                return
+            }
             let activated = bringToFront(target.owner)
             // One more turn, so the app leaving the front hears it resigns before the receiver runs; UIKit hands
             // the URL to a returning app before telling it it is active.
             target.eventLoop.execute {
-                target.handler(url, sender)
+                let said = target.handler(url, sender)
+                receipt?(said)
                 if let activated { activated.eventLoop.execute { activated.handler(.didBecomeActive) } }
             }
         }

@@ -111,9 +111,18 @@ import WireHTTP
         }
         let opened = try post("appconnect://register?scheme=phone-ac\n", sender: "phone")
         #expect(opened.status == .accepted)
-        #expect(opened.text == "opened for ivanti (scheme appconnect)\n")
+        #expect(
+            opened.text
+                == "opened for ivanti (scheme appconnect)\naccepted: registered app phone for AppConnect; its state goes to phone-ac://state\n")
+        #expect(opened.headers.first(name: URLBusGateway.receiptHeader) == "accepted")
         world.kernel.loop.runDue()
         #expect(inbox.all.count == 1)
+        // What the client refused, and why, as its trace says it.
+        let refused = try post("appconnectdc://certificate?serial=1&tag=Bogus", sender: "phone")
+        #expect(refused.status == .accepted, "an app handles the scheme")
+        #expect(refused.headers.first(name: URLBusGateway.receiptHeader) == "refused")
+        #expect(
+            refused.text.hasPrefix("opened for ivanti (scheme appconnectdc)\nrefused: unknown-tag: tag=Bogus; expected one of "), "\(refused.text)")
         #expect(try post("nobody://x").status == .notFound)
         #expect(try post("two urls").status == .badRequest)
         #expect(try post("appconnect://x", sender: "bad sender").status == .badRequest)

@@ -84,14 +84,17 @@ import Testing
         #expect(error.description.hasPrefix("junk.json: not a swarm result (JSON written by `workbench swarm --json`)"))
     }
 
-    @Test func junitHasACasePerSeedAndTheFailuresWithTheirOptions() throws {
-        let xml = try shard(0, of: 1, seeds: 1...5, failing: [2, 5]).junitXML
+    @Test func junitHasACasePerSeedAndTheFailuresAndTheOptionsOnce() throws {
+        let result = try shard(0, of: 1, seeds: 1...5, failing: [2, 5])
+        let xml = result.junitXML
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 10)
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
         #expect(
             xml.contains(
                 "name=\"seed 5\">\n      <failure message=\"FAIL a.scn seed 5 (1 fault): a.scn:3: INVARIANT BROKEN x.y at trace event 2&#10;"))
-        #expect(xml.contains("&#10;    swarm options: faults all, sites on 0.50, "))
+        #expect(!xml.contains("    swarm options"), "not with each failure")
+        let suites = xml.components(separatedBy: "<property name=\"swarm-options\" value=\"faults all, sites on 0.50, ").count - 1
+        #expect(result.files.count == 2 && suites == result.files.count, "once per suite, with its other properties")
         #expect(!xml.contains("swarm reach"), "no reach point, no reach suite")
     }
 

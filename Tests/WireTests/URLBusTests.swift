@@ -124,6 +124,42 @@ final class Inbox: Sendable {
         try loop.syncShutdownGracefully()
     }
 
+    /// Tools outside the phone (the bus gateway) learn what the receiving app did with a URL; the trace is the same
+    /// whether anyone asks or not.
+    @Test func aReceiptSaysWhatTheReceivingAppDidWithTheURL() throws {
+        let traces = try [false, true].map { asking -> [RecordingSink.Event] in
+            let sink = RecordingSink()
+            let bus = URLBus(tracer: sink)
+            let loop = EmbeddedEventLoop()
+            let judging = bus.register(
+                scheme: "judge", owner: "judge", on: loop,
+                answering: { url, sender in url.hasSuffix("ok") ? .accepted("took it from \(sender)") : .refused("\(url) is not ok") })
+            #expect(judging)
+            #expect(bus.register(scheme: "quiet", owner: "quiet", on: loop) { _, _ in })
+            let receipts = Mutex<[String]>([])
+            for url in ["judge://ok", "judge://bad", "quiet://x"] {
+                if asking {
+                    #expect(bus.open(url, from: "phone") { said in receipts.withLock { $0.append("\(url): \(said.map { "\($0)" } ?? "nil")") } })
+                } else {
+                    #expect(bus.open(url, from: "phone"))
+                }
+            }
+            #expect(!bus.open("nobody://x", from: "phone") { _ in Issue.record("no app handles it: no receipt") })
+            #expect(receipts.withLock { $0 }.isEmpty, "the app has not run yet")
+            loop.run()
+            if asking {
+                #expect(
+                    receipts.withLock { $0 } == [
+                        #"judge://ok: accepted("took it from phone")"#, #"judge://bad: refused("judge://bad is not ok")"#, "quiet://x: nil",
+                    ])
+            }
+            try loop.syncShutdownGracefully()
+            return sink.all
+        }
+        #expect(traces[0] == traces[1])
+        #expect(traces[1].filter { $0.event == "open" }.count == 3)
+    }
+
     @Test func unhandledAndInvalidURLsAreRefusedAndTraced() throws {
         let sink = RecordingSink()
         let bus = URLBus(tracer: sink)

@@ -170,6 +170,7 @@ import Testing
         #expect(failing.allSatisfy { $0.contains("INVARIANT BROKEN echo.reports-what-it-received") })
         let seed = try #require(failing.first?.split(separator: " ")[3])
         #expect(lines.contains("    replay: workbench swarm \(Self.planted) --seeds \(seed) --faults actors"))
+        #expect(lines.filter { $0.contains("swarm options: ") } == ["swarm options: \(SwarmOptions(faults: .actors))"], "once, not per seed")
 
         let replay = try WorkbenchBinary.run(["swarm", Self.planted, "--seeds", String(seed), "--faults", "actors"])
         #expect(replay.status == 1)
@@ -187,6 +188,19 @@ import Testing
         let rerun = try WorkbenchBinary.run(["run", out, "--seed", String(seed)])
         #expect(rerun.status == 1)
         #expect(rerun.stderr.contains("INVARIANT BROKEN echo.reports-what-it-received"), "\(rerun.output)")
+    }
+
+    /// Run in one process, the failing seeds are printed as they end, the swarm options once above the first.
+    @Test func theSwarmOptionsArePrintedOnceAboveTheFailingSeeds() throws {
+        let swarm = try WorkbenchBinary.run(["swarm", Self.planted, "--seeds", "1..40", "--faults", "actors", "--jobs", "1"])
+        #expect(swarm.status == 1, "\(swarm.output)")
+        let lines = swarm.stdout.split(separator: "\n").map(String.init)
+        let failing = lines.indices.filter { lines[$0].hasPrefix("FAIL \(Self.planted) seed ") }
+        #expect(failing.count >= 2, "\(swarm.stdout)")
+        let options = lines.indices.filter { lines[$0].contains("swarm options: ") }
+        #expect(options.count == 1, "\(swarm.stdout)")
+        #expect(options.first.map { lines[$0] } == "swarm options: \(SwarmOptions(faults: .actors))")
+        #expect(options.first == failing.first.map { $0 - 1 }, "just above the first failing seed")
     }
 
     /// The union of the shards is the unsharded run, seed for seed; merge makes one summary and JUnit of them.
@@ -227,6 +241,7 @@ import Testing
         let failed = unsharded.runs.filter { !$0.passed }.count
         #expect(mergedSummary.contains("30 seeds × 2 files, \(failed) failed"), "\(merge.output)")
         #expect(merge.status == (failed == 0 ? 0 : 1))
+        #expect(merge.stdout.components(separatedBy: "swarm options: ").count - 1 == (failed == 0 ? 0 : 1), "\(merge.stdout)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 60)
         #expect(xml.components(separatedBy: "<failure ").count - 1 == failed)
@@ -250,7 +265,7 @@ import Testing
         let runs = swarm.run([script], seeds: Array(1...12)) { _ in }
         #expect(runs.count == 12)
         #expect(runs.reduce(0) { $0 + $1.faults.count } > 12, "the seeds chose faults")
-        for run in runs where !run.passed { Issue.record("\(run.failureLine(options: swarm.options))") }
+        for run in runs where !run.passed { Issue.record("\(run.failureLine(faults: .all))") }
     }
 
     /// Found by the 10,000-seed swarm (seed 260, shrunk to this one fault): a poll held up by a partition stretched

@@ -211,6 +211,23 @@ final class LinesBox: @unchecked Sendable {
         #expect(history.last?.hasSuffix("advance 29m59.84s  (for 'rewind to 30m')") == true, "\(history)")
     }
 
+    /// A line's number is its place in the input: console commands, comments, blank and refused lines count too,
+    /// though only the lines that acted on the world are listed.
+    @Test func historyNumbersEachLineByWhenItWasTyped() {
+        let printed = LinesBox()
+        let session = ConsoleSession(seed: 7, write: { printed.append($0) })
+        let typed: [(String, ConsoleSession.Outcome)] = [
+            ("help", .proceed), ("bogus line", .failed(ExitStatus.scenarioWrong)), ("start echo", .proceed), ("", .proceed),
+            ("# a note", .proceed), ("show vars", .proceed), ("http GET http://echo/ as r", .proceed), ("digest", .proceed),
+            ("advance 1s", .proceed),
+        ]
+        for (line, outcome) in typed { #expect(session.handle(line) == outcome, "\(line): \(printed.all.last ?? "")") }
+        #expect(session.handle("history") == .proceed)
+        let numbers = (printed.all.last ?? "").split(separator: "\n").map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        #expect(numbers == ["3", "7", "9"], "\(printed.all.last ?? "")")
+        #expect(printed.all.last?.split(separator: "\n").first?.hasSuffix("start echo") == true)
+    }
+
     @Test func aWrongRewindIsRefusedAndChangesNothing() {
         let (session, printed) = Self.console(Self.session)
         let digest = session.kernel.trace.digest

@@ -12,7 +12,8 @@ struct OpenCommand: AsyncParsableCommand {
         abstract: "Open a URL on the bus of a running 'workbench serve' (e.g. workbench open 'appconnectdc://…').",
         discussion: """
             POSTs the URL to the bus gateway that serve lists as 'listening \(busGateway) http://…/open'. Prints the \
-            gateway's answer; exits 0 when an app handles the scheme (delivery is asynchronous, as on iOS), 1 otherwise.
+            gateway's answer: the app that handles the scheme, then what that app did with the URL ('accepted: …' or \
+            'refused: …' and why). Exits 0 when an app handled it and did not refuse it, 1 otherwise.
             """
     )
 
@@ -52,6 +53,8 @@ struct OpenCommand: AsyncParsableCommand {
         }
         try? await wire.shutdown()
         print(response.text, terminator: response.text.hasSuffix("\n") ? "" : "\n")
-        guard response.status == .accepted else { throw ExitStatus.checkFailed }
+        guard response.status == .accepted, response.headers.first(name: URLBusGateway.receiptHeader) != "refused" else {
+            throw ExitStatus.checkFailed
+        }
     }
 }

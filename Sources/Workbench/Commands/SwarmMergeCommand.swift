@@ -26,7 +26,8 @@ struct SwarmMergeCommand: ParsableCommand {
             parts.append(try commandLine { try SwarmResult.decode(text, source: path) })
         }
         let merged = try commandLine { try SwarmResult.merge(parts) }.requiringReach(reach.required)
-        for run in merged.failed { print(run.failureLine(options: merged.options)) }
+        let failures = SwarmFailurePrinter(options: merged.options)
+        for run in merged.failed { failures.print(run) }
         if let file = junit.file { try merged.junitXML.write(toFile: file, atomically: true, encoding: .utf8) }
         if let json { try merged.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         print(merged.reachTable, terminator: "")

@@ -174,16 +174,18 @@ struct SwarmRunCommand: ParsableCommand {
         }
         let runs: [SwarmRun]
         var exploration: SwarmResult.Explore?
+        let failures = SwarmFailurePrinter(options: swarm.options)
         if explore {
             let workers = jobs > 1 ? try SwarmWorkerPool(files: files, faults: faults, count: jobs) : nil
-            let explored = try SwarmExplore(swarm: swarm, scripts: scripts, share: exploreShare).run(seeds: selected, workers: workers)
+            let explored = try SwarmExplore(swarm: swarm, scripts: scripts, share: exploreShare).run(
+                seeds: selected, workers: workers, failures: failures)
             runs = explored.runs
             exploration = explored.spent
         } else if jobs > 1, worker == nil, selected.count > 1 {
             runs = try SwarmWorkers(files: files, seeds: seeds, faults: faults, shard: shard).run(count: min(jobs, selected.count))
         } else {
             runs = swarm.run(scripts, seeds: selected) { run in
-                if worker == nil, !run.passed { print(run.failureLine(options: swarm.options)) }
+                if worker == nil, !run.passed { failures.print(run) }
             }
         }
         let wall = ContinuousClock.now - started
@@ -193,10 +195,10 @@ struct SwarmRunCommand: ParsableCommand {
             explore: exploration)
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         guard worker == nil else { return }
-        if jobs > 1, selected.count > 1 { for run in result.failed { print(run.failureLine(options: swarm.options)) } }
+        if jobs > 1, selected.count > 1 { for run in result.failed { failures.print(run) } }
         try SwarmExplore.writeSchedules(of: result)
         if let corpus {
-            let added = try commandLine { try corpus.record(result.runs, faults: faults, options: swarm.options) }
+            let added = try commandLine { try corpus.record(result.runs, faults: faults) }
             if added > 0 { print("corpus \(corpus.directory): \(added) new failing seed\(added == 1 ? "" : "s") kept") }
         }
         if let file = junit.file { try result.junitXML.write(toFile: file, atomically: true, encoding: .utf8) }

@@ -10,8 +10,11 @@ struct SwarmExplore {
     let scripts: [Script]
     let share: Double?
 
-    /// Every batch in turn; returns the runs in the exploration's order and how they were spent.
-    func run(seeds: [UInt64], workers: SwarmWorkerPool?) throws -> (runs: [SwarmRun], spent: SwarmResult.Explore) {
+    /// Every batch in turn; returns the runs in the exploration's order and how they were spent. Without workers, each
+    /// failing run is printed to `failures` as it ends.
+    func run(
+        seeds: [UInt64], workers: SwarmWorkerPool?, failures: SwarmFailurePrinter
+    ) throws -> (runs: [SwarmRun], spent: SwarmResult.Explore) {
         var exploration = try commandLine {
             try SwarmExploration(scripts: scripts, seeds: seeds, swarm: swarm, share: share ?? SwarmExploration.defaultShare)
         }
@@ -19,7 +22,7 @@ struct SwarmExplore {
             if let workers, batch.count > 1 { return try workers.run(batch) }
             return swarm.run(batch, scripts: scripts) { run in
                 // With workers the failures are printed once all have run.
-                if workers == nil, !run.passed { print(run.failureLine(options: swarm.options)) }
+                if workers == nil, !run.passed { failures.print(run) }
             }
         }
         let mutants = runs.filter { $0.mutant != nil }.count

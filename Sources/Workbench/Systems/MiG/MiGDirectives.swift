@@ -98,10 +98,12 @@ extension Directive {
         usage:
             "mig print [bytes N | file PATH] [name JOB] [copies N] [sides S] [number-up N] [media M] [pages A-B] [format MIME] [content-length] [gzip] [hold] "
             + "[attributes complete|original] | mig replay FIXTURE [bytes N | file PATH] | "
-            + "mig wait JOB [within D] | mig job JOB | mig cancel JOB | mig hold JOB | mig release JOB | mig alive — each with [url URL] [user U] [password P] "
+            + "mig wait JOB [within D] [sheets] | mig job JOB [sheets] | mig cancel JOB | mig hold JOB | mig release JOB | mig alive — each with [url URL] [user U] [password P] "
             + "[p12 FILE PASSWORD | credential SERIAL TAG] [ca FILE] [from NODE] [retries N] [as NAME] "
             + "(credential: the app's derived credential, its certificate read back through AppConnect, with the key the app kept)",
         summary: "the phone's MiG print client: ${NAME.status} ok/error, .job, .state, .reasons, .attempts, .bytes, .progress, .code, .error; "
+            + "wait and job: .message and .impressions (job-impressions-completed, as Get-Job-Attributes reports it then; .pages "
+            + "is the same), with sheets also .sheets (job-media-sheets-completed, asked for only then: a longer request); "
             + "replay sends a fixture's IPP bytes as-is: .http, .ipp, .message, .job, .original (what the original app's HTTP-status check concludes); "
             + "print … hold sends job-hold-until=indefinite: the job waits (pending-held) until mig release",
         defaults: "url ipp://demo:demo-password@mig:631/ipp/print (user and password its own), ca tls/ca.pem, from phone, retries 4, "
@@ -110,7 +112,7 @@ extension Directive {
         keywords: [
             "print", "replay", "wait", "job", "cancel", "hold", "release", "alive", "bytes", "file", "name", "copies", "sides", "number-up", "media",
             "pages", "format",
-            "content-length", "gzip", "attributes", "complete", "original", "within", "as",
+            "content-length", "gzip", "attributes", "complete", "original", "within", "sheets", "as",
         ] + MiGConnection.words
     ) { args throws(ScenarioError) in
         let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
@@ -135,11 +137,12 @@ extension Directive {
         var hold = false
         var attributeSet = AttributeSet.complete
         var within = Template(literal: "300s")
+        var countingSheets = false
         while !args.isEmpty {
             let word = try args.oneOf(
                 MiGConnection.words + [
                     "as", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
-                    "content-length", "gzip", "hold", "attributes", "within",
+                    "content-length", "gzip", "hold", "attributes", "within", "sheets",
                 ])
             if try connection.accept(word, &args) { continue }
             switch word {
@@ -161,6 +164,9 @@ extension Directive {
             case "gzip": gzip = true
             case "hold": hold = true
             case "attributes": attributeSet = try args.oneOf(["complete", "original"]) == "original" ? .original : .complete
+            case "sheets":
+                guard ["wait", "job"].contains(action) else { throw args.error("'sheets' goes with mig wait or mig job, not mig \(action)") }
+                countingSheets = true
             default: within = try args.duration()
             }
         }
@@ -170,7 +176,7 @@ extension Directive {
             switch action {
             case "print": ["reasons", "bytes", "progress"]
             case "replay": ["http", "ipp", "message", "original"]
-            case "wait", "job": ["reasons", "message", "pages"]
+            case "wait", "job": ["reasons", "message", "pages", "impressions"] + (countingSheets ? ["sheets"] : [])
             case "alive": ["result"]
             default: []
             }
@@ -182,6 +188,7 @@ extension Directive {
         let limit = within
         let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet, hold, numberUp)
         let replayed = fixture
+        let sheets = countingSheets
         return Run { context in
             let timeout = try limit.duration(context)
             // A client that cannot be made (a P12 with the wrong password, a credential the Ivanti client does not
@@ -252,13 +259,15 @@ extension Directive {
                     do {
                         let client = try await makeClient()
                         let status = try await client.waitForCompletion(
-                            id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue))
-                        return Self.values(status)
+                            id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue), countingSheets: sheets)
+                        return Self.values(status, sheets: sheets)
                     } catch { return Self.failure(error) }
                 }
             case "job":
                 return context.perform("mig job", label: variable, timeout: timeout) {
-                    do { return Self.values(try await makeClient().jobAttributes(id!)) } catch { return Self.failure(error) }
+                    do { return Self.values(try await makeClient().jobAttributes(id!, countingSheets: sheets), sheets: sheets) } catch {
+                        return Self.failure(error)
+                    }
                 }
             case "cancel", "hold", "release":
                 return context.perform("mig \(action)", label: variable, timeout: timeout) {
@@ -304,12 +313,17 @@ extension Directive {
         ]
     }
 
-    private static func values(_ status: JobStatus) -> [String: String] {
-        [
+    /// What Get-Job-Attributes said; `.sheets` only when it was asked for.
+    private static func values(_ status: JobStatus, sheets: Bool) -> [String: String] {
+        var values: [String: String] = [
             "status": "ok", "job": "\(status.id)", "state": status.state.map { "\($0)" } ?? "",
             "reasons": status.stateReasons.joined(separator: ","), "message": status.stateMessage ?? "",
-            "pages": status.impressionsCompleted.map(String.init) ?? "", "code": "",
+            "pages": status.impressionsCompleted.map(String.init) ?? "",
+            "impressions": status.impressionsCompleted.map(String.init) ?? "",
+            "code": "",
         ]
+        if sheets { values["sheets"] = status.mediaSheetsCompleted.map(String.init) ?? "" }
+        return values
     }
 
     /// A failed call: `.code` names the case of the typed error (what an app switches on), `.error` says it.

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import Workbench
+
+/// `mig job` and `mig wait` give what Get-Job-Attributes reports at that moment: the impressions printed, and with
+/// `sheets` the sheets printed.
+@Suite struct MiGDirectiveTests {
+    /// A console that has run `lines`, each of them successfully, and what it printed.
+    static func console(_ lines: [String]) -> (ConsoleSession, LinesBox) {
+        let printed = LinesBox()
+        let session = ConsoleSession(seed: 1, write: { printed.append($0) })
+        for line in lines { #expect(session.handle(line) == .proceed, "\(line): \(printed.all.last ?? "")") }
+        return (session, printed)
+    }
+
+    @Test func jobAndWaitGiveTheImpressionsAndSheetsPrintedSoFar() throws {
+        let (session, _) = Self.console([
+            "start mig ppm=60", "mig print bytes 1000000 sides two-sided-long-edge as printed", "advance 4500ms",
+            "mig job ${printed.job} sheets as midway", "mig wait ${printed.job} sheets as done",
+            // Checked when the line is read: the fields are declared, so a scenario may name them.
+            "expect ${done.impressions} == 10", "expect ${done.sheets} == 5",
+        ])
+        let values = session.context.variables
+        let midway = try #require(values["midway.impressions"].flatMap { Int($0) })
+        #expect((1..<10).contains(midway), "printing at one page a second, part way: \(midway)")
+        #expect(values["midway.sheets"] == String((midway + 1) / 2), "two-sided: two impressions a sheet")
+        #expect(values["midway.pages"] == String(midway), ".pages is .impressions")
+        #expect(values["done.state"] == "completed")
+    }
+
+    @Test func copiesStartOnANewSheet() {
+        let (session, _) = Self.console([
+            "start mig", "mig print bytes 1000000 copies 2 as p", "mig wait ${p.job} sheets as w",
+            "expect ${w.impressions} == 20", "expect ${w.sheets} == 20",
+        ])
+        #expect(session.context.variables["w.sheets"] == "20")
+    }
+
+    /// Without `sheets` the client sends the request it always sent (a simulated run's trace stays the same), and
+    /// `.sheets` is not there to be read.
+    @Test func sheetsAreAskedForOnlyWhenTheLineSaysSo() {
+        let plain = ["start mig", "mig print bytes 1000000 as p", "mig wait ${p.job} as w"]
+        let (session, printed) = Self.console(plain + ["expect ${w.impressions} == 10"])
+        #expect(session.handle("expect ${w.sheets} == 10") == .failed(ExitStatus.scenarioWrong))
+        #expect(printed.all.last?.contains("gives no 'sheets'") == true, "\(printed.all.last ?? "")")
+        #expect(session.handle("mig print sheets as q") == .failed(ExitStatus.scenarioWrong))
+        #expect(printed.all.last?.contains("'sheets' goes with mig wait or mig job") == true, "\(printed.all.last ?? "")")
+
+        let (counting, _) = Self.console(["start mig", "mig print bytes 1000000 as p", "mig wait ${p.job} sheets as w"])
+        let (again, _) = Self.console(plain)
+        let digestAfterPlain = again.kernel.trace.digest
+        #expect(counting.kernel.trace.digest != digestAfterPlain, "asking for sheets is a longer request")
+    }
+}
