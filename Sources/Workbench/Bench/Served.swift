@@ -104,21 +104,7 @@ struct Served {
 
     /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick; closed again at once, so another
     /// program could take it before the server does — unlikely, and the server's start then fails loudly).
-    static func freeLoopbackPort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw BenchError("socket(): errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw BenchError("bind(127.0.0.1:0): errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func freeLoopbackPort() throws -> Int { try FreePort.pick(on: "127.0.0.1") }
 
     /// `env` arguments that start a C server with every signal unblocked and at its default action, as from a
     /// shell. A child of this process inherits the signal mask of the thread that spawns it, and Swift's threads
