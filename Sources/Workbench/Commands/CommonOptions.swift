@@ -72,7 +72,8 @@ struct TargetOption: ParsableArguments {
         help: ArgumentHelp(
             "An outside server for a system's clients instead of its actor, e.g. \(Target.example(Catalog.actorKinds)) (systems that take "
                 + "one: \(Catalog.actorKinds.filter { !$0.targetSchemes.isEmpty }.map(\.name).joined(separator: ", "))); repeatable. Lines "
-                + "that need the actor's inside (its fault points, its trace, links to it) are refused. Credentials in the URL are never printed.",
+                + "that need the actor's inside (its fault points, its trace, links to it) are refused. The account comes from the URL (USER:PASSWORD@) or WORKBENCH_TARGET_SYSTEM_USER and _PASSWORD, stands in "
+                + "where a line gives the actor's demo account, and is never printed.",
             valueName: "SYSTEM=URL"))
     var texts: [String] = []
 

@@ -112,6 +112,11 @@ struct RunCommand: ParsableCommand {
                 + ["--seed", String(seed.value)]
                 + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
             print("reproduce: \(command)")
+            for target in targets where target.account != nil {
+                let variables = Target.credentialVariables(of: target.kind)
+                print(
+                    "  with the \(target.kind) account (never printed) in \(variables.user) and \(variables.password), or USER:PASSWORD@ in the URL")
+            }
         }
         print(
             "\(ok ? "PASS" : "FAIL") \(results.count) scenario\(results.count == 1 ? "" : "s"), \(expectations) expectations"

@@ -10,6 +10,7 @@ extension ActorKind {
         summary:
             "SAP Mobile Services: HTTPS device registration (OData Connections), X-SMP-APPCID check, the app's OData service, Basic auth, client logs",
         defaultHost: "scpms",
+        targetSchemes: ["https": 443, "http": 80], targetExample: "https://127.0.0.1:8443",
         options: [
             .port("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem", orNone: true),
             .port("port", "plain HTTP port (default 80; 'none' for HTTPS only)", orNone: true),

@@ -127,9 +127,10 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
     let variable = label ?? app
     args.binds(variable, fields: launchFields)
     return Run { context in
-        // Without `server`, the app talks to the running `scpms` actor (its HTTPS URL and demo application).
+        // Without `server`, the app talks to the target (`--target scpms=URL`), else to the running `scpms` actor (its
+        // HTTPS URL and demo application).
         let actor = context.actor(named: "scpms") as? RunningSCPms
-        let backend = try serverURL?.resolve(context) ?? actor?.server.baseURL ?? "https://scpms"
+        let backend = try serverURL?.resolve(context) ?? context.targets["scpms"]?.bareURL ?? actor?.server.baseURL ?? "https://scpms"
         let appId = try applicationId?.resolve(context) ?? actor?.server.configuration.applicationId ?? "com.workbench.demo"
         let serverTrust: SCPmsServerTrust
         switch trustWord {
@@ -223,7 +224,8 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
         let timeout = try limit.duration(context)
         switch action {
         case "start-session":
-            let (user, password) = (try givenUser?.resolve(context) ?? "", try givenPassword?.resolve(context) ?? "")
+            let (user, password) = scpmsSignIn(
+                user: try givenUser?.resolve(context) ?? "", password: try givenPassword?.resolve(context) ?? "", context)
             return context.perform("scpms start-session", label: variable, timeout: timeout) {
                 do throws(SCPmsSessionError) {
                     let session = try await manager.startSession(user: user, password: password)
@@ -432,4 +434,12 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         }
         return nil
     }
+}
+
+/// The account the app signs in with: the target's (`--target scpms=https://USER:PASSWORD@HOST`) where the line gives
+/// the actor's demo account, which a real server does not have; else the line's own (so a wrong password stays wrong).
+private func scpmsSignIn(user: String, password: String, _ context: ScenarioContext) -> (user: String, password: String) {
+    guard let target = context.targets["scpms"] else { return (user, password) }
+    let actors = SCPmsServer.Configuration()
+    return target.signIn(user: user, password: password, demo: (actors.user, actors.password))
 }

@@ -180,8 +180,9 @@ enum SOCPrintCommand: Sendable {
     func perform(_ app: SOCPrintApp, context: ScenarioContext, label: String, limit: Duration) throws -> Pending {
         switch self {
         case .settings(let user, let password, let server, let printer):
+            let account = sunfireSignIn(user: try user.resolve(context), password: try password.resolve(context), context)
             let alert = app.settings.save(
-                username: try user.resolve(context), password: try password.resolve(context),
+                username: account.user, password: account.password,
                 printer: try printer.resolve(context), server: try server.resolve(context))
             return context.perform("socprint settings", label: label, timeout: limit) {
                 [

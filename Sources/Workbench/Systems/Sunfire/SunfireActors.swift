@@ -10,6 +10,7 @@ extension ActorKind {
         name: "sunfire",
         summary: "NUS SOC Print's SSH print host: exec into its shell, SCP, SFTP, lpd queues (port 22), account directory (8389)",
         defaultHost: "sunfire",
+        targetSchemes: ["ssh": 22], targetExample: "ssh://demo:demo-password@127.0.0.1:2222",
         options: [
             .port("port", "SSH port (default 22)"),
             .parsed("host-key", "OpenSSH ed25519 key file under Fixtures/ (default sunfire/ssh_host_ed25519_key)") {
