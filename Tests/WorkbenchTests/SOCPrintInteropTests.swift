@@ -65,6 +65,32 @@ import Wire
         try await wire.shutdown()
     }
 
+    /// `workbench compare` of the any-host scenario against sshd: the same in everything but the print host's own
+    /// commands (md5, lpq), which its differences file lists as known.
+    @Test func theAnyHostScenarioComparesWithSSHDAsItsDifferencesFileSays() throws {
+        guard getuid() == 0 else {
+            Issue.record(
+                "this test starts OpenSSH's sshd with a throwaway account (useradd, chpasswd): run the tests as root, as tools/test.sh does in CI")
+            return
+        }
+        let work = NSTemporaryDirectory() + "compare-sshd-\(getpid())"
+        let sshd = try PrivateSSHD.start(work: work)
+        defer {
+            sshd.stop()
+            try? FileManager.default.removeItem(atPath: work)
+        }
+        let account = sshd.endpoint
+        let target = "sunfire=ssh://\(account.user):\(account.password)@127.0.0.1:\(account.port)"
+        let compared = try WorkbenchBinary.run(["compare", "Simulations/sunfire-any-host.scn", "--target", target])
+        #expect(compared.status == 0, "\(compared.output)")
+        #expect(compared.stdout.contains("known   line 36 digest.stderr: actor \"\", target \"sh: 1: md5: not found\\n\""), "\(compared.stdout)")
+        let summary = compared.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasPrefix("SAME ") && summary.contains("6 differ (6 known)"), "\(summary)")
+        #expect(!compared.output.contains(account.password))
+        // The scenario left the home as it found it.
+        #expect(!FileManager.default.fileExists(atPath: account.home + "/socPrint"))
+    }
+
     @Test func execSCPAndSFTPWorkAgainstOpenSSHsOwnSSHD() async throws {
         guard getuid() == 0 else {
             Issue.record(

@@ -11,7 +11,7 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             Both runs are on the live wire (see 'workbench run --help', --live). Lines that need the actor's inside (its \
             fault points, its trace, links to it) cannot run against the target: they are left out of both runs, so the two \
-            are the same steps, and listed. Each result a line gives (HTTP status, IPP status and job state, exit codes, \
+            are the same steps, and listed, with the lines that read what only they would have bound. Each result a line gives (HTTP status, IPP status and job state, exit codes, \
             fields) is held side by side, field by field (.elapsed aside: times are the machine's), and so is each expectation. \
             A difference listed in FILE's known-differences file (the scenario's name with .differences: one \
             'NAME.FIELD  # why' per line) is shown as known; any other makes the exit status 1.
@@ -32,22 +32,19 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let targets = try target.targets()
         guard let script = try ScenarioFiles.load([file], live: .run).first else { return }
-        let left = script.statements.filter { Target.problem($0, targets: targets) != nil }
-        let kept = Script(file: script.file, statements: script.statements.filter { Target.problem($0, targets: targets) == nil })
+        let (kept, left) = Self.comparable(script, targets: targets)
         let known = try KnownDifferences(scenario: file)
 
         let runner = ScenarioRunner(language: Catalog.language, catalog: Catalog.actorKinds)
         let actor = runner.runLive(kept, seed: seed.value, keepPublished: true) { _ in }
         let real = runner.runLive(kept, seed: seed.value, targets: targets, keepPublished: true) { _ in }
-        // A targeted `start` starts nothing: its endpoints are not the target's to have.
-        let starts = Set(kept.statements.filter { $0.directive == "start" }.map(\.line))
-        let comparison = Comparison(actor: actor, target: real, skipping: starts)
+        // A targeted `start` starts nothing: its endpoints are not the target's to have. A mark is a time on the machine.
+        let skipped = Set(kept.statements.filter { ["start", "mark"].contains($0.directive) }.map(\.line))
+        let comparison = Comparison(actor: actor, target: real, skipping: skipped)
 
         let against = targets.map { "\($0.kind) \($0.shown)" }.joined(separator: ", ")
         print("compare \(script.file): the actor, then \(against)")
-        for statement in left {
-            print("  not compared, line \(statement.line): \(Target.problem(statement, targets: targets)?.message ?? statement.source)")
-        }
+        for (statement, why) in left { print("  not compared, line \(statement.line): \(why)") }
         var unexplained = 0
         for difference in comparison.differences {
             let why = known.reason(for: difference.name)
@@ -67,6 +64,29 @@ struct CompareCommand: ParsableCommand {
                 + (comparison.differences.count > unexplained ? " (\(comparison.differences.count - unexplained) known)" : "")
                 + (left.isEmpty ? "" : ", \(left.count) line\(left.count == 1 ? "" : "s") not compared"))
         if unexplained > 0 || actor.error != nil || real.error != nil { throw ExitStatus.checkFailed }
+    }
+
+    /// The lines both runs take, and those left out with why: the lines a target cannot run, and after them every line
+    /// that reads a result only a left-out line would have bound (it would stop the run, not compare it).
+    static func comparable(_ script: Script, targets: [Target]) -> (kept: Script, left: [(Statement, String)]) {
+        var kept: [Statement] = []
+        var left: [(Statement, String)] = []
+        var gone: [String: Int] = [:]  // a result name -> the left-out line that last bound it
+        for statement in script.statements {
+            var why = Target.problem(statement, targets: targets)?.message
+            if why == nil, let use = statement.reads.first(where: { gone[String($0.name.prefix { $0 != "." })] != nil }) {
+                let name = String(use.name.prefix { $0 != "." })
+                why = "it reads ${\(use.name)}, which line \(gone[name] ?? 0) would have bound and is not compared"
+            }
+            if let why {
+                left.append((statement, why))
+                if let label = statement.binding?.label { gone[label] = statement.line }
+            } else {
+                kept.append(statement)
+                if let label = statement.binding?.label { gone[label] = nil }
+            }
+        }
+        return (Script(file: script.file, statements: kept), left)
     }
 
     static func quoted(_ value: String?) -> String {

@@ -221,7 +221,8 @@ struct PrivateSSHD {
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
         let hostKey = "\(work)/ssh_host_ed25519_key"
         try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
-        let user = "wbbench\(getpid() % 100_000)"
+        // One account per sshd: two started by one process at once (a bench and a test) must not share one.
+        let user = "wbssh\(getpid() % 100_000)n\(UInt32.random(in: 0...99_999))"
         let password = "bench-\(UInt64.random(in: 1 ... .max))"
         _ = try? Tool.run("/usr/sbin/userdel", ["-r", user])
         let pidFile = "\(work)/sshd.pid"
