@@ -89,11 +89,15 @@ public struct ScenarioRunner: Sendable {
     ///   - targets: outside servers standing in for actor kinds (their lines must not need the actor's inside:
     ///     ``Target/problem(_:targets:)``).
     ///   - keepPublished: keep every result the lines publish in ``Result/published`` (for `workbench compare`).
+    ///   - machineCalendar: the nodes' clocks read the machine's calendar, not the simulation's epoch. Always so with a
+    ///     target: a real server keeps the real date, and a token or a date the clients make must agree with it.
     public func runLive(
-        _ script: Script, seed: UInt64, targets: [Target] = [], keepPublished: Bool = false, output: @escaping @Sendable (String) -> Void
+        _ script: Script, seed: UInt64, targets: [Target] = [], keepPublished: Bool = false, machineCalendar: Bool = false,
+        output: @escaping @Sendable (String) -> Void
     ) -> Result {
         let journal = LiveJournal(capacity: Self.liveTraceCapacity, next: DiscardingTraceSink(), fromNow: true)
-        let wire = LiveWire(seed: seed, tracer: journal, ephemeralPorts: true, namedClients: true, epoch: Kernel.defaultEpoch)
+        let epoch = machineCalendar || !targets.isEmpty ? nil : Kernel.defaultEpoch
+        let wire = LiveWire(seed: seed, tracer: journal, ephemeralPorts: true, namedClients: true, epoch: epoch)
         for target in targets { wire.redirect(node: target.node, toHost: target.host, port: target.port) }
         let world = LiveWorld(wire: wire, journal: journal)
         var context: ScenarioContext?

@@ -107,4 +107,45 @@ import Testing
         )
         #expect(refused.stderr.contains("inside.scn:4:16: error: 'link' does not run with --target sunfire=…"), "\(refused.stderr)")
     }
+
+    /// IMS as an outside server: the scenario's own signer enrols the user and registers its certificate there through
+    /// IMS's admin endpoints (the account's password is the admin token), the SDK starts a session on it.
+    @Test func theIMSSDKStartsASessionOnATargetIMSTheScenarioEnrolsThrough() throws {
+        let serve = try WorkbenchBinary.serve(
+            [
+                "--only", "ims", "--set", "ims.port=0", "--set", "ims.admin-token=tgt-admin-77",
+                "--state-dir", NSTemporaryDirectory() + "workbench-target-ims-\(getpid())-\(UInt32.random(in: 0 ... .max))",
+            ],
+            until: { $0.contains("listening ims http://") && $0.hasSuffix("\n") })
+        defer { serve.stop() }
+        let port = try #require(URL(string: try serve.lastWord(ofLineStartingWith: "listening ims http://"))?.port)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+        start ims-signer
+        start ims
+        ims enrol 14 as alice
+        expect ${alice.status} == enrolled
+        ims register-certificate
+        expect ${certificate.status} == registered
+        ims start-session 14 as s
+        expect ${s.status} == started
+        ims status 14 as st
+        expect ${st.status} == 200
+        expect ${st.body} contains "\\"state\\":\\"active\\""
+        """.write(toFile: "\(folder)/ims.scn", atomically: true, encoding: .utf8)
+        let run = try WorkbenchBinary.run(["run", "--live", "--target", "ims=http://admin:tgt-admin-77@127.0.0.1:\(port)", "\(folder)/ims.scn"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("tgt-admin-77"))
+
+        // Without the admin token the enrolment says where to give it; a wrong one is the server's 401, quoted.
+        try "start ims-signer\nstart ims\nims enrol 14 as alice\nexpect ${alice.status} == enrolled\n"
+            .write(toFile: "\(folder)/enrol.scn", atomically: true, encoding: .utf8)
+        let bare = try WorkbenchBinary.run(["run", "--live", "--target", "ims=http://127.0.0.1:\(port)", "\(folder)/enrol.scn"])
+        #expect(bare.status == 1 && bare.stderr.contains("the target IMS's admin token is needed"), "\(bare.output)")
+        try "start ims-signer\nstart ims\nims enrol 14 as alice\nexpect ${alice.error} contains \"answered 401 to the admin request\"\n"
+            .write(toFile: "\(folder)/refused.scn", atomically: true, encoding: .utf8)
+        let wrong = try WorkbenchBinary.run(["run", "--live", "--target", "ims=http://admin:not-it@127.0.0.1:\(port)", "\(folder)/refused.scn"])
+        #expect(wrong.status == 0, "\(wrong.output)")
+    }
 }

@@ -54,6 +54,7 @@ extension ActorKind {
         name: "ims",
         summary: "IMS: verifies host-signed tokens and starts sessions (POST /v1/sessions, port 80); admin /admin/hosts/<iss>/…",
         defaultHost: "ims",
+        targetSchemes: ["http": 80], targetExample: "http://admin:ims-admin-demo@127.0.0.1:8080",
         options: [
             .port("port", "HTTP port (default 80)"), .creatable("database", "SQLite file (default: in memory)"),
             .parsed("leeway", "clock skew tolerated on nbf/exp (default 60s)") { _ = try parseLeeway($0) },

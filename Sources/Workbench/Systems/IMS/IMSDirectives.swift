@@ -5,6 +5,7 @@ import IMSVerifier
 import JWT
 import NIOCore
 import NIOSSL
+import PercentEncoding
 import Scenario
 import Wire
 import WireHTTP
@@ -63,8 +64,9 @@ extension Directive {
         )
         let fields: [String] =
             switch action {
-            case "enrol": ["token", "status"]
-            case "register-certificate": ["status", "fingerprint", "subject"]
+            // Instant against the actor, a request against a target (`--target ims=…`): the same fields either way.
+            case "enrol": ["token", "status"] + ResultBinding.performed
+            case "register-certificate": ["status", "fingerprint", "subject"] + ResultBinding.performed
             case "sign": ["jti", "nbf", "exp", "prototype", "token", "status"] + ResultBinding.performed
             case "request": ["status", "body", "content-type"] + ResultBinding.performed
             case "start-session": ["status", "session", "jti", "exp"] + ResultBinding.performed
@@ -85,19 +87,48 @@ extension Directive {
                 } else {
                     appToken = world.signer.enrol(user: userID)
                 }
-                try world.ims.enrol(issuer: world.signer.configuration.apiKey, subject: userID)
                 var tokens = context.state("ims.app-tokens") { [String: String]() }
                 tokens[userID] = appToken
                 context.setState("ims.app-tokens", tokens)
-                context.publish(variable, ["token": appToken, "status": "enrolled"])
-                return nil
+                let issuer = world.signer.configuration.apiKey
+                switch world.ims {
+                case .actor(let ims):
+                    try ims.enrol(issuer: issuer, subject: userID)
+                    context.publish(variable, ["token": appToken, "status": "enrolled", "error": "", "elapsed": Duration.zero.workbenchText])
+                    return nil
+                case .target(let target):
+                    let path = "/admin/hosts/\(Percent.encode(issuer))/users/\(Percent.encode(userID))"
+                    let request = try IMSWorld.adminRequest(path, target: target)
+                    let node = world.signer.node
+                    return context.perform("ims enrol", label: variable, timeout: .seconds(60)) {
+                        try await IMSWorld.sendAdmin(request, to: target, from: node)
+                        return ["token": appToken, "status": "enrolled"]
+                    }
+                }
             case "register-certificate":
-                let certificate = try world.ims.registerCertificate(
-                    issuer: world.signer.configuration.apiKey,
-                    keyID: try kid?.resolve(context) ?? world.signer.configuration.keyID,
-                    pem: world.signer.certificate.pem)
-                context.publish(variable, ["status": "registered", "fingerprint": certificate.fingerprint, "subject": certificate.subject])
-                return nil
+                let (issuer, pem) = (world.signer.configuration.apiKey, world.signer.certificate.pem)
+                let keyID = try kid?.resolve(context) ?? world.signer.configuration.keyID
+                switch world.ims {
+                case .actor(let ims):
+                    let certificate = try ims.registerCertificate(issuer: issuer, keyID: keyID, pem: pem)
+                    context.publish(
+                        variable,
+                        [
+                            "status": "registered", "fingerprint": certificate.fingerprint, "subject": certificate.subject, "error": "",
+                            "elapsed": Duration.zero.workbenchText,
+                        ])
+                    return nil
+                case .target(let target):
+                    let certificate = try HostCertificate(pem: pem)
+                    let query = keyID.map { "?kid=" + Percent.encode($0) } ?? ""
+                    var request = try IMSWorld.adminRequest("/admin/hosts/\(Percent.encode(issuer))/certificates" + query, target: target)
+                    request.body = ByteBuffer(string: pem)
+                    let (node, sent) = (world.signer.node, request)
+                    return context.perform("ims register-certificate", label: variable, timeout: .seconds(60)) {
+                        try await IMSWorld.sendAdmin(sent, to: target, from: node)
+                        return ["status": "registered", "fingerprint": certificate.fingerprint, "subject": certificate.subject]
+                    }
+                }
             case "sign":
                 let client = try world.client(for: userID, on: context.world.node(sender), context: context)
                 let seconds = try window.map { try $0.duration(context).components.seconds }
@@ -160,18 +191,57 @@ extension Directive {
 
 /// The two IMS actors of a scenario, and the SDK clients its apps hold.
 private struct IMSWorld {
+    /// IMS: the workbench's actor, or an outside server (`--target ims=http://ADMIN:TOKEN@HOST:PORT`), enrolled and
+    /// told the host's certificate through its admin endpoints, as an operator would.
+    enum IMS {
+        case actor(IMSVerifier)
+        case target(Target)
+
+        var baseURL: String {
+            switch self {
+            case .actor(let verifier): verifier.baseURL
+            case .target(let target): target.bareURL.hasSuffix("/") ? target.bareURL : target.bareURL + "/"
+            }
+        }
+    }
+
     let signer: HostSigningBackend
-    let ims: IMSVerifier
+    let ims: IMS
 
     init(_ context: ScenarioContext) throws {
         guard let signer = (context.actor(named: "ims-signer") as? RunningIMSSigner)?.backend else {
             throw StepError("no ims-signer running; expected 'start ims-signer' first")
         }
-        guard let ims = (context.actor(named: "ims") as? RunningIMS)?.verifier else {
+        self.signer = signer
+        if let target = context.targets["ims"] {
+            ims = .target(target)
+        } else if let verifier = (context.actor(named: "ims") as? RunningIMS)?.verifier {
+            ims = .actor(verifier)
+        } else {
             throw StepError("no ims running; expected 'start ims' first")
         }
-        self.signer = signer
-        self.ims = ims
+    }
+
+    /// `POST path` to a target's admin endpoints, with its account's password as the admin bearer token.
+    static func adminRequest(_ path: String, target: Target) throws -> HTTPRequest {
+        guard let token = target.account?.password, !token.isEmpty else {
+            let variables = Target.credentialVariables(of: target.kind)
+            throw StepError(
+                "the target IMS's admin token is needed to enrol users and register the host's certificate: give it as the URL's "
+                    + "password (http://admin:TOKEN@HOST:PORT) or in \(variables.password)")
+        }
+        var request = HTTPRequest(method: .POST, target: path)
+        request.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token)")
+        request.headers.replaceOrAdd(name: "Content-Type", value: "text/plain")
+        return request
+    }
+
+    /// Sends an admin request to the target IMS; anything but a 2xx is an error quoting its answer.
+    static func sendAdmin(_ request: HTTPRequest, to target: Target, from node: Node) async throws {
+        let response = try await HTTPClient.send(request, host: target.host, port: target.port, on: node)
+        guard (200..<300).contains(response.status.code) else {
+            throw StepError("the target IMS (\(target.shown)) answered \(response.status.code) to the admin request: \(response.text)")
+        }
     }
 
     /// The app token `ims enrol` gave the user.
