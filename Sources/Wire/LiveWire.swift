@@ -109,8 +109,9 @@ public final class LiveWire: Sendable {
         }
     }
 
-    /// Stops every event loop.
+    /// Ends the clients' connections still open, then stops every event loop.
     public func shutdown() async throws {
+        await network.clients.closeAll()
         try await group.shutdownGracefully()
         try await threadPool.shutdownGracefully()
     }
@@ -212,6 +213,8 @@ final class LiveNetwork: Network {
     private let nodes = Mutex<Set<String>>([])
 
     private let redirects = Mutex<[String: (host: String, port: Int)]>([:])
+    /// The clients' connections still open, to end at shutdown (``closeClients()``).
+    let clients = ClientEnds()
 
     func redirect(node: String, toHost host: String, port: Int) { redirects.withLock { $0[node] = (host, port) } }
 
@@ -293,7 +296,9 @@ final class LiveNetwork: Network {
             bootstrap
             .connectTimeout(timeout)
             .channelOption(.allowRemoteHalfClosure, value: true)
-            .channelInitializer(initializer)
+            .channelInitializer { [clients] channel in
+                channel.pipeline.addHandler(ClientEnd(clients)).flatMap { initializer(channel) }
+            }
             .connect(host: target.0, port: target.1)
             .flatMapErrorThrowing { error in throw Self.translate(error, host: host, port: port) }
             .map { $0 as any Channel }
@@ -370,4 +375,45 @@ struct LiveListener: Listener {
     let host: String
     let port: Int
     func close() -> EventLoopFuture<Void> { channel.close() }
+}
+
+/// The clients' open connections. A TLS client that closed its side waits for the server's close_notify up to its
+/// shutdown time-out (5 s); when the server went first (an actor stopped, a keep-alive ended), its FIN comes as a
+/// half-closure the TLS handler does not act on, and the connection lingers in CLOSE_WAIT until that timer — which the
+/// loops' shutdown then waits out. Closed from the socket's end at shutdown, they end at once.
+final class ClientEnds: Sendable {
+    private let open = Mutex<[ObjectIdentifier: ClientEnd]>([:])
+
+    func opened(_ end: ClientEnd) { open.withLock { $0[ObjectIdentifier(end)] = end } }
+    func closed(_ end: ClientEnd) { _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(end)) } }
+
+    func closeAll() async {
+        for end in open.withLock({ Array($0.values) }) { await end.close() }
+    }
+}
+
+/// The first handler of a client connection: closes it at the socket, past the handlers above it.
+final class ClientEnd: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+    private let ends: ClientEnds
+    /// Its place in the pipeline, usable only on the connection's loop.
+    private let context = Mutex<NIOLoopBound<ChannelHandlerContext>?>(nil)
+
+    init(_ ends: ClientEnds) { self.ends = ends }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        self.context.withLock { $0 = bound }
+        ends.opened(self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context.withLock { $0 = nil }
+        ends.closed(self)
+    }
+
+    func close() async {
+        guard let bound = context.withLock({ $0 }) else { return }
+        try? await bound.eventLoop.submit { bound.value.close(promise: nil) }.get()
+    }
 }
