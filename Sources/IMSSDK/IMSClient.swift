@@ -70,7 +70,7 @@ public final class IMSClient: Sendable {
             let origin = HTTPOrigin(usesTLS: false, host: endpoint.host, port: endpoint.port)
             switch configuration.httpStack {
             case .nio: return NIOHTTPTransport(node: node, origin: origin, tls: nil)
-            case .urlsession: return URLSessionTransport(origin: origin)
+            case .urlsession: return URLSessionTransport(origin: origin.onMachine(of: node))
             }
         }
     }

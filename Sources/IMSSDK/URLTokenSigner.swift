@@ -89,7 +89,7 @@ public struct URLTokenSigner: TokenSigner {
             if usesTLS, case .caPEM = trust {
                 throw TokenSigningError(.transport, "a trusted CA needs the nio stack: URLSession on Linux trusts only the system's roots")
             }
-            transport = URLSessionTransport(origin: origin, timeout: .nanoseconds(timeout.nanoseconds))
+            transport = URLSessionTransport(origin: origin.onMachine(of: node), timeout: .nanoseconds(timeout.nanoseconds))
             return
         }
         guard usesTLS else {

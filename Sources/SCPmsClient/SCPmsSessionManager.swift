@@ -167,7 +167,7 @@ public final class SCPmsSessionManager: Sendable {
                     .unknownNetworkError,
                     "server trust '\(configuration.serverTrust.name)' needs the nio stack: URLSession on Linux trusts only the system's roots")
             }
-            return URLSessionTransport(origin: origin, timeout: configuration.timeout)
+            return URLSessionTransport(origin: origin.onMachine(of: node), timeout: configuration.timeout)
         }
     }
 

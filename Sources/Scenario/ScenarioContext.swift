@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Wire
+import WireHTTP
 
 /// Everything a running scenario holds: the kernel, variables, started actors, open connections,
 /// background work, and the expectations checked so far.
@@ -101,6 +102,10 @@ public final class ScenarioContext: @unchecked Sendable {
 
     /// The outside servers some actor kinds' clients talk to instead of the actor (`--target KIND=URL`), by kind.
     public internal(set) var targets: [String: Target] = [:]
+
+    /// What the clients that offer a choice (the SCPms app, the IMS SDK) send their HTTP through: always the project's
+    /// NIO client under simulation; URLSession on the live wire when `run --live --http urlsession` asks.
+    public internal(set) var httpStack: HTTPStack = .nio
 
     /// The URL the clients of actor kind `kind` use when a line names none: its target's, or nil for the actor's own.
     public func target(of kind: String) -> String? { targets[kind]?.url }

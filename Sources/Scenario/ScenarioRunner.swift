@@ -1,6 +1,7 @@
 import Dispatch
 import Kernel
 import Wire
+import WireHTTP
 
 /// Runs parsed scenarios on a fresh kernel and reports what happened.
 public struct ScenarioRunner: Sendable {
@@ -89,11 +90,12 @@ public struct ScenarioRunner: Sendable {
     ///   - targets: outside servers standing in for actor kinds (their lines must not need the actor's inside:
     ///     ``Target/problem(_:targets:)``).
     ///   - keepPublished: keep every result the lines publish in ``Result/published`` (for `workbench compare`).
+    ///   - httpStack: what the clients that offer a choice send their HTTP through (``ScenarioContext/httpStack``).
     ///   - machineCalendar: the nodes' clocks read the machine's calendar, not the simulation's epoch. Always so with a
     ///     target: a real server keeps the real date, and a token or a date the clients make must agree with it.
     public func runLive(
-        _ script: Script, seed: UInt64, targets: [Target] = [], keepPublished: Bool = false, machineCalendar: Bool = false,
-        output: @escaping @Sendable (String) -> Void
+        _ script: Script, seed: UInt64, targets: [Target] = [], httpStack: HTTPStack = .nio, keepPublished: Bool = false,
+        machineCalendar: Bool = false, output: @escaping @Sendable (String) -> Void
     ) -> Result {
         let journal = LiveJournal(capacity: Self.liveTraceCapacity, next: DiscardingTraceSink(), fromNow: true)
         let epoch = machineCalendar || !targets.isEmpty ? nil : Kernel.defaultEpoch
@@ -104,6 +106,7 @@ public struct ScenarioRunner: Sendable {
         let result = run(script, on: world, seed: seed, faults: nil, invariants: [], reach: nil, output: output) { made in
             context = made
             made.keepsPublished = keepPublished
+            made.httpStack = httpStack
             for target in targets { made.targets[target.kind] = target }
         }
         // What the run left running stops, and the wire with it, so the next file starts on a clean machine.

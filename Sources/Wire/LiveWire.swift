@@ -246,6 +246,15 @@ final class LiveNetwork: Network {
         }
     }
 
+    /// A target's server for its node, an actor's loopback port for a node's port, else the name as the machine
+    /// resolves it; nil for a node's port nothing listens on (refused, as on the simulated wire).
+    func machineAddress(host: String, port: Int) -> (host: String, port: Int)? {
+        if let redirect = redirects.withLock({ $0[host] }) { return redirect }
+        if let alias = aliases.withLock({ $0["\(host):\(port)"] }) { return (bindHost, alias) }
+        if ephemeralPorts, nodes.withLock({ $0.contains(host) }) { return nil }
+        return (host, port)
+    }
+
     func connect(
         from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
@@ -281,12 +290,9 @@ final class LiveNetwork: Network {
         from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Channel> {
-        let alias = aliases.withLock { $0["\(host):\(port)"] }
-        let redirect = redirects.withLock { $0[host] }
-        if alias == nil, redirect == nil, ephemeralPorts, nodes.withLock({ $0.contains(host) }) {
+        guard let target = machineAddress(host: host, port: port) else {
             return eventLoop.makeFailedFuture(WireError(.refused, "\(host):\(port)"))
         }
-        let target = redirect ?? alias.map { (bindHost, $0) } ?? (host, port)
         var bootstrap = ClientBootstrap(group: eventLoop)
         // A client's own loopback address only towards the wire's actors: an outside server may not be on loopback.
         if target.0 == bindHost, let source = address(of: from), let local = try? SocketAddress(ipAddress: source, port: 0) {

@@ -16,6 +16,15 @@ public protocol Network: Sendable {
         as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener>
+
+    /// Where a socket of this machine reaches `host:port` (a served actor's loopback port, an outside server a target
+    /// names), for a client that opens its own sockets (URLSession); nil where no machine address stands behind the
+    /// name (the simulated network).
+    func machineAddress(host: String, port: Int) -> (host: String, port: Int)?
+}
+
+extension Network {
+    public func machineAddress(host: String, port: Int) -> (host: String, port: Int)? { nil }
 }
 
 /// A bound listening endpoint.

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import Wire
 
 /// Which HTTP implementation a client sends its requests through, chosen when the client is made.
 public enum HTTPStack: String, Sendable, CaseIterable {
@@ -22,6 +23,14 @@ public struct HTTPOrigin: Sendable, Equatable {
         self.usesTLS = usesTLS
         self.host = host
         self.port = port
+    }
+
+    /// The same origin where a socket of this machine reaches it (``Network/machineAddress(host:port:)``): what a
+    /// client that opens its own sockets (URLSession) must be given, as it knows no node names. Itself where the
+    /// network has no machine addresses (the simulated one).
+    public func onMachine(of node: Node) -> HTTPOrigin {
+        guard let address = node.network.machineAddress(host: host, port: port) else { return self }
+        return HTTPOrigin(usesTLS: usesTLS, host: address.host, port: address.port)
     }
 
     /// `https://host:port` (an IPv6 literal in brackets), the port always spelled out.

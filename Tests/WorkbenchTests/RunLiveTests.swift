@@ -20,6 +20,32 @@ import Testing
         #expect(result.stdout.contains("live wire (no digest)"))
     }
 
+    /// `--http urlsession`: the SCPms app and the IMS SDK send through URLSession (its own sockets, from 127.0.0.1, where
+    /// the project's client connects from the phone's address), with the same expectations holding; an HTTPS actor is
+    /// refused with why; and the simulated wire takes only the project's client.
+    @Test func theAppsHTTPStackScenarioPassesOnURLSession() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-urlsession-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for stack in ["urlsession", "nio"] {
+            let run = try WorkbenchBinary.run(
+                ["run", "--live", "--http", stack, "Simulations/apps-http-stack.scn", "--trace", "\(folder)/\(stack).jsonl"])
+            #expect(run.status == 0, "\(stack): \(run.output)")
+            let requests = try String(contentsOfFile: "\(folder)/\(stack).jsonl", encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains("\"event\":\"http-request\"") }
+            #expect(requests.count >= 6, "\(stack): \(requests.count) requests")
+            // URLSession binds no client address of the wire's: every request comes from the machine's own.
+            let fromMachine = requests.filter { $0.contains("\"from\":\"127.0.0.1:") }
+            #expect(stack == "urlsession" ? fromMachine.count == requests.count : fromMachine.isEmpty, "\(stack): \(requests)")
+        }
+        let https = try WorkbenchBinary.run(["run", "--live", "--http", "urlsession", "Simulations/scpms-first-launch.scn"])
+        #expect(
+            https.status == 1 && https.stderr.contains("needs the nio stack: URLSession on Linux trusts only the system's roots"), "\(https.output)")
+        #expect(https.stdout.contains("reproduce: workbench run --live --http urlsession"), "\(https.stdout)")
+        let simulated = try WorkbenchBinary.run(["run", "--http", "urlsession", "Simulations/apps-http-stack.scn"])
+        #expect(simulated.status == 64 && simulated.stderr.contains("add --live"), "\(simulated.output)")
+    }
+
     /// Nothing runs when one line cannot: exit 2, the line and column, and why.
     @Test func aLineThatCannotRunLiveIsRefusedBeforeAnythingRuns() throws {
         let file = try Self.scenario(

@@ -3,6 +3,7 @@ import Foundation
 import Kernel
 import Reports
 import Scenario
+import WireHTTP
 
 /// `workbench run FILE…`: runs scenarios on the simulated wire and says whether every expectation held.
 struct RunCommand: ParsableCommand {
@@ -44,6 +45,14 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var target: TargetOption
 
+    @Option(
+        help: ArgumentHelp(
+            "The HTTP stack of the SCPms and IMS clients with --live: nio (the project's client, as under simulation) or urlsession "
+                + "(Foundation's URLSession on libcurl, the apps' own stack; it trusts only the system's CA roots, so HTTPS to the "
+                + "actors is refused: give them plain HTTP, docs/urlsession.md).",
+            valueName: "nio|urlsession"))
+    var http: HTTPStack = .nio
+
     @Flag(
         help: """
             Kept for scripts that pass it: a scenario that switches a fault point none of its actors checks (the fault could \
@@ -59,6 +68,9 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--target: an outside server is on real sockets; add --live (the rest of the world runs live with it)")
         }
         _ = try target.targets()
+        if http != .nio, !live {
+            throw ValidationError("--http \(http.rawValue): URLSession opens real sockets; add --live (the simulated network carries only nio)")
+        }
         if live, verifyDeterminism {
             throw ValidationError("--verify-determinism compares digests, and a live run has none (its order of events is the machine's)")
         }
@@ -75,7 +87,9 @@ struct RunCommand: ParsableCommand {
         for script in scripts {
             let started = ContinuousClock.now
             let result =
-                live ? runner.runLive(script, seed: seed.value, targets: targets) { print($0) } : runner.run(script, seed: seed.value) { print($0) }
+                live
+                ? runner.runLive(script, seed: seed.value, targets: targets, httpStack: http) { print($0) }
+                : runner.run(script, seed: seed.value) { print($0) }
             let wall = ContinuousClock.now - started
             var verified: String?
             if verifyDeterminism {
@@ -108,7 +122,8 @@ struct RunCommand: ParsableCommand {
         let ok = failed.isEmpty && mismatches.isEmpty
         if !ok {
             let command =
-                (["workbench", "run"] + (live ? ["--live"] : []) + targets.map { "--target \($0.kind)=\($0.shown)" } + failed.map(\.file) + mismatches
+                (["workbench", "run"] + (live ? ["--live"] : []) + (http == .nio ? [] : ["--http", http.rawValue])
+                + targets.map { "--target \($0.kind)=\($0.shown)" } + failed.map(\.file) + mismatches
                 + ["--seed", String(seed.value)]
                 + (verifyDeterminism ? ["--verify-determinism"] : [])).joined(separator: " ")
             print("reproduce: \(command)")
@@ -157,3 +172,5 @@ struct RunCommand: ParsableCommand {
         return "one trace is longer (\(left.count) vs \(right.count) events)"
     }
 }
+
+extension HTTPStack: ExpressibleByArgument {}

@@ -262,7 +262,7 @@ private struct IMSWorld {
     ) throws -> URLTokenSigner {
         try URLTokenSigner(
             node: node, url: signer.baseURL + "sign", appAuthorization: appToken(for: user, context: context),
-            trust: .caPEM(Self.testCA()), contentTypes: contentTypes)
+            trust: .caPEM(Self.testCA()), contentTypes: contentTypes, stack: context.httpStack)
     }
 
     /// Sends `request` as is to the back end (over TLS, trusting the test CA, when it serves HTTPS).
@@ -285,7 +285,8 @@ private struct IMSWorld {
     /// The SDK instance of the app signed in as `user` on `node`, kept for the rest of the scenario.
     func client(for user: String, on node: Node, context: ScenarioContext) throws -> IMSClient {
         let signer = try urlSigner(for: user, on: node, context: context)
-        let configuration = IMSClient.Configuration(apiKey: self.signer.configuration.apiKey, userID: user, imsURL: ims.baseURL)
+        let configuration = IMSClient.Configuration(
+            apiKey: self.signer.configuration.apiKey, userID: user, imsURL: ims.baseURL, httpStack: context.httpStack)
         return context.state("ims.client.\(node.name).\(user)") {
             IMSClient(node: node, configuration: configuration, tokenSignerFactory: { signer })
         }

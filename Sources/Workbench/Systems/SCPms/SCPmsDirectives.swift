@@ -142,7 +142,8 @@ private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any S
             backendURL: backend, applicationId: appId, deviceType: deviceType, deviceModel: "iOS 17.5",
             registersAgainWhenRefused: registersAgain, serviceUnavailableRetries: retryCount,
             retryDelay: try delay.duration(context), serverTrust: serverTrust,
-            deviceName: try givenName?.resolve(context) ?? deviceType, registrationBody: registrationBody, logLevel: level)
+            deviceName: try givenName?.resolve(context) ?? deviceType, registrationBody: registrationBody, logLevel: level,
+            httpStack: context.httpStack)
         var resolvedHeaders: [(String, String)] = []
         for (name, value) in givenHeaders { resolvedHeaders.append((try name.resolve(context), try value.resolve(context))) }
         let state = appState(context, appName)
