@@ -213,7 +213,7 @@ final class LiveNetwork: Network {
     private let nodes = Mutex<Set<String>>([])
 
     private let redirects = Mutex<[String: (host: String, port: Int)]>([:])
-    /// The clients' connections still open, to end at shutdown (``closeClients()``).
+    /// The clients' connections still open, to end at shutdown (``ClientEnds/closeAll()``).
     let clients = ClientEnds()
 
     func redirect(node: String, toHost host: String, port: Int) { redirects.withLock { $0[node] = (host, port) } }
