@@ -29,9 +29,12 @@ public enum Catalog {
 
     /// Every event a run may record, with its fields' keys: the systems' and those of the libraries under them all (the
     /// simulated network, any node's fault points, the URL bus, the HTTP server, the scenario runner).
-    public static let traceEventDeclarations: [TraceEventDeclaration] =
+    public static let traceEventDeclarations: [TraceEventDeclaration] = libraryTraceEvents + systems.flatMap(\.traceEvents)
+
+    /// The events of the libraries under every system: the simulated network's, any node's fault points', the URL
+    /// bus's, the HTTP server's and the scenario runner's. The timeline report draws these itself.
+    static let libraryTraceEvents: [TraceEventDeclaration] =
         SimulatedNetwork.traceEvents + Node.traceEvents + URLBus.traceEvents + HTTPServer.traceEvents + ScenarioRunner.traceEvents
-        + systems.flatMap(\.traceEvents)
 
     /// The declarations merged by name: the keys each event may carry, the values of its closed keys, and the events' names.
     public static let traceVocabulary = TraceVocabulary(traceEventDeclarations)
