@@ -68,7 +68,7 @@ extension IvantiClient {
         let outcome: AppConnectReply.CertificateOutcome
         do {
             // The owner is part of the lookup: another app's credential is indistinguishable from none.
-            if let payload = try vault.credential(owner: try owner(of: serial, askedBy: sender), serial: serial) {
+            if let payload = try vault.credential(owner: try credentialLookup.owner(serial, sender, self), serial: serial) {
                 if let entry = payload.certificates.first(where: { $0.tag == tag.rawValue }) {
                     outcome = .granted(der: entry.certificate)
                 } else {
@@ -94,23 +94,10 @@ extension IvantiClient {
         }
     }
 
-    /// Whose credential `serial` a request from `sender` reads: the sender's own. Planted bug
-    /// (`ivanti.credential-by-serial`): whoever stored that serial number.
-    private func owner(of serial: String, askedBy sender: String) throws -> String {
-        guard node.planted(.ivantiCredentialBySerial) else { return sender }
-        return try vault.summaries().first { $0.serialNumber == serial }?.owner ?? sender
-    }
-
     private func record(_ outcome: Outcome) {
         mutable.withLock { $0.lastOutcome = outcome }
     }
 
     /// The vault could not store a credential.
     public static let vaultFailure = CredentialProblem.Code(rawValue: "vault-failure")
-}
-
-extension PlantedBug {
-    /// The Ivanti client looks a certificate request's credential up by serial number alone: any app that knows
-    /// the serial gets another app's certificate.
-    public static let ivantiCredentialBySerial = PlantedBug("ivanti.credential-by-serial")
 }

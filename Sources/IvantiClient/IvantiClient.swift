@@ -59,12 +59,32 @@ public final class IvantiClient: Sendable {
         public var databasePath: String?
         /// The port of the bus gateway; `nil` for none.
         public var gatewayPort: Int?
+        /// Whose credential a certificate request reads: ``CredentialLookup/askersOwn`` unless the workbench's swarm says.
+        public var credentialLookup = CredentialLookup.askersOwn
 
         public init(installation: Installation = .current, databasePath: String? = nil, gatewayPort: Int? = nil) {
             self.installation = installation
             self.databasePath = databasePath
             self.gatewayPort = gatewayPort
         }
+    }
+
+    /// Whose credential a certificate request from an app reads.
+    ///
+    /// An app may read only its own: ``askersOwn``, what ships. The value is a seam for the workbench's swarm, which
+    /// gives the client a realistic wrong lookup through it to prove that its invariant catches one; the client's own
+    /// code has no such branch.
+    public struct CredentialLookup: Sendable {
+        /// The owner of the credential that answers `asker`'s request for serial number `serial`; `client` lists
+        /// what its vault holds.
+        public var owner: @Sendable (_ serial: String, _ asker: String, _ client: IvantiClient) throws -> String
+
+        public init(owner: @escaping @Sendable (_ serial: String, _ asker: String, _ client: IvantiClient) throws -> String) {
+            self.owner = owner
+        }
+
+        /// The asking app's own credential.
+        public static let askersOwn = CredentialLookup { _, asker, _ in asker }
     }
 
     /// What became of the last credential received.
@@ -86,6 +106,7 @@ public final class IvantiClient: Sendable {
     let vault: CredentialVault
     let identity: Curve25519.KeyAgreement.PrivateKey
     let gateway: HTTPServer?
+    let credentialLookup: CredentialLookup
     let mutable: Mutex<Mutable>
 
     struct Mutable {
@@ -96,11 +117,15 @@ public final class IvantiClient: Sendable {
         var lastOutcome: Outcome?
     }
 
-    private init(node: Node, vault: CredentialVault, identity: Curve25519.KeyAgreement.PrivateKey, gateway: HTTPServer?, installation: Installation) {
+    private init(
+        node: Node, vault: CredentialVault, identity: Curve25519.KeyAgreement.PrivateKey, gateway: HTTPServer?,
+        credentialLookup: CredentialLookup, installation: Installation
+    ) {
         self.node = node
         self.vault = vault
         self.identity = identity
         self.gateway = gateway
+        self.credentialLookup = credentialLookup
         self.mutable = Mutex(Mutable(installation: installation))
     }
 
@@ -114,7 +139,9 @@ public final class IvantiClient: Sendable {
         if let port = configuration.gatewayPort {
             gateway = try await URLBusGateway.start(on: node, port: port, maxURLBytes: CredentialLimits.maxURLBytes).get()
         }
-        let client = IvantiClient(node: node, vault: vault, identity: identity, gateway: gateway, installation: configuration.installation)
+        let client = IvantiClient(
+            node: node, vault: vault, identity: identity, gateway: gateway, credentialLookup: configuration.credentialLookup,
+            installation: configuration.installation)
         client.registerSchemes(for: configuration.installation)
         node.trace("started", [("installation", configuration.installation.rawValue)])
         return client

@@ -98,11 +98,11 @@ extension MiGClient {
         }
     }
 
-    /// The planted bug `mig.lost-answer-repeated`: a lost answer is taken for one that is safe to ask again, even for a
-    /// print (which MiG may have queued already).
+    /// Whether a request that is unsafe to repeat (a print, which MiG may have queued already) is sent again after its
+    /// answer was lost: never, unless the answer policy says so.
     private func repeatsLostAnswer(_ failure: MiGError) -> Bool {
         guard case .answerLost = failure else { return false }
-        return node.planted(.migLostAnswerRepeated)
+        return configuration.answers.repeatsUnansweredChange
     }
 
     /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`; with `timeLimit`, the

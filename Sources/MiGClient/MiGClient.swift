@@ -115,10 +115,9 @@ public final class MiGClient: Sendable {
         return submitted
     }
 
-    /// A successful Print-Job answer. Planted bug (`mig.status-ignored`): any answer that names a job, whatever its
-    /// IPP status.
+    /// A successful Print-Job answer (or one the answer policy takes for a submitted job).
     private func acceptedPrintJob(_ message: IPPMessage) throws(MiGError) -> IPPMessage {
-        if node.planted(.migStatusIgnored), message.group(.job)?.jobID ?? message.jobID != nil { return message }
+        if configuration.answers.acceptsUnsuccessfulPrintJob(message) { return message }
         return try Self.requireSuccess(message)
     }
 
@@ -304,11 +303,4 @@ extension MiGError {
         default: "\(self)"
         }
     }
-}
-
-extension PlantedBug {
-    /// The print client takes a Print-Job answer that names a job for success, whatever its IPP status.
-    public static let migStatusIgnored = PlantedBug("mig.status-ignored")
-    /// The print client sends a Print-Job again after its answer was lost, as if it were a read: a second job.
-    public static let migLostAnswerRepeated = PlantedBug("mig.lost-answer-repeated")
 }

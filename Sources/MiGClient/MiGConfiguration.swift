@@ -18,6 +18,8 @@ extension MiGClient {
         /// `requesting-user-name` when the print options give none; defaults to the Basic user.
         public var requestingUserName: String?
         public var userAgent: String
+        /// How Print-Job answers and lost answers are read: ``AnswerPolicy/standard`` unless the workbench's swarm says.
+        public var answers = AnswerPolicy.standard
 
         /// - parameters:
         ///   - url: the printer URL, e.g. `https://safeq:8050/ipp/print` or `ipps://user:pass@host:8050/ipp/print`.

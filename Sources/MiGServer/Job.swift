@@ -9,7 +9,8 @@ import IPP
 public struct Job: Sendable, Decodable, FetchableRecord, TableRecord {
     public static let databaseTableName = "job"
 
-    public var id: Int64?
+    /// Given by the store when it keeps the job (``JobStore/insert(_:)``): a job exists only once it is stored.
+    public let id: Int64
     public var name: String
     /// The authenticated account that submitted it (`job-originating-user-name`).
     public var user: String

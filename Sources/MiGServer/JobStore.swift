@@ -139,11 +139,11 @@ public final class JobStore: Sendable {
 
     // MARK: Jobs
 
-    /// A new job: numbered after every job the spool has held, kept in memory, and logged; the oldest finished jobs
-    /// make room for it when the store is full (returned, so that their documents can go too). Nil when the store is
-    /// full of active jobs.
-    public func insert(_ job: Job) -> (job: Job, forgotten: [Job])? {
-        guard let (job, forgotten) = table.withLockedValue({ $0.insert(job, keeping: maxJobs) }) else { return nil }
+    /// A new job: numbered after every job the spool has held (`make` builds it with that id), kept in memory, and
+    /// logged; the oldest finished jobs make room for it when the store is full (returned, so that their documents can
+    /// go too). Nil when the store is full of active jobs.
+    public func insert(_ make: (_ id: Int64) -> Job) -> (job: Job, forgotten: [Job])? {
+        guard let (job, forgotten) = table.withLockedValue({ $0.insert(make, keeping: maxJobs) }) else { return nil }
         _ = log { db in
             try job.insertRow(db)
             guard !forgotten.isEmpty else { return }
@@ -257,14 +257,14 @@ struct JobTable {
 
     init(_ jobs: [Job], next: Int64, forgottenImpressions: Int64 = 0) {
         for job in jobs { update(job) }
-        order = jobs.compactMap(\.id)
+        order = jobs.map(\.id)
         nextID = max(next, (order.last ?? 0) + 1)
         self.forgottenImpressions = forgottenImpressions
     }
 
-    /// Numbers and keeps `job`, first forgetting the oldest finished jobs while `limit` (when not 0) is reached.
-    /// Nil, and nothing changed, when every job kept is active.
-    mutating func insert(_ job: Job, keeping limit: Int = 0) -> (job: Job, forgotten: [Job])? {
+    /// Numbers and keeps the job `make` builds with the next id, first forgetting the oldest finished jobs while
+    /// `limit` (when not 0) is reached. Nil, and nothing changed, when every job kept is active.
+    mutating func insert(_ make: (_ id: Int64) -> Job, keeping limit: Int = 0) -> (job: Job, forgotten: [Job])? {
         var forgotten: [Job] = []
         if limit > 0 && order.count >= limit {
             let excess = order.count - limit + 1
@@ -273,22 +273,20 @@ struct JobTable {
                 if forgotten.count == excess { break }
             }
             guard forgotten.count == excess else { return nil }
-            let ids = Set(forgotten.map { $0.id! })
+            let ids = Set(forgotten.map(\.id))
             order.removeAll { ids.contains($0) }
             for id in ids { jobs[id] = nil }
             forgottenImpressions += forgotten.reduce(0) { $0 + Int64($1.impressionsCompleted) }
         }
-        var job = job
-        job.id = nextID
+        let job = make(nextID)
         nextID += 1
-        order.append(job.id!)
+        order.append(job.id)
         update(job)
         return (job, forgotten)
     }
 
     mutating func update(_ job: Job) {
-        guard let id = job.id else { return }
-        jobs[id] = job
-        if job.state == .pending && !job.awaitingDocuments { ready.insert(id) } else { ready.remove(id) }
+        jobs[job.id] = job
+        if job.state == .pending && !job.awaitingDocuments { ready.insert(job.id) } else { ready.remove(job.id) }
     }
 }

@@ -225,7 +225,7 @@ final class MiGHTTPHandler: ChannelDuplexHandler {
             write(context: context, outgoing)
         case .abandon(let intake, let reason, let then):
             intake.abandon()
-            if reason == .timeout { node.trace("upload-timeout", [("job", "\(intake.job.id ?? 0)")]) }
+            if reason == .timeout { node.trace("upload-timeout", [("job", "\(intake.job.id)")]) }
             if let then { write(context: context, then) }
         }
         if readHeld, !machine.readsPaused {

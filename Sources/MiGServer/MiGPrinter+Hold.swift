@@ -19,7 +19,7 @@ extension MiGPrinter {
                     unsupported: [until]))
         }
         guard job.state == .pending || job.state == .pendingHeld else {
-            throw Refusal(request, .notPossible, "Job \(job.id!) is \(job.state.keyword) and can no longer be held.")
+            throw Refusal(request, .notPossible, "Job \(job.id) is \(job.state.keyword) and can no longer be held.")
         }
         job.state = .pendingHeld
         job.reasons = job.reasons.filter { $0 != Self.heldReason } + [Self.heldReason]
@@ -27,7 +27,7 @@ extension MiGPrinter {
         template["job-hold-until"] = [.keyword("indefinite")]
         job.template = template.stored
         store.update(job)
-        node.trace("job-held", [("by", caller.user), ("job", "\(job.id!)")])
+        node.trace("job-held", [("by", caller.user), ("job", "\(job.id)")])
         return IPPMessage.response(to: request, status: .successfulOK)
     }
 
@@ -35,7 +35,7 @@ extension MiGPrinter {
     func releaseJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var job = try ownedJob(request, caller)
         guard job.state == .pendingHeld else {
-            throw Refusal(request, .notPossible, "Job \(job.id!) is \(job.state.keyword), not held: there is nothing to release.")
+            throw Refusal(request, .notPossible, "Job \(job.id) is \(job.state.keyword), not held: there is nothing to release.")
         }
         job.state = .pending
         job.reasons = job.reasons.filter { $0 != Self.heldReason }
@@ -43,7 +43,7 @@ extension MiGPrinter {
         template["job-hold-until"] = [.keyword("no-hold")]
         job.template = template.stored
         store.update(job)
-        node.trace("job-released", [("by", caller.user), ("job", "\(job.id!)")])
+        node.trace("job-released", [("by", caller.user), ("job", "\(job.id)")])
         engine.kick()
         return IPPMessage.response(to: request, status: .successfulOK)
     }

@@ -37,7 +37,7 @@ extension MiGPrinter {
         var job = job
         if engine.current == job.id { job.impressionsCompleted = engine.printed }
         let all = requested.contains("all") || requested.contains("job-description") || requested.contains("job-template")
-        let id = job.id ?? 0
+        let id = job.id
         let time = { (seconds: Int64?) -> IPPValue in seconds.map { .integer(Int32(clamping: $0)) } ?? .outOfBand(.noValue) }
         let date = { (seconds: Int64?) -> IPPValue in seconds.map { .dateTime(IPPDateTime(unixSeconds: $0)) } ?? .outOfBand(.noValue) }
         let stateMessage =

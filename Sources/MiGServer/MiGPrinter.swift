@@ -127,20 +127,22 @@ final class MiGPrinter {
     /// of them has finished (cupsd's `MaxJobs`).
     private func newJob(_ request: IPPMessage, _ ticket: Ticket, caller: Caller, reason: String) throws(Refusal) -> Job {
         let held = ticket.template.holdUntil != "no-hold"
-        let job = Job(
-            id: nil, name: ticket.name, user: caller.user,
-            stateValue: (held ? IPPJobState.pendingHeld : .pending).rawValue,
-            reasonList: held ? "\(reason) \(Self.heldReason)" : reason, format: ticket.format,
-            compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
-            pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
-            documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
-            awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
-            createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
-        guard let (job, forgotten) = store.insert(job) else {
+        let inserted = store.insert { id in
+            Job(
+                id: id, name: ticket.name, user: caller.user,
+                stateValue: (held ? IPPJobState.pendingHeld : .pending).rawValue,
+                reasonList: held ? "\(reason) \(Self.heldReason)" : reason, format: ticket.format,
+                compression: ticket.compression, copies: ticket.copies, sides: ticket.sides, media: ticket.media,
+                pageRanges: ticket.pageRanges.map { "\($0.lower)-\($0.upper)" }.joined(separator: ","),
+                documentBytes: 0, documentDigest: nil, documentPath: nil, documentCount: 0,
+                awaitingDocuments: true, impressions: 0, impressionsCompleted: 0, template: ticket.template.stored, pages: nil,
+                createdAt: node.clock.unixSeconds, processingAt: nil, completedAt: nil)
+        }
+        guard let (job, forgotten) = inserted else {
             throw Refusal(request, .tooManyJobs, "Too many active jobs: the spool keeps \(store.maxJobs) (max-jobs) and none has finished.")
         }
         for var old in forgotten {
-            node.trace("job-forgotten", [("job", "\(old.id!)")])
+            node.trace("job-forgotten", [("job", "\(old.id)")])
             engine.removeForgottenDocument(of: &old)
         }
         return job
@@ -151,12 +153,12 @@ final class MiGPrinter {
         if !node.planted(.migBusyAfterQueueing) { try refuseWhenBusy(request) }
         let ticket = try ticket(for: request)
         let job = try newJob(request, ticket, caller: caller, reason: "job-incoming")
-        node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
+        node.trace("job-created", [("format", ticket.format), ("job", "\(job.id)"), ("user", caller.user)])
         return try intake(job, request: request, caller: caller, last: true, ticket: ticket)
     }
 
     private func intake(_ job: Job, request: IPPMessage, caller: Caller, last: Bool, ticket: Ticket?) throws -> Admission {
-        var writer = try spool.open(jobID: job.id!, document: job.documentCount + 1)
+        var writer = try spool.open(jobID: job.id, document: job.documentCount + 1)
         // Pages are counted from what the printer prints: the document after decompression.
         writer = PageCountingWriter(inner: writer, format: job.format, readsSpoolFile: spool.keepsFiles)
         if job.compression == "gzip" { writer = try GzipInflatingWriter(inner: writer) }
@@ -171,7 +173,7 @@ final class MiGPrinter {
     func documentReceived(_ intake: DocumentIntake, _ document: SpooledDocument, answerOn answerLoop: any EventLoop) -> EventLoopFuture<IPPMessage> {
         var job = intake.job
         // The state as the spool has it now: the job may have been held or canceled while its document arrived.
-        if let stored = store.job(id: job.id!) {
+        if let stored = store.job(id: job.id) {
             job.stateValue = stored.stateValue
             job.reasonList = stored.reasonList
             job.template = stored.template
@@ -214,14 +216,14 @@ final class MiGPrinter {
             if !job.state.isFinal { job.reasons = job.state == .pendingHeld ? [Self.heldReason] : [] }
         } else if !job.state.isFinal {
             job.reasons = job.reasons.filter { $0 != "job-incoming" && $0 != "job-data-insufficient" } + ["job-data-insufficient"]
-            armDocumentTimer(job.id!)
+            armDocumentTimer(job.id)
         }
         let written = store.update(job, completingOn: answerLoop)
         node.trace(
             "document-received",
             [
                 ("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
-                ("job", "\(job.id!)"),
+                ("job", "\(job.id)"),
             ])
         engine.kick()
         if node.planted(.migBusyAfterQueueing), intake.request.operation == .printJob, node.fault(Self.busyFault) {
@@ -229,7 +231,7 @@ final class MiGPrinter {
             return written.map { busy }
         }
         // The answer tells the job's state now: processing if the printer took it at once.
-        let current = store.job(id: job.id!) ?? job
+        let current = store.job(id: job.id) ?? job
         let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
         var response = IPPMessage.response(to: intake.request, status: status)
         addUnsupported(intake.unsupported, to: &response)
@@ -252,10 +254,10 @@ final class MiGPrinter {
         job.awaitingDocuments = false
         job.completedAt = node.clock.unixSeconds
         engine.removeDocument(of: &job)
-        disarmDocumentTimer(job.id!)
+        disarmDocumentTimer(job.id)
         save(job)
-        node.trace(reason, [("job", "\(job.id!)"), ("why", why)])
-        var response = Self.error(to: intake.request, status, "Job \(job.id!) aborted (\(reason)): \(why).")
+        node.trace(reason, [("job", "\(job.id)"), ("why", why)])
+        var response = Self.error(to: intake.request, status, "Job \(job.id) aborted (\(reason)): \(why).")
         addJobSummary(job, intake.caller, to: &response)
         return response
     }
@@ -267,14 +269,14 @@ final class MiGPrinter {
         job.reasons = [error.isCompression ? "compression-error" : "aborted-by-system"]
         job.completedAt = node.clock.unixSeconds
         save(job)
-        node.trace("document-refused", [("error", "\(error)"), ("job", "\(job.id!)")])
+        node.trace("document-refused", [("error", "\(error)"), ("job", "\(job.id)")])
         let status: IPPStatus =
             switch error {
             case .tooLarge: .requestEntityTooLarge
             case .compression: .compressionError
             case .storage: .internalError
             }
-        return Self.error(to: intake.request, status, "Job \(job.id!) aborted: \(error).")
+        return Self.error(to: intake.request, status, "Job \(job.id) aborted: \(error).")
     }
 
     /// The upload ended without a complete document (connection lost): the job never existed for the client.
@@ -284,7 +286,7 @@ final class MiGPrinter {
         job.reasons = ["aborted-by-system"]
         job.completedAt = node.clock.unixSeconds
         save(job)
-        node.trace("upload-abandoned", [("job", "\(job.id!)")])
+        node.trace("upload-abandoned", [("job", "\(job.id)")])
     }
 
     /// Impressions printed: the document's own page count when it was counted (else one per bytes-per-page of it),
@@ -319,8 +321,8 @@ final class MiGPrinter {
         try refuseWhenBusy(request)
         let ticket = try ticket(for: request)
         let job = try newJob(request, ticket, caller: caller, reason: "job-data-insufficient")
-        node.trace("job-created", [("format", ticket.format), ("job", "\(job.id!)"), ("user", caller.user)])
-        armDocumentTimer(job.id!)
+        node.trace("job-created", [("format", ticket.format), ("job", "\(job.id)"), ("user", caller.user)])
+        armDocumentTimer(job.id)
         var response = IPPMessage.response(
             to: request, status: ticket.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes)
         addUnsupported(ticket.unsupported, to: &response)
@@ -334,10 +336,10 @@ final class MiGPrinter {
             throw Refusal(request, .badRequest, "Missing required last-document operation attribute.")
         }
         guard job.awaitingDocuments, !job.state.isFinal else {
-            throw Refusal(request, .notPossible, "Job \(job.id!) is not waiting for documents (it is \(job.state.keyword)).")
+            throw Refusal(request, .notPossible, "Job \(job.id) is not waiting for documents (it is \(job.state.keyword)).")
         }
         guard job.documentCount == 0 else {
-            throw Refusal(request, .multipleDocumentJobsNotSupported, "Job \(job.id!) already has its document; MiG prints one document per job.")
+            throw Refusal(request, .multipleDocumentJobsNotSupported, "Job \(job.id) already has its document; MiG prints one document per job.")
         }
         if let format = request.documentFormat {
             guard description.documentFormats.contains(format) else {
@@ -353,16 +355,16 @@ final class MiGPrinter {
         }
         job.reasons = job.reasons.filter { $0 != "job-data-insufficient" } + ["job-incoming"]
         // The document is on its way: the upload's own time-outs bound it from here.
-        disarmDocumentTimer(job.id!)
+        disarmDocumentTimer(job.id)
         return try intake(job, request: request, caller: caller, last: last, ticket: nil)
     }
 
     private func closeJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var job = try ownedJob(request, caller)
         guard job.awaitingDocuments, !job.state.isFinal else {
-            throw Refusal(request, .notPossible, "Job \(job.id!) is already closed (it is \(job.state.keyword)).")
+            throw Refusal(request, .notPossible, "Job \(job.id) is already closed (it is \(job.state.keyword)).")
         }
-        disarmDocumentTimer(job.id!)
+        disarmDocumentTimer(job.id)
         if job.documentCount == 0 {
             job.state = .aborted
             job.reasons = ["aborted-by-system"]
@@ -444,7 +446,7 @@ final class MiGPrinter {
         // Finished jobs newest first, others in the order they will print (as CUPS lists them).
         var jobs = store.jobs(states: states, user: mine ? caller.user : nil, limit: ids == nil ? limit : nil, newestFirst: which == "completed")
         if let ids {
-            jobs = Array(jobs.filter { ids.contains(Int32(clamping: $0.id!)) }.prefix(limit ?? Int.max))
+            jobs = Array(jobs.filter { ids.contains(Int32(clamping: $0.id)) }.prefix(limit ?? Int.max))
         }
         let requested = request.requestedAttributes ?? ["job-id", "job-uri"]
         var response = IPPMessage.response(to: request, status: .successfulOK)
@@ -468,7 +470,7 @@ final class MiGPrinter {
     private func cancelJob(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var job = try ownedJob(request, caller)
         guard !job.state.isFinal else {
-            throw Refusal(request, .notPossible, "Job \(job.id!) is already \(job.state.keyword) and cannot be canceled.")
+            throw Refusal(request, .notPossible, "Job \(job.id) is already \(job.state.keyword) and cannot be canceled.")
         }
         cancel(&job, by: caller.user)
         return IPPMessage.response(to: request, status: .successfulOK)
@@ -477,20 +479,20 @@ final class MiGPrinter {
     private func cancel(_ job: inout Job, by user: String) {
         // The pages printed so far stay counted: a counter a client has read never goes back.
         if engine.current == job.id { job.impressionsCompleted = engine.printed }
-        disarmDocumentTimer(job.id!)
+        disarmDocumentTimer(job.id)
         job.state = .canceled
         job.reasons = ["job-canceled-by-user"]
         job.completedAt = node.clock.unixSeconds
         engine.removeDocument(of: &job)
         save(job)
-        node.trace("job-canceled", [("by", user), ("job", "\(job.id!)")])
-        engine.forget(job.id!)
+        node.trace("job-canceled", [("by", user), ("job", "\(job.id)")])
+        engine.forget(job.id)
     }
 
     private func cancelMyJobs(_ request: IPPMessage, _ caller: Caller) throws -> IPPMessage {
         var jobs = store.jobs(states: [.pending, .pendingHeld, .processing, .processingStopped], user: caller.user)
         if let ids = request.operationAttributes?["job-ids"]?.integerValues {
-            jobs = jobs.filter { ids.contains(Int32(clamping: $0.id!)) }
+            jobs = jobs.filter { ids.contains(Int32(clamping: $0.id)) }
         }
         for var job in jobs { cancel(&job, by: caller.user) }
         return IPPMessage.response(to: request, status: .successfulOK)
@@ -526,7 +528,7 @@ final class MiGPrinter {
     func ownedJob(_ request: IPPMessage, _ caller: Caller) throws -> Job {
         let job = try anyJob(request)
         guard job.user == caller.user else {
-            throw Refusal(request, .notAuthorized, "Job \(job.id!) belongs to another user.")
+            throw Refusal(request, .notAuthorized, "Job \(job.id) belongs to another user.")
         }
         return job
     }

@@ -65,7 +65,7 @@ final class PrintEngine {
         current = job.id
         printed = job.impressionsCompleted  // 0, or the pages printed before a restart
         changed()
-        node.trace("job-processing", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressions)")])
+        node.trace("job-processing", [("job", "\(job.id)"), ("pages", "\(job.impressions)")])
         schedule(after: pageTime)
     }
 
@@ -143,7 +143,7 @@ final class PrintEngine {
         job.completedAt = node.clock.unixSeconds
         removeDocument(of: &job)
         save(job)
-        node.trace("job-\(state.keyword)", [("job", "\(job.id ?? 0)"), ("pages", "\(job.impressionsCompleted)")])
+        node.trace("job-\(state.keyword)", [("job", "\(job.id)"), ("pages", "\(job.impressionsCompleted)")])
         current = nil
         changed()
         kick()

@@ -25,20 +25,36 @@ enum TimelineReportPage {
     }
 }
 
-/// How the timeline report draws one of a system's trace events; the page draws connections, HTTP, SSH, the bus,
-/// faults and job landmarks itself.
+/// How the timeline report draws one of a system's trace events. The page itself draws only what the libraries under
+/// every system record: connections, HTTP, the bus, faults and the scenario's own events.
 public struct TimelineEvent: Sendable {
     /// The trace event's name.
     public let event: String
     /// Whether it is a message (a request), which ends the set-up the page folds away.
     public let isMessage: Bool
-    /// A JavaScript function `(actor, fields, event, mark, severity)` that returns the row, as the page's own
-    /// drawing does (e.g. `return mark(a, 'http', 'IPP ' + f.operation);`).
+    /// A JavaScript function `(actor, fields, event, draw)` that returns the row, or null to draw the event as any
+    /// other. `draw` holds the page's own tools: `mark(actor, cls, label)`, `severity(event, cls)` (`error` for an
+    /// event that reads as a failure), `clip(text, limit)`, `request(actor, cls, label, alone)` (an arrow from the
+    /// client whose connection the actor read it on; `alone`, by default `label`, marks it on the actor when none is
+    /// known), `answer(actor, cls, label, alone)` (an arrow back to that client) and `landmark(actor, job, phase,
+    /// label)` (see ``jobLandmark(_:phase:detail:)``). For example
+    /// `function (a, f, e, draw) { return draw.mark(a, 'http', 'IPP ' + f.operation); }`.
     public let draw: String
 
     public init(event: String, isMessage: Bool, draw: String) {
         self.event = event
         self.isMessage = isMessage
         self.draw = draw
+    }
+
+    /// A step in a job's life, for an event that carries the job's number as `job`: a landmark reading "job N PHASE"
+    /// and then `detail` (a JavaScript expression of the fields `f`, such as `(f.user ? ' for ' + f.user : '')`),
+    /// listed with the job's other steps above the timeline. `phase` also picks its colour (held, completed,
+    /// canceled, removed, aborted and dropped have their own). Without a `job` the event is drawn as any other.
+    public static func jobLandmark(_ event: String, phase: String, detail: String? = nil) -> TimelineEvent {
+        let label = "'job ' + f.job + ' \(phase)'" + (detail.map { " + " + $0 } ?? "")
+        return TimelineEvent(
+            event: event, isMessage: false,
+            draw: "function (a, f, e, draw) { return f.job === undefined ? null : draw.landmark(a, f.job, '\(phase)', \(label)); }")
     }
 }

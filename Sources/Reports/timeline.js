@@ -70,27 +70,11 @@ function genericLabel(e) {
   return clip(parts.join(' '), 120);
 }
 
-// A print job's life, marked so a reader finds it at a glance: a print server's job events and its printer stopping
-// (which holds the job it was printing), and a spooler's queue. Event name -> phase.
-var LANDMARKS = { 'job-created': 'created', 'job-queued': 'queued', 'job-processing': 'processing', 'printer-stopped': 'held',
-                  'printer-resumed': 'resumed', 'job-completed': 'completed', 'job-canceled': 'canceled', 'job-aborted': 'aborted',
-                  'job-removed': 'removed', 'job-dropped': 'dropped' };
-
-function landmarkLabel(f, phase) {
-  var text = 'job ' + f.job + ' ' + phase;
-  if (phase === 'created' && f.user) text += ' for ' + f.user;
-  if (phase === 'queued' && f.printer) text += ' on ' + f.printer;
-  if (phase === 'held' && f.reason) text += ': ' + clip(f.reason, 60);
-  if (phase === 'canceled' && f.by) text += ' by ' + f.by;
-  if ((phase === 'completed' || phase === 'aborted') && f.pages !== undefined) text += ' (' + f.pages + ' page' + (f.pages === '1' ? '' : 's') + ')';
-  return text;
-}
-
 // Setup is every row before the scenario's first interesting one: actors starting and listening, addresses, link
 // conditions (latency, bandwidth), connections opening and closing, apps declared and launched. Interesting: a
-// message (HTTP request, SSH command, IPP call, URL opened on the bus), a job landmark, a fault, an error, a check or
-// a section heading.
-var MESSAGES = { 'http-request': 1, 'proxy-request': 1, 'ssh-exec': 1, 'url-received': 1 };
+// message (an HTTP request, a URL opened on the bus, an event a system declares a message), a job landmark, a fault,
+// an error, a check or a section heading.
+var MESSAGES = { 'http-request': 1 };
 function interesting(it) {
   if (it.kind !== 'event') return true;
   if (it.e.actor === 'net' && it.e.event === 'link') return false;
@@ -133,6 +117,27 @@ function buildModel(sc) {
     var status = Number(e.f.status || e.f.http);
     return (ERRORISH.test(e.event) || status >= 400) ? 'error' : base;
   }
+  // A message a server reads: an arrow from the client it came from (kept for the answer), or a mark on the server
+  // reading `alone` (by default `label`) when no open connection tells who sent it.
+  function request(a, cls, label, alone) {
+    var client = clientOf(a); lastClient[a] = client;
+    return client ? arrow(client, a, cls, label) : mark(a, cls, alone === undefined ? label : alone);
+  }
+  // The server's answer to the message it read last: an arrow back to that client.
+  function answer(a, cls, label, alone) {
+    var client = lastClient[a];
+    return client ? arrow(a, client, cls, label) : mark(a, cls, alone === undefined ? label : alone);
+  }
+  // A step in a job's life, marked so a reader finds it at a glance and listed with the job's other steps above the
+  // timeline; `phase` also picks its colour.
+  function landmark(a, job, phase, label) {
+    var row = mark(a, 'landmark ' + phase, label);
+    row.job = a + ' job ' + job;
+    row.phase = phase;
+    return row;
+  }
+  // What a system's drawing of its own event (SYSTEM_EVENTS) draws with.
+  var tools = { mark: mark, severity: severity, clip: clip, request: request, answer: answer, landmark: landmark };
 
   function describe(e, index) {
     var f = e.f, c;
@@ -204,34 +209,17 @@ function buildModel(sc) {
       }
       return mark('scenario', severity(e, 'scen'), genericLabel(e));
     }
-    var a = e.actor, client, phase = LANDMARKS[e.event];
-    if (phase && f.job !== undefined) {
-      var landmark = mark(a, 'landmark ' + phase, landmarkLabel(f, phase));
-      landmark.job = a + ' job ' + f.job;
-      landmark.phase = phase;
-      return landmark;
-    }
+    var a = e.actor;
     switch (e.event) {
-    case 'http-request': case 'proxy-request':
-      client = clientOf(a); lastClient[a] = client;
-      var request = (f.method || '') + ' ' + clip(f.path || '', 70);
-      return client ? arrow(client, a, 'http', request) : mark(a, 'http', e.event + ' ' + request);
-    case 'http-response':
-      client = lastClient[a];
-      return client ? arrow(a, client, severity(e, 'http'), String(f.status)) : mark(a, severity(e, 'http'), 'http-response ' + f.status);
-    case 'ssh-exec':
-      client = clientOf(a); lastClient[a] = client;
-      return client ? arrow(client, a, 'ssh', '$ ' + clip(f.command || '', 70)) : mark(a, 'ssh', '$ ' + clip(f.command || '', 70));
-    case 'ssh-exit':
-      client = lastClient[a];
-      var exit = 'exit ' + f.status + ' (' + clip(f.command || '', 40) + ')', cls = f.status === '0' ? 'ssh' : 'error';
-      return client ? arrow(a, client, cls, exit) : mark(a, cls, exit);
+    case 'http-request':
+      var line = (f.method || '') + ' ' + clip(f.path || '', 70);
+      return request(a, 'http', line, e.event + ' ' + line);
+    case 'http-response': return answer(a, severity(e, 'http'), String(f.status), 'http-response ' + f.status);
     case 'fault-fired': return mark(a, 'fault', 'fault fired: ' + f.point);
-    case 'ipp-response': return mark(a, /^successful/.test(f.status || '') ? 'http' : 'error', 'IPP ' + f.status);
-    case 'url-received': return mark(a, 'bus', 'url received ' + clip(f.url || '', 90));
     }
-    if (e.event in SYSTEM_EVENTS) return SYSTEM_EVENTS[e.event].draw(a, f, e, mark, severity);
-    return mark(a, severity(e, ''), genericLabel(e));
+    // A system's drawing may decline (null): the event is then drawn as any other.
+    var drawn = e.event in SYSTEM_EVENTS ? SYSTEM_EVENTS[e.event].draw(a, f, e, tools) : null;
+    return drawn || mark(a, severity(e, ''), genericLabel(e));
   }
 
   var items = [], checks = sc.checks.map(function (c, n) { return { c: c, n: n }; });

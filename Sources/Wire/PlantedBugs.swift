@@ -1,7 +1,9 @@
 /// A realistic bug an actor or client can be made to have, to prove that the swarm finds such bugs
-/// (`workbench swarm --planted`). Each is declared by the module it lives in and checked at the one place the bug
-/// lives (`node.planted(.someBug)`); which system it belongs to and what it does is said next to the system's
-/// face in the workbench.
+/// (`workbench swarm --planted`). A simulated actor's is declared by its module and checked at the one place the bug
+/// lives (`node.planted(.someBug)`). A client an app ships carries none: the workbench declares the bug and, when it
+/// is planted, builds the client with the wrong variant of a policy the client takes (MiG's answer policy, the Ivanti
+/// client's credential lookup). Which system each belongs to and what it does is said next to the system's face in
+/// the workbench.
 ///
 /// Nothing turns one on in a normal run: a ``Node`` carries an empty ``PlantedBugs`` unless the kernel was made
 /// with some, which only the swarm's `--planted` and tests do. No scenario line can name one.

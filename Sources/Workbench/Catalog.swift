@@ -21,17 +21,24 @@ public enum Catalog {
     public static let directives: [Directive] = systems.flatMap(\.directives)
 
     /// The scenario language with every system's directives.
-    public static var language: ScenarioLanguage {
+    public static var language: ScenarioLanguage { language(of: systems) }
+
+    /// The scenario language with the directives, actor kinds, reach points and trace events of `systems`: the
+    /// catalogue's own, or another list (a test's, with a system of its own added).
+    static func language(of systems: [WorkbenchSystem]) -> ScenarioLanguage {
         ScenarioLanguage(
-            extra: directives, actorKinds: actorKinds, reachPoints: reachPoints, traceEvents: traceEventDeclarations,
-            kindTraceEvents: kindTraceEvents)
+            extra: systems.flatMap(\.directives), actorKinds: systems.flatMap(\.actorKinds), reachPoints: systems.flatMap(\.reachPoints),
+            traceEvents: libraryTraceEvents + systems.flatMap(\.traceEvents), kindTraceEvents: kindTraceEvents(of: systems))
     }
 
     /// Every event a run may record, with its fields' keys: the systems' and those of the libraries under them all (the
     /// simulated network, any node's fault points, the URL bus, the HTTP server, the scenario runner).
-    public static let traceEventDeclarations: [TraceEventDeclaration] =
+    public static let traceEventDeclarations: [TraceEventDeclaration] = libraryTraceEvents + systems.flatMap(\.traceEvents)
+
+    /// The events of the libraries under every system: the simulated network's, any node's fault points', the URL
+    /// bus's, the HTTP server's and the scenario runner's. The timeline report draws these itself.
+    static let libraryTraceEvents: [TraceEventDeclaration] =
         SimulatedNetwork.traceEvents + Node.traceEvents + URLBus.traceEvents + HTTPServer.traceEvents + ScenarioRunner.traceEvents
-        + systems.flatMap(\.traceEvents)
 
     /// The declarations merged by name: the keys each event may carry, the values of its closed keys, and the events' names.
     public static let traceVocabulary = TraceVocabulary(traceEventDeclarations)
@@ -41,8 +48,10 @@ public enum Catalog {
     /// What the actors of each kind may record on their node: their system's events, a fault point that fired, and what
     /// the HTTP server under several of them records (the network's, the bus's and the runner's events have their own
     /// authors).
-    static let kindTraceEvents: [String: [TraceEventDeclaration]] = systems.reduce(into: [:]) { kinds, system in
-        for kind in system.actorKinds { kinds[kind.name] = system.traceEvents + Node.traceEvents + HTTPServer.traceEvents }
+    static func kindTraceEvents(of systems: [WorkbenchSystem]) -> [String: [TraceEventDeclaration]] {
+        systems.reduce(into: [:]) { kinds, system in
+            for kind in system.actorKinds { kinds[kind.name] = system.traceEvents + Node.traceEvents + HTTPServer.traceEvents }
+        }
     }
 
     /// How the timeline report draws the systems' own trace events.

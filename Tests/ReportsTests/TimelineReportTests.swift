@@ -224,6 +224,16 @@ import Testing
         #"{"t":9000,"actor":"scenario","event":"end","expectations":"2","failed":"1"}"#,
     ].map { $0 + "\n" }.joined()
 
+    /// The job events of the story, declared as a print server declares its own (the page names none).
+    static let jobLandmarks: [TimelineEvent] = [
+        .jobLandmark("job-created", phase: "created", detail: "(f.user ? ' for ' + f.user : '')"),
+        .jobLandmark("printer-stopped", phase: "held", detail: "(f.reason ? ': ' + draw.clip(f.reason, 60) : '')"),
+        .jobLandmark("printer-resumed", phase: "resumed"),
+        .jobLandmark(
+            "job-completed", phase: "completed",
+            detail: "(f.pages !== undefined ? ' (' + f.pages + ' page' + (f.pages === '1' ? '' : 's') + ')' : '')"),
+    ]
+
     @Test func sectionsJobLandmarksExpectedFailuresAndFoldedSetup() throws {
         let directory = try temporaryDirectory("report-story")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -236,11 +246,13 @@ import Testing
                 failure: "expected ${worse.http} == \"200\", actual \"500\"", traceIndex: 19, nanoseconds: 9000),
         ]
         let page = directory.appendingPathComponent("story.html")
-        try TimelineReport(sections: [
-            TimelineReport.Section(
-                title: "Story", file: "story.scn", seed: 1, digest: "d", trace: Self.storyTrace, checks: checks, error: nil,
-                virtualTime: .microseconds(9))
-        ]).html.write(to: page, atomically: true, encoding: .utf8)
+        try TimelineReport(
+            sections: [
+                TimelineReport.Section(
+                    title: "Story", file: "story.scn", seed: 1, digest: "d", trace: Self.storyTrace, checks: checks, error: nil,
+                    virtualTime: .microseconds(9))
+            ], systemEvents: Self.jobLandmarks
+        ).html.write(to: page, atomically: true, encoding: .utf8)
         let dom = try Chromium.dumpDOM(page, profile: directory.appendingPathComponent("profile"))
         let timeline = try #require(Self.slice(of: dom, from: "<div class=\"timeline\"", to: "<aside"))
 

@@ -85,7 +85,7 @@ import Wire
         }
         let done = try Self.eventually(60) { try server.jobs().count == 3 && server.jobs().allSatisfy { $0.state.isFinal } }
         let jobs = try server.jobs()
-        #expect(done, "MiG's jobs: \(jobs.map { "\($0.id ?? 0) \($0.state) \($0.reasons)" })\n\(log().suffix(3000))")
+        #expect(done, "MiG's jobs: \(jobs.map { "\($0.id) \($0.state) \($0.reasons)" })\n\(log().suffix(3000))")
         #expect(jobs.map(\.state) == [.completed, .completed, .completed])
         #expect(jobs.map(\.user) == ["demo", "demo", "demo"])
         // CUPS turns both rasters into PDF itself (rastertopdf costs less than sending them as they are).
@@ -139,7 +139,7 @@ import Wire
             """
         try release.write(toFile: "\(directory)/release-job.test", atomically: true, encoding: .utf8)
         let released = try ExternalProcess.run(
-            "/usr/bin/ipptool", ["-t", "-d", "job=\(held.id ?? 0)", url, "release-job.test"], currentDirectory: directory, timeout: 60
+            "/usr/bin/ipptool", ["-t", "-d", "job=\(held.id)", url, "release-job.test"], currentDirectory: directory, timeout: 60
         ).output
         #expect(released.contains("[PASS]") && !released.contains("[FAIL]"), "\(released)")
         let done = try Self.eventually(60) { try server.jobs().first?.state == .completed }

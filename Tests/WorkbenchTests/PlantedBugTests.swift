@@ -109,6 +109,20 @@ import Wire
         #expect(explicit.run(script, seed: 7) { _ in }.digest == a.digest)
     }
 
+    /// A client module is what an app ships, so it has no branch for a planted bug: the swarm plants a client's bugs
+    /// through a policy the client takes (`MiGClient.AnswerPolicy`, `IvantiClient.CredentialLookup`).
+    @Test func noClientModuleMentionsPlantedBugs() throws {
+        for module in ["MiGClient", "IvantiClient", "SCPmsClient", "IMSSDK", "AppConnect", "SOCPrint"] {
+            let folder = Repository.root.appendingPathComponent("Sources/\(module)")
+            let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            #expect(!files.isEmpty, "no sources under \(folder.path)")
+            for file in files {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                #expect(!text.lowercased().contains("planted"), "Sources/\(module)/\(file) mentions planted bugs")
+            }
+        }
+    }
+
     @Test func unknownPlantedBugsAreRefused() throws {
         let typo = try WorkbenchBinary.run(["swarm", "--planted", "mig.status-ignord"])
         #expect(typo.status == 64, "\(typo.output)")

@@ -357,17 +357,15 @@ import Wire
     }
 
     /// The events the timeline report's script draws by name: its `case`s (every `switch` in it is on the event's
-    /// name), its `e.event === '…'` tests and the keys of its tables of job landmarks and messages.
+    /// name), its `e.event === '…'` tests and the keys of its table of messages.
     static func timelineScriptEvents() throws -> [String] {
         let text = try String(contentsOf: Repository.root.appendingPathComponent("Sources/Reports/timeline.js"), encoding: .utf8)
         let switches = text.matches(of: /switch \(([^)]*)\)/).map { String($0.output.1) }
         #expect(!switches.isEmpty && switches.allSatisfy { $0 == "e.event" }, "timeline.js switches on \(switches)")
         var names = text.matches(of: /case '([^']+)'/).map { String($0.output.1) }
         names += text.matches(of: /\.event === '([^']+)'/).map { String($0.output.1) }
-        for table in ["LANDMARKS", "MESSAGES"] {
-            let body = try #require(text.firstMatch(of: try Regex("var \(table) = \\{([^}]*)\\}"))?.output[1].substring)
-            names += body.matches(of: /'([^']+)':/).map { String($0.output.1) }
-        }
+        let messages = try #require(text.firstMatch(of: /var MESSAGES = \{([^}]*)\}/)?.output.1)
+        names += messages.matches(of: /'([^']+)':/).map { String($0.output.1) }
         return names
     }
 

@@ -1,3 +1,4 @@
+import Reports
 import Scenario
 import Wire
 
@@ -23,7 +24,13 @@ extension WorkbenchSystem {
             hostile: [
                 "echo:70000", "http://echo:70000/", "http://echo:80/x", "http://echo:99999999999999999999/",
                 "http://echo:-1/",
-            ])
+            ]),
+        // A URL opened on the bus for the echo, a message.
+        timelineEvents: [
+            TimelineEvent(
+                event: "url-received", isMessage: true,
+                draw: "function (a, f, e, draw) { return draw.mark(a, 'bus', 'url received ' + draw.clip(f.url || '', 90)); }")
+        ]
     )
 }
 

@@ -19,6 +19,7 @@ extension ActorKind {
         faultPoints: [IvantiClient.secureServicesFault]
     ) { node, options in
         var configuration = IvantiClient.Configuration(gatewayPort: 80)
+        configuration.credentialLookup = .planted(on: node)
         if let version = options["version"] {
             guard let installation = IvantiClient.Installation(rawValue: version) else {
                 throw CatalogError("option version=\(version): expected current, old or missing")

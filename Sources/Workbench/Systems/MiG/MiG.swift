@@ -41,21 +41,7 @@ extension WorkbenchSystem {
                 "mig:0", "mig:-1", "ppm=3000000000", "ppm=0", "upstream=mig:99999", "upstream=mig", "tls-port=-1",
                 "bytes-per-page=0", "sync-to-disk=maybe", "max-jobs=-1",
             ]),
-        // The print client's own request and answer, which carry the IPP operation and the attempt.
-        timelineEvents: [
-            TimelineEvent(
-                event: "mig-client-request", isMessage: true,
-                draw: """
-                    function (a, f, e, mark, severity) {
-                      return mark(a, 'http', 'IPP ' + f.operation + ' (request ' + f['request-id'] + ', attempt ' + f.attempt + ')');
-                    }
-                    """),
-            TimelineEvent(
-                event: "mig-client-response", isMessage: false,
-                draw: """
-                    function (a, f, e, mark, severity) { return mark(a, severity(e, 'http'), 'HTTP ' + f.http + (f.ipp ? ', IPP ' + f.ipp : '')); }
-                    """),
-        ],
+        timelineEvents: WorkbenchSystem.migTimelineEvents,
         plantedBugs: PlantedBugEntry.mig
     )
 }

@@ -85,9 +85,10 @@ extension Directive {
                         certificateChain: [certificate], privateKey: key,
                         source: "derived credential \(heldIdentity.serial) (\(heldIdentity.tag.rawValue))")
                 }
-                let configuration = try MiGClient.Configuration(
+                var configuration = try MiGClient.Configuration(
                     url: address, user: account, password: secret, trust: trust,
                     clientIdentity: identity, retry: retry)
+                configuration.answers = .planted(on: node)
                 return try MiGClient(configuration: configuration, node: node)
             }
         }

@@ -82,7 +82,7 @@ final class SpooledJobsChecker: InvariantChecker {
             let jobs: [Job]
             do { jobs = try mig.server.jobs() } catch { return InvariantBreach("\(node)'s spool cannot be read: \(error)") }
             for (job, digest) in jobsAcknowledged.sorted(by: { $0.key < $1.key }) {
-                let held = jobs.filter { $0.id.map(String.init) == job }
+                let held = jobs.filter { String($0.id) == job }
                 guard held.count == 1 else { return InvariantBreach("\(node) acknowledged job \(job) but its spool holds it \(held.count) times") }
                 let spooled = String((held[0].documentDigest ?? "stored").prefix(16))
                 if spooled != digest {

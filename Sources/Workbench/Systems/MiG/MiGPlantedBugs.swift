@@ -1,3 +1,4 @@
+import IPP
 import MiGClient
 import MiGServer
 import Swarm
@@ -20,4 +21,23 @@ extension PlantedBugEntry {
             .migBusyAfterQueueing, system: "MiG",
             summary: "MiG answers server-error-busy after it queued the job and took its document: the client's retry prints twice"),
     ]
+}
+
+extension PlantedBug {
+    /// The print client takes a Print-Job answer that names a job for success, whatever its IPP status.
+    static let migStatusIgnored = PlantedBug("mig.status-ignored")
+    /// The print client sends a Print-Job again after its answer was lost, as if it were a read: a second job.
+    static let migLostAnswerRepeated = PlantedBug("mig.lost-answer-repeated")
+}
+
+extension MiGClient.AnswerPolicy {
+    /// The answer policy of a print client on `node`: the standard one, but for the misreadings planted there.
+    static func planted(on node: Node) -> Self {
+        var policy = Self.standard
+        if node.planted(.migStatusIgnored) {
+            policy.acceptsUnsuccessfulPrintJob = { answer in answer.group(.job)?.jobID ?? answer.jobID != nil }
+        }
+        if node.planted(.migLostAnswerRepeated) { policy.repeatsUnansweredChange = true }
+        return policy
+    }
 }

@@ -20,6 +20,7 @@ extension WorkbenchSystem {
         fuzzSamples: FuzzSamples(
             addresses: ["sunfire:22"],
             hostile: ["disk-quota=9223372036854775807", "print-quota=-1", "max-auth-tries=0"]),
+        timelineEvents: WorkbenchSystem.sunfireTimelineEvents,
         plantedBugs: PlantedBugEntry.sunfire
     )
 }
