@@ -214,7 +214,10 @@ function buildModel(sc) {
     case 'http-request':
       var line = (f.method || '') + ' ' + clip(f.path || '', 70);
       return request(a, 'http', line, e.event + ' ' + line);
-    case 'http-response': return answer(a, severity(e, 'http'), String(f.status), 'http-response ' + f.status);
+    case 'http-response':
+      var answered = answer(a, severity(e, 'http'), String(f.status), 'http-response ' + f.status);
+      answered.status = Number(f.status);
+      return answered;
     case 'fault-fired': return mark(a, 'fault', 'fault fired: ' + f.point);
     }
     // A system's drawing may decline (null): the event is then drawn as any other.
@@ -240,7 +243,7 @@ function buildModel(sc) {
     while (ci < checks.length && checks[ci].c.at <= i) items.push(checkItem(checks[ci++].c));
     var e = events[i], d = describe(e, i);
     items.push({ kind: 'event', index: i, t: e.t, e: e, shape: d.shape, a: d.a, b: d.b, cls: d.cls, label: d.label, search: null,
-                 job: d.job, phase: d.phase });
+                 job: d.job, phase: d.phase, status: d.status });
   }
   while (ci < checks.length) items.push(checkItem(checks[ci++].c));
   if (sc.error) {
@@ -259,6 +262,7 @@ function buildModel(sc) {
                           search: ('step error ' + sc.error).toLowerCase() });
   }
   markExpectedFailures(items);
+  markRecoveredAnswers(items);
   var model = orderLanes(lanes, items, events.length, firstTarget);
   foldSetup(model);
   return model;
@@ -278,6 +282,31 @@ function markExpectedFailures(items) {
       }
     }
     from = j + 1;
+  }
+}
+
+// A challenge answered or a refusal retried is HTTP working as designed: a 401 (a Basic challenge the client then
+// answered) or a 503 or 429 (a refusal it then retried) is drawn as expected, not red, when the next answer the same
+// server sends the same client is a success. Only answers drawn as arrows count: without a known client, the next
+// answer may be someone else's.
+var RETRIED = { 401: 'the client answered the challenge', 503: 'the client retried', 429: 'the client retried' };
+function markRecoveredAnswers(items) {
+  var waiting = Object.create(null); // "server>client" -> the failed answers not yet followed by a success
+  for (var j = 0; j < items.length; j++) {
+    var it = items[j];
+    if (it.kind !== 'event' || it.shape !== 'arrow' || it.status === undefined) continue;
+    var pair = it.a + '>' + it.b;
+    if (it.status >= 200 && it.status < 300) {
+      (waiting[pair] || []).forEach(function (failed) {
+        failed.cls = failed.cls.replace(/\berror\b/, 'expected');
+        failed.recovered = RETRIED[failed.status] + ', and the server then answered ' + it.status + ' (#' + (it.index + 1) + ')';
+      });
+      delete waiting[pair];
+    } else if (it.status in RETRIED && /\berror\b/.test(it.cls || '')) {
+      (waiting[pair] = waiting[pair] || []).push(it);
+    } else {
+      delete waiting[pair];
+    }
   }
 }
 
@@ -720,6 +749,7 @@ function showDetail(it) {
     it.e.keys.forEach(function (k) { add(k, it.e.f[k]); });
     add('drawn as', it.label);
     if (it.expectedBy) add('expected', 'a failure the expectation at ' + it.expectedBy + ' asked for');
+    if (it.recovered) add('expected', it.recovered);
   } else {
     detail.appendChild(el('h3', null, (it.failed ? '\u2717 ' : '\u2713 ') + it.where + ': ' + it.text));
     add('time', fmtTime(it.t));
@@ -808,7 +838,8 @@ document.addEventListener('keydown', function (event) {
   else if (event.key === 'Escape') { detail.hidden = true; }
 });
 
-// #scenario=2&event=120 opens the second scenario at its 120th trace event (both count from 1); q=TEXT searches.
+// #scenario=2&event=120 opens the second scenario at its 120th trace event (both count from 1) with its detail;
+// q=TEXT searches.
 function fromHash() {
   var params = {};
   location.hash.replace(/^#/, '').split('&').forEach(function (p) { var kv = p.split('='); if (kv.length === 2) params[kv[0]] = kv[1]; });
@@ -820,7 +851,10 @@ function fromHash() {
   }
   if (e >= 1) {
     var items = state.model.items;
-    for (var i = 0; i < items.length; i++) if (items[i].kind === 'event' && items[i].index === e - 1) { jump(i, false); break; }
+    // A link to an event shows where it is and what it is.
+    for (var i = 0; i < items.length; i++) {
+      if (items[i].kind === 'event' && items[i].index === e - 1) { jump(i, false); showDetail(items[i]); render(true); break; }
+    }
   }
 }
 window.addEventListener('hashchange', fromHash);

@@ -227,7 +227,7 @@ import Testing
     /// The job events of the story, declared as a print server declares its own (the page names none).
     static let jobLandmarks: [TimelineEvent] = [
         .jobLandmark("job-created", phase: "created", detail: "(f.user ? ' for ' + f.user : '')"),
-        .jobLandmark("printer-stopped", phase: "held", detail: "(f.reason ? ': ' + draw.clip(f.reason, 60) : '')"),
+        .jobLandmark("printer-stopped", phase: "stopped", detail: "(f.reason ? ': ' + draw.clip(f.reason, 60) : '')"),
         .jobLandmark("printer-resumed", phase: "resumed"),
         .jobLandmark(
             "job-completed", phase: "completed",
@@ -267,14 +267,14 @@ import Testing
         #expect(Self.matches(of: #"<button class="section" type="button">([^<]+)</button>"#, in: sections) == ["Print a job", "Wrong password"])
 
         // The job's life: a landmark row per phase, and one line of links in order.
-        #expect(Self.matches(of: #"<div class="row event landmark (\w+)""#, in: timeline) == ["created", "held", "resumed", "completed"])
-        for label in ["job 1 created for demo", "job 1 held: media-empty", "job 1 resumed", "job 1 completed (3 pages)"] {
+        #expect(Self.matches(of: #"<div class="row event landmark (\w+)""#, in: timeline) == ["created", "stopped", "resumed", "completed"])
+        for label in ["job 1 created for demo", "job 1 stopped: media-empty", "job 1 resumed", "job 1 completed (3 pages)"] {
             #expect(timeline.contains("<span class=\"label\">\(label)</span>"), "\(label)")
         }
         let job = try #require(Self.slice(of: dom, from: "<div class=\"job\" data-job=\"mig job 1\">", to: "</div>"))
         #expect(
             Self.matches(of: #"<button class="landmark \w+" type="button">([^<]+)</button>"#, in: job)
-                == ["created 3µs", "held 4µs", "resumed 5µs", "completed 6µs"], "\(job)")
+                == ["created 3µs", "stopped 4µs", "resumed 5µs", "completed 6µs"], "\(job)")
 
         // The 401 the expectation asked for, and the failed login before it, are drawn as expected; the 500 the
         // failed expectation saw stays red, as does that expectation.
@@ -301,6 +301,46 @@ import Testing
         let unfolded = try Chromium.dumpDOM(setup, profile: directory.appendingPathComponent("profile"))
         #expect(unfolded.contains("▾ setup: 4 events (2 actors started) — hide</button>"))
         #expect(Self.matches(of: #"data-actor="(\w+)" data-event="started""#, in: unfolded) == ["mig", "echo"])
+    }
+
+    /// A Basic challenge the client answered and 503s it retried until a 201 are HTTP working as designed: drawn as
+    /// expected, not red, with what followed in the detail; a 503 followed by a 500 stays red, as does the 500.
+    @Test func aChallengeAnsweredAndARefusalRetriedAreDrawnAsExpected() throws {
+        let directory = try temporaryDirectory("report-recovered")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace =
+            [
+                #"{"t":0,"actor":"scenario","event":"begin","file":"retry.scn","seed":"1"}"#,
+                #"{"t":1000,"actor":"net","event":"connect","conn":"1","from":"phone","to":"scpms:443"}"#,
+                #"{"t":1000,"actor":"net","event":"accept","conn":"1","on":"scpms:443"}"#,
+            ]
+            + [("POST", "401"), ("POST", "201"), ("GET", "503"), ("GET", "503"), ("GET", "200"), ("PUT", "503"), ("PUT", "500")].enumerated()
+            .flatMap { index, exchange in
+                [
+                    #"{"t":\#(2000 + index * 1000),"actor":"scpms","event":"http-request","method":"\#(exchange.0)","path":"/\#(index)"}"#,
+                    #"{"t":\#(2000 + index * 1000),"actor":"scpms","event":"http-response","status":"\#(exchange.1)"}"#,
+                ]
+            } + [#"{"t":9000,"actor":"scenario","event":"end","expectations":"0","failed":"0"}"#]
+        let page = directory.appendingPathComponent("retry.html")
+        try TimelineReport(
+            sections: [
+                TimelineReport.Section(
+                    title: "Retry", file: "retry.scn", seed: 1, digest: "d", trace: trace.map { $0 + "\n" }.joined(), checks: [],
+                    error: nil, virtualTime: .microseconds(9))
+            ], systemEvents: []
+        ).html.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try Chromium.dumpDOM(page, profile: directory.appendingPathComponent("profile"))
+        let timeline = try #require(Self.slice(of: dom, from: "<div class=\"timeline\"", to: "<aside"))
+        let answers = Self.matches(of: #"<div class="(arrow left[^"]*)" style="[^"]*"><span class="label">\d+</span>"#, in: timeline)
+        #expect(
+            answers == [
+                "arrow left expected", "arrow left http", "arrow left expected", "arrow left expected", "arrow left http", "arrow left error",
+                "arrow left error",
+            ], "\(timeline)")
+        // The detail of the challenge says what answered it.
+        let detail = try Chromium.dumpDOM(
+            try #require(URL(string: page.absoluteString + "#scenario=1&event=5")), profile: directory.appendingPathComponent("profile"))
+        #expect(detail.contains("the client answered the challenge, and the server then answered 201 (#7)"), "\(detail)")
     }
 
     /// Twenty lifelines in a 1,400 px window: the lanes narrow so every one is in view, none cut off at the edge.

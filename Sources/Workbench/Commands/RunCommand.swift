@@ -47,9 +47,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The HTTP stack of the SCPms and IMS clients with --live: nio (the project's client, as under simulation) or urlsession "
-                + "(Foundation's URLSession on libcurl, the apps' own stack; it trusts only the system's CA roots, so HTTPS to the "
-                + "actors is refused: give them plain HTTP, docs/urlsession.md).",
+            "With --live, what the apps' clients that offer a choice send their HTTP through: nio (the project's client, as under "
+                + "simulation) or urlsession (Foundation's URLSession on libcurl, the apps' own stack; it trusts only the system's CA "
+                + "roots, so HTTPS to the actors is refused: give them plain HTTP; docs/urlsession.md names the clients).",
             valueName: "nio|urlsession"))
     var http: HTTPStack = .nio
 

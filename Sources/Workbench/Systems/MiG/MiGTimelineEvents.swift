@@ -7,8 +7,11 @@ extension WorkbenchSystem {
     static let migTimelineEvents: [TimelineEvent] = [
         .jobLandmark("job-created", phase: "created", detail: "(f.user ? ' for ' + f.user : '')"),
         .jobLandmark("job-processing", phase: "processing"),
-        // A stopped printer holds the job it was printing.
-        .jobLandmark("printer-stopped", phase: "held", detail: "(f.reason ? ': ' + draw.clip(f.reason, 60) : '')"),
+        // "held" is Hold-Job's (or job-hold-until's) alone; a printer stopped on a device fault stops the job it was
+        // printing, which resumes with the printer.
+        .jobLandmark("job-held", phase: "held", detail: "(f.by ? ' by ' + f.by : '')"),
+        .jobLandmark("job-released", phase: "released", detail: "(f.by ? ' by ' + f.by : '')"),
+        .jobLandmark("printer-stopped", phase: "stopped", detail: "(f.reason ? ': ' + draw.clip(f.reason, 60) : '')"),
         .jobLandmark("printer-resumed", phase: "resumed"),
         .jobLandmark("job-completed", phase: "completed", detail: pages),
         .jobLandmark("job-canceled", phase: "canceled", detail: "(f.by ? ' by ' + f.by : '')"),
