@@ -52,6 +52,24 @@ public struct ReachPoint: Sendable {
         }
     }
 
+    /// A point reached when an event `second` follows one of `first` with the same key — by default the same actor:
+    /// "a retry, then a success, by the same client". Each side may also need its event to match.
+    public static func then(
+        _ name: String, outcome: String, actorKinds: [String], after first: Set<String>,
+        where firstMatches: @escaping @Sendable (Trace.Event) -> Bool = { _ in true }, then second: String,
+        where secondMatches: @escaping @Sendable (Trace.Event) -> Bool = { _ in true },
+        sameKey key: @escaping @Sendable (Trace.Event) -> String? = { $0.actor }
+    ) -> ReachPoint {
+        sequence(name, outcome: outcome, actorKinds: actorKinds, events: first.union([second]), initial: Set<String>()) { seen, event in
+            guard let key = key(event) else { return false }
+            if first.contains(event.event), firstMatches(event) {
+                seen.insert(key)
+                return false
+            }
+            return event.event == second && secondMatches(event) && seen.contains(key)
+        }
+    }
+
     /// The system a point's name puts it under (`mig` for `mig.job-held-then-completed`), if any.
     static func system(of name: String) -> String? {
         name.firstIndex(of: ".").map { String(name[..<$0]) }

@@ -21,19 +21,11 @@ extension ReachPoint {
         return Kernel.defaultEpoch.components.seconds + event.nanoseconds / 1_000_000_000 >= expiries[0]
     }
 
-    static let signedOnRetry = ReachPoint.sequence(
+    static let signedOnRetry = ReachPoint.then(
         "ims.signed-on-retry", outcome: "the IMS SDK's signing request failed, was retried, and a signed token came back",
-        actorKinds: ["ims"], events: ["signing-retry", "token-received"], initial: Set<String>()
-    ) { retried, event in
-        if event.event == "signing-retry" { retried.insert(event.actor) }
-        return event.event == "token-received" && retried.contains(event.actor)
-    }
+        actorKinds: ["ims"], after: ["signing-retry"], then: "token-received")
 
-    static let sessionAfterRejectedToken = ReachPoint.sequence(
+    static let sessionAfterRejectedToken = ReachPoint.then(
         "ims.session-after-rejected-token", outcome: "IMS rejected a token (expired, not yet valid, replayed…) and later started a session",
-        actorKinds: ["ims"], events: ["token-rejected", "session-started"], initial: Set<String>()
-    ) { rejected, event in
-        if event.event == "token-rejected" { rejected.insert(event.actor) }
-        return event.event == "session-started" && rejected.contains(event.actor)
-    }
+        actorKinds: ["ims"], after: ["token-rejected"], then: "session-started")
 }

@@ -13,12 +13,7 @@ extension ReachPoint {
         "ivanti.credential-rejected", outcome: "the Ivanti client refused a derived credential, with its problem code",
         actorKinds: ["ivanti"], event: "credential-rejected")
 
-    static let credentialRenewed = ReachPoint.sequence(
+    static let credentialRenewed = ReachPoint.then(
         "ivanti.credential-renewed", outcome: "the Ivanti client asked an app to renew its credential, and vaulted the new one",
-        actorKinds: ["ivanti"], events: ["renewal-requested", "credential-stored"], initial: Set<String>()
-    ) { asked, event in
-        guard let app = event["app"] else { return false }
-        if event.event == "renewal-requested" { asked.insert(app) }
-        return event.event == "credential-stored" && asked.contains(app)
-    }
+        actorKinds: ["ivanti"], after: ["renewal-requested"], then: "credential-stored", sameKey: { $0["app"] })
 }

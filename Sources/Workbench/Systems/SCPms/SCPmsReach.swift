@@ -9,30 +9,18 @@ extension ReachPoint {
         deleteRetried, deleteFailed,
     ]
 
-    static let reRegisteredAfterServerForgot = ReachPoint.sequence(
+    static let reRegisteredAfterServerForgot = ReachPoint.then(
         "scpms.re-registered-after-server-forgot",
         outcome: "a client whose stored registration the server no longer knew registered again, and got a new id",
-        actorKinds: ["scpms"], events: ["scpms-register-again", "scpms-registered"], initial: Set<String>()
-    ) { refused, event in
-        if event.event == "scpms-register-again" { refused.insert(event.actor) }
-        return event.event == "scpms-registered" && refused.contains(event.actor)
-    }
+        actorKinds: ["scpms"], after: ["scpms-register-again"], then: "scpms-registered")
 
-    static let registeredAfterUnavailable = ReachPoint.sequence(
+    static let registeredAfterUnavailable = ReachPoint.then(
         "scpms.registered-after-unavailable", outcome: "a client answered 503 by SCPms retried and then registered",
-        actorKinds: ["scpms"], events: ["scpms-retry", "scpms-registered"], initial: Set<String>()
-    ) { retried, event in
-        if event.event == "scpms-retry" { retried.insert(event.actor) }
-        return event.event == "scpms-registered" && retried.contains(event.actor)
-    }
+        actorKinds: ["scpms"], after: ["scpms-retry"], then: "scpms-registered")
 
-    static let registeredAfterNetworkError = ReachPoint.sequence(
+    static let registeredAfterNetworkError = ReachPoint.then(
         "scpms.registered-after-network-error", outcome: "a client whose exchange with SCPms failed on the network later registered",
-        actorKinds: ["scpms"], events: ["scpms-network-error", "scpms-registered"], initial: Set<String>()
-    ) { failed, event in
-        if event.event == "scpms-network-error" { failed.insert(event.actor) }
-        return event.event == "scpms-registered" && failed.contains(event.actor)
-    }
+        actorKinds: ["scpms"], after: ["scpms-network-error"], then: "scpms-registered")
 
     static let catalogueRead = ReachPoint.event(
         "scpms.catalogue-read", outcome: "a registered client read an OData collection (status 200)", actorKinds: ["scpms"],

@@ -10,13 +10,10 @@ extension ReachPoint {
         "sunfire.quota-refused", outcome: "Sunfire's spooler dropped a job because its owner's print quota was exhausted",
         actorKinds: ["sunfire"], event: "job-dropped", where: { $0["reason"]?.contains("quota") == true })
 
-    static let printedAfterFailure = ReachPoint.sequence(
+    static let printedAfterFailure = ReachPoint.then(
         "sunfire.printed-after-failure", outcome: "a SOC Print print failed, and a later one from the same app went through",
-        actorKinds: ["sunfire"], events: ["print-finished"], initial: Set<String>()
-    ) { failed, event in
-        if event["status"] == "failed" { failed.insert(event.actor) }
-        return event["status"] == "printed" && failed.contains(event.actor)
-    }
+        actorKinds: ["sunfire"], after: ["print-finished"], where: { $0["status"] == "failed" }, then: "print-finished",
+        where: { $0["status"] == "printed" })
 
     static let uploadFailed = ReachPoint.event(
         "sunfire.upload-failed", outcome: "a SOC Print print failed while uploading the document to Sunfire", actorKinds: ["sunfire"],
