@@ -9,6 +9,15 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "Kernel", targets: ["Kernel"]),
         .library(name: "IPP", targets: ["IPP"]),
+        // The workbench in a team's own test suite (docs/library.md): a simulated world from a seed, actors, faults,
+        // scenario lines and the team's own code on a Node; the swift-testing helpers; the client modules an app ships.
+        .library(name: "WorkbenchKit", targets: ["WorkbenchKit"]),
+        .library(name: "WorkbenchTesting", targets: ["WorkbenchTesting"]),
+        .library(name: "MiGClient", targets: ["MiGClient"]),
+        .library(name: "SCPmsClient", targets: ["SCPmsClient"]),
+        .library(name: "IMSSDK", targets: ["IMSSDK"]),
+        .library(name: "AppConnect", targets: ["AppConnect"]),
+        .library(name: "SOCPrint", targets: ["SOCPrint"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
@@ -290,6 +299,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
+        // A simulated world for a team's own tests, over the scenario engine and the catalog of the `workbench` command:
+        // start actors, change the world with typed calls or scenario lines, run the team's code on a Node, read the
+        // failures, the trace and the digest (docs/library.md).
+        .target(name: "WorkbenchKit", dependencies: ["Workbench", "Scenario", "Kernel", "Wire"]),
+        // swift-testing over WorkbenchKit: a body swarmed over seeds in parallel, each failing seed reported once with
+        // the command that replays it.
+        .target(name: "WorkbenchTesting", dependencies: ["WorkbenchKit", "Wire"]),
         // The command links jemalloc (Debian's libjemalloc): glibc's malloc kept the peak of a long `serve` run's
         // in-flight buffers in its thread arenas, and the 10-minute soak's RSS crept 3.4 MiB after the first minute;
         // with jemalloc it stayed within 0.6 MiB, at less CPU per operation (README, "Load").
@@ -314,6 +330,15 @@ let package = Package(
         // What several test targets share: running real programs and `workbench serve` under watchdogs, free
         // ports, repository paths, wall-clock deadlines for live-wire waits, raw bytes to an actor on either wire.
         .target(name: "TestSupport", dependencies: ["Wire", .product(name: "NIOCore", package: "swift-nio")], path: "Tests/TestSupport"),
+
+        // Examples/PrintDesk, an app team's package that uses the workbench by path, compiled here too from its own
+        // folders (importing only the public products, never @testable), so `swift test` runs its tests without a
+        // second build of the whole package; docs/library.md says why.
+        .target(name: "PrintDesk", dependencies: ["MiGClient", "Wire"], path: "Examples/PrintDesk/Sources/PrintDesk"),
+        .testTarget(
+            name: "PrintDeskTests", dependencies: ["PrintDesk", "MiGClient", "WorkbenchKit", "WorkbenchTesting"],
+            path: "Examples/PrintDesk/Tests/PrintDeskTests"),
+        .testTarget(name: "WorkbenchKitTests", dependencies: ["WorkbenchKit", "WorkbenchTesting", "TestSupport"]),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"]),

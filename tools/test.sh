@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== swift-format lint (the style in .swift-format; fix with: swift format format -i -r --parallel Package.swift Sources Tests Fuzz)"
-swift format lint --strict --recursive --parallel Package.swift Sources Tests Fuzz
+echo "== swift-format lint (the style in .swift-format; fix with: swift format format -i -r --parallel Package.swift Sources Tests Fuzz Examples)"
+swift format lint --strict --recursive --parallel Package.swift Sources Tests Fuzz Examples
 
 tools/setup.sh --build-tests
 bin="$(swift build --show-bin-path)"

@@ -23,6 +23,16 @@ public struct Statement: Sendable {
     let step: any Step
 }
 
+extension Statement {
+    /// A statement that no line of the language makes: a library caller's own step (WorkbenchKit runs a test's async
+    /// code as one, so the executor holds it to every check a line gets). It names nothing and binds nothing.
+    package init(file: String, line: Int, source: String, directive: String, step: any Step) {
+        self.init(
+            file: file, line: line, source: source, directive: directive, names: [], binding: nil, spawned: nil, joined: nil,
+            reads: [], live: .runs, liveColumn: 1, step: step)
+    }
+}
+
 /// A `${NAME}` a line reads, and where.
 public struct VariableUse: Sendable, Equatable {
     public let name: String

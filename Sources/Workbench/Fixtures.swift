@@ -1,9 +1,9 @@
 import Foundation
 
 /// Finds the repository's `Fixtures/` folder (test certificates, documents): `WORKBENCH_FIXTURES`, then the
-/// working directory, then the folders above the `workbench` executable (`.build/<config>/workbench`), so
-/// actors that need key material start from anywhere — a scenario run from `Simulations/`, a console started
-/// in `/tmp`.
+/// working directory, then the folders above the `workbench` executable (`.build/<config>/workbench`), then the
+/// checkout the workbench was built from, so actors that need key material start from anywhere — a scenario run from
+/// `Simulations/`, a console started in `/tmp`, a test suite that links the workbench as a library.
 enum Fixtures {
     /// Found once per process: every actor start and every client with a certificate asks, and a swarm starts
     /// thousands (the search reads /proc and probes folders).
@@ -17,6 +17,9 @@ enum Fixtures {
             folder = folder.deletingLastPathComponent()
         }
         if let environment = ProcessInfo.processInfo.environment["WORKBENCH_FIXTURES"] { candidates.insert(environment, at: 0) }
+        // Last, the checkout this file was compiled from: a test suite that links the workbench as a library (WorkbenchKit)
+        // runs from its own package's folder, far from the workbench's.
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path)
         // Absolute (WORKBENCH_FIXTURES may be relative): the paths end up in notes a user pastes into another shell.
         return candidates.lazy.map { URL(fileURLWithPath: $0.hasSuffix("/Fixtures") ? $0 : "\($0)/Fixtures").standardizedFileURL.path }
             .first { FileManager.default.fileExists(atPath: "\($0)/tls/ca.pem") }
