@@ -67,6 +67,11 @@ struct DiffCommand: ParsableCommand {
             print("note: \(name) is listed as a known difference but the replay agrees with the recording on it (or it was not compared)")
         }
         if let error = replayed.error { print("stopped: the replay: \(error)") }
+        // A diff that compared nothing has shown nothing: it does not pass.
+        guard !scenario.steps.isEmpty else {
+            print("NOTHING COMPARED: none of the \(recording.exchanges.count) exchanges could be replayed")
+            throw ExitStatus.checkFailed
+        }
         print(
             "\(unexplained == 0 && replayed.error == nil ? "SAME" : "DIFFERENT") \(diff.comparedFields) fields of \(scenario.steps.count) "
                 + "exchanges compared: \(diff.differences.count) differ"
