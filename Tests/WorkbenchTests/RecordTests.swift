@@ -220,6 +220,57 @@ import Wire
         #expect(diff.stdout.contains("NOTHING COMPARED"), "\(diff.output)")
     }
 
+    /// A 6 MB answer comes through whole and is kept (as base64: it is not text); past `--max-body` the client gets 502
+    /// for an answer and 413 for a request, and the proxy keeps serving. The upstream is Python's http.server.
+    @Test func largeBodiesComeThroughWholeAndTheLimitIsAnswered() throws {
+        let directory = try Self.scratch("large")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Bytes that are no text (so kept as base64), made fast: a multiplicative hash of the offset.
+        let large = Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        try FileManager.default.createDirectory(atPath: "\(directory)/www", withIntermediateDirectories: true)
+        try large.write(to: URL(fileURLWithPath: "\(directory)/www/large.bin"))
+        let port = try Ports.free()
+        let upstream = try ServedProcess.start(
+            "/usr/bin/python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", "\(directory)/www", "\(port)"],
+            until: .acceptsConnections(port: port))
+        defer { upstream.stop() }
+
+        let out = "\(directory)/recording"
+        let (recorder, proxy) = try Self.record([
+            "--upstream", "http://127.0.0.1:\(port)", "--listen", "0", "--out", out, "--max-body", "\(8_000_000)",
+        ])
+        let fetched = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "60", "\(proxy)/large.bin"], timeout: 90)
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect(fetched.stdoutBytes.count == large.count && Data(fetched.stdoutBytes) == large, "the answer comes through whole")
+        // A 6 MB request is under the 8 MB limit: it reaches http.server, which has no POST (501).
+        let upload = try ExternalProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@\(directory)/www/large.bin", "-H",
+                "Content-Type: application/octet-stream", "\(proxy)/upload",
+            ],
+            timeout: 90)
+        #expect(upload.stdout == "501", "\(upload.output)")
+        #expect(Self.interrupt(recorder) == .exited(0), "\(recorder.errorOutput)")
+        let kept = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/0001.json"))) as? [String: Any])
+        let body = try #require((kept["response"] as? [String: Any])?["body"] as? [String: Any])
+        #expect(body["bytes"] as? Int == large.count)
+        #expect((body["base64"] as? String).flatMap { Data(base64Encoded: $0) } == large)
+
+        let (limited, limitedURL) = try Self.record([
+            "--upstream", "http://127.0.0.1:\(port)", "--listen", "0", "--out", "\(directory)/limited", "--max-body", "1000000",
+        ])
+        let answer = try Self.curl(["\(limitedURL)/large.bin"])
+        #expect(answer.status == "502")
+        #expect(answer.body.contains("exceeds the limit of 1000000 bytes"), "\(answer.body)")
+        // Over the limit: 413 before anything goes upstream.
+        let request = try Self.curl(["--data-binary", "@\(directory)/www/large.bin", "\(limitedURL)/upload"])
+        #expect(request.status == "413", "\(request.body)")
+        #expect(try Self.curl(["-o", "/dev/null", "\(limitedURL)/nothing-here"]).status == "404", "the proxy keeps serving")
+        #expect(Self.interrupt(limited) == .exited(0))
+    }
+
     @Test func badCommandLinesAreUsageErrors() throws {
         for arguments in [
             ["record", "--upstream", "ftp://x", "--listen", "0", "--out", "/tmp/x"],
