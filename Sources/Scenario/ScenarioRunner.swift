@@ -72,11 +72,17 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs every statement of `script` in order on a new kernel seeded with `seed`, with the faults of `faults`
     /// run just before the statements they name.
-    public func run(_ script: Script, seed: UInt64, faults: FaultSource? = nil, output: @escaping @Sendable (String) -> Void) -> Result {
+    ///
+    /// - parameter keepPublished: keep every result the lines publish in ``Result/published`` (for `workbench diff`,
+    ///   which holds a recording's answers against them); what is kept changes nothing in the trace.
+    public func run(
+        _ script: Script, seed: UInt64, faults: FaultSource? = nil, keepPublished: Bool = false, output: @escaping @Sendable (String) -> Void
+    ) -> Result {
         let kernel = Kernel(seed: seed, plantedBugs: plantedBugs)
         return run(
             script, on: kernel, seed: seed, faults: faults, invariants: invariants, reach: ReachWatch(language.declaredReachPoints(in: script)),
-            output: output)
+            output: output
+        ) { $0.keepsPublished = keepPublished }
     }
 
     /// Runs `script` on the live wire (`workbench run --live`): the actors it starts listen on loopback (ports the

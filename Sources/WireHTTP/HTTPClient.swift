@@ -55,9 +55,11 @@ public enum HTTPClient {
     /// - parameters:
     ///   - setup: extra handlers to put in front of HTTP (TLS, for example), added first.
     ///   - timeout: how long the whole exchange may take on the node's clock.
+    ///   - maxBodyBytes: the largest response body taken; a larger one fails the exchange (a recording proxy's bound on
+    ///     what it holds).
     /// - throws: ``WireError`` for connection failures, ``HTTPClientError`` for a closed or timed-out exchange.
     public static func send(
-        _ request: HTTPRequest, host: String, port: Int, on node: Node, timeout: TimeAmount = .seconds(30),
+        _ request: HTTPRequest, host: String, port: Int, on node: Node, timeout: TimeAmount = .seconds(30), maxBodyBytes: Int = .max,
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
     ) async throws -> HTTPResponse {
         let promise = node.eventLoop.makePromise(of: HTTPResponse.self)
@@ -77,7 +79,7 @@ public enum HTTPClient {
             channel = try await node.connect(host: host, port: port, timeout: timeout) { channel in
                 setup(channel).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
+                    try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise, maxBodyBytes: maxBodyBytes))
                 }
             }.get()
         } catch {
@@ -106,8 +108,12 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
     private let promise: EventLoopPromise<HTTPResponse>
     private var head: HTTPResponseHead?
     private var body = ByteBuffer()
+    private let maxBodyBytes: Int
 
-    init(promise: EventLoopPromise<HTTPResponse>) { self.promise = promise }
+    init(promise: EventLoopPromise<HTTPResponse>, maxBodyBytes: Int) {
+        self.promise = promise
+        self.maxBodyBytes = maxBodyBytes
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -115,6 +121,11 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
             // 1xx answers (100 Continue) are interim; the real answer follows.
             if head.status.code >= 200 { self.head = head }
         case .body(var chunk):
+            guard body.readableBytes + chunk.readableBytes <= maxBodyBytes else {
+                promise.fail(HTTPClientError("the response body exceeds the limit of \(maxBodyBytes) bytes"))
+                context.close(promise: nil)
+                return
+            }
             body.writeBuffer(&chunk)
         case .end:
             guard let head else { return }

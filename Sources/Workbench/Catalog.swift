@@ -71,6 +71,11 @@ public enum Catalog {
         options.merge(system.liveOptions) { _, kind in kind }
     }
 
+    /// Each actor kind's demo account, of the systems that have one.
+    static let demoAccounts: [String: DemoAccount] = systems.reduce(into: [:]) { accounts, system in
+        accounts.merge(system.demoAccounts) { _, kind in kind }
+    }
+
     /// The deployments `serve --topology` offers, of every system.
     static let liveTopologies: [LiveTopology] = systems.flatMap(\.liveTopologies)
 

@@ -42,6 +42,9 @@ struct WorkbenchSystem: Sendable {
     /// The realistic bugs its actors and clients can be made to have, for `workbench swarm --planted` (never on in a
     /// normal run).
     let plantedBugs: [PlantedBugEntry]
+    /// The account each actor kind signs clients in with unless told otherwise: what `record --to-scenario` puts where
+    /// a recording's credentials were redacted.
+    let demoAccounts: [String: DemoAccount]
 
     init(
         name: String, actorKinds: [ActorKind], directives: [Directive] = [], liveOptions: [String: [String: String]] = [:],
@@ -50,7 +53,7 @@ struct WorkbenchSystem: Sendable {
         coreBenches: [any ParsableCommand.Type] = [],
         actorBenches: [any ParsableCommand.Type] = [],
         loadBench: LoadBenchPart? = nil, fuzzSamples: FuzzSamples = FuzzSamples(), timelineEvents: [TimelineEvent] = [],
-        plantedBugs: [PlantedBugEntry] = []
+        plantedBugs: [PlantedBugEntry] = [], demoAccounts: [String: DemoAccount] = [:]
     ) {
         self.name = name
         self.actorKinds = actorKinds
@@ -67,6 +70,7 @@ struct WorkbenchSystem: Sendable {
         self.fuzzSamples = fuzzSamples
         self.timelineEvents = timelineEvents
         self.plantedBugs = plantedBugs
+        self.demoAccounts = demoAccounts
     }
 }
 

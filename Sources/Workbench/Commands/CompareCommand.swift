@@ -54,7 +54,7 @@ struct CompareCommand: ParsableCommand {
                 "\(why == nil ? "DIFFERS" : "known  ") line \(difference.line) \(difference.name): actor \(Self.quoted(difference.actor)), "
                     + "target \(Self.quoted(difference.target))" + (why.map { "  (\($0))" } ?? ""))
         }
-        for name in known.unused(by: comparison.differences) {
+        for name in known.unused(by: comparison.differences.map(\.name)) {
             print("note: \(name) is listed as a known difference but the two runs agree on it (or it was not compared)")
         }
         if let error = actor.error { print("stopped: the actor's run: \(error)") }
@@ -150,7 +150,12 @@ struct KnownDifferences {
     private var reasons: [String: String] = [:]
 
     init(scenario: String) throws {
-        let path = (scenario.hasSuffix(".scn") ? String(scenario.dropLast(4)) : scenario) + ".differences"
+        try self.init(path: (scenario.hasSuffix(".scn") ? String(scenario.dropLast(4)) : scenario) + ".differences")
+    }
+
+    /// The differences listed in the file at `path` (none when there is no such file): a scenario's, or a recording's
+    /// `known.differences` (`workbench diff`).
+    init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -168,8 +173,8 @@ struct KnownDifferences {
     func reason(for name: String) -> String? { reasons[name] }
 
     /// Listed names no difference has: stale entries, worth saying.
-    func unused(by differences: [Comparison.Difference]) -> [String] {
-        let seen = Set(differences.map(\.name))
+    func unused(by names: [String]) -> [String] {
+        let seen = Set(names)
         return reasons.keys.filter { !seen.contains($0) }.sorted()
     }
 }

@@ -7,7 +7,8 @@ public struct WorkbenchCommand: AsyncParsableCommand {
         abstract: "A whole mobile-enterprise ecosystem on one machine: simulated actors, real clients, deterministic scenarios.",
         subcommands: [
             ConsoleCommand.self, RunCommand.self, CompareCommand.self, ServeCommand.self, AttachCommand.self, BenchCommand.self, OpenCommand.self,
-            FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self, ReachCommand.self,
+            FuzzScenarioCommand.self, SwarmCommand.self, ShrinkCommand.self, InvariantsCommand.self, ReachCommand.self, RecordCommand.self,
+            DiffCommand.self,
         ],
         defaultSubcommand: ConsoleCommand.self
     )

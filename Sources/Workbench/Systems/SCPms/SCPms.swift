@@ -1,3 +1,4 @@
+import SCPmsServer
 import Scenario
 import Swarm
 
@@ -14,6 +15,7 @@ extension WorkbenchSystem {
         traceEvents: WorkbenchSystem.scpmsTraceEvents,
         actorBenches: [SCPmsBench.self],
         loadBench: .scpms,
-        plantedBugs: PlantedBugEntry.scpms
+        plantedBugs: PlantedBugEntry.scpms,
+        demoAccounts: ["scpms": DemoAccount(user: SCPmsServer.Configuration().user, password: SCPmsServer.Configuration().password)]
     )
 }

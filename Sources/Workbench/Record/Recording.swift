@@ -1,0 +1,177 @@
+import Foundation
+import IPP
+
+/// A recording `workbench record` made: a folder with one `NNNN.json` per exchange (``RecordedExchange``) and an
+/// `index.json` (``RecordingIndex``) written when the recording ends; docs/record.md describes both. Readers take the
+/// exchange files, so a recording whose proxy was killed before it wrote its index still reads.
+struct Recording {
+    let folder: String
+    let exchanges: [RecordedExchange]
+
+    /// The file an exchange is kept in: its number, four digits or more (`0001.json`).
+    static func fileName(of number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".json"
+    }
+
+    /// Reads every exchange file of `folder` in number order.
+    ///
+    /// - throws: ``RecordingError`` naming the folder or file that cannot be read.
+    init(folder: String) throws(RecordingError) {
+        self.folder = folder
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw RecordingError("\(folder): no such folder; expected a recording `workbench record --out DIR` made")
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".json") && Int($0.dropLast(5)) != nil }
+            .sorted { Int($0.dropLast(5)) ?? 0 < Int($1.dropLast(5)) ?? 0 }
+        guard !names.isEmpty else { throw RecordingError("\(folder): no exchange files (0001.json, …) in it; expected a recording") }
+        var exchanges: [RecordedExchange] = []
+        for name in names {
+            let path = "\(folder)/\(name)"
+            do {
+                exchanges.append(try JSONDecoder().decode(RecordedExchange.self, from: Data(contentsOf: URL(fileURLWithPath: path))))
+            } catch {
+                throw RecordingError("\(path): not an exchange of a recording: \(error)")
+            }
+        }
+        self.exchanges = exchanges
+    }
+
+    /// The encoder of every file of a recording: keys sorted and indented, so two recordings diff line by line.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+/// Why a recording cannot be read or written, in one line.
+struct RecordingError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One request and the answer it got, kept whole (secrets redacted before it was written).
+struct RecordedExchange: Codable, Sendable {
+    /// 1, 2, … in the order the requests arrived.
+    var number: Int
+    /// When the request had arrived whole (UTC, ISO 8601 with milliseconds).
+    var startedAt: String
+    /// From the request's last byte to the answer's last byte, in milliseconds.
+    var durationMs: Double
+    /// The upstream's base URL.
+    var upstream: String
+    var request: RecordedExchange.Request
+    var response: RecordedExchange.Response
+    /// Set when the proxy answered itself (the upstream could not be reached or its answer was too large): why.
+    var proxyError: String?
+    /// What was redacted, e.g. `request.header.authorization`, `request.body.json.password`.
+    var redacted: [String]
+}
+
+extension RecordedExchange {
+    struct Request: Codable, Sendable {
+        var method: String
+        /// The request target as the client sent it (path and query).
+        var target: String
+        var headers: [RecordedHeader]
+        var body: RecordedBody?
+    }
+
+    struct Response: Codable, Sendable {
+        var status: Int
+        var reason: String
+        var headers: [RecordedHeader]
+        var body: RecordedBody?
+    }
+}
+
+/// A header, in the order and spelling it had (repeated names stay repeated).
+struct RecordedHeader: Codable, Sendable, Equatable {
+    var name: String
+    var value: String
+}
+
+/// A body: its size and its bytes, as UTF-8 text when they are, else as base64; an IPP message also decoded.
+struct RecordedBody: Codable, Sendable {
+    var bytes: Int
+    var text: String?
+    var base64: String?
+    var ipp: RecordedIPP?
+
+    /// - parameter ipp: the side of an IPP exchange the body is (decoded then), nil for any other body.
+    init(_ data: [UInt8], ipp: RecordedIPP.Side?) {
+        bytes = data.count
+        if ipp == nil, let text = String(validating: data, as: UTF8.self) {
+            self.text = text
+        } else {
+            base64 = Data(data).base64EncodedString()
+        }
+        self.ipp = ipp.map { RecordedIPP(data, side: $0) }
+    }
+
+    /// The bytes again.
+    var data: [UInt8] {
+        if let text { return Array(text.utf8) }
+        return base64.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
+    }
+}
+
+/// An IPP message decoded (with the project's codec): operation or status, request id, and every attribute as ipptool
+/// prints it (`name (syntax) = value,value`).
+struct RecordedIPP: Codable, Sendable {
+    struct Group: Codable, Sendable {
+        var tag: String
+        var attributes: [String]
+    }
+
+    /// A request's code is an operation, an answer's a status: the same number names both.
+    enum Side { case request, response }
+
+    var version: String?
+    /// The operation (a request) or the status (an answer) as named by RFC 8011 (`Get-Printer-Attributes`,
+    /// `successful-ok`), or `operation-0x…`/`status-0x…`.
+    var code: String?
+    var requestId: Int?
+    var groups: [Group]?
+    /// Bytes after the attributes (the document of a Print-Job).
+    var documentBytes: Int?
+    /// Why the body could not be decoded, when it could not.
+    var problem: String?
+
+    init(_ data: [UInt8], side: Side) {
+        do {
+            let (message, offset) = try IPPDecoder().decodeWithDocumentOffset(data)
+            version = "\(message.version)"
+            requestId = Int(message.requestID)
+            code = side == .request ? "\(message.operation)" : "\(message.status)"
+            groups = message.groups.map { group in Group(tag: "\(group.tag)", attributes: group.map { "\($0)" }) }
+            documentBytes = data.count - offset
+        } catch {
+            problem = "\(error)"
+        }
+    }
+}
+
+/// `index.json`: the recording at a glance, written when the recording ends.
+struct RecordingIndex: Codable, Sendable {
+    struct Entry: Codable, Sendable {
+        var number: Int
+        var file: String
+        var method: String
+        var target: String
+        var status: Int
+        var durationMs: Double
+        var proxyError: String?
+    }
+
+    var upstream: String
+    var startedAt: String
+    var endedAt: String
+    /// Whether secrets were redacted (`--no-redact` turns it off), and the header names that were.
+    var redaction: Bool
+    var redactedHeaders: [String]
+    var exchanges: [Entry]
+}

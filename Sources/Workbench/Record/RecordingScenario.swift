@@ -1,0 +1,227 @@
+import Foundation
+import Scenario
+
+/// A recording as a scenario (`workbench record --to-scenario`): `start KIND`, then per exchange one `http` line sent
+/// to the actor's node and an `expect` per part of the recorded answer that an actor should give again — the status,
+/// the Content-Type, the JSON fields (volatile ones by their shape only). docs/record.md has the rules.
+struct RecordingScenario {
+    /// An exchange the scenario replays: the result name its `http` line binds, and that line.
+    struct Step {
+        let exchange: RecordedExchange
+        let label: String
+        let line: Int
+    }
+
+    let text: String
+    let steps: [Step]
+    /// Exchanges the scenario cannot replay, with why.
+    let leftOut: [(exchange: Int, why: String)]
+
+    /// Headers a client's HTTP stack writes itself, or that belong to one connection or one client.
+    static let unsentHeaders: Set<String> = [
+        "host", "content-length", "connection", "keep-alive", "transfer-encoding", "expect", "te", "user-agent", "accept-encoding",
+        "proxy-connection", "upgrade",
+    ]
+
+    /// - parameters:
+    ///   - kind: the actor kind the requests go to (its node by its default host, plain HTTP on port 80).
+    ///   - account: the actor's demo account, put where a recorded `Authorization: Basic` was redacted.
+    init(_ recording: Recording, kind: ActorKind, account: DemoAccount?, title: String) {
+        var lines = [
+            "# Made by `workbench record --to-scenario` from \(recording.exchanges.count) exchange(s) recorded against "
+                + "\(recording.exchanges.first?.upstream ?? "?"); see docs/record.md.",
+            "scenario \(Self.quoted(title))",
+            "start \(kind.name)",
+        ]
+        var steps: [Step] = []
+        var leftOut: [(Int, String)] = []
+        // Values an earlier answer gave (ids) that a later request sends back: the replayed answer's value is captured
+        // and sent instead, since the actor makes its own ids.
+        var captured: [(value: String, variable: String)] = []
+        var cookies: [String: String] = [:]  // cookie name -> the variable holding the replayed answer's value
+        let harvest = Self.volatileValues(recording)
+        let sentLater = Self.valuesSentBack(harvest, recording)
+        for exchange in recording.exchanges {
+            let number = Recording.fileName(of: exchange.number).dropLast(5)
+            let label = "r\(exchange.number)"
+            if let why = Self.problem(exchange) {
+                lines.append("# \(number): left out: \(why)")
+                leftOut.append((exchange.number, why))
+                continue
+            }
+            var words = ["http", exchange.request.method, Self.template("http://\(kind.defaultHost)" + Self.path(exchange.request.target), captured)]
+            for header in exchange.request.headers where !Self.unsentHeaders.contains(header.name.lowercased()) {
+                guard let value = Self.headerValue(header, account: account, cookies: cookies) else {
+                    lines.append("# \(number): header \(header.name) left out: it was redacted and the scenario has nothing to put there")
+                    continue
+                }
+                words += ["header", Self.quoted(header.name), value == header.value ? Self.template(value, captured) : value]
+            }
+            if let body = exchange.request.body?.text { words += ["body", Self.template(body, captured)] }
+            words += ["as", label]
+            lines.append("section \(Self.quoted("\(number): \(exchange.request.method) \(Self.path(exchange.request.target))"))")
+            lines.append(words.joined(separator: " "))
+            steps.append(Step(exchange: exchange, label: label, line: lines.count))
+            lines += Self.expectations(exchange.response, label: label)
+            // What later requests send back of this answer.
+            for (index, item) in harvest.enumerated() where item.exchange == exchange.number && sentLater.contains(index) {
+                let variable = "\(label)-\(Self.variableName(item.key))"
+                lines.append(
+                    "capture \(variable) from ${\(label).body} matching "
+                        + Self.quoted("\"\(Self.regexEscaped(item.key))\" *: *\"([^\"]*)\""))
+                captured.append((item.value, variable))
+            }
+            for header in exchange.response.headers where header.name.lowercased() == "set-cookie" {
+                guard let name = header.value.split(separator: "=", maxSplits: 1).first.map(String.init), !name.isEmpty,
+                    Self.cookieSentBack(name, after: exchange.number, recording)
+                else { continue }
+                let variable = "\(label)-cookie-\(Self.variableName(name))"
+                lines.append(
+                    "capture \(variable) from ${\(label).header.set-cookie} matching " + Self.quoted("\(Self.regexEscaped(name))=([^;]*)"))
+                cookies[name] = variable
+            }
+            captured.sort { $0.value.count > $1.value.count }  // the longest first: one id may hold another
+        }
+        text = lines.joined(separator: "\n") + "\n"
+        self.steps = steps
+        self.leftOut = leftOut
+    }
+
+    /// Why an exchange cannot be a line of a scenario, or nil.
+    static func problem(_ exchange: RecordedExchange) -> String? {
+        if let error = exchange.proxyError { return "the proxy answered it itself (\(error))" }
+        if let ipp = exchange.request.body?.ipp {
+            return "an IPP request (\(ipp.code ?? "undecodable")): the http directive sends text bodies only (IPP replay is not in this slice)"
+        }
+        if let body = exchange.request.body, body.text == nil { return "its body (\(body.bytes) bytes) is not UTF-8 text" }
+        return nil
+    }
+
+    /// The origin-form path and query of a target (an absolute-form target loses its scheme and authority).
+    static func path(_ target: String) -> String {
+        guard target.hasPrefix("http://") || target.hasPrefix("https://"), let components = URLComponents(string: target) else { return target }
+        return (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
+            + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// A header's value in the scenario: as recorded, or for a redacted one what the actor's run needs (nil: left out).
+    static func headerValue(_ header: RecordedHeader, account: DemoAccount?, cookies: [String: String]) -> String? {
+        guard header.value.contains(Redaction.marker) else { return header.value }
+        switch header.name.lowercased() {
+        case "authorization", "proxy-authorization":
+            guard header.value.lowercased().hasPrefix("basic "), let account else { return nil }
+            return quoted("Basic " + Data("\(account.user):\(account.password)".utf8).base64EncodedString())
+        case "cookie":
+            let pairs = header.value.split(separator: ";").compactMap { pair -> String? in
+                let name = pair.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                return cookies[name].map { "\(name)=${\($0)}" }
+            }
+            return pairs.isEmpty ? nil : "\"" + pairs.joined(separator: "; ") + "\""
+        default:
+            return nil
+        }
+    }
+
+    /// The checks of a recorded answer: its status, its Content-Type, each JSON field that should come again (a
+    /// volatile one by its shape), each as a line the recorded answer itself passes.
+    static func expectations(_ response: RecordedExchange.Response, label: String) -> [String] {
+        var lines = ["expect ${\(label).status} == \(response.status)"]
+        if let type = response.headers.first(where: { $0.name.lowercased() == "content-type" })?.value {
+            lines.append("expect ${\(label).header.content-type} == \(quoted(type))")
+        }
+        guard let body = response.body?.text else { return lines }
+        for field in JSONFields(body).fields {
+            guard let pattern = field.pattern(in: body) else { continue }
+            lines.append("expect ${\(label).body} matches \(quoted(pattern))")
+        }
+        return lines
+    }
+
+    /// Values of volatile JSON fields (ids, tokens) the answers gave, each where it was first given.
+    static func volatileValues(_ recording: Recording) -> [(exchange: Int, key: String, value: String)] {
+        var seen: Set<String> = []
+        return recording.exchanges.flatMap { exchange -> [(exchange: Int, key: String, value: String)] in
+            guard exchange.proxyError == nil, let body = exchange.response.body?.text else { return [] }
+            return JSONFields(body).fields.compactMap { field in
+                guard field.volatile, !field.inArray, case .string(let value) = field.value, value.count >= 6, seen.insert(value).inserted else {
+                    return nil
+                }
+                return (exchange.number, field.key, value)
+            }
+        }
+    }
+
+    /// The indexes of the values a later request sends back (in its target, a header or its body).
+    static func valuesSentBack(_ values: [(exchange: Int, key: String, value: String)], _ recording: Recording) -> Set<Int> {
+        var used: Set<Int> = []
+        for exchange in recording.exchanges {
+            let sent = [exchange.request.target] + exchange.request.headers.map { $0.value } + [exchange.request.body?.text ?? ""]
+            for (index, item) in values.enumerated() where item.exchange < exchange.number && sent.contains(where: { $0.contains(item.value) }) {
+                used.insert(index)
+            }
+        }
+        return used
+    }
+
+    /// Whether a request after exchange `number` sends the cookie `name` back.
+    static func cookieSentBack(_ name: String, after number: Int, _ recording: Recording) -> Bool {
+        recording.exchanges.contains { exchange in
+            exchange.number > number
+                && exchange.request.headers.contains { $0.name.lowercased() == "cookie" && $0.value.contains("\(name)=") }
+        }
+    }
+
+    static func variableName(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : "-" })
+    }
+
+    /// A scenario string: quoted, with the language's escapes (`$` escaped, so nothing in it is read as a variable).
+    static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "$": out += "\\$"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `text` quoted, each captured value in it replaced by its variable (`${r1-ApplicationConnectionId}`).
+    static func template(_ text: String, _ captured: [(value: String, variable: String)]) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let hits = captured.compactMap { item in rest.range(of: item.value).map { ($0, item.variable) } }
+            guard let (range, variable) = hits.min(by: { $0.0.lowerBound < $1.0.lowerBound }) else { break }
+            out += escaped(String(rest[..<range.lowerBound])) + "${\(variable)}"
+            rest = rest[range.upperBound...]
+        }
+        return "\"" + out + escaped(String(rest)) + "\""
+    }
+
+    /// A regular expression that matches `text` literally.
+    static func regexEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}/".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}
+
+/// The account an actor kind signs clients in with by default, put where a recording's credentials were redacted.
+struct DemoAccount: Sendable {
+    let user: String
+    let password: String
+}
