@@ -137,15 +137,27 @@ import Wire
         try await wire.shutdown()
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 400 "), "\(String(decoding: answer, as: UTF8.self))")
 
-        let again = try Self.curl(["-X", "PUT", "-d", "x", "\(proxy)/again"])
+        // A JSON body with secrets in it, at any depth: kept, but not the secrets.
+        let again = try Self.curl([
+            "-X", "PUT", "-H", "Content-Type: application/json", "-d",
+            #"{"user":"demo","password":"hunter2-json","inner":{"clientSecret":"hunter2-inner","n":1}}"#,
+            "\(proxy)/again",
+        ])
         #expect(again.status == "502")
-        #expect(Self.interrupt(recorder) == .exited(0), "\(recorder.errorOutput)")
+        // SIGTERM ends it as SIGINT does.
+        #expect(recorder.stop() == .exited(0), "\(recorder.errorOutput)")
         #expect(recorder.output.contains("recorded 2 exchanges in \(out) (2 answered by the proxy: the upstream failed them)"), "\(recorder.output)")
         let index = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/index.json"))) as? [String: Any])
         let entries = try #require(index["exchanges"] as? [[String: Any]])
         #expect(entries.map { $0["status"] as? Int } == [502, 502])
         #expect(entries.allSatisfy { ($0["proxyError"] as? String)?.contains("127.0.0.1:\(nothing)") == true })
+        let second = try String(contentsOfFile: "\(out)/0002.json", encoding: .utf8)
+        #expect(!second.contains("hunter2"), "\(second)")
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
+        #expect(kept["redacted"] as? [String] == ["request.body.json.inner.clientSecret", "request.body.json.password"])
+        let body = try #require(((kept["request"] as? [String: Any])?["body"] as? [String: Any])?["text"] as? String)
+        #expect(body == #"{"inner":{"clientSecret":"REDACTED","n":1},"password":"REDACTED","user":"demo"}"#)
 
         // Nothing to replay: --to-scenario says so, and what it writes still parses.
         let converted = try WorkbenchBinary.run(["record", "--to-scenario", out, "--actor", "echo", "--out", "\(directory)/none.scn"])

@@ -21,7 +21,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The recording (a folder `workbench record --out` wrote).", valueName: "dir"))
     var folder: String
 
-    @Option(help: ArgumentHelp("The actor kind to replay against, e.g. scpms.", valueName: "kind"))
+    @Option(help: ArgumentHelp("The actor kind to replay against (\(RecordCommand.kindNames)).", valueName: "kind"))
     var against: String
 
     @OptionGroup var seed: SeedOption

@@ -33,7 +33,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Recording: the folder to record into. --to-scenario: the scenario file to write.", valueName: "path"))
     var out: String?
 
-    @Option(help: "The address the proxy listens on.")
+    @Option(help: ArgumentHelp("The address the proxy listens on.", valueName: "address"))
     var bind = "127.0.0.1"
 
     @Flag(help: "Listen HTTPS, with the workbench's test certificate (Fixtures/tls/server.pem) unless --cert and --key.")
@@ -71,7 +71,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: .customLong("to-scenario"), help: ArgumentHelp("Turn this recording into a scenario (with --actor and --out).", valueName: "dir"))
     var toScenario: String?
 
-    @Option(help: ArgumentHelp("With --to-scenario: the actor kind the requests go to, e.g. scpms.", valueName: "kind"))
+    @Option(help: ArgumentHelp("With --to-scenario: the actor kind the requests go to (\(Self.kindNames)).", valueName: "kind"))
     var actor: String?
 
     func validate() throws {

@@ -99,7 +99,9 @@ struct Redaction: Sendable {
     private static func redactJSON(_ value: Any, path: String, found: inout [String]) -> Any {
         if let object = value as? [String: Any] {
             var result: [String: Any] = [:]
-            for (key, member) in object {
+            // In key order: the list of what was redacted is the same every time.
+            for key in object.keys.sorted() {
+                let member = object[key]!
                 if isSecretName(key), !(member is [String: Any]), !(member is [Any]) {
                     found.append("\(path).\(key)")
                     result[key] = marker
