@@ -7,9 +7,18 @@ import PackageDescription
 let package = Package(
     name: "PrintDesk",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "../..")],
+    // Named, so the products below name it the same whatever the checkout's folder is called (a path dependency's
+    // identity is otherwise its folder's name).
+    dependencies: [.package(name: "Workbench", path: "../..")],
     targets: [
-        .target(name: "PrintDesk", dependencies: ["MiGClient", "Wire"]),
-        .testTarget(name: "PrintDeskTests", dependencies: ["PrintDesk", "MiGClient", "WorkbenchKit", "WorkbenchTesting"]),
+        .target(
+            name: "PrintDesk",
+            dependencies: [.product(name: "MiGClient", package: "Workbench"), .product(name: "Wire", package: "Workbench")]),
+        .testTarget(
+            name: "PrintDeskTests",
+            dependencies: [
+                "PrintDesk", .product(name: "MiGClient", package: "Workbench"), .product(name: "WorkbenchKit", package: "Workbench"),
+                .product(name: "WorkbenchTesting", package: "Workbench"),
+            ]),
     ]
 )

@@ -9,7 +9,8 @@ import Testing
 
     static func swiftFiles(under folder: String) -> [URL] {
         let root = Repository.root.appendingPathComponent(folder)
-        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        // Hidden folders left out: a build of the example by itself leaves its `.build` (checkouts, sources of others) there.
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
         return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
     }
 
