@@ -46,17 +46,10 @@ struct CompareCommand: ParsableCommand {
         let against = targets.map { "\($0.kind) \($0.shown)" }.joined(separator: ", ")
         print("compare \(script.file): the actor, then \(against)")
         for (statement, why) in left { print("  not compared, line \(statement.line): \(why)") }
-        var unexplained = 0
-        for difference in comparison.differences {
-            let why = known.reason(for: difference.name)
-            if why == nil { unexplained += 1 }
-            print(
-                "\(why == nil ? "DIFFERS" : "known  ") line \(difference.line) \(difference.name): actor \(Self.quoted(difference.actor)), "
-                    + "target \(Self.quoted(difference.target))" + (why.map { "  (\($0))" } ?? ""))
-        }
-        for name in known.unused(by: comparison.differences.map(\.name)) {
-            print("note: \(name) is listed as a known difference but the two runs agree on it (or it was not compared)")
-        }
+        let unexplained = known.report(
+            comparison.differences.map {
+                ($0.name, "line \($0.line) \($0.name): actor \(Self.quoted($0.actor)), target \(Self.quoted($0.target))")
+            }, agreeing: "the two runs agree")
         if let error = actor.error { print("stopped: the actor's run: \(error)") }
         if let error = real.error { print("stopped: the target's run: \(error)") }
         print(
@@ -171,6 +164,21 @@ struct KnownDifferences {
     }
 
     func reason(for name: String) -> String? { reasons[name] }
+
+    /// Prints each difference (`name` and what each side had, as `text`) as `DIFFERS` or as `known` with its reason, then
+    /// the listed names no difference has (`agreeing`: what agreed on them); returns how many are not listed.
+    func report(_ differences: [(name: String, text: String)], agreeing: String) -> Int {
+        var unexplained = 0
+        for difference in differences {
+            let why = reason(for: difference.name)
+            if why == nil { unexplained += 1 }
+            print("\(why == nil ? "DIFFERS" : "known  ") \(difference.text)" + (why.map { "  (\($0))" } ?? ""))
+        }
+        for name in unused(by: differences.map(\.name)) {
+            print("note: \(name) is listed as a known difference but \(agreeing) on it (or it was not compared)")
+        }
+        return unexplained
+    }
 
     /// Listed names no difference has: stale entries, worth saying.
     func unused(by names: [String]) -> [String] {

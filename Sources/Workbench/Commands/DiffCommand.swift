@@ -55,17 +55,9 @@ struct DiffCommand: ParsableCommand {
             "diff \(folder): \(recording.exchanges.count) exchanges recorded against \(recording.exchanges.first?.upstream ?? "?"), "
                 + "replayed against \(against) (simulated, seed \(seed.value))")
         for (number, why) in scenario.leftOut { print("  not replayed, \(Recording.fileName(of: number)): \(why)") }
-        var unexplained = 0
-        for difference in diff.differences {
-            let why = known.reason(for: difference.name)
-            if why == nil { unexplained += 1 }
-            print(
-                "\(why == nil ? "DIFFERS" : "known  ") \(difference.name): recorded \(Self.shown(difference.recorded)), "
-                    + "actor \(Self.shown(difference.actor))" + (why.map { "  (\($0))" } ?? ""))
-        }
-        for name in known.unused(by: diff.differences.map(\.name)) {
-            print("note: \(name) is listed as a known difference but the replay agrees with the recording on it (or it was not compared)")
-        }
+        let unexplained = known.report(
+            diff.differences.map { ($0.name, "\($0.name): recorded \(Self.shown($0.recorded)), actor \(Self.shown($0.actor))") },
+            agreeing: "the replay agrees with the recording")
         if let error = replayed.error { print("stopped: the replay: \(error)") }
         // A diff that compared nothing has shown nothing: it does not pass.
         guard !scenario.steps.isEmpty else {
