@@ -225,3 +225,12 @@ struct DemoAccount: Sendable {
     let user: String
     let password: String
 }
+
+extension ScenarioContext {
+    /// The account a client of actor kind `kind` signs in with: its target's (`--target KIND=URL`) where the line gives
+    /// the actor's demo account, which a real server does not have; else the line's own (a wrong password stays wrong).
+    func signIn(_ kind: String, user: String, password: String) -> (user: String, password: String) {
+        guard let target = targets[kind], let demo = Catalog.demoAccounts[kind] else { return (user, password) }
+        return target.signIn(user: user, password: password, demo: (demo.user, demo.password))
+    }
+}

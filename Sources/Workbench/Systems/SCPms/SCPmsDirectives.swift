@@ -225,8 +225,8 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
         let timeout = try limit.duration(context)
         switch action {
         case "start-session":
-            let (user, password) = scpmsSignIn(
-                user: try givenUser?.resolve(context) ?? "", password: try givenPassword?.resolve(context) ?? "", context)
+            let (user, password) = context.signIn(
+                "scpms", user: try givenUser?.resolve(context) ?? "", password: try givenPassword?.resolve(context) ?? "")
             return context.perform("scpms start-session", label: variable, timeout: timeout) {
                 do throws(SCPmsSessionError) {
                     let session = try await manager.startSession(user: user, password: password)
@@ -435,12 +435,4 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         }
         return nil
     }
-}
-
-/// The account the app signs in with: the target's (`--target scpms=https://USER:PASSWORD@HOST`) where the line gives
-/// the actor's demo account, which a real server does not have; else the line's own (so a wrong password stays wrong).
-private func scpmsSignIn(user: String, password: String, _ context: ScenarioContext) -> (user: String, password: String) {
-    guard let target = context.targets["scpms"] else { return (user, password) }
-    let actors = SCPmsServer.Configuration()
-    return target.signIn(user: user, password: password, demo: (actors.user, actors.password))
 }

@@ -180,7 +180,7 @@ enum SOCPrintCommand: Sendable {
     func perform(_ app: SOCPrintApp, context: ScenarioContext, label: String, limit: Duration) throws -> Pending {
         switch self {
         case .settings(let user, let password, let server, let printer):
-            let account = sunfireSignIn(user: try user.resolve(context), password: try password.resolve(context), context)
+            let account = context.signIn("sunfire", user: try user.resolve(context), password: try password.resolve(context))
             let alert = app.settings.save(
                 username: account.user, password: account.password,
                 printer: try printer.resolve(context), server: try server.resolve(context))

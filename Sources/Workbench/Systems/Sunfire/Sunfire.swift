@@ -1,4 +1,5 @@
 import Scenario
+import SunfireHost
 import Swarm
 
 /// NUS SOC Print's side of the world (original 001): Sunfire, the SSH print host, and mysoc, the site with the quota
@@ -21,6 +22,7 @@ extension WorkbenchSystem {
             addresses: ["sunfire:22"],
             hostile: ["disk-quota=9223372036854775807", "print-quota=-1", "max-auth-tries=0"]),
         timelineEvents: WorkbenchSystem.sunfireTimelineEvents,
-        plantedBugs: PlantedBugEntry.sunfire
+        plantedBugs: PlantedBugEntry.sunfire,
+        demoAccounts: UnixAccount.demo.first.map { ["sunfire": DemoAccount(user: $0.user, password: $0.password)] } ?? [:]
     )
 }

@@ -64,7 +64,7 @@ extension Directive {
         // An upload that never logged in gives the command's (empty) fields too.
         args.binds(label, fields: ["status", "stdout", "stderr", "exit"] + (upload == nil ? [] : ["bytes", "size"]) + ResultBinding.performed)
         return Run { context in
-            let (user, password) = sunfireSignIn(user: try userText.resolve(context), password: try passwordText.resolve(context), context)
+            let (user, password) = context.signIn("sunfire", user: try userText.resolve(context), password: try passwordText.resolve(context))
             let connectivity = SSHConnectivity(host: target, port: targetPort, user: user, password: password, node: context.world.node(node))
             let line = try line0.resolve(context)
             let limit = try limitText.duration(context)
@@ -264,11 +264,4 @@ enum UploadSpec: Sendable {
 final class ByteCounter: @unchecked Sendable {
     // @unchecked Sendable: written by the upload's progress callback and read after it ends, on the node's loop.
     var value: UInt64 = 0
-}
-
-/// The account a client logs in to Sunfire with: the target's (`--target sunfire=ssh://USER:PASSWORD@HOST`) where the
-/// line gives the actor's demo account, which a real host does not have; else the line's own.
-func sunfireSignIn(user: String, password: String, _ context: ScenarioContext) -> (user: String, password: String) {
-    guard let target = context.targets["sunfire"], let demo = UnixAccount.demo.first else { return (user, password) }
-    return target.signIn(user: user, password: password, demo: (demo.user, demo.password))
 }
