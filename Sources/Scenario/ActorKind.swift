@@ -42,12 +42,16 @@ public struct ActorKind: Sendable {
 public struct ActorOption: Sendable {
     public let name: String
     public let meaning: String
+    /// Whether the actor cannot start without it (a stub's recording): a `start` line without it is refused when read,
+    /// and `serve` serves such a kind only when asked with its options.
+    public let required: Bool
     /// Why `value` is refused (naming the option and what it expects), or nil when it is accepted.
     public let problem: @Sendable (_ value: String) -> String?
 
-    public init(_ name: String, _ meaning: String, problem: @escaping @Sendable (_ value: String) -> String?) {
+    public init(_ name: String, _ meaning: String, required: Bool = false, problem: @escaping @Sendable (_ value: String) -> String?) {
         self.name = name
         self.meaning = meaning
+        self.required = required
         self.problem = problem
     }
 }
@@ -64,6 +68,16 @@ extension ActorKind {
         let known = options.map(\.name)
         let list = known.isEmpty ? "it takes no options" : "expected one of \(known.joined(separator: ", "))"
         return "\(self.name) has no option '\(name)'\(didYouMean(name, among: known)); \(list)"
+    }
+
+    /// The options it cannot start without.
+    public var requiredOptions: [String] { options.filter(\.required).map(\.name) }
+
+    /// Why `names` are not enough to start it: the first required option missing, with what it means; nil when none is.
+    public func missingOptionMessage(among names: some Sequence<String>) -> String? {
+        let given = Set(names)
+        guard let missing = options.first(where: { $0.required && !given.contains($0.name) }) else { return nil }
+        return "\(name) needs \(missing.name)=…: \(missing.meaning)"
     }
 
     /// Why the options' values are refused: the first option (in sorted order) whose value its declaration refuses.

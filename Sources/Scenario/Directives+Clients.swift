@@ -286,6 +286,9 @@ extension Directive {
                         file: args.file, line: args.line, column: optionColumns[unknown] ?? kindColumn,
                         message: actorKind.unknownOptionMessage(unknown))
                 }
+                if let missing = actorKind.missingOptionMessage(among: options.map(\.0)) {
+                    throw ScenarioError(file: args.file, line: args.line, column: kindColumn, message: missing)
+                }
                 // Values with a variable are checked when the actor starts, once they are known.
                 let literal = options.filter { !$0.1.token.text.contains("${") }.map { ($0.0, $0.1.token.text) }
                 if let (option, message) = actorKind.valueProblem(in: Dictionary(literal) { _, last in last }) {
@@ -319,6 +322,7 @@ extension Directive {
                 var resolved: [String: String] = [:]
                 for (key, value) in finalOptions { resolved[key] = try value.resolve(context) }
                 if let unknown = actorKind.unknownOptionName(among: resolved.keys) { throw StepError(actorKind.unknownOptionMessage(unknown)) }
+                if let missing = actorKind.missingOptionMessage(among: resolved.keys) { throw StepError(missing) }
                 if let (_, message) = actorKind.valueProblem(in: resolved) { throw StepError(message) }
                 let actorOptions = resolved
                 let task = context.world.begin("start \(label)") { try await actorKind.start(node, actorOptions) }

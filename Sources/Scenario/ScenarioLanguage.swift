@@ -574,7 +574,7 @@ public func didYouMean(_ name: String, among known: some Sequence<String>) -> St
 
 /// Edit distance, for "did you mean": insertions, deletions, substitutions, and a swap of two neighbouring letters,
 /// each one edit (optimal string alignment), so `stauts` is one edit from `status` and two from `state`.
-func editDistance(_ a: String, _ b: String) -> Int {
+public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }

@@ -13,9 +13,12 @@ import WireHTTP
 /// (unprivileged ones, so a normal user can run it).
 public enum Catalog {
     /// Every system the workbench simulates; adding one is its folder under `Systems/` plus one entry here.
-    static let systems: [WorkbenchSystem] = [.echo, .mig, .scpms, .ivanti, .ims, .sunfire]
+    static let systems: [WorkbenchSystem] = [.echo, .mig, .scpms, .ivanti, .ims, .sunfire, .stub]
 
     public static let actorKinds: [ActorKind] = systems.flatMap(\.actorKinds)
+
+    /// The kinds `serve` starts by default: those that need no option (a stub needs its recording: `serve --start`).
+    static let servedKinds: [ActorKind] = actorKinds.filter(\.requiredOptions.isEmpty)
 
     /// Directives the systems add to the scenario language (their clients and admin knobs).
     public static let directives: [Directive] = systems.flatMap(\.directives)

@@ -305,7 +305,7 @@ import Testing
 @Suite struct CatalogFaultPointTests {
     @Test(arguments: Catalog.actorKinds.map(\.name)) func declaredPointsAreTheActorsOwn(_ kind: String) throws {
         let session = ConsoleSession(seed: 1, write: { _ in })
-        let options = kind == "echo" ? " planted-bug=true" : ""
+        let options = ["echo": " planted-bug=true", "stub": " from=Fixtures/recordings/scpms-registration"][kind] ?? ""
         #expect(session.handle("start \(kind)\(options)") == .proceed)
         let declared = Set(session.kernel.faults.all.map(\.name))
         let catalogued = Set(try #require(Catalog.actorKinds.first { $0.name == kind }).faultPoints)

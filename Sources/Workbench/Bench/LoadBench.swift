@@ -20,7 +20,7 @@ struct LoadBench {
     /// with a `serve` already running on the usual ports. (The ports are the options serve gives a number, as
     /// ``ServeCommand/defaultPorts`` lists them.)
     static var zeroPorts: [String] {
-        Catalog.actorKinds.flatMap { kind in
+        Catalog.servedKinds.flatMap { kind in
             (Catalog.liveOptions[kind.name] ?? [:]).filter { $0.key.hasSuffix("port") && Int($0.value) != nil }.keys.sorted().map {
                 "\(kind.name).\($0)"
             }
@@ -43,7 +43,7 @@ struct LoadBench {
             Self.zeroPorts.flatMap { ["--set", "\($0)=0"] }
             + Catalog.loadBenchParts.flatMap { $0.serveOptions(clients) }.flatMap { ["--set", "\($0.option)=\($0.value)"] }
             + ["--state-dir", "\(work)/state"]
-        let served = try Served.workbenchServe(arguments, ready: Catalog.actorKinds.map(\.name), errors: stderrHandle)
+        let served = try Served.workbenchServe(arguments, ready: Catalog.servedKinds.map(\.name), errors: stderrHandle)
         defer { served.stop() }
         let connections: [@Sendable (Int, Node) throws -> any LoadSession]
         do { connections = try Catalog.loadBenchParts.map { try $0.connect(served.announcement) } } catch {

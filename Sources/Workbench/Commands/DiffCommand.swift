@@ -27,9 +27,9 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var seed: SeedOption
 
     func validate() throws {
-        guard Catalog.actorKinds.contains(where: { $0.name == against }) else {
+        guard Catalog.servedKinds.contains(where: { $0.name == against }) else {
             throw ValidationError(
-                "--against \(against): expected one of \(RecordCommand.kindNames)\(didYouMean(against, among: Catalog.actorKinds.map(\.name)))")
+                "--against \(against): expected one of \(RecordCommand.kindNames)\(didYouMean(against, among: Catalog.servedKinds.map(\.name)))")
         }
     }
 
@@ -38,7 +38,7 @@ struct DiffCommand: ParsableCommand {
         do { recording = try Recording(folder: folder) } catch { throw ExitStatus.inputWrong("\(error)") }
         let known: KnownDifferences
         do { known = try KnownDifferences(path: "\(folder)/known.differences") } catch { throw ExitStatus.inputWrong("\(error)") }
-        guard let kind = Catalog.actorKinds.first(where: { $0.name == against }) else { return }
+        guard let kind = Catalog.servedKinds.first(where: { $0.name == against }) else { return }
         let scenario = RecordingScenario(
             recording, kind: kind, account: Catalog.demoAccounts[against],
             title: "\(URL(fileURLWithPath: folder).lastPathComponent) diffed against \(against)")
@@ -47,7 +47,7 @@ struct DiffCommand: ParsableCommand {
             for error in errors { printError("replay.scn:\(error.line):\(error.column): error: \(error.message)") }
             throw ExitStatus.inputWrong("the replay of \(folder) does not parse (a bug of the conversion)")
         }
-        let runner = ScenarioRunner(language: Catalog.language, catalog: Catalog.actorKinds)
+        let runner = ScenarioRunner(language: Catalog.language, catalog: Catalog.servedKinds)
         let replayed = runner.run(script, seed: seed.value, keepPublished: true) { _ in }
         let diff = RecordingDiff(scenario, replayed: replayed)
 

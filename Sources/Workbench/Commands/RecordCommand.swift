@@ -85,9 +85,9 @@ struct RecordCommand: AsyncParsableCommand {
             guard let actor else {
                 throw ValidationError("--to-scenario needs --actor KIND: the actor the requests go to (\(Self.kindNames))")
             }
-            guard Catalog.actorKinds.contains(where: { $0.name == actor }) else {
+            guard Catalog.servedKinds.contains(where: { $0.name == actor }) else {
                 throw ValidationError(
-                    "--actor \(actor): expected one of \(Self.kindNames)\(didYouMean(actor, among: Catalog.actorKinds.map(\.name)))")
+                    "--actor \(actor): expected one of \(Self.kindNames)\(didYouMean(actor, among: Catalog.servedKinds.map(\.name)))")
             }
             return
         }
@@ -106,7 +106,7 @@ struct RecordCommand: AsyncParsableCommand {
         guard (1...3600).contains(upstreamTimeout) else { throw ValidationError("--upstream-timeout \(upstreamTimeout): expected 1…3600 seconds") }
     }
 
-    static var kindNames: String { Catalog.actorKinds.map(\.name).joined(separator: ", ") }
+    static var kindNames: String { Catalog.servedKinds.map(\.name).joined(separator: ", ") }
 
     /// Scheme, host, port and path prefix of `--upstream`.
     static func upstreamParts(_ text: String) throws -> (scheme: String, host: String, port: Int, path: String) {
@@ -168,7 +168,7 @@ struct RecordCommand: AsyncParsableCommand {
     static func writeScenario(from folder: String, kind name: String, to file: String) throws {
         let recording: Recording
         do { recording = try Recording(folder: folder) } catch { throw ExitStatus.inputWrong("\(error)") }
-        guard let kind = Catalog.actorKinds.first(where: { $0.name == name }) else { return }
+        guard let kind = Catalog.servedKinds.first(where: { $0.name == name }) else { return }
         let title = "\(URL(fileURLWithPath: folder).lastPathComponent) replayed against \(name)"
         let scenario = RecordingScenario(recording, kind: kind, account: Catalog.demoAccounts[name], title: title)
         let (_, errors) = Catalog.language.parse(file: file, text: scenario.text)

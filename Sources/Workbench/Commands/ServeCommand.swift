@@ -62,6 +62,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("only"), help: "Serve only this actor (repeatable); default: all of them.")
     var only: [String] = []
 
+    @Option(
+        name: .customLong("start"),
+        help: ArgumentHelp(
+            "Also serve an actor as a scenario's start line starts one, e.g. --start '\(startExample)'; its ports not given are free ones, "
+                + "its lines say 'listening NAME <url>' (repeatable). Kinds that need an option (\(kindsNeedingOptions)) are served only so.",
+            valueName: "KIND [as NAME] [OPTION=VALUE]…"))
+    var starts: [String] = []
+
+    /// An example of `--start`: the first kind that needs options, with them.
+    static var startExample: String {
+        guard let kind = Catalog.actorKinds.first(where: { !$0.requiredOptions.isEmpty }) else { return "KIND as NAME OPTION=VALUE" }
+        return "\(kind.name) as NAME " + kind.requiredOptions.map { "\($0)=…" }.joined(separator: " ")
+    }
+
+    static var kindsNeedingOptions: String {
+        Catalog.actorKinds.filter { !$0.requiredOptions.isEmpty }.map { "\($0.name): \($0.requiredOptions.joined(separator: ", "))" }
+            .joined(separator: "; ")
+    }
+
     @OptionGroup var state: StateDirectoryOption
 
     var stateDirectory: String { state.directory }
@@ -94,6 +113,9 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError(
                     "--set \(override): expected ACTOR.OPTION=VALUE with ACTOR one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
             }
+            if let kind = Catalog.actorKinds.first(where: { $0.name == key[0] }), !kind.requiredOptions.isEmpty {
+                throw ValidationError("--set \(override): \(kind.name) is served only with --start '\(kind.name) as NAME …'; give its options there")
+            }
             if let kind = Catalog.actorKinds.first(where: { $0.name == key[0] }), kind.unknownOptionName(among: [key[1]]) != nil {
                 throw ValidationError("--set \(override): \(kind.unknownOptionMessage(key[1]))")
             }
@@ -104,12 +126,22 @@ struct ServeCommand: AsyncParsableCommand {
             options[key[0], default: [:]][key[1]] = parts[1]
         }
         for system in Catalog.systems { system.completeLiveOptions(&options) }
-        for name in only where !Catalog.actorKinds.contains(where: { $0.name == name }) {
-            throw ValidationError("--only \(name): expected one of \(Catalog.actorKinds.map(\.name).joined(separator: ", "))")
+        for name in only where !Catalog.servedKinds.contains(where: { $0.name == name }) {
+            if let kind = Catalog.actorKinds.first(where: { $0.name == name }) {
+                throw ValidationError(
+                    "--only \(name): \(kind.missingOptionMessage(among: []) ?? "not served"); serve it with --start '\(name) as NAME …'")
+            }
+            throw ValidationError(
+                "--only \(name): expected one of \(Catalog.servedKinds.map(\.name).joined(separator: ", "))\(didYouMean(name, among: Catalog.servedKinds.map(\.name)))"
+            )
+        }
+        let extras = try starts.map { try ExtraActor($0, taken: Catalog.servedKinds.filter { only.isEmpty || only.contains($0.name) }.map(\.name)) }
+        if let name = Dictionary(grouping: extras, by: \.name).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("--start: two actors named '\(name)'; give each its own with 'as NAME'")
         }
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         var running: [(actor: any RunningActor, launch: ScenarioContext.Launch)] = []
-        for kind in Catalog.actorKinds where only.isEmpty || only.contains(kind.name) {
+        for kind in Catalog.servedKinds where only.isEmpty || only.contains(kind.name) {
             // Persistent actors keep their state under the state folder unless told otherwise.
             if kind.options.contains(where: { $0.name == "database" }), options[kind.name]?["database"] == nil {
                 options[kind.name, default: [:]]["database"] = "\(stateDirectory)/\(kind.name).sqlite"
@@ -136,6 +168,21 @@ struct ServeCommand: AsyncParsableCommand {
                 print("listening \(kind.name) \(endpoint.url)")
             }
             for note in actor.notes { print("note \(kind.name) \(note)") }
+        }
+        for extra in extras {
+            var chosen = extra.options
+            for (option, value) in chosen where option.hasSuffix("port") && value == "0" { chosen[option] = String(try FreePort.pick(on: bind)) }
+            let actor: any RunningActor
+            do {
+                actor = try await extra.kind.start(wire.node(extra.name), chosen)
+            } catch {
+                throw Self.portTaken(error, kind: extra.name, options: chosen) ?? ServeError("--start \(extra.line): \(error)")
+            }
+            running.append((actor, ScenarioContext.Launch(kind: extra.kind, node: extra.name, options: chosen)))
+            for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
+                print("listening \(extra.name) \(endpoint.url)")
+            }
+            for note in actor.notes { print("note \(extra.name) \(note)") }
         }
         let session = LiveSession(
             wire: wire, journal: journal, served: running
@@ -177,6 +224,51 @@ struct ServeCommand: AsyncParsableCommand {
     /// 32 bytes from the system's CSPRNG, as hex.
     static func freshSecret() -> String {
         SecretRandom.system.bytes(32).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+}
+
+/// An actor `serve --start 'KIND [as NAME] [OPTION=VALUE]…'` serves besides the default ones, checked whole before
+/// anything listens: the kind, its options' names and values, those it needs. Its ports not given are free ones.
+struct ExtraActor {
+    let line: String
+    let kind: ActorKind
+    /// The actor's name and its node's (`as NAME`, else the kind's).
+    let name: String
+    let options: [String: String]
+
+    init(_ line: String, taken: [String]) throws {
+        self.line = line
+        var words = line.split(whereSeparator: \.isWhitespace).map(String.init)[...]
+        let kinds = Catalog.actorKinds.map(\.name)
+        guard let kindName = words.popFirst() else { throw ValidationError("--start '': expected 'KIND [as NAME] [OPTION=VALUE]…'") }
+        guard let kind = Catalog.actorKinds.first(where: { $0.name == kindName }) else {
+            throw ValidationError(
+                "--start \(line): no actor kind '\(kindName)'\(didYouMean(kindName, among: kinds)); expected one of \(kinds.joined(separator: ", "))")
+        }
+        var name = kindName
+        var options: [String: String] = [:]
+        while let word = words.popFirst() {
+            if word == "as" {
+                guard let given = words.popFirst(), !given.contains("=") else { throw ValidationError("--start \(line): expected a name after 'as'") }
+                name = given
+                continue
+            }
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("--start \(line): expected 'as NAME' or OPTION=VALUE, found '\(word)'")
+            }
+            if kind.unknownOptionName(among: [parts[0]]) != nil { throw ValidationError("--start \(line): \(kind.unknownOptionMessage(parts[0]))") }
+            options[parts[0]] = parts[1]
+        }
+        if let missing = kind.missingOptionMessage(among: options.keys) { throw ValidationError("--start \(line): \(missing)") }
+        if let (_, message) = kind.valueProblem(in: options) { throw ValidationError("--start \(line): \(message)") }
+        guard !taken.contains(name) else {
+            throw ValidationError("--start \(line): an actor named '\(name)' is served already; name this one with 'as NAME'")
+        }
+        for option in kind.options where option.name.hasSuffix("port") && options[option.name] == nil { options[option.name] = "0" }
+        self.kind = kind
+        self.name = name
+        self.options = (Catalog.liveOptions[kind.name] ?? [:]).merging(options) { _, given in given }
     }
 }
 

@@ -92,6 +92,12 @@ extension RecordedExchange {
 struct RecordedHeader: Codable, Sendable, Equatable {
     var name: String
     var value: String
+
+    /// Headers that belong to one connection (RFC 9110 §7.6.1), lowercased: the proxy does not pass them on, and an answer
+    /// played back does not carry them (the length is the body's again). `Host` is the upstream's.
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "expect", "content-length",
+    ]
 }
 
 /// A body: its size and its bytes, as UTF-8 text when they are, else as base64; an IPP message also decoded.

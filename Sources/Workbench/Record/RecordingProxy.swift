@@ -128,17 +128,12 @@ private struct Exchanger: Sendable {
     let threadPool: NIOThreadPool
     let log: @Sendable (String) -> Void
 
-    /// Headers that belong to one connection (RFC 9110 §7.6.1) and are not passed on; `Host` is the upstream's.
-    static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "expect", "content-length",
-    ]
-
     func answer(_ request: HTTPServerRequest) async -> HTTPResponse {
         let number = book.begin()
         let startedAt = Date()
         let started = ContinuousClock.now
         var headers = HTTPHeaders()
-        for (name, value) in request.headers where !Self.hopByHop.contains(name.lowercased()) && name.lowercased() != "host" {
+        for (name, value) in request.headers where !RecordedHeader.hopByHop.contains(name.lowercased()) && name.lowercased() != "host" {
             headers.add(name: name, value: value)
         }
         let defaultPort = configuration.upstreamScheme == "https" ? 443 : 80
@@ -167,7 +162,7 @@ private struct Exchanger: Sendable {
                 }
             }
             var answer = HTTPHeaders()
-            for (name, value) in response.headers where !Self.hopByHop.contains(name.lowercased()) { answer.add(name: name, value: value) }
+            for (name, value) in response.headers where !RecordedHeader.hopByHop.contains(name.lowercased()) { answer.add(name: name, value: value) }
             response.headers = answer
         } catch {
             let timedOut = "\(error)".contains("no complete response within")
