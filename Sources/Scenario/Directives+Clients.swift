@@ -1,3 +1,4 @@
+import Foundation
 import Kernel
 import NIOCore
 import NIOHTTP1
@@ -176,23 +177,35 @@ extension Directive {
             }
         },
         Directive(
-            "http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT] [chunked] [from NODE] [as NAME] [within DURATION]",
-            summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, ${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}",
+            "http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT | body-base64 BASE64] [chunked] [from NODE] [as NAME] [within DURATION]",
+            summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, "
+                + "${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}; body-base64 sends bytes that are no text (an IPP request), and "
+                + "an answer whose Content-Type is no text (application/ipp) gives ${NAME.body-base64} too",
             defaults: "no extra header, no body, not chunked, from phone, as http, within 30s",
-            keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "chunked", "from", "as", "within"]
+            keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "body-base64", "chunked", "from", "as", "within"]
         ) { args throws(ScenarioError) in
             let method = try args.oneOf(["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"])
             let url = try args.value("a URL like http://host:port/path")
             var headers: [(Template, Template)] = []
             var body: Template?
+            var base64 = false
             var chunked = false
             var from = "phone"
             var label = "http"
             var within = Template(literal: "30s")
             while !args.isEmpty {
-                switch try args.oneOf(["header", "body", "chunked", "from", "as", "within"]) {
+                let word = try args.oneOf(["header", "body", "body-base64", "chunked", "from", "as", "within"])
+                switch word {
                 case "header": headers.append((try args.value("a header name"), try args.value("a header value")))
-                case "body": body = try args.value("the body text")
+                case "body", "body-base64":
+                    if body != nil { throw args.error("one body only: 'body TEXT' or 'body-base64 BASE64'") }
+                    base64 = word == "body-base64"
+                    let column = args.peek?.column ?? args.directiveColumn
+                    body = try args.value(base64 ? "the body's bytes in base64" : "the body text")
+                    if base64, let text = body?.token.text, !text.contains("${"), Data(base64Encoded: text) == nil {
+                        throw ScenarioError(
+                            file: args.file, line: args.line, column: column, message: "body-base64: not base64 (RFC 4648, with padding)")
+                    }
                 case "chunked": chunked = true
                 case "from": from = try args.name("a node name")
                 case "as": label = try args.name("a variable name")
@@ -200,16 +213,25 @@ extension Directive {
                 }
             }
             args.declare(node: from)
-            args.binds(label, fields: ["status", "reason", "body", "header.*", "elapsed", "error"])
+            args.binds(label, fields: ["status", "reason", "body", "body-base64", "header.*", "elapsed", "error"])
             let finalHeaders = headers
             let finalBody = body
+            let isBase64 = base64
             let isChunked = chunked
             let (sender, variable, exchangeLimit) = (from, label, within)
             return Run { context in
                 let target = try HTTPTarget(try url.resolve(context))
                 var request = HTTPRequest(method: HTTPMethod(rawValue: method), target: target.path, chunked: isChunked)
                 for (name, value) in finalHeaders { request.headers.add(name: try name.resolve(context), value: try value.resolve(context)) }
-                if let finalBody { request.body = ByteBuffer(string: try finalBody.resolve(context)) }
+                if let finalBody {
+                    let text = try finalBody.resolve(context)
+                    if isBase64 {
+                        guard let bytes = Data(base64Encoded: text) else { throw StepError("body-base64: not base64 (RFC 4648, with padding)") }
+                        request.body = ByteBuffer(bytes: bytes)
+                    } else {
+                        request.body = ByteBuffer(string: text)
+                    }
+                }
                 let limit = try exchangeLimit.duration(context)
                 let node = context.world.node(sender)
                 let started = context.world.now
@@ -231,6 +253,7 @@ extension Directive {
                         values["status"] = String(response.status.code)
                         values["reason"] = response.status.reasonPhrase
                         values["body"] = response.text
+                        if !Self.isText(response) { values["body-base64"] = Data(response.body.readableBytesView).base64EncodedString() }
                         values["error"] = ""
                         for (name, value) in response.headers { values["header." + name.lowercased()] = value }
                     case .failure(let error):
@@ -247,6 +270,13 @@ extension Directive {
 }
 
 extension Directive {
+    /// Whether an answer's body is text (its Content-Type says so, or it has none): else the `http` directive gives its
+    /// bytes as `body-base64` too, since `body` shows them only as text.
+    static func isText(_ response: HTTPResponse) -> Bool {
+        guard let type = response.headers.first(name: "Content-Type")?.lowercased() else { return true }
+        return type.hasPrefix("text/") || ["json", "xml", "x-www-form-urlencoded", "javascript"].contains { type.contains($0) }
+    }
+
     /// `start`, checking kinds and option names against `known` as the line is parsed (when given).
     static func start(_ known: [ActorKind]) -> Directive {
         Directive(

@@ -3,6 +3,8 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import Workbench
+
 /// `workbench record`, `record --to-scenario` and `diff` on a real recording: curl through the proxy to `workbench serve
 /// --only scpms`, HTTPS on both sides of the proxy.
 @Suite(.serialized) struct RecordTests {
@@ -226,10 +228,55 @@ import Wire
         let raw = String(decoding: Data(base64Encoded: try #require(request["base64"] as? String)) ?? Data(), as: UTF8.self)
         #expect(raw.contains("requesting-user-password\u{0}\u{8}REDACTED") && !raw.contains("hunter2"))
 
-        // IPP is not replayed in this slice: diff says it compared nothing, and does not pass.
+        // Replayed against MiG under simulation (IPP bodies as body-base64, the redacted credentials as MiG's demo account):
+        // the challenge and every IPP attribute agree with what the served MiG answered.
         let diff = try WorkbenchBinary.run(["diff", out, "--against", "mig"])
-        #expect(diff.status == 1, "\(diff.output)")
-        #expect(diff.stdout.contains("NOTHING COMPARED"), "\(diff.output)")
+        #expect(diff.status == 0, "\(diff.output)")
+        #expect(diff.stdout.split(separator: "\n").last?.hasPrefix("SAME ") == true, "\(diff.output)")
+        #expect(!diff.stdout.contains("not replayed"), "\(diff.output)")
+    }
+
+    /// The recordings under Fixtures/recordings/ diff as their known.differences say, so an actor that drifts from what a
+    /// real server (or the served actor itself) answered fails here: SCPms against curl's registration through `serve`,
+    /// MiG against ipptool's ipp-everywhere.test as CUPS' ippeveprinter answered it (every difference listed and why).
+    @Test func theCommittedRecordingsDiffAsTheirKnownDifferencesSay() throws {
+        let scpms = try WorkbenchBinary.run(["diff", "Fixtures/recordings/scpms-registration", "--against", "scpms"])
+        #expect(scpms.status == 0, "\(scpms.output)")
+        #expect(scpms.stdout.split(separator: "\n").last == "SAME 67 fields of 5 exchanges compared: 0 differ", "\(scpms.output)")
+        let mig = try WorkbenchBinary.run(["diff", "Fixtures/recordings/ippeveprinter-everywhere", "--against", "mig", "--sign-in"])
+        #expect(mig.status == 0, "\(mig.output)")
+        #expect(
+            mig.stdout.contains(
+                "known   0009.ipp.status: recorded client-error-attributes-or-values-not-supported, actor client-error-document-format-not-supported"),
+            "\(mig.output)")
+        #expect(mig.stdout.split(separator: "\n").last?.hasPrefix("SAME 401 fields of 11 exchanges compared") == true, "\(mig.output)")
+        // Without --sign-in MiG asks every request for credentials: nothing of the IPP answers agrees.
+        let unsigned = try WorkbenchBinary.run(["diff", "Fixtures/recordings/ippeveprinter-everywhere", "--against", "mig"])
+        #expect(unsigned.status == 1)
+        #expect(unsigned.stdout.contains("DIFFERS 0001.status: recorded 200, actor 401"), "\(unsigned.output)")
+
+        let folder = try Self.scratch("to-scenario")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let converted = try WorkbenchBinary.run([
+            "record", "--to-scenario", "Fixtures/recordings/ippeveprinter-everywhere", "--actor", "mig", "--sign-in", "--out",
+            "\(folder)/everywhere.scn",
+        ])
+        #expect(converted.status == 0, "\(converted.output)")
+        let text = try String(contentsOfFile: "\(folder)/everywhere.scn", encoding: .utf8)
+        #expect(text.contains(#"http POST "http://mig:631/ipp/print" header "Content-Type" "application/ipp""#), "\(text)")
+        #expect(text.contains(" body-base64 AQEACwAAAAAB"), "\(text)")
+        let run = try WorkbenchBinary.run(["run", "\(folder)/everywhere.scn"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.stdout.contains("22/22 expectations"), "\(run.output)")
+    }
+
+    @Test func aKnownDifferenceWithStarsExplainsEveryNameItMatches() {
+        #expect(KnownDifferences.matches("0011.ipp.printer.media-ready", "0011.ipp.printer.*"))
+        #expect(KnownDifferences.matches("0003.ipp.operation.status-message", "*.ipp.operation.status-message"))
+        #expect(KnownDifferences.matches("0003.ipp.job[1].job-id", "*.ipp.job[*].job-id"))
+        #expect(!KnownDifferences.matches("0011.ipp.status", "0011.ipp.printer.*"))
+        #expect(!KnownDifferences.matches("0011.ipp.printer", "0011.ipp.printer.*"))
+        #expect(!KnownDifferences.matches("ab", "a*b*b"))
     }
 
     /// A 6 MB answer comes through whole and is kept (as base64: it is not text); past `--max-body` the client gets 502

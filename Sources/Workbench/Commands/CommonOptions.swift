@@ -94,3 +94,12 @@ struct TargetOption: ParsableArguments {
         return targets
     }
 }
+
+/// `--sign-in` of `diff` and `record --to-scenario`: a recording of a server that asked for no credentials (CUPS'
+/// ippeveprinter), replayed against an actor that asks every request for Basic credentials.
+struct SignInOption: ParsableArguments {
+    @Flag(
+        name: .customLong("sign-in"),
+        help: "Send the actor's demo account (Basic) with every request that carried no credentials: the recorded server asked for none.")
+    var signIn = false
+}

@@ -147,7 +147,7 @@ struct KnownDifferences {
     }
 
     /// The differences listed in the file at `path` (none when there is no such file): a scenario's, or a recording's
-    /// `known.differences` (`workbench diff`).
+    /// `known.differences` (`workbench diff`). A name may hold `*`s: the line then explains every difference it matches.
     init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -163,7 +163,24 @@ struct KnownDifferences {
         }
     }
 
-    func reason(for name: String) -> String? { reasons[name] }
+    /// The reason listed for `name`: its own line, else the first line (in name order) whose `*`s, each any run of
+    /// characters, make it match (`0011.ipp.printer.*`, `*.ipp.operation.status-message`).
+    func reason(for name: String) -> String? {
+        reasons[name] ?? reasons.keys.sorted().first { $0.contains("*") && Self.matches(name, $0) }.flatMap { reasons[$0] }
+    }
+
+    /// Whether `name` matches `pattern`, where `*` stands for any characters (nothing else is special: names hold `[`).
+    static func matches(_ name: String, _ pattern: String) -> Bool {
+        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        guard pieces.count > 1 else { return name == pattern }
+        guard name.hasPrefix(pieces[0]), name.dropFirst(pieces[0].count).hasSuffix(pieces[pieces.count - 1]) else { return false }
+        var rest = Substring(name.dropFirst(pieces[0].count).dropLast(pieces[pieces.count - 1].count))
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let range = rest.range(of: piece) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
+    }
 
     /// Prints each difference (`name` and what each side had, as `text`) as `DIFFERS` or as `known` with its reason, then
     /// the listed names no difference has (`agreeing`: what agreed on them); returns how many are not listed.
@@ -183,6 +200,8 @@ struct KnownDifferences {
     /// Listed names no difference has: stale entries, worth saying.
     func unused(by names: [String]) -> [String] {
         let seen = Set(names)
-        return reasons.keys.filter { !seen.contains($0) }.sorted()
+        return reasons.keys.filter { listed in
+            listed.contains("*") ? !names.contains { reasons[$0] == nil && Self.matches($0, listed) } : !seen.contains(listed)
+        }.sorted()
     }
 }

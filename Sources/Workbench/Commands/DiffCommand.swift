@@ -26,6 +26,8 @@ struct DiffCommand: ParsableCommand {
 
     @OptionGroup var seed: SeedOption
 
+    @OptionGroup var signIn: SignInOption
+
     func validate() throws {
         guard Catalog.servedKinds.contains(where: { $0.name == against }) else {
             throw ValidationError(
@@ -40,7 +42,7 @@ struct DiffCommand: ParsableCommand {
         do { known = try KnownDifferences(path: "\(folder)/known.differences") } catch { throw ExitStatus.inputWrong("\(error)") }
         guard let kind = Catalog.servedKinds.first(where: { $0.name == against }) else { return }
         let scenario = RecordingScenario(
-            recording, kind: kind, account: Catalog.demoAccounts[against],
+            recording, kind: kind, account: Catalog.demoAccounts[against], signIn: signIn.signIn,
             title: "\(URL(fileURLWithPath: folder).lastPathComponent) diffed against \(against)")
         let (script, errors) = Catalog.language.parse(file: "\(folder)/replay.scn", text: scenario.text)
         guard errors.isEmpty else {

@@ -74,6 +74,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --to-scenario: the actor kind the requests go to (\(Self.kindNames)).", valueName: "kind"))
     var actor: String?
 
+    @OptionGroup var signIn: SignInOption
+
     func validate() throws {
         if toScenario != nil {
             let recordingOnly = [
@@ -92,6 +94,7 @@ struct RecordCommand: AsyncParsableCommand {
             return
         }
         guard actor == nil else { throw ValidationError("--actor is for --to-scenario") }
+        guard !signIn.signIn else { throw ValidationError("--sign-in is for --to-scenario") }
         guard let upstream, listen != nil, out != nil else {
             throw ValidationError("record needs --upstream URL --listen PORT --out DIR (or --to-scenario DIR --actor KIND --out FILE.scn)")
         }
@@ -125,7 +128,7 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let toScenario, let out, let actor { return try Self.writeScenario(from: toScenario, kind: actor, to: out) }
+        if let toScenario, let out, let actor { return try Self.writeScenario(from: toScenario, kind: actor, to: out, signIn: signIn.signIn) }
         guard let upstream, let listen, let out else { return }
         let parts = try Self.upstreamParts(upstream)
         var redaction = Redaction()
@@ -165,12 +168,12 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     /// `--to-scenario`: writes the scenario, checked by the language before it is written.
-    static func writeScenario(from folder: String, kind name: String, to file: String) throws {
+    static func writeScenario(from folder: String, kind name: String, to file: String, signIn: Bool) throws {
         let recording: Recording
         do { recording = try Recording(folder: folder) } catch { throw ExitStatus.inputWrong("\(error)") }
         guard let kind = Catalog.servedKinds.first(where: { $0.name == name }) else { return }
         let title = "\(URL(fileURLWithPath: folder).lastPathComponent) replayed against \(name)"
-        let scenario = RecordingScenario(recording, kind: kind, account: Catalog.demoAccounts[name], title: title)
+        let scenario = RecordingScenario(recording, kind: kind, account: Catalog.demoAccounts[name], signIn: signIn, title: title)
         let (_, errors) = Catalog.language.parse(file: file, text: scenario.text)
         guard errors.isEmpty else {
             for error in errors { printError("\(error.file):\(error.line):\(error.column): error: \(error.message)") }

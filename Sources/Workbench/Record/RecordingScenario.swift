@@ -26,7 +26,9 @@ struct RecordingScenario {
     /// - parameters:
     ///   - kind: the actor kind the requests go to (its node by its default host, plain HTTP on port 80).
     ///   - account: the actor's demo account, put where a recorded `Authorization: Basic` was redacted.
-    init(_ recording: Recording, kind: ActorKind, account: DemoAccount?, title: String) {
+    ///   - signIn: send the account's Basic credentials with every request that carried none (the recorded server asked
+    ///     for none, the actor does).
+    init(_ recording: Recording, kind: ActorKind, account: DemoAccount?, signIn: Bool = false, title: String) {
         var lines = [
             "# Made by `workbench record --to-scenario` from \(recording.exchanges.count) exchange(s) recorded against "
                 + "\(recording.exchanges.first?.upstream ?? "?"); see docs/record.md.",
@@ -49,7 +51,10 @@ struct RecordingScenario {
                 leftOut.append((exchange.number, why))
                 continue
             }
-            var words = ["http", exchange.request.method, Self.template("http://\(kind.defaultHost)" + Self.path(exchange.request.target), captured)]
+            let isIPP = exchange.request.body?.ipp != nil
+            // An IPP request goes to the kind's IPP port (an IPP server listens there, not on 80).
+            let origin = "http://\(kind.defaultHost)" + (isIPP ? kind.targetSchemes["ipp"].map { ":\($0)" } ?? "" : "")
+            var words = ["http", exchange.request.method, Self.template(origin + Self.path(exchange.request.target), captured)]
             for header in exchange.request.headers where !Self.unsentHeaders.contains(header.name.lowercased()) {
                 guard let value = Self.headerValue(header, account: account, cookies: cookies) else {
                     lines.append("# \(number): header \(header.name) left out: it was redacted and the scenario has nothing to put there")
@@ -57,7 +62,17 @@ struct RecordingScenario {
                 }
                 words += ["header", Self.quoted(header.name), value == header.value ? Self.template(value, captured) : value]
             }
-            if let body = exchange.request.body?.text { words += ["body", Self.template(body, captured)] }
+            let carriesCredentials = exchange.request.headers.contains { $0.name.lowercased() == "authorization" }
+            if signIn, !carriesCredentials, let account {
+                words += [
+                    "header", "\"Authorization\"", Self.quoted("Basic " + Data("\(account.user):\(account.password)".utf8).base64EncodedString()),
+                ]
+            }
+            if let body = exchange.request.body, isIPP || body.text == nil {
+                words += ["body-base64", Data(body.data).base64EncodedString()]
+            } else if let body = exchange.request.body?.text {
+                words += ["body", Self.template(body, captured)]
+            }
             words += ["as", label]
             lines.append("section \(Self.quoted("\(number): \(exchange.request.method) \(Self.path(exchange.request.target))"))")
             lines.append(words.joined(separator: " "))
@@ -90,12 +105,15 @@ struct RecordingScenario {
     /// Why an exchange cannot be a line of a scenario, or nil.
     static func problem(_ exchange: RecordedExchange) -> String? {
         if let error = exchange.proxyError { return "the proxy answered it itself (\(error))" }
-        if let ipp = exchange.request.body?.ipp {
-            return "an IPP request (\(ipp.code ?? "undecodable")): the http directive sends text bodies only (IPP replay is not in this slice)"
+        if let body = exchange.request.body, body.ipp != nil || body.text == nil, body.bytes > maximumInlineBytes {
+            return "its body of \(body.bytes) bytes is no text and more than the \(maximumInlineBytes) a scenario line carries (body-base64)"
         }
-        if let body = exchange.request.body, body.text == nil { return "its body (\(body.bytes) bytes) is not UTF-8 text" }
         return nil
     }
+
+    /// The largest body that is no text (an IPP request, an image) a line sends as `body-base64`: a Print-Job with a
+    /// larger document is left out.
+    static let maximumInlineBytes = 1 << 20
 
     /// The origin-form path and query of a target (an absolute-form target loses its scheme and authority).
     static func path(_ target: String) -> String {

@@ -1,3 +1,4 @@
+import MiGServer
 import Reports
 import Scenario
 import Swarm
@@ -42,6 +43,7 @@ extension WorkbenchSystem {
                 "bytes-per-page=0", "sync-to-disk=maybe", "max-jobs=-1",
             ]),
         timelineEvents: WorkbenchSystem.migTimelineEvents,
-        plantedBugs: PlantedBugEntry.mig
+        plantedBugs: PlantedBugEntry.mig,
+        demoAccounts: MiGServer.Configuration().accounts.first.map { ["mig": DemoAccount(user: $0.user, password: $0.password)] } ?? [:]
     )
 }
