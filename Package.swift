@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "Scenario",
             dependencies: [
-                "Wire", "Kernel", "WireHTTP",
+                "Wire", "Kernel", "WireHTTP", "IPP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),

@@ -1,4 +1,5 @@
 import Foundation
+import IPP
 import Kernel
 import NIOCore
 import NIOHTTP1
@@ -180,7 +181,8 @@ extension Directive {
             "http", usage: "http METHOD URL [header NAME VALUE]… [body TEXT | body-base64 BASE64] [chunked] [from NODE] [as NAME] [within DURATION]",
             summary: "one HTTP/1.1 exchange; ${NAME.status}, ${NAME.body}, "
                 + "${NAME.header.X}, ${NAME.elapsed}, ${NAME.error}; body-base64 sends bytes that are no text (an IPP request), and "
-                + "an answer whose Content-Type is no text (application/ipp) gives ${NAME.body-base64} too",
+                + "an answer whose Content-Type is no text (application/ipp) gives ${NAME.body-base64} too, an IPP one ${NAME.ipp-status} "
+                + "(successful-ok, client-error-not-found…)",
             defaults: "no extra header, no body, not chunked, from phone, as http, within 30s",
             keywords: ["GET", "POST", "PUT", "DELETE", "HEAD", "header", "body", "body-base64", "chunked", "from", "as", "within"]
         ) { args throws(ScenarioError) in
@@ -213,7 +215,7 @@ extension Directive {
                 }
             }
             args.declare(node: from)
-            args.binds(label, fields: ["status", "reason", "body", "body-base64", "header.*", "elapsed", "error"])
+            args.binds(label, fields: ["status", "reason", "body", "body-base64", "ipp-status", "header.*", "elapsed", "error"])
             let finalHeaders = headers
             let finalBody = body
             let isBase64 = base64
@@ -254,6 +256,7 @@ extension Directive {
                         values["reason"] = response.status.reasonPhrase
                         values["body"] = response.text
                         if !Self.isText(response) { values["body-base64"] = Data(response.body.readableBytesView).base64EncodedString() }
+                        if let status = Self.ippStatus(response) { values["ipp-status"] = status }
                         values["error"] = ""
                         for (name, value) in response.headers { values["header." + name.lowercased()] = value }
                     case .failure(let error):
@@ -275,6 +278,14 @@ extension Directive {
     static func isText(_ response: HTTPResponse) -> Bool {
         guard let type = response.headers.first(name: "Content-Type")?.lowercased() else { return true }
         return type.hasPrefix("text/") || ["json", "xml", "x-www-form-urlencoded", "javascript"].contains { type.contains($0) }
+    }
+
+    /// An IPP answer's status by its RFC 8011 name (bytes 2–3 of the message), when the answer is IPP.
+    static func ippStatus(_ response: HTTPResponse) -> String? {
+        guard response.headers.first(name: "Content-Type")?.lowercased().hasPrefix("application/ipp") == true,
+            let code = response.body.getInteger(at: response.body.readerIndex + 2, as: UInt16.self)
+        else { return nil }
+        return "\(IPPStatus(rawValue: code))"
     }
 
     /// `start`, checking kinds and option names against `known` as the line is parsed (when given).

@@ -267,7 +267,10 @@ import Wire
         #expect(text.contains(" body-base64 AQEACwAAAAAB"), "\(text)")
         let run = try WorkbenchBinary.run(["run", "\(folder)/everywhere.scn"])
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.stdout.contains("22/22 expectations"), "\(run.output)")
+        #expect(run.stdout.contains("32/32 expectations"), "\(run.output)")
+        // The IPP statuses are held, but the one known.differences explains, which stays a comment with its reason.
+        #expect(text.contains("expect ${r6.ipp-status} == successful-ok"), "\(text)")
+        #expect(text.contains("# known difference 0009.ipp.status (Print-Job with document-format of an empty value"), "\(text)")
     }
 
     @Test func aKnownDifferenceWithStarsExplainsEveryNameItMatches() {

@@ -142,6 +142,9 @@ struct Comparison {
 struct KnownDifferences {
     private var reasons: [String: String] = [:]
 
+    /// None listed.
+    init() {}
+
     init(scenario: String) throws {
         try self.init(path: (scenario.hasSuffix(".scn") ? String(scenario.dropLast(4)) : scenario) + ".differences")
     }

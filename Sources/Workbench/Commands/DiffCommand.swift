@@ -42,7 +42,7 @@ struct DiffCommand: ParsableCommand {
         do { known = try KnownDifferences(path: "\(folder)/known.differences") } catch { throw ExitStatus.inputWrong("\(error)") }
         guard let kind = Catalog.servedKinds.first(where: { $0.name == against }) else { return }
         let scenario = RecordingScenario(
-            recording, kind: kind, account: Catalog.demoAccounts[against], signIn: signIn.signIn,
+            recording, kind: kind, account: Catalog.demoAccounts[against], signIn: signIn.signIn, known: KnownDifferences(),
             title: "\(URL(fileURLWithPath: folder).lastPathComponent) diffed against \(against)")
         let (script, errors) = Catalog.language.parse(file: "\(folder)/replay.scn", text: scenario.text)
         guard errors.isEmpty else {

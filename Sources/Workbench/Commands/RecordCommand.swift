@@ -173,7 +173,9 @@ struct RecordCommand: AsyncParsableCommand {
         do { recording = try Recording(folder: folder) } catch { throw ExitStatus.inputWrong("\(error)") }
         guard let kind = Catalog.servedKinds.first(where: { $0.name == name }) else { return }
         let title = "\(URL(fileURLWithPath: folder).lastPathComponent) replayed against \(name)"
-        let scenario = RecordingScenario(recording, kind: kind, account: Catalog.demoAccounts[name], signIn: signIn, title: title)
+        let known: KnownDifferences
+        do { known = try KnownDifferences(path: "\(folder)/known.differences") } catch { throw ExitStatus.inputWrong("\(error)") }
+        let scenario = RecordingScenario(recording, kind: kind, account: Catalog.demoAccounts[name], signIn: signIn, known: known, title: title)
         let (_, errors) = Catalog.language.parse(file: file, text: scenario.text)
         guard errors.isEmpty else {
             for error in errors { printError("\(error.file):\(error.line):\(error.column): error: \(error.message)") }
