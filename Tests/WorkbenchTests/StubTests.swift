@@ -102,14 +102,18 @@ import Testing
         let served = try WorkbenchBinary.serve(
             [
                 "--only", "echo", "--set", "echo.tcp-port=0", "--set", "echo.http-port=0", "--start", "stub as backend from=\(Self.folder)",
-                "--state-dir", "\(directory)/state",
+                "--start", "stub as secure from=\(Self.folder) tls=true", "--state-dir", "\(directory)/state",
             ],
-            until: { $0.contains("listening backend http://") && $0.hasSuffix("\n") })
+            until: { $0.contains("listening secure https://") && $0.hasSuffix("\n") })
         defer { served.stop() }
         let base = try served.lastWord(ofLineStartingWith: "listening backend ")
         let created = try RecordTests.curl(["-H", "Content-Type: application/json", "-d", #"{"DeviceType":"Android"}"#, "\(base)\(Self.connection)s"])
         #expect(created.status == "201")
         #expect(created.body.contains(try Self.recordedID()))
+        // HTTPS with the workbench's test certificate (RecordTests.curl trusts Fixtures/tls/ca.pem).
+        let secure = try served.lastWord(ofLineStartingWith: "listening secure ")
+        #expect(secure.hasPrefix("https://127.0.0.1:"))
+        #expect(try RecordTests.curl(["\(secure)/com.workbench.demo/Products?$top=2&$format=json"]).status == "200")
         let missed = try RecordTests.curl(["\(base)/nothing/recorded"])
         #expect(missed.status == "404")
         #expect(missed.body.contains("no recorded exchange matches GET /nothing/recorded; the closest is"), "\(missed.body)")

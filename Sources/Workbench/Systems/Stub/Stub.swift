@@ -25,7 +25,7 @@ extension WorkbenchSystem {
             ) { $0["point"] == StubServer.unavailableFault },
         ],
         traceEvents: [
-            .event("started", fields: "exchanges", "http"),
+            .event("started", fields: "exchanges", "url"),
             .event("stopped"),
             .event("stub-answered", fields: "exchange", "method", "path", "sequence"),
             .event("stub-miss", fields: "method", "path", "why"),

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Scenario
 import Wire
 import WireHTTP
@@ -16,7 +17,9 @@ extension ActorKind {
         defaultHost: "stub",
         options: [
             .recordingFolder("from", "the recording to play back: a folder `workbench record --out` made (required)"),
-            .port("port", "HTTP port (default 80; 0 live: a free one)"),
+            .port("port", "HTTP port (default 80, with tls=true 443; 0 live: a free one)"),
+            .flag(
+                "tls", "true: HTTPS with the workbench's test certificate (Fixtures/tls/server.pem, trusted with Fixtures/tls/ca.pem); default false"),
             .text("match-headers", "headers a request is also matched on, comma-separated (default: method and target only)"),
             .text("match-json", "JSON body fields a request is also matched on, by path (DeviceType,d.UserName), comma-separated"),
             .text("match-ipp", "IPP attributes an IPP request is also matched on (job-id,document-format); its operation always is"),
@@ -29,8 +32,9 @@ extension ActorKind {
             matching: StubMatching(
                 headers: StubMatching.names(options["match-headers"]), jsonFields: StubMatching.names(options["match-json"]),
                 ippAttributes: StubMatching.names(options["match-ipp"])))
-        let port = try options["port"].map { try parsePort($0, "port") } ?? 80
-        return try await StubServer.start(on: node, port: port, playback: playback)
+        let tls = try parseFlag(options["tls"], "tls")
+        let port = try options["port"].map { try parsePort($0, "port") } ?? (tls ? 443 : 80)
+        return try await StubServer.start(on: node, port: port, tls: tls ? try StubServer.testCertificate() : nil, playback: playback)
     }
 }
 
@@ -67,28 +71,50 @@ final class StubServer: RunningActor {
 
     let node: Node
     let http: HTTPServer
+    /// `http` or `https`.
+    let scheme: String
     let recorded: Int
     /// The requests the recording answers, as the request log names them (`GET /path`).
     let requests: [String]
 
-    private init(node: Node, http: HTTPServer, playback: StubPlayback) {
+    private init(node: Node, http: HTTPServer, scheme: String, playback: StubPlayback) {
         self.node = node
         self.http = http
+        self.scheme = scheme
         recorded = playback.exchanges.count
         requests = playback.exchanges.map { "\($0.request.method) \($0.request.target)" }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 
-    static func start(on node: Node, port: Int, playback: StubPlayback) async throws -> StubServer {
+    /// - parameter tls: serve HTTPS with this context (nil: plain HTTP).
+    static func start(on node: Node, port: Int, tls: NIOSSLContext?, playback: StubPlayback) async throws -> StubServer {
         node.faults.declare(unavailableFault)
         let state = NIOLockedValueBox(playback)
-        let http = try await HTTPServer.start(on: node, port: port, handlerLoop: .connection) { request in
-            answer(request, state: state, node: node)
-        }.get()
-        node.trace("started", [("http", http.baseURL), ("exchanges", "\(playback.exchanges.count)")])
-        return StubServer(node: node, http: http, playback: playback)
+        let http = try await HTTPServer.start(
+            on: node, port: port,
+            setup: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: tls), node: node) }
+                }
+            },
+            handlerLoop: .connection
+        ) { request in answer(request, state: state, node: node) }.get()
+        let server = StubServer(node: node, http: http, scheme: tls == nil ? "http" : "https", playback: playback)
+        node.trace("started", [("exchanges", "\(playback.exchanges.count)"), ("url", server.baseURL)])
+        return server
     }
 
-    var endpoints: [(label: String, url: String)] { [("http", http.baseURL)] }
+    /// The workbench's test server certificate (Fixtures/tls/server.pem and its key).
+    static func testCertificate() throws -> NIOSSLContext {
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(try Fixtures.path("tls/server.pem")).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: try Fixtures.path("tls/server.key"), format: .pem)))
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// `http://host:port` or `https://host:port`.
+    var baseURL: String { "\(scheme)://\(http.listener.host):\(http.listener.port)" }
+
+    var endpoints: [(label: String, url: String)] { [(scheme, baseURL)] }
     var notes: [String] { ["plays back \(recorded) recorded exchanges"] }
 
     func stop() async throws {
