@@ -28,6 +28,17 @@ import Testing
         #expect(values["done.state"] == "completed")
     }
 
+    /// A `mig` line's options are parsed when it is read: a page range the client could not send stops the scenario
+    /// before it starts, at its column.
+    @Test func aWrongPageRangeIsRefusedWhenTheLineIsRead() {
+        for range in ["3-1", "0-2", "1-", "a-b", "2"] {
+            let errors = Catalog.language.parse(file: "t.scn", text: "start mig\nmig print pages \(range) as p\n").1
+            #expect(
+                errors.map(\.description) == ["t.scn:2:17: pages \(range): expected FIRST-LAST, 1 ≤ FIRST ≤ LAST (e.g. 1-3)"], "\(range): \(errors)")
+        }
+        #expect(Catalog.language.parse(file: "t.scn", text: "start mig\nmig print pages 2-4 as p\n").1.isEmpty)
+    }
+
     @Test func copiesStartOnANewSheet() {
         let (session, _) = Self.console([
             "start mig", "mig print bytes 1000000 copies 2 as p", "mig wait ${p.job} sheets as w",

@@ -10,7 +10,7 @@ import Wire
 /// The `mig` directive: the phone's MiG print client (the shipped `MiGClient`) driven from scenarios.
 extension Directive {
     /// Connection words every `mig` line accepts.
-    private struct MiGConnection: Sendable {
+    fileprivate struct MiGConnection: Sendable {
         var url = Template(literal: "ipp://demo:demo-password@mig:631/ipp/print")
         /// Whether the line gave `url`: one that did not prints to the run's target, when `--target mig=URL` names one.
         var urlGiven = false
@@ -116,189 +116,15 @@ extension Directive {
             "content-length", "gzip", "attributes", "complete", "original", "within", "sheets", "as",
         ] + MiGConnection.words
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
-        var connection = MiGConnection()
-        var label = "mig"
-        var jobID: Template?
-        if ["wait", "job", "cancel", "hold", "release"].contains(action) { jobID = try args.value("a job id, e.g. ${p.job}") }
-        var fixture: Template?
-        if action == "replay" {
-            fixture = try args.path("an IPP request file, e.g. ipp/original-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)")
-        }
-        var document = DocumentSource()
-        var name: Template?
-        var copies = 1
-        var numberUp = 1
-        var sides: String?
-        var media: String?
-        var pages: String?
-        var format: Template?
-        var contentLength = false
-        var gzip = false
-        var hold = false
-        var attributeSet = AttributeSet.complete
-        var within = Template(literal: "300s")
-        var countingSheets = false
-        while !args.isEmpty {
-            let word = try args.oneOf(
-                MiGConnection.words + [
-                    "as", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
-                    "content-length", "gzip", "hold", "attributes", "within", "sheets",
-                ])
-            if try connection.accept(word, &args) { continue }
-            switch word {
-            case "as": label = try args.name("a variable name")
-            case "bytes":
-                if let token = args.peek, !token.text.contains("${"), let problem = DocumentSource.problem(size: token.text) {
-                    throw args.error(problem)
-                }
-                document.bytes = try args.value("a document size in bytes")
-            case "file": document.file = try args.path("a file to print")
-            case "name": name = try args.value("a job name")
-            case "copies": copies = try args.integer("a number of copies", in: 0...Int(Int32.max))
-            case "number-up": numberUp = try args.integer("pages per side, e.g. 2", in: 1...Int(Int32.max))
-            case "sides": sides = try args.oneOf(["one-sided", "two-sided-long-edge", "two-sided-short-edge", "three-sided"])
-            case "media": media = try args.name("a media keyword like iso_a4_210x297mm")
-            case "pages": pages = try args.name("a page range like 1-3")
-            case "format": format = try args.value("a MIME type like application/pdf")
-            case "content-length": contentLength = true
-            case "gzip": gzip = true
-            case "hold": hold = true
-            case "attributes": attributeSet = try args.oneOf(["complete", "original"]) == "original" ? .original : .complete
-            case "sheets":
-                guard ["wait", "job"].contains(action) else { throw args.error("'sheets' goes with mig wait or mig job, not mig \(action)") }
-                countingSheets = true
-            default: within = try args.duration()
-            }
-        }
-        args.declare(node: connection.from)
-        // Every field the line may give: a failure gives status, job, state, code, attempts and error whatever the action.
-        let own: [String] =
-            switch action {
-            case "print": ["reasons", "bytes", "progress"]
-            case "replay": ["http", "ipp", "message", "original"]
-            case "wait", "job": ["reasons", "message", "pages", "impressions"] + (countingSheets ? ["sheets"] : [])
-            case "alive": ["result"]
-            default: []
-            }
-        args.binds(label, fields: ["status", "job", "state", "code", "attempts"] + own + ResultBinding.performed)
-        let finalConnection = connection
-        let finalDocument = document
-        let variable = label
-        let job = jobID
-        let limit = within
-        let options = (name, copies, sides, media, pages, format, contentLength, gzip, attributeSet, hold, numberUp)
-        let replayed = fixture
-        let sheets = countingSheets
-        return Run { context in
-            let timeout = try limit.duration(context)
-            // A client that cannot be made (a P12 with the wrong password, a credential the Ivanti client does not
-            // hold) is an outcome the app handles: each step makes it in its task and reports the failure.
-            let makeClient = try finalConnection.client(context)
-            let given = try job?.resolve(context)
-            if given == "" {
-                // `${p.job}` of a print that failed is empty: following it is an outcome (a workload under faults
-                // follows whatever the print made), not a broken scenario.
-                return context.perform("mig \(action)", label: variable, timeout: timeout) {
-                    [
-                        "status": "error", "job": "", "state": "", "code": "no-job",
-                        "error": "no job to \(action): the print that would have made it failed",
-                    ]
-                }
-            }
-            let id = try given.map { resolved -> Int32 in
-                guard let value = Int32(resolved) else { throw StepError("'\(resolved)' is not a job id") }
-                return value
-            }
-            switch action {
-            case "print":
-                var printOptions = PrintOptions(
-                    jobName: try options.0?.resolve(context), copies: Int32(options.1), sides: options.2 ?? "one-sided",
-                    media: options.3, documentFormat: try options.5?.resolve(context) ?? "application/pdf",
-                    framing: options.6 ? .contentLength : .chunked, compression: options.7 ? .gzip : .none,
-                    attributeSet: options.8, holdUntil: options.9 ? "indefinite" : nil,
-                    numberUp: Int32(options.10))
-                if let pages = options.4 {
-                    let bounds = pages.split(separator: "-").compactMap { Int32($0) }
-                    guard bounds.count == 2, bounds[0] <= bounds[1] else { throw StepError("pages \(pages): expected FIRST-LAST") }
-                    printOptions.pageRanges = [bounds[0]...bounds[1]]
-                }
-                let source = try finalDocument.resolve(context, format: printOptions.documentFormat)
-                let progress = NIOLockedValueBox(0)
-                let final = printOptions
-                return context.perform("mig print", label: variable, timeout: timeout) {
-                    do {
-                        let client = try await makeClient()
-                        let submitted = try await client.print(source, options: final) { _, _ in progress.withLockedValue { $0 += 1 } }
-                        return [
-                            "status": "ok", "job": "\(submitted.id)", "state": submitted.state.map { "\($0)" } ?? "",
-                            "reasons": submitted.stateReasons.joined(separator: ","), "attempts": "\(submitted.attempts)",
-                            "bytes": "\(submitted.bytesSent)", "progress": "\(progress.withLockedValue { $0 })", "code": "",
-                        ]
-                    } catch {
-                        return Self.failure(error, ["progress": "\(progress.withLockedValue { $0 })"])
-                    }
-                }
-            case "replay":
-                guard let replayed else { throw StepError("mig replay needs a fixture file") }
-                let path = try ScenarioPaths.existing(try replayed.resolve(context), in: context)
-                let bytes: [UInt8]
-                do {
-                    bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-                } catch {
-                    throw StepError("replay: cannot read \(path): \(error.localizedDescription)")
-                }
-                let source = try finalDocument.resolve(context, format: nil)
-                return context.perform("mig replay", label: variable, timeout: timeout) {
-                    do {
-                        let client = try await makeClient()
-                        return Self.values(try await client.replay(encodedRequest: bytes, document: source))
-                    } catch { return Self.failure(error) }
-                }
-            case "wait":
-                return context.perform("mig wait", label: variable, timeout: timeout + .seconds(5)) {
-                    do {
-                        let client = try await makeClient()
-                        let status = try await client.waitForCompletion(
-                            id!, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue), countingSheets: sheets)
-                        return Self.values(status, sheets: sheets)
-                    } catch { return Self.failure(error) }
-                }
-            case "job":
-                return context.perform("mig job", label: variable, timeout: timeout) {
-                    do { return Self.values(try await makeClient().jobAttributes(id!, countingSheets: sheets), sheets: sheets) } catch {
-                        return Self.failure(error)
-                    }
-                }
-            case "cancel", "hold", "release":
-                return context.perform("mig \(action)", label: variable, timeout: timeout) {
-                    do {
-                        let client = try await makeClient()
-                        switch action {
-                        case "hold": try await client.hold(id!)
-                        case "release": try await client.release(id!)
-                        default: try await client.cancel(id!)
-                        }
-                        return ["status": "ok", "code": ""]
-                    } catch { return Self.failure(error) }
-                }
-            default:
-                return context.perform("mig alive", label: variable, timeout: timeout) {
-                    let client: MiGClient
-                    do { client = try await makeClient() } catch { return Self.failure(error) }
-                    switch await client.isAlive() {
-                    case .alive: return ["status": "ok", "result": "alive"]
-                    case .notMiG(let why): return ["status": "ok", "result": "not-mig", "error": why]
-                    case .unreachable(let error): return ["status": "ok", "result": "unreachable", "error": "\(error)"]
-                    }
-                }
-            }
-        }
+        let line = try MiGLine(&args)
+        args.declare(node: line.connection.from)
+        args.binds(line.label, fields: ["status", "job", "state", "code", "attempts"] + line.request.fields + ResultBinding.performed)
+        return Run { context in try line.run(context) }
     }
 
     /// What a replayed request got, and what the original app's check makes of it: the original reads only the
     /// HTTP status ("200 OK - job was accepted by MiG", 401, 404).
-    private static func values(_ answer: MiGClient.ReplayAnswer) -> [String: String] {
+    fileprivate static func values(_ answer: MiGClient.ReplayAnswer) -> [String: String] {
         let original =
             switch answer.httpStatus {
             case 200: "accepted"
@@ -315,7 +141,7 @@ extension Directive {
     }
 
     /// What Get-Job-Attributes said; `.sheets` only when it was asked for.
-    private static func values(_ status: JobStatus, sheets: Bool) -> [String: String] {
+    fileprivate static func values(_ status: JobStatus, sheets: Bool) -> [String: String] {
         var values: [String: String] = [
             "status": "ok", "job": "\(status.id)", "state": status.state.map { "\($0)" } ?? "",
             "reasons": status.stateReasons.joined(separator: ","), "message": status.stateMessage ?? "",
@@ -328,7 +154,7 @@ extension Directive {
     }
 
     /// A failed call: `.code` names the case of the typed error (what an app switches on), `.error` says it.
-    private static func failure(_ error: any Error, _ extra: [String: String] = [:]) -> [String: String] {
+    fileprivate static func failure(_ error: any Error, _ extra: [String: String] = [:]) -> [String: String] {
         var values = extra
         values["status"] = "error"
         // The same names as a success, so a workload under faults can check both outcomes in one expectation.
@@ -388,5 +214,228 @@ private struct DocumentSource: Sendable {
             return "bytes \(size): a generated PDF takes at least \(smallest) bytes (bytes 0 sends no document)"
         }
         return nil
+    }
+}
+
+/// A `mig` line, its words parsed once when the line is read: which request, with its typed options, and how to
+/// reach MiG. Only what names a variable (`${p.job}`, a job name, a format) is resolved when the line runs.
+private struct MiGLine: Sendable {
+    enum Request: Sendable {
+        case print(PrintRequest)
+        case replay(fixture: Template)
+        case wait(job: Template, sheets: Bool)
+        case job(job: Template, sheets: Bool)
+        case cancel(job: Template)
+        case hold(job: Template)
+        case release(job: Template)
+        case alive
+
+        var name: String {
+            switch self {
+            case .print: "print"
+            case .replay: "replay"
+            case .wait: "wait"
+            case .job: "job"
+            case .cancel: "cancel"
+            case .hold: "hold"
+            case .release: "release"
+            case .alive: "alive"
+            }
+        }
+
+        /// The job it is about, for those about one.
+        var job: Template? {
+            switch self {
+            case .wait(let job, _), .job(let job, _), .cancel(let job), .hold(let job), .release(let job): job
+            case .print, .replay, .alive: nil
+            }
+        }
+
+        /// The result fields the request gives besides those every `mig` line gives.
+        var fields: [String] {
+            switch self {
+            case .print: ["reasons", "bytes", "progress"]
+            case .replay: ["http", "ipp", "message", "original"]
+            case .wait(_, let sheets), .job(_, let sheets): ["reasons", "message", "pages", "impressions"] + (sheets ? ["sheets"] : [])
+            case .alive: ["result"]
+            case .cancel, .hold, .release: []
+            }
+        }
+    }
+
+    /// `mig print`'s options: the job template as the client sends it, but for what a variable may name.
+    struct PrintRequest: Sendable {
+        var options = PrintOptions()
+        var jobName: Template?
+        var format: Template?
+    }
+
+    var request: Request
+    var connection = Directive.MiGConnection()
+    var document = DocumentSource()
+    var label = "mig"
+    var within = Template(literal: "300s")
+
+    init(_ args: inout Arguments) throws(ScenarioError) {
+        let action = try args.oneOf(["print", "replay", "wait", "job", "cancel", "hold", "release", "alive"])
+        var job: Template?
+        if ["wait", "job", "cancel", "hold", "release"].contains(action) { job = try args.value("a job id, e.g. ${p.job}") }
+        var fixture: Template?
+        if action == "replay" {
+            fixture = try args.path("an IPP request file, e.g. ipp/original-000-print-job-request.ipp (from the scenario's folder, else Fixtures/)")
+        }
+        var print = PrintRequest()
+        var sheets = false
+        while !args.isEmpty {
+            let word = try args.oneOf(
+                Directive.MiGConnection.words + [
+                    "as", "bytes", "file", "name", "copies", "sides", "number-up", "media", "pages", "format",
+                    "content-length", "gzip", "hold", "attributes", "within", "sheets",
+                ])
+            if try connection.accept(word, &args) { continue }
+            switch word {
+            case "as": label = try args.name("a variable name")
+            case "bytes":
+                if let token = args.peek, !token.text.contains("${"), let problem = DocumentSource.problem(size: token.text) {
+                    throw args.error(problem)
+                }
+                document.bytes = try args.value("a document size in bytes")
+            case "file": document.file = try args.path("a file to print")
+            case "name": print.jobName = try args.value("a job name")
+            case "copies": print.options.copies = Int32(try args.integer("a number of copies", in: 0...Int(Int32.max)))
+            case "number-up": print.options.numberUp = Int32(try args.integer("pages per side, e.g. 2", in: 1...Int(Int32.max)))
+            case "sides": print.options.sides = try args.oneOf(["one-sided", "two-sided-long-edge", "two-sided-short-edge", "three-sided"])
+            case "media": print.options.media = try args.name("a media keyword like iso_a4_210x297mm")
+            case "pages":
+                let column = args.peek?.column ?? args.directiveColumn
+                let pages = try args.name("a page range like 1-3")
+                let bounds = pages.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int32($0) }
+                guard bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1] else {
+                    throw ScenarioError(
+                        file: args.file, line: args.line, column: column, message: "pages \(pages): expected FIRST-LAST, 1 ≤ FIRST ≤ LAST (e.g. 1-3)")
+                }
+                print.options.pageRanges = [bounds[0]...bounds[1]]
+            case "format": print.format = try args.value("a MIME type like application/pdf")
+            case "content-length": print.options.framing = .contentLength
+            case "gzip": print.options.compression = .gzip
+            case "hold": print.options.holdUntil = "indefinite"
+            case "attributes": print.options.attributeSet = try args.oneOf(["complete", "original"]) == "original" ? .original : .complete
+            case "sheets":
+                guard ["wait", "job"].contains(action) else { throw args.error("'sheets' goes with mig wait or mig job, not mig \(action)") }
+                sheets = true
+            default: within = try args.duration()
+            }
+        }
+        switch action {
+        case "print": request = .print(print)
+        case "replay": request = .replay(fixture: fixture ?? Template(literal: ""))
+        case "wait": request = .wait(job: job ?? Template(literal: ""), sheets: sheets)
+        case "job": request = .job(job: job ?? Template(literal: ""), sheets: sheets)
+        case "cancel": request = .cancel(job: job ?? Template(literal: ""))
+        case "hold": request = .hold(job: job ?? Template(literal: ""))
+        case "release": request = .release(job: job ?? Template(literal: ""))
+        default: request = .alive
+        }
+    }
+
+    func run(_ context: ScenarioContext) throws -> Pending? {
+        let action = request.name
+        let variable = label
+        let timeout = try within.duration(context)
+        // A client that cannot be made (a P12 with the wrong password, a credential the Ivanti client does not
+        // hold) is an outcome the app handles: each step makes it in its task and reports the failure.
+        let makeClient = try connection.client(context)
+        var id: Int32 = 0
+        if let job = request.job {
+            let given = try job.resolve(context)
+            if given == "" {
+                // `${p.job}` of a print that failed is empty: following it is an outcome (a workload under faults
+                // follows whatever the print made), not a broken scenario.
+                return context.perform("mig \(action)", label: variable, timeout: timeout) {
+                    [
+                        "status": "error", "job": "", "state": "", "code": "no-job",
+                        "error": "no job to \(action): the print that would have made it failed",
+                    ]
+                }
+            }
+            guard let value = Int32(given) else { throw StepError("'\(given)' is not a job id") }
+            id = value
+        }
+        let job = id
+        switch request {
+        case .print(let print):
+            var options = print.options
+            options.jobName = try print.jobName?.resolve(context)
+            options.documentFormat = try print.format?.resolve(context) ?? "application/pdf"
+            let source = try document.resolve(context, format: options.documentFormat)
+            let progress = NIOLockedValueBox(0)
+            let final = options
+            return context.perform("mig print", label: variable, timeout: timeout) {
+                do {
+                    let client = try await makeClient()
+                    let submitted = try await client.print(source, options: final) { _, _ in progress.withLockedValue { $0 += 1 } }
+                    return [
+                        "status": "ok", "job": "\(submitted.id)", "state": submitted.state.map { "\($0)" } ?? "",
+                        "reasons": submitted.stateReasons.joined(separator: ","), "attempts": "\(submitted.attempts)",
+                        "bytes": "\(submitted.bytesSent)", "progress": "\(progress.withLockedValue { $0 })", "code": "",
+                    ]
+                } catch {
+                    return Directive.failure(error, ["progress": "\(progress.withLockedValue { $0 })"])
+                }
+            }
+        case .replay(let fixture):
+            let path = try ScenarioPaths.existing(try fixture.resolve(context), in: context)
+            let bytes: [UInt8]
+            do {
+                bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw StepError("replay: cannot read \(path): \(error.localizedDescription)")
+            }
+            let source = try document.resolve(context, format: nil)
+            return context.perform("mig replay", label: variable, timeout: timeout) {
+                do {
+                    let client = try await makeClient()
+                    return Directive.values(try await client.replay(encodedRequest: bytes, document: source))
+                } catch { return Directive.failure(error) }
+            }
+        case .wait(_, let sheets):
+            return context.perform("mig wait", label: variable, timeout: timeout + .seconds(5)) {
+                do {
+                    let client = try await makeClient()
+                    let status = try await client.waitForCompletion(
+                        job, pollInterval: .seconds(1), timeout: .nanoseconds(timeout.nanosecondsValue), countingSheets: sheets)
+                    return Directive.values(status, sheets: sheets)
+                } catch { return Directive.failure(error) }
+            }
+        case .job(_, let sheets):
+            return context.perform("mig job", label: variable, timeout: timeout) {
+                do { return Directive.values(try await makeClient().jobAttributes(job, countingSheets: sheets), sheets: sheets) } catch {
+                    return Directive.failure(error)
+                }
+            }
+        case .cancel, .hold, .release:
+            let request = self.request
+            return context.perform("mig \(action)", label: variable, timeout: timeout) {
+                do {
+                    let client = try await makeClient()
+                    switch request {
+                    case .hold: try await client.hold(job)
+                    case .release: try await client.release(job)
+                    default: try await client.cancel(job)
+                    }
+                    return ["status": "ok", "code": ""]
+                } catch { return Directive.failure(error) }
+            }
+        case .alive:
+            return context.perform("mig alive", label: variable, timeout: timeout) {
+                let client: MiGClient
+                do { client = try await makeClient() } catch { return Directive.failure(error) }
+                switch await client.isAlive() {
+                case .alive: return ["status": "ok", "result": "alive"]
+                case .notMiG(let why): return ["status": "ok", "result": "not-mig", "error": why]
+                case .unreachable(let error): return ["status": "ok", "result": "unreachable", "error": "\(error)"]
+                }
+            }
+        }
     }
 }
