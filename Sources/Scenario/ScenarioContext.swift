@@ -72,7 +72,8 @@ public final class ScenarioContext: @unchecked Sendable {
     /// What each result name holds now and held before: the line that bound it and the fields it gave.
     private var bindings: [String: Binding] = [:]
     private var replaced: [String: Binding] = [:]
-    private var states: [String: Any] = [:]
+    /// What ``RunState`` kinds keep, by kind, instance and type: a value is only ever read back as the type it was kept as.
+    private var states: [RunStateKey: Any] = [:]
     /// Where `print` and `section` write (the console's screen, or the run's output).
     let output: @Sendable (String) -> Void
 
@@ -231,17 +232,18 @@ public final class ScenarioContext: @unchecked Sendable {
         return (launch.kind.name, launch.node)
     }
 
-    /// State a system's directives keep for the rest of the scenario (an app's client, its stored settings),
-    /// created on first use under `key`.
-    public func state<T>(_ key: String, create: () throws -> T) rethrows -> T {
+    /// State a system's directives keep for the rest of the scenario (an app's client, its stored settings), of the
+    /// kind `kind` for `instance` (an app's name, a node's), created on first use.
+    public func state<T>(_ kind: RunState<T>, for instance: String = "", create: () throws -> T) rethrows -> T {
+        let key = RunStateKey(kind, instance)
         if let existing = states[key] as? T { return existing }
         let made = try create()
         states[key] = made
         return made
     }
 
-    /// Replaces the state kept under `key`.
-    public func setState<T>(_ key: String, _ value: T) { states[key] = value }
+    /// Replaces the state of the kind `kind` kept for `instance`.
+    public func setState<T>(_ kind: RunState<T>, _ value: T, for instance: String = "") { states[RunStateKey(kind, instance)] = value }
 
     /// Starts `work` in the world (a kernel task under simulation) and returns the ``Pending`` that waits for it and
     /// publishes what it returns under `label`, plus `label.elapsed`. A thrown error is published as
@@ -295,4 +297,25 @@ public struct StepError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// A kind of state a system's directives keep for the rest of a scenario, with the type of its values: declared once
+/// (`static let app = RunState<SCPmsApp>("scpms.app")`), it is read back as that type only. Each kind keeps one value per
+/// instance (an app's name, a node's).
+public struct RunState<Value>: Sendable {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+}
+
+/// Where a ``RunState`` value is kept: its kind's name and type, and the instance.
+private struct RunStateKey: Hashable {
+    let name: String
+    let type: ObjectIdentifier
+    let instance: String
+
+    init<T>(_ kind: RunState<T>, _ instance: String) {
+        name = kind.name
+        type = ObjectIdentifier(T.self)
+        self.instance = instance
+    }
 }

@@ -12,15 +12,16 @@ enum HeldIdentities {
 
     /// From now on in this scenario, `app`'s identities come from `source` (replacing an earlier one).
     static func register(app: String, in context: ScenarioContext, _ source: @escaping Source) {
-        context.setState(key(app), source)
+        context.setState(Self.state, Optional(source), for: app)
     }
 
     /// Where `app`'s identities come from, or nil when nothing in the scenario holds any for it yet.
     static func source(of app: String, in context: ScenarioContext) -> Source? {
-        context.state(key(app)) { () -> Source? in nil }
+        context.state(Self.state, for: app) { nil }
     }
 
-    private static func key(_ app: String) -> String { "held-identities.\(app)" }
+    /// Each app's source, by the app's name.
+    private static let state = RunState<Source?>("held-identities")
 }
 
 /// An app holds no TLS identity for a credential: it never had one, or its holder does not keep it.

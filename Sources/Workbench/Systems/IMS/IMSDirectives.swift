@@ -87,9 +87,9 @@ extension Directive {
                 } else {
                     appToken = world.signer.enrol(user: userID)
                 }
-                var tokens = context.state("ims.app-tokens") { [String: String]() }
+                var tokens = context.state(.imsAppTokens) { [:] }
                 tokens[userID] = appToken
-                context.setState("ims.app-tokens", tokens)
+                context.setState(.imsAppTokens, tokens)
                 let issuer = world.signer.configuration.apiKey
                 switch world.ims {
                 case .actor(let ims):
@@ -246,7 +246,7 @@ private struct IMSWorld {
 
     /// The app token `ims enrol` gave the user.
     func appToken(for user: String, context: ScenarioContext) throws -> String {
-        guard let token = context.state("ims.app-tokens", create: { [String: String]() })[user] else {
+        guard let token = context.state(.imsAppTokens, create: { [:] })[user] else {
             throw StepError("user \(user) has no app token; expected 'ims enrol \(user)' first")
         }
         return token
@@ -287,8 +287,18 @@ private struct IMSWorld {
         let signer = try urlSigner(for: user, on: node, context: context)
         let configuration = IMSClient.Configuration(
             apiKey: self.signer.configuration.apiKey, userID: user, imsURL: ims.baseURL, httpStack: context.httpStack)
-        return context.state("ims.client.\(node.name).\(user)") {
+        return context.state(.imsClient, for: "\(node.name).\(user)") {
             IMSClient(node: node, configuration: configuration, tokenSignerFactory: { signer })
         }
     }
+}
+
+extension RunState where Value == [String: String] {
+    /// The app token `ims enrol` gave each user, by user.
+    static let imsAppTokens = RunState("ims.app-tokens")
+}
+
+extension RunState where Value == IMSClient {
+    /// The SDK instance of each app user, by `NODE.USER`.
+    static let imsClient = RunState("ims.client")
 }

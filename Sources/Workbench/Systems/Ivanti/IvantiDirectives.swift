@@ -178,7 +178,7 @@ extension Directive {
                 let session = AppSession(appConnect: appConnect)
                 appConnect.delegate = session
                 node.bus.observeLifecycle(of: app, on: node.eventLoop) { [weak session] event in session?.told(event) }
-                context.setState(AppSession.key(app), session)
+                context.setState(AppSession.state, Optional(session), for: app)
                 // Other systems' clients (a print client presenting the credential in TLS) find it by the app's name.
                 HeldIdentities.register(app: app, in: context) { serial, tag throws(HeldIdentityUnavailable) in
                     try await session.identity(serialNumber: serial, tag: tag)
@@ -259,10 +259,11 @@ final class AppSession: AppConnectDelegate, DerivedCredentialServiceDelegate, Se
 
     init(appConnect: AppConnect) { self.appConnect = appConnect }
 
-    static func key(_ app: String) -> String { "appconnect.\(app)" }
+    /// Each app's session, by the app's name.
+    static let state = RunState<AppSession?>("appconnect")
 
     static func of(_ app: String, _ context: ScenarioContext) throws -> AppSession {
-        guard let session = context.state(key(app), create: { () -> AppSession? in nil }) else {
+        guard let session = context.state(state, for: app, create: { nil }) else {
             throw StepError("app '\(app)' has not started AppConnect; use 'appconnect start app \(app) scheme S' first")
         }
         return session

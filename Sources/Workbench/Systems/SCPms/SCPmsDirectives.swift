@@ -78,7 +78,7 @@ private final class ScenarioDelegate: SCPmsSessionManagerDelegate {
 // MARK: App side
 
 private func appState(_ context: ScenarioContext, _ name: String) -> SCPmsApp {
-    context.state("scpms.app.\(name)") { SCPmsApp() }
+    context.state(.scpmsApp, for: name) { SCPmsApp() }
 }
 
 private func parseLaunch(_ args: inout Arguments) throws(ScenarioError) -> any Step {
@@ -435,4 +435,9 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         }
         return nil
     }
+}
+
+extension RunState where Value == SCPmsApp {
+    /// Each app's SCPms state (its registration, its store), by the app's name.
+    static let scpmsApp = RunState("scpms.app")
 }

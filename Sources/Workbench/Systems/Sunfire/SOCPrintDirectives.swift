@@ -166,7 +166,7 @@ enum SOCPrintCommand: Sendable {
     /// The app on a node, made on first use with the workbench's converter stand-ins and mysoc trusted through the
     /// test CA.
     static func app(on nodeName: String, _ context: ScenarioContext) throws -> SOCPrintApp {
-        try context.state("socprint.app.\(nodeName)") {
+        try context.state(.socprintApp, for: nodeName) {
             let node = context.world.node(nodeName)
             let ca = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path("tls/ca.pem")))
             let app = SOCPrintApp(
@@ -333,4 +333,9 @@ enum StandInConverters {
             return made
         }
     }
+}
+
+extension RunState where Value == SOCPrintApp {
+    /// The SOC Print app on each node, by the node's name.
+    static let socprintApp = RunState("socprint.app")
 }
