@@ -37,6 +37,23 @@ import Testing
         #expect(!text.contains("paced"))
     }
 
+    /// After a closed loop and its open loop, the output says what pacing cost per operation and how busy that made
+    /// the machine: what the open loop's latencies are measured at.
+    @Test func theOpenLoopSaysWhatPacingCostAndHowBusyTheMachineWas() throws {
+        let closed = Self.report(rate: nil)
+        var tally = Tally()
+        for _ in 0..<80 { tally.succeeded("scpms-check", seconds: 0.010) }
+        let open = LoadReport(
+            clients: 10, operations: ["scpms-check"], rate: 8, seconds: 10, warmupSeconds: 1, tally: tally, rss: (40, 41, 42, 43),
+            cpuSeconds: (serve: 0.2, clients: 0.088), descriptors: (64, 64, .milliseconds(1)), leftover: [], serveStderr: [])
+        let note = try #require(LoadBenchCommand.pacedCost(closed: closed, open: open))
+        let busy = LoadReport.number(0.288 / 10 / Double(open.machine.cores) * 100)
+        #expect(
+            note == "open loop: paced at 80.00 % of the closed loop's throughput, an operation cost 3600 µs of CPU against 3000 µs "
+                + "in the closed loop (+20.00 %), so the machine was \(busy) % busy: the open loop's latencies are those of a machine that busy",
+            "\(note)")
+    }
+
     @Test func aPacedRunStatesItsRateAndNoClosedLoopFloor() throws {
         let report = Self.report(rate: 10)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])

@@ -108,6 +108,20 @@ struct LoadBenchCommand: AsyncParsableCommand {
         }
     }
 
+    /// What the open loop's share of the closed loop's throughput cost the machine: paced, each operation costs more
+    /// CPU than in a closed loop (fewer requests share each wake-up, each read and write), so 80 % of the throughput is
+    /// more than 80 % of the cores, and the queueing the latency targets measure grows with that share, not with the rate.
+    static func pacedCost(closed: LoadReport, open: LoadReport) -> String? {
+        guard let closedCost = closed.cpuCost, let openCost = open.cpuCost else { return nil }
+        let closedPer = closedCost.servePerOperation + closedCost.clientsPerOperation
+        let openPer = openCost.servePerOperation + openCost.clientsPerOperation
+        guard closedPer > 0 else { return nil }
+        return "open loop: paced at \(LoadReport.number(openLoopShare * 100)) % of the closed loop's throughput, an operation cost "
+            + "\(LoadReport.number(openPer * 1e6)) µs of CPU against \(LoadReport.number(closedPer * 1e6)) µs in the closed loop "
+            + "(\(openPer >= closedPer ? "+" : "")\(LoadReport.number((openPer / closedPer - 1) * 100)) %), so the machine was "
+            + "\(LoadReport.number(openCost.busy * 100)) % busy: the open loop's latencies are those of a machine that busy"
+    }
+
     /// The open loop's offered rate after a closed loop: this share of the throughput the closed loop measured.
     static let openLoopShare = 0.8
 
@@ -125,6 +139,7 @@ struct LoadBenchCommand: AsyncParsableCommand {
             print(reports.count == 1 ? reports[0].json() : "{\"closed\":\(reports[0].json()),\"open\":\(reports[1].json())}")
         } else {
             print(reports.map { $0.text() }.joined(separator: "\n\n"))
+            if reports.count == 2, let note = Self.pacedCost(closed: reports[0], open: reports[1]) { print(note) }
         }
         for report in reports where report.tally.totalErrors > 0 {
             let tally = report.tally
