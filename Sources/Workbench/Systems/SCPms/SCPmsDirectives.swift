@@ -190,6 +190,21 @@ private func launch(_ state: SCPmsApp, _ name: String, as label: String, _ conte
     return nil
 }
 
+/// What `scpms start-session`, `register` and `upload-log` ask of the running app, parsed when the line is read.
+private enum AppCall: Sendable {
+    case startSession(user: Template, password: Template)
+    case register
+    case uploadLog(message: Template, severity: ClientLogLine.Severity)
+
+    /// The result fields it gives besides `status` and `code`.
+    var fields: [String] {
+        switch self {
+        case .uploadLog: ["lines"]
+        case .startSession, .register: ["id", "registration", "http"]
+        }
+    }
+}
+
 private func parseAppCall(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
     var app = "app"
     var label = action == "upload-log" ? "log" : "session"
@@ -214,19 +229,25 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
             severity = ClientLogLine.Severity(rawValue: word) ?? .info
         }
     }
-    if action == "start-session", user == nil || password == nil { throw args.error("start-session needs 'user USER password PASSWORD'") }
-    if action == "upload-log", message == nil { throw args.error("upload-log needs 'message TEXT'") }
-    let (appName, variable, limit, givenUser, givenPassword, givenMessage, level) = (app, label, within, user, password, message, severity)
-    let own = action == "upload-log" ? ["lines"] : ["id", "registration", "http"]
-    args.binds(label, fields: ["status", "code"] + own + ResultBinding.performed)
+    let call: AppCall
+    switch action {
+    case "start-session":
+        guard let user, let password else { throw args.error("start-session needs 'user USER password PASSWORD'") }
+        call = .startSession(user: user, password: password)
+    case "upload-log":
+        guard let message else { throw args.error("upload-log needs 'message TEXT'") }
+        call = .uploadLog(message: message, severity: severity)
+    default: call = .register
+    }
+    let (appName, variable, limit) = (app, label, within)
+    args.binds(label, fields: ["status", "code"] + call.fields + ResultBinding.performed)
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
         let timeout = try limit.duration(context)
-        switch action {
-        case "start-session":
-            let (user, password) = context.signIn(
-                "scpms", user: try givenUser?.resolve(context) ?? "", password: try givenPassword?.resolve(context) ?? "")
+        switch call {
+        case .startSession(let givenUser, let givenPassword):
+            let (user, password) = context.signIn("scpms", user: try givenUser.resolve(context), password: try givenPassword.resolve(context))
             return context.perform("scpms start-session", label: variable, timeout: timeout) {
                 do throws(SCPmsSessionError) {
                     let session = try await manager.startSession(user: user, password: password)
@@ -237,7 +258,7 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
                     return failure(error, storedId: manager.store.load().applicationConnectionId)
                 }
             }
-        case "register":
+        case .register:
             return context.perform("scpms register", label: variable, timeout: timeout) {
                 do throws(SCPmsSessionError) {
                     let id = try await manager.registerApplication()
@@ -246,8 +267,8 @@ private func parseAppCall(_ action: String, _ args: inout Arguments) throws(Scen
                     return failure(error, storedId: manager.store.load().applicationConnectionId)
                 }
             }
-        default:
-            let text = try givenMessage?.resolve(context) ?? ""
+        case .uploadLog(let givenMessage, let level):
+            let text = try givenMessage.resolve(context)
             let line = ClientLogLine(
                 timestamp: ClientLogLine.timestamp(milliseconds: Int64(manager.node.clock.unixTime.components.seconds) * 1000),
                 severity: level, correlationId: "", source: appName, location: "scenario", message: text)
@@ -332,6 +353,13 @@ private func entityKey(_ uri: String) -> String {
     return String(uri[uri.index(after: open)..<uri.index(before: uri.endIndex)])
 }
 
+/// What `scpms log`, `upload-logs` and `end` ask of the running app, parsed when the line is read.
+private enum LoggingCall: Sendable {
+    case log(message: Template, severity: ClientLogLine.Severity)
+    case uploadLogs
+    case end
+}
+
 private func parseLogging(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
     var app = "app"
     var label = action == "log" ? "logged" : "logs"
@@ -347,19 +375,30 @@ private func parseLogging(_ action: String, _ args: inout Arguments) throws(Scen
         default: severity = ClientLogLine.Severity(rawValue: try args.oneOf(ClientLogLine.Severity.allCases.map(\.rawValue))) ?? .error
         }
     }
-    if action == "log", message == nil { throw args.error("log needs 'message TEXT'") }
-    let (appName, variable, level, text) = (app, label, severity, message)
-    args.binds(label, fields: action == "log" ? ["kept", "pending"] : ["status", "lines", "code"] + ResultBinding.performed)
+    let call: LoggingCall
+    switch action {
+    case "log":
+        guard let message else { throw args.error("log needs 'message TEXT'") }
+        call = .log(message: message, severity: severity)
+    case "upload-logs": call = .uploadLogs
+    default: call = .end
+    }
+    let (appName, variable) = (app, label)
+    if case .log = call {
+        args.binds(label, fields: ["kept", "pending"])
+    } else {
+        args.binds(label, fields: ["status", "lines", "code"] + ResultBinding.performed)
+    }
     return Run { context in
         let state = appState(context, appName)
         guard let manager = state.manager else { throw StepError("app '\(appName)' is not running; use 'scpms launch' first") }
-        switch action {
-        case "log":
+        switch call {
+        case .log(let text, let level):
             // The app logs through the root logger: kept for upload only at or above its level.
-            let kept = manager.rootLogger.logger(named: appName).log(level, try text?.resolve(context) ?? "", location: "scenario")
+            let kept = manager.rootLogger.logger(named: appName).log(level, try text.resolve(context), location: "scenario")
             context.publish(variable, ["kept": "\(kept)", "pending": "\(manager.rootLogger.pending.count)"])
             return nil
-        case "upload-logs":
+        case .uploadLogs:
             return context.perform("scpms upload-logs", label: variable, timeout: .seconds(120)) {
                 do throws(SCPmsLogUploadError) {
                     return ["status": "ok", "lines": "\(try await manager.uploadLogs())", "code": ""]
@@ -367,7 +406,7 @@ private func parseLogging(_ action: String, _ args: inout Arguments) throws(Scen
                     return ["status": "error", "lines": "0", "code": error.name, "error": error.description]
                 }
             }
-        default:
+        case .end:
             return context.perform("scpms end", label: variable, timeout: .seconds(120)) {
                 switch await manager.end() {
                 case nil: return ["status": "nothing", "lines": "0", "code": ""]
@@ -387,6 +426,14 @@ private func failure(_ error: SCPmsSessionError, storedId: String?) -> [String: 
 }
 
 // MARK: Admin side
+
+/// What an administrator's `scpms` line does to the running actor, parsed when the line is read; the id or user it is
+/// about is resolved when it runs.
+private enum AdminCall: Sendable {
+    case deleteRegistration(as: String)
+    case addUser(password: Template)
+    case addApp(logUpload: Bool)
+}
 
 private func parseAdmin(_ action: String, _ args: inout Arguments) throws(ScenarioError) -> any Step {
     let first = try args.value(action == "add-app" ? "an application id" : action == "add-user" ? "a user name" : "a registration id")
@@ -409,27 +456,34 @@ private func parseAdmin(_ action: String, _ args: inout Arguments) throws(Scenar
         logUpload = try args.oneOf(["on", "off"]) == "on"
     }
     if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actorName) }
-    if action == "delete-registration" { args.binds(label, fields: [""]) }
-    let (target, secret, actorLabel, upload, variable) = (first, password, actorName, logUpload, label)
+    let call: AdminCall
+    switch action {
+    case "delete-registration":
+        args.binds(label, fields: [""])
+        call = .deleteRegistration(as: label)
+    case "add-user": call = .addUser(password: password ?? Template(literal: ""))
+    default: call = .addApp(logUpload: logUpload)
+    }
+    let (target, actorLabel) = (first, actorName)
     return Run { context in
         guard let running = context.actor(named: actorLabel) as? RunningSCPms else {
             throw StepError("no running scpms actor named '\(actorLabel)'")
         }
         let value = try target.resolve(context)
-        switch action {
-        case "delete-registration":
+        switch call {
+        case .deleteRegistration(let variable):
             // `failed`: the store failed the write and its retry, so the registration stays; the step goes on, as an
             // administrator told of the error would.
             let outcome: String
             do { outcome = "\(try running.server.deleteRegistration(value))" } catch is SCPmsServer.StoreWriteFailed { outcome = "failed" }
             context.publish(variable, ["": outcome])
-        case "add-user":
-            let password = try secret?.resolve(context) ?? ""
+        case .addUser(let secret):
+            let password = try secret.resolve(context)
             guard !value.isEmpty, !value.contains(":"), !password.isEmpty else {
                 throw StepError("add-user needs a non-empty user without ':' and a non-empty password")
             }
             try running.server.addUser(value, password: password)
-        default:
+        case .addApp(let upload):
             guard SCPmsRoute.isValidId(value) else { throw StepError("'\(value)' is not an application id (1…128 letters, digits, '.', '-', '_')") }
             try running.server.addApplication(value, logUploadEnabled: upload)
         }
