@@ -122,34 +122,9 @@ extension Directive {
             "whitelist", "queue", "files", "run", "on", "as",
         ]
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["printer", "samba-job", "quota", "whitelist", "queue", "files", "run"])
-        var words: [Template] = []
-        var state = ""
+        let request = try SunfireAdminLine.Request(&args)
         var actor = "sunfire"
         var label = "sunfire"
-        switch action {
-        case "printer":
-            words.append(try args.value("a printer name, e.g. psts"))
-            state = try args.oneOf(["ready", "out-of-paper", "down", "no-daemon", "queue-off"])
-            if state == "down" { words.append(try args.value("the reason the printer shows")) }
-        case "samba-job":
-            words.append(try args.value("a printer name"))
-            try args.expect("owner")
-            words.append(try args.value("the owner's Unix user"))
-            try args.expect("name")
-            words.append(try args.value("the file name shown in lpq"))
-            try args.expect("pages")
-            words.append(Template(literal: String(try args.integer("a page count", in: 1...10_000))))
-        case "quota":
-            words.append(try args.value("a user"))
-            words.append(Template(literal: String(try args.integer("the PS-printer quota in sheets", in: 0...1_000_000))))
-        case "whitelist", "queue", "files":
-            words.append(
-                try args.value(action == "whitelist" ? "networks like 10.0.0.0/8,127.0.0.0/8" : action == "queue" ? "a printer name" : "a user"))
-        default:
-            words.append(try args.value("a user"))
-            words.append(try args.value("a command line, quoted"))
-        }
         while !args.isEmpty {
             if args.accept("on") {
                 actor = try args.actor()
@@ -159,70 +134,156 @@ extension Directive {
             }
         }
         if !args.names.contains(where: { $0.kind == .actorReference }) { args.refer(toActor: actor) }
-        let (verb, printerState, actorName, name, values) = (action, state, actor, label, words)
-        let own: [String] =
-            switch action {
-            case "quota": ["ps"]
-            case "queue": ["text"]
-            case "files": ["files", "ps"]
-            case "run": ["stdout", "stderr", "exit"]
-            default: []
-            }
-        args.binds(label, fields: ["status"] + own + ResultBinding.performed)
+        args.binds(label, fields: ["status"] + request.fields + ResultBinding.performed)
+        let (actorName, name) = (actor, label)
         return Run { context in
             guard let running = context.actor(named: actorName) as? RunningSunfire else {
                 throw StepError("no running sunfire actor named '\(actorName)'")
             }
-            let resolved = try values.map { try $0.resolve(context) }
-            return context.perform("sunfire \(verb)", label: name, timeout: .seconds(60)) {
-                try await running.sunfire.administer { admin in
-                    try Self.administer(admin, verb, printerState, resolved)
+            let resolved = try request.resolve(context)
+            return context.perform("sunfire \(request.verb)", label: name, timeout: .seconds(60)) {
+                try await running.sunfire.administer { admin in try resolved.apply(to: admin) }
+            }
+        }
+    }
+}
+
+/// An administrator's `sunfire` line, typed when it is read; its words that may name variables are resolved when it runs.
+private enum SunfireAdminLine {
+    enum Printer: String, CaseIterable, Sendable {
+        case ready
+        case outOfPaper = "out-of-paper"
+        case down
+        case noDaemon = "no-daemon"
+        case queueOff = "queue-off"
+    }
+
+    /// What the line asks, as read (templates) or as resolved (text).
+    enum Request: Sendable {
+        case printer(Template, Printer, reason: Template?)
+        case sambaJob(printer: Template, owner: Template, name: Template, pages: Int)
+        case quota(user: Template, sheets: Int)
+        case whitelist(Template)
+        case queue(Template)
+        case files(Template)
+        case run(user: Template, command: Template)
+
+        init(_ args: inout Arguments) throws(ScenarioError) {
+            switch try args.oneOf(["printer", "samba-job", "quota", "whitelist", "queue", "files", "run"]) {
+            case "printer":
+                let printer = try args.value("a printer name, e.g. psts")
+                let state = Printer(rawValue: try args.oneOf(Printer.allCases.map(\.rawValue))) ?? .ready
+                self = .printer(printer, state, reason: state == .down ? try args.value("the reason the printer shows") : nil)
+            case "samba-job":
+                let printer = try args.value("a printer name")
+                try args.expect("owner")
+                let owner = try args.value("the owner's Unix user")
+                try args.expect("name")
+                let name = try args.value("the file name shown in lpq")
+                try args.expect("pages")
+                self = .sambaJob(printer: printer, owner: owner, name: name, pages: try args.integer("a page count", in: 1...10_000))
+            case "quota":
+                let user = try args.value("a user")
+                self = .quota(user: user, sheets: try args.integer("the PS-printer quota in sheets", in: 0...1_000_000))
+            case "whitelist": self = .whitelist(try args.value("networks like 10.0.0.0/8,127.0.0.0/8"))
+            case "queue": self = .queue(try args.value("a printer name"))
+            case "files": self = .files(try args.value("a user"))
+            default:
+                let user = try args.value("a user")
+                self = .run(user: user, command: try args.value("a command line, quoted"))
+            }
+        }
+
+        var verb: String {
+            switch self {
+            case .printer: "printer"
+            case .sambaJob: "samba-job"
+            case .quota: "quota"
+            case .whitelist: "whitelist"
+            case .queue: "queue"
+            case .files: "files"
+            case .run: "run"
+            }
+        }
+
+        /// The result fields it gives besides `status`.
+        var fields: [String] {
+            switch self {
+            case .quota: ["ps"]
+            case .queue: ["text"]
+            case .files: ["files", "ps"]
+            case .run: ["stdout", "stderr", "exit"]
+            case .printer, .sambaJob, .whitelist: []
+            }
+        }
+
+        func resolve(_ context: ScenarioContext) throws -> Resolved {
+            switch self {
+            case .printer(let printer, let state, let reason):
+                let shown: PrinterState =
+                    switch state {
+                    case .outOfPaper: .down("Out of Paper")
+                    case .down: .down(try reason?.resolve(context) ?? "")
+                    case .noDaemon: .noDaemon
+                    case .queueOff: .queueDisabled
+                    case .ready: .ready
+                    }
+                return .printer(try printer.resolve(context), shown)
+            case .sambaJob(let printer, let owner, let name, let pages):
+                return .sambaJob(
+                    printer: try printer.resolve(context), owner: try owner.resolve(context), name: try name.resolve(context), pages: pages)
+            case .quota(let user, let sheets): return .quota(user: try user.resolve(context), sheets: sheets)
+            case .whitelist(let networks):
+                let text = try networks.resolve(context)
+                do {
+                    return .whitelist(try text.split(separator: ",").map { try AddressRange(String($0)) })
+                } catch {
+                    throw StepError("whitelist \(text): \(error)")
                 }
+            case .queue(let printer): return .queue(try printer.resolve(context))
+            case .files(let user): return .files(try user.resolve(context))
+            case .run(let user, let command): return .run(user: try user.resolve(context), command: try command.resolve(context))
             }
         }
     }
 
-    private static func administer(_ admin: SunfireAdministration, _ verb: String, _ state: String, _ values: [String]) throws -> [String: String] {
-        switch verb {
-        case "printer":
-            let printerState: PrinterState =
-                switch state {
-                case "out-of-paper": .down("Out of Paper")
-                case "down": .down(values[1])
-                case "no-daemon": .noDaemon
-                case "queue-off": .queueDisabled
-                default: .ready
-                }
-            try admin.setPrinter(values[0], printerState)
-            return ["status": "ok"]
-        case "samba-job":
-            guard let pages = Int(values[3]), (1...10_000).contains(pages) else { throw StepError("pages: expected 1…10000") }
-            try admin.addSambaJob(owner: values[1], printer: values[0], name: values[2], pages: pages)
-            return ["status": "ok"]
-        case "quota":
-            guard let value = Int(values[1]), (0...1_000_000).contains(value) else { throw StepError("quota: expected 0…1000000") }
-            try admin.setQuota(user: values[0], .postScript, value)
-            return ["status": "ok", "ps": String(value)]
-        case "whitelist":
-            do {
-                admin.setWhitelist(try values[0].split(separator: ",").map { try AddressRange(String($0)) })
-            } catch {
-                throw StepError("whitelist \(values[0]): \(error)")
+    /// A request with its words resolved: what the administrator does.
+    enum Resolved: Sendable {
+        case printer(String, PrinterState)
+        case sambaJob(printer: String, owner: String, name: String, pages: Int)
+        case quota(user: String, sheets: Int)
+        case whitelist([AddressRange])
+        case queue(String)
+        case files(String)
+        case run(user: String, command: String)
+
+        func apply(to admin: SunfireAdministration) throws -> [String: String] {
+            switch self {
+            case .printer(let printer, let state):
+                try admin.setPrinter(printer, state)
+                return ["status": "ok"]
+            case .sambaJob(let printer, let owner, let name, let pages):
+                try admin.addSambaJob(owner: owner, printer: printer, name: name, pages: pages)
+                return ["status": "ok"]
+            case .quota(let user, let sheets):
+                try admin.setQuota(user: user, .postScript, sheets)
+                return ["status": "ok", "ps": String(sheets)]
+            case .whitelist(let ranges):
+                admin.setWhitelist(ranges)
+                return ["status": "ok"]
+            case .queue(let printer):
+                return ["status": "ok", "text": try admin.queue(printer)]
+            case .files(let user):
+                return [
+                    "status": "ok", "files": try admin.files(of: user).joined(separator: ","), "ps": String(admin.quota(of: user).first?.value ?? 0),
+                ]
+            case .run(let user, let command):
+                let outcome = try admin.run(command, as: user)
+                return [
+                    "status": "ok", "stdout": String(decoding: outcome.stdout, as: UTF8.self),
+                    "stderr": String(decoding: outcome.stderr, as: UTF8.self), "exit": String(outcome.exitStatus),
+                ]
             }
-            return ["status": "ok"]
-        case "queue":
-            return ["status": "ok", "text": try admin.queue(values[0])]
-        case "files":
-            return [
-                "status": "ok", "files": try admin.files(of: values[0]).joined(separator: ","),
-                "ps": String(admin.quota(of: values[0]).first?.value ?? 0),
-            ]
-        default:
-            let outcome = try admin.run(values[1], as: values[0])
-            return [
-                "status": "ok", "stdout": String(decoding: outcome.stdout, as: UTF8.self),
-                "stderr": String(decoding: outcome.stderr, as: UTF8.self), "exit": String(outcome.exitStatus),
-            ]
         }
     }
 }
