@@ -7,7 +7,7 @@ import Scenario
 /// A port number 0…65535.
 func parsePort(_ text: String, _ option: String) throws -> Int {
     guard let value = Int(text), (0...65_535).contains(value) else {
-        throw CatalogError("option \(option)=\(text): expected a port number 0…65535")
+        throw WorkbenchError("option \(option)=\(text): expected a port number 0…65535")
     }
     return value
 }
@@ -23,14 +23,14 @@ func parseFlag(_ text: String?, _ option: String) throws -> Bool {
     switch text {
     case nil, "false", "no": return false
     case "true", "yes": return true
-    case let other?: throw CatalogError("option \(option)=\(other): expected true or false")
+    case let other?: throw WorkbenchError("option \(option)=\(other): expected true or false")
     }
 }
 
 /// A whole number within `range`, or an error naming the option and the range.
 func parseBounded(_ text: String, _ option: String, _ range: ClosedRange<Int>) throws -> Int {
     guard let value = Int(text), range.contains(value) else {
-        throw CatalogError("option \(option)=\(text): expected a whole number \(range.lowerBound)…\(range.upperBound)")
+        throw WorkbenchError("option \(option)=\(text): expected a whole number \(range.lowerBound)…\(range.upperBound)")
     }
     return value
 }
@@ -38,7 +38,7 @@ func parseBounded(_ text: String, _ option: String, _ range: ClosedRange<Int>) t
 /// A shared secret: 16 to 256 printable ASCII characters, no spaces (it travels in an HTTP header).
 func parseSecret(_ text: String, _ option: String) throws -> String {
     guard (16...256).contains(text.utf8.count), text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-        throw CatalogError("option \(option): expected a secret of 16 to 256 printable characters without spaces")
+        throw WorkbenchError("option \(option): expected a secret of 16 to 256 printable characters without spaces")
     }
     return text
 }
@@ -47,7 +47,7 @@ func parseSecret(_ text: String, _ option: String) throws -> String {
 func parseEndpoint(_ text: String, _ option: String) throws -> (host: String, port: Int) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port) else {
-        throw CatalogError("option \(option)=\(text): expected HOST:PORT with a port 1…65535")
+        throw WorkbenchError("option \(option)=\(text): expected HOST:PORT with a port 1…65535")
     }
     return (parts[0], port)
 }
@@ -133,7 +133,7 @@ func readableFile(_ path: String, _ option: String) throws -> String {
         FileManager.default.isReadableFile(atPath: resolved)
     else {
         let absolute = URL(fileURLWithPath: resolved).standardizedFileURL.path
-        throw CatalogError(
+        throw WorkbenchError(
             "option \(option)=\(path): no readable file at \(absolute) (a relative path is taken from the current folder, \(FileManager.default.currentDirectoryPath))"
         )
     }
@@ -142,13 +142,13 @@ func readableFile(_ path: String, _ option: String) throws -> String {
 
 /// Refuses a path the actor could not create: empty, an existing thing of the other kind, or under a folder it cannot write.
 func checkCreatable(_ path: String, _ option: String) throws {
-    guard !path.isEmpty else { throw CatalogError("option \(option): expected a path, found nothing") }
+    guard !path.isEmpty else { throw WorkbenchError("option \(option): expected a path, found nothing") }
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var folder = url.deletingLastPathComponent()
     var isDirectory: ObjCBool = false
     while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { folder = folder.deletingLastPathComponent() }
-    guard isDirectory.boolValue else { throw CatalogError("option \(option)=\(path): \(folder.path) is a file, not a folder") }
+    guard isDirectory.boolValue else { throw WorkbenchError("option \(option)=\(path): \(folder.path) is a file, not a folder") }
     guard FileManager.default.isWritableFile(atPath: folder.path) else {
-        throw CatalogError("option \(option)=\(path): cannot create it, \(folder.path) is not writable")
+        throw WorkbenchError("option \(option)=\(path): cannot create it, \(folder.path) is not writable")
     }
 }

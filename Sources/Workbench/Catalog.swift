@@ -91,8 +91,3 @@ public enum Catalog {
     /// The systems' values for `workbench fuzz-scenario`.
     static let fuzzSamples: FuzzSamples = systems.reduce(FuzzSamples()) { $0 + $1.fuzzSamples }
 }
-
-struct CatalogError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

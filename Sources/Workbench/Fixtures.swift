@@ -32,7 +32,7 @@ enum Fixtures {
     /// The absolute path of `relative` inside Fixtures/, or an error that says where it was looked for.
     static func path(_ relative: String) throws -> String {
         guard let directory else {
-            throw CatalogError("cannot find the Fixtures/ folder (with tls/ca.pem): run from the repository, or set WORKBENCH_FIXTURES")
+            throw WorkbenchError("cannot find the Fixtures/ folder (with tls/ca.pem): run from the repository, or set WORKBENCH_FIXTURES")
         }
         return "\(directory)/\(relative)"
     }

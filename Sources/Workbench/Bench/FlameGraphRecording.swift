@@ -56,13 +56,13 @@ enum FlameGraphRecording {
 
     /// Records `arguments` (a workbench command line, e.g. `bench jwt --only sign`) and writes the flame graph to `file`.
     /// - returns: what the recorded run printed (its figure) and the samples drawn.
-    /// - throws: `BenchError` when perf is missing, fails or recorded nothing; `ExitStatus` when `file` cannot be written.
+    /// - throws: `WorkbenchError` when perf is missing, fails or recorded nothing; `ExitStatus` when `file` cannot be written.
     static func record(
         _ arguments: [String], callGraph: FlameGraphOption.CallGraph, title: String, to file: String
     ) throws -> (
         output: String, samples: Int
     ) {
-        guard let perf = perf(onPath: ProcessInfo.processInfo.environment["PATH"]) else { throw BenchError(perfMissing) }
+        guard let perf = perf(onPath: ProcessInfo.processInfo.environment["PATH"]) else { throw WorkbenchError(perfMissing) }
         // The file is made first, so a path that cannot be written fails now and not after the recording.
         guard FileManager.default.createFile(atPath: file, contents: nil) else {
             throw ExitStatus.inputWrong("--flamegraph \(file): cannot write there")
@@ -82,12 +82,12 @@ enum FlameGraphRecording {
         } catch {
             try? FileManager.default.removeItem(atPath: file)
             // perf's own errors say why (perf_event_paranoid, a missing kernel package) and the run's say what failed.
-            throw BenchError("perf could not record the figure: \(error)")
+            throw WorkbenchError("perf could not record the figure: \(error)")
         }
         let stacks = PerfScript.fold(script, symbolName: SwiftDemangler.name)
         guard stacks.total > 0 else {
             try? FileManager.default.removeItem(atPath: file)
-            throw BenchError("perf recorded no samples of \(arguments.joined(separator: " "))")
+            throw WorkbenchError("perf recorded no samples of \(arguments.joined(separator: " "))")
         }
         let command = (["workbench"] + arguments).joined(separator: " ")
         let recording = callGraph == .fp ? "perf record -g" : "perf record --call-graph dwarf"

@@ -37,7 +37,7 @@ struct LoadBench {
         // serve's complaints go to a file, quoted when the run fails: a server-side error is seen, not guessed.
         let stderrPath = "\(work)/serve.stderr"
         guard FileManager.default.createFile(atPath: stderrPath, contents: nil), let stderrHandle = FileHandle(forWritingAtPath: stderrPath) else {
-            throw BenchError("cannot write \(stderrPath)")
+            throw WorkbenchError("cannot write \(stderrPath)")
         }
         let arguments =
             Self.zeroPorts.flatMap { ["--set", "\($0)=0"] }
@@ -47,7 +47,7 @@ struct LoadBench {
         defer { served.stop() }
         let connections: [@Sendable (Int, Node) throws -> any LoadSession]
         do { connections = try Catalog.loadBenchParts.map { try $0.connect(served.announcement) } } catch {
-            throw BenchError("\(error); serve announced: \(served.announcement.listening.map { "\($0.kind) \($0.url)" }.joined(separator: ", "))")
+            throw WorkbenchError("\(error); serve announced: \(served.announcement.listening.map { "\($0.kind) \($0.url)" }.joined(separator: ", "))")
         }
         let probe = served.probe
 

@@ -72,24 +72,18 @@ struct LoadSetUpFailure: Error {
     let text: String
 }
 
-/// An operation's answer that was not the expected one.
-struct LoadFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 extension ServeAnnouncement {
     /// The first `scheme://` URL `kind` announced, with a host and a port; throws naming what is missing.
     func requiredURL(_ kind: String, _ scheme: String) throws -> URLComponents {
         guard let text = url(kind, scheme: scheme), let url = URLComponents(string: text), url.host != nil, url.port != nil else {
-            throw BenchError("serve announced no \(scheme):// URL for \(kind)")
+            throw WorkbenchError("serve announced no \(scheme):// URL for \(kind)")
         }
         return url
     }
 
     /// The rest of `kind`'s note that starts with `word`; throws when there is none.
     func requiredNote(_ kind: String, _ word: String) throws -> String {
-        guard let text = note(kind, word) else { throw BenchError("serve announced no '\(word)' note for \(kind)") }
+        guard let text = note(kind, word) else { throw WorkbenchError("serve announced no '\(word)' note for \(kind)") }
         return text
     }
 }

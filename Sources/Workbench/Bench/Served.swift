@@ -89,7 +89,7 @@ struct Served {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty {
                 process.waitUntilExit()
-                throw BenchError(
+                throw WorkbenchError(
                     "workbench serve \(arguments.joined(separator: " ")) ended (status \(process.terminationStatus)) before announcing \(ready.joined(separator: ", ")): \(text)"
                 )
             }
@@ -221,9 +221,4 @@ struct ServeAnnouncement {
     func note(_ kind: String, _ word: String) -> String? {
         notes.first { $0.kind == kind && $0.text.hasPrefix("\(word) ") }.map { String($0.text.dropFirst(word.count + 1)) }
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

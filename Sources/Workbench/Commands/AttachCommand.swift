@@ -36,7 +36,7 @@ struct AttachCommand: AsyncParsableCommand {
     func run() async throws {
         let control = try ControlFile.read(from: state.directory)
         guard let components = URLComponents(string: control.url), let host = components.host, let port = components.port else {
-            throw CatalogError("\(ControlFile.path(in: state.directory)): '\(control.url)' is no http://HOST:PORT/ URL")
+            throw WorkbenchError("\(ControlFile.path(in: state.directory)): '\(control.url)' is no http://HOST:PORT/ URL")
         }
         let wire = LiveWire(threads: 1)
         defer { Task { try? await wire.shutdown() } }

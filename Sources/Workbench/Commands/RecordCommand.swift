@@ -148,7 +148,7 @@ struct RecordCommand: AsyncParsableCommand {
             }
         } catch {
             try? await wire.shutdown()
-            throw ServeError("record: cannot listen on \(bind):\(listen): \(error)")
+            throw WorkbenchError("record: cannot listen on \(bind):\(listen): \(error)")
         }
         if noRedact {
             printError("WARNING: --no-redact: passwords, tokens and cookies are written to \(out) as they were sent; keep the recording private")

@@ -176,7 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 actor = try await extra.kind.start(wire.node(extra.name), chosen)
             } catch {
-                throw Self.portTaken(error, kind: extra.name, options: chosen) ?? ServeError("--start \(extra.line): \(error)")
+                throw Self.portTaken(error, kind: extra.name, options: chosen) ?? WorkbenchError("--start \(extra.line): \(error)")
             }
             running.append((actor, ScenarioContext.Launch(kind: extra.kind, node: extra.name, options: chosen)))
             for endpoint in actor.endpoints where endpoint.url.contains("://") && !endpoint.url.hasSuffix("://") {
@@ -209,14 +209,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// A port another program holds, named by the actor and option that asked for it (`ACTOR.port=2024: address
     /// already in use`) with the `--set` that moves it; nil for any other error.
-    static func portTaken(_ error: any Error, kind: String, options: [String: String]) -> ServeError? {
+    static func portTaken(_ error: any Error, kind: String, options: [String: String]) -> WorkbenchError? {
         let text = "\(error)"
         guard let range = text.range(of: WireError.Kind.addressInUse.rawValue + ": ") else { return nil }
         let address = text[range.upperBound...].prefix { !$0.isWhitespace && $0 != ")" && $0 != ";" && $0 != "," }
         guard let port = address.split(separator: ":").last.map(String.init) else { return nil }
         let option = options.filter { $0.key.hasSuffix("port") && $0.value == port }.map(\.key).sorted().first
-        guard let option else { return ServeError("\(kind): address already in use (\(address))") }
-        return ServeError(
+        guard let option else { return WorkbenchError("\(kind): address already in use (\(address))") }
+        return WorkbenchError(
             "\(kind).\(option)=\(port): address already in use (\(address)); stop what listens there, or choose another port "
                 + "with --set \(kind).\(option)=N")
     }
@@ -270,10 +270,4 @@ struct ExtraActor {
         self.name = name
         self.options = (Catalog.liveOptions[kind.name] ?? [:]).merging(options) { _, given in given }
     }
-}
-
-/// Why `serve` could not start, in one line.
-struct ServeError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

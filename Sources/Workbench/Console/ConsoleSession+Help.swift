@@ -49,7 +49,7 @@ extension ConsoleSession {
 
     /// `help` lists the language; `help WORD` shows one directive (or `spawn`, `later`, an actor kind); an unknown
     /// word is an error with the nearest known one.
-    func help(_ word: String?) -> Result<String, CatalogError> {
+    func help(_ word: String?) -> Result<String, WorkbenchError> {
         guard let word else {
             var lines = ["Scenario language (the same words work in .scn files):"]
             let entries = language.directives.map { ($0.name, $0.summary) } + Self.prefixes.map { ($0.name, $0.summary) }
@@ -120,7 +120,7 @@ extension ConsoleSession {
         let topics =
             language.directives.map(\.name) + Self.prefixes.map(\.name) + Catalog.actorKinds.map(\.name) + Self.commands
             + Self.relatedCommands.map(\.name)
-        return .failure(CatalogError("no help for '\(word)'\(didYouMean(word, among: topics)); 'help' lists the directives"))
+        return .failure(WorkbenchError("no help for '\(word)'\(didYouMean(word, among: topics)); 'help' lists the directives"))
     }
 
     func show(_ words: [String]) -> String {

@@ -16,24 +16,24 @@ struct Recording {
 
     /// Reads every exchange file of `folder` in number order.
     ///
-    /// - throws: ``RecordingError`` naming the folder or file that cannot be read.
-    init(folder: String) throws(RecordingError) {
+    /// - throws: ``WorkbenchError`` naming the folder or file that cannot be read.
+    init(folder: String) throws(WorkbenchError) {
         self.folder = folder
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw RecordingError("\(folder): no such folder; expected a recording `workbench record --out DIR` made")
+            throw WorkbenchError("\(folder): no such folder; expected a recording `workbench record --out DIR` made")
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".json") && Int($0.dropLast(5)) != nil }
             .sorted { Int($0.dropLast(5)) ?? 0 < Int($1.dropLast(5)) ?? 0 }
-        guard !names.isEmpty else { throw RecordingError("\(folder): no exchange files (0001.json, …) in it; expected a recording") }
+        guard !names.isEmpty else { throw WorkbenchError("\(folder): no exchange files (0001.json, …) in it; expected a recording") }
         var exchanges: [RecordedExchange] = []
         for name in names {
             let path = "\(folder)/\(name)"
             do {
                 exchanges.append(try JSONDecoder().decode(RecordedExchange.self, from: Data(contentsOf: URL(fileURLWithPath: path))))
             } catch {
-                throw RecordingError("\(path): not an exchange of a recording: \(error)")
+                throw WorkbenchError("\(path): not an exchange of a recording: \(error)")
             }
         }
         self.exchanges = exchanges
@@ -45,12 +45,6 @@ struct Recording {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-}
-
-/// Why a recording cannot be read or written, in one line.
-struct RecordingError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// One request and the answer it got, kept whole (secrets redacted before it was written).

@@ -131,21 +131,21 @@ struct ControlFile: Codable, Equatable {
         let path = Self.path(in: stateDirectory)
         unlink(path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw CatalogError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw WorkbenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         let text = "{\"url\":\(JSONString.quoted(url)),\"token\":\(JSONString.quoted(token))}\n"
         let written = text.utf8CString.withUnsafeBufferPointer { Glibc.write(descriptor, $0.baseAddress, $0.count - 1) }
-        guard written == text.utf8.count else { throw CatalogError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard written == text.utf8.count else { throw WorkbenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
     }
 
     static func read(from stateDirectory: String) throws -> ControlFile {
         let path = Self.path(in: stateDirectory)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(
+            throw WorkbenchError(
                 "no running serve uses \(stateDirectory): \(path) is missing (start one with 'workbench serve', or name its --state-dir)")
         }
         do { return try JSONDecoder().decode(ControlFile.self, from: data) } catch {
-            throw CatalogError("\(path) is not serve's control file: \(error)")
+            throw WorkbenchError("\(path) is not serve's control file: \(error)")
         }
     }
 }

@@ -86,7 +86,7 @@ extension ActorKind {
     /// `leeway=DURATION`: whole seconds from 0s to 24h.
     static func parseLeeway(_ text: String) throws -> Int64 {
         guard let duration = DurationParser.parse(text), duration >= .zero, duration <= .seconds(86_400) else {
-            throw CatalogError("option leeway=\(text): expected a duration from 0s to 24h, like 60s")
+            throw WorkbenchError("option leeway=\(text): expected a duration from 0s to 24h, like 60s")
         }
         return duration.components.seconds
     }
@@ -94,7 +94,7 @@ extension ActorKind {
     static func readFixture(_ path: String, _ option: String) throws -> String {
         let file = try readableFile(path, option)
         do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
-            throw CatalogError("option \(option)=\(path): cannot read \(file): \(error.localizedDescription)")
+            throw WorkbenchError("option \(option)=\(path): cannot read \(file): \(error.localizedDescription)")
         }
     }
 }

@@ -16,7 +16,7 @@ extension LoadBenchPart {
         let signerCA = Array(try String(contentsOfFile: try Fixtures.path("tls/ca.pem"), encoding: .utf8).utf8)
         // `bearer-token TOKEN user USER`: the app token of the user serve enrolled.
         let bearer = try announced.requiredNote("ims-signer", "bearer-token").split(separator: " ").map(String.init)
-        guard bearer.count == 3, bearer[1] == "user" else { throw BenchError("ims-signer's bearer-token note is not 'TOKEN user USER'") }
+        guard bearer.count == 3, bearer[1] == "user" else { throw WorkbenchError("ims-signer's bearer-token note is not 'TOKEN user USER'") }
         let apiKey = try announced.requiredNote("ims-signer", "api-key")
         let ims = try announced.requiredURL("ims", "http")
         // One signing attempt: a retry after 2 s would hide a failure from the figures.
@@ -35,6 +35,6 @@ struct IMSLoadSession: LoadSession {
 
     func perform(_ operation: String) async throws {
         let session = try await client.startSession()
-        guard !session.id.isEmpty else { throw LoadFailure("IMS answered an empty session id") }
+        guard !session.id.isEmpty else { throw WorkbenchError("IMS answered an empty session id") }
     }
 }

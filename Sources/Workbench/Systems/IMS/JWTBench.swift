@@ -125,7 +125,7 @@ struct JWTBench: ParsableCommand {
                 case .verify: try rate { sink &+= try checker.verify(token, now: now, key: { _, _ in verifier }).signature.count }
                 case .verifySignatureOnly:
                     try rate {
-                        guard parsed.hasValidSignature(verifier) else { throw BenchError("the signature check failed in the timed loop") }
+                        guard parsed.hasValidSignature(verifier) else { throw WorkbenchError("the signature check failed in the timed loop") }
                         sink &+= 1
                     }
                 case .parse: try rate { sink &+= try SignedJWT(compact: token).signature.count }

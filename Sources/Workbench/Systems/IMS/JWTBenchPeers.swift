@@ -77,19 +77,19 @@ final class OpenSSLEVPRS256Verifier: RS256Verifying, @unchecked Sendable {
                 defer { BIO_free(bio) }
                 return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
             })
-        else { throw BenchError("OpenSSL cannot read the private key") }
+        else { throw WorkbenchError("OpenSSL cannot read the private key") }
         defer { EVP_PKEY_free(key) }
         // The public half as its own EVP_PKEY, through DER.
         var der: UnsafeMutablePointer<UInt8>?
         let count = i2d_PUBKEY(key, &der)
         defer { CRYPTO_free(der, #file, #line) }
         var cursor = UnsafePointer(der)
-        guard count > 0, let publicKey = d2i_PUBKEY(nil, &cursor, Int(count)) else { throw BenchError("OpenSSL cannot export the public key") }
+        guard count > 0, let publicKey = d2i_PUBKEY(nil, &cursor, Int(count)) else { throw WorkbenchError("OpenSSL cannot export the public key") }
         guard let context = EVP_PKEY_CTX_new(publicKey, nil), EVP_PKEY_verify_init(context) == 1,
             EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
         else {
             EVP_PKEY_free(publicKey)
-            throw BenchError("OpenSSL cannot set up an RS256 verifying context")
+            throw WorkbenchError("OpenSSL cannot set up an RS256 verifying context")
         }
         self.publicKey = publicKey
         verifying = Mutex(Context(pointer: context))

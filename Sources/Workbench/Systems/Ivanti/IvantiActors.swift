@@ -22,7 +22,7 @@ extension ActorKind {
         configuration.credentialLookup = .planted(on: node)
         if let version = options["version"] {
             guard let installation = IvantiClient.Installation(rawValue: version) else {
-                throw CatalogError("option version=\(version): expected current, old or missing")
+                throw WorkbenchError("option version=\(version): expected current, old or missing")
             }
             configuration.installation = installation
         }

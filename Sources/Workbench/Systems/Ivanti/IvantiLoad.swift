@@ -32,7 +32,7 @@ struct IvantiLoadSession: LoadSession {
             body: ByteBuffer(string: url))
         let response = try await HTTPClient.send(request, host: host, port: port, on: node)
         guard response.status == .accepted else {
-            throw LoadFailure("bus gateway answered \(response.status.code): \(response.text.prefix(120))")
+            throw WorkbenchError("bus gateway answered \(response.status.code): \(response.text.prefix(120))")
         }
     }
 }

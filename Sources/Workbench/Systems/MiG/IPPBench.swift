@@ -407,7 +407,7 @@ public struct IPPBench: ParsableCommand {
             environment: ["LD_PRELOAD": harness.allocationCounter])
         guard let counts = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[Double]],
             counts.count == results.count, counts.allSatisfy({ $0.count == Work.allCases.count })
-        else { throw BenchError("the allocation-counting run printed no counts: \(output)") }
+        else { throw WorkbenchError("the allocation-counting run printed no counts: \(output)") }
         for (index, row) in counts.enumerated() {
             results[index].allocations = Dictionary(uniqueKeysWithValues: zip(Work.allCases, row))
         }
@@ -555,7 +555,7 @@ struct LibcupsHarness {
         let fixtures = try Fixtures.path("")
         let sources = URL(fileURLWithPath: fixtures).deletingLastPathComponent().appendingPathComponent("tools/libcups-bench").path
         guard FileManager.default.fileExists(atPath: "\(sources)/ipp_bench.c") else {
-            throw BenchError("cannot find tools/libcups-bench/ipp_bench.c next to \(fixtures); run from the repository or pass --no-libcups")
+            throw WorkbenchError("cannot find tools/libcups-bench/ipp_bench.c next to \(fixtures); run from the repository or pass --no-libcups")
         }
         let harness = LibcupsHarness(folder: try BenchInterruption.workFolder("ipp"))
         do {
@@ -566,7 +566,7 @@ struct LibcupsHarness {
             ])
         } catch {
             harness.remove()
-            throw BenchError(
+            throw WorkbenchError(
                 "cannot compile the libcups harness (tools/setup.sh installs gcc and libcups2-dev; "
                     + "or pass --no-libcups): \(error)")
         }
@@ -583,7 +583,7 @@ struct LibcupsHarness {
         guard let read = timed["read_ns_per_message"] as? Double, let write = timed["write_ns_per_message"] as? Double,
             let buildWrite = timed["build_write_ns_per_message"] as? Double
         else {
-            throw BenchError("the libcups harness printed no figures for \(message): \(timed)")
+            throw WorkbenchError("the libcups harness printed no figures for \(message): \(timed)")
         }
         return Figures(
             read: read, write: write,
@@ -597,7 +597,7 @@ struct LibcupsHarness {
 
     private func object(_ text: String) throws -> [String: Any] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-            throw BenchError("the libcups harness printed no JSON: \(text)")
+            throw WorkbenchError("the libcups harness printed no JSON: \(text)")
         }
         return object
     }

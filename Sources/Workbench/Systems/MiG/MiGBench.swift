@@ -308,7 +308,8 @@ struct MiGBench: AsyncParsableCommand {
                                 continue  // at once: no sleep, so the wait counts in the server's time only
                             }
                             guard let jobID = answer.jobID, jobID > 0 else {
-                                throw BenchError("\(target.server.rawValue): Print-Job of job \(index) answered \(answer.status) without a job-id")
+                                throw WorkbenchError(
+                                    "\(target.server.rawValue): Print-Job of job \(index) answered \(answer.status) without a job-id")
                             }
                             let job = Acknowledged(index: index, jobID: jobID, sent: sent, at: clock.now)
                             acknowledged.append(job)
@@ -347,7 +348,8 @@ struct MiGBench: AsyncParsableCommand {
                 }
             }
             guard acknowledged.count == jobs, completed.count == jobs else {
-                throw BenchError("\(target.server.rawValue): \(acknowledged.count) of \(jobs) jobs acknowledged, \(completed.count) seen completed")
+                throw WorkbenchError(
+                    "\(target.server.rawValue): \(acknowledged.count) of \(jobs) jobs acknowledged, \(completed.count) seen completed")
             }
             let acknowledgedLatencies = acknowledged.map { ($0.at - $0.sent).seconds }.sorted()
             let completedLatencies = completed.map { ($0.at - $0.sent).seconds }.sorted()
@@ -382,10 +384,10 @@ struct MiGBench: AsyncParsableCommand {
                 continue
             }
             guard let value = answer.group(.job)?[IPPAttributeName.jobState]?.integerValue, let state = IPPJobState(rawValue: value) else {
-                throw BenchError("\(target.server.rawValue): \(what) answered without a job-state")
+                throw WorkbenchError("\(target.server.rawValue): \(what) answered without a job-state")
             }
             if state == .completed { return ContinuousClock.now }
-            if state.isFinal { throw BenchError("\(target.server.rawValue): job \(job.index) (job-id \(job.jobID)) ended \(state.keyword)") }
+            if state.isFinal { throw WorkbenchError("\(target.server.rawValue): job \(job.index) (job-id \(job.jobID)) ended \(state.keyword)") }
         }
     }
 
@@ -402,19 +404,19 @@ struct MiGBench: AsyncParsableCommand {
                 HTTPRequest(method: .POST, target: target.resource, headers: headers, body: body),
                 host: "127.0.0.1", port: target.port, on: node)
         } catch {
-            throw BenchError("\(target.server.rawValue): \(what) failed: \(error)")
+            throw WorkbenchError("\(target.server.rawValue): \(what) failed: \(error)")
         }
         guard response.status == .ok else {
-            throw BenchError("\(target.server.rawValue): \(what) answered HTTP \(response.status.code): \(String(response.text.prefix(200)))")
+            throw WorkbenchError("\(target.server.rawValue): \(what) answered HTTP \(response.status.code): \(String(response.text.prefix(200)))")
         }
         let answer: IPPMessage
         do {
             answer = try IPPDecoder().decode(Array(response.body.readableBytesView))
         } catch {
-            throw BenchError("\(target.server.rawValue): \(what) answered with an undecodable IPP message: \(error)")
+            throw WorkbenchError("\(target.server.rawValue): \(what) answered with an undecodable IPP message: \(error)")
         }
         guard answer.status.rawValue < 0x100 || answer.status == .busy else {
-            throw BenchError("\(target.server.rawValue): \(what) answered \(answer.status)\(answer.statusMessage.map { ": \($0)" } ?? "")")
+            throw WorkbenchError("\(target.server.rawValue): \(what) answered \(answer.status)\(answer.statusMessage.map { ": \($0)" } ?? "")")
         }
         return answer
     }
@@ -438,7 +440,7 @@ struct MiGBench: AsyncParsableCommand {
         let started = clock.now
         let status = try Served.shell(script)
         let seconds = (clock.now - started).seconds
-        guard status == "200" else { throw BenchError("ingest answered HTTP \(status)") }
+        guard status == "200" else { throw WorkbenchError("ingest answered HTTP \(status)") }
         return (seconds, mig.peakRSSMiB())
     }
 

@@ -26,7 +26,7 @@ extension LoadBenchPart {
         },
         connect: { announced in
             guard let url = announced.url("mig", scheme: "ipp"), URLComponents(string: url)?.user != nil else {
-                throw BenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
+                throw WorkbenchError("serve announced no ipp://USER:PASSWORD@… URL for mig")
             }
             // No retries: a busy printer or a dropped connection is an error here, not a slower job.
             return { index, node in try MiGLoadSession(index: index, client: MiGClient(configuration: .init(url: url, retry: .none), node: node)) }
@@ -50,7 +50,7 @@ struct MiGLoadSession: LoadSession {
 
     func perform(_ operation: String) async throws {
         let job = try await client.print(.bytes(Self.document, name: "load-\(index).pdf", format: "application/pdf"))
-        guard job.status == .successfulOK else { throw LoadFailure("Print-Job answered \(job.status), expected successful-ok") }
-        guard job.id > 0 else { throw LoadFailure("Print-Job answered job-id \(job.id)") }
+        guard job.status == .successfulOK else { throw WorkbenchError("Print-Job answered \(job.status), expected successful-ok") }
+        guard job.id > 0 else { throw WorkbenchError("Print-Job answered job-id \(job.id)") }
     }
 }

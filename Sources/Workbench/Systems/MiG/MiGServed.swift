@@ -22,7 +22,7 @@ extension Served {
             ] + speed, ready: ["mig"])
         guard let url = served.announcement.url("mig", scheme: "ipp"), let port = URLComponents(string: url)?.port else {
             served.stop()
-            throw BenchError("no MiG ipp:// URL in: \(served.announcement.listening)")
+            throw WorkbenchError("no MiG ipp:// URL in: \(served.announcement.listening)")
         }
         served = Served(process: served.process, port: port, announcement: served.announcement)
         return served
@@ -81,7 +81,7 @@ extension Served {
     ///   debug log, since cupsd reports a queue it could not make only there. Ready once it accepts connections.
     static func cupsd(state: String, driverless: Bool = false) throws -> Served {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/cupsd") else {
-            throw BenchError("/usr/sbin/cupsd is missing: install cups-daemon (tools/setup.sh does)")
+            throw WorkbenchError("/usr/sbin/cupsd is missing: install cups-daemon (tools/setup.sh does)")
         }
         let files = FileManager.default
         for directory in ["spool/tmp", "cache", "run", "bin/filter", "ppd"] {
@@ -198,6 +198,7 @@ extension Served {
         }
         let log = (try? String(contentsOfFile: "\(state)/error_log", encoding: .utf8)) ?? ""
         served.stop()
-        throw BenchError("cupsd on port \(port) did not accept jobs within 10 s (\(process.isRunning ? "running" : "ended")); its error_log: \(log)")
+        throw WorkbenchError(
+            "cupsd on port \(port) did not accept jobs within 10 s (\(process.isRunning ? "running" : "ended")); its error_log: \(log)")
     }
 }

@@ -16,10 +16,10 @@ extension ActorKind {
             .port("port", "plain HTTP port (default 80; 'none' for HTTPS only)", orNone: true),
             .creatable("database", "SQLite file for registrations (default: in memory)"),
             .parsed("app-id", "the demo application id (default com.workbench.demo)") { app in
-                guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
+                guard SCPmsRoute.isValidId(app) else { throw WorkbenchError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
             },
             .parsed("user", "demo user (default demo)") { user in
-                guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
+                guard !user.isEmpty, !user.contains(":") else { throw WorkbenchError("option user=\(user): expected a non-empty name without ':'") }
             },
             .text("password", "demo password (default password)"), .choice("log-upload", "on|off: accept client logs (default on)", ["on", "off"]),
         ],
@@ -37,27 +37,27 @@ extension ActorKind {
                 certificatePath: try Fixtures.path("tls/server.pem"), privateKeyPath: try Fixtures.path("tls/server.key"))
         }
         guard configuration.servesPlainHTTP || configuration.tls != nil else {
-            throw CatalogError("options port=none and tls-port=none: the server would not listen at all; keep one")
+            throw WorkbenchError("options port=none and tls-port=none: the server would not listen at all; keep one")
         }
         if let path = options["database"] {
-            guard !path.isEmpty else { throw CatalogError("option database: expected the path of an SQLite file") }
+            guard !path.isEmpty else { throw WorkbenchError("option database: expected the path of an SQLite file") }
             try createParentDirectory(of: path)
             configuration.databasePath = path
         }
         if let app = options["app-id"] {
-            guard SCPmsRoute.isValidId(app) else { throw CatalogError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
+            guard SCPmsRoute.isValidId(app) else { throw WorkbenchError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
             configuration.applicationId = app
         }
         if let user = options["user"] {
-            guard !user.isEmpty, !user.contains(":") else { throw CatalogError("option user=\(user): expected a non-empty name without ':'") }
+            guard !user.isEmpty, !user.contains(":") else { throw WorkbenchError("option user=\(user): expected a non-empty name without ':'") }
             configuration.user = user
         }
         if let password = options["password"] {
-            guard !password.isEmpty else { throw CatalogError("option password: expected a non-empty password") }
+            guard !password.isEmpty else { throw WorkbenchError("option password: expected a non-empty password") }
             configuration.password = password
         }
         if let upload = options["log-upload"] {
-            guard upload == "on" || upload == "off" else { throw CatalogError("option log-upload=\(upload): expected on or off") }
+            guard upload == "on" || upload == "off" else { throw WorkbenchError("option log-upload=\(upload): expected on or off") }
             configuration.logUploadEnabled = upload == "on"
         }
         return RunningSCPms(server: try await SCPmsServer.start(on: node, configuration: configuration))

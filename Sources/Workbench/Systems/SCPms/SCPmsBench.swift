@@ -88,7 +88,7 @@ struct SCPmsBench: ParsableCommand {
             try kernel.run("registrations", timeout: .seconds(86_400)) {
                 for _ in 0..<total {
                     let response = try await HTTPClient.send(finalRequest, host: "scpms", port: 80, on: phone)
-                    guard response.status == .created else { throw CatalogError("registration answered \(response.status.code)") }
+                    guard response.status == .created else { throw WorkbenchError("registration answered \(response.status.code)") }
                 }
             }
         }
@@ -109,7 +109,7 @@ struct SCPmsBench: ParsableCommand {
             try kernel.run("checks", timeout: .seconds(86_400)) {
                 for _ in 0..<total {
                     let session = try await manager.startSession(user: "demo", password: "password")
-                    guard session.registration == .existing else { throw CatalogError("the stored id was not accepted") }
+                    guard session.registration == .existing else { throw WorkbenchError("the stored id was not accepted") }
                 }
             }
         }

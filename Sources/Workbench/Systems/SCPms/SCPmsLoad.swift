@@ -18,7 +18,7 @@ extension LoadBenchPart {
     ) { announced in
         let scpms = try announced.requiredURL("scpms", "http")
         guard let user = scpms.user, let password = scpms.password, let application = scpms.path.split(separator: "/").last else {
-            throw BenchError("the scpms URL has no demo credentials or application id")
+            throw WorkbenchError("the scpms URL has no demo credentials or application id")
         }
         let base = "http://\(scpms.host ?? ""):\(scpms.port ?? 0)"
         return { _, node in
@@ -51,11 +51,11 @@ struct SCPmsLoadSession: LoadSession {
     func perform(_ operation: String) async throws {
         if operation == "scpms-register" {
             let id = try await manager.registerApplication()
-            guard !id.isEmpty else { throw LoadFailure("registration returned an empty ApplicationConnectionId") }
+            guard !id.isEmpty else { throw WorkbenchError("registration returned an empty ApplicationConnectionId") }
         } else {
             let session = try await manager.startSession(user: user, password: password)
             guard session.registration == .existing else {
-                throw LoadFailure("the registration check did not accept the stored id (registration \(session.registration.rawValue))")
+                throw WorkbenchError("the registration check did not accept the stored id (registration \(session.registration.rawValue))")
             }
         }
     }

@@ -26,7 +26,7 @@ extension ActorKind {
         ],
         faultPoints: [StubServer.unavailableFault]
     ) { node, options in
-        guard let folder = options["from"] else { throw StubError("stub: option from=DIR is required") }
+        guard let folder = options["from"] else { throw WorkbenchError("stub: option from=DIR is required") }
         let playback = try StubPlayback(
             recording: Recording(folder: try recordingFolder(folder, "from")),
             matching: StubMatching(
@@ -57,11 +57,6 @@ func recordingFolder(_ path: String, _ option: String) throws -> String {
         return try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
     }
     return path
-}
-
-struct StubError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// The playing actor: one HTTP listener, the playback behind a lock (requests may come on any loop live).

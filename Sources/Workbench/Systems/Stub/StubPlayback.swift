@@ -59,10 +59,10 @@ struct StubPlayback: Sendable {
         case miss(String)
     }
 
-    init(recording: Recording, matching: StubMatching) throws(RecordingError) {
+    init(recording: Recording, matching: StubMatching) throws(WorkbenchError) {
         exchanges = recording.exchanges.filter { $0.proxyError == nil }
         guard !exchanges.isEmpty else {
-            throw RecordingError("\(recording.folder): every exchange was answered by the recording proxy itself (502, 504): nothing to play back")
+            throw WorkbenchError("\(recording.folder): every exchange was answered by the recording proxy itself (502, 504): nothing to play back")
         }
         self.matching = matching
         parts = exchanges.map { exchange in

@@ -32,7 +32,7 @@ extension ActorKind {
     ) { node, options in
         let keyFile = try Fixtures.path(options["host-key"] ?? "sunfire/ssh_host_ed25519_key")
         let hostKey: OpenSSHHostKey
-        do { hostKey = try OpenSSHHostKey(file: keyFile) } catch { throw CatalogError("option host-key: \(error)") }
+        do { hostKey = try OpenSSHHostKey(file: keyFile) } catch { throw WorkbenchError("option host-key: \(error)") }
         var host = HostConfiguration()
         if let printers = options["printers"] { host.extraPrinters = try parsePrinters(printers) }
         if let ppm = options["ppm"] { host.pagesPerMinute = try parseBounded(ppm, "ppm", 1...10_000) }
@@ -83,7 +83,7 @@ extension ActorKind {
     static func parsePrinters(_ text: String) throws -> [String] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { name in
             guard !name.isEmpty, name.count <= 32, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw CatalogError("option printers=\(text): expected printer names of letters, digits, '-' and '_'")
+                throw WorkbenchError("option printers=\(text): expected printer names of letters, digits, '-' and '_'")
             }
             return String(name)
         }
@@ -92,7 +92,7 @@ extension ActorKind {
     /// `whitelist=NET,NET`: networks such as 10.0.0.0/8.
     static func parseWhitelist(_ text: String) throws -> [AddressRange] {
         do { return try text.split(separator: ",").map { try AddressRange(String($0)) } } catch {
-            throw CatalogError("option whitelist=\(text): \(error)")
+            throw WorkbenchError("option whitelist=\(text): \(error)")
         }
     }
 }

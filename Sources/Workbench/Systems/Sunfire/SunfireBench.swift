@@ -40,11 +40,11 @@ struct SunfireBench: AsyncParsableCommand {
 
     func run() async throws {
         guard getuid() == 0 else {
-            throw BenchError("bench sunfire starts OpenSSH's sshd with a throwaway account (useradd): run it as root")
+            throw WorkbenchError("bench sunfire starts OpenSSH's sshd with a throwaway account (useradd): run it as root")
         }
         for tool in ["/usr/sbin/sshd", "/usr/bin/sftp", "/usr/bin/scp", "/usr/bin/sshpass", "/usr/sbin/useradd"]
         where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw BenchError("\(tool) is missing: tools/setup.sh installs openssh-server, openssh-client and sshpass")
+            throw WorkbenchError("\(tool) is missing: tools/setup.sh installs openssh-server, openssh-client and sshpass")
         }
         let folder = try BenchInterruption.workFolder("sunfire")
         defer { BenchInterruption.remove(folder) }
@@ -142,13 +142,13 @@ struct SunfireBench: AsyncParsableCommand {
     static func execsPerSecond(_ count: Int, at server: SSHEndpoint, on node: Node) async throws -> Double {
         let connection = SSHConnectivity(host: "127.0.0.1", port: server.port, user: server.user, password: server.password, node: node)
         let state = await connection.connect()
-        guard state.serverFound, state.authorised else { throw BenchError("exec bench: cannot log in to 127.0.0.1:\(server.port)") }
+        guard state.serverFound, state.authorised else { throw WorkbenchError("exec bench: cannot log in to 127.0.0.1:\(server.port)") }
         let clock = ContinuousClock()
         do {
             let elapsed = try await clock.measure {
                 for index in 0..<count {
                     let result = try await connection.execute("true")
-                    guard result.exitStatus == 0 else { throw BenchError("exec \(index): true exited \(result.exitStatus): \(result.stderr)") }
+                    guard result.exitStatus == 0 else { throw WorkbenchError("exec \(index): true exited \(result.exitStatus): \(result.stderr)") }
                 }
             }
             await connection.disconnect()
@@ -173,7 +173,7 @@ struct SSHEndpoint {
         let attributes = try? FileManager.default.attributesOfItem(atPath: "\(home)/\(name)")
         let received = (attributes?[.size] as? NSNumber)?.intValue ?? -1
         guard received == size else {
-            throw BenchError("upload to port \(port) left \(received) bytes of \(size) in \(home)/\(name)")
+            throw WorkbenchError("upload to port \(port) left \(received) bytes of \(size) in \(home)/\(name)")
         }
         try? FileManager.default.removeItem(atPath: "\(home)/\(name)")
     }
@@ -196,7 +196,7 @@ struct ServedSunfire {
             let user = url.user, let password = url.password
         else {
             served.stop()
-            throw BenchError("no Sunfire URL in: \(served.announcement.listening)")
+            throw WorkbenchError("no Sunfire URL in: \(served.announcement.listening)")
         }
         return ServedSunfire(
             served: Served(process: served.process, port: port, announcement: served.announcement),
@@ -255,7 +255,7 @@ struct PrivateSSHD {
             usleep(50_000)
         }
         sshd.stop()
-        throw BenchError("OpenSSH's sshd did not start on port \(port)")
+        throw WorkbenchError("OpenSSH's sshd did not start on port \(port)")
     }
 
     func stop() {
@@ -297,7 +297,7 @@ enum Tool {
         reading.wait()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw BenchError(
+            throw WorkbenchError(
                 "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
                     + String(decoding: err + out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }

@@ -17,7 +17,7 @@ extension LoadBenchPart {
         setUps: [LoadSetUp(what: "the SSH login", countsAs: "sunfire-exec")]
     ) { announced in
         let ssh = try announced.requiredURL("sunfire", "ssh")
-        guard let user = ssh.user, let password = ssh.password else { throw BenchError("the sunfire URL has no demo credentials") }
+        guard let user = ssh.user, let password = ssh.password else { throw WorkbenchError("the sunfire URL has no demo credentials") }
         let host = ssh.host ?? ""
         let port = ssh.port ?? 0
         // `known_hosts [HOST]:PORT ssh-ed25519 AAAA…`: the key the clients pin.
@@ -52,10 +52,10 @@ struct SunfireLoadSession: LoadSession {
         do {
             if operation == "sunfire-exec" {
                 let result = try await ssh.execute("lpq -P psts")
-                guard result.exitStatus == 0 else { throw LoadFailure("lpq -P psts exited \(result.exitStatus): \(result.stderr.prefix(120))") }
+                guard result.exitStatus == 0 else { throw WorkbenchError("lpq -P psts exited \(result.exitStatus): \(result.stderr.prefix(120))") }
             } else {
                 guard await ssh.upload(.bytes(Self.upload), to: "load-\(index).txt", transport: .sftp) else {
-                    throw LoadFailure("SFTP upload of load-\(index).txt failed")
+                    throw WorkbenchError("SFTP upload of load-\(index).txt failed")
                 }
             }
         } catch {
