@@ -349,7 +349,8 @@ let package = Package(
         .testTarget(
             name: "DurableStoreTests",
             dependencies: [
-                "DurableStore", "Kernel", "Wire", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                "DurableStore", "Kernel", "SimulatedDisk", "Wire", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
         .testTarget(name: "FlameGraphTests", dependencies: ["FlameGraph"]),

@@ -19,8 +19,9 @@ import Wire
 /// (completed, canceled or aborted) be forgotten, in memory and in the log; when every job kept is still active, the
 /// new one is refused. So a server that prints for days holds a bounded history rather than every job it ever took.
 ///
-/// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order;
-/// on disk live, with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
+/// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order (with
+/// a path, on the node's simulated disk, so that a crash of the node keeps what was synced and no more); on disk live,
+/// with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
 /// job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each group commit is
 /// also fsynced (`synchronous = FULL`), so it survives a power loss too.
 public final class JobStore: Sendable {
@@ -46,7 +47,8 @@ public final class JobStore: Sendable {
     public init(path: String?, syncToDisk: Bool, node: Node, maxJobs: Int = 0) throws {
         self.node = node
         self.maxJobs = maxJobs
-        database = try DurableDatabase(path: path, schema: Self.schema, durability: syncToDisk ? .powerLoss : .processCrash)
+        database = try DurableDatabase(
+            path: path, schema: Self.schema, durability: syncToDisk ? .powerLoss : .processCrash, disk: node.disk)
         table = NIOLockedValueBox(JobTable())
     }
 
