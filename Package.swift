@@ -183,7 +183,7 @@ let package = Package(
         .target(
             name: "Scenario",
             dependencies: [
-                "Wire", "Kernel", "WireHTTP",
+                "Wire", "Kernel", "SimulatedDisk", "WireHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),

@@ -305,6 +305,18 @@ public final class MiGServer: @unchecked Sendable {
     }
 }
 
+extension MiGServer {
+    /// Stops at once, as the process dying would (a scenario's `crash`): the printer stops mid-page and no document
+    /// timer fires, and nothing is flushed: what the spool's database had not synced is for the node's disk to keep or
+    /// lose. The world resets the connections and closes the ports.
+    public func crash() -> EventLoopFuture<Void> {
+        node.eventLoop.submit {
+            self.printer.engine.stop()
+            for timer in self.printer.documentTimers.values { timer.cancel() }
+        }
+    }
+}
+
 public struct MiGServerError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
