@@ -47,8 +47,9 @@ public final class JobStore: Sendable {
     public init(path: String?, syncToDisk: Bool, node: Node, maxJobs: Int = 0) throws {
         self.node = node
         self.maxJobs = maxJobs
-        database = try DurableDatabase(
-            path: path, schema: Self.schema, durability: syncToDisk ? .powerLoss : .processCrash, disk: node.disk)
+        // The planted bug: the commits MiG answers after are left to the OS to sync, whatever sync-to-disk promised.
+        let durable = syncToDisk && !node.planted(.migAcknowledgedBeforeDurable)
+        database = try DurableDatabase(path: path, schema: Self.schema, durability: durable ? .powerLoss : .processCrash, disk: node.disk)
         table = NIOLockedValueBox(JobTable())
     }
 
@@ -291,4 +292,10 @@ struct JobTable {
         jobs[job.id] = job
         if job.state == .pending && !job.awaitingDocuments { ready.insert(job.id) } else { ready.remove(job.id) }
     }
+}
+
+extension PlantedBug {
+    /// MiG answers a job as soon as its commit returns, but with sync-to-disk on it does not sync that commit: the
+    /// acknowledged job is only in the node's page cache, and a crash right after the answer loses it.
+    public static let migAcknowledgedBeforeDurable = PlantedBug("mig.acknowledged-before-durable")
 }
