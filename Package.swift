@@ -183,7 +183,7 @@ let package = Package(
         .target(
             name: "Scenario",
             dependencies: [
-                "Wire", "Kernel", "SimulatedDisk", "WireHTTP",
+                "Wire", "Kernel", "WireHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),

@@ -87,12 +87,14 @@ public final class Kernel: @unchecked Sendable {
     /// seeded choice), then every connection of it is reset and every port it listened on closes. The actors on it
     /// stop themselves first (see the scenario's `crash`): the kernel cannot tell their work from the others'.
     ///
-    /// - returns: what the crash did to the files that had unsynced changes, and how many connections were reset.
+    /// - returns: how many files with unsynced changes lost them (or vanished, never synced) and how many had their last
+    ///   write torn (``SimulatedDisk/crash()`` says which), and how many connections were reset.
     @discardableResult
-    public func crash(node name: String) -> (files: [SimulatedDisk.CrashedFile], connections: Int) {
+    public func crash(node name: String) -> (lost: Int, torn: Int, connections: Int) {
         let files = disk(of: name).crash()
+        let torn = files.filter { if case .torn = $0.fate { true } else { false } }.count
         let connections = network.crash(host: name)
-        return (files, connections)
+        return (files.count - torn, torn, connections)
     }
 
     /// The clock offset of a node (scenarios set it to model disagreeing clocks).

@@ -1,7 +1,6 @@
 import Kernel
 import NIOCore
 import NIOHTTP1
-import SimulatedDisk
 import Wire
 import WireHTTP
 
@@ -39,12 +38,11 @@ extension Directive {
                 context.actors.removeAll { $0.name == name }
                 context.publish(name, [:])
                 let crashed = context.kernel.crash(node: launch.node)
-                let torn = crashed.files.filter { if case .torn = $0.fate { true } else { false } }.count
                 context.world.record(
                     actor: "scenario", event: "crashed",
                     fields: [
-                        ("actor", name), ("connections-reset", String(crashed.connections)), ("files-lost", String(crashed.files.count - torn)),
-                        ("files-torn", String(torn)), ("node", launch.node),
+                        ("actor", name), ("connections-reset", String(crashed.connections)), ("files-lost", String(crashed.lost)),
+                        ("files-torn", String(crashed.torn)), ("node", launch.node),
                     ])
                 context.world.settle()
                 return nil
