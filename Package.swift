@@ -49,12 +49,15 @@ let package = Package(
         // Flame graphs from `perf script` output, drawn as self-contained SVG: what `bench … --flamegraph` writes
         // (Debian 12 packages no flame-graph tool).
         .target(name: "FlameGraph", dependencies: ["MarkupEscaping"]),
+        // A node's disk under simulation: files with a page cache that fsync makes durable; a crash loses or tears (at
+        // sector granularity, by a seeded choice) what was not synced; write, read and fsync-lie fault points.
+        .target(name: "SimulatedDisk", dependencies: ["Wire"]),
         // The deterministic simulation: virtual time, seeded randomness, the simulated byte-stream network,
-        // the URL-scheme bus, fault points and the trace.
+        // the URL-scheme bus, fault points, the nodes' disks and the trace.
         .target(
             name: "Kernel",
             dependencies: [
-                "Wire", "JSONEscaping",
+                "Wire", "JSONEscaping", "SimulatedDisk",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -341,11 +344,13 @@ let package = Package(
         .testTarget(name: "WorkbenchKitTests", dependencies: ["WorkbenchKit", "WorkbenchTesting", "TestSupport"]),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+        .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", "Wire"]),
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"]),
         .testTarget(
             name: "DurableStoreTests",
             dependencies: [
-                "DurableStore", "Kernel", "Wire", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                "DurableStore", "Kernel", "SimulatedDisk", "Wire", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "MarkupEscapingTests", dependencies: ["MarkupEscaping"]),
         .testTarget(name: "FlameGraphTests", dependencies: ["FlameGraph"]),

@@ -25,6 +25,11 @@ import Wire
 ///
 /// **In memory** (no path): a `DatabaseQueue`, always inline — nothing touches a disk (simulation, tests).
 ///
+/// **On a simulated disk** (a path and a node's ``Wire/Node/disk``, which only a simulated node has): one
+/// `DatabaseQueue`, always inline, through the VFS that puts its files on that disk (``SimulatedDiskVFS``), with a
+/// rollback journal (`journal_mode = TRUNCATE`: the disk has no shared memory for a WAL) and the same `synchronous` as
+/// on a real disk, so a crash of the node loses exactly what SQLite had not synced.
+///
 /// Futures complete on the calling node's loop (or on the loop given as `completingOn`). The `await…` forms are for async code: inline they return
 /// without suspending (see ``Wire/Node/awaitBlocking(_:)``), so under simulation they change no trace. The
 /// `…Blocking` forms run on the calling thread, for start-up and operator commands only.
@@ -47,6 +52,7 @@ public final class DurableDatabase: Sendable {
 
     fileprivate enum Storage: Sendable {
         case memory(DatabaseQueue)
+        case simulatedDisk(DatabaseQueue)
         case file(DatabasePool, DatabaseThreads, GroupCommit, WALCheckpoints)
     }
 
@@ -114,11 +120,16 @@ public final class DurableDatabase: Sendable {
     ///   - path: the SQLite file; nil keeps everything in memory.
     ///   - schema: the store's schema; migrated here, synchronously (start-up, before any request).
     ///   - durability: what a commit on disk survives (power loss by default).
+    ///   - disk: the simulated disk `path` is on (a simulated node's ``Wire/Node/disk``); nil for the machine's.
     /// - throws: GRDB's errors, or ``DurableDatabaseError`` when the folder cannot be synced.
-    public init(path: String?, schema: DatabaseSchema, durability: Durability = .powerLoss) throws {
+    public init(path: String?, schema: DatabaseSchema, durability: Durability = .powerLoss, disk: (any Disk)? = nil) throws {
         self.path = path
         guard let path else {
             storage = .memory(try schema.emptyMemoryDatabase())
+            return
+        }
+        if let disk {
+            storage = .simulatedDisk(try Self.open(path, on: disk, schema: schema, durability: durability))
             return
         }
         let pragma = "PRAGMA synchronous = \(durability.synchronous); PRAGMA cache_size = -\(Self.pageCacheKiB)"
@@ -149,6 +160,22 @@ public final class DurableDatabase: Sendable {
         storage = .file(pool, threads, GroupCommit(pool: pool, threads: threads, maximumBatch: Self.maximumBatch), checkpoints)
     }
 
+    /// The connection of a database on a simulated disk, migrated.
+    private static func open(_ path: String, on disk: any Disk, schema: DatabaseSchema, durability: Durability) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        let pragma = "PRAGMA synchronous = \(durability.synchronous); PRAGMA temp_store = MEMORY; PRAGMA cache_size = -\(pageCacheKiB)"
+        configuration.prepareDatabase { db in
+            // TRUNCATE rather than DELETE: a commit ends by truncating the journal and (with FULL) syncing it, which the
+            // disk models exactly; a deletion it makes durable at once, which would hide what NORMAL risks.
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = TRUNCATE")
+            guard mode == "truncate" else { throw DurableDatabaseError("journal_mode TRUNCATE refused on the simulated disk (\(mode ?? "none"))") }
+            try db.execute(sql: pragma)
+        }
+        let queue = try DatabaseQueue(path: try SimulatedDiskVFS.uri(for: path, on: disk), configuration: configuration)
+        try schema.migrator.migrate(queue)
+        return queue
+    }
+
     // MARK: Futures
 
     /// `body`'s result from a consistent snapshot of committed data, on `node`'s loop (or `eventLoop`).
@@ -157,7 +184,7 @@ public final class DurableDatabase: Sendable {
     ) -> EventLoopFuture<T> {
         let completion = eventLoop ?? node.eventLoop
         switch storage {
-        case .memory(let queue):
+        case .memory(let queue), .simulatedDisk(let queue):
             return completion.makeCompletedFuture { try queue.read(body) }
         case .file(let pool, let threads, _, _):
             guard node.blockingWork.isThreaded else { return completion.makeCompletedFuture { try pool.read(body) } }
@@ -175,7 +202,7 @@ public final class DurableDatabase: Sendable {
     ) -> EventLoopFuture<T> {
         let completion = eventLoop ?? node.eventLoop
         switch storage {
-        case .memory(let queue):
+        case .memory(let queue), .simulatedDisk(let queue):
             return completion.makeCompletedFuture { try queue.write(body) }
         case .file(let pool, _, let groupCommit, _):
             guard node.blockingWork.isThreaded else { return completion.makeCompletedFuture { try pool.write(body) } }
@@ -202,10 +229,12 @@ public final class DurableDatabase: Sendable {
         return try await write(on: node, completingOn: MultiThreadedEventLoopGroup.currentEventLoop, body).get()
     }
 
-    /// In memory, or on a node whose blocking work runs inline (under simulation).
+    /// In memory or on a simulated disk, or on a node whose blocking work runs inline (under simulation).
     private func isInline(on node: Node) -> Bool {
-        if case .memory = storage { return true }
-        return !node.blockingWork.isThreaded
+        switch storage {
+        case .memory, .simulatedDisk: true
+        case .file: !node.blockingWork.isThreaded
+        }
     }
 }
 
@@ -216,7 +245,7 @@ extension DurableDatabase {
     /// kernel's thread), never from a live event loop.
     public func readBlocking<T>(_ body: (Database) throws -> T) throws -> T {
         switch storage {
-        case .memory(let queue): return try queue.read(body)
+        case .memory(let queue), .simulatedDisk(let queue): return try queue.read(body)
         case .file(let pool, _, _, _): return try pool.read(body)
         }
     }
@@ -225,7 +254,7 @@ extension DurableDatabase {
     /// returns: for start-up and operator commands, never from a live event loop.
     public func writeBlocking<T>(_ body: (Database) throws -> T) throws -> T {
         switch storage {
-        case .memory(let queue): return try queue.write(body)
+        case .memory(let queue), .simulatedDisk(let queue): return try queue.write(body)
         case .file(let pool, _, _, _): return try pool.write(body)
         }
     }

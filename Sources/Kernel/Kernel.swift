@@ -1,4 +1,5 @@
 import NIOCore
+import SimulatedDisk
 import Wire
 
 /// A whole simulated world: one seed, one virtual clock, one network, one bus, one trace.
@@ -9,7 +10,7 @@ import Wire
 /// The world lives as long as its kernel: when the kernel is freed, the world is torn down (see `deinit`), so keep
 /// the kernel while any of its nodes, actors or clients is still used.
 public final class Kernel: @unchecked Sendable {
-    // @unchecked Sendable: `nodes` and `skews` are touched only from the driving thread (see type comment).
+    // @unchecked Sendable: `nodes`, `disks` and `skews` are touched only from the driving thread (see type comment).
 
     /// The run seed every random stream is derived from.
     public let seed: UInt64
@@ -30,6 +31,7 @@ public final class Kernel: @unchecked Sendable {
 
     private let time: SimulatedTime
     private var nodes: [String: Node] = [:]
+    private var disks: [String: SimulatedDisk] = [:]
     private var skews: [String: ClockSkew] = [:]
 
     /// The default epoch: 2026-01-01T00:00:00Z, so calendar times in traces never depend on today's date.
@@ -62,14 +64,37 @@ public final class Kernel: @unchecked Sendable {
     public func node(_ name: String) -> Node {
         if let node = nodes[name] { return node }
         network.addHost(name)
+        let disk = SimulatedDisk(node: name, random: RandomStream(seed: seed, name: "disk:" + name), faults: faults, tracer: trace)
+        disks[name] = disk
         let node = Node(
             name: name, eventLoop: loop, network: network,
             clock: NodeClock(source: time, skew: skew(of: name)),
             random: RandomStream(seed: seed, name: "node:" + name),
             secrets: .seeded(RandomStream(seed: seed, name: "secrets:" + name)), faults: faults, bus: bus, tracer: trace,
-            plantedBugs: plantedBugs)
+            plantedBugs: plantedBugs, disk: disk)
         nodes[name] = node
         return node
+    }
+
+    /// The simulated disk of the node called `name` (the node is created on first use).
+    public func disk(of name: String) -> SimulatedDisk {
+        if let disk = disks[name] { return disk }
+        _ = node(name)
+        return disks[name]!
+    }
+
+    /// The node called `name` loses its power: its disk crashes (what was not synced is lost or torn, by the disk's
+    /// seeded choice), then every connection of it is reset and every port it listened on closes. The actors on it
+    /// stop themselves first (see the scenario's `crash`): the kernel cannot tell their work from the others'.
+    ///
+    /// - returns: how many files with unsynced changes lost them (or vanished, never synced) and how many had their last
+    ///   write torn (``SimulatedDisk/crash()`` says which), and how many connections were reset.
+    @discardableResult
+    public func crash(node name: String) -> (lost: Int, torn: Int, connections: Int) {
+        let files = disk(of: name).crash()
+        let torn = files.filter { if case .torn = $0.fate { true } else { false } }.count
+        let connections = network.crash(host: name)
+        return (files.count - torn, torn, connections)
     }
 
     /// The clock offset of a node (scenarios set it to model disagreeing clocks).

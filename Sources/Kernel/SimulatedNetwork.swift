@@ -208,6 +208,26 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
         return reset.count
     }
 
+    /// Ends every connection and listener of `host` at once, as its machine losing its power would: each open
+    /// connection with one end on it is reset (both ends), and each of its ports stops listening (the actor's own later
+    /// close of them does nothing).
+    ///
+    /// - returns: how many connections were reset.
+    @discardableResult
+    public func crash(host: String) -> Int {
+        for address in listeners.keys.sorted() where address.hasPrefix(host + ":") {
+            listeners[address] = nil
+            trace("unlisten", [("address", address)])
+        }
+        let victims = open.keys.sorted().compactMap { open[$0] }.filter { $0.localHost == host || $0.remoteHost == host }
+        var reset = Set<Int>()
+        for channel in victims where !reset.contains(channel.connectionID) {
+            reset.insert(channel.connectionID)
+            resetConnection(channel, reason: "\(host) crashed")
+        }
+        return reset.count
+    }
+
     /// Open connections, one line each (for the console).
     public var connectionSummaries: [String] {
         open.keys.sorted().compactMap { id -> String? in

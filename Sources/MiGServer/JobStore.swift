@@ -19,8 +19,9 @@ import Wire
 /// (completed, canceled or aborted) be forgotten, in memory and in the log; when every job kept is still active, the
 /// new one is refused. So a server that prints for days holds a bounded history rather than every job it ever took.
 ///
-/// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order;
-/// on disk live, with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
+/// The database (a `DurableDatabase`) is in memory under simulation, where every write runs inline in call order (with
+/// a path, on the node's simulated disk, so that a crash of the node keeps what was synced and no more); on disk live,
+/// with WAL: writes that arrive together are group-committed off the loops in one transaction, so a
 /// job answered with 200 survives `kill -9`; with `syncToDisk` (what `workbench serve` runs) each group commit is
 /// also fsynced (`synchronous = FULL`), so it survives a power loss too.
 public final class JobStore: Sendable {
@@ -46,7 +47,9 @@ public final class JobStore: Sendable {
     public init(path: String?, syncToDisk: Bool, node: Node, maxJobs: Int = 0) throws {
         self.node = node
         self.maxJobs = maxJobs
-        database = try DurableDatabase(path: path, schema: Self.schema, durability: syncToDisk ? .powerLoss : .processCrash)
+        // The planted bug: the commits MiG answers after are left to the OS to sync, whatever sync-to-disk promised.
+        let durable = syncToDisk && !node.planted(.migAcknowledgedBeforeDurable)
+        database = try DurableDatabase(path: path, schema: Self.schema, durability: durable ? .powerLoss : .processCrash, disk: node.disk)
         table = NIOLockedValueBox(JobTable())
     }
 
@@ -289,4 +292,10 @@ struct JobTable {
         jobs[job.id] = job
         if job.state == .pending && !job.awaitingDocuments { ready.insert(job.id) } else { ready.remove(job.id) }
     }
+}
+
+extension PlantedBug {
+    /// MiG answers a job as soon as its commit returns, but with sync-to-disk on it does not sync that commit: the
+    /// acknowledged job is only in the node's page cache, and a crash right after the answer loses it.
+    public static let migAcknowledgedBeforeDurable = PlantedBug("mig.acknowledged-before-durable")
 }

@@ -3,6 +3,7 @@ import IPP
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import Synchronization
 import Wire
 
 /// MiG's HTTP front: `GET /` says hello, `POST /ipp/print` carries IPP. Authenticates before reading the
@@ -166,13 +167,15 @@ final class MiGHTTPHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        perform(machine.connectionEnded(), context: context)
+        // After a crash the process that would abandon the upload is gone: the connection just ends.
+        if !server.crashed.load(ordering: .acquiring) { perform(machine.connectionEnded(), context: context) }
         timer?.cancel()
         deadline?.cancel()
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !server.crashed.load(ordering: .acquiring) else { return context.close(promise: nil) }
         node.trace("http-error", [("error", "\(error)")])
         perform(machine.connectionEnded(), context: context)
         context.close(promise: nil)

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import Synchronization
 import Wire
 import WireHTTP
 
@@ -84,6 +85,8 @@ public final class MiGServer: @unchecked Sendable {
     /// The accounts by name, as configured (read on every connection's loop, to authenticate without the actor).
     let accounts: [String: Account]
     private let listeners: NIOLockedValueBox<[(scheme: String, listener: any Listener)]>
+    /// Set by ``crash()``: its process is gone, so its connections end without it doing anything more.
+    let crashed = Atomic(false)
 
     private init(
         node: Node, configuration: Configuration, store: JobStore, printer: MiGPrinter, certificateCheck: ClientCertificateCheck?,
@@ -301,6 +304,19 @@ public final class MiGServer: @unchecked Sendable {
             for timer in self.printer.documentTimers.values { timer.cancel() }
             return EventLoopFuture.andAllComplete(listeners.map { $0.listener.close() }, on: self.node.eventLoop)
                 .flatMap { self.store.flush() }
+        }
+    }
+}
+
+extension MiGServer {
+    /// Stops at once, as the process dying would (a scenario's `crash`): the printer stops mid-page and no document
+    /// timer fires, and nothing is flushed: what the spool's database had not synced is for the node's disk to keep or
+    /// lose. The world resets the connections and closes the ports.
+    public func crash() -> EventLoopFuture<Void> {
+        crashed.store(true, ordering: .releasing)
+        return node.eventLoop.submit {
+            self.printer.engine.stop()
+            for timer in self.printer.documentTimers.values { timer.cancel() }
         }
     }
 }

@@ -102,9 +102,15 @@ public protocol RunningActor: Sendable {
     var requests: [String] { get }
     /// Stops listening and releases what it holds.
     func stop() async throws
+    /// Stops at once, as its process dying would (`crash NAME`): no more work, no timer, nothing flushed or written
+    /// after it. The world then resets its node's connections, closes its ports and crashes its disk.
+    func crash() async throws
 }
 
 extension RunningActor {
     public var notes: [String] { [] }
     public var requests: [String] { [] }
+    /// By default its ``stop()``: right for an actor whose stop writes nothing (its stores commit every change as it
+    /// happens under simulation); an actor whose stop flushes or says goodbye stops without that.
+    public func crash() async throws { try await stop() }
 }

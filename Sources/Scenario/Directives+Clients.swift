@@ -23,6 +23,34 @@ extension Directive {
             }
         },
         Directive(
+            "crash", usage: "crash NAME",
+            summary: "crash an actor's node (simulated wire): the actor stops at once, its connections reset, its memory is gone, "
+                + "and its disk keeps only what was synced (the rest lost, or its last write torn, by a seeded choice); restart NAME "
+                + "starts it on what is left",
+            live: .refused("a crash needs the simulated disk: on the live wire kill the served process (tools/crash-campaign.sh)")
+        ) { args throws(ScenarioError) in
+            let name = try args.actor()
+            try args.end()
+            args.binds(name, fields: [])  // a crashed actor's endpoints are gone
+            return Run { context in
+                guard let actor = context.actor(named: name), let launch = context.launches[name] else {
+                    throw StepError("no running actor named '\(name)'")
+                }
+                try context.world.perform("crash \(name)", timeout: .seconds(60)) { try await actor.crash() }
+                context.actors.removeAll { $0.name == name }
+                context.publish(name, [:])
+                let crashed = context.kernel.crash(node: launch.node)
+                context.world.record(
+                    actor: "scenario", event: "crashed",
+                    fields: [
+                        ("actor", name), ("connections-reset", String(crashed.connections)), ("files-lost", String(crashed.lost)),
+                        ("files-torn", String(crashed.torn)), ("node", launch.node),
+                    ])
+                context.world.settle()
+                return nil
+            }
+        },
+        Directive(
             "restart", usage: "restart NAME",
             summary: "stop an actor (if it runs) and start it again on the same node with the same options: its memory is gone, "
                 + "what its database and spool kept comes back (on the simulated wire, stores without a file keep nothing)",

@@ -415,12 +415,12 @@ public struct ScenarioLanguage: Sendable {
     }
 
     /// Checks that no `start` names an actor already running at that point of the file (started by an earlier line and
-    /// not stopped since, or one of `running`, the console's world): the second start could only fail when it runs.
+    /// not stopped or crashed since, or one of `running`, the console's world): the second start could only fail when it runs.
     public func checkStarts(_ statements: [Statement], running: Set<String> = []) -> [ScenarioError] {
         var started: [String: (line: Int, source: String)?] = Dictionary(uniqueKeysWithValues: running.map { ($0, nil) })
         var errors: [ScenarioError] = []
         for statement in statements {
-            if statement.directive == "stop" {
+            if statement.directive == "stop" || statement.directive == "crash" {
                 for use in statement.names where use.kind == .actorReference { started[use.name] = nil }
                 continue
             }

@@ -214,6 +214,7 @@ public struct ScenarioRunner: Sendable {
         .event("later-failed", fields: "directive", "error"),
         .event("unjoined", fields: "name"),
         .event("restarted", fields: "actor"),
+        .event("crashed", fields: "actor", "connections-reset", "files-lost", "files-torn", "node"),
         .event("targeted", fields: "actor", "url"),
         .event("invariant-broken", fields: "invariant", "message", "trace-event"),
     ]

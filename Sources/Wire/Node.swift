@@ -29,12 +29,15 @@ public struct Node: Sendable {
     public let blockingWork: BlockingWork
     /// The bugs planted in this run (see ``planted(_:)``): none unless the kernel was made with some.
     public let plantedBugs: PlantedBugs
+    /// The node's simulated disk, which its durable stores keep their files on under simulation (a crash of the node
+    /// loses what they did not sync); nil on the live wire, where they use the machine's file system.
+    public let disk: (any Disk)?
     let tracer: any TraceSink
 
     public init(
         name: String, eventLoop: any EventLoop, network: any Network, clock: NodeClock,
         random: RandomStream, secrets: SecretRandom, faults: FaultPoints, bus: URLBus, tracer: any TraceSink,
-        blockingWork: BlockingWork = .inline, plantedBugs: PlantedBugs = .none
+        blockingWork: BlockingWork = .inline, plantedBugs: PlantedBugs = .none, disk: (any Disk)? = nil
     ) {
         self.name = name
         self.eventLoop = eventLoop
@@ -47,6 +50,7 @@ public struct Node: Sendable {
         self.tracer = tracer
         self.blockingWork = blockingWork
         self.plantedBugs = plantedBugs
+        self.disk = disk
     }
 
     /// Records a meaningful event of this node in the run's trace.

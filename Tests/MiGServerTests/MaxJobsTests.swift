@@ -53,8 +53,8 @@ import Wire
 
     /// The pages of forgotten jobs still count for the toner, also after a restart (they are logged with the jobs).
     @Test func forgottenPagesStillCountAfterARestart() throws {
-        let database = NSTemporaryDirectory() + "mig-max-jobs-\(getpid()).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        // On the node's simulated disk: the restart is on the same node of the same world.
+        let database = "/var/spool/mig/mig.sqlite"
         func supply(_ kernel: Kernel, _ phone: Node) throws -> String {
             let request = IPPMessage.request(.getPrinterAttributes, requestID: 9) { op in
                 op.addPrinterURI("ipp://mig/ipp/print")
@@ -70,17 +70,19 @@ import Wire
             configuration.databasePath = database
             configuration.printer.pagesPerMinute = 100_000
         }
-        let before: String
-        do {
-            let (kernel, phone, _) = try World.world(configure)
-            for id in 1...3 {
-                #expect(try Self.print(kernel, phone, requestID: Int32(id), pages: 1_000).status == .successfulOK)
-                kernel.advance(by: .seconds(2))
-            }
-            before = try supply(kernel, phone)
+        let (kernel, phone, first) = try World.world(configure)
+        for id in 1...3 {
+            #expect(try Self.print(kernel, phone, requestID: Int32(id), pages: 1_000).status == .successfulOK)
+            kernel.advance(by: .seconds(2))
         }
+        let before = try supply(kernel, phone)
         #expect(before.contains("level=85;"))
-        let (kernel, phone, server) = try World.world(configure)
+        _ = try kernel.run("stop mig") { try await first.stop().get() }
+        var configuration = MiGServer.Configuration()
+        configuration.tlsPort = nil
+        configure(&configuration)
+        let node = kernel.node("mig")
+        let server = try kernel.run("restart mig") { [configuration] in try await MiGServer.start(on: node, configuration: configuration).get() }
         #expect(try server.jobs().map(\.id) == [3], "the log holds only the job kept")
         #expect(try supply(kernel, phone) == before, "three pages used the toner, whichever jobs are remembered")
     }

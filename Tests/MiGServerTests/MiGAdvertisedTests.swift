@@ -216,9 +216,10 @@ import WireHTTP
         #expect(try Self.jobAttributes(kernel, phone, 1)["job-impressions-completed"]?.integerValue == 3)
 
         // The printer stops mid-job (the spool left as it was), and the same spool comes up under a new printer
-        // process, as after a crash: the job is queued again and resumes.
+        // process on the same node (whose simulated disk holds the database), as after a crash: the job is queued
+        // again and resumes.
         _ = try kernel.run("stop mig") { try await server.stop().get() }
-        let node = kernel.node("mig-again")
+        let node = kernel.node("mig")
         var configuration = MiGServer.Configuration()
         configuration.tlsPort = nil
         configuration.databasePath = "\(directory)/mig.sqlite"
@@ -262,7 +263,7 @@ import WireHTTP
         }
         var configuration = MiGServer.Configuration()
         configure(&configuration)
-        let node = kernel.node("mig-again")
+        let node = kernel.node("mig")  // the database is on the node's simulated disk
         let restarted = try kernel.run("restart mig") { [configuration] in try await MiGServer.start(on: node, configuration: configuration).get() }
         let names = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/spool").filter { !$0.hasPrefix("spare-") }
         #expect(names == ["job-2-1.doc"], "only the document a job still prints is kept")

@@ -109,6 +109,27 @@ import Testing
         #expect(statuses.count > 1, "seeded fault outcomes must change with the seed")
     }
 
+    /// `crash`: the node's connections reset and its ports close at once; `restart` starts the actor again on it.
+    @Test func aCrashResetsTheNodesConnectionsAndARestartServesAgain() {
+        let result = run(
+            """
+            start echo
+            connect c to echo:7
+            expect ${c.status} == connected
+            crash echo
+            receive c within 1s as r
+            expect ${r.error} != ""
+            expect trace crashed by scenario actor=echo node=echo connections-reset=1 files-lost=0 files-torn=0
+            expect trace reset by net
+            http GET http://echo/ as gone
+            expect ${gone.status} == error
+            restart echo
+            http GET http://echo/ as back
+            expect ${back.status} == 200
+            """)
+        #expect(result.passed, "\(result.error ?? "") \(result.failures.map { $0.failure ?? "" })")
+    }
+
     @Test func spawnAndJoinAroundAHeldPath() {
         let result = run(
             """

@@ -60,6 +60,11 @@ import Wire
         #expect((error.line, error.column) == (2, 6))
         #expect(error.message == "no actor 'e2' (did you mean 'e1'?); its actors: e1 ('start KIND [as NAME]' starts one)")
         #expect(errors("start echo as e1\nstop e1").isEmpty)
+        let crashed = try #require(errors("start echo as e1\ncrash e2").first)
+        #expect((crashed.line, crashed.column) == (2, 7))
+        #expect(crashed.message == "no actor 'e2' (did you mean 'e1'?); its actors: e1 ('start KIND [as NAME]' starts one)")
+        #expect(errors("start echo as e1\ncrash e1\nrestart e1").isEmpty)
+        #expect(errors("start echo\ncrash echo\nstart echo").isEmpty, "a crashed actor may start again")
     }
 
     /// `expect no trace … by NAME` with a misspelt NAME would pass on nothing: the author must be a node of the

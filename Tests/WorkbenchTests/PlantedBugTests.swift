@@ -53,7 +53,12 @@ import Wire
             ),
             (.sunfireQuotaAnyLeft, [], "sunfire.quota-never-negative"),
         ]
-        #expect(Set(cases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)), "every declared bug has its case")
+        // A bug that needs a crash of a node whose store is on its disk has a scenario of its own: the workload keeps
+        // every store in memory.
+        let crashCases: [(bug: PlantedBug, file: String, invariant: String)] = [
+            (.migAcknowledgedBeforeDurable, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash")
+        ]
+        #expect(Set(cases.map(\.bug) + crashCases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)), "every declared bug has its case")
         #expect(Set(Catalog.plantedBugs.map(\.system)) == Set(["MiG", "SCPms", "Ivanti", "IMS", "Sunfire"]), "at least one per system")
         let runner = SwarmScripts.runner
         for (bug, faults, invariant) in cases {
@@ -62,6 +67,19 @@ import Wire
             #expect(failing.violations.first?.invariant == invariant, "\(bug): \(failing.violations.map(\.message)) \(failing.error ?? "")")
             let clean = runner.run(script, seed: 1, faults: .explicit(faults)) { _ in }
             #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
+        }
+        for (bug, file, invariant) in crashCases {
+            let text = try String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8)
+            let (crashScript, errors) = Catalog.language.parse(file: file, text: text)
+            try #require(errors.isEmpty, "\(errors.map(\.message))")
+            let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
+            for seed: UInt64 in [1, 2, 3] {
+                let failing = planted.run(crashScript, seed: seed) { _ in }
+                #expect(failing.violations.first?.invariant == invariant, "\(bug), seed \(seed): \(failing.violations.map(\.message))")
+                let clean = runner.run(crashScript, seed: seed) { _ in }
+                #expect(
+                    clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
+            }
         }
     }
 

@@ -23,7 +23,8 @@ extension ActorKind {
                 "bytes-per-page",
                 "pages of a document MiG does not read whole (a PDF or PostScript beyond what its readers take): one per this many bytes (default 100000)",
                 1...(1 << 30)),
-            .creatable("database", "SQLite file of the job spool (default in memory)"),
+            .creatable(
+                "database", "SQLite file of the job spool (default in memory; simulated: on the node's simulated disk, which crash mig tests)"),
             .creatable("spool", "directory for document files (default: digests only)"),
             .flag(
                 "preserve-job-files",
@@ -126,4 +127,5 @@ struct RunningMiG: RunningActor {
         return notes
     }
     func stop() async throws { try await server.stop().get() }
+    func crash() async throws { try await server.crash().get() }
 }

@@ -4,7 +4,16 @@ import Scenario
 
 /// What MiG and its print client promise in every run.
 extension Invariant {
-    static let migInvariants: [Invariant] = [acknowledgedJobSpooledOnce, clientSuccessWasAccepted, onePrintPerSubmission]
+    static let migInvariants: [Invariant] = [
+        acknowledgedJobSpooledOnce, acknowledgedJobSurvivesCrash, clientSuccessWasAccepted, onePrintPerSubmission,
+    ]
+
+    /// MiG answered "received" with sync-to-disk on: a crash of its node does not take the job back.
+    static let acknowledgedJobSurvivesCrash = Invariant(
+        name: "mig.acknowledged-job-survives-crash",
+        promise: "a crash of its node loses no job a MiG with a database and sync-to-disk acknowledged: after the restart each is "
+            + "in the spool with the document it acknowledged, not back to an upload never answered"
+    ) { CrashedJobsChecker() }
 
     /// MiG answered "received" for a document: the job that holds it is in the spool, once, with that document.
     static let acknowledgedJobSpooledOnce = Invariant(
@@ -73,6 +82,9 @@ final class SpooledJobsChecker: InvariantChecker {
             if event.event == "document-received", let job = event["job"], let digest = event["digest"] {
                 acknowledged[event.actor, default: [:]][job] = digest
             }
+            // What a crashed MiG acknowledged is for mig.acknowledged-job-survives-crash (which knows what it promised);
+            // the restarted MiG's spool answers for what it acknowledges from now on.
+            if event.actor == "scenario", event.event == "crashed", let node = event["node"] { acknowledged[node] = nil }
         }
         // A spool changes only when its MiG works, and MiG traces its work: a node that traced nothing since the last
         // look has the spool it had then (reading it after every statement was a tenth of a swarm's time).
@@ -91,5 +103,57 @@ final class SpooledJobsChecker: InvariantChecker {
             }
         }
         return nil
+    }
+}
+
+/// Keeps, for each MiG node that crashed, the jobs it acknowledged before, when it promised they would survive a power
+/// loss (a database and sync-to-disk), and looks for them in the spool of the MiG restarted there.
+final class CrashedJobsChecker: InvariantChecker {
+    /// MiG node → job id → the digest prefix it acknowledged, since the node last started.
+    private var acknowledged: [String: [String: String]] = [:]
+    /// MiG node → the jobs acknowledged before its last crash, by a MiG that promised they would survive it.
+    private var promised: [String: [String: String]] = [:]
+    /// MiG node → whether the MiG started there promises power-loss durability (noted when it starts).
+    private var durable: [String: Bool] = [:]
+
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
+        for event in newEvents {
+            switch (event.actor, event.event) {
+            case (_, "document-received"):
+                if let job = event["job"], let digest = event["digest"] { acknowledged[event.actor, default: [:]][job] = digest }
+            case (_, "started"):
+                if let mig = Self.mig(on: event.actor, in: context) {
+                    durable[event.actor] = mig.server.configuration.databasePath != nil && mig.server.configuration.syncToDisk
+                }
+            case (_, "crashed") where event.actor == "scenario":
+                guard let node = event["node"] else { break }
+                if durable[node] == true { promised[node, default: [:]].merge(acknowledged[node] ?? [:]) { _, later in later } }
+                acknowledged[node] = nil
+            default: break
+            }
+        }
+        for (node, jobs) in promised.sorted(by: { $0.key < $1.key }) {
+            guard let mig = Self.mig(on: node, in: context) else { continue }  // not restarted yet
+            promised[node] = nil
+            let spool: [Job]
+            do { spool = try mig.server.jobs() } catch { return InvariantBreach("\(node)'s spool cannot be read after its restart: \(error)") }
+            for (job, digest) in jobs.sorted(by: { $0.key < $1.key }) {
+                guard let held = spool.first(where: { String($0.id) == job }) else {
+                    return InvariantBreach("\(node) acknowledged job \(job) before it crashed, and the restarted spool does not hold it")
+                }
+                let spooled = String((held.documentDigest ?? "stored").prefix(16))
+                if held.awaitingDocuments || spooled != digest {
+                    return InvariantBreach(
+                        "\(node) acknowledged job \(job) (document \(digest)) before it crashed, and the restart found "
+                            + (held.awaitingDocuments ? "an upload never answered (\(held.state))" : "document \(spooled)")
+                            + ": the answer went out before the write it promised was durable")
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func mig(on node: String, in context: ScenarioContext) -> RunningMiG? {
+        context.startedActors.lazy.compactMap { $0.actor as? RunningMiG }.first { $0.server.node.name == node }
     }
 }

@@ -20,6 +20,11 @@ extension PlantedBugEntry {
         PlantedBugEntry(
             .migBusyAfterQueueing, system: "MiG",
             summary: "MiG answers server-error-busy after it queued the job and took its document: the client's retry prints twice"),
+        PlantedBugEntry(
+            .migAcknowledgedBeforeDurable, system: "MiG",
+            summary:
+                "MiG acknowledges a job before the commit that holds it is synced, whatever sync-to-disk promises: a crash of its node right after the answer loses the job"
+        ),
     ]
 }
 
