@@ -124,10 +124,7 @@ private func refusal(_ body: () throws -> Void) -> String? {
 
 /// The path of a file an option names, checked to be readable: as given, or `Fixtures/…` inside the checkout's Fixtures.
 func readableFile(_ path: String, _ option: String) throws -> String {
-    var resolved = path
-    if !FileManager.default.fileExists(atPath: resolved), path.hasPrefix("Fixtures/") {
-        resolved = try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
-    }
+    let resolved = try Fixtures.resolve(path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
         FileManager.default.isReadableFile(atPath: resolved)

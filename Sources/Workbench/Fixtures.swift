@@ -30,6 +30,13 @@ enum Fixtures {
     static func notePath(_ relative: String) -> String { (try? path(relative)) ?? "Fixtures/\(relative)" }
 
     /// The absolute path of `relative` inside Fixtures/, or an error that says where it was looked for.
+    /// A path an option names: as given, or, when nothing is there and it starts with `Fixtures/`, that path inside the
+    /// checkout's Fixtures (so `Fixtures/…` works from any folder).
+    static func resolve(_ path: String) throws -> String {
+        guard !FileManager.default.fileExists(atPath: path), path.hasPrefix("Fixtures/") else { return path }
+        return try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
+    }
+
     static func path(_ relative: String) throws -> String {
         guard let directory else {
             throw WorkbenchError("cannot find the Fixtures/ folder (with tls/ca.pem): run from the repository, or set WORKBENCH_FIXTURES")

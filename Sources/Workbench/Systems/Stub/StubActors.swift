@@ -28,7 +28,7 @@ extension ActorKind {
     ) { node, options in
         guard let folder = options["from"] else { throw WorkbenchError("stub: option from=DIR is required") }
         let playback = try StubPlayback(
-            recording: Recording(folder: try recordingFolder(folder, "from")),
+            recording: Recording(folder: try Fixtures.resolve(folder)),
             matching: StubMatching(
                 headers: StubMatching.names(options["match-headers"]), jsonFields: StubMatching.names(options["match-json"]),
                 ippAttributes: StubMatching.names(options["match-ipp"])))
@@ -44,19 +44,11 @@ extension ActorOption {
     static func recordingFolder(_ name: String, _ meaning: String) -> ActorOption {
         ActorOption(name, meaning, required: true) { value in
             do {
-                _ = try Recording(folder: try Workbench.recordingFolder(value, name))
+                _ = try Recording(folder: try Fixtures.resolve(value))
                 return nil
             } catch { return "option \(name)=\(value): \(error)" }
         }
     }
-}
-
-/// The folder a `from=` option names: as given, or `Fixtures/…` inside the checkout's Fixtures (as ``readableFile(_:_:)``).
-func recordingFolder(_ path: String, _ option: String) throws -> String {
-    if !FileManager.default.fileExists(atPath: path), path.hasPrefix("Fixtures/") {
-        return try Fixtures.path(String(path.dropFirst("Fixtures/".count)))
-    }
-    return path
 }
 
 /// The playing actor: one HTTP listener, the playback behind a lock (requests may come on any loop live).
@@ -124,22 +116,19 @@ final class StubServer: RunningActor {
         let asked = StubRequest(
             method: request.method.rawValue, target: request.target, headers: request.headers.map { ($0.name, $0.value) },
             body: Array(buffer: request.body))
-        let (outcome, exchange) = state.withLockedValue { playback in
-            let outcome = playback.answer(asked)
-            if case .answer(let number, _, _) = outcome { return (outcome, playback.exchange(number)) }
-            return (outcome, nil)
+        switch state.withLockedValue({ $0.answer(asked) }) {
+        case .miss(let why):
+            node.trace("stub-miss", [("method", asked.method), ("path", asked.target), ("why", why)])
+            return .text(.notFound, why)
+        case .answer(let exchange, let sequence, let count):
+            node.trace(
+                "stub-answered",
+                [
+                    ("exchange", Recording.fileName(of: exchange.number)), ("method", asked.method), ("path", asked.target),
+                    ("sequence", "\(sequence)/\(count)"),
+                ])
+            return response(exchange.response, to: asked)
         }
-        guard case .answer(let number, let sequence, let count) = outcome, let exchange else {
-            if case .miss(let why) = outcome {
-                node.trace("stub-miss", [("method", asked.method), ("path", asked.target), ("why", why)])
-                return .text(.notFound, why)
-            }
-            return .text(.internalServerError, "the stub lost its recording")
-        }
-        node.trace(
-            "stub-answered",
-            [("exchange", Recording.fileName(of: number)), ("method", asked.method), ("path", asked.target), ("sequence", "\(sequence)/\(count)")])
-        return response(exchange.response, to: asked)
     }
 
     /// A recorded answer as the client gets it: its status, reason, headers (but those of one connection: the length

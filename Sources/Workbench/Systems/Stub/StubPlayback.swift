@@ -51,10 +51,10 @@ struct StubPlayback: Sendable {
         let value: String
     }
 
-    enum Outcome: Equatable {
-        /// The number of the recorded exchange that answers, and which of the answers recorded for this request it is (1, 2, …)
-        /// out of how many.
-        case answer(Int, sequence: Int, of: Int)
+    enum Outcome {
+        /// The recorded exchange that answers, and which of the answers recorded for this request it is (1, 2, …) out of
+        /// how many.
+        case answer(RecordedExchange, sequence: Int, of: Int)
         /// Nothing matches: why, naming the closest recorded exchange.
         case miss(String)
     }
@@ -83,11 +83,8 @@ struct StubPlayback: Sendable {
         let sequence = answered[key, default: 0]
         answered[key] = sequence + 1
         let chosen = candidates[min(sequence, candidates.count - 1)]
-        return .answer(exchanges[chosen].number, sequence: sequence + 1, of: candidates.count)
+        return .answer(exchanges[chosen], sequence: sequence + 1, of: candidates.count)
     }
-
-    /// The recorded exchange numbered `number`.
-    func exchange(_ number: Int) -> RecordedExchange? { exchanges.first { $0.number == number } }
 
     private static func key(_ parts: [Part]) -> String { parts.map { "\($0.name)=\($0.value)" }.joined(separator: "\n") }
 
