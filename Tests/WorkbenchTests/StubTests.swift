@@ -102,6 +102,15 @@ import Testing
         #expect(wrong.first?.description.contains("option from=/nonexistent/recording: /nonexistent/recording: no such folder") == true, "\(wrong)")
     }
 
+    /// `http … body-base64` (what `record --to-scenario` writes for an IPP request) is checked when the line is read.
+    @Test func aBodyThatIsNoBase64OrASecondBodyIsRefusedWhenRead() {
+        let bad = Catalog.language.parse(file: "t.scn", text: "http POST \"http://stub/\" body-base64 \"!!!\" as r\n").1
+        #expect(bad.map(\.description) == ["t.scn:1:38: body-base64: not base64 (RFC 4648, with padding)"], "\(bad)")
+        let twice = Catalog.language.parse(file: "t.scn", text: "http POST \"http://stub/\" body \"x\" body-base64 \"AA==\" as r\n").1
+        #expect(twice.first?.description.contains("one body only: 'body TEXT' or 'body-base64 BASE64'") == true, "\(twice)")
+        #expect(Catalog.language.parse(file: "t.scn", text: "http POST \"http://stub/\" body-base64 \"AQIDBA==\" as r\n").1.isEmpty)
+    }
+
     @Test func serveStartPlaysARecordingToCurl() throws {
         let directory = try RecordTests.scratch("stub-serve")
         defer { try? FileManager.default.removeItem(atPath: directory) }
