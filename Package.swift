@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "DurableStore",
             dependencies: [
-                "Wire",
+                "Wire", "PercentEncoding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the WAL hook that moves checkpoints off the commits.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

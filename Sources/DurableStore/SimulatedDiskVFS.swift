@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import PercentEncoding
 import Synchronization
 import Wire
 
@@ -27,21 +28,7 @@ enum SimulatedDiskVFS {
     static func uri(for path: String, on disk: any Disk) throws -> String {
         if let registrationProblem { throw DurableDatabaseError(registrationProblem) }
         let rooted = path.hasPrefix("/") ? path : "/" + path
-        return "file:" + prefix + String(DiskRegistry.id(of: disk)) + "-" + String(disk.boot) + escaped(rooted) + "?vfs=" + name
-    }
-
-    /// `path` with the characters a URI's path cannot hold as such percent-encoded (SQLite decodes them).
-    private static func escaped(_ path: String) -> String {
-        var out = ""
-        for character in path.unicodeScalars {
-            switch character {
-            case "%": out += "%25"
-            case "?": out += "%3F"
-            case "#": out += "%23"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
+        return "file:" + prefix + String(DiskRegistry.id(of: disk)) + "-" + String(disk.boot) + Percent.encode(rooted) + "?vfs=" + name
     }
 
     /// The disk, life and path a name of this VFS stands for; nil when it names no registered disk.
