@@ -18,7 +18,9 @@ import Wire
             [
                 "--only", "sunfire", "--only", "mysoc",
                 "--state-dir", NSTemporaryDirectory() + "workbench-socprint-\(getpid())-\(UInt32.random(in: 0 ... .max))",
-                "--set", "sunfire.port=0", "--set", "sunfire.directory-port=\(directoryPort)",
+                // One page a minute: the two jobs are still in psts's queue when the test reads it, however long a
+                // loaded machine takes between printing and asking (at the default 30 a job can be done by then).
+                "--set", "sunfire.port=0", "--set", "sunfire.ppm=1", "--set", "sunfire.directory-port=\(directoryPort)",
                 "--set", "mysoc.port=0", "--set", "mysoc.directory=127.0.0.1:\(directoryPort)",
             ],
             until: { $0.contains("note mysoc") && $0.hasSuffix("\n") })
