@@ -286,17 +286,95 @@ let package = Package(
         .target(
             name: "Reports", dependencies: ["Scenario", "Kernel", "Wire", "JSONEscaping", "MarkupEscaping"],
             resources: [.embedInCode("timeline.css"), .embedInCode("timeline.js")]),
-        // The `workbench` command: console, run, serve, bench.
+        // What a system under Sources/Systems/ builds its face in the `workbench` command from: the WorkbenchSystem
+        // it declares, actor options and their parsers, Fixtures/ paths, the benches' and the load's harness, the one
+        // message-only error. It names no system.
         .target(
-            name: "Workbench",
+            name: "SystemKit",
             dependencies: [
-                "Wire", "Kernel", "Scenario", "EchoServer", "LineEditor", "IPP", "MiGServer", "TLSProxy", "MiGClient",
-                "WireHTTP", "DerivedCredential", "IvantiClient", "AppConnect", "SCPms", "SCPmsServer", "SCPmsClient",
-                "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK", "Sunfire", "SunfireHost", "MySoc", "SOCPrint", "PrintDocuments",
-                "JSONEscaping", "MarkupEscaping", "Reports", "COpenSSL", "Swarm", "FlameGraph",
+                "Scenario", "Kernel", "Wire", "Reports", "Swarm", "JSONEscaping", "FlameGraph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // Recorded traffic (`workbench record`): the folder of exchanges, their headers, JSON fields and IPP attributes,
+        // read by `diff` and `--to-scenario` and played back by the stub.
+        .target(name: "Recordings", dependencies: ["SystemKit", "IPP"]),
+        // One target per system: its actors, directives, invariants, reach points, benches and planted bugs. A system
+        // depends on SystemKit and its own servers and clients, never on another system (SystemSeamTests checks this
+        // manifest), so an edit to one recompiles one.
+        .target(
+            name: "EchoSystem",
+            dependencies: [
+                "SystemKit", "Scenario", "Kernel", "Wire", "WireHTTP", "EchoServer", "Reports",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Systems/Echo"),
+        .target(
+            name: "MiGSystem",
+            dependencies: [
+                "SystemKit", "Scenario", "Kernel", "Wire", "WireHTTP", "Swarm", "Reports", "IPP", "MiGServer", "MiGClient",
+                "TLSProxy", "PrintDocuments", "DerivedCredential", "JSONEscaping",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/Systems/MiG"),
+        .target(
+            name: "SCPmsSystem",
+            dependencies: [
+                "SystemKit", "Scenario", "Kernel", "Wire", "WireHTTP", "Swarm", "SCPms", "SCPmsServer", "SCPmsClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Systems/SCPms"),
+        .target(
+            name: "IvantiSystem",
+            dependencies: [
+                "SystemKit", "Scenario", "Kernel", "Wire", "WireHTTP", "Swarm", "DerivedCredential", "IvantiClient", "AppConnect",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Systems/Ivanti"),
+        .target(
+            name: "IMSSystem",
+            dependencies: [
+                "SystemKit", "Scenario", "Kernel", "Wire", "WireHTTP", "Swarm", "JWT", "IMSSigningBackend", "IMSVerifier", "IMSSDK",
+                "PercentEncoding", "JSONEscaping", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Sources/Systems/IMS"),
+        .target(
+            name: "SunfireSystem",
+            dependencies: [
+                "SystemKit", "Scenario", "Kernel", "Wire", "Swarm", "Reports", "Sunfire", "SunfireHost", "MySoc", "SOCPrint",
+                "PrintDocuments",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Systems/Sunfire"),
+        .target(
+            name: "StubSystem",
+            dependencies: [
+                "SystemKit", "Recordings", "Scenario", "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Sources/Systems/Stub"),
+        // The `workbench` command: console, run, serve, record, bench, swarm, and the Catalog of the systems above.
+        .target(
+            name: "Workbench",
+            dependencies: [
+                "SystemKit", "Recordings", "EchoSystem", "MiGSystem", "SCPmsSystem", "IvantiSystem", "IMSSystem", "SunfireSystem",
+                "StubSystem", "Wire", "Kernel", "Scenario", "LineEditor", "IPP", "WireHTTP", "JSONEscaping", "MarkupEscaping",
+                "Reports", "Swarm", "FlameGraph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -432,7 +510,9 @@ let package = Package(
         .testTarget(
             name: "WorkbenchTests",
             dependencies: [
-                "Workbench", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP", "TestSupport",
+                "Workbench", "SystemKit", "Recordings", "EchoSystem", "MiGSystem", "SCPmsSystem", "IvantiSystem", "IMSSystem",
+                "SunfireSystem", "StubSystem", "Swarm", "JWT", "MiGServer", "SOCPrint", "PrintDocuments", "Wire", "WireHTTP",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),

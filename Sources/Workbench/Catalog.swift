@@ -1,8 +1,16 @@
 import ArgumentParser
+import EchoSystem
+import IMSSystem
+import IvantiSystem
 import Kernel
+import MiGSystem
 import Reports
+import SCPmsSystem
 import Scenario
+import StubSystem
+import SunfireSystem
 import Swarm
+import SystemKit
 import Wire
 import WireHTTP
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import SystemKit
 
 /// Reading scenario files for `run`, `swarm` and `shrink` (a folder stands for the `.scn` files in it): every problem of
 /// every file is listed (file, line, column, message) before anything runs, and any problem stops the command with

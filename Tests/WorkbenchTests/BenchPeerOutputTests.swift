@@ -1,5 +1,6 @@
 import Testing
 
+@testable import IMSSystem
 @testable import Workbench
 
 /// The benches read their peers' output; a peer's new output format must not turn into wrong ratios.

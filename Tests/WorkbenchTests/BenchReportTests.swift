@@ -4,6 +4,9 @@ import JWT
 import TestSupport
 import Testing
 
+@testable import IMSSystem
+@testable import MiGSystem
+@testable import SystemKit
 @testable import Workbench
 
 /// What `bench jwt` and `bench ipp` print: every figure the same in the text as in the JSON, the back ends named by

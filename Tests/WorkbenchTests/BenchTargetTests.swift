@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SystemKit
 @testable import Workbench
 
 /// A bench's targets: one rounded figure for text, JSON and verdict; `--check` the only way a missed one fails.

@@ -4,6 +4,7 @@ import Scenario
 import TestSupport
 import Testing
 
+@testable import MiGSystem
 @testable import Workbench
 
 /// Numbers and names a user types are checked where they are read: an error that says what is allowed,

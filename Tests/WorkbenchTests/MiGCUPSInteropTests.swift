@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import MiGSystem
+@testable import SystemKit
 @testable import Workbench
 
 /// MiG with the clients real users have: CUPS 2.4 makes a driverless queue on it (`lpadmin -m everywhere`) and

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SystemKit
 @testable import Workbench
 
 /// `mig job` and `mig wait` give what Get-Job-Attributes reports at that moment: the impressions printed, and with

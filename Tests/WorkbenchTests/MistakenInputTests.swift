@@ -3,6 +3,7 @@ import Scenario
 import TestSupport
 import Testing
 
+@testable import SystemKit
 @testable import Workbench
 
 /// Mistakes a new user makes never run green: each is refused before anything runs (exit 2, with line, column and

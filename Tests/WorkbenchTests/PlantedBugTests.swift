@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import IvantiSystem
+@testable import MiGSystem
 @testable import Swarm
+@testable import SystemKit
 @testable import Workbench
 
 /// The swarm's power on the systems' planted bugs (`workbench swarm --planted`), the switch that keeps them off, and

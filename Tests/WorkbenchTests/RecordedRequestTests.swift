@@ -4,6 +4,7 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
+@testable import IMSSystem
 @testable import Workbench
 
 /// `ims request file …`: a request written out as text, like the original example, read back for sending.

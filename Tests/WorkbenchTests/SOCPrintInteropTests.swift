@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import SunfireSystem
 @testable import Workbench
 
 /// The SOC Print client on the live wire: printing through `workbench serve`'s Sunfire and reading mysoc's quota,

@@ -3,6 +3,8 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import MiGSystem
+@testable import SystemKit
 @testable import Workbench
 
 /// `workbench serve` on the live wire, checked with a real third-party client (curl); and the servers

@@ -3,6 +3,9 @@ import Scenario
 import TestSupport
 import Testing
 
+@testable import Recordings
+@testable import StubSystem
+@testable import SystemKit
 @testable import Workbench
 
 /// A recording played back as an actor: the matching (sequences, chosen parts, near misses), a scenario that talks to a

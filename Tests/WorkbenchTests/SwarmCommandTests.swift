@@ -4,6 +4,8 @@ import Swarm
 import TestSupport
 import Testing
 
+@testable import IvantiSystem
+@testable import SystemKit
 @testable import Workbench
 
 /// Invariants, `swarm`, `shrink` and shards, on the echo actor's planted bug and on MiG's lost answer.

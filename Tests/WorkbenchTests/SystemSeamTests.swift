@@ -4,17 +4,52 @@ import Testing
 
 @testable import Workbench
 
-/// Systems plug in through `WorkbenchSystem` alone: no file of `Sources/Workbench` outside `Systems/` names one (its
-/// name or an actor kind's, as a word) but `Catalog.swift`, whose list of systems has one entry each, so a system comes
-/// and goes with its folder and that entry. The timeline report (`Sources/Reports`) names none either: the events it
-/// draws specially are the libraries', and each system declares how its own are drawn.
+/// Systems plug in through `WorkbenchSystem` alone. Each is a target of its own under `Sources/Systems/` that depends
+/// on no other system (the manifest says so, and the compiler holds it to that); no file of `Sources/Workbench`,
+/// `Sources/SystemKit` or `Sources/Recordings` names one (its name or an actor kind's, as a word) but `Catalog.swift`,
+/// whose list of systems has one entry each, so a system comes and goes with its folder, its target and that entry.
+/// The timeline report (`Sources/Reports`) names none either: the events it draws specially are the libraries', and
+/// each system declares how its own are drawn.
 @Suite struct SystemSeamTests {
     static let names: Set<String> = Set(Catalog.systems.map { $0.name.lowercased() } + Catalog.actorKinds.map(\.name))
 
     @Test func genericFilesNameNoSystem() throws {
-        let files = try Self.files(under: "Sources/Workbench", endingIn: [".swift"]).filter { !$0.hasPrefix("Systems/") && $0 != "Catalog.swift" }
+        let files = try Self.files(under: "Sources/Workbench", endingIn: [".swift"]).filter { $0 != "Catalog.swift" }
         #expect(files.contains("Bench/LoadBench.swift"), "the generic files were not found")
         for file in files { try Self.expectNoSystemNamed(in: "Sources/Workbench/\(file)") }
+        for folder in ["Sources/SystemKit", "Sources/Recordings"] {
+            let files = try Self.files(under: folder, endingIn: [".swift"])
+            #expect(!files.isEmpty, "no files under \(folder)")
+            for file in files { try Self.expectNoSystemNamed(in: "\(folder)/\(file)") }
+        }
+    }
+
+    /// Every folder under `Sources/Systems/` is the target `NAMESystem` in the manifest, one per system of the Catalog,
+    /// and none of them depends on another system or on the workbench command.
+    @Test func eachSystemIsATargetThatDependsOnNoOtherSystem() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Sources/Systems").path)
+            .filter { !$0.hasPrefix(".") }.sorted()
+        #expect(folders == Catalog.systems.map(\.name).sorted(), "folders \(folders), systems \(Catalog.systems.map(\.name))")
+        let targets = try Self.systemTargets()
+        #expect(targets.keys.sorted() == folders.map { $0 + "System" }, "system targets in Package.swift: \(targets.keys.sorted())")
+        for (target, dependencies) in targets {
+            let named = dependencies.filter { $0.hasSuffix("System") || $0 == "Workbench" || $0 == "WorkbenchKit" }
+            #expect(named.isEmpty, "\(target) depends on \(named)")
+            #expect(dependencies.contains("SystemKit"), "\(target) does not build on SystemKit: \(dependencies)")
+        }
+    }
+
+    /// The targets of Package.swift whose names end in `System`, with the names of the targets and products they depend on.
+    static func systemTargets() throws -> [String: [String]] {
+        let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = try Regex(#"\.target\(\s*name: "(\w+System)",\s*dependencies: \[([^\]]*)\]"#)
+        var targets: [String: [String]] = [:]
+        for match in manifest.matches(of: target) {
+            guard let name = match.output[1].substring, let list = match.output[2].substring else { continue }
+            // Quoted names: targets, and products with their packages (swift-nio…), which never end in System.
+            targets[String(name)] = list.matches(of: try Regex(#""([\w-]+)""#)).compactMap { $0.output[1].substring.map(String.init) }
+        }
+        return targets
     }
 
     @Test func theTimelineReportNamesNoSystem() throws {

@@ -3,6 +3,7 @@ import Scenario
 import Testing
 import Wire
 
+@testable import SystemKit
 @testable import Workbench
 
 /// docs/adding-a-system.md, followed by a test: a system of its own (a bell that rings when asked), with one actor

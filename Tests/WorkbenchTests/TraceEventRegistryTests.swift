@@ -37,7 +37,7 @@ import Wire
         // A document refused as it arrived: the job-state-reason it was aborted with.
         "Sources/MiGServer/MiGPrinter.swift: reason": ["document-format-error", "unsupported-document-format"],
         // What the bus tells an app of its place on screen.
-        "Sources/Workbench/Systems/Ivanti/IvantiDirectives.swift: event.rawValue": URLBus.LifecycleEvent.allCases.map(\.rawValue),
+        "Sources/Systems/Ivanti/IvantiDirectives.swift: event.rawValue": URLBus.LifecycleEvent.allCases.map(\.rawValue),
     ]) { $1 }
 
     /// The calls that record fields whose keys are not all written out (the field array is a variable, or a literal
@@ -306,7 +306,7 @@ import Wire
             }
         }
         var reads = 0
-        for (path, text) in try Self.sources() where path.hasPrefix("Sources/Workbench/Systems/") {
+        for (path, text) in try Self.sources() where path.hasPrefix("Sources/Systems/") {
             guard ["Reach.swift", "Invariants.swift", "Echo.swift"].contains(where: path.hasSuffix) else { continue }
             var declarations: [[Substring]] = []
             for line in text.split(separator: "\n") {

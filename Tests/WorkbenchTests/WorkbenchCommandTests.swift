@@ -3,6 +3,7 @@ import Scenario
 import TestSupport
 import Testing
 
+@testable import SystemKit
 @testable import Workbench
 
 @Suite(.serialized) struct WorkbenchCommandTests {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemKit
 import Wire
 
 /// The driver of `workbench bench load` (``LoadBenchCommand``): starts one `workbench serve` child with every actor,

@@ -1,4 +1,5 @@
 import Foundation
+import SystemKit
 
 /// When figures count: from the end of the warm-up to the deadline.
 struct Window: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import JSONEscaping
+import SystemKit
 
 /// The figures of `bench load`, as text or one JSON object.
 struct LoadReport {

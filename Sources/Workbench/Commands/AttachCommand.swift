@@ -4,6 +4,7 @@ import LineEditor
 import NIOCore
 import NIOHTTP1
 import Scenario
+import SystemKit
 import Wire
 import WireHTTP
 

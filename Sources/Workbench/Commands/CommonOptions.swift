@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import SystemKit
 
 // The options several commands take, declared once each: one spelling, one help text (swift-argument-parser's
 // `@OptionGroup`). A command names the group for what it holds (`seed.value`, `junit.file`).

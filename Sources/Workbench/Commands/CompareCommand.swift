@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import SystemKit
 
 /// `workbench compare FILE --target SYSTEM=URL`: the same scenario against the workbench's actor and against an outside
 /// server, step by step, so a team sees where the simulated system differs from the real one.

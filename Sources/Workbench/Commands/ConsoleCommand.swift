@@ -3,6 +3,7 @@ import Foundation
 import Kernel
 import LineEditor
 import Scenario
+import SystemKit
 import Wire
 
 /// `workbench` (no arguments): the console. The same language as scenario files, one line at a time, on

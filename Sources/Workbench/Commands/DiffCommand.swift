@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Recordings
 import Scenario
+import SystemKit
 
 /// `workbench diff DIR --against KIND`: a recording's requests replayed against the workbench's own actor under
 /// simulation, and every difference in what came back; docs/record.md.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import SystemKit
 
 /// `workbench bench load`: every served actor at once under many concurrent clients, on loopback — throughput,
 /// latency and errors per operation, and what the load does to the `serve` process (memory, file descriptors).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOCore
+import SystemKit
 import Wire
 import WireHTTP
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import NIOCore
+import Recordings
 import Scenario
+import SystemKit
 import Wire
 
 /// `workbench record`: a recording proxy in front of a real server, or (`--to-scenario`) a recording turned into a

@@ -3,6 +3,7 @@ import Foundation
 import Kernel
 import Reports
 import Scenario
+import SystemKit
 import WireHTTP
 
 /// `workbench run FILE…`: runs scenarios on the simulated wire and says whether every expectation held.

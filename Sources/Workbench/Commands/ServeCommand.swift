@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import SystemKit
 import Wire
 
 /// `workbench serve`: every actor on loopback for real tools and apps.
@@ -191,7 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
             let lines = try session.check(script: scriptText, file: path)
             session.queue.async { session.play(lines) { print("script: \($0)") } }
         }
-        let control = try await ControlServer.start(session: session, host: controlBind, port: controlPort, token: Self.freshSecret())
+        let control = try await ControlServer.start(session: session, host: controlBind, port: controlPort, token: SecretRandom.system.hex())
         try ControlFile(url: control.url, token: control.token).write(to: stateDirectory)
         print("listening control \(control.url)")
         fflush(nil)
@@ -219,11 +220,6 @@ struct ServeCommand: AsyncParsableCommand {
         return WorkbenchError(
             "\(kind).\(option)=\(port): address already in use (\(address)); stop what listens there, or choose another port "
                 + "with --set \(kind).\(option)=N")
-    }
-
-    /// 32 bytes from the system's CSPRNG, as hex.
-    static func freshSecret() -> String {
-        SecretRandom.system.bytes(32).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Swarm
+import SystemKit
 
 /// `workbench shrink`: turns a failing swarm seed into the smallest plain scenario that still fails the same way
 /// (``Shrinker``: the seed's faults made explicit, then cut down by delta debugging to those the failure needs).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Swarm
+import SystemKit
 
 /// `workbench swarm merge`: one summary (and JUnit/JSON) from the results of several shards.
 struct SwarmMergeCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Reports
 import Scenario
 import Swarm
+import SystemKit
 
 /// `workbench swarm run` (the default of `workbench swarm`): every seed of a range, or of a shard of it, over the workloads.
 struct SwarmRunCommand: ParsableCommand {

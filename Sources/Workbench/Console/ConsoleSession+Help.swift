@@ -1,6 +1,7 @@
 import Foundation
 import LineEditor
 import Scenario
+import SystemKit
 import Wire
 
 // MARK: - Help, `show` and completion

@@ -1,5 +1,6 @@
 import Kernel
 import Scenario
+import SystemKit
 
 // MARK: - `history` and `rewind`
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kernel
 import Scenario
+import SystemKit
 import Wire
 
 /// The console's world and its command handling (separate from the terminal so it can be tested).

@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Scenario
+import SystemKit
 import Wire
 
 /// Builds scenario lines from the language's own vocabulary and values chosen to break number handling.

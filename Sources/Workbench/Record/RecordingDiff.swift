@@ -1,4 +1,5 @@
 import Foundation
+import Recordings
 import Scenario
 
 /// A recording's answers held against what the actor answered the same requests (`workbench diff`): the status, the

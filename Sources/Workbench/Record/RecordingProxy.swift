@@ -3,7 +3,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Recordings
 import Synchronization
+import SystemKit
 import Wire
 import WireHTTP
 

@@ -1,5 +1,7 @@
 import Foundation
+import Recordings
 import Scenario
+import SystemKit
 
 /// A recording as a scenario (`workbench record --to-scenario`): `start KIND`, then per exchange one `http` line sent
 /// to the actor's node and an `expect` per part of the recorded answer that an actor should give again — the status,
@@ -84,7 +86,7 @@ struct RecordingScenario {
                 let variable = "\(label)-\(Self.variableName(item.key))"
                 lines.append(
                     "capture \(variable) from ${\(label).body} matching "
-                        + Self.quoted("\"\(Self.regexEscaped(item.key))\" *: *\"([^\"]*)\""))
+                        + Self.quoted("\"\(regexEscaped(item.key))\" *: *\"([^\"]*)\""))
                 captured.append((item.value, variable))
             }
             for header in exchange.response.headers where header.name.lowercased() == "set-cookie" {
@@ -93,7 +95,7 @@ struct RecordingScenario {
                 else { continue }
                 let variable = "\(label)-cookie-\(Self.variableName(name))"
                 lines.append(
-                    "capture \(variable) from ${\(label).header.set-cookie} matching " + Self.quoted("\(Self.regexEscaped(name))=([^;]*)"))
+                    "capture \(variable) from ${\(label).header.set-cookie} matching " + Self.quoted("\(regexEscaped(name))=([^;]*)"))
                 cookies[name] = variable
             }
             captured.sort { $0.value.count > $1.value.count }  // the longest first: one id may hold another
@@ -240,30 +242,5 @@ struct RecordingScenario {
             rest = rest[range.upperBound...]
         }
         return "\"" + out + escaped(String(rest)) + "\""
-    }
-
-    /// A regular expression that matches `text` literally.
-    static func regexEscaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            if "\\^$.|?*+()[]{}/".contains(character) { out.append("\\") }
-            out.append(character)
-        }
-        return out
-    }
-}
-
-/// The account an actor kind signs clients in with by default, put where a recording's credentials were redacted.
-struct DemoAccount: Sendable {
-    let user: String
-    let password: String
-}
-
-extension ScenarioContext {
-    /// The account a client of actor kind `kind` signs in with: its target's (`--target KIND=URL`) where the line gives
-    /// the actor's demo account, which a real server does not have; else the line's own (a wrong password stays wrong).
-    func signIn(_ kind: String, user: String, password: String) -> (user: String, password: String) {
-        guard let target = targets[kind], let demo = Catalog.demoAccounts[kind] else { return (user, password) }
-        return target.signIn(user: user, password: password, demo: (demo.user, demo.password))
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import IPP
 import NIOHTTP1
+import Recordings
+import SystemKit
 
 /// The rules `workbench record` applies before anything is written: credentials in headers, password-like fields in
 /// JSON and form bodies and in the query, password-like IPP attributes. On by default; docs/record.md lists the rules.

@@ -3,6 +3,7 @@ import JSONEscaping
 import NIOCore
 import NIOHTTP1
 import Scenario
+import SystemKit
 import Wire
 import WireHTTP
 

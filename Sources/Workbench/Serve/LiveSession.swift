@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Scenario
+import SystemKit
 import Wire
 
 /// Scenario lines on a running serve: what `workbench attach`, the control API and `serve --script` run. The same

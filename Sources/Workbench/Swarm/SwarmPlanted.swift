@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Scenario
 import Swarm
+import SystemKit
 
 /// `workbench swarm --planted NAME|all`: the swarm's power measured on the bugs the systems can be made to have
 /// (``Catalog/plantedBugs``), each hunted alone by ``PlantedBugHunt``.

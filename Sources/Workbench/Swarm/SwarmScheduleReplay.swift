@@ -3,6 +3,7 @@ import Foundation
 import Reports
 import Scenario
 import Swarm
+import SystemKit
 
 /// `workbench swarm FILE --schedule F.json`: one run again from its written faults (a failing mutant of
 /// `--explore`), checked against the digest it had.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Reports
 import Scenario
 import Swarm
+import SystemKit
 
 extension FaultClass: ExpressibleByArgument {}
 

@@ -3,6 +3,7 @@ import Foundation
 import Scenario
 import Swarm
 import Synchronization
+import SystemKit
 
 /// The worker processes of one `--explore`: this executable again, as `swarm run FILES --jobs 1 --plan-stream`, started
 /// once and kept for every batch. The parent hands each worker one planned run at a time (a JSON line on its stdin)
