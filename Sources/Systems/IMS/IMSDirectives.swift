@@ -33,54 +33,17 @@ extension Directive {
             "any", "strict", "file", "header", "body", "from", "as",
         ]
     ) { args throws(ScenarioError) in
-        let action = try args.oneOf(["enrol", "register-certificate", "sign", "start-session", "status", "request"])
-        let user: Template? = ["register-certificate", "request"].contains(action) ? nil : try args.value("a user id")
-        var keyID: Template?
-        var lifetime: Template?
-        var appToken: Template?
-        var file: Template?
-        var body: Template?
-        var headers: [(Template, Template)] = []
-        var strict = false
-        var from = "phone"
-        var label = ["register-certificate": "certificate", "request": "request"][action] ?? "ims"
-        while !args.isEmpty {
-            switch try args.oneOf(["token", "kid", "lifetime", "content-types", "file", "header", "body", "from", "as"]) {
-            case "token" where action == "enrol": appToken = try args.value("the app token the host's login issued")
-            case "kid" where action == "register-certificate": keyID = try args.value("a key id")
-            case "lifetime" where action == "sign": lifetime = try args.duration()
-            case "content-types" where action == "sign": strict = try args.oneOf(["any", "strict"]) == "strict"
-            case "file" where action == "request": file = try args.path("a file holding an HTTP/1.1 request")
-            case "header" where action == "request": headers.append((try args.value("a header name"), try args.value("a header value")))
-            case "body" where action == "request": body = try args.value("the body text")
-            case "from": from = try args.name("a node name")
-            case "as": label = try args.name("a variable name")
-            case let word: throw args.error("'\(word)' does not apply to 'ims \(action)'")
-            }
-        }
-        args.declare(node: from)
-        let (requestFile, requestHeaders, requestBody) = (file, headers, body)
-        let (sender, variable, kid, window, token, contentTypes) = (
-            from, label, keyID, lifetime, appToken, strict ? URLTokenSigner.ContentTypes.strict : .any
-        )
-        let fields: [String] =
-            switch action {
-            // Instant against the actor, a request against a target (`--target ims=…`): the same fields either way.
-            case "enrol": ["token", "status"] + ResultBinding.performed
-            case "register-certificate": ["status", "fingerprint", "subject"] + ResultBinding.performed
-            case "sign": ["jti", "nbf", "exp", "prototype", "token", "status"] + ResultBinding.performed
-            case "request": ["status", "body", "content-type"] + ResultBinding.performed
-            case "start-session": ["status", "session", "jti", "exp"] + ResultBinding.performed
-            default: ["status", "body", "refreshed"] + ResultBinding.performed
-            }
-        args.binds(label, fields: fields)
+        let line = try IMSLine(&args)
+        args.declare(node: line.from)
+        args.binds(line.label, fields: line.request.fields + ResultBinding.performed)
+        let (sender, variable) = (line.from, line.label)
         return Run { context in
             let world = try IMSWorld(context)
-            let userID = try user?.resolve(context) ?? ""
-            switch action {
+            switch line.request {
             // Enrolment and registration are administrative and instant: they run on the scenario's thread
             // (the kernel's), as an operator's console command would.
-            case "enrol":
+            case .enrol(let user, let token):
+                let userID = try user.resolve(context)
                 let appToken: String
                 if let given = try token?.resolve(context) {
                     try world.signer.enrol(user: userID, appToken: given)
@@ -106,7 +69,7 @@ extension Directive {
                         return ["token": appToken, "status": "enrolled"]
                     }
                 }
-            case "register-certificate":
+            case .registerCertificate(let kid):
                 let (issuer, pem) = (world.signer.configuration.apiKey, world.signer.certificate.pem)
                 let keyID = try kid?.resolve(context) ?? world.signer.configuration.keyID
                 switch world.ims {
@@ -130,9 +93,10 @@ extension Directive {
                         return ["status": "registered", "fingerprint": certificate.fingerprint, "subject": certificate.subject]
                     }
                 }
-            case "sign":
+            case .sign(let user, let lifetime, let contentTypes):
+                let userID = try user.resolve(context)
                 let client = try world.client(for: userID, on: context.world.node(sender), context: context)
-                let seconds = try window.map { try $0.duration(context).components.seconds }
+                let seconds = try lifetime.map { try $0.duration(context).components.seconds }
                 let signer = try world.urlSigner(for: userID, on: context.world.node(sender), context: context, contentTypes: contentTypes)
                 return context.perform("ims sign", label: variable, timeout: .seconds(120)) {
                     var prototype = client.makePrototype()
@@ -150,15 +114,15 @@ extension Directive {
                     }
                     return values
                 }
-            case "request":
+            case .request(let requestFile, let requestHeaders, let requestBody):
                 var request = HTTPRequest(method: .POST, target: "/sign")
                 if let requestFile {
                     request = try RecordedRequest(
                         text: ActorKind.readFixture(try ScenarioPaths.existing(try requestFile.resolve(context), in: context), "file")
                     ).request
                 }
-                for (name, value) in requestHeaders {
-                    request.headers.replaceOrAdd(name: try name.resolve(context), value: try value.resolve(context))
+                for header in requestHeaders {
+                    request.headers.replaceOrAdd(name: try header.name.resolve(context), value: try header.value.resolve(context))
                 }
                 if let requestBody { request.body = ByteBuffer(string: try requestBody.resolve(context)) }
                 let (node, finalRequest) = (context.world.node(sender), request)
@@ -173,20 +137,93 @@ extension Directive {
                         return ["status": "error", "body": "", "error": "\(error)", "content-type": ""]
                     }
                 }
-            case "start-session":
-                let client = try world.client(for: userID, on: context.world.node(sender), context: context)
+            case .startSession(let user):
+                let client = try world.client(for: try user.resolve(context), on: context.world.node(sender), context: context)
                 return context.perform("ims start-session", label: variable, timeout: .seconds(300)) {
                     let session = try await client.startSession()
                     return ["status": "started", "session": session.id, "jti": session.claims.id, "exp": "\(session.claims.expires)"]
                 }
-            default:
-                let client = try world.client(for: userID, on: context.world.node(sender), context: context)
+            case .status(let user):
+                let client = try world.client(for: try user.resolve(context), on: context.world.node(sender), context: context)
                 return context.perform("ims status", label: variable, timeout: .seconds(300)) {
                     let (response, refreshed) = try await client.status()
                     return ["status": "\(response.status.code)", "body": response.text, "refreshed": "\(refreshed)"]
                 }
             }
         }
+    }
+}
+
+/// An `ims` line, its words parsed once when the line is read: which call, with the options that apply to it alone.
+/// Only what names a variable (`${e.token}`, a user id) is resolved when the line runs.
+private struct IMSLine: Sendable {
+    enum Request: Sendable {
+        case enrol(user: Template, token: Template?)
+        case registerCertificate(keyID: Template?)
+        case sign(user: Template, lifetime: Template?, contentTypes: URLTokenSigner.ContentTypes)
+        case startSession(user: Template)
+        case status(user: Template)
+        case request(file: Template?, headers: [Header], body: Template?)
+
+        /// The result fields it gives, instant against the actor or a request against a target (`--target ims=…`)
+        /// alike, besides those every performed line gives.
+        var fields: [String] {
+            switch self {
+            case .enrol: ["token", "status"]
+            case .registerCertificate: ["status", "fingerprint", "subject"]
+            case .sign: ["jti", "nbf", "exp", "prototype", "token", "status"]
+            case .request: ["status", "body", "content-type"]
+            case .startSession: ["status", "session", "jti", "exp"]
+            case .status: ["status", "body", "refreshed"]
+            }
+        }
+    }
+
+    /// A header `ims request` adds or replaces.
+    struct Header: Sendable {
+        let name: Template
+        let value: Template
+    }
+
+    var request: Request
+    var from = "phone"
+    var label: String
+
+    init(_ args: inout Arguments) throws(ScenarioError) {
+        let action = try args.oneOf(["enrol", "register-certificate", "sign", "start-session", "status", "request"])
+        let user: Template? = ["register-certificate", "request"].contains(action) ? nil : try args.value("a user id")
+        var keyID: Template?
+        var lifetime: Template?
+        var appToken: Template?
+        var file: Template?
+        var body: Template?
+        var headers: [Header] = []
+        var contentTypes = URLTokenSigner.ContentTypes.any
+        var label: String?
+        while !args.isEmpty {
+            switch try args.oneOf(["token", "kid", "lifetime", "content-types", "file", "header", "body", "from", "as"]) {
+            case "token" where action == "enrol": appToken = try args.value("the app token the host's login issued")
+            case "kid" where action == "register-certificate": keyID = try args.value("a key id")
+            case "lifetime" where action == "sign": lifetime = try args.duration()
+            case "content-types" where action == "sign": contentTypes = try args.oneOf(["any", "strict"]) == "strict" ? .strict : .any
+            case "file" where action == "request": file = try args.path("a file holding an HTTP/1.1 request")
+            case "header" where action == "request":
+                headers.append(Header(name: try args.value("a header name"), value: try args.value("a header value")))
+            case "body" where action == "request": body = try args.value("the body text")
+            case "from": from = try args.name("a node name")
+            case "as": label = try args.name("a variable name")
+            case let word: throw args.error("'\(word)' does not apply to 'ims \(action)'")
+            }
+        }
+        switch (action, user) {
+        case ("enrol", let user?): request = .enrol(user: user, token: appToken)
+        case ("sign", let user?): request = .sign(user: user, lifetime: lifetime, contentTypes: contentTypes)
+        case ("start-session", let user?): request = .startSession(user: user)
+        case ("status", let user?): request = .status(user: user)
+        case ("request", _): request = .request(file: file, headers: headers, body: body)
+        default: request = .registerCertificate(keyID: keyID)
+        }
+        self.label = label ?? ["register-certificate": "certificate", "request": "request"][action] ?? "ims"
     }
 }
 
