@@ -1,4 +1,6 @@
 import Foundation
+import IPP
+import Recordings
 import TestSupport
 import Testing
 import Wire
@@ -250,6 +252,14 @@ import Wire
                 "known   0009.ipp.status: recorded client-error-attributes-or-values-not-supported, actor client-error-document-format-not-supported"),
             "\(mig.output)")
         #expect(mig.stdout.split(separator: "\n").last?.hasPrefix("SAME 401 fields of 11 exchanges compared") == true, "\(mig.output)")
+        // A private cupsd's raw queue, its /printers/bench replayed at MiG's /ipp/print: every IPP status agrees but the two
+        // cancels of jobs cupsd had finished and MiG is still printing (the replay takes no virtual time).
+        let cupsd = try WorkbenchBinary.run([
+            "diff", "Fixtures/recordings/cupsd-raw-queue", "--against", "mig", "--sign-in", "--map-path", "/printers/bench=/ipp/print",
+        ])
+        #expect(cupsd.status == 0, "\(cupsd.output)")
+        #expect(cupsd.stdout.contains("known   0021.ipp.status: recorded client-error-not-possible, actor successful-ok"), "\(cupsd.output)")
+        #expect(cupsd.stdout.split(separator: "\n").last?.hasPrefix("SAME 802 fields of 34 exchanges compared") == true, "\(cupsd.output)")
         // Without --sign-in MiG asks every request for credentials: nothing of the IPP answers agrees.
         let unsigned = try WorkbenchBinary.run(["diff", "Fixtures/recordings/ippeveprinter-everywhere", "--against", "mig"])
         #expect(unsigned.status == 1)
@@ -331,6 +341,51 @@ import Wire
         #expect(request.status == "413", "\(request.body)")
         #expect(try Self.curl(["-o", "/dev/null", "\(limitedURL)/nothing-here"]).status == "404", "the proxy keeps serving")
         #expect(Self.interrupt(limited) == .exited(0))
+    }
+
+    /// `--map-path FROM=TO` moves a target under FROM (FROM itself, `FROM/…`, `FROM?…`, never `FROM2`) and, in an IPP
+    /// request, the printer-uri: every other byte, the document's included, stays as it was sent.
+    @Test func aMappedPathMovesTheTargetAndTheIPPRequestsPrinterURIOnly() throws {
+        let mapping = try #require(PathMapping("/printers/bench=/ipp/print"))
+        #expect(mapping.moved("/printers/bench") == "/ipp/print")
+        #expect(mapping.moved("/printers/bench/jobs/3") == "/ipp/print/jobs/3")
+        #expect(mapping.moved("/printers/bench?which=all") == "/ipp/print?which=all")
+        #expect(mapping.moved("/printers/bench2") == nil)
+        #expect(mapping.moved("/admin") == nil)
+        for bad in ["/a", "a=/b", "/a=b", "/a b=/c", "/a?x=/b", "=/b", "/a#b=/c"] { #expect(PathMapping(bad) == nil, "\(bad)") }
+
+        let request = IPPMessage.request(.printJob, requestID: 7) { operation in
+            operation.addPrinterURI("ipp://127.0.0.1:631/printers/bench")
+            operation.add("requesting-user-name", .name("demo"))
+        }
+        let document = Array("%PDF-1.4 not a printer-uri".utf8)
+        let bytes = try IPPEncoder().encode(request) + document
+        let moved = mapping.movedIPPRequest(bytes)
+        let (message, offset) = try IPPDecoder().decodeWithDocumentOffset(moved)
+        #expect(message.operationAttributes?["printer-uri"]?.stringValue == "ipp://127.0.0.1:631/ipp/print")
+        #expect(message.operationAttributes?["requesting-user-name"]?.stringValue == "demo")
+        #expect(message.requestID == 7)
+        #expect(Array(moved[offset...]) == document)
+        #expect(moved.count == bytes.count - "/printers/bench".count + "/ipp/print".count)
+        // A request under another path, and bytes that are no IPP, go as they are.
+        #expect(try #require(PathMapping("/other=/x")).movedIPPRequest(bytes) == bytes)
+        #expect(mapping.movedIPPRequest([1, 1, 0, 11]) == [1, 1, 0, 11])
+    }
+
+    /// A `--map-path` that is no FROM=TO, or under which the recording has no request, refers to nothing: refused.
+    @Test func aMapPathThatMatchesNothingIsRefused() throws {
+        let malformed = try WorkbenchBinary.run(["diff", "Fixtures/recordings/scpms-registration", "--against", "scpms", "--map-path", "printers"])
+        #expect(malformed.status == 64)
+        #expect(malformed.stderr.contains("--map-path printers: expected FROM=TO"), "\(malformed.output)")
+        let unmatched = try WorkbenchBinary.run([
+            "diff", "Fixtures/recordings/scpms-registration", "--against", "scpms", "--map-path", "/printers/bench=/ipp/print",
+        ])
+        #expect(unmatched.status == 2)
+        #expect(
+            unmatched.stderr.contains("--map-path /printers/bench=/ipp/print: no recorded request is under /printers/bench"), "\(unmatched.output)")
+        let recording = try WorkbenchBinary.run(["record", "--upstream", "http://127.0.0.1:1", "--listen", "0", "--out", "x", "--map-path", "/a=/b"])
+        #expect(recording.status == 64)
+        #expect(recording.stderr.contains("--map-path is for --to-scenario"), "\(recording.output)")
     }
 
     @Test func badCommandLinesAreUsageErrors() throws {

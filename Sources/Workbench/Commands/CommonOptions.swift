@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Recordings
 import Scenario
 import SystemKit
 
@@ -103,4 +104,32 @@ struct SignInOption: ParsableArguments {
         name: .customLong("sign-in"),
         help: "Send the actor's demo account (Basic) with every request that carried no credentials: the recorded server asked for none.")
     var signIn = false
+}
+
+/// `--map-path FROM=TO`, for `diff` and `record --to-scenario`: the recorded server's resource where the actor keeps it.
+struct PathMapOption: ParsableArguments {
+    @Option(
+        name: .customLong("map-path"),
+        help: ArgumentHelp(
+            "Replay requests recorded under the path FROM under TO (repeatable), e.g. /printers/office=/ipp/print for a CUPS queue "
+                + "replayed against an actor that prints at /ipp/print; an IPP request's printer-uri and job-uri move too.",
+            valueName: "from=to"))
+    var texts: [String] = []
+
+    func validate() throws {
+        for text in texts where PathMapping(text) == nil {
+            throw ValidationError("--map-path \(text): expected FROM=TO, two paths that start with / (no spaces, query or fragment)")
+        }
+    }
+
+    /// The mappings, each checked against `recording`: one that no recorded request's target is under refers to nothing.
+    func mappings(for recording: Recording) throws -> [PathMapping] {
+        let mappings = texts.compactMap(PathMapping.init)
+        for mapping in mappings where !recording.exchanges.contains(where: { mapping.moved(RecordingScenario.path($0.request.target)) != nil }) {
+            let targets = Set(recording.exchanges.map { RecordingScenario.path($0.request.target) }).sorted().prefix(5)
+            throw ExitStatus.inputWrong(
+                "--map-path \(mapping): no recorded request is under \(mapping.from); the recording's targets: \(targets.joined(separator: ", "))")
+        }
+        return mappings
+    }
 }

@@ -16,7 +16,8 @@ struct DiffCommand: ParsableCommand {
             its status, the headers that matter (Content-Type, WWW-Authenticate and Allow by value, Location and Set-Cookie \
             by presence) and each JSON field (ids, dates and tokens by their shape: string, number…). A difference is named \
             NNNN.status, NNNN.header.NAME or NNNN.json.PATH; one listed in DIR/known.differences (one 'NAME  # why' per \
-            line, as 'workbench compare' reads) is shown as known, any other makes the exit status 1.
+            line, as 'workbench compare' reads) is shown as known, any other makes the exit status 1. --map-path FROM=TO \
+            replays what was recorded under FROM under TO (a CUPS queue's /printers/NAME as a print actor's /ipp/print).
             """
     )
 
@@ -29,6 +30,8 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var seed: SeedOption
 
     @OptionGroup var signIn: SignInOption
+
+    @OptionGroup var paths: PathMapOption
 
     func validate() throws {
         guard Catalog.servedKinds.contains(where: { $0.name == against }) else {
@@ -45,7 +48,7 @@ struct DiffCommand: ParsableCommand {
         guard let kind = Catalog.servedKinds.first(where: { $0.name == against }) else { return }
         let scenario = RecordingScenario(
             recording, kind: kind, account: Catalog.demoAccounts[against], signIn: signIn.signIn, known: KnownDifferences(),
-            title: "\(URL(fileURLWithPath: folder).lastPathComponent) diffed against \(against)")
+            paths: try paths.mappings(for: recording), title: "\(URL(fileURLWithPath: folder).lastPathComponent) diffed against \(against)")
         let (script, errors) = Catalog.language.parse(file: "\(folder)/replay.scn", text: scenario.text)
         guard errors.isEmpty else {
             for error in errors { printError("replay.scn:\(error.line):\(error.column): error: \(error.message)") }

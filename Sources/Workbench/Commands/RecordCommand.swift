@@ -78,6 +78,8 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var signIn: SignInOption
 
+    @OptionGroup var paths: PathMapOption
+
     func validate() throws {
         if toScenario != nil {
             let recordingOnly = [
@@ -97,6 +99,7 @@ struct RecordCommand: AsyncParsableCommand {
         }
         guard actor == nil else { throw ValidationError("--actor is for --to-scenario") }
         guard !signIn.signIn else { throw ValidationError("--sign-in is for --to-scenario") }
+        guard paths.texts.isEmpty else { throw ValidationError("--map-path is for --to-scenario") }
         guard let upstream, listen != nil, out != nil else {
             throw ValidationError("record needs --upstream URL --listen PORT --out DIR (or --to-scenario DIR --actor KIND --out FILE.scn)")
         }
@@ -130,7 +133,9 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let toScenario, let out, let actor { return try Self.writeScenario(from: toScenario, kind: actor, to: out, signIn: signIn.signIn) }
+        if let toScenario, let out, let actor {
+            return try Self.writeScenario(from: toScenario, kind: actor, to: out, signIn: signIn.signIn, paths: paths)
+        }
         guard let upstream, let listen, let out else { return }
         let parts = try Self.upstreamParts(upstream)
         var redaction = Redaction()
@@ -170,14 +175,18 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     /// `--to-scenario`: writes the scenario, checked by the language before it is written.
-    static func writeScenario(from folder: String, kind name: String, to file: String, signIn: Bool) throws {
+    static func writeScenario(
+        from folder: String, kind name: String, to file: String, signIn: Bool, paths: PathMapOption
+    ) throws {
         let recording: Recording
         do { recording = try Recording(folder: folder) } catch { throw ExitStatus.inputWrong("\(error)") }
         guard let kind = Catalog.servedKinds.first(where: { $0.name == name }) else { return }
         let title = "\(URL(fileURLWithPath: folder).lastPathComponent) replayed against \(name)"
         let known: KnownDifferences
         do { known = try KnownDifferences(path: "\(folder)/known.differences") } catch { throw ExitStatus.inputWrong("\(error)") }
-        let scenario = RecordingScenario(recording, kind: kind, account: Catalog.demoAccounts[name], signIn: signIn, known: known, title: title)
+        let scenario = RecordingScenario(
+            recording, kind: kind, account: Catalog.demoAccounts[name], signIn: signIn, known: known,
+            paths: try paths.mappings(for: recording), title: title)
         let (_, errors) = Catalog.language.parse(file: file, text: scenario.text)
         guard errors.isEmpty else {
             for error in errors { printError("\(error.file):\(error.line):\(error.column): error: \(error.message)") }

@@ -31,7 +31,12 @@ struct RecordingScenario {
     ///   - signIn: send the account's Basic credentials with every request that carried none (the recorded server asked
     ///     for none, the actor does).
     ///   - known: the recording's `known.differences`: what the actor is not held to.
-    init(_ recording: Recording, kind: ActorKind, account: DemoAccount?, signIn: Bool = false, known: KnownDifferences, title: String) {
+    ///   - paths: where the actor keeps what the recorded server kept elsewhere (`--map-path`): targets, and an IPP
+    ///     request's printer-uri and job-uri, under a mapping's FROM go under its TO.
+    init(
+        _ recording: Recording, kind: ActorKind, account: DemoAccount?, signIn: Bool = false, known: KnownDifferences,
+        paths: [PathMapping] = [], title: String
+    ) {
         var lines = [
             "# Made by `workbench record --to-scenario` from \(recording.exchanges.count) exchange(s) recorded against "
                 + "\(recording.exchanges.first?.upstream ?? "?"); see docs/record.md.",
@@ -57,7 +62,9 @@ struct RecordingScenario {
             let isIPP = exchange.request.body?.ipp != nil
             // An IPP request goes to the kind's IPP port (an IPP server listens there, not on 80).
             let origin = "http://\(kind.defaultHost)" + (isIPP ? kind.targetSchemes["ipp"].map { ":\($0)" } ?? "" : "")
-            var words = ["http", exchange.request.method, Self.template(origin + Self.path(exchange.request.target), captured)]
+            let recordedPath = Self.path(exchange.request.target)
+            let path = paths.lazy.compactMap { $0.moved(recordedPath) }.first ?? recordedPath
+            var words = ["http", exchange.request.method, Self.template(origin + path, captured)]
             for header in exchange.request.headers where !Self.unsentHeaders.contains(header.name.lowercased()) {
                 guard let value = Self.headerValue(header, account: account, cookies: cookies) else {
                     lines.append("# \(number): header \(header.name) left out: it was redacted and the scenario has nothing to put there")
@@ -72,7 +79,8 @@ struct RecordingScenario {
                 ]
             }
             if let body = exchange.request.body, isIPP || body.text == nil {
-                words += ["body-base64", Data(body.data).base64EncodedString()]
+                let bytes = isIPP ? paths.reduce(body.data) { $1.movedIPPRequest($0) } : body.data
+                words += ["body-base64", Data(bytes).base64EncodedString()]
             } else if let body = exchange.request.body?.text {
                 words += ["body", Self.template(body, captured)]
             }
