@@ -18,7 +18,9 @@ import Wire
 ///
 /// The order of the draws within a site is part of every seed's meaning: reordering them changes every swarm digest.
 public struct SeededFaultSchedule: FaultScheduler {
+    /// The options the seed draws within: the swarm's, as the seed's mix (``SwarmMix``) makes them.
     public let options: SwarmOptions
+    public let mix: SwarmMix
     public let seed: UInt64
     let forecast: LinkForecast
     private let sites: SiteTable
@@ -26,7 +28,8 @@ public struct SeededFaultSchedule: FaultScheduler {
     /// - parameter forecast: the links the workload's statements use; without one, a link is a site only once a
     ///   connection used it.
     init(options: SwarmOptions, seed: UInt64, forecast: LinkForecast) {
-        self.options = options
+        mix = SwarmMix.of(seed: seed, mode: options.mix, options: options)
+        self.options = mix.applied(to: options)
         self.seed = seed
         self.forecast = forecast
         sites = SiteTable()
@@ -47,7 +50,7 @@ public struct SeededFaultSchedule: FaultScheduler {
     func draw(links allLinks: [(String, String)], hosts allHosts: [String], points allPoints: [String]) -> [(site: String, line: String)] {
         let links = options.faults.network ? allLinks : []
         let hosts = options.faults.network ? allHosts : []
-        let points = options.faults.actors ? allPoints : []
+        let points = options.faults.actors ? allPoints.filter { mix.systemIsOn(String($0.prefix { $0 != "." })) } : []
         var drawn: [(site: String, line: String)] = []
         for (a, b) in links {
             let name = "link \(a)<->\(b)"
@@ -96,8 +99,17 @@ public struct SeededFaultSchedule: FaultScheduler {
     // would draw them.
 
     func clockFault(_ host: String, _ random: RandomStream) -> String {
-        let seconds = random.int(in: options.clockSkewSeconds)
-        return "clock \(host) skew \(random.int(in: 0...1) == 0 ? "-" : "+")\(seconds)s"
+        switch mix.clock {
+        case .step:
+            let seconds = random.int(in: options.clockSkewSeconds)
+            return "clock \(host) skew \(random.int(in: 0...1) == 0 ? "-" : "+")\(seconds)s"
+        case .drift:
+            // Small steps, always the same way for a host in the seed: the host's direction is the seed's and the host's.
+            let ahead = RandomStream(seed: seed, name: "swarm-mix drift " + host).int(in: 0...1) == 1
+            return "clock \(host) skew \(ahead ? "+" : "-")\(random.int(in: 1...5))s"
+        case .wobble:
+            return "clock \(host) skew \(random.int(in: 0...1) == 0 ? "-" : "+")\(random.int(in: 1...30))s"
+        }
     }
 
     func pointFault(_ point: String, _ random: RandomStream) -> String {
@@ -111,7 +123,9 @@ public struct SeededFaultSchedule: FaultScheduler {
             return "link \(from) <-> \(to) latency \(latency(random))"
         case 1:
             let delay = deferral(random)
-            return delay + "partition \(from) \(random.int(in: 0...1) == 0 ? "->" : "<->") \(to) for \(random.int(in: options.partitionSeconds))s"
+            let oneWay = random.int(in: 0...1) == 0
+            let arrow = mix.partitions == .any ? (oneWay ? "->" : "<->") : mix.partitions == .oneWay ? "->" : "<->"
+            return delay + "partition \(from) \(arrow) \(to) for \(random.int(in: options.partitionSeconds))s"
         case 2:
             let delay = deferral(random)
             return delay + "hold \(from) -> \(to) for \(random.int(in: options.holdSeconds))s"
@@ -148,7 +162,14 @@ public struct SeededFaultSchedule: FaultScheduler {
     }
 
     func latency(_ random: RandomStream) -> String {
-        switch random.int(in: 0...2) {
+        let family: Int =
+            switch mix.latency {
+            case .any: random.int(in: 0...2)
+            case .uniform: 0
+            case .normal: 1
+            case .exponential: 2
+            }
+        switch family {
         case 0:
             let low = random.int(in: options.uniformLatencyLowMilliseconds)
             return "uniform \(low)ms..\(low + random.int(in: options.uniformLatencySpreadMilliseconds))ms"

@@ -53,11 +53,14 @@ public struct SwarmOptions: Sendable, Equatable {
     public var swizzleLinks: ClosedRange<Int>
     public var swizzleStaggerMilliseconds: ClosedRange<Int>
     public var swizzleSeconds: ClosedRange<Int>
+    /// Whether each seed draws its own mix of the knobs above (``SwarmMix``), or every seed runs with them as they are.
+    public var mix: SwarmMix.Mode
 
     /// The options every swarm runs with. Changing one changes the fault schedule of every seed (and so its
     /// digest): old seeds would no longer replay.
-    public init(faults: FaultClass) {
+    public init(faults: FaultClass, mix: SwarmMix.Mode = .fixed) {
         self.faults = faults
+        self.mix = mix
         siteEnabledRate = 0.5
         linkRate = 0.3
         clockRate = 0.06
@@ -95,5 +98,6 @@ extension SwarmOptions: CustomStringConvertible {
             + "reset after \(span(resetAfterBytes, " bytes")), skew ±\(span(clockSkewSeconds, "s")), "
             + "fault points \(span(faultPointTimes, " times")), "
             + "swizzle \(span(swizzleLinks, " links")) every \(span(swizzleStaggerMilliseconds, "ms")) for \(span(swizzleSeconds, "s"))"
+            + (mix == .drawn ? ", each seed drawing its mix of these (--mix drawn)" : "")
     }
 }

@@ -24,7 +24,7 @@ extension SwarmResult {
                     out += "/>\n"
                 } else {
                     out +=
-                        ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(faults: faults), .attributeSafe))\"/>\n    </testcase>\n"
+                        ">\n      <failure message=\"\(MarkupText.escaped(run.failureLine(faults: faults, mix: mix), .attributeSafe))\"/>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"

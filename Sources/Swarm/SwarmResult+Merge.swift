@@ -13,11 +13,11 @@ extension SwarmResult {
         }
         var byKey: [String: SwarmRun] = [:]
         for part in parts {
-            guard part.files.map(baseName) == first.files.map(baseName), part.faults == first.faults else {
+            guard part.files.map(baseName) == first.files.map(baseName), part.faults == first.faults, part.mix == first.mix else {
                 throw SwarmError(
                     .argument,
                     "the results did not run the same scenarios with the same faults: \(first.files) --faults \(first.faults.rawValue) "
-                        + "vs \(part.files) --faults \(part.faults.rawValue)")
+                        + "--mix \(first.mix.rawValue) vs \(part.files) --faults \(part.faults.rawValue) --mix \(part.mix.rawValue)")
             }
             for run in part.runs {
                 let key = "\(baseName(run.file)) \(run.seed)"
@@ -31,8 +31,8 @@ extension SwarmResult {
             }
         }
         return SwarmResult(
-            files: first.files, seeds: parts.map(\.seeds).uniqued().joined(separator: ","), faults: first.faults, shard: nil,
-            runs: ordered(Array(byKey.values), files: first.files), wallSeconds: parts.map(\.wallSeconds).max() ?? 0,
+            files: first.files, seeds: parts.map(\.seeds).uniqued().joined(separator: ","), faults: first.faults, mix: first.mix,
+            shard: nil, runs: ordered(Array(byKey.values), files: first.files), wallSeconds: parts.map(\.wallSeconds).max() ?? 0,
             reachPoints: Set(parts.flatMap(\.reachPoints)).sorted(), requireReach: parts.contains { $0.requireReach })
     }
 }

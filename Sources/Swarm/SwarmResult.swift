@@ -5,6 +5,8 @@ public struct SwarmResult: Codable, Sendable {
     public let files: [String]
     public let seeds: String
     public let faults: FaultClass
+    /// Whether each seed drew its mix (`--mix drawn`).
+    public let mix: SwarmMix.Mode
     public let shard: String?
     public let runs: [SwarmRun]
     public let wallSeconds: Double
@@ -35,12 +37,13 @@ public struct SwarmResult: Codable, Sendable {
     }
 
     public init(
-        files: [String], seeds: String, faults: FaultClass, shard: String?, runs: [SwarmRun], wallSeconds: Double,
-        reachPoints: [String] = [], requireReach: Bool = false, explore: Explore? = nil
+        files: [String], seeds: String, faults: FaultClass, mix: SwarmMix.Mode = .fixed, shard: String?, runs: [SwarmRun],
+        wallSeconds: Double, reachPoints: [String] = [], requireReach: Bool = false, explore: Explore? = nil
     ) {
         self.files = files
         self.seeds = seeds
         self.faults = faults
+        self.mix = mix
         self.shard = shard
         self.runs = runs
         self.wallSeconds = wallSeconds
@@ -52,8 +55,8 @@ public struct SwarmResult: Codable, Sendable {
     /// The same result, with `--require-reach` as given (a merge decides it again).
     public func requiringReach(_ require: Bool) -> SwarmResult {
         SwarmResult(
-            files: files, seeds: seeds, faults: faults, shard: shard, runs: runs, wallSeconds: wallSeconds, reachPoints: reachPoints,
-            requireReach: require, explore: explore)
+            files: files, seeds: seeds, faults: faults, mix: mix, shard: shard, runs: runs, wallSeconds: wallSeconds,
+            reachPoints: reachPoints, requireReach: require, explore: explore)
     }
 
     /// For every reach point, how many seeds reached it (in any file), sorted by point. With `--explore` it counts
@@ -102,7 +105,7 @@ public struct SwarmResult: Codable, Sendable {
     }
 
     /// The options the runs drew their faults within.
-    public var options: SwarmOptions { SwarmOptions(faults: faults) }
+    public var options: SwarmOptions { SwarmOptions(faults: faults, mix: mix) }
 
     public var failed: [SwarmRun] { runs.filter { !$0.passed } }
 
@@ -130,7 +133,7 @@ public struct SwarmResult: Codable, Sendable {
 
     /// `reach` (point → seeds) and `never_reached` are written for readers; reading takes the points from `reach`.
     private enum CodingKeys: String, CodingKey {
-        case files, seeds, faults, shard, runs, wallSeconds, reach
+        case files, seeds, faults, mix, shard, runs, wallSeconds, reach
         case neverReached = "never_reached"
         case requireReach = "require_reach"
         case explore
@@ -142,6 +145,7 @@ public struct SwarmResult: Codable, Sendable {
         files = try container.decode([String].self, forKey: .files)
         seeds = try container.decode(String.self, forKey: .seeds)
         faults = try container.decode(FaultClass.self, forKey: .faults)
+        mix = try container.decodeIfPresent(SwarmMix.Mode.self, forKey: .mix) ?? .fixed
         shard = try container.decodeIfPresent(String.self, forKey: .shard)
         runs = try container.decode([SwarmRun].self, forKey: .runs)
         wallSeconds = try container.decode(Double.self, forKey: .wallSeconds)
@@ -155,6 +159,7 @@ public struct SwarmResult: Codable, Sendable {
         try container.encode(files, forKey: .files)
         try container.encode(seeds, forKey: .seeds)
         try container.encode(faults, forKey: .faults)
+        try container.encode(mix, forKey: .mix)
         try container.encodeIfPresent(shard, forKey: .shard)
         try container.encode(runs, forKey: .runs)
         try container.encode(wallSeconds, forKey: .wallSeconds)

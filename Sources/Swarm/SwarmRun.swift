@@ -88,15 +88,18 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     /// What failed and the commands that replay and shrink it (under `faults`, the swarm's fault class). The swarm
     /// options the faults were drawn within are the same for every seed of a swarm: it prints them once. A mutant
     /// replays from its schedule file (``SwarmSchedule/fileName(of:)``), which the swarm writes.
-    public func failureLine(faults classes: FaultClass) -> String {
+    public func failureLine(faults classes: FaultClass, mix: SwarmMix.Mode = .fixed) -> String {
         if let mutant {
             let schedule = SwarmSchedule.fileName(of: self)
             return "FAIL \(file) \(name) (\(faults.count) fault\(faults.count == 1 ? "" : "s"); \(mutant.origin)): \(failure ?? "failed")\n"
                 + "    replay: workbench swarm \(file) --schedule \(schedule)\n"
                 + "    shrink: workbench shrink \(file) --schedule \(schedule) --out \(schedule.dropLast(5)).scn"
         }
+        // A drawn mix is the seed's own: printed with it, and named in the commands that draw it again.
+        let drawn = mix == .drawn ? " --mix drawn" : ""
         return "FAIL \(file) seed \(seed) (\(faults.count) fault\(faults.count == 1 ? "" : "s")): \(failure ?? "failed")\n"
-            + "    replay: workbench swarm \(file) --seeds \(seed) --faults \(classes.rawValue)\n"
-            + "    shrink: workbench shrink \(file) --seed \(seed) --faults \(classes.rawValue) --out \(file.split(separator: "/").last.map { String($0.dropLast(4)) } ?? "swarm")-seed-\(seed).scn"
+            + (mix == .drawn ? "    mix: \(SwarmMix.drawn(seed: seed))\n" : "")
+            + "    replay: workbench swarm \(file) --seeds \(seed) --faults \(classes.rawValue)\(drawn)\n"
+            + "    shrink: workbench shrink \(file) --seed \(seed) --faults \(classes.rawValue)\(drawn) --out \(file.split(separator: "/").last.map { String($0.dropLast(4)) } ?? "swarm")-seed-\(seed).scn"
     }
 }

@@ -308,6 +308,9 @@ import Testing
             (["--seeds", "1..2", "--explore", "--shard", "0/2"], "--explore cannot be split with --shard"),
             (["--seeds", "1..2", "--schedule", "x.json"], "--schedule replays one run"),
             (["--schedule", "no-such-schedule.json"], "--schedule no-such-schedule.json: no such file"),
+            (["--seeds", "1..2", "--mix", "random"], "random"),
+            (["--seeds", "1..2", "--mix", "drawn", "--corpus", "corpus"], "--corpus keeps the seeds of the fixed mix"),
+            (["--schedule", "x.json", "--mix", "drawn"], "its faults are in the file: no --mix"),
         ] {
             let run = try WorkbenchBinary.run(["swarm", Self.planted] + arguments)
             #expect(run.status != 0 && run.stderr.contains(message), "\(arguments): \(run.output)")
@@ -316,6 +319,30 @@ import Testing
         #expect(both.status == 64 && both.stderr.contains("expected --seed N"), "\(both.output)")
         let faultsToo = try WorkbenchBinary.run(["shrink", Self.planted, "--schedule", "x.json", "--faults", "all"])
         #expect(faultsToo.status == 64 && faultsToo.stderr.contains("names its own fault class"), "\(faultsToo.output)")
+        let mixToo = try WorkbenchBinary.run(["shrink", Self.planted, "--schedule", "x.json", "--mix", "drawn"])
+        #expect(mixToo.status == 64 && mixToo.stderr.contains("holds its faults themselves"), "\(mixToo.output)")
+    }
+
+    /// `--mix drawn`: the same swarm in one process and in two workers (the workers are told the mix), its JSON says so,
+    /// and it differs from the fixed mix's swarm over the same seeds.
+    @Test func aDrawnMixIsTheSameForAnyJobsAndNamedInTheJSON() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mix-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func swarm(_ jobs: Int, _ mix: String) throws -> (output: String, json: String) {
+            let json = directory.appendingPathComponent("\(jobs)-\(mix).json").path
+            let run = try WorkbenchBinary.run([
+                "swarm", Self.planted, "--seeds", "1..6", "--jobs", "\(jobs)", "--mix", mix, "--json", json,
+            ])
+            #expect(run.status == 0 || run.status == 1, "\(run.output)")
+            return (run.stdout, try String(contentsOfFile: json, encoding: .utf8))
+        }
+        let one = try swarm(1, "drawn")
+        let two = try swarm(2, "drawn")
+        let digests = { (json: String) in json.split(separator: "\n").filter { $0.contains("\"digest\"") } }
+        #expect(digests(one.json) == digests(two.json))
+        #expect(one.json.contains(#""mix" : "drawn""#), "\(one.json.prefix(400))")
+        #expect(digests(one.json) != digests(try swarm(1, "fixed").json))
     }
 
     /// `--explore` makes the same runs for any --jobs (workers take a batch's runs one at a time, and the runs are put back

@@ -25,6 +25,9 @@ struct ShrinkCommand: ParsableCommand {
     @Option(help: "The faults the swarm chose from: none, network, actors or all (as in the swarm's replay line; default all).")
     var faults: FaultClass?
 
+    @Option(help: "The seed's mix, as the swarm's replay line names it: fixed (the default) or drawn.")
+    var mix: SwarmMix.Mode?
+
     @Option(help: "Shrink the run whose faults this file holds (a failing mutant's, written by `workbench swarm --explore`).")
     var schedule: String?
 
@@ -33,6 +36,7 @@ struct ShrinkCommand: ParsableCommand {
             throw ValidationError("expected --seed N (a failing swarm seed) or --schedule F.json (a failing mutant's faults), not both")
         }
         if schedule != nil, faults != nil { throw ValidationError("--faults: a --schedule file names its own fault class") }
+        if schedule != nil, mix != nil { throw ValidationError("--mix: a --schedule file holds its faults themselves") }
     }
 
     @Option(help: "Write the shrunk scenario here (default: print it).")
@@ -43,7 +47,7 @@ struct ShrinkCommand: ParsableCommand {
         let written = try schedule.map { path in try commandLine { try SwarmSchedule.read(path, for: file) } }
         let seed = written?.seed ?? self.seed ?? 1
         let faults = written?.faultClass ?? self.faults ?? .all
-        let options = SwarmOptions(faults: faults)
+        let options = SwarmOptions(faults: faults, mix: mix ?? .fixed)
         let shrinker = Shrinker(swarm: SwarmRunner(runner: SwarmScripts.runner, options: options))
         guard let failure = written.map({ shrinker.failure(of: script, seed: seed, faults: $0.faults) }) ?? shrinker.failure(of: script, seed: seed)
         else {

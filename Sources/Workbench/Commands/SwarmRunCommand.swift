@@ -70,6 +70,15 @@ struct SwarmRunCommand: ParsableCommand {
     @Option(help: "Which faults the seed chooses: none, network, actors or all.")
     var faults: FaultClass = .all
 
+    @Option(
+        help: """
+            fixed: every seed draws its faults within the same options (printed above the first failing seed). drawn: each seed \
+            first draws its mix (swarm testing): each fault class off, or its rate ×½ to ×4, the share of sites on, which \
+            systems' fault points are on, one latency family, one partition direction, the clocks' shape (step, drift, \
+            wobble); printed with each failing seed.
+            """)
+    var mix: SwarmMix.Mode = .fixed
+
     @Option(help: "Parallel worker processes (1…64; default: the number of cores, at most 64).")
     var jobs: Int = min(64, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -124,19 +133,22 @@ struct SwarmRunCommand: ParsableCommand {
             try commandLine { _ = try SwarmExploration.share(exploreShare) }
         }
         if schedule != nil {
-            guard files.count == 1, seeds == nil, !explore, planted == nil, shard == nil, corpus == nil, junit.file == nil else {
-                throw ValidationError("--schedule replays one run: it takes its one workload file, --json and --report only")
+            guard files.count == 1, seeds == nil, !explore, planted == nil, shard == nil, corpus == nil, junit.file == nil, mix == .fixed else {
+                throw ValidationError(
+                    "--schedule replays one run: it takes its one workload file, --json and --report only (its faults are in the file: no --mix)")
             }
             return
         }
         if let planted {
             _ = try SwarmPlanted(planted)
             guard corpus == nil, shard == nil, junit.file == nil, report.file == nil else {
-                throw ValidationError("--planted takes files, --seeds, --faults, --explore and --json only")
+                throw ValidationError("--planted takes files, --seeds, --faults, --mix, --explore and --json only")
             }
         } else {
             guard !files.isEmpty else { throw ValidationError("expected at least one scenario file (.scn)") }
             guard seeds != nil || planStream else { throw ValidationError("expected --seeds A..B (or one seed)") }
+            // A corpus files its seeds by workload and fault class: a seed found with its drawn mix would run again without it.
+            guard corpus == nil || mix == .fixed else { throw ValidationError("--corpus keeps the seeds of the fixed mix: it takes no --mix drawn") }
         }
         try commandLine {
             _ = try SeedRange(seeds ?? SwarmPlanted.defaultSeeds)
@@ -156,15 +168,15 @@ struct SwarmRunCommand: ParsableCommand {
             let share: Double? = try explore ? commandLine { try SwarmExploration.share(exploreShare) } : nil
             return try SwarmPlanted(planted).run(
                 files: files.isEmpty ? [SwarmPlanted.defaultWorkloadPath] : files, seeds: seeds ?? SwarmPlanted.defaultSeeds,
-                faults: faults, explore: share, json: json)
+                faults: faults, mix: mix, explore: share, json: json)
         }
         if let schedule { return try SwarmScheduleReplay(file: files[0], schedule: schedule).run(json: json, report: report.file) }
         if planStream {
-            let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
+            let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults, mix: mix))
             return try SwarmWorkerPool.serve(swarm, scripts: try SwarmScripts.load(files))
         }
         guard let seeds else { throw ValidationError("expected --seeds A..B (or one seed)") }
-        let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
+        let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults, mix: mix))
         let scripts = try SwarmScripts.load(files)
         let corpus = try commandLine { try self.corpus.map { try SwarmCorpus(directory: $0) } }
         let reruns = try corpus.map { try SwarmCorpusRun.run($0, swarm: swarm, scripts: scripts) } ?? []
@@ -177,13 +189,13 @@ struct SwarmRunCommand: ParsableCommand {
         var exploration: SwarmResult.Explore?
         let failures = SwarmFailurePrinter(options: swarm.options)
         if explore {
-            let workers = jobs > 1 ? try SwarmWorkerPool(files: files, faults: faults, count: jobs) : nil
+            let workers = jobs > 1 ? try SwarmWorkerPool(files: files, options: swarm.options, count: jobs) : nil
             let explored = try SwarmExplore(swarm: swarm, scripts: scripts, share: exploreShare).run(
                 seeds: selected, workers: workers, failures: failures)
             runs = explored.runs
             exploration = explored.spent
         } else if jobs > 1, worker == nil, selected.count > 1 {
-            runs = try SwarmWorkers(files: files, seeds: seeds, faults: faults, shard: shard).run(count: min(jobs, selected.count))
+            runs = try SwarmWorkers(files: files, seeds: seeds, options: swarm.options, shard: shard).run(count: min(jobs, selected.count))
         } else {
             runs = swarm.run(scripts, seeds: selected) { run in
                 if worker == nil, !run.passed { failures.print(run) }
@@ -191,7 +203,7 @@ struct SwarmRunCommand: ParsableCommand {
         }
         let wall = ContinuousClock.now - started
         let result = SwarmResult(
-            files: files, seeds: seeds, faults: faults, shard: shard, runs: runs,
+            files: files, seeds: seeds, faults: faults, mix: mix, shard: shard, runs: runs,
             wallSeconds: Double(wall.nanosecondsValue) / 1e9, reachPoints: swarm.reachPoints(scripts), requireReach: reach.required,
             explore: exploration)
         if let json { try result.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }

@@ -16,6 +16,6 @@ final class SwarmFailurePrinter {
             Swift.print("swarm options: \(options)")
             optionsPrinted = true
         }
-        Swift.print(run.failureLine(faults: options.faults))
+        Swift.print(run.failureLine(faults: options.faults, mix: options.mix))
     }
 }

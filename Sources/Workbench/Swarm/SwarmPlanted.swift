@@ -38,10 +38,10 @@ struct SwarmPlanted {
 
     /// Hunts every bug over `seeds` of `files` (with `explore`, a share of the runs spent on mutants), printing a line
     /// per bug and the table; exit status 1 if one was not found.
-    func run(files: [String], seeds: String, faults: FaultClass, explore: Double?, json: String?) throws {
+    func run(files: [String], seeds: String, faults: FaultClass, mix: SwarmMix.Mode = .fixed, explore: Double?, json: String?) throws {
         let scripts = try SwarmScripts.load(files)
         let range = try commandLine { try SeedRange(seeds) }
-        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults))
+        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults, mix: mix))
         let started = ContinuousClock.now
         var findings: [PlantedBugHunt.Finding] = []
         for entry in entries {
@@ -59,7 +59,8 @@ struct SwarmPlanted {
         print(
             "\(missed.isEmpty ? "PASS" : "FAIL") planted: \(findings.count - missed.count) of \(findings.count) bug\(findings.count == 1 ? "" : "s") found "
                 + "within seeds \(seeds)" + (explore.map { " (--explore, share \($0): as many runs, part of them mutants)" } ?? "")
-                + ", faults \(faults.rawValue), \(String(format: "%.1f", report.wallSeconds)) s wall")
+                + ", faults \(faults.rawValue)\(mix == .drawn ? ", each seed drawing its mix" : ""), \(String(format: "%.1f", report.wallSeconds)) s wall"
+        )
         if !missed.isEmpty { throw ExitStatus.checkFailed }
     }
 

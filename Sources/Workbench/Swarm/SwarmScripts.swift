@@ -5,6 +5,7 @@ import Swarm
 import SystemKit
 
 extension FaultClass: ExpressibleByArgument {}
+extension SwarmMix.Mode: ExpressibleByArgument {}
 
 /// Binding the swarm to the workbench: every system's language, actors and invariants, and files read strictly.
 enum SwarmScripts {

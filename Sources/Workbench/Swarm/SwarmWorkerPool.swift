@@ -16,12 +16,11 @@ final class SwarmWorkerPool {
 
     private let workers: [Worker]
 
-    /// Starts `count` workers on `files` with `faults`.
-    init(files: [String], faults: FaultClass, count: Int) throws {
+    /// Starts `count` workers on `files` with the swarm's fault class and mix.
+    init(files: [String], options: SwarmOptions, count: Int) throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        workers = try (0..<count).map { _ in
-            try Worker(executable: executable, arguments: ["swarm", "run"] + files + ["--faults", faults.rawValue, "--jobs", "1", "--plan-stream"])
-        }
+        let arguments = ["--faults", options.faults.rawValue, "--mix", options.mix.rawValue, "--jobs", "1", "--plan-stream"]
+        workers = try (0..<count).map { _ in try Worker(executable: executable, arguments: ["swarm", "run"] + files + arguments) }
     }
 
     deinit {

@@ -6,9 +6,9 @@ import Swarm
 /// each writing its runs as JSON, read back and put in order here.
 struct SwarmWorkers {
     let files: [String]
-    /// The command line's `--seeds`, `--faults` and `--shard`, passed on to every worker unchanged.
+    /// The command line's `--seeds`, `--faults`, `--mix` and `--shard`, passed on to every worker unchanged.
     let seeds: String
-    let faults: FaultClass
+    let options: SwarmOptions
     let shard: String?
 
     /// Runs `count` workers to completion and returns their runs, in the order one process would have made them.
@@ -30,7 +30,7 @@ struct SwarmWorkers {
             process.executableURL = executable
             process.arguments =
                 ["swarm", "run"] + files + [
-                    "--seeds", seeds, "--faults", faults.rawValue, "--jobs", "1",
+                    "--seeds", seeds, "--faults", options.faults.rawValue, "--mix", options.mix.rawValue, "--jobs", "1",
                     "--worker", "\(index)/\(count)", "--json", part,
                 ]
                 + extra
