@@ -13,6 +13,7 @@ let package = Package(
         // scenario lines and the team's own code on a Node; the swift-testing helpers; the client modules an app ships.
         .library(name: "WorkbenchKit", targets: ["WorkbenchKit"]),
         .library(name: "WorkbenchTesting", targets: ["WorkbenchTesting"]),
+        .library(name: "NodeHTTP", targets: ["NodeHTTP"]),
         .library(name: "MiGClient", targets: ["MiGClient"]),
         .library(name: "SCPmsClient", targets: ["SCPmsClient"]),
         .library(name: "IMSSDK", targets: ["IMSSDK"]),
@@ -142,6 +143,18 @@ let package = Package(
                 "WireHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        // HTTP for an app team's own code, in URLSession's shape: HTTPDataLoading (`data(for: URLRequest)`), which
+        // URLSession satisfies, and NodeURLSession, which sends over a Node with WireHTTP's client (simulated or live).
+        // A target of its own: URLRequest and URLResponse are FoundationNetworking's on Linux (libcurl), which WireHTTP,
+        // under every actor and the scenario engine, keeps out.
+        .target(
+            name: "NodeHTTP",
+            dependencies: [
+                "Wire", "WireHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         // The system zlib: gzip print documents (MiG inflates, the client deflates).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -415,11 +428,15 @@ let package = Package(
         // Examples/PrintDesk, an app team's package that uses the workbench by path, compiled here too from its own
         // folders (importing only the public products, never @testable), so `swift test` runs its tests without a
         // second build of the whole package; docs/library.md says why.
-        .target(name: "PrintDesk", dependencies: ["MiGClient", "Wire"], path: "Examples/PrintDesk/Sources/PrintDesk"),
+        .target(name: "PrintDesk", dependencies: ["MiGClient", "Wire", "NodeHTTP"], path: "Examples/PrintDesk/Sources/PrintDesk"),
         .testTarget(
-            name: "PrintDeskTests", dependencies: ["PrintDesk", "MiGClient", "WorkbenchKit", "WorkbenchTesting"],
+            name: "PrintDeskTests", dependencies: ["PrintDesk", "MiGClient", "NodeHTTP", "WorkbenchKit", "WorkbenchTesting"],
             path: "Examples/PrintDesk/Tests/PrintDeskTests"),
         .testTarget(name: "WorkbenchKitTests", dependencies: ["WorkbenchKit", "WorkbenchTesting", "TestSupport"]),
+        // NodeURLSession in a simulated world (SCPms and echo actors, faults) and, beside URLSession, on the live wire.
+        .testTarget(
+            name: "NodeHTTPTests",
+            dependencies: ["NodeHTTP", "WorkbenchKit", "SCPmsServer", "Wire", "TestSupport"]),
 
         .testTarget(name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", "Wire"]),

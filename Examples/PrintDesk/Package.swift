@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// An app team's package: its print feature (PrintDesk) and the tests that run it in the workbench's simulated world.
+// An app team's package: its print feature and its SCPms registration (PrintDesk) and the tests that run it in the workbench's simulated world.
 // It names only the workbench's public library products; the workbench's root package also compiles these folders
 // (docs/library.md), so its `swift test` runs these tests too.
 let package = Package(
@@ -13,12 +13,15 @@ let package = Package(
     targets: [
         .target(
             name: "PrintDesk",
-            dependencies: [.product(name: "MiGClient", package: "Workbench"), .product(name: "Wire", package: "Workbench")]),
+            dependencies: [
+                .product(name: "MiGClient", package: "Workbench"), .product(name: "Wire", package: "Workbench"),
+                .product(name: "NodeHTTP", package: "Workbench"),
+            ]),
         .testTarget(
             name: "PrintDeskTests",
             dependencies: [
-                "PrintDesk", .product(name: "MiGClient", package: "Workbench"), .product(name: "WorkbenchKit", package: "Workbench"),
-                .product(name: "WorkbenchTesting", package: "Workbench"),
+                "PrintDesk", .product(name: "MiGClient", package: "Workbench"), .product(name: "NodeHTTP", package: "Workbench"),
+                .product(name: "WorkbenchKit", package: "Workbench"), .product(name: "WorkbenchTesting", package: "Workbench"),
             ]),
     ]
 )
