@@ -96,7 +96,7 @@ public struct NodeURLSession: HTTPDataLoading {
         var http = outgoing.http
         var answer = try await exchange(http, on: transport, for: outgoing)
         if answer.isBasicChallenge, let delegate {
-            let challenge = Self.challenge(answer, for: outgoing)
+            let challenge = try Self.challenge(answer, for: outgoing)
             let (disposition, credential) = await delegate.urlSession(self, didReceive: challenge)
             switch disposition {
             case .useCredential:
@@ -110,7 +110,7 @@ public struct NodeURLSession: HTTPDataLoading {
                 break
             }
         }
-        return (Data(answer.body.readableBytesView), outgoing.response(answer))
+        return (Data(answer.body.readableBytesView), try outgoing.response(answer))
     }
 
     /// One exchange on the transport, its failures as URLSession reports them.
@@ -119,7 +119,7 @@ public struct NodeURLSession: HTTPDataLoading {
         do {
             return try await transport.send(request)
         } catch {
-            throw outgoing.error(for: error, after: started.duration(to: node.clock.now), maxResponseBytes: maxResponseBytes)
+            throw outgoing.error(for: error, after: started.duration(to: node.clock.now))
         }
     }
 }

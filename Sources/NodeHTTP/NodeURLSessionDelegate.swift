@@ -26,12 +26,12 @@ public protocol NodeURLSessionDelegate: AnyObject, Sendable {
 extension NodeURLSession {
     /// The challenge of a `401` Basic answer, as URLSession makes it: the protection space of the request's origin
     /// and the answer's realm.
-    static func challenge(_ answer: HTTPResponse, for request: OutgoingRequest) -> URLAuthenticationChallenge {
+    static func challenge(_ answer: HTTPResponse, for request: OutgoingRequest) throws -> URLAuthenticationChallenge {
         let space = URLProtectionSpace(
             host: request.origin.host, port: request.origin.port, protocol: request.origin.usesTLS ? "https" : "http",
             realm: realm(of: answer.headers.first(name: "WWW-Authenticate") ?? ""), authenticationMethod: NSURLAuthenticationMethodHTTPBasic)
         return URLAuthenticationChallenge(
-            protectionSpace: space, proposedCredential: nil, previousFailureCount: 0, failureResponse: request.response(answer), error: nil,
+            protectionSpace: space, proposedCredential: nil, previousFailureCount: 0, failureResponse: try request.response(answer), error: nil,
             sender: ChallengeSender())
     }
 

@@ -62,7 +62,9 @@ struct OutgoingRequest {
 
     /// The answer's head as URLSession gives it: an `HTTPURLResponse` for the request's URL, repeated header fields
     /// joined with `, `.
-    func response(_ answer: HTTPResponse) -> HTTPURLResponse {
+    ///
+    /// - throws: `URLError(.badServerResponse)` for a status code Foundation refuses (the server's, not ours).
+    func response(_ answer: HTTPResponse) throws -> HTTPURLResponse {
         var fields: [String: String] = [:]
         var names: [String: String] = [:]  // lowercased name → the spelling first seen
         for (name, value) in answer.headers {
@@ -70,15 +72,16 @@ struct OutgoingRequest {
             names[name.lowercased()] = key
             fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }
-        // Only an invalid status code (outside 100…999) makes this nil; NIOHTTP1 parses three digits.
-        return HTTPURLResponse(url: url, statusCode: Int(answer.status.code), httpVersion: "HTTP/1.1", headerFields: fields)!
+        guard let response = HTTPURLResponse(url: url, statusCode: Int(answer.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+        else { throw error(.badServerResponse, "\(url.absoluteString): the server answered with status code \(answer.status.code)") }
+        return response
     }
 
     /// What failed before an answer arrived, as the `URLError` URLSession would throw.
     ///
     /// - parameter elapsed: how long the exchange ran on the node's clock: a failure at or after the timeout is a
     ///   timeout, whatever the client closed the exchange with.
-    func error(for underlying: any Error, after elapsed: Duration, maxResponseBytes: Int) -> URLError {
+    func error(for underlying: any Error, after elapsed: Duration) -> URLError {
         let text = "\(underlying)"
         let code: URLError.Code
         if elapsed >= .nanoseconds(timeout.nanoseconds) {
@@ -92,8 +95,7 @@ struct OutgoingRequest {
             }
         } else if underlying is NIOSSLError || underlying is BoringSSLError {
             code = .secureConnectionFailed
-        } else if text.contains("exceeds the limit of \(maxResponseBytes) bytes") {
-            // WireHTTP's client says so in its error's text only.
+        } else if (underlying as? HTTPClientError)?.kind == .responseTooLarge {
             code = .dataLengthExceedsMaximum
         } else {
             code = .networkConnectionLost

@@ -42,8 +42,20 @@ public struct HTTPResponse: Sendable {
 
 /// Why an HTTP exchange failed before a complete response arrived.
 public struct HTTPClientError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure, for a caller that answers some differently (URLSession's error codes).
+    public enum Kind: Sendable {
+        /// The response's body was larger than the client takes.
+        case responseTooLarge
+        /// Anything else: the message says what.
+        case other
+    }
+
+    public let kind: Kind
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, kind: Kind = .other) {
+        self.kind = kind
+        self.message = message
+    }
     public var description: String { message }
 }
 
@@ -122,7 +134,7 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
             if head.status.code >= 200 { self.head = head }
         case .body(var chunk):
             guard body.readableBytes + chunk.readableBytes <= maxBodyBytes else {
-                promise.fail(HTTPClientError("the response body exceeds the limit of \(maxBodyBytes) bytes"))
+                promise.fail(HTTPClientError("the response body exceeds the limit of \(maxBodyBytes) bytes", kind: .responseTooLarge))
                 context.close(promise: nil)
                 return
             }
