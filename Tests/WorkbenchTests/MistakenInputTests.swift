@@ -82,6 +82,14 @@ import Testing
             ":4:8: error: ${e.eror}: 'e' was last bound by line 3 (ims start-session alice as e), which gives no 'eror' (did you mean 'error'?)"
         ),
         (
+            "ims option of another call", "start ims-signer\nstart ims\nims register-certificate token abc\n", 2,
+            ":3:26: error: 'token' does not apply to 'ims register-certificate'"
+        ),
+        (
+            "ims result field of another call", "start ims-signer\nstart ims\nims enrol alice as e\nexpect ${e.jti} == x\n", 2,
+            ":4:8: error: ${e.jti}: 'e' was last bound by line 3 (ims enrol alice as e), which gives no 'jti'"
+        ),
+        (
             "ssh field typo", "start sunfire\nssh \"lpq -P psts\" as x\nexpect ${x.exti} == 0\n", 2,
             ":3:8: error: ${x.exti}: 'x' was last bound by line 2 (ssh \"lpq -P psts\" as x), which gives no 'exti' (did you mean 'exit'?)"
         ),

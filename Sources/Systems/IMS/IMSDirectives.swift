@@ -201,6 +201,7 @@ private struct IMSLine: Sendable {
         var contentTypes = URLTokenSigner.ContentTypes.any
         var label: String?
         while !args.isEmpty {
+            let column = args.peek?.column ?? 0  // a word of another call is refused where it stands
             switch try args.oneOf(["token", "kid", "lifetime", "content-types", "file", "header", "body", "from", "as"]) {
             case "token" where action == "enrol": appToken = try args.value("the app token the host's login issued")
             case "kid" where action == "register-certificate": keyID = try args.value("a key id")
@@ -212,7 +213,8 @@ private struct IMSLine: Sendable {
             case "body" where action == "request": body = try args.value("the body text")
             case "from": from = try args.name("a node name")
             case "as": label = try args.name("a variable name")
-            case let word: throw args.error("'\(word)' does not apply to 'ims \(action)'")
+            case let word:
+                throw ScenarioError(file: args.file, line: args.line, column: column, message: "'\(word)' does not apply to 'ims \(action)'")
             }
         }
         switch (action, user) {
