@@ -23,30 +23,41 @@ extension Directive {
             }
         },
         Directive(
-            "crash", usage: "crash NAME",
+            "crash", usage: "crash NAME [for DURATION]",
             summary: "crash an actor's node (simulated wire): the actor stops at once, its connections reset, its memory is gone, "
-                + "and its disk keeps only what was synced (the rest lost, or its last write torn, by a seeded choice); restart NAME "
-                + "starts it on what is left",
+                + "and its disk keeps only what was synced (the rest lost, or its last write torn, by a seeded choice); 'for D' "
+                + "restarts it D later on what is left, as restart NAME does; 'later D crash NAME' crashes it in the middle of "
+                + "whatever runs then",
+            defaults: "down until 'restart NAME' (no 'for')",
+            keywords: ["for"],
             live: .refused("a crash needs the simulated disk: on the live wire kill the served process (tools/crash-campaign.sh)")
         ) { args throws(ScenarioError) in
             let name = try args.actor()
+            var downtime: Template?
+            if args.accept("for") { downtime = try args.duration() }
             try args.end()
-            args.binds(name, fields: [])  // a crashed actor's endpoints are gone
+            // Without 'for', a crashed actor's endpoints are gone; with it, they come back at the restart.
+            args.binds(name, fields: downtime == nil ? [] : nil)
+            let lasting = downtime
             return Run { context in
-                guard let actor = context.actor(named: name), let launch = context.launches[name] else {
-                    throw StepError("no running actor named '\(name)'")
+                let period = try lasting.map { template throws -> Duration in
+                    let duration = try template.duration(context)
+                    guard duration > .zero else { throw StepError("'for \(duration.workbenchText)': expected a positive duration") }
+                    return duration
                 }
-                try context.world.perform("crash \(name)", timeout: .seconds(60)) { try await actor.crash() }
-                context.actors.removeAll { $0.name == name }
-                context.publish(name, [:])
-                let crashed = context.kernel.crash(node: launch.node)
-                context.world.record(
-                    actor: "scenario", event: "crashed",
-                    fields: [
-                        ("actor", name), ("connections-reset", String(crashed.connections)), ("files-lost", String(crashed.lost)),
-                        ("files-torn", String(crashed.torn)), ("node", launch.node),
-                    ])
-                context.world.settle()
+                guard context.actor(named: name) != nil else { throw StepError("no running actor named '\(name)'") }
+                if context.isDeferred {
+                    // Deferred by `later`, inside the world's loop: nothing may wait here, so the crash runs as the
+                    // world's own work, and its outcome is recorded.
+                    _ = context.world.begin("crash \(name)") {
+                        do { try await crash(name, in: context, restartAfter: period) } catch {
+                            context.world.record(actor: "scenario", event: "later-failed", fields: [("directive", "crash"), ("error", "\(error)")])
+                        }
+                    }
+                } else {
+                    try context.world.perform("crash \(name)", timeout: .seconds(60)) { try await crash(name, in: context, restartAfter: period) }
+                    context.world.settle()
+                }
                 return nil
             }
         },
@@ -60,18 +71,8 @@ extension Directive {
             try args.end()
             args.binds(name, fields: nil)  // its endpoints again
             return Run { context in
-                guard let launch = context.launches[name] else { throw StepError("no actor named '\(name)' was started") }
-                if let actor = context.actor(named: name) {
-                    try context.world.perform("stop \(name)", timeout: .seconds(60)) { try await actor.stop() }
-                    context.actors.removeAll { $0.name == name }
-                }
-                let node = context.world.node(launch.node)
-                let actor = try context.world.perform("start \(name)", timeout: .seconds(60)) { try await launch.kind.start(node, launch.options) }
-                context.actors.append((name, actor))
-                context.world.record(actor: "scenario", event: "restarted", fields: [("actor", name)])
-                var values: [String: String] = [:]
-                for endpoint in actor.endpoints { values[endpoint.label] = endpoint.url }
-                context.publish(name, values)
+                guard context.launches[name] != nil else { throw StepError("no actor named '\(name)' was started") }
+                try context.world.perform("restart \(name)", timeout: .seconds(120)) { try await restart(name, in: context) }
                 return nil
             }
         },
@@ -433,4 +434,45 @@ struct HTTPTarget {
             port = 80
         }
     }
+}
+
+/// Crashes the actor `name`: it stops at once, its node's connections reset and its disk loses what was not synced;
+/// with `restartAfter`, it is started again that much later on what its disk kept (unless something restarted it
+/// first). Runs as the world's work, on its loop: a `crash` line waits for it, a deferred one does not.
+private func crash(_ name: String, in context: ScenarioContext, restartAfter downtime: Duration?) async throws {
+    guard let actor = context.actor(named: name), let launch = context.launches[name] else { throw StepError("no running actor named '\(name)'") }
+    try await actor.crash()
+    context.actors.removeAll { $0.name == name }
+    context.publish(name, [:])
+    let crashed = context.kernel.crash(node: launch.node)
+    context.world.record(
+        actor: "scenario", event: "crashed",
+        fields: [
+            ("actor", name), ("connections-reset", String(crashed.connections)), ("files-lost", String(crashed.lost)),
+            ("files-torn", String(crashed.torn)), ("node", launch.node),
+        ])
+    guard let downtime else { return }
+    context.world.schedule(in: downtime) {
+        // A `restart` line in the meantime brought it back already.
+        guard context.actor(named: name) == nil else { return }
+        _ = context.world.begin("restart \(name)") {
+            do { try await restart(name, in: context) } catch {
+                context.world.record(actor: "scenario", event: "later-failed", fields: [("directive", "restart"), ("error", "\(error)")])
+            }
+        }
+    }
+}
+
+/// Stops the actor `name` if it runs, then starts it again on its node with the options it was started with: what its
+/// stores kept comes back, its endpoints with it.
+private func restart(_ name: String, in context: ScenarioContext) async throws {
+    guard let launch = context.launches[name] else { throw StepError("no actor named '\(name)' was started") }
+    if let actor = context.actor(named: name) {
+        try await actor.stop()
+        context.actors.removeAll { $0.name == name }
+    }
+    let actor = try await launch.kind.start(context.world.node(launch.node), launch.options)
+    context.actors.append((name, actor))
+    context.world.record(actor: "scenario", event: "restarted", fields: [("actor", name)])
+    context.publish(name, Dictionary(actor.endpoints.map { ($0.label, $0.url) }) { _, last in last })
 }

@@ -59,6 +59,8 @@ public final class ScenarioContext: @unchecked Sendable {
     public var reach: ReachWatch?
     /// How many times `after heal` ran: a `later` fault scheduled before a heal does not fire after it.
     var healEpoch = 0
+    /// Set while a `later` line's directive runs, inside the world's loop: a step must not wait for the world then.
+    var isDeferred = false
     /// Set by `after heal`: the rest of the run must end by `deadline` (`within` after the heal on line `line`).
     public internal(set) var recovery: (deadline: Duration, line: Int, within: Duration)?
     var actors: [(name: String, actor: any RunningActor)] = []

@@ -538,9 +538,10 @@ struct SpawnStep: Step {
 }
 
 /// `later DURATION DIRECTIVE…`: changes the world that much later, in the middle of whatever runs then (a
-/// partition that starts 300 ms into an upload). Only directives that act at once may be deferred.
+/// partition that starts 300 ms into an upload, a crash between an answer and the write it promised). Only directives
+/// that act at once may be deferred (a crash's work runs on as the world's own).
 struct LaterStep: Step {
-    static let directives = ["partition", "heal", "hold", "release", "reset", "link", "clock", "fault"]
+    static let directives = ["partition", "heal", "hold", "release", "reset", "link", "clock", "fault", "crash"]
     let delay: Template
     let inner: any Step
     let directive: String
@@ -555,6 +556,8 @@ struct LaterStep: Step {
                 context.world.record(actor: "scenario", event: "later-dropped", fields: [("directive", directive), ("why", "after heal")])
                 return
             }
+            context.isDeferred = true
+            defer { context.isDeferred = false }
             do {
                 _ = try inner.run(context)
             } catch {

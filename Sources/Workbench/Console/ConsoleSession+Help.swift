@@ -12,7 +12,7 @@ extension ConsoleSession {
         ("spawn", "spawn NAME DIRECTIVE…", "run a directive in the background; 'join NAME' waits for it and publishes its results"),
         (
             "later", "later DURATION DIRECTIVE…",
-            "run a change to the world (partition, heal, hold, release, reset, link, clock, fault) that much "
+            "run a change to the world (partition, heal, hold, release, reset, link, clock, fault, crash) that much "
                 + "virtual time later, in the middle of whatever runs then"
         ),
     ]
