@@ -42,10 +42,11 @@ final class IMSStore: Sendable {
     }()
 
     /// - parameters:
-    ///   - path: the SQLite file; nil keeps everything in memory (simulation).
+    ///   - path: the SQLite file (under simulation, on the node's simulated disk); nil keeps everything in memory.
     ///   - node: the verifier's node: requests' work leaves its loop and comes back to it.
     init(path: String?, node: Node) throws {
-        database = try DurableDatabase(path: path, schema: Self.schema)
+        // Under simulation the file is on the node's disk, so a crash of the node keeps only what was synced.
+        database = try DurableDatabase(path: path, schema: Self.schema, disk: node.disk)
         self.node = node
     }
 

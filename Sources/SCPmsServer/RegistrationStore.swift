@@ -40,10 +40,17 @@ public final class RegistrationStore: Sendable {
     /// Opens (and creates or migrates) the store.
     ///
     /// - parameters:
-    ///   - path: the SQLite file; `nil` keeps everything in memory (and hashes with ``PasswordHashing/inMemory``).
+    ///   - path: the SQLite file (under simulation, on the node's simulated disk); `nil` keeps everything in memory (and
+    ///     hashes with ``PasswordHashing/inMemory``).
     ///   - node: the actor's node: requests' work leaves its loop and their answers come back to it.
-    public init(path: String?, node: Node) throws {
-        database = try DurableDatabase(path: path, schema: Self.schema)
+    public convenience init(path: String?, node: Node) throws {
+        // Under simulation the file is on the node's disk, so a crash of the node keeps only what was synced.
+        try self.init(path: path, node: node, disk: node.disk)
+    }
+
+    /// Opens the store with its file on `disk` (a simulated disk), or on the machine's file system when nil.
+    init(path: String?, node: Node, disk: (any Disk)?) throws {
+        database = try DurableDatabase(path: path, schema: Self.schema, disk: disk)
         self.node = node
         hashing = path == nil ? .inMemory : .onDisk
     }

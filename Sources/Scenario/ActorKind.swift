@@ -105,6 +105,10 @@ public protocol RunningActor: Sendable {
     /// Stops at once, as its process dying would (`crash NAME`): no more work, no timer, nothing flushed or written
     /// after it. The world then resets its node's connections, closes its ports and crashes its disk.
     func crash() async throws
+    /// Whether what it told its clients survives a crash of its node: its stores are on the node's disk and synced
+    /// before it answers. The swarm crashes only such actors (one that keeps its state in memory loses it by design,
+    /// and a workload could not tell that from a bug).
+    var survivesCrash: Bool { get }
 }
 
 extension RunningActor {
@@ -113,4 +117,5 @@ extension RunningActor {
     /// By default its ``stop()``: right for an actor whose stop writes nothing (its stores commit every change as it
     /// happens under simulation); an actor whose stop flushes or says goodbye stops without that.
     public func crash() async throws { try await stop() }
+    public var survivesCrash: Bool { false }
 }

@@ -208,6 +208,9 @@ public final class ScenarioContext: @unchecked Sendable {
     /// The started actors, in start order.
     public var startedActors: [(name: String, actor: any RunningActor)] { actors }
 
+    /// The running actors a swarm may crash (``RunningActor/survivesCrash``), by name, in the order they started.
+    public var crashableActors: [String] { actors.filter { $0.actor.survivesCrash }.map(\.name) }
+
     /// How an actor was started: its kind, the node it runs on and its options.
     public struct Launch: Sendable {
         public let kind: ActorKind

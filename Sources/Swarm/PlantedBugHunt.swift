@@ -7,11 +7,15 @@ public struct PlantedBugEntry: Sendable {
     public let bug: PlantedBug
     public let system: String
     public let summary: String
+    /// The workload a hunt runs when none is given, for a bug the default workload cannot expose (one that needs an
+    /// actor the swarm may crash); nil: the default.
+    public let workload: String?
 
-    public init(_ bug: PlantedBug, system: String, summary: String) {
+    public init(_ bug: PlantedBug, system: String, summary: String, workload: String? = nil) {
         self.bug = bug
         self.system = system
         self.summary = summary
+        self.workload = workload
     }
 
     public var name: String { bug.name }

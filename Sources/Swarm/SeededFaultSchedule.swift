@@ -41,16 +41,19 @@ public struct SeededFaultSchedule: FaultScheduler {
         guard options.faults != .none else { return [] }
         let network = context.kernel.network
         let links = forecast.links(before: index, used: network.usedLinks)
-        return draw(links: links, hosts: network.hostNames, points: context.kernel.faults.all.map(\.name))
+        return draw(links: links, hosts: network.hostNames, points: context.kernel.faults.all.map(\.name), crashable: context.crashableActors)
             .map { ScheduledFault(before: index, line: $0.line, site: $0.site) }
     }
 
-    /// The faults drawn before one statement, site by site in a fixed order (links, clocks, the swizzle, points), among
-    /// the sites the fault classes allow.
-    func draw(links allLinks: [(String, String)], hosts allHosts: [String], points allPoints: [String]) -> [(site: String, line: String)] {
+    /// The faults drawn before one statement, site by site in a fixed order (links, clocks, the swizzle, points,
+    /// crashes), among the sites the fault classes allow.
+    func draw(
+        links allLinks: [(String, String)], hosts allHosts: [String], points allPoints: [String], crashable allCrashable: [String] = []
+    ) -> [(site: String, line: String)] {
         let links = options.faults.network ? allLinks : []
         let hosts = options.faults.network ? allHosts : []
         let points = options.faults.actors ? allPoints.filter { mix.systemIsOn(String($0.prefix { $0 != "." })) } : []
+        let crashable = options.faults.actors ? allCrashable : []
         var drawn: [(site: String, line: String)] = []
         for (a, b) in links {
             let name = "link \(a)<->\(b)"
@@ -68,6 +71,10 @@ public struct SeededFaultSchedule: FaultScheduler {
         for point in points {
             let name = "point \(point)"
             if let site = fires(name, share: options.pointRate / Double(points.count)) { drawn.append((name, pointFault(point, site.random))) }
+        }
+        for actor in crashable {
+            let name = "crash \(actor)"
+            if let site = fires(name, share: options.crashRate / Double(crashable.count)) { drawn.append((name, crashFault(actor, site.random))) }
         }
         return drawn
     }
@@ -114,6 +121,12 @@ public struct SeededFaultSchedule: FaultScheduler {
 
     func pointFault(_ point: String, _ random: RandomStream) -> String {
         deferral(random) + "fault \(point) times \(random.int(in: options.faultPointTimes))"
+    }
+
+    /// Always deferred, so the node loses its power in the middle of the next step (between an answer and the write it
+    /// promised, when the actor has that bug), and back by itself: the rest of the workload runs against the restart.
+    func crashFault(_ actor: String, _ random: RandomStream) -> String {
+        "later \(random.int(in: options.deferralMilliseconds))ms crash \(actor) for \(random.int(in: options.crashDowntimeSeconds))s"
     }
 
     func linkFault(_ a: String, _ b: String, _ random: RandomStream) -> String {

@@ -44,6 +44,7 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
     public let clockScale: Double
     public let pointScale: Double
     public let swizzleScale: Double
+    public let crashScale: Double
     /// The chance that a system's fault points (those named `SYSTEM.…`) are on for the seed at all.
     public let systemRate: Double
     public let latency: Latency
@@ -55,7 +56,7 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
     public static func fixed(_ options: SwarmOptions) -> SwarmMix {
         SwarmMix(
             mode: .fixed, siteEnabledRate: options.siteEnabledRate, linkScale: 1, clockScale: 1, pointScale: 1, swizzleScale: 1,
-            systemRate: 1, latency: .any, partitions: .any, clock: .step, seed: 0)
+            crashScale: 1, systemRate: 1, latency: .any, partitions: .any, clock: .step, seed: 0)
     }
 
     /// The mix of `seed`: a class is off a quarter of the time and otherwise scaled by ½, 1, 2 or 4; sites are on with a
@@ -65,12 +66,15 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
         func scale() -> Double { [0, 0, 0.5, 1, 1, 2, 4, 0][random.int(in: 0...7)] }
         let siteEnabledRate = 0.25 + 0.75 * random.unit()
         let (link, clock, point, swizzle) = (scale(), scale(), scale(), scale())
+        let systemRate = random.int(in: 0...1) == 0 ? 0.5 : 1
+        let latency = Latency.allCases[random.int(in: 0...(Latency.allCases.count - 1))]
+        let partitions = Partitions.allCases[random.int(in: 0...(Partitions.allCases.count - 1))]
+        let clockShape = Clock.allCases[random.int(in: 0...(Clock.allCases.count - 1))]
+        // Drawn last: the crash class came after the others, and every earlier draw of a seed's mix stays what it was.
+        let crash = scale()
         return SwarmMix(
             mode: .drawn, siteEnabledRate: siteEnabledRate, linkScale: link, clockScale: clock, pointScale: point, swizzleScale: swizzle,
-            systemRate: random.int(in: 0...1) == 0 ? 0.5 : 1,
-            latency: Latency.allCases[random.int(in: 0...(Latency.allCases.count - 1))],
-            partitions: Partitions.allCases[random.int(in: 0...(Partitions.allCases.count - 1))],
-            clock: Clock.allCases[random.int(in: 0...(Clock.allCases.count - 1))], seed: seed)
+            crashScale: crash, systemRate: systemRate, latency: latency, partitions: partitions, clock: clockShape, seed: seed)
     }
 
     /// The mix of `seed` in `mode`.
@@ -92,6 +96,7 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
         applied.clockRate *= clockScale
         applied.pointRate *= pointScale
         applied.swizzleRate *= swizzleScale
+        applied.crashRate *= crashScale
         return applied
     }
 
@@ -100,7 +105,7 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
         guard mode == .drawn else { return "fixed" }
         func times(_ scale: Double) -> String { scale == 0.5 ? "×½" : "×\(Int(scale))" }
         return "sites on \(String(format: "%.2f", siteEnabledRate)), link \(times(linkScale)) clock \(times(clockScale)) "
-            + "point \(times(pointScale)) swizzle \(times(swizzleScale)), systems on \(systemRate == 1 ? "all" : "half"), "
+            + "point \(times(pointScale)) swizzle \(times(swizzleScale)) crash \(times(crashScale)), systems on \(systemRate == 1 ? "all" : "half"), "
             + "latency \(latency.rawValue), partitions \(partitions.rawValue), clock \(clock.rawValue)"
     }
 }

@@ -81,6 +81,7 @@ struct FaultSites {
     let links: [(String, String)]
     let hosts: [String]
     let points: [String]
+    let crashable: [String]
     let options: SwarmOptions
     private let linkNames: Set<String>
 
@@ -89,11 +90,12 @@ struct FaultSites {
         links = options.faults.network ? forecast.links(before: index, used: network.usedLinks) : []
         hosts = options.faults.network ? network.hostNames : []
         points = options.faults.actors ? context.kernel.faults.all.map(\.name) : []
+        crashable = options.faults.actors ? context.crashableActors : []
         self.options = options
         linkNames = Set(links.map { LinkForecast.name($0.0, $0.1) })
     }
 
-    /// Whether a fault line names only sites that are here: its link (`A -> B`, `A <-> B`), clock or fault point.
+    /// Whether a fault line names only sites that are here: its link (`A -> B`, `A <-> B`), clock, fault point or crashable actor.
     /// Moved or copied faults that are not are left out, as the seed's schedule would never have drawn them.
     func canRun(_ line: String) -> Bool {
         let words = SeededFaultSchedule.words(of: line).words
@@ -104,6 +106,7 @@ struct FaultSites {
         switch words.first {
         case "clock": return words.count > 1 && hosts.contains(words[1])
         case "fault": return words.count > 1 && points.contains(words[1])
+        case "crash": return words.count > 1 && crashable.contains(words[1])
         default: return true
         }
     }
@@ -119,6 +122,7 @@ struct FaultSites {
             return lines.linkFault(String(words[1][..<arrow.lowerBound]), String(words[1][arrow.upperBound...]), random)
         case "clock": return hosts.contains(words[1]) ? lines.clockFault(words[1], random) : nil
         case "point": return points.contains(words[1]) ? lines.pointFault(words[1], random) : nil
+        case "crash": return crashable.contains(words[1]) ? lines.crashFault(words[1], random) : nil
         default: return nil
         }
     }
@@ -131,6 +135,7 @@ struct FaultSites {
         if !hosts.isEmpty { classes.append((options.clockRate, 1)) }
         if links.count >= 2 { classes.append((options.swizzleRate, 2)) }
         if !points.isEmpty { classes.append((options.pointRate, 3)) }
+        if !crashable.isEmpty { classes.append((options.crashRate, 4)) }
         let total = classes.reduce(0) { $0 + $1.rate }
         guard total > 0 else { return [] }
         var pick = random.unit() * total
@@ -151,9 +156,12 @@ struct FaultSites {
             return [("clock \(host)", lines.clockFault(host, random))]
         case 2:
             return lines.swizzle(links, random).map { (name, $0) }
-        default:
+        case 3:
             let point = points[random.int(in: 0...(points.count - 1))]
             return [("point \(point)", lines.pointFault(point, random))]
+        default:
+            let actor = crashable[random.int(in: 0...(crashable.count - 1))]
+            return [("crash \(actor)", lines.crashFault(actor, random))]
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which faults a swarm lets the seed choose: `network` (latency distributions, partitions, holds, resets, clock
-/// skew), `actors` (every declared fault point), both, or none (the seed still drives every random draw).
+/// skew), `actors` (every declared fault point, and crashes of the actors that survive them), both, or none (the seed still drives every random draw).
 public enum FaultClass: String, CaseIterable, Sendable, Codable {
     case none, network, actors, all
 
@@ -29,6 +29,9 @@ public struct SwarmOptions: Sendable, Equatable {
     public var clockRate: Double
     public var pointRate: Double
     public var swizzleRate: Double
+    /// How many crashes per statement when every crash site is on with weight 1: a site is an actor whose acknowledged
+    /// state survives a crash (``Scenario/RunningActor/survivesCrash``); it is an actor fault (`--faults actors` or `all`).
+    public var crashRate: Double
     /// How far into the next step a deferred fault (half of them, `later`) lands, in milliseconds.
     public var deferralMilliseconds: ClosedRange<Int>
     /// A uniform latency's lower bound, and how much wider its upper bound is, in milliseconds.
@@ -53,6 +56,8 @@ public struct SwarmOptions: Sendable, Equatable {
     public var swizzleLinks: ClosedRange<Int>
     public var swizzleStaggerMilliseconds: ClosedRange<Int>
     public var swizzleSeconds: ClosedRange<Int>
+    /// How long a crashed actor stays down before it restarts by itself (`crash NAME for D`), in seconds.
+    public var crashDowntimeSeconds: ClosedRange<Int>
     /// Whether each seed draws its own mix of the knobs above (``SwarmMix``), or every seed runs with them as they are.
     public var mix: SwarmMix.Mode
 
@@ -66,6 +71,7 @@ public struct SwarmOptions: Sendable, Equatable {
         clockRate = 0.06
         pointRate = 0.3
         swizzleRate = 0.04
+        crashRate = 0.1
         deferralMilliseconds = 1...3_000
         uniformLatencyLowMilliseconds = 0...50
         uniformLatencySpreadMilliseconds = 1...500
@@ -79,6 +85,7 @@ public struct SwarmOptions: Sendable, Equatable {
         swizzleLinks = 2...4
         swizzleStaggerMilliseconds = 50...1_000
         swizzleSeconds = 1...10
+        crashDowntimeSeconds = 1...20
     }
 }
 
@@ -90,14 +97,15 @@ extension SwarmOptions: CustomStringConvertible {
         func span(_ range: ClosedRange<Int>, _ unit: String) -> String { "\(range.lowerBound)-\(range.upperBound)\(unit)" }
         func rate(_ value: Double) -> String { String(format: "%.2f", value) }
         return "faults \(faults.rawValue), sites on \(rate(siteEnabledRate)), per statement link \(rate(linkRate)) "
-            + "clock \(rate(clockRate)) point \(rate(pointRate)) swizzle \(rate(swizzleRate)), "
+            + "clock \(rate(clockRate)) point \(rate(pointRate)) swizzle \(rate(swizzleRate)) crash \(rate(crashRate)), "
             + "deferral \(span(deferralMilliseconds, "ms")) (half), "
             + "latency uniform \(span(uniformLatencyLowMilliseconds, "ms"))+\(span(uniformLatencySpreadMilliseconds, "ms"))"
             + " normal \(span(normalLatencyMeanMilliseconds, "ms")) exponential \(span(exponentialLatencyMeanMilliseconds, "ms")), "
             + "partition \(span(partitionSeconds, "s")), hold \(span(holdSeconds, "s")), "
             + "reset after \(span(resetAfterBytes, " bytes")), skew ±\(span(clockSkewSeconds, "s")), "
             + "fault points \(span(faultPointTimes, " times")), "
-            + "swizzle \(span(swizzleLinks, " links")) every \(span(swizzleStaggerMilliseconds, "ms")) for \(span(swizzleSeconds, "s"))"
+            + "swizzle \(span(swizzleLinks, " links")) every \(span(swizzleStaggerMilliseconds, "ms")) for \(span(swizzleSeconds, "s")), "
+            + "crashes down \(span(crashDowntimeSeconds, "s"))"
             + (mix == .drawn ? ", each seed drawing its mix of these (--mix drawn)" : "")
     }
 }

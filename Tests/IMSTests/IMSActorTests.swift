@@ -268,9 +268,9 @@ import WireHTTP
         #expect(try world.kernel.run("session") { try await client.startSession() }.claims.subject == "16")
     }
 
-    @Test func registrationsAndTheReplayCacheSurviveARestart() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ims-\(UInt64.random(in: 0 ... .max)).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    /// Under simulation the database is on the node's simulated disk: what IMS answered survives a crash of the node.
+    @Test func registrationsAndTheReplayCacheSurviveACrash() throws {
+        let path = "/var/ims-\(#line)/ims.sqlite"
         let world = try SimulatedIMS()
         let token = try world.signedToken()
         let node = world.kernel.node("ims2")
@@ -280,6 +280,8 @@ import WireHTTP
         try first.enrol(issuer: IMSFixtures.apiKey, subject: "14")
         #expect(throws: Never.self) { try world.kernel.run("verify") { await first.verify(token) }.get() }
         try world.kernel.run("stop") { try await first.stop() }
+        #expect(world.kernel.crash(node: "ims2").lost == 0, "every change was synced before its answer")
+        #expect(!FileManager.default.fileExists(atPath: path), "the file is on the simulated disk only")
         let second = try world.kernel.run("restart") { try await IMSVerifier.start(on: node, configuration: configuration) }
         if case .failure(let error) = try world.kernel.run("verify", { await second.verify(token) }) {
             #expect(error.code == IMSVerifier.replayed)

@@ -51,7 +51,7 @@ import Wire
             }
         }
         let kernel = Kernel(seed: 1)
-        let store = try RegistrationStore(path: path, node: kernel.node("scpms"))
+        let store = try RegistrationStore(path: path, node: kernel.node("scpms"), disk: nil)  // a real file, read behind its back
         #expect(try kernel.run("wrong") { try await store.verify(user: "ada", password: "wrong") } == false)
         #expect(try Self.scheme(path) == ["salted-sha256", "0"], "a failed login changes nothing")
         #expect(try kernel.run("right") { try await store.verify(user: "ada", password: "right") })
@@ -67,7 +67,7 @@ import Wire
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/scpms.sqlite"
         let kernel = Kernel(seed: 1)
-        let store = try RegistrationStore(path: path, node: kernel.node("scpms"))
+        let store = try RegistrationStore(path: path, node: kernel.node("scpms"), disk: nil)  // a real file, read behind its back
         try store.putUser("ada", password: "right", salt: Array(repeating: 7, count: 16))
         // A row someone edited, or a store's bug wrote: PBKDF2 with 0 iterations, which BoringSSL refuses.
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE user SET iterations = 0 WHERE name = 'ada'") }

@@ -97,6 +97,21 @@ import Wire
         #expect((finding.faults ?? 0) > 1)
     }
 
+    /// A bug that only a crash at a moment shows: in its own workload MiG survives crashes, so the swarm draws them
+    /// itself, finds the bug and shrinks the seed to that one crash; no seed fails without the bug.
+    @Test func theSwarmCrashesADurableMiGAndShrinksTheSeedToTheCrash() throws {
+        let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migAcknowledgedBeforeDurable })
+        let file = try #require(entry.workload)
+        let text = try String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8)
+        let (script, errors) = Catalog.language.parse(file: file, text: text)
+        try #require(errors.isEmpty, "\(errors.map(\.message))")
+        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
+        let finding = try hunt.hunt(entry, scripts: [script], seeds: Array(1...60))
+        #expect(finding.found && finding.failingWithoutBug.isEmpty, "\(finding.failingWithoutBug)")
+        #expect(finding.failure?.hasPrefix("invariant mig.acknowledged-job-survives-crash broken") == true, "\(finding.failure ?? "")")
+        #expect(finding.shrunkFaults == 1 && finding.shrunk?.first?.contains("crash mig for") == true, "\(finding.shrunk ?? [])")
+    }
+
     /// The hunt with `--explore`: the same budget (300 runs for 300 seeds), part of it mutants; what found the bug is
     /// named and shrunk the same way.
     @Test func theExploringHuntFindsItWithinTheSameBudget() throws {

@@ -57,7 +57,8 @@ extension ActorKind {
         defaultHost: "ims",
         targetSchemes: ["http": 80], targetExample: "http://admin:ims-admin-demo@127.0.0.1:8080",
         options: [
-            .port("port", "HTTP port (default 80)"), .creatable("database", "SQLite file (default: in memory)"),
+            .port("port", "HTTP port (default 80)"),
+            .creatable("database", "SQLite file (default: in memory; simulated: on the node's simulated disk)"),
             .parsed("leeway", "clock skew tolerated on nbf/exp (default 60s)") { _ = try parseLeeway($0) },
             .text("admin-token", "bearer token of the admin endpoints"),
             .existingFile("host-certificate", "PEM certificate to register at start (with host-api-key)"),
@@ -67,9 +68,7 @@ extension ActorKind {
         faultPoints: [IMSVerifier.unavailableFault]
     ) { node, options in
         let leeway = try options["leeway"].map(parseLeeway) ?? 60
-        if let path = options["database"] {
-            try createParentDirectory(of: path)
-        }
+        if let path = options["database"], node.disk == nil { try createParentDirectory(of: path) }  // simulated: on the node's disk
         let configuration = IMSVerifier.Configuration(
             port: try parsePort(options["port"] ?? "80", "port"), databasePath: options["database"],
             leewaySeconds: leeway, adminToken: options["admin-token"] ?? "ims-admin-demo")
@@ -112,4 +111,6 @@ struct RunningIMS: RunningActor {
     let notes: [String]
     var endpoints: [(label: String, url: String)] { [("http", verifier.baseURL)] }
     func stop() async throws { try await verifier.stop() }
+    /// With a database, every certificate, enrolment and replay-cache entry is synced before the answer.
+    var survivesCrash: Bool { verifier.configuration.databasePath != nil }
 }

@@ -129,4 +129,6 @@ struct RunningMiG: RunningActor {
     }
     func stop() async throws { try await server.stop().get() }
     func crash() async throws { try await server.crash().get() }
+    /// With a database and sync-to-disk, every job MiG acknowledged is durable before the answer.
+    var survivesCrash: Bool { server.configuration.databasePath != nil && server.configuration.syncToDisk }
 }

@@ -23,8 +23,9 @@ extension PlantedBugEntry {
         PlantedBugEntry(
             .migAcknowledgedBeforeDurable, system: "MiG",
             summary:
-                "MiG acknowledges a job before the commit that holds it is synced, whatever sync-to-disk promises: a crash of its node right after the answer loses the job"
-        ),
+                "MiG acknowledges a job before the commit that holds it is synced, whatever sync-to-disk promises: a crash of its node right after the answer loses the job",
+            // The default workload keeps MiG's spool in memory, so the swarm never crashes it there.
+            workload: "Simulations/mig-durable-swarm.scn"),
     ]
 }
 

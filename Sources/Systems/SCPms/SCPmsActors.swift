@@ -15,7 +15,7 @@ extension ActorKind {
         options: [
             .port("tls-port", "HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem", orNone: true),
             .port("port", "plain HTTP port (default 80; 'none' for HTTPS only)", orNone: true),
-            .creatable("database", "SQLite file for registrations (default: in memory)"),
+            .creatable("database", "SQLite file for registrations (default: in memory; simulated: on the node's simulated disk)"),
             .parsed("app-id", "the demo application id (default com.workbench.demo)") { app in
                 guard SCPmsRoute.isValidId(app) else { throw WorkbenchError("option app-id=\(app): expected 1…128 letters, digits, '.', '-', '_'") }
             },
@@ -42,7 +42,7 @@ extension ActorKind {
         }
         if let path = options["database"] {
             guard !path.isEmpty else { throw WorkbenchError("option database: expected the path of an SQLite file") }
-            try createParentDirectory(of: path)
+            if node.disk == nil { try createParentDirectory(of: path) }  // simulated: a file on the node's disk
             configuration.databasePath = path
         }
         if let app = options["app-id"] {
@@ -87,4 +87,6 @@ struct RunningSCPms: RunningActor {
     }
 
     func stop() async throws { try await server.stop() }
+    /// With a database, every registration is committed with `synchronous = FULL` before the answer.
+    var survivesCrash: Bool { server.configuration.databasePath != nil }
 }

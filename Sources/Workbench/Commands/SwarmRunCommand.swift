@@ -30,7 +30,7 @@ struct SwarmRunCommand: ParsableCommand {
 
             --planted NAME|all measures the swarm's power: for each bug the systems can be made to have (never on in a \
             normal run; `workbench swarm --planted list` lists them), the swarm runs the workload (default \
-            \(SwarmPlanted.defaultWorkload)) with only that bug on, seed after seed (default --seeds \(SwarmPlanted.defaultSeeds)), \
+            \(SwarmPlanted.defaultWorkload), or the bug's own when it needs one) with only that bug on, seed after seed (default --seeds \(SwarmPlanted.defaultSeeds)), \
             until a seed fails an invariant or an expectation, then shrinks that seed's faults; it reports whether the \
             bug was found, the seed, the seeds it took and the faults kept (with --json, as `planted`: name, system, found, \
             seed, seeds_to_find, runs_to_find, shrunk_faults). A seed that fails without the bug too is skipped. The hunts \
@@ -167,7 +167,7 @@ struct SwarmRunCommand: ParsableCommand {
         if let planted {
             let share: Double? = try explore ? commandLine { try SwarmExploration.share(exploreShare) } : nil
             return try SwarmPlanted(planted).run(
-                files: files.isEmpty ? [SwarmPlanted.defaultWorkloadPath] : files, seeds: seeds ?? SwarmPlanted.defaultSeeds,
+                files: files, seeds: seeds ?? SwarmPlanted.defaultSeeds,
                 faults: faults, mix: mix, explore: share, json: json)
         }
         if let schedule { return try SwarmScheduleReplay(file: files[0], schedule: schedule).run(json: json, report: report.file) }

@@ -29,29 +29,36 @@ struct SwarmPlanted {
         }
     }
 
-    /// The default workload, found beside the `Fixtures/` folder (the repository), or as given when not found.
-    static var defaultWorkloadPath: String {
-        guard let fixtures = Fixtures.directory else { return defaultWorkload }
-        let path = URL(fileURLWithPath: fixtures).deletingLastPathComponent().appendingPathComponent(defaultWorkload).path
-        return FileManager.default.fileExists(atPath: path) ? path : defaultWorkload
+    /// A workload of the repository (`Simulations/…`), found beside the `Fixtures/` folder, or as given when not found.
+    static func workloadPath(_ workload: String) -> String {
+        guard let fixtures = Fixtures.directory else { return workload }
+        let path = URL(fileURLWithPath: fixtures).deletingLastPathComponent().appendingPathComponent(workload).path
+        return FileManager.default.fileExists(atPath: path) ? path : workload
     }
 
     /// Hunts every bug over `seeds` of `files` (with `explore`, a share of the runs spent on mutants), printing a line
-    /// per bug and the table; exit status 1 if one was not found.
-    func run(files: [String], seeds: String, faults: FaultClass, mix: SwarmMix.Mode = .fixed, explore: Double?, json: String?) throws {
-        let scripts = try SwarmScripts.load(files)
+    /// per bug and the table; exit status 1 if one was not found. Without files, each bug's hunt runs its own workload
+    /// (``PlantedBugEntry/workload``), or the default one.
+    func run(files given: [String], seeds: String, faults: FaultClass, mix: SwarmMix.Mode = .fixed, explore: Double?, json: String?) throws {
+        func files(of entry: PlantedBugEntry) -> [String] { given.isEmpty ? [Self.workloadPath(entry.workload ?? Self.defaultWorkload)] : given }
+        var loaded: [[String]: [Script]] = [:]
         let range = try commandLine { try SeedRange(seeds) }
         let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: faults, mix: mix))
         let started = ContinuousClock.now
         var findings: [PlantedBugHunt.Finding] = []
+        var used: [String] = []
         for entry in entries {
+            let files = files(of: entry)
+            let scripts = try loaded[files] ?? SwarmScripts.load(files)
+            loaded[files] = scripts
+            used += files.filter { !used.contains($0) }
             let finding = try commandLine { try hunt.hunt(entry, scripts: scripts, seeds: range.seeds, explore: explore) }
             print(Self.line(finding, summary: entry.summary, files: files))
             findings.append(finding)
         }
         let wall = ContinuousClock.now - started
         let report = PlantedBugReport(
-            planted: findings, files: files, seeds: seeds, faults: faults, wallSeconds: Double(wall.nanosecondsValue) / 1e9,
+            planted: findings, files: used, seeds: seeds, faults: faults, wallSeconds: Double(wall.nanosecondsValue) / 1e9,
             explore: explore)
         if let json { try report.jsonText.write(toFile: json, atomically: true, encoding: .utf8) }
         print(report.table)
