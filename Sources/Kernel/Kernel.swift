@@ -77,6 +77,12 @@ public final class Kernel: @unchecked Sendable {
     }
 
     /// The simulated disk of the node called `name` (the node is created on first use).
+    /// The fault points every node's simulated disk checks (a write error, a read error, the fsync lie): a world's own,
+    /// not an actor's, so a scenario may name them whatever it starts; the live wire has no simulated disk.
+    public static let diskFaultPoints = SimulatedDisk.faultPoints
+    /// The disk's "fsync lie": a sync that returns success and makes nothing durable.
+    public static let fsyncLieFault = SimulatedDisk.fsyncLieFault
+
     public func disk(of name: String) -> SimulatedDisk {
         if let disk = disks[name] { return disk }
         _ = node(name)

@@ -35,6 +35,9 @@ public final class JobStore: Sendable {
     /// The newest write's outcome: what ``flush()`` waits for. Only the actor writes, so it is set in the order the
     /// writes are made.
     private let newest = NIOLockedValueBox<EventLoopFuture<Void>?>(nil)
+    /// Why a new job's row could not be written (a disk's write or read error), by job: the job's next update fails
+    /// for want of its row, and says this instead of "not found".
+    private let unstored = NIOLockedValueBox<[Int64: any Error]>([:])
 
     /// Opens (or creates) the store and reads nothing yet: `recoverAfterRestart` reads the jobs back. Called on the
     /// node's blocking threads (inline under simulation).
@@ -147,7 +150,7 @@ public final class JobStore: Sendable {
     /// go too). Nil when the store is full of active jobs.
     public func insert(_ make: (_ id: Int64) -> Job) -> (job: Job, forgotten: [Job])? {
         guard let (job, forgotten) = table.withLockedValue({ $0.insert(make, keeping: maxJobs) }) else { return nil }
-        _ = log { db in
+        log { db in
             try job.insertRow(db)
             guard !forgotten.isEmpty else { return }
             try Job.deleteAll(db, keys: forgotten.map(\.id))
@@ -157,7 +160,7 @@ public final class JobStore: Sendable {
                     ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
                     """,
                 arguments: [forgotten.reduce(Int64(0)) { $0 + Int64($1.impressionsCompleted) }])
-        }
+        }.whenFailure { [unstored] error in unstored.withLockedValue { $0[job.id] = error } }
         return (job, forgotten)
     }
 
@@ -165,7 +168,9 @@ public final class JobStore: Sendable {
     @discardableResult
     public func update(_ job: Job, completingOn eventLoop: (any EventLoop)? = nil) -> EventLoopFuture<Void> {
         table.withLockedValue { $0.update(job) }
-        return log(completingOn: eventLoop) { db in try job.updateRow(db) }
+        return log(completingOn: eventLoop) { db in try job.updateRow(db) }.flatMapErrorThrowing { [unstored] error in
+            throw unstored.withLockedValue { $0.removeValue(forKey: job.id) } ?? error
+        }
     }
 
     /// Completes, on the actor's loop, once every change made before it is committed (or has failed, alone in its

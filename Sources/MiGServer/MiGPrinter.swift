@@ -218,28 +218,46 @@ final class MiGPrinter {
             job.reasons = job.reasons.filter { $0 != "job-incoming" && $0 != "job-data-insufficient" } + ["job-data-insufficient"]
             armDocumentTimer(job.id)
         }
-        let written = store.update(job, completingOn: answerLoop)
-        node.trace(
-            "document-received",
-            [
-                ("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
-                ("job", "\(job.id)"),
-            ])
-        engine.kick()
-        if node.planted(.migBusyAfterQueueing), intake.request.operation == .printJob, node.fault(Self.busyFault) {
-            let busy = Self.error(to: intake.request, .busy, "The printer is busy; try again later.")
-            return written.map { busy }
-        }
-        // The answer tells the job's state now: processing if the printer took it at once.
-        let current = store.job(id: job.id) ?? job
-        let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
-        var response = IPPMessage.response(to: intake.request, status: status)
-        addUnsupported(intake.unsupported, to: &response)
-        addJobSummary(current, intake.caller, to: &response)
-        // Acknowledged only once durable: the job then survives a crash (and with sync-to-disk a power loss).
-        let request = intake.request
-        let answer = response
-        return written.map { answer }.recover { error in Self.error(to: request, .internalError, "The job spool failed: \(error)") }
+        let received = job
+        // Acknowledged only once durable: the job then survives a crash (and with sync-to-disk a power loss). Until then
+        // it is not received and does not print; a commit that failed aborts it, so it never prints behind the error
+        // the client is told. (Under simulation the commit is inline: all of this runs now, in this order.)
+        return store.update(job).map { [self] () -> IPPMessage in
+            node.trace(
+                "document-received",
+                [
+                    ("bytes", "\(document.bytes)"), ("digest", String((document.digest ?? "stored").prefix(16))),
+                    ("job", "\(received.id)"),
+                ])
+            engine.kick()
+            if node.planted(.migBusyAfterQueueing), intake.request.operation == .printJob, node.fault(Self.busyFault) {
+                return Self.error(to: intake.request, .busy, "The printer is busy; try again later.")
+            }
+            // The answer tells the job's state now: processing if the printer took it at once.
+            let current = store.job(id: received.id) ?? received
+            let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
+            var response = IPPMessage.response(to: intake.request, status: status)
+            addUnsupported(intake.unsupported, to: &response)
+            addJobSummary(current, intake.caller, to: &response)
+            return response
+        }.recover { [self] error in
+            abortUnstored(received.id, error)
+            return Self.error(to: intake.request, .internalError, "The job spool failed: \(error)")
+        }.hop(to: answerLoop)
+    }
+
+    /// The commit that was to hold a job's document failed, and its client is told so: the job is aborted, in the spool
+    /// as far as it still takes writes and at once in memory, so it never prints.
+    private func abortUnstored(_ id: Int64, _ error: any Error) {
+        guard var job = store.job(id: id), !job.state.isFinal else { return }
+        disarmDocumentTimer(id)
+        job.state = .aborted
+        job.reasons = ["aborted-by-system"]
+        job.completedAt = node.clock.unixSeconds
+        engine.removeDocument(of: &job)
+        save(job)
+        node.trace("document-refused", [("error", "the job spool failed: \(error)"), ("job", "\(id)")])
+        engine.forget(id)
     }
 
     /// The document does not read as its format: the job is aborted with document-format-error (or, when no format

@@ -24,6 +24,13 @@ public struct Statement: Sendable {
 }
 
 extension Statement {
+    /// The same statement, refused on the live wire for `reason`, at `column`.
+    func refusedLive(_ reason: String, column: Int) -> Statement {
+        Statement(
+            file: file, line: line, source: source, directive: directive, names: names, binding: binding, spawned: spawned, joined: joined,
+            reads: reads, live: .refused(reason), liveColumn: column, step: step)
+    }
+
     /// A statement that no line of the language makes: a library caller's own step (WorkbenchKit runs a test's async
     /// code as one, so the executor holds it to every check a line gets). It names nothing and binds nothing.
     package init(file: String, line: Int, source: String, directive: String, step: any Step) {
@@ -98,8 +105,8 @@ public struct ScenarioLanguage: Sendable {
     /// Why `point` names no fault point of the catalog (with the nearest one, and the points of the system it
     /// seems to mean), or nil when some actor kind checks it.
     func unknownFaultPoint(_ point: String) -> String? {
-        guard !actorKinds.isEmpty, owners(ofFaultPoint: point).isEmpty else { return nil }
-        let all = Set(actorKinds.flatMap(\.faultPoints)).sorted()
+        guard !actorKinds.isEmpty, owners(ofFaultPoint: point).isEmpty, !Kernel.diskFaultPoints.contains(point) else { return nil }
+        let all = Set(actorKinds.flatMap(\.faultPoints) + Kernel.diskFaultPoints).sorted()
         let system = point.split(separator: ".").first.map(String.init) ?? point
         let same = all.filter { $0.hasPrefix(system + ".") }
         let systems = Set(all.compactMap { $0.split(separator: ".").first.map(String.init) }).sorted()
@@ -200,6 +207,10 @@ public struct ScenarioLanguage: Sendable {
                 default: nil
                 }
             if let problem { throw ScenarioError(file: file, line: lineNumber, column: use.column, message: problem) }
+        }
+        if let disk = statement.names.first(where: { $0.kind == .faultPoint && Kernel.diskFaultPoints.contains($0.name) }) {
+            return statement.refusedLive(
+                "'\(disk.name)' is a fault of the simulated disk: a live actor's files are on the machine's own disk", column: disk.column)
         }
         return statement
     }

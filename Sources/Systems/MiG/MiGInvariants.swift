@@ -115,6 +115,9 @@ final class CrashedJobsChecker: InvariantChecker {
     private var promised: [String: [String: String]] = [:]
     /// MiG node → whether the MiG started there promises power-loss durability (noted when it starts).
     private var durable: [String: Bool] = [:]
+    /// MiG nodes whose disk lied since their last crash (`disk.fsync-lie` fired): a sync that did not sync voids the
+    /// promise, as no store can keep it on such a disk.
+    private var lied: Set<String> = []
 
     func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for event in newEvents {
@@ -125,10 +128,15 @@ final class CrashedJobsChecker: InvariantChecker {
                 if let mig = Self.mig(on: event.actor, in: context) {
                     durable[event.actor] = mig.server.configuration.databasePath != nil && mig.server.configuration.syncToDisk
                 }
+            case (_, "fault-fired") where event["point"] == Kernel.fsyncLieFault:
+                lied.insert(event.actor)
             case (_, "crashed") where event.actor == "scenario":
                 guard let node = event["node"] else { break }
-                if durable[node] == true { promised[node, default: [:]].merge(acknowledged[node] ?? [:]) { _, later in later } }
+                if durable[node] == true, !lied.contains(node) {
+                    promised[node, default: [:]].merge(acknowledged[node] ?? [:]) { _, later in later }
+                }
                 acknowledged[node] = nil
+                lied.remove(node)
             default: break
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Kernel
 import LineEditor
 import Scenario
 import SystemKit
@@ -87,6 +88,7 @@ extension ConsoleSession {
                     + Catalog.actorKinds.filter { !$0.faultPoints.isEmpty }.map { kind in
                         "\n    \(kind.name): \(kind.faultPoints.joined(separator: ", "))"
                     }.joined()
+                    + "\n    every node's simulated disk (not live): \(Kernel.diskFaultPoints.joined(separator: ", "))"
             }
             if Self.tracePatternDirectives.contains(directive.name) {
                 // What `trace EVENT KEY=VALUE` may name: a misspelt event, key or value of a closed field is refused, so the
@@ -180,7 +182,7 @@ extension ConsoleSession {
             vocabulary = language.directive(named: directive)?.keywords ?? []
             switch directive {
             case "start", "help": vocabulary += Catalog.actorKinds.map(\.name) + language.directives.map(\.name) + Self.prefixes.map(\.name)
-            case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints)
+            case "fault": vocabulary += Catalog.actorKinds.flatMap(\.faultPoints) + Kernel.diskFaultPoints
             case let word where Self.tracePatternDirectives.contains(word) && words.contains("trace"):
                 // The event right after `trace`, then its fields' keys once the event is written, and a closed field's
                 // values after its `KEY=`.
