@@ -432,7 +432,8 @@ let package = Package(
         .testTarget(
             name: "PrintDeskTests", dependencies: ["PrintDesk", "MiGClient", "NodeHTTP", "WorkbenchKit", "WorkbenchTesting"],
             path: "Examples/PrintDesk/Tests/PrintDeskTests"),
-        .testTarget(name: "WorkbenchKitTests", dependencies: ["WorkbenchKit", "WorkbenchTesting", "TestSupport"]),
+        // Workbench and Scenario: the catalog that ActorOptions+Catalog.swift is generated from.
+        .testTarget(name: "WorkbenchKitTests", dependencies: ["WorkbenchKit", "WorkbenchTesting", "TestSupport", "Workbench", "Scenario"]),
         // NodeURLSession in a simulated world (SCPms and echo actors, faults) and, beside URLSession, on the live wire.
         .testTarget(
             name: "NodeHTTPTests",

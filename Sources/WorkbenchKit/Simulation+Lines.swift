@@ -34,8 +34,9 @@ extension Simulation {
         }
     }
 
-    /// Parses, checks and runs one line.
-    func run(line text: String, file: String = "simulation", number: Int = 1) throws(SimulationError) {
+    /// Parses, checks and runs one line. With `nodesMayComeLater`, the nodes it acts on need not exist yet: ``finish()``
+    /// checks that the world had them by the end.
+    func run(line text: String, file: String = "simulation", number: Int = 1, nodesMayComeLater: Bool = false) throws(SimulationError) {
         let statement: Statement
         do {
             guard let parsed = try language.parse(line: text, file: file, lineNumber: number) else { return }
@@ -43,9 +44,11 @@ extension Simulation {
         } catch {
             throw SimulationError("\(error.file):\(error.line):\(error.column): \(error.message)")
         }
-        if let problem = problems(of: statement).first {
+        let hosts = statement.names.filter { $0.kind == .host }.map(\.name)
+        if let problem = problems(of: statement, assuming: nodesMayComeLater ? Set(hosts) : []).first {
             throw SimulationError("\(problem.file):\(problem.line):\(problem.column): \(problem.message)")
         }
+        if nodesMayComeLater { awaitedNodes.append((statement.source, hosts)) }
         declaredNodes.formUnion(statement.names.filter { $0.kind == .node }.map(\.name))
         try execute(statement)
         noteChange(statement)
@@ -59,11 +62,12 @@ extension Simulation {
         if let error = outcome.error { throw SimulationError(error) }
     }
 
-    /// What is wrong with the names, starts and results `statement` uses, given the world so far (the console's checks
-    /// of a typed line). A line with `by NODE` is checked with the lines before it, as a file is checked whole.
-    private func problems(of statement: Statement) -> [ScenarioError] {
+    /// What is wrong with the names, starts and results `statement` uses, given the world so far and the nodes
+    /// `assumed` (the console's checks of a typed line). A line with `by NODE` is checked with the lines before it, as a
+    /// file is checked whole.
+    private func problems(of statement: Statement, assuming assumed: Set<String>) -> [ScenarioError] {
         let actors = context.launchedActors
-        let known = declaredNodes.union(kernel.network.hostNames).union(["phone"])
+        let known = declaredNodes.union(kernel.network.hostNames).union(["phone"]).union(assumed)
         var problems: [ScenarioError]
         if statement.names.contains(where: { $0.kind == .traceAuthor }) {
             let lines = statements + [statement]

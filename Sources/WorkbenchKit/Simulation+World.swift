@@ -51,6 +51,19 @@ extension Simulation {
         try run(line: "later \(ScenarioText.duration(delay)) \(change.line)")
     }
 
+    /// Applies a seed's drawn plan (``SwarmFaults/draw(seed:)``): each change its `delay` from now, as
+    /// ``apply(_:after:)`` does.
+    ///
+    /// The nodes the changes act on need not be in the world yet — a swarm applies the plan before its body starts the
+    /// actors — but the world must have them by ``finish()``, which records a failure for each it never had: a misspelt
+    /// node would otherwise be a fault that changes nothing.
+    /// - throws: ``SimulationError`` for a fault point no actor kind has, or a change the language refuses.
+    public func apply(_ plan: [DrawnChange]) throws(SimulationError) {
+        for drawn in plan {
+            try run(line: "later \(ScenarioText.duration(drawn.delay)) \(drawn.change.line)", nodesMayComeLater: true)
+        }
+    }
+
     /// Runs the test's own async code in the world — a client written against a ``Node`` — and lets virtual time
     /// pass until it returns, at most `timeout`; the world's checks (invariants, undeclared trace events, work the
     /// kernel did not drive) run after it as after a line.

@@ -35,6 +35,8 @@ public final class Simulation: @unchecked Sendable {
     private(set) var recorded: [Failure] = []
     /// The lines that changed the world (faults, links, clocks), in order: what a failing seed's report shows.
     public private(set) var changes: [String] = []
+    /// The lines of a drawn plan and the nodes each acts on, which the world must have by ``finish()``.
+    var awaitedNodes: [(line: String, nodes: [String])] = []
     private var finished = false
 
     /// A fresh world under `seed`: no actor, no fault, virtual time zero.
@@ -105,11 +107,21 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// Runs the end-of-run checks once: the invariants over the last events, the reach points, background work never
-    /// joined. The swarm helpers call it after the body; call it before reading ``failures`` at the end of a test
-    /// that makes its world by hand. Later calls do nothing.
+    /// joined, the nodes a drawn plan acts on. The swarm helpers call it after the body; call it before reading
+    /// ``failures`` at the end of a test that makes its world by hand. Later calls do nothing.
     public func finish() {
         guard !finished else { return }
         finished = true
+        let nodes = declaredNodes.union(kernel.network.hostNames)
+        for (line, named) in awaitedNodes {
+            for node in named where !nodes.contains(node) {
+                record(
+                    Failure(
+                        time: now, origin: "world",
+                        message: "'\(line)' acts on the node '\(node)', which the world never had\(didYouMean(node, among: nodes)); "
+                            + "its nodes: \(nodes.sorted().joined(separator: ", "))"))
+            }
+        }
         for violation in executor.finish() { record(Failure(violation)) }
     }
 

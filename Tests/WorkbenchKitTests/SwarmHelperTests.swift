@@ -47,7 +47,7 @@ struct SwarmHelperTests {
 }
 
 /// Issues a known-issue matcher saw (it may be called from any thread).
-private final class ReportedIssues: @unchecked Sendable {
+final class ReportedIssues: @unchecked Sendable {
     // @unchecked Sendable: every access holds `lock`.
     private let lock = NSLock()
     private var reports: [String] = []
