@@ -145,7 +145,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // HTTP for an app team's own code, in URLSession's shape: HTTPDataLoading (`data(for: URLRequest)`), which
-        // URLSession satisfies, and NodeURLSession, which sends over a Node with WireHTTP's client (simulated or live).
+        // URLSession satisfies, and NodeURLSession, which sends over a Node with WireHTTP's client (simulated or live);
+        // and NodeHTTPServer, the team's own server on a Node, WireHTTP's server with a small async face.
         // A target of its own: URLRequest and URLResponse are FoundationNetworking's on Linux (libcurl), which WireHTTP,
         // under every actor and the scenario engine, keeps out.
         .target(
@@ -434,7 +435,8 @@ let package = Package(
             path: "Examples/PrintDesk/Tests/PrintDeskTests"),
         // Workbench and Scenario: the catalog that ActorOptions+Catalog.swift is generated from.
         .testTarget(name: "WorkbenchKitTests", dependencies: ["WorkbenchKit", "WorkbenchTesting", "TestSupport", "Workbench", "Scenario"]),
-        // NodeURLSession in a simulated world (SCPms and echo actors, faults) and, beside URLSession, on the live wire.
+        // NodeURLSession in a simulated world (SCPms and echo actors, faults) and, beside URLSession, on the live wire;
+        // NodeHTTPServer the same two ways.
         .testTarget(
             name: "NodeHTTPTests",
             dependencies: ["NodeHTTP", "WorkbenchKit", "SCPmsServer", "Wire", "TestSupport"]),

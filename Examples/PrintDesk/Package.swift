@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// An app team's package: its print feature and its SCPms registration (PrintDesk) and the tests that run it in the workbench's simulated world.
+// An app team's package: its print feature, its SCPms registration and its reports to the team's own backend (PrintDesk)
+// and the tests that run it in the workbench's simulated world (the backend too, on NodeHTTP's server).
 // It names only the workbench's public library products; the workbench's root package also compiles these folders
 // (docs/library.md), so its `swift test` runs these tests too.
 let package = Package(

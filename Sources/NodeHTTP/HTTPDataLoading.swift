@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Loads the data of one HTTP request, as `URLSession.data(for:)` does: the seam an app's own HTTP code is written
-/// against, so it runs on Foundation's `URLSession` in the app and on a workbench ``Node`` (``NodeURLSession``) in the
+/// against, so it runs on Foundation's `URLSession` in the app and on a workbench `Node` (``NodeURLSession``) in the
 /// app's tests, simulated or live, unchanged.
 ///
 /// The contract is URLSession's: any status code is an answer (a `404` or a `503` is returned, not thrown), the

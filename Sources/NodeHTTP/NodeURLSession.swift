@@ -9,8 +9,8 @@ import WireHTTP
     import FoundationNetworking
 #endif
 
-/// ``HTTPDataLoading`` on a workbench ``Node``: a request in URLSession's shape, sent over the node's network by the
-/// workbench's own HTTP/1.1 client (WireHTTP's ``NIOHTTPTransport``, what the workbench's SCPms and IMS clients use),
+/// ``HTTPDataLoading`` on a workbench `Node`: a request in URLSession's shape, sent over the node's network by the
+/// workbench's own HTTP/1.1 client (WireHTTP's `NIOHTTPTransport`, what the workbench's SCPms and IMS clients use),
 /// timed on the node's clock. In a simulated world that is the simulated network and virtual time; on the live wire,
 /// real sockets and the wall clock.
 ///

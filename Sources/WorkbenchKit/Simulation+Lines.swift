@@ -8,7 +8,8 @@ extension Simulation {
     ///
     /// - parameters:
     ///   - lines: one directive a line; `#` comments and blank lines are skipped.
-    ///   - fileID, line: where the lines are written: they are numbered from that line in messages.
+    ///   - fileID: the file the lines are written in (the caller's, by default), for messages.
+    ///   - line: the line they start at (the caller's, by default): they are numbered from it in messages.
     /// - throws: ``SimulationError`` for the first line that is wrong (it does not parse, names something that does
     ///   not exist) or cannot run (an actor that does not start); the lines after it do not run.
     public func run(_ lines: String, fileID: String = #fileID, line: Int = #line) throws(SimulationError) {

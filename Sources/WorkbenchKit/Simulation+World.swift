@@ -64,7 +64,7 @@ extension Simulation {
         }
     }
 
-    /// Runs the test's own async code in the world — a client written against a ``Node`` — and lets virtual time
+    /// Runs the test's own async code in the world — a client written against a `Node` — and lets virtual time
     /// pass until it returns, at most `timeout`; the world's checks (invariants, undeclared trace events, work the
     /// kernel did not drive) run after it as after a line.
     ///
@@ -73,6 +73,7 @@ extension Simulation {
     /// - parameters:
     ///   - name: names the work in messages (and a timeout's error).
     ///   - timeout: virtual time it may take (default 10 minutes).
+    ///   - work: the test's own async code, e.g. a client call on a node of this world.
     /// - returns: what `work` returned.
     /// - throws: what `work` threw, or ``SimulationError`` when it did not end within `timeout` or nothing was left
     ///   to wake it.

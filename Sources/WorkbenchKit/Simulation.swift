@@ -6,7 +6,7 @@ import Workbench
 /// A simulated world for a test: the whole ecosystem the `workbench` command simulates — its actors, the simulated
 /// network, virtual time and seeded randomness — under one seed, driven from the test's own code.
 ///
-/// A test makes one, starts actors, gets a ``Node`` for its own code (the seam the workbench's own clients use),
+/// A test makes one, starts actors, gets a `Node` for its own code (the seam the workbench's own clients use),
 /// runs that code in the world with ``perform(_:timeout:_:)``, changes the world with ``apply(_:)`` or scenario
 /// lines (``run(_:fileID:line:)``), and reads what happened: ``failures``, ``events``, ``digest``. The same seed
 /// and the same build give the same trace, event for event.
@@ -16,7 +16,7 @@ import Workbench
 /// not drive. What fails is kept in ``failures``, with its virtual time; nothing is thrown for it.
 ///
 /// Confined to the thread that made it: drive it from one thread (a swift-testing test body, or one seed of
-/// ``swarm(seeds:jobs:sourceLocation:_:)`` from WorkbenchTesting). Keep it as long as any node, actor or client of
+/// `swarm(seeds:jobs:sourceLocation:_:)` from WorkbenchTesting). Keep it as long as any node, actor or client of
 /// its world is used: the world is torn down when it is freed.
 public final class Simulation: @unchecked Sendable {
     // @unchecked Sendable: confined to the thread that drives it (see type comment), as its kernel and context are.

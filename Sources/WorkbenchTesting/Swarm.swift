@@ -3,13 +3,13 @@ import Testing
 import Wire
 import WorkbenchKit
 
-/// Runs `body` in a fresh ``Simulation`` for each seed of `seeds`, up to `jobs` worlds at a time, and records one
+/// Runs `body` in a fresh `Simulation` for each seed of `seeds`, up to `jobs` worlds at a time, and records one
 /// swift-testing issue for each seed that failed: what failed (with the virtual time), the world's changes (the
 /// faults), and the command that replays that seed alone.
 ///
-/// A seed fails when `body` throws or when its world's ``Simulation/failures`` is not empty after the body (the
-/// end-of-run checks, ``Simulation/finish()``, included): report a failed condition inside the body with
-/// ``Simulation/check(_:_:fileID:line:)``, which carries the seed and virtual time, rather than `#expect`, which
+/// A seed fails when `body` throws or when its world's `Simulation.failures` is not empty after the body (the
+/// end-of-run checks, `Simulation.finish()`, included): report a failed condition inside the body with
+/// `Simulation.check(_:_:fileID:line:)`, which carries the seed and virtual time, rather than `#expect`, which
 /// carries neither.
 ///
 /// With `WORKBENCH_SEED=N` in the environment, only seed N runs (whether or not it is in `seeds`): that is the
@@ -17,6 +17,7 @@ import WorkbenchKit
 /// - parameters:
 ///   - seeds: the seeds to run.
 ///   - jobs: how many worlds run at once (each on one thread; default: the machine's cores).
+///   - sourceLocation: where the failing seeds' issues are recorded (the call's, by default).
 ///   - body: the test's story, run in each world on the thread that made it. It must behave the same for the
 ///     same seed: everything it varies comes from the world (its nodes' random streams, the seeded fault points).
 /// - returns: the seeds that ran and those that failed.
@@ -90,8 +91,8 @@ func swarm(
     return SwarmOutcome(seedsRun: chosen.count, failingSeeds: failed.map(\.seed))
 }
 
-/// Runs `body` in a fresh ``Simulation`` under `seed` and records one swift-testing issue for each of its
-/// ``Simulation/failures`` (after the end-of-run checks), stamped with the seed and the virtual time.
+/// Runs `body` in a fresh `Simulation` under `seed` and records one swift-testing issue for each of its
+/// `Simulation.failures` (after the end-of-run checks), stamped with the seed and the virtual time.
 ///
 /// - returns: what `body` returned.
 /// - throws: what `body` threw (the world's failures are recorded first).
