@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: check the code's format, set up, build, check every scenario for determinism (in one process and across two),
-# then run the whole test suite (unit, wire proofs, interop with real third-party tools).
+# check the library's API documentation, then run the whole test suite (unit, wire proofs, interop with real third-party
+# tools).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,10 @@ first="$("$bin/workbench" run Simulations/*.scn --seed 42 | tail -n 1)"
 second="$("$bin/workbench" run Simulations/*.scn --seed 42 | tail -n 1)"
 [ "$first" = "$second" ] || { echo "digests differ across processes:"; echo "  $first"; echo "  $second"; exit 1; }
 echo "$first"
+
+echo "== the library's API documentation (DocC: no warning, every public symbol documented)"
+tools/docs.sh > /tmp/workbench-docs.log 2>&1 || { cat /tmp/workbench-docs.log; exit 1; }
+grep -E '^[A-Za-z]+: [0-9]+ warning' /tmp/workbench-docs.log
 
 echo "== swift test"
 # errexit is off for the pipeline alone: with pipefail a failing test run would end the script here, before the

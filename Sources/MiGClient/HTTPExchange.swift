@@ -237,13 +237,16 @@ final class ExchangeHandler: ChannelInboundHandler {
     }
 
     /// The connection failed or closed before `.end`. A final non-2xx answer already read stands (a server that
-    /// said 401 and then reset the upload); anything else is the error.
+    /// said 401 and then reset the upload). A whole request with no answer, or with a 2xx answer cut short, is an
+    /// answer lost: the server may have acted on it (a 200 whose body never came is a job made), so it is not sent
+    /// again unless it only reads. Anything else is the error.
     private func endedEarly(context: ChannelHandlerContext, error: any Error) {
         guard phase != .finished else { return }
         if let head = responseHead, !(200..<300).contains(head.status.code) {
             succeed(context: context, head)
-        } else if responseHead == nil, requestWritten, let operation = request.operation {
-            fail(context: context, MiGError.answerLost(operation: operation, detail: Self.describe(error)))
+        } else if requestWritten, let operation = request.operation {
+            let detail = responseHead.map { "the connection ended in the middle of its \($0.status.code) response: \(Self.describe(error))" }
+            fail(context: context, MiGError.answerLost(operation: operation, detail: detail ?? Self.describe(error)))
         } else if responseHead != nil {
             fail(
                 context: context,

@@ -188,7 +188,7 @@ public struct ScpmsOptions: ActorStartOptions {
     public var tlsPort: String?
     /// `port`: plain HTTP port (default 80; 'none' for HTTPS only).
     public var port: String?
-    /// `database`: SQLite file for registrations (default: in memory).
+    /// `database`: SQLite file for registrations (default: in memory; simulated: on the node's simulated disk).
     public var database: String?
     /// `app-id`: the demo application id (default com.workbench.demo).
     public var appId: String?
@@ -334,7 +334,7 @@ public struct ImsOptions: ActorStartOptions {
     public static let kind = "ims"
     /// `port`: HTTP port (default 80).
     public var port: String?
-    /// `database`: SQLite file (default: in memory).
+    /// `database`: SQLite file (default: in memory; simulated: on the node's simulated disk).
     public var database: String?
     /// `leeway`: clock skew tolerated on nbf/exp (default 60s).
     public var leeway: String?

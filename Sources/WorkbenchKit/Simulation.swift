@@ -7,7 +7,7 @@ import Workbench
 /// network, virtual time and seeded randomness — under one seed, driven from the test's own code.
 ///
 /// A test makes one, starts actors, gets a `Node` for its own code (the seam the workbench's own clients use),
-/// runs that code in the world with ``perform(_:timeout:_:)``, changes the world with ``apply(_:)`` or scenario
+/// runs that code in the world with ``perform(_:timeout:_:)``, changes the world with ``apply(_:)-(WorldChange)`` or scenario
 /// lines (``run(_:fileID:line:)``), and reads what happened: ``failures``, ``events``, ``digest``. The same seed
 /// and the same build give the same trace, event for event.
 ///

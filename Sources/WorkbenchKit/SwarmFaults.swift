@@ -15,6 +15,8 @@ public struct SwarmFaults: Sendable, Equatable {
     /// When a drawn change happens, from the start of the world (to the millisecond).
     public let window: ClosedRange<Duration>
 
+    /// The changes a seed may draw, how many it draws, and when they happen.
+    ///
     /// - parameters:
     ///   - candidates: the changes a seed may draw.
     ///   - count: how many a seed draws; a seed draws every candidate when there are fewer than its lower bound.

@@ -1,5 +1,5 @@
 /// A change to a simulated world, as the scenario language's lines make them (docs/scenario-language.md):
-/// ``Simulation/apply(_:)`` runs it now, ``Simulation/apply(_:after:)`` later. Nodes are named as ``Simulation/node(_:)``
+/// ``Simulation/apply(_:)-(WorldChange)`` runs it now, ``Simulation/apply(_:after:)`` later. Nodes are named as ``Simulation/node(_:)``
 /// and ``Simulation/start(_:as:on:options:)`` name them (`phone` is every client's default node).
 public enum WorldChange: Sendable, Equatable {
     /// Latency and bandwidth on the path from `from` to `to` (and back, unless `bothWays` is false); what is nil stays

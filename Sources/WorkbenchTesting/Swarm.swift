@@ -31,7 +31,7 @@ public func swarm(
 }
 
 /// Runs `body` for each seed as ``swarm(seeds:jobs:sourceLocation:_:)`` does, in a world that first gets the changes
-/// the seed draws from `faults` (``SwarmFaults/draw(seed:)``), each at its drawn time; and shrinks the drawn changes of
+/// the seed draws from `faults` (`SwarmFaults.draw(seed:)`), each at its drawn time; and shrinks the drawn changes of
 /// each seed that fails.
 ///
 /// Shrinking runs the failing seed again, in a fresh world each time, with one drawn change left out after another,
@@ -50,6 +50,7 @@ public func swarm(
 ///   - body: the test's story, run in each world after the drawn changes are applied (at time zero; each happens at
 ///     its drawn time, in the middle of whatever the body runs then). It starts the actors and makes the nodes the
 ///     changes act on, and must behave the same for the same seed and the same changes.
+///   - sourceLocation: where the issues of failing seeds are recorded (the call, by default).
 /// - returns: the seeds that ran and those that failed.
 @discardableResult
 public func swarm(
