@@ -102,7 +102,8 @@ final class PrintEngine {
         }
         job.impressionsCompleted = printed
         if let fault = Self.deviceFaults.first(where: { node.fault($0.point) }) {
-            if stopped?.reason != fault.reason {
+            let justStopped = stopped?.reason != fault.reason
+            if justStopped {
                 stopped = (fault.reason, fault.message)
                 changed()
                 job.state = .processingStopped
@@ -111,6 +112,8 @@ final class PrintEngine {
                 save(job)
                 node.trace("printer-stopped", [("job", "\(id)"), ("reason", fault.reason)])
             }
+            // Planted bug: the poll is re-armed only when the printer has just stopped.
+            if !justStopped, node.planted(.migStoppedForGood) { return }
             schedule(after: .seconds(1))  // look again, as a printer polls its sensors
             return
         }
@@ -168,4 +171,10 @@ final class PrintEngine {
 extension MiGServer {
     /// The `reason` a `printer-stopped` event can carry: the printer-state-reasons keyword of each device fault.
     public static var printerStoppedReasons: [String] { PrintEngine.deviceFaults.map(\.reason) }
+}
+
+extension PlantedBug {
+    /// The printer looks at its sensors again only when it has just stopped: a device fault still there at that look
+    /// leaves it stopped for good, and no job prints again, after the fault has cleared too.
+    public static let migStoppedForGood = PlantedBug("mig.stopped-for-good")
 }

@@ -61,13 +61,33 @@ import Wire
         let crashCases: [(bug: PlantedBug, file: String, invariant: String)] = [
             (.migAcknowledgedBeforeDurable, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash")
         ]
-        #expect(Set(cases.map(\.bug) + crashCases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)), "every declared bug has its case")
+        // A bug that breaks only liveness is caught by the workload's last part, after every fault has healed: what
+        // must work again does not (no invariant is broken on the way).
+        let livenessCases: [(bug: PlantedBug, faults: [ScheduledFault], line: String)] = [
+            (
+                .migStoppedForGood, [ScheduledFault(before: try statement("mig release"), line: "fault mig.media-empty times 2")],
+                "expect \"${handoutAfterDone.status}:${handoutAfterDone.state}\" == \"ok:completed\""
+            )
+        ]
+        #expect(
+            Set(cases.map(\.bug) + crashCases.map(\.bug) + livenessCases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)),
+            "every declared bug has its case")
         #expect(Set(Catalog.plantedBugs.map(\.system)) == Set(["MiG", "SCPms", "Ivanti", "IMS", "Sunfire"]), "at least one per system")
         let runner = SwarmScripts.runner
         for (bug, faults, invariant) in cases {
             let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
             let failing = planted.run(script, seed: 1, faults: .explicit(faults)) { _ in }
             #expect(failing.violations.first?.invariant == invariant, "\(bug): \(failing.violations.map(\.message)) \(failing.error ?? "")")
+            let clean = runner.run(script, seed: 1, faults: .explicit(faults)) { _ in }
+            #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
+        }
+        for (bug, faults, line) in livenessCases {
+            let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
+            let failing = planted.run(script, seed: 1, faults: .explicit(faults)) { _ in }
+            #expect(failing.violations.isEmpty, "\(bug): \(failing.violations.map(\.message))")
+            let failed = failing.failures.filter { $0.failure != nil }
+            let expected = script.statements[try statement(line)].line
+            #expect(failed.count == 1 && failed.first?.line == expected, "\(bug): \(failed.map { "\($0.line): \($0.text)" })")
             let clean = runner.run(script, seed: 1, faults: .explicit(faults)) { _ in }
             #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
         }

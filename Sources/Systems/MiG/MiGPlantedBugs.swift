@@ -26,6 +26,11 @@ extension PlantedBugEntry {
                 "MiG acknowledges a job before the commit that holds it is synced, whatever sync-to-disk promises: a crash of its node right after the answer loses the job",
             // The default workload keeps MiG's spool in memory, so the swarm never crashes it there.
             workload: "Simulations/mig-durable-swarm.scn"),
+        PlantedBugEntry(
+            .migStoppedForGood, system: "MiG",
+            summary:
+                "the printer re-arms its sensor poll only when it has just stopped: a device fault still there at its next look leaves it stopped for good, and no job prints after the faults heal"
+        ),
     ]
 }
 
