@@ -106,13 +106,15 @@ public struct ScenarioLanguage: Sendable {
     /// seems to mean), or nil when some actor kind checks it.
     func unknownFaultPoint(_ point: String) -> String? {
         guard !actorKinds.isEmpty, owners(ofFaultPoint: point).isEmpty, !Kernel.diskFaultPoints.contains(point) else { return nil }
-        let all = Set(actorKinds.flatMap(\.faultPoints) + Kernel.diskFaultPoints).sorted()
+        let actors = Set(actorKinds.flatMap(\.faultPoints))
+        let all = actors.union(Kernel.diskFaultPoints).sorted()
         let system = point.split(separator: ".").first.map(String.init) ?? point
         let same = all.filter { $0.hasPrefix(system + ".") }
-        let systems = Set(all.compactMap { $0.split(separator: ".").first.map(String.init) }).sorted()
+        let systems = Set(actors.compactMap { $0.split(separator: ".").first.map(String.init) }).sorted()
         let list =
             same.isEmpty
-            ? "no system's points start with '\(system).'; systems with fault points: \(systems.joined(separator: ", "))"
+            ? "no system's points start with '\(system).'; systems with fault points: \(systems.joined(separator: ", ")), "
+                + "and every node's simulated disk: \(Kernel.diskFaultPoints.joined(separator: ", "))"
             : "\(system)'s points: \(same.joined(separator: ", "))"
         return "no fault point '\(point)'\(didYouMean(point, among: all)); \(list) ('help fault' lists them all)"
     }
