@@ -83,8 +83,11 @@ public struct Arguments: Sendable {
     }
 
     /// A duration such as `250ms`, `1.5s`, `2m`, `1h30m`, from 0 to ``DurationParser/limit`` (checked now unless it
-    /// uses a variable; then when the step runs). Only an offset such as a clock's skew may be `signed`.
-    public mutating func duration(_ what: String = "a duration like 250ms or 2s", signed: Bool = false) throws(ScenarioError) -> Template {
+    /// uses a variable; then when the step runs). Only an offset such as a clock's skew may be `signed`; a `positive` one
+    /// (how long a fault lasts: `for D`) may not be 0s either.
+    public mutating func duration(
+        _ what: String = "a duration like 250ms or 2s", signed: Bool = false, positive: Bool = false
+    ) throws(ScenarioError) -> Template {
         let token = try take(what)
         if !token.text.contains("${") {
             guard let value = DurationParser.parse(token.text) else {
@@ -97,6 +100,10 @@ public struct Arguments: Sendable {
             guard signed || value >= .zero else {
                 index -= 1
                 throw error("expected \(what), found '\(token.text)': a duration cannot be negative (0s is the shortest)")
+            }
+            guard !positive || value > .zero else {
+                index -= 1
+                throw error("expected \(what), found '\(token.text)': it must last longer than 0s")
             }
         }
         return Template(token, signed: signed)

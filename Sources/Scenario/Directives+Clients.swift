@@ -34,7 +34,7 @@ extension Directive {
         ) { args throws(ScenarioError) in
             let name = try args.actor()
             var downtime: Template?
-            if args.accept("for") { downtime = try args.duration() }
+            if args.accept("for") { downtime = try args.duration(positive: true) }
             try args.end()
             // Without 'for', a crashed actor's endpoints are gone; with it, they come back at the restart.
             args.binds(name, fields: downtime == nil ? [] : nil)

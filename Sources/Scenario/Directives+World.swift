@@ -211,7 +211,7 @@ private func pathSwitch(
     ) { args throws(ScenarioError) in
         let path = try parsePath(&args)
         var lasting: Template?
-        if undo != nil, args.accept("for") { lasting = try args.duration() }
+        if undo != nil, args.accept("for") { lasting = try args.duration(positive: true) }
         try args.end()
         let period = lasting
         return Run { context in

@@ -14,6 +14,9 @@ public struct SwarmFaults: Sendable, Equatable {
     public let count: ClosedRange<Int>
     /// When a drawn change happens, from the start of the world (to the millisecond).
     public let window: ClosedRange<Duration>
+    /// Why no plan can be drawn from these (a count or a window that starts below zero), or nil: a swarm over them
+    /// records it as its one issue and runs nothing, and ``draw(seed:)`` draws within zero and up.
+    public let problem: String?
 
     /// The changes a seed may draw, how many it draws, and when they happen.
     ///
@@ -21,22 +24,27 @@ public struct SwarmFaults: Sendable, Equatable {
     ///   - candidates: the changes a seed may draw.
     ///   - count: how many a seed draws; a seed draws every candidate when there are fewer than its lower bound.
     ///   - window: when each drawn change happens, from the start of the world.
-    /// - precondition: `count` and `window` start at zero or later.
+    ///   Both start at zero or later; otherwise ``problem`` says which does not.
     public init(_ candidates: [WorldChange], count: ClosedRange<Int>, within window: ClosedRange<Duration>) {
-        precondition(count.lowerBound >= 0, "SwarmFaults: a count of \(count) draws fewer than no change")
-        precondition(window.lowerBound >= .zero, "SwarmFaults: a window of \(window) starts before the world does")
         (self.candidates, self.count, self.window) = (candidates, count, window)
+        problem =
+            count.lowerBound < 0
+            ? "SwarmFaults: a count of \(count) draws fewer than no change; expected a range from 0 up"
+            : window.lowerBound < .zero
+                ? "SwarmFaults: a window of \(ScenarioText.duration(window.lowerBound))…\(ScenarioText.duration(window.upperBound)) "
+                    + "starts before the world does; expected one from 0s up" : nil
     }
 
     /// The plan `seed` draws: its changes, in the order they happen (by time, then by their order in ``candidates``).
     public func draw(seed: UInt64) -> [DrawnChange] {
         // A name of its own: the world's streams are named by node ("node:phone"), so this stream is none of them.
         let random = RandomStream(seed: seed, name: "workbench-testing swarm faults")
-        let most = min(count.upperBound, candidates.count)
-        let drawn = random.int(in: min(count.lowerBound, most)...most)
+        let most = max(0, min(count.upperBound, candidates.count))
+        let drawn = random.int(in: min(max(0, count.lowerBound), most)...most)
         var order = Array(candidates.indices)
         for position in 0..<drawn { order.swapAt(position, random.int(in: position...(order.count - 1))) }
-        let milliseconds = Int(window.lowerBound.nanosecondsValue / 1_000_000)...Int(window.upperBound.nanosecondsValue / 1_000_000)
+        let milliseconds =
+            Int(max(0, window.lowerBound.nanosecondsValue) / 1_000_000)...Int(max(0, window.upperBound.nanosecondsValue) / 1_000_000)
         let timed = order.prefix(drawn).map { (candidate: $0, delay: Duration.milliseconds(random.int(in: milliseconds))) }
         return timed.sorted { ($0.delay, $0.candidate) < ($1.delay, $1.candidate) }.map {
             DrawnChange(change: candidates[$0.candidate], delay: $0.delay)

@@ -66,6 +66,10 @@ func swarm(
     seeds: ClosedRange<UInt64>, faults: SwarmFaults?, jobs: Int, environment: [String: String], sourceLocation: SourceLocation,
     _ body: @escaping @Sendable (Simulation) throws -> Void
 ) async -> SwarmOutcome {
+    if let problem = faults?.problem {
+        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+        return SwarmOutcome(seedsRun: 0, failingSeeds: [])
+    }
     let replay: SwarmReplay
     do { replay = try SwarmReplay(environment: environment, faults: faults) } catch {
         Issue.record(Comment(rawValue: error.message), sourceLocation: sourceLocation)

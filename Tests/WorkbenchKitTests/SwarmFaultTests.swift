@@ -154,6 +154,27 @@ import WorkbenchKit
         #expect(reports.all == ["WORKBENCH_FAULTS=0: there is no position 0: seed 2 draws no change"])
     }
 
+    /// A count or a window below zero is the test's mistake: one issue that says so, no seed run, no trap.
+    @Test(arguments: [
+        (SwarmFaults([.fault("mig.busy", .once)], count: -1...1, within: .zero ... .seconds(1)), "a count of -1...1"),
+        (SwarmFaults([.fault("mig.busy", .once)], count: 0...1, within: .seconds(-1) ... .seconds(1)), "a window of -1s…1s"),
+    ])
+    func aPlanBelowZeroIsRefused(faults: SwarmFaults, message: String) async {
+        let reports = ReportedIssues()
+        let ran = ReportedIssues()  // the seeds the body ran
+        await withKnownIssue {
+            _ = await swarm(seeds: 1...3, faults: faults, jobs: 1, environment: [:], sourceLocation: #_sourceLocation) { world in
+                ran.append("\(world.seed)")
+            }
+        } matching: { issue in
+            reports.append(issue.comments.map(\.rawValue).joined(separator: "\n"))
+            return true
+        }
+        #expect(reports.all.count == 1 && reports.all.first?.contains(message) == true, "\(reports.all)")
+        #expect(ran.all.isEmpty)
+        #expect(faults.draw(seed: 1).allSatisfy { $0.delay >= .zero })
+    }
+
     /// A plan may name nodes the body makes later; a node the world never had is a failure of the world, with the
     /// nearest real name. A fault point no actor kind has is refused at once.
     @Test func aDrawnChangeOnANodeTheWorldNeverHadFails() throws {

@@ -93,6 +93,15 @@ import Testing
             "ssh field typo", "start sunfire\nssh \"lpq -P psts\" as x\nexpect ${x.exti} == 0\n", 2,
             ":3:8: error: ${x.exti}: 'x' was last bound by line 2 (ssh \"lpq -P psts\" as x), which gives no 'exti' (did you mean 'exit'?)"
         ),
+        ("crash of a misspelt actor, later", "start mig\nlater 1s crash mgi for 5s\n", 2, ":2:16: error: no actor 'mgi' (did you mean 'mig'?)"),
+        (
+            "a fault that lasts no time", "start mig\ncrash mig for 0s\n", 2,
+            ":2:15: error: expected a duration like 250ms or 2s, found '0s': it must last longer than 0s"
+        ),
+        (
+            "a misspelt disk fault", "start mig\nfault disk.fsnyc-lie on\n", 2,
+            ":2:7: error: no fault point 'disk.fsnyc-lie' (did you mean 'disk.fsync-lie'?)"
+        ),
         (
             "name never bound", "start mig\nmig print bytes 1000 as p\nexpect ${q.status} == ok\n", 2,
             ":3:8: error: ${q.status}: no line before this one binds 'q'"
