@@ -192,6 +192,25 @@ public enum Ports {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// A port on 127.0.0.1 that refuses every connection until ``ClosedPort/release()``: bound and never listening, so
+    /// no other test or process can take it between the test's choice and its connection (a port released by
+    /// ``free()`` or by closing a listener can be handed to a parallel test at once, which then accepts).
+    public static func closed() throws -> ClosedPort {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, bound else {
+            if fd >= 0 { close(fd) }
+            throw ProcessFailure("cannot bind a port to hold closed")
+        }
+        return ClosedPort(descriptor: fd, port: Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now.
     public static func acceptsConnections(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -204,4 +223,14 @@ public enum Ports {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
     }
+}
+
+/// A loopback port held bound without listening (see ``Ports/closed()``): connecting to it is refused.
+public struct ClosedPort: Sendable {
+    let descriptor: Int32
+    /// The port number.
+    public let port: Int
+
+    /// Frees the port.
+    public func release() { close(descriptor) }
 }

@@ -102,9 +102,12 @@ final class Collect: ChannelInboundHandler {
             }
         }
         try await first.close().get()
-        await #expect(throws: WireError(.refused, "127.0.0.1:\(first.port)")) {
+        // Not `first.port` again: a parallel test may be handed that port the moment it is closed, and accept.
+        let closed = try Ports.closed()
+        defer { closed.release() }
+        await #expect(throws: WireError(.refused, "127.0.0.1:\(closed.port)")) {
             _ = try await withDeadline(liveStepLimit, "connecting to a closed port") {
-                try await wire.node("phone").connect(host: "127.0.0.1", port: first.port).get()
+                try await wire.node("phone").connect(host: "127.0.0.1", port: closed.port).get()
             }
         }
         try await wire.shutdown()

@@ -128,7 +128,9 @@ import Wire
     @Test func aBrokenUpstreamGets502AndABadRequest400AndTheProxyKeepsServing() async throws {
         let directory = try Self.scratch("broken")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let nothing = try Ports.free()  // nothing listens there
+        let closed = try Ports.closed()  // nothing listens there, and nothing can until the test ends
+        defer { closed.release() }
+        let nothing = closed.port
         let out = "\(directory)/recording"
         let (recorder, proxy) = try Self.record(["--upstream", "http://127.0.0.1:\(nothing)", "--listen", "0", "--out", out])
         let first = try Self.curl(["\(proxy)/hello"])
