@@ -47,13 +47,32 @@ public struct ActorOption: Sendable {
     public let required: Bool
     /// Why `value` is refused (naming the option and what it expects), or nil when it is accepted.
     public let problem: @Sendable (_ value: String) -> String?
+    /// What its values are, for a typed face of the options (WorkbenchKit's generated option structs).
+    public let value: ActorOptionValue
 
-    public init(_ name: String, _ meaning: String, required: Bool = false, problem: @escaping @Sendable (_ value: String) -> String?) {
+    public init(
+        _ name: String, _ meaning: String, required: Bool = false, value: ActorOptionValue = .text,
+        problem: @escaping @Sendable (_ value: String) -> String?
+    ) {
         self.name = name
         self.meaning = meaning
         self.required = required
+        self.value = value
         self.problem = problem
     }
+}
+
+/// What an actor option's values are. Every value is still the line's word, checked by the option's `problem`; this
+/// says which Swift type stands for the words.
+public enum ActorOptionValue: Sendable, Equatable {
+    /// Any word (a path, a name, a secret, one of a few choices).
+    case text
+    /// A whole number (its range is the option's check).
+    case integer
+    /// `true`/`yes` or `false`/`no`.
+    case flag
+    /// A TCP port; `orNone`: or `none`, for no listener at all.
+    case port(orNone: Bool)
 }
 
 extension ActorKind {

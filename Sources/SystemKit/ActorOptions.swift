@@ -62,17 +62,19 @@ package func createParentDirectory(of path: String) throws {
 extension ActorOption {
     /// A port number; `orNone`: or `none` for no listener.
     package static func port(_ name: String, _ meaning: String, orNone: Bool = false) -> ActorOption {
-        ActorOption(name, meaning) { value in refusal { _ = orNone ? try parseOptionalPort(value, name) : try parsePort(value, name) } }
+        ActorOption(name, meaning, value: .port(orNone: orNone)) { value in
+            refusal { _ = orNone ? try parseOptionalPort(value, name) : try parsePort(value, name) }
+        }
     }
 
     /// `true`/`yes` or `false`/`no`.
     package static func flag(_ name: String, _ meaning: String) -> ActorOption {
-        ActorOption(name, meaning) { value in refusal { _ = try parseFlag(value, name) } }
+        ActorOption(name, meaning, value: .flag) { value in refusal { _ = try parseFlag(value, name) } }
     }
 
     /// A whole number within `range`.
     package static func number(_ name: String, _ meaning: String, _ range: ClosedRange<Int>) -> ActorOption {
-        ActorOption(name, meaning) { value in refusal { _ = try parseBounded(value, name, range) } }
+        ActorOption(name, meaning, value: .integer) { value in refusal { _ = try parseBounded(value, name, range) } }
     }
 
     /// One of `values`.

@@ -6,21 +6,21 @@ public struct EchoOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "echo"
     /// `tcp-port`: TCP echo port (default 7).
-    public var tcpPort: String?
+    public var tcpPort: Int?
     /// `http-port`: HTTP echo port (default 80).
-    public var httpPort: String?
+    public var httpPort: Int?
     /// `scheme`: URL scheme to handle on the bus (default echo; 'none' for no handler).
     public var scheme: String?
     /// `planted-bug`: true: declare the fault points echo.planted-arm and echo.planted-miscount; the second, after the
     /// first, makes echo miscount a body (for testing swarm and shrink).
-    public var plantedBug: String?
+    public var plantedBug: Bool?
 
     /// The options of `start echo`: those left nil keep their defaults.
     public init(
-        tcpPort: String? = nil,
-        httpPort: String? = nil,
+        tcpPort: Int? = nil,
+        httpPort: Int? = nil,
         scheme: String? = nil,
-        plantedBug: String? = nil
+        plantedBug: Bool? = nil
     ) {
         self.tcpPort = tcpPort
         self.httpPort = httpPort
@@ -31,10 +31,10 @@ public struct EchoOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "tcp-port": tcpPort,
-            "http-port": httpPort,
+            "tcp-port": tcpPort.map { String($0) },
+            "http-port": httpPort.map { String($0) },
             "scheme": scheme,
-            "planted-bug": plantedBug,
+            "planted-bug": plantedBug.map { $0 ? "true" : "false" },
         ]
         return words.compactMapValues { $0 }
     }
@@ -46,21 +46,21 @@ public struct MigOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "mig"
     /// `tls-port`: IPPS port (default 8050; 'none' for no TLS).
-    public var tlsPort: String?
+    public var tlsPort: ListenerPort?
     /// `plain-port`: plain IPP port (default 631; 'none' for none).
-    public var plainPort: String?
+    public var plainPort: ListenerPort?
     /// `user`: account name (default demo).
     public var user: String?
     /// `password`: account password (default demo-password).
     public var password: String?
     /// `require-certificate`: true: the account needs a client certificate forwarded by a TLS proxy (account
     /// secure/secure-password always does).
-    public var requireCertificate: String?
+    public var requireCertificate: Bool?
     /// `ppm`: printer speed in pages per minute (default 60).
-    public var ppm: String?
+    public var ppm: Int?
     /// `bytes-per-page`: pages of a document MiG does not read whole (a PDF or PostScript beyond what its readers
     /// take): one per this many bytes (default 100000).
-    public var bytesPerPage: String?
+    public var bytesPerPage: Int?
     /// `database`: SQLite file of the job spool (default in memory; simulated: on the node's simulated disk, which
     /// crash mig tests).
     public var database: String?
@@ -68,41 +68,41 @@ public struct MigOptions: ActorStartOptions {
     public var spool: String?
     /// `preserve-job-files`: true: keep a document in the spool after its job ended (cupsd's PreserveJobFiles Yes);
     /// default false: it is deleted once the job is completed, canceled or aborted.
-    public var preserveJobFiles: String?
+    public var preserveJobFiles: Bool?
     /// `max-jobs`: jobs the spool keeps, finished ones included (default 500, as cupsd's MaxJobs; 0: no limit): beyond
     /// it the oldest finished job is forgotten, and a new job is refused with server-error-too-many-jobs while all are
     /// active.
-    public var maxJobs: String?
+    public var maxJobs: Int?
     /// `sync-to-disk`: true: fsync documents, their directory and commits before answering, so acknowledged jobs
     /// survive a power loss (they always survive kill -9); default false, serve true.
-    public var syncToDisk: String?
+    public var syncToDisk: Bool?
     /// `anonymous-discovery`: true: Get-Printer-Attributes and Validate-Job are answered without credentials (CUPS asks
     /// so while it builds a driverless queue); every job operation still needs an account (default false: 401 without
     /// credentials).
-    public var anonymousDiscovery: String?
+    public var anonymousDiscovery: Bool?
     /// `hold-by-default`: true: a print-release gateway: every job waits (pending-held, job-hold-until-default
     /// indefinite) until Release-Job, and no-hold is not offered (default false).
-    public var holdByDefault: String?
+    public var holdByDefault: Bool?
     /// `proxy-secret`: believe a forwarded SSL_CLIENT_CERT only with this X-MiG-Proxy-Secret (default: never; give
     /// mig-proxy the same secret).
     public var proxySecret: String?
 
     /// The options of `start mig`: those left nil keep their defaults.
     public init(
-        tlsPort: String? = nil,
-        plainPort: String? = nil,
+        tlsPort: ListenerPort? = nil,
+        plainPort: ListenerPort? = nil,
         user: String? = nil,
         password: String? = nil,
-        requireCertificate: String? = nil,
-        ppm: String? = nil,
-        bytesPerPage: String? = nil,
+        requireCertificate: Bool? = nil,
+        ppm: Int? = nil,
+        bytesPerPage: Int? = nil,
         database: String? = nil,
         spool: String? = nil,
-        preserveJobFiles: String? = nil,
-        maxJobs: String? = nil,
-        syncToDisk: String? = nil,
-        anonymousDiscovery: String? = nil,
-        holdByDefault: String? = nil,
+        preserveJobFiles: Bool? = nil,
+        maxJobs: Int? = nil,
+        syncToDisk: Bool? = nil,
+        anonymousDiscovery: Bool? = nil,
+        holdByDefault: Bool? = nil,
         proxySecret: String? = nil
     ) {
         self.tlsPort = tlsPort
@@ -125,20 +125,20 @@ public struct MigOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "tls-port": tlsPort,
-            "plain-port": plainPort,
+            "tls-port": tlsPort.map { $0.word },
+            "plain-port": plainPort.map { $0.word },
             "user": user,
             "password": password,
-            "require-certificate": requireCertificate,
-            "ppm": ppm,
-            "bytes-per-page": bytesPerPage,
+            "require-certificate": requireCertificate.map { $0 ? "true" : "false" },
+            "ppm": ppm.map { String($0) },
+            "bytes-per-page": bytesPerPage.map { String($0) },
             "database": database,
             "spool": spool,
-            "preserve-job-files": preserveJobFiles,
-            "max-jobs": maxJobs,
-            "sync-to-disk": syncToDisk,
-            "anonymous-discovery": anonymousDiscovery,
-            "hold-by-default": holdByDefault,
+            "preserve-job-files": preserveJobFiles.map { $0 ? "true" : "false" },
+            "max-jobs": maxJobs.map { String($0) },
+            "sync-to-disk": syncToDisk.map { $0 ? "true" : "false" },
+            "anonymous-discovery": anonymousDiscovery.map { $0 ? "true" : "false" },
+            "hold-by-default": holdByDefault.map { $0 ? "true" : "false" },
             "proxy-secret": proxySecret,
         ]
         return words.compactMapValues { $0 }
@@ -151,7 +151,7 @@ public struct MigProxyOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "mig-proxy"
     /// `port`: HTTPS port (default 443).
-    public var port: String?
+    public var port: Int?
     /// `upstream`: MiG's plain HTTP endpoint HOST:PORT (default mig:631).
     public var upstream: String?
     /// `secret`: sent upstream as X-MiG-Proxy-Secret: mig's proxy-secret (default none).
@@ -159,7 +159,7 @@ public struct MigProxyOptions: ActorStartOptions {
 
     /// The options of `start mig-proxy`: those left nil keep their defaults.
     public init(
-        port: String? = nil,
+        port: Int? = nil,
         upstream: String? = nil,
         secret: String? = nil
     ) {
@@ -171,7 +171,7 @@ public struct MigProxyOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "port": port,
+            "port": port.map { String($0) },
             "upstream": upstream,
             "secret": secret,
         ]
@@ -185,9 +185,9 @@ public struct ScpmsOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "scpms"
     /// `tls-port`: HTTPS port (default 443; 'none' for no TLS), certificate Fixtures/tls/server.pem.
-    public var tlsPort: String?
+    public var tlsPort: ListenerPort?
     /// `port`: plain HTTP port (default 80; 'none' for HTTPS only).
-    public var port: String?
+    public var port: ListenerPort?
     /// `database`: SQLite file for registrations (default: in memory; simulated: on the node's simulated disk).
     public var database: String?
     /// `app-id`: the demo application id (default com.workbench.demo).
@@ -201,8 +201,8 @@ public struct ScpmsOptions: ActorStartOptions {
 
     /// The options of `start scpms`: those left nil keep their defaults.
     public init(
-        tlsPort: String? = nil,
-        port: String? = nil,
+        tlsPort: ListenerPort? = nil,
+        port: ListenerPort? = nil,
         database: String? = nil,
         appId: String? = nil,
         user: String? = nil,
@@ -221,8 +221,8 @@ public struct ScpmsOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "tls-port": tlsPort,
-            "port": port,
+            "tls-port": tlsPort.map { $0.word },
+            "port": port.map { $0.word },
             "database": database,
             "app-id": appId,
             "user": user,
@@ -243,13 +243,13 @@ public struct IvantiOptions: ActorStartOptions {
     /// `database`: SQLite file of the credential vault (absent: in memory); its key goes to FILE.key.
     public var database: String?
     /// `bus-port`: port of the HTTP bus gateway, POST /open with a URL (default 80; 'none' for no gateway).
-    public var busPort: String?
+    public var busPort: ListenerPort?
 
     /// The options of `start ivanti`: those left nil keep their defaults.
     public init(
         version: String? = nil,
         database: String? = nil,
-        busPort: String? = nil
+        busPort: ListenerPort? = nil
     ) {
         self.version = version
         self.database = database
@@ -261,7 +261,7 @@ public struct IvantiOptions: ActorStartOptions {
         let words: [String: String?] = [
             "version": version,
             "database": database,
-            "bus-port": busPort,
+            "bus-port": busPort.map { $0.word },
         ]
         return words.compactMapValues { $0 }
     }
@@ -273,10 +273,10 @@ public struct ImsSignerOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "ims-signer"
     /// `port`: port (default 443, or 80 with tls=false).
-    public var port: String?
+    public var port: Int?
     /// `tls`: true (default): HTTPS with Fixtures/tls/server.pem, as the original example's https://…/sign; false:
     /// plain HTTP.
-    public var tls: String?
+    public var tls: Bool?
     /// `api-key`: the host API key, every token's iss (default the original example's).
     public var apiKey: String?
     /// `key`: PEM RSA-2048 private key (default Fixtures/ims/host.key).
@@ -292,8 +292,8 @@ public struct ImsSignerOptions: ActorStartOptions {
 
     /// The options of `start ims-signer`: those left nil keep their defaults.
     public init(
-        port: String? = nil,
-        tls: String? = nil,
+        port: Int? = nil,
+        tls: Bool? = nil,
         apiKey: String? = nil,
         key: String? = nil,
         certificate: String? = nil,
@@ -314,8 +314,8 @@ public struct ImsSignerOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "port": port,
-            "tls": tls,
+            "port": port.map { String($0) },
+            "tls": tls.map { $0 ? "true" : "false" },
             "api-key": apiKey,
             "key": key,
             "certificate": certificate,
@@ -333,7 +333,7 @@ public struct ImsOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "ims"
     /// `port`: HTTP port (default 80).
-    public var port: String?
+    public var port: Int?
     /// `database`: SQLite file (default: in memory; simulated: on the node's simulated disk).
     public var database: String?
     /// `leeway`: clock skew tolerated on nbf/exp (default 60s).
@@ -349,7 +349,7 @@ public struct ImsOptions: ActorStartOptions {
 
     /// The options of `start ims`: those left nil keep their defaults.
     public init(
-        port: String? = nil,
+        port: Int? = nil,
         database: String? = nil,
         leeway: String? = nil,
         adminToken: String? = nil,
@@ -369,7 +369,7 @@ public struct ImsOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "port": port,
+            "port": port.map { String($0) },
             "database": database,
             "leeway": leeway,
             "admin-token": adminToken,
@@ -387,40 +387,40 @@ public struct SunfireOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "sunfire"
     /// `port`: SSH port (default 22).
-    public var port: String?
+    public var port: Int?
     /// `host-key`: OpenSSH ed25519 key file under Fixtures/ (default sunfire/ssh_host_ed25519_key).
     public var hostKey: String?
     /// `whitelist`: comma-separated networks allowed to connect (default 10.0.0.0/8,127.0.0.0/8,::1/128).
     public var whitelist: String?
     /// `max-auth-tries`: password failures before a connection is dropped (default 6).
-    public var maxAuthTries: String?
+    public var maxAuthTries: Int?
     /// `printers`: comma-separated printers besides the app's twelve, e.g. psc115.
     public var printers: String?
     /// `ppm`: printing speed in pages per minute (default 30).
-    public var ppm: String?
+    public var ppm: Int?
     /// `disk-quota`: each user's disk quota in bytes (default 200000000).
-    public var diskQuota: String?
+    public var diskQuota: Int?
     /// `print-quota`: each user's PS-printer quota in sheets (default 100).
-    public var printQuota: String?
+    public var printQuota: Int?
     /// `homes`: directory for the users' homes (default: in memory).
     public var homes: String?
     /// `directory-port`: port of the account directory mysoc asks (default 8389; none for none).
-    public var directoryPort: String?
+    public var directoryPort: ListenerPort?
     /// `directory-token`: bearer token mysoc must present to the directory.
     public var directoryToken: String?
 
     /// The options of `start sunfire`: those left nil keep their defaults.
     public init(
-        port: String? = nil,
+        port: Int? = nil,
         hostKey: String? = nil,
         whitelist: String? = nil,
-        maxAuthTries: String? = nil,
+        maxAuthTries: Int? = nil,
         printers: String? = nil,
-        ppm: String? = nil,
-        diskQuota: String? = nil,
-        printQuota: String? = nil,
+        ppm: Int? = nil,
+        diskQuota: Int? = nil,
+        printQuota: Int? = nil,
         homes: String? = nil,
-        directoryPort: String? = nil,
+        directoryPort: ListenerPort? = nil,
         directoryToken: String? = nil
     ) {
         self.port = port
@@ -439,16 +439,16 @@ public struct SunfireOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "port": port,
+            "port": port.map { String($0) },
             "host-key": hostKey,
             "whitelist": whitelist,
-            "max-auth-tries": maxAuthTries,
+            "max-auth-tries": maxAuthTries.map { String($0) },
             "printers": printers,
-            "ppm": ppm,
-            "disk-quota": diskQuota,
-            "print-quota": printQuota,
+            "ppm": ppm.map { String($0) },
+            "disk-quota": diskQuota.map { String($0) },
+            "print-quota": printQuota.map { String($0) },
             "homes": homes,
-            "directory-port": directoryPort,
+            "directory-port": directoryPort.map { $0.word },
             "directory-token": directoryToken,
         ]
         return words.compactMapValues { $0 }
@@ -461,7 +461,7 @@ public struct MysocOptions: ActorStartOptions {
     /// The actor kind they are for.
     public static let kind = "mysoc"
     /// `port`: HTTPS port (default 443).
-    public var port: String?
+    public var port: Int?
     /// `directory`: the account directory HOST:PORT (default sunfire:8389).
     public var directory: String?
     /// `directory-token`: bearer token to present to the directory.
@@ -469,7 +469,7 @@ public struct MysocOptions: ActorStartOptions {
 
     /// The options of `start mysoc`: those left nil keep their defaults.
     public init(
-        port: String? = nil,
+        port: Int? = nil,
         directory: String? = nil,
         directoryToken: String? = nil
     ) {
@@ -481,7 +481,7 @@ public struct MysocOptions: ActorStartOptions {
     /// The options given, as the line's `OPTION=VALUE` words.
     public var words: [String: String] {
         let words: [String: String?] = [
-            "port": port,
+            "port": port.map { String($0) },
             "directory": directory,
             "directory-token": directoryToken,
         ]
@@ -497,10 +497,10 @@ public struct StubOptions: ActorStartOptions {
     /// `from`: the recording to play back: a folder `workbench record --out` made (required) (required).
     public var from: String
     /// `port`: HTTP port (default 80, with tls=true 443; 0 live: a free one).
-    public var port: String?
+    public var port: Int?
     /// `tls`: true: HTTPS with the workbench's test certificate (Fixtures/tls/server.pem, trusted with
     /// Fixtures/tls/ca.pem); default false.
-    public var tls: String?
+    public var tls: Bool?
     /// `match-headers`: headers a request is also matched on, comma-separated (default: method and target only).
     public var matchHeaders: String?
     /// `match-json`: JSON body fields a request is also matched on, by path (DeviceType,d.UserName), comma-separated.
@@ -511,8 +511,8 @@ public struct StubOptions: ActorStartOptions {
     /// The options of `start stub`: those left nil keep their defaults.
     public init(
         from: String,
-        port: String? = nil,
-        tls: String? = nil,
+        port: Int? = nil,
+        tls: Bool? = nil,
         matchHeaders: String? = nil,
         matchJson: String? = nil,
         matchIpp: String? = nil
@@ -529,8 +529,8 @@ public struct StubOptions: ActorStartOptions {
     public var words: [String: String] {
         let words: [String: String?] = [
             "from": from,
-            "port": port,
-            "tls": tls,
+            "port": port.map { String($0) },
+            "tls": tls.map { $0 ? "true" : "false" },
             "match-headers": matchHeaders,
             "match-json": matchJson,
             "match-ipp": matchIpp,

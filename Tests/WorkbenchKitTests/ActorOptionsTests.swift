@@ -25,10 +25,11 @@ import WorkbenchKit
 
     @Test func aTypedStartIsTheLine() throws {
         let typed = Simulation(seed: 4)
-        let mig = try typed.start(MigOptions(user: "ann", ppm: "120"), as: "printer")
+        let mig = try typed.start(MigOptions(tlsPort: .off, plainPort: 6310, user: "ann", ppm: 120, syncToDisk: true), as: "printer")
         #expect(mig.name == "printer" && mig.host == "mig")
         let words = Simulation(seed: 4)
-        try words.start("mig", as: "printer", options: ["ppm": "120", "user": "ann"])
+        try words.start(
+            "mig", as: "printer", options: ["tls-port": "none", "plain-port": "6310", "ppm": "120", "user": "ann", "sync-to-disk": "true"])
         #expect(typed.digest == words.digest)
         #expect(StubOptions(from: "Fixtures/x").words == ["from": "Fixtures/x"])
     }
@@ -37,17 +38,17 @@ import WorkbenchKit
     @Test func aBadValueIsRefusedAsTheLineRefusesIt() throws {
         let lineMessage: String
         do {
-            try Simulation(seed: 1).run("start mig ppm=fast")
-            Issue.record("the line started mig at ppm=fast")
+            try Simulation(seed: 1).run("start mig ppm=0")
+            Issue.record("the line started mig at ppm=0")
             return
         } catch { lineMessage = error.message }
         do {
-            try Simulation(seed: 1).start(MigOptions(ppm: "fast"))
-            Issue.record("the typed options started mig at ppm=fast")
+            try Simulation(seed: 1).start(MigOptions(ppm: 0))
+            Issue.record("the typed options started mig at ppm=0")
         } catch {
             // The same message after the place: the line's is this file's, the typed call's the world's own.
             #expect(error.message.drop { $0 != " " } == lineMessage.drop { $0 != " " })
-            #expect(error.message.contains("option ppm=fast: expected"), "\(error.message)")
+            #expect(error.message.contains("option ppm=0: expected"), "\(error.message)")
         }
     }
 
@@ -67,7 +68,7 @@ import WorkbenchKit
             lines.append("    public static let kind = \"\(kind.name)\"")
             for (option, property) in options {
                 lines += comment("`\(option.name)`: \(option.meaning)\(option.required ? " (required)" : "").", indent: "    ")
-                lines.append("    public var \(property): String\(option.required ? "" : "?")")
+                lines.append("    public var \(property): \(swiftType(option.value))\(option.required ? "" : "?")")
             }
             lines.append("")
             lines.append("    /// The options of `start \(kind.name)`: those left nil keep their defaults.")
@@ -76,7 +77,7 @@ import WorkbenchKit
             } else {
                 lines.append("    public init(")
                 lines += options.enumerated().map { index, option in
-                    "        \(option.property): String\(option.option.required ? "" : "? = nil")\(index == options.count - 1 ? "" : ",")"
+                    "        \(option.property): \(swiftType(option.option.value))\(option.option.required ? "" : "? = nil")\(index == options.count - 1 ? "" : ",")"
                 }
                 lines.append("    ) {")
                 lines += options.map { "        self.\($0.property) = \($0.property)" }
@@ -89,7 +90,7 @@ import WorkbenchKit
                 lines.append("        [:]")
             } else {
                 lines.append("        let words: [String: String?] = [")
-                lines += options.map { "            \"\($0.option.name)\": \($0.property)," }
+                lines += options.map { "            \"\($0.option.name)\": \(word($0.property, $0.option.value, optional: !$0.option.required))," }
                 lines.append("        ]")
                 lines.append("        return words.compactMapValues { $0 }")
             }
@@ -97,6 +98,29 @@ import WorkbenchKit
             lines.append("}")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The Swift type that stands for an option's values.
+    static func swiftType(_ value: ActorOptionValue) -> String {
+        switch value {
+        case .text: "String"
+        case .integer, .port(orNone: false): "Int"
+        case .flag: "Bool"
+        case .port(orNone: true): "ListenerPort"
+        }
+    }
+
+    /// The expression that makes the line's word of `property`.
+    static func word(_ property: String, _ value: ActorOptionValue, optional: Bool) -> String {
+        let convert: String? =
+            switch value {
+            case .text: nil
+            case .integer, .port(orNone: false): "String($0)"
+            case .flag: "$0 ? \"true\" : \"false\""
+            case .port(orNone: true): "$0.word"
+            }
+        guard let convert else { return property }
+        return optional ? "\(property).map { \(convert) }" : "{ \(convert) }(\(property))"
     }
 
     /// `tls-port` as `tlsPort`, `mig-proxy` as `MigProxy`.
