@@ -17,6 +17,7 @@ public protocol AppConnectDelegate: AnyObject, Sendable {
 /// `appconnect://register?scheme=…`; the Ivanti client answers with `<scheme>://state?…` now and on every
 /// change. Everything else goes through URLs on the bus: this module never sees the Ivanti client's code.
 public final class AppConnect: Sendable {
+    /// The app's node: its bus carries AppConnect's URLs, and its trace gets the library's console errors.
     public let node: Node
     /// The scheme this app receives AppConnect messages on.
     public let scheme: String
@@ -210,5 +211,6 @@ public final class AppConnect: Sendable {
 /// ``DerivedCredentialServiceError``).
 public struct AppConnectError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// An error that `description` explains, e.g. `denied: …` when the Ivanti client refused a certificate.
     public init(_ description: String) { self.description = description }
 }

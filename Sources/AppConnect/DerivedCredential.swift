@@ -3,9 +3,13 @@ import Foundation
 
 /// `ACDerivedCredentialServiceSupport`.
 public enum DerivedCredentialSupport: Int, Sendable, CaseIterable {
+    /// An Ivanti client that takes derived credentials is installed (it handles `appconnectdc`).
     case present = 0
+    /// Only an Ivanti client too old for derived credentials is installed (it handles `appconnect` alone).
     case oldClient = 1
+    /// No Ivanti client is installed, or the app does not list its schemes in `LSApplicationQueriesSchemes`.
     case missingClient = 2
+    /// The case's name as scenarios and reports show it: `present`, `oldClient` or `missingClient`.
     public var word: String { ["present", "oldClient", "missingClient"][rawValue] }
 }
 
@@ -20,10 +24,13 @@ public struct DerivedCredential: Sendable, Equatable {
         /// The certificate's DER-encoded PKCS#8 private key.
         public let privateKey: [UInt8]
 
+        /// An entry for one of the SDK's tags, with its DER certificate and PKCS#8 private key.
         public init(tag: CredentialTag, certificate: [UInt8], privateKey: [UInt8]) {
             self.init(tagName: tag.rawValue, certificate: certificate, privateKey: privateKey)
         }
 
+        /// An entry under any tag text, even one the SDK does not define (``DerivedCredentialService/send(_:)`` then
+        /// refuses the credential as invalid).
         public init(tagName: String, certificate: [UInt8], privateKey: [UInt8]) {
             self.tag = tagName
             self.certificate = certificate
@@ -31,9 +38,14 @@ public struct DerivedCredential: Sendable, Equatable {
         }
     }
 
+    /// The credential's name; never empty.
     public let name: String
+    /// The credential's serial number, by which the app reads a certificate back
+    /// (`AppConnect.certificate(serialNumber:tag:)`); never empty.
     public let serialNumber: String
+    /// When the credential expires; it is sent in whole seconds since 1970, rounded down.
     public let expirationDate: Date
+    /// The credential's certificates, each with its tag and private key; never empty.
     public let certificates: [Certificate]
 
     /// `initWithName:serialNumber:expirationDate:certificates:`.

@@ -4,14 +4,20 @@ import Wire
 
 /// Told when the Ivanti client asks the app for a new credential (`<callback-scheme>://new`).
 public protocol DerivedCredentialServiceDelegate: AnyObject, Sendable {
+    /// The Ivanti client asked `service` for a new credential (`<callback-scheme>://new`); called from
+    /// ``DerivedCredentialService/handle(url:)``, on the app's event loop when the URL came over the bus.
     func derivedCredentialServiceDidRequestNewCredential(_ service: DerivedCredentialService)
 }
 
 /// `ACDerivedCredentialService`: sends derived credentials to the Ivanti client and receives its requests for
 /// new ones on the app's callback scheme.
 public final class DerivedCredentialService: Sendable {
+    /// The brand name sent with every credential (`initWithBrand:`): never empty.
     public let brand: String
+    /// The app's own URL scheme (lowercased) on which the Ivanti client asks for new credentials; sent with every
+    /// credential.
     public let callbackScheme: String
+    /// The app's AppConnect library: credentials go through its node's bus, and its state says whether they can.
     public let appConnect: AppConnect
 
     struct Mutable {
@@ -65,6 +71,7 @@ public final class DerivedCredentialService: Sendable {
         }
     }
 
+    /// Told when the Ivanti client asks for a new credential; held weakly, as in UIKit.
     public var delegate: (any DerivedCredentialServiceDelegate)? {
         get { mutable.withLock { $0.delegate } }
         set { mutable.withLock { $0.delegate = newValue } }

@@ -13,6 +13,7 @@ import WireHTTP
 /// Every value that varies comes from the node: `jti` from its random stream, `nbf` from its clock (which a
 /// scenario may skew), retries wait on its clock.
 public final class IMSClient: Sendable {
+    /// Who the user is at the host, where IMS is, and how tokens are made, signed and renewed.
     public struct Configuration: Sendable {
         /// The host API key (`iss`).
         public var apiKey: String
@@ -31,6 +32,8 @@ public final class IMSClient: Sendable {
         /// What IMS requests go through: the project's NIO client (both wirings) or `URLSession` (live only).
         public var httpStack: HTTPStack
 
+        /// By default: 900 s tokens, a new one when 60 s are left, up to three signing attempts (2 s, then 4 s apart),
+        /// over the NIO stack.
         public init(
             apiKey: String, userID: String, imsURL: String, tokenLifetime: Int64 = 900, refreshMargin: Int64 = 60,
             signingAttempts: Int = 3, retryDelay: Duration = .seconds(2), httpStack: HTTPStack = .nio
@@ -48,12 +51,16 @@ public final class IMSClient: Sendable {
 
     /// A session IMS granted.
     public struct Session: Sendable, Equatable {
+        /// The session id of IMS's `201` answer, sent as `X-IMS-Session` with later calls.
         public let id: String
         /// The signed token's claims (its jti, window).
         public let claims: JWTClaims
     }
 
+    /// The phone the SDK runs on: its clock gives `nbf` and times the retries, its secrets the `jti`, its network the
+    /// requests.
     public let node: Node
+    /// The user, IMS URL and token settings the client was created with.
     public let configuration: Configuration
     private let signer: any TokenSigner
     private let current = Mutex<Session?>(nil)
@@ -178,10 +185,12 @@ public final class IMSClient: Sendable {
 
 /// Why the SDK could not use a token or a session.
 public struct IMSSDKError: Error, CustomStringConvertible, Sendable {
+    /// What was wrong, in words; also the error's `description`.
     public let message: String
     /// IMS's HTTP status, when IMS answered.
     public let status: Int?
 
+    /// An error saying `message`, with IMS's HTTP `status` when IMS answered.
     public init(_ message: String, status: Int? = nil) {
         self.message = message
         self.status = status

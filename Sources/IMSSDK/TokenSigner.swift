@@ -17,6 +17,7 @@ extension TokenSigner {
 
 /// Why the ready-made ``URLTokenSigner`` failed, with the original's messages.
 public struct TokenSigningError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Which of the signer's checks failed; ``TokenSigningError/isRetryable`` follows from it.
     public enum Kind: Sendable, Equatable {
         /// No HTTP answer at all (refused, reset, timed out).
         case transport
@@ -29,9 +30,12 @@ public struct TokenSigningError: Error, CustomStringConvertible, Sendable, Equat
         case undecodableBody
     }
 
+    /// Which failure it was: it decides whether the SDK asks again (``TokenSigningError/isRetryable``).
     public let kind: Kind
+    /// The failure in the original signer's words (e.g. `Bad response: 503`); also the error's `description`.
     public let message: String
 
+    /// A failure of `kind`, reported as `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

@@ -29,13 +29,21 @@ public struct URLTokenSigner: TokenSigner {
         case caPEM([UInt8])
     }
 
+    /// The node the signing requests go out from; the outcome is reported on its event loop.
     public let node: Node
+    /// The back end's host, from the signing URL.
     public let host: String
+    /// The back end's port: the URL's, else 443 for https and 80 for http.
     public let port: Int
+    /// The signing endpoint's request target, e.g. `/sign`; `/` when the URL has no path.
     public let path: String
+    /// Whether the signing URL is `https://`.
     public let usesTLS: Bool
+    /// The app user's token at its host, sent as `Authorization: Bearer` with every request (not an IMS token).
     public let appAuthorization: String
+    /// How long one signing request may take; past it the signing fails as `.transport`.
     public let timeout: TimeAmount
+    /// Which media types of a `200` answer count as a token (``URLTokenSigner/ContentTypes/any`` by default).
     public let contentTypes: ContentTypes
     /// The back end through the chosen stack, with the chosen trust.
     private let transport: any HTTPTransport

@@ -3,6 +3,7 @@ import NIOCore
 
 /// How the document data after the IPP message is encoded (`compression` operation attribute).
 public enum DocumentCompression: String, Sendable, Equatable {
+    /// The document goes as it is, so its size is known and the body may be sent with `Content-Length`.
     case none
     /// RFC 1952 gzip, compressed while streaming; the HTTP body is then chunked (its size is not known).
     case gzip

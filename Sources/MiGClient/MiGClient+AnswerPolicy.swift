@@ -11,6 +11,7 @@ extension MiGClient {
         /// Whether a request that changes the spool is sent again after its answer was lost (MiG may have acted on it).
         public var repeatsUnansweredChange: Bool
 
+        /// A policy from its two readings; an app uses ``AnswerPolicy/standard`` rather than making one.
         public init(acceptsUnsuccessfulPrintJob: @escaping @Sendable (_ answer: IPPMessage) -> Bool, repeatsUnansweredChange: Bool) {
             self.acceptsUnsuccessfulPrintJob = acceptsUnsuccessfulPrintJob
             self.repeatsUnansweredChange = repeatsUnansweredChange

@@ -13,7 +13,10 @@ import Wire
 /// a connection that drops before any answer is retried with exponential backoff. All waiting happens on the
 /// node's event loop and clock, so the same code runs deterministically on the simulated wire and live.
 public final class MiGClient: Sendable {
+    /// How the client reaches MiG (URL, credentials, TLS, retries, time-outs), as it was created with.
     public let configuration: Configuration
+    /// The node the client runs on: its network carries the exchanges, its clock times the waits and its random stream
+    /// gives the backoff's jitter.
     public let node: Node
     /// Present when the configuration weakens security (accept-any TLS); shown to the user by the app.
     public let securityWarnings: [String]
@@ -289,6 +292,7 @@ extension MiGClient {
         /// No HTTP answer at all.
         case unreachable(MiGError)
 
+        /// Whether MiG itself answered (``Liveness/alive``).
         public var isAlive: Bool { self == .alive }
     }
 }

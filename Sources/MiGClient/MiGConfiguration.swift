@@ -4,6 +4,7 @@ import WireHTTP
 extension MiGClient {
     /// How the client reaches MiG: URL, credentials, TLS trust and identity, retries and timeouts.
     public struct Configuration: Sendable {
+        /// Where MiG is, read from the printer URL: host, port, path and whether TLS is used.
         public var endpoint: MiGEndpoint
         /// Sent as `Authorization: Basic` with every request (as the original app does); nil sends none.
         public var credentials: BasicCredentials?
@@ -13,10 +14,13 @@ extension MiGClient {
         public var clientIdentity: ClientIdentity?
         /// The name to send as SNI and to check the server certificate against; defaults to the URL's host.
         public var serverName: String?
+        /// When to try again after a busy printer or a dropped connection; by default 4 attempts, 0.5 s apart and doubling.
         public var retry: RetryPolicy
+        /// How long each exchange may wait to connect, while idle, for `100 Continue` and in all, on the node's clock.
         public var timeouts: Timeouts
         /// `requesting-user-name` when the print options give none; defaults to the Basic user.
         public var requestingUserName: String?
+        /// The `User-Agent` header of every request; `Workbench-MiGClient/1.0` unless changed.
         public var userAgent: String
         /// How Print-Job answers and lost answers are read: ``AnswerPolicy/standard`` unless the workbench's swarm says.
         public var answers = AnswerPolicy.standard
@@ -73,11 +77,14 @@ extension MiGClient {
         public var maxAttempts: Int
         /// Wait before the second attempt; each later wait doubles, up to `maxDelay`.
         public var baseDelay: TimeAmount
+        /// The longest wait between attempts, before jitter: the doubling stops here.
         public var maxDelay: TimeAmount
         /// Up to this fraction of each wait is added at random (from the node's random stream), so many phones
         /// retrying a restarted MiG do not all come back at once. 0 makes the waits exact.
         public var jitter: Double
 
+        /// Up to `maxAttempts` attempts (at least 1), waiting `baseDelay` then doubling up to `maxDelay`, with up to
+        /// `jitter` (clamped to 0...1) of each wait added at random.
         public init(
             maxAttempts: Int = 4, baseDelay: TimeAmount = .milliseconds(500),
             maxDelay: TimeAmount = .seconds(8), jitter: Double = 0
@@ -111,6 +118,7 @@ extension MiGClient {
         /// (nil: no limit beyond `connect` and `idle`). `waitForCompletion` sets it to what is left of its timeout.
         public var total: TimeAmount?
 
+        /// Limits for each exchange; by default 10 s to connect, 30 s idle, 1 s for `100 Continue` and no total limit.
         public init(
             connect: TimeAmount = .seconds(10), idle: TimeAmount = .seconds(30),
             expectContinue: TimeAmount = .seconds(1), total: TimeAmount? = nil

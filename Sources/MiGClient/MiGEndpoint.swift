@@ -8,14 +8,19 @@ import Foundation
 /// `/ipp/print`, MiG's only print path. User and password in the URL (`ipp://user:pass@host/…`, as ipptool
 /// takes them) become the Basic credentials unless the configuration gives others.
 public struct MiGEndpoint: Sendable, Equatable, CustomStringConvertible {
+    /// The host name or IP address to connect to (an IPv6 literal without its brackets).
     public let host: String
+    /// The TCP port: the URL's, else 631 for ipp and ipps, 80 for http, 443 for https.
     public let port: Int
     /// The HTTP request target, e.g. `/ipp/print`.
     public let path: String
+    /// Whether the connection uses TLS: true for `ipps://` and `https://`.
     public let usesTLS: Bool
     /// Credentials taken from the URL's userinfo (percent-decoded).
     public let credentials: (user: String, password: String)?
 
+    /// Reads a printer URL in one of the forms ``MiGEndpoint`` accepts; throws `.invalidConfiguration` for another
+    /// scheme, a missing host or a port outside 1...65535.
     public init(url: String) throws(MiGError) {
         guard let schemeEnd = url.range(of: "://") else {
             throw .invalidConfiguration("'\(url)' is not a printer URL: expected ipp://, ipps://, http:// or https://host[:port]/ipp/print")

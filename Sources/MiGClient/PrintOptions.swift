@@ -33,6 +33,8 @@ public struct PrintOptions: Sendable {
     /// Which attributes the Print-Job carries: `.complete` by default; `.original` to reproduce the original app.
     public var attributeSet: AttributeSet
 
+    /// Options for one print; by default one one-sided copy of every page, with fidelity and the complete attribute set,
+    /// sent chunked, uncompressed and with `Expect: 100-continue`.
     public init(
         jobName: String? = nil, copies: Int32 = 1, sides: String = "one-sided", media: String? = nil,
         pageRanges: [ClosedRange<Int32>] = [], documentFormat: String? = nil, fidelity: Bool = true,
@@ -92,9 +94,13 @@ public enum BodyFraming: Sendable, Equatable {
 
 /// A job MiG accepted.
 public struct SubmittedJob: Sendable, Equatable {
+    /// The `job-id` MiG gave the job, to ask about it later (`MiGClient.jobAttributes(_:countingSheets:)`).
     public let id: Int32
+    /// The job's `job-uri`, when the answer carried one.
     public let uri: String?
+    /// The job's `job-state` when it was accepted; nil when the answer had none or an unknown value.
     public let state: IPPJobState?
+    /// The job's `job-state-reasons` when it was accepted; empty when the answer had none.
     public let stateReasons: [String]
     /// `successful-ok`, or `successful-ok-ignored-or-substituted-attributes` when an option was not honoured.
     public let status: IPPStatus
@@ -106,11 +112,15 @@ public struct SubmittedJob: Sendable, Equatable {
 
 /// What Get-Job-Attributes says about a job.
 public struct JobStatus: Sendable, Equatable {
+    /// The job's `job-id`: the answer's, else the one asked about.
     public let id: Int32
+    /// The job's `job-state` (pending, processing, completed, …); nil when the answer had none or an unknown value.
     public let state: IPPJobState?
     /// `job-state-reasons`, e.g. `job-printing`, `media-empty`, `job-completed-successfully`.
     public let stateReasons: [String]
+    /// The `job-state-message`, a text for people, when the printer gives one.
     public let stateMessage: String?
+    /// The `job-name`, when the answer carries it.
     public let name: String?
     /// `job-impressions-completed`: the impressions printed so far (an impression holds `number-up` pages).
     public let impressionsCompleted: Int32?
@@ -131,13 +141,17 @@ public struct JobStatus: Sendable, Equatable {
 
 /// The printer as Get-Printer-Attributes describes it; `attributes` has everything it returned.
 public struct PrinterDescription: Sendable {
+    /// The answer's printer attributes group, whole: for what the properties below do not read.
     public let attributes: IPPAttributeGroup
+    /// The `printer-name`, when the printer gives one.
     public var name: String? { attributes["printer-name"]?.stringValue }
     /// 3 idle, 4 processing, 5 stopped.
     public var state: Int32? { attributes[IPPAttributeName.printerState]?.integerValue }
     /// e.g. `none`, `media-empty-error`.
     public var stateReasons: [String] { attributes[IPPAttributeName.printerStateReasons]?.stringValues ?? [] }
+    /// `printer-is-accepting-jobs`: whether the printer takes new jobs now; nil when it does not say.
     public var isAcceptingJobs: Bool? { attributes["printer-is-accepting-jobs"]?.booleanValue }
+    /// `document-format-supported`: the MIME types the printer takes; empty when it does not say.
     public var documentFormats: [String] { attributes["document-format-supported"]?.stringValues ?? [] }
 }
 
@@ -148,6 +162,7 @@ public struct ValidationResult: Sendable, Equatable {
     /// Names of the attributes the printer returned as unsupported.
     public let unsupportedAttributes: [String]
 
+    /// The answer's `status` and the names of the attributes it returned as unsupported.
     public init(status: IPPStatus, unsupportedAttributes: [String]) {
         self.status = status
         self.unsupportedAttributes = unsupportedAttributes

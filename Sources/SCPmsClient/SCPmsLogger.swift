@@ -14,11 +14,14 @@ public final class SCPmsRootLogger: Sendable {
     private let clock: NodeClock
     private let state: Mutex<(level: ClientLogLine.Severity, entries: [ClientLogLine])>
 
+    /// A root with no entries that keeps those at or above `level`; `clock` stamps each entry with its time.
     public init(level: ClientLogLine.Severity = .error, clock: NodeClock) {
         self.clock = clock
         state = Mutex((level, []))
     }
 
+    /// The lowest severity kept; entries below it are discarded as they are logged (kept ones stay when it
+    /// changes).
     public var level: ClientLogLine.Severity {
         get { state.withLock { $0.level } }
         set { state.withLock { $0.level = newValue } }
@@ -54,15 +57,20 @@ public final class SCPmsRootLogger: Sendable {
 
 /// A named logger: `error`, `warn`, `info`, `debug` write into the root with the name as the source.
 public struct SCPmsLogger: Sendable {
+    /// The logger's name, written as the source of each of its entries (e.g. `SCPSessionLogger`).
     public let name: String
     let root: SCPmsRootLogger
 
+    /// Writes an entry into the root with this logger's name as its source and `location` as where it was logged;
+    /// returns whether the root kept it (its severity reached the root's level).
     @discardableResult
     public func log(_ severity: ClientLogLine.Severity, _ message: String, location: String = "") -> Bool {
         root.record(severity, source: name, location: location, message)
     }
 
+    /// Writes an error entry, which the root keeps at its default level.
     public func error(_ message: String, location: String = "") { log(.error, message, location: location) }
+    /// Writes an info entry, which the root keeps only when its level is info or debug.
     public func info(_ message: String, location: String = "") { log(.info, message, location: location) }
 }
 

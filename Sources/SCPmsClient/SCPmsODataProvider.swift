@@ -8,6 +8,8 @@ import WireHTTP
 /// `X-SMP-APPCID` and the delegate's headers, over the manager's TLS trust. A revoked registration is refused
 /// (403) like the application endpoint refuses it.
 public struct SCPmsODataProvider: Sendable {
+    /// The name given to ``SCPmsSessionManager/createODataProvider(withName:)``; the service root comes from the
+    /// application id, not from it.
     public let serviceName: String
     let manager: SCPmsSessionManager
 
@@ -16,8 +18,12 @@ public struct SCPmsODataProvider: Sendable {
 
     /// One entity as read: its `__metadata` and its properties as text (numbers and booleans as JSON spells them).
     public struct Entity: Sendable, Equatable {
+        /// The entity's own URL, from `__metadata.uri`.
         public let uri: String
+        /// The entity's OData type name, from `__metadata.type`.
         public let type: String
+        /// Every member but `__metadata`, by name: strings as they are, numbers and booleans as JSON spells
+        /// them, null as "", objects and arrays as "(structured)".
         public let properties: [String: String]
     }
 
@@ -115,6 +121,7 @@ public struct SCPmsODataProvider: Sendable {
 
 /// Why an OData read failed.
 public struct SCPmsODataError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The kind of failure; its raw value leads ``SCPmsODataError/description``.
     public enum Code: String, Sendable {
         /// No registration stored: start a session first.
         case notRegistered = "NotRegistered"
@@ -122,17 +129,24 @@ public struct SCPmsODataError: Error, Equatable, CustomStringConvertible, Sendab
         case applicationConnectionIdRefused = "ApplicationConnectionIdRefused"
         /// The service answered an OData error (400, 404, 405, 406, 5xx).
         case odata = "ODataError"
+        /// The service answered 200, but not with the JSON expected (no `d.results`, or an entity without
+        /// `__metadata`).
         case malformedResponse = "MalformedResponse"
         /// No answer at all.
         case network = "UnknownNetworkError"
     }
 
+    /// What kind of failure it was.
     public let code: Code
+    /// The status of the service's answer; nil when no answer arrived or no request was sent (not registered).
     public let httpStatus: Int?
+    /// What happened in words: the OData error's `message.value`, the server's text, or the client's own
+    /// explanation.
     public let message: String
     /// The `error.code` of an OData error body.
     public let odataCode: String?
 
+    /// An error of this kind; `httpStatus` is nil when no answer arrived, `odataCode` nil without an OData error body.
     public init(_ code: Code, httpStatus: Int? = nil, _ message: String, odataCode: String? = nil) {
         self.code = code
         self.httpStatus = httpStatus

@@ -8,6 +8,8 @@ import NIOSSL
 /// manager puts a warning in the trace when it does; ``caFile(_:)`` is what the original's comment recommends
 /// instead (install the certificate): only servers whose chain ends at that CA, for the URL's host name.
 public enum SCPmsServerTrust: Sendable, Equatable {
+    /// Any certificate, as the original (for testing only): the session manager puts a `scpms-warning` in the
+    /// trace at its first `https://` exchange.
     case acceptAnyCertificate
     /// Trust only certificates issued by the CA in this PEM file.
     case caFile(String)

@@ -19,11 +19,14 @@ public struct SCPmsSessionError: Error, Equatable, CustomStringConvertible, Send
         case unknownNetworkError = "UnknownNetworkError"
     }
 
+    /// Which of the original's cases this is.
     public let code: Code
     /// The HTTP status that caused it, if an answer arrived.
     public let httpStatus: Int?
+    /// A sentence saying what happened, with the server's own text when it sent some.
     public let detail: String
 
+    /// An error of this kind; `httpStatus` is the status that caused it, nil when no answer arrived.
     public init(_ code: Code, httpStatus: Int? = nil, _ detail: String) {
         self.code = code
         self.httpStatus = httpStatus

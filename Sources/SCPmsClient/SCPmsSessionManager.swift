@@ -34,14 +34,18 @@ public final class SCPmsSessionManager: Sendable {
         public var registrationBody: RegistrationBody
         /// The root logger's level (the original sets `Logger.root.logLevel = .error`).
         public var logLevel: ClientLogLine.Severity
+        /// The application's id on SCPms (e.g. `com.workbench.demo`), part of every path: 1…128 letters, digits,
+        /// `.`, `-`, `_`.
         public var applicationId: String
         /// Sent as `DeviceType` / `DeviceModel` (the original read them from `UIDevice`).
         public var deviceType: String
+        /// Sent as `DeviceModel` in the registration body, e.g. `iOS 17.5`.
         public var deviceModel: String
         /// Register again, once, when the application endpoint refuses the stored id.
         public var registersAgainWhenRefused: Bool
         /// How many times a 503 is retried, and after how long.
         public var serviceUnavailableRetries: Int
+        /// How long to wait before each retry of a 503.
         public var retryDelay: Duration
         /// Per HTTP exchange.
         public var timeout: Duration
@@ -49,6 +53,8 @@ public final class SCPmsSessionManager: Sendable {
         /// (live only; for `https://`, only with ``SCPmsServerTrust/systemDefault`` — docs/urlsession.md says why).
         public var httpStack: HTTPStack
 
+        /// By default: an iPhone with the device-info registration body, any certificate accepted (as the original), the
+        /// error log level, 30 s per exchange, no 503 retries, a new registration when the id is refused, and the NIO stack.
         public init(
             backendURL: String, applicationId: String, deviceType: String = "iPhone", deviceModel: String = "iOS 17.5",
             registersAgainWhenRefused: Bool = true, serviceUnavailableRetries: Int = 0, retryDelay: Duration = .seconds(2),
@@ -92,17 +98,25 @@ public final class SCPmsSessionManager: Sendable {
             case again
         }
 
+        /// The device's registration id (`X-SMP-APPCID`), stored and sent with later requests.
         public let applicationConnectionId: String
+        /// Whether the stored id was accepted, or the device registered for the first time or again.
         public let registration: Registration
 
+        /// A session as `startSession(user:password:)` returns it: the id in use and how it came about.
         public init(applicationConnectionId: String, registration: Registration) {
             self.applicationConnectionId = applicationConnectionId
             self.registration = registration
         }
     }
 
+    /// The phone the app runs on: its network carries the requests, its clock times the retries, its trace
+    /// records the outcomes.
     public let node: Node
+    /// Where the backend is and how the manager talks to it, fixed when the manager is made.
     public let configuration: Configuration
+    /// Where the registration id and the credentials are kept; a new manager given the same store
+    /// models a relaunch of the app.
     public let store: any SCPmsSettingsStore
     let backend: BackendURL
     /// The configured HTTP stack, talking to the backend with the configured trust.
@@ -171,6 +185,8 @@ public final class SCPmsSessionManager: Sendable {
         }
     }
 
+    /// Asked for the id as a session starts and told of every check, registration and log upload
+    /// as it ends; held weakly.
     public var delegate: (any SCPmsSessionManagerDelegate)? {
         get { state.withLock { $0.delegate } }
         set { state.withLock { $0.delegate = newValue } }

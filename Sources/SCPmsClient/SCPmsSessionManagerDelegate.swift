@@ -14,7 +14,10 @@ public protocol SCPmsSessionManagerDelegate: AnyObject, Sendable {
     func sessionManager(_ manager: SCPmsSessionManager, checkDidSucceedWith applicationConnectionId: String)
     /// The check failed (a refused id is followed by a registration when the manager registers again).
     func sessionManager(_ manager: SCPmsSessionManager, checkDidFailWith error: SCPmsSessionError)
+    /// The device registered: the new id is already stored and is sent as X-SMP-APPCID from now on.
     func sessionManager(_ manager: SCPmsSessionManager, registerDidSucceedWith applicationConnectionId: String)
+    /// A registration failed: no stored credentials, refused credentials, no id in the answer, or the endpoint, the
+    /// service or the network failed.
     func sessionManager(_ manager: SCPmsSessionManager, registerDidFailWith error: SCPmsSessionError)
     /// A log upload ended: the number of lines sent, or why not.
     func sessionManager(_ manager: SCPmsSessionManager, logUploadDidFinishWith result: Result<Int, SCPmsLogUploadError>)
@@ -24,7 +27,9 @@ extension SCPmsSessionManagerDelegate {
     public func sessionManager(_ manager: SCPmsSessionManager, applicationConnectionIdFor session: SCPmsURLSession) -> String? { nil }
     public func sessionManager(_ manager: SCPmsSessionManager, checkDidSucceedWith applicationConnectionId: String) {}
     public func sessionManager(_ manager: SCPmsSessionManager, checkDidFailWith error: SCPmsSessionError) {}
+    /// By default nothing: the manager has already stored the new id.
     public func sessionManager(_ manager: SCPmsSessionManager, registerDidSucceedWith applicationConnectionId: String) {}
+    /// By default nothing: the async `registerApplication()` and `startSession(user:password:)` throw the same error.
     public func sessionManager(_ manager: SCPmsSessionManager, registerDidFailWith error: SCPmsSessionError) {}
     public func sessionManager(_ manager: SCPmsSessionManager, logUploadDidFinishWith result: Result<Int, SCPmsLogUploadError>) {}
 }

@@ -10,10 +10,12 @@ public struct ConverterManifest: Sendable {
     public struct Converter: Sendable {
         /// The file name under `socPrint/`, e.g. `docs-to-pdf-converter-1.7.jar`.
         public let fileName: String
+        /// The bytes uploaded when the host's copy is missing or its digest differs: the real jar or a stand-in.
         public let payload: UploadSource
         /// Upper-case hex MD5 of the payload.
         public let md5: String
 
+        /// A converter whose digest is already known; `md5` is upper-cased, as the host's `md5` prints it.
         public init(fileName: String, payload: UploadSource, md5: String) {
             self.fileName = fileName
             self.payload = payload
@@ -36,6 +38,8 @@ public struct ConverterManifest: Sendable {
     /// Multivalent: 6 pages per sheet (`tool.pdf.Impose`).
     public let multivalent: Converter
 
+    /// The three converters a print may need: the document converter for non-PDF files, nup_pdf for 2, 4 and 8 pages
+    /// per sheet, and Multivalent for 6.
     public init(documentConverter: Converter, nUp: Converter, multivalent: Converter) {
         self.documentConverter = documentConverter
         self.nUp = nUp

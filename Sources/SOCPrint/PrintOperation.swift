@@ -11,11 +11,23 @@ public final class PrintOperation: Sendable {
     /// Answers a question the flow asks (the mobile-data prompt, the cancel confirmation): true for "Yes".
     public typealias Ask = @Sendable (Alert) async -> Bool
 
+    /// How a print ended: its status, the failed row and its alert if it failed, what was uploaded, and the
+    /// dialog's final rows.
     public struct Outcome: Sendable {
-        public enum Status: String, Sendable, CaseIterable { case printed, failed, cancelled }
+        /// Whether the job reached the printer, stopped on an error, or was stopped.
+        public enum Status: String, Sendable, CaseIterable {
+            /// Every applicable row finished: `lpr` took the job without a word.
+            case printed
+            /// A row failed; ``PrintOperation/Outcome/failedStep`` and ``PrintOperation/Outcome/alert`` say which and why.
+            case failed
+            /// Cancel was confirmed, "No" was answered to the mobile-data prompt, or `run()` was called a second time.
+            case cancelled
+        }
+        /// Whether the job was sent to the printer, failed at a row, or was cancelled.
         public let status: Status
         /// The failed row and the alert shown for it (title and message).
         public let failedStep: PrintStep?
+        /// The alert shown for the failed row (the host's output, if any, as its message); nil unless the print failed.
         public let alert: Alert?
         /// Remote paths uploaded in full during this print, in order.
         public let uploaded: [String]
@@ -34,6 +46,7 @@ public final class PrintOperation: Sendable {
         var uploaded: [String] = []
     }
 
+    /// What is printed: the document, printer, pages per sheet and page range the print screen checked.
     public let request: PrintRequest
     private let connectivity: SSHConnectivity
     private let converters: ConverterManifest

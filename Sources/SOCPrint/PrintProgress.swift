@@ -1,11 +1,32 @@
 /// The ten rows of the "Printing Progress" dialog, in order.
 public enum PrintStep: Int, Sendable, CaseIterable {
-    case connecting, housekeeping, uploadDocumentConverter, uploadFormatter, uploadDocument
-    case convertToPDF, trim, format, convertToPostScript, send
+    /// "Connecting to server": the SSH connection and the password login.
+    case connecting
+    /// "Some housekeeping": `mkdir socPrint/`, then every file in it but the three converters is deleted.
+    case housekeeping
+    /// "Uploading DOC converter": the document converter, uploaded unless the host's copy matches its digest; skipped
+    /// for PDFs.
+    case uploadDocumentConverter
+    /// "Uploading PDF Formatter": nup_pdf, or Multivalent for 6 pages per sheet, uploaded unless cached; skipped at one
+    /// page per sheet.
+    case uploadFormatter
+    /// "Uploading <file name>": the document, to `socPrint/source.<ext>`.
+    case uploadDocument
+    /// "Converting to PDF" with the document converter; skipped for PDFs.
+    case convertToPDF
+    /// "Trim PDF to page S to E" with Ghostscript; skipped when all pages are printed.
+    case trim
+    /// "Formatting to N pages/sheet" with nup_pdf or Multivalent; skipped at one page per sheet.
+    case format
+    /// "Converting to Postscript" with `pdftops`.
+    case convertToPostScript
+    /// "Sending to <printer>": `lpr -P` with the PostScript file.
+    case send
 }
 
 /// One row of the dialog as a UI binds to it.
 public struct PrintRow: Sendable, Equatable {
+    /// What the row shows: nothing yet, a spinner, a tick, a cross, or nothing at all because it does not apply.
     public enum State: Sendable, Equatable {
         /// Not reached yet.
         case pending
@@ -19,14 +40,18 @@ public struct PrintRow: Sendable, Equatable {
         case skipped
     }
 
+    /// Which of the dialog's rows this is; its `rawValue` is the row's index in the dialog.
     public let step: PrintStep
     /// The app's title, e.g. "Uploading DOC converter", "Formatting to 8 pages/sheet", "Sending to psts".
     public let title: String
+    /// What the row shows now; it changes as the print goes on.
     public var state: State
     /// Upload rows: bytes sent so far and the file's size (for a progress bar); nil for other rows.
     public var sent: Int64?
+    /// The size in bytes of what the row uploads (a converter or the document); nil for rows that upload nothing.
     public var total: Int64?
 
+    /// A row with nothing sent yet: ``PrintRow/sent`` starts at 0 when `total` is given, and is nil otherwise.
     public init(step: PrintStep, title: String, state: State, total: Int64? = nil) {
         self.step = step
         self.title = title
@@ -38,9 +63,13 @@ public struct PrintRow: Sendable, Equatable {
 
 /// The dialog's text: the app's strings, and sizes as iOS shows them.
 public enum PrintingText {
+    /// The dialog's title, the first line of ``PrintingText/dialog(_:finished:)``.
     public static let dialogTitle = "Printing Progress"
+    /// The footer of the rows that run a slow command on the host: conversion to PDF, trimming, PostScript.
     public static let slowStep = "This could take a while..."
+    /// The dialog's button while the print runs.
     public static let cancel = "Cancel"
+    /// The dialog's button once the print is over.
     public static let close = "Close"
 
     /// An upload row's footer, the app's `"%@ of %@ (%.1f%%)"`: "46.6 MB of 46.6 MB (100.0%)".

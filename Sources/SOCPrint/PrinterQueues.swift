@@ -1,12 +1,17 @@
 /// The status screen (`StatusViewController`): every printer's queue, and deleting the user's pending jobs — one SSH
 /// connection per press, one exec per printer.
 public enum PrinterQueues {
+    /// The status screen's text while it connects, before a report arrives.
     public static let connecting = "Connecting to server..."
+    /// The last line of ``PrinterQueues/deleteAll(_:printers:)``'s report, after one line per printer.
     public static let allDeleted = "Deletion command sent to all printers"
 
     /// What the status screen shows, or the alert when the connection fails.
     public struct Report: Sendable {
+        /// The screen's text: each printer's queue, or one line per printer that a deletion was sent; empty when the
+        /// login failed.
         public let text: String
+        /// The alert shown instead when the login failed or Settings lacks credentials; nil otherwise.
         public let alert: Alert?
     }
 

@@ -6,6 +6,7 @@ import WireHTTP
 
 /// The quota screen (`QuotaViewController`): logs into mysoc with the app's form POST and reads the quota table.
 public struct QuotaClient: Sendable {
+    /// mysoc, the SoC site whose quota page the app reads.
     public static let defaultHost = "mysoc.nus.edu.sg"
     /// The form, **not URL-encoded**, exactly as the app sends it (a password with `&` or `=` breaks it there too).
     public static func form(user: String, password: String) -> String {
@@ -14,10 +15,13 @@ public struct QuotaClient: Sendable {
 
     /// How to trust the site's certificate: the system's roots (as the app), or a CA (the workbench's test CA).
     public enum Trust: Sendable {
+        /// The system's trust roots, as the app.
         case systemDefault
+        /// Only certificates issued by this CA, given as PEM bytes (e.g. the workbench's test CA).
         case caPEM([UInt8])
     }
 
+    /// What the quota screen shows after a refresh: its text, and the rows it was made from (none on a failure).
     public struct Report: Sendable {
         /// The screen's text: `type : value\n\n` per row, or the message instead of rows.
         public let text: String
@@ -25,11 +29,15 @@ public struct QuotaClient: Sendable {
         public let rows: [(type: String, value: String)]
     }
 
+    /// The quota site's host name or address; a name is also sent as the TLS server name (SNI).
     public let host: String
+    /// The HTTPS port of the quota site (443 unless a test or a live run moves it).
     public let port: Int
+    /// The node the HTTPS request leaves from: the phone, on the simulated or the live wire.
     public let node: Node
     private let tls: NIOSSLContext
 
+    /// A client for the quota site; throws when `trust` holds no PEM certificate or the TLS context cannot be made.
     public init(host: String = defaultHost, port: Int = 443, node: Node, trust: Trust = .systemDefault) throws {
         self.host = host
         self.port = port

@@ -11,8 +11,11 @@ public final class SOCPrintApp: Sendable {
     /// iOS hands "Open In" documents over as `file://` URLs into the app's `Documents/Inbox`.
     public static let inboxURLPrefix = "file:///Documents/Inbox/"
 
+    /// The phone: its network carries every connection, its bus delivers "Open In" URLs, its trace records what happened.
     public let node: Node
+    /// The Settings screen's values (credentials, extra printer, server) that every operation reads.
     public let settings: SettingsStore
+    /// The converter jars (or stand-ins) the print flow uploads to the host, with their digests.
     public let converters: ConverterManifest
     /// Where the quota page is (mysoc) and how its certificate is trusted.
     public let quota: QuotaClient
@@ -29,6 +32,8 @@ public final class SOCPrintApp: Sendable {
     }
     private let state = Mutex(State())
 
+    /// An app with empty settings that uploads over SCP and accepts any host key unless told otherwise, as the iOS app;
+    /// call ``SOCPrintApp/registerForDocuments()`` for it to receive "Open In" files.
     public init(
         node: Node, converters: ConverterManifest, quota: QuotaClient, transport: UploadTransport = .scp,
         settings: SettingsStore = SettingsStore(), hostKeyPolicy: SSHConnectivity.HostKeyPolicy = .acceptAny
@@ -93,7 +98,9 @@ public final class SOCPrintApp: Sendable {
 
     /// Why a handed-over URL was not opened; whoever waits for a document learns it.
     public struct OpenInRefused: Error, CustomStringConvertible {
+        /// The URL that was handed over; empty when nothing was (``SOCPrintApp/stopWaitingForDocuments()``).
         public let url: String
+        /// Why it was not opened, e.g. "no such file in Documents/Inbox".
         public let reason: String
         public var description: String { "Open In refused \(url): \(reason)" }
     }

@@ -20,16 +20,25 @@ public final class SSHConnectivity: @unchecked Sendable {
 
     /// What one exec gave back.
     public struct ExecResult: Sendable, Equatable {
+        /// Everything the command wrote to standard output, as text.
         public var stdout = ""
+        /// Everything the command wrote to standard error, as text.
         public var stderr = ""
+        /// The exit status the server reported; 0 is success.
         public var exitStatus = 0
     }
 
+    /// Why a login or a command could not be carried out.
     public enum ConnectivityError: Error, Equatable, CustomStringConvertible {
+        /// No connection is open: ``SSHConnectivity/connect()`` was not called or failed, or the connection was closed.
         case notConnected
+        /// The server refused the password of `user`, or offered no password login.
         case authenticationFailed(user: String)
+        /// The server's host key is not the one pinned with ``SSHConnectivity/HostKeyPolicy/pinned(_:)``.
         case hostKeyMismatch
+        /// The server refused to run the command (or subsystem) given.
         case execRefused(String)
+        /// The channel of the command given closed before the server reported its exit status.
         case closedWithoutExitStatus(String)
 
         public var description: String {
@@ -43,16 +52,23 @@ public final class SSHConnectivity: @unchecked Sendable {
         }
     }
 
+    /// The print host's name or address, from Settings' server.
     public let host: String
+    /// The SSH port: 22 unless Settings' server names another.
     public let port: Int
+    /// The Unix username the password login offers.
     public let user: String
     let password: String
+    /// The node the connection leaves from; its trace records logins, uploads and print steps.
     public let node: Node
+    /// Which host keys the login accepts: any (as the app), or only a pinned one.
     public let hostKeyPolicy: HostKeyPolicy
     /// The app's connect timeout.
     public let connectTimeout: TimeAmount
     private var channel: (any Channel)?
 
+    /// A connection not made yet: ``SSHConnectivity/connect()`` logs in with `password`, and the whole login must finish
+    /// within `connectTimeout`.
     public init(
         host: String, port: Int = 22, user: String, password: String, node: Node,
         hostKeyPolicy: HostKeyPolicy = .acceptAny, connectTimeout: TimeAmount = .seconds(10)
@@ -69,7 +85,10 @@ public final class SSHConnectivity: @unchecked Sendable {
     /// How a login went: what the app reports ("Server unreachable…" when the server is not found, "Username/Password
     /// incorrect" when it is but refuses the password), and in words why it failed.
     public struct Login: Sendable, Equatable {
+        /// False when no connection was made, or the login ended for any reason but a refused password (the app
+        /// then shows ``Alert/serverUnreachable``).
         public let serverFound: Bool
+        /// Whether the password was accepted; only then is the connection open for commands.
         public let authorised: Bool
         /// Why the login failed (nil when it did not): the refused user, the unreachable address and the network's reason.
         public let failure: String?

@@ -5,13 +5,17 @@ import Synchronization
 public final class SettingsStore: Sendable {
     /// The app's keys.
     public static let usernameKey = "KEY_USERNAME", passwordKey = "KEY_PASSWORD", printerKey = "KEY_PRINTER", serverKey = "KEY_SERVER"
+    /// The server used until one is saved: Sunfire, the SoC Unix host the app prints through (port 22).
     public static let defaultServer = "sunfire.comp.nus.edu.sg"
 
     private let values = Mutex<[String: String]>([:])
 
+    /// An empty store, as on a first launch: no credentials or printer, and the default server.
     public init() {}
 
+    /// The Unix username last saved; nil until the first save.
     public var username: String? { values.withLock { $0[Self.usernameKey] } }
+    /// The Unix password last saved, in plain text as the app kept it; nil until the first save.
     public var password: String? { values.withLock { $0[Self.passwordKey] } }
     /// The extra printer ("" or nil for none), prepended to the built-in list.
     public var printer: String? { values.withLock { $0[Self.printerKey] } }
@@ -53,6 +57,7 @@ public final class SettingsStore: Sendable {
 
 /// The built-in printers (`-sx`: single-sided), and the list the print screen offers.
 public enum Printers {
+    /// The twelve queues the app offers: six printers, each with its single-sided `-sx` queue.
     public static let builtIn = [
         "psts", "psts-sx", "pstsb", "pstsb-sx", "pstsc", "pstsc-sx", "psc008", "psc008-sx",
         "psc011", "psc011-sx", "psc245", "psc245-sx",
@@ -76,11 +81,14 @@ public enum Printers {
 
 /// The print screen: its choices and the checks the Print button makes before the progress dialog opens.
 public struct PrintScreen: Sendable {
+    /// The chosen printer; nil or empty fails the Print button's check with ``Alert/printerNotSelected``.
     public var printer: String?
+    /// The "Pages per sheet" choice; one by default.
     public var pagesPerSheet: PagesPerSheet = .one
     /// "All", or "Custom" with the two text fields as typed.
     public var customRange: (from: String, to: String)?
 
+    /// The screen with these choices; by default no printer, one page per sheet and all pages.
     public init(printer: String? = nil, pagesPerSheet: PagesPerSheet = .one, customRange: (from: String, to: String)? = nil) {
         self.printer = printer
         self.pagesPerSheet = pagesPerSheet
@@ -108,9 +116,13 @@ public struct PrintScreen: Sendable {
 
 /// A document handed to the app ("Open In"): its file name and bytes.
 public struct OpenedDocument: Sendable {
+    /// The file name as handed over, e.g. `Term project overview.pptx`; its extension decides whether it is
+    /// converted to PDF.
     public let name: String
+    /// The file's bytes, taken out of the app's inbox.
     public let source: UploadSource
 
+    /// A document with this name and content, as a file arriving through "Open In" becomes.
     public init(name: String, source: UploadSource) {
         self.name = name
         self.source = source

@@ -5,15 +5,20 @@ import Wire
 
 /// How a file travels to the host: SCP like the iOS app (NMSSH/libssh2), SFTP like the Android app (JSch).
 public enum UploadTransport: String, Sendable, CaseIterable {
-    case scp, sftp
+    /// Legacy SCP (`scp -t`), as the iOS app through libssh2.
+    case scp
+    /// The SFTP subsystem, 32 KiB writes with up to 64 in flight, as the Android app through JSch.
+    case sftp
 }
 
 /// A file to upload, read in order a chunk at a time so a 46.6 MB converter is never held twice.
 public struct UploadSource: Sendable {
+    /// The file's length in bytes; an upload sends exactly this many.
     public let size: Int64
     /// Bytes `[offset, offset + count)`; fewer only at the end.
     public let read: @Sendable (_ offset: Int64, _ count: Int) throws -> [UInt8]
 
+    /// A file of `size` bytes read through `read` (from disk, or generated), so it need never be whole in memory.
     public init(size: Int64, read: @escaping @Sendable (_ offset: Int64, _ count: Int) throws -> [UInt8]) {
         self.size = size
         self.read = read

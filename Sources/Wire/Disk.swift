@@ -45,10 +45,12 @@ public protocol Disk: AnyObject, Sendable {
 
 /// An open file of a ``Disk``: its path and the life of the node it was opened in.
 public struct DiskFile: Sendable, Hashable {
+    /// The file's path on the disk: its name in the disk's one root, folders and all.
     public let path: String
     /// How many crashes the disk had been through when the file was opened.
     public let boot: Int
 
+    /// A handle to the file at `path` opened in the node's life `boot`; a ``Disk`` makes these in ``Disk/open(_:create:boot:)``.
     public init(path: String, boot: Int) {
         self.path = path
         self.boot = boot
@@ -57,6 +59,7 @@ public struct DiskFile: Sendable, Hashable {
 
 /// What a ``Disk`` could not do, and why.
 public struct DiskError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Which failure it was, for a store to act on (a missing file, a device error, a handle from before a crash, a limit).
     public enum Kind: Sendable, Equatable {
         /// No file at the path.
         case notFound
@@ -68,9 +71,11 @@ public struct DiskError: Error, CustomStringConvertible, Sendable, Equatable {
         case limit
     }
 
+    /// What went wrong, as a case a store can switch on; `description` says it in words.
     public let kind: Kind
     public let description: String
 
+    /// A failure of `kind`; `description` names the file and the node, for messages.
     public init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description

@@ -31,9 +31,13 @@ public final class FaultPoints: Sendable {
 
     /// What is known about one point.
     public struct Point: Sendable, Equatable {
+        /// The point's name, e.g. `printer.media-empty`, as ``Node/fault(_:)`` checks it and scenarios switch it.
         public let name: String
+        /// How the point behaves at its next check; a `.times` mode counts down as it fires and ends `.off`.
         public var mode: Mode
+        /// How many times the point has been checked (``FaultPoints/fires(_:)``), whether it fired or not.
         public var checks: Int
+        /// How many of those checks fired the fault.
         public var fired: Int
     }
 

@@ -11,6 +11,8 @@ public struct LinkConditions: Sendable, Equatable, CustomStringConvertible {
     /// Bytes per second; `nil` is unlimited.
     public var bandwidth: Int? = nil
 
+    /// Conditions with `latency` for each segment and at most `bandwidth` bytes per second (nil: unlimited); the
+    /// defaults make a perfect link.
     public init(latency: Latency = .fixed(0), bandwidth: Int? = nil) {
         self.latency = latency
         self.bandwidth = bandwidth

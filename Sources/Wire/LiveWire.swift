@@ -11,9 +11,13 @@ import Synchronization
 /// Actors listen on `bindHost` (loopback by default). Connecting to a node name by the port it asked for
 /// reaches the port it really got, so a scenario written against `echo:7` also runs live.
 public final class LiveWire: Sendable {
+    /// The NIO event loops the nodes run on; a node keeps the one it was given for its whole life.
     public let group: MultiThreadedEventLoopGroup
+    /// The fault points all the wire's nodes share; `chance` draws from the seed's `faults` stream.
     public let faults: FaultPoints
+    /// The URL-scheme bus all the wire's nodes share, as the apps of one phone do.
     public let bus: URLBus
+    /// Where the nodes' trace events go (a ``DiscardingTraceSink`` unless the initializer got another).
     public let tracer: any TraceSink
     /// The threads blocking work (files, SQLite, password hashing) runs on, off the event loops.
     public let threadPool: NIOThreadPool
@@ -21,6 +25,8 @@ public final class LiveWire: Sendable {
     let time: LiveTime
     /// The conditions a live session sets between clients and the served actors.
     public let links: LiveLinks
+    /// The seed of the nodes' behaviour streams (jitter, chance; never secrets, which come from the system), drawn from
+    /// the system when the initializer got none.
     public let seed: UInt64
     private let loops = Mutex<[String: any EventLoop]>([:])
     private let skews = Mutex<[String: ClockSkew]>([:])

@@ -39,18 +39,28 @@ public protocol Listener: Sendable {
 
 /// Connection-level failures, worded like the socket errors a real client would see.
 public struct WireError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// Which socket failure it was; the raw value is how the error's `description` words it.
     public enum Kind: String, Sendable {
+        /// Nothing listens at the host's port (ECONNREFUSED).
         case refused = "connection refused"
+        /// The host name names no node the wire knows and does not resolve, or is not a usable address.
         case unknownHost = "unknown host"
+        /// The connection was not established within its time-out (its SYNs lost in a partition, say).
         case timedOut = "connection timed out"
+        /// The peer aborted the connection (ECONNRESET), e.g. a server whose channel initializer failed.
         case reset = "connection reset by peer"
+        /// A listener already holds the address and port asked for (EADDRINUSE).
         case addressInUse = "address already in use"
+        /// The peer closed the connection before the exchange was over.
         case closed = "connection closed"
     }
 
+    /// Which failure it was, for callers that tell a refusal from a time-out or an unknown host.
     public let kind: Kind
+    /// What the failure concerns: usually `host:port`, the host alone when it is unknown, or a short sentence.
     public let detail: String
 
+    /// A failure of `kind` about `detail`; its description reads e.g. `connection refused: mig:631`.
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail

@@ -34,6 +34,8 @@ public struct Node: Sendable {
     public let disk: (any Disk)?
     let tracer: any TraceSink
 
+    /// Assembles a node from one wiring's services: the simulation kernel and ``LiveWire/node(_:)`` call it, and code
+    /// under test gets its nodes from them.
     public init(
         name: String, eventLoop: any EventLoop, network: any Network, clock: NodeClock,
         random: RandomStream, secrets: SecretRandom, faults: FaultPoints, bus: URLBus, tracer: any TraceSink,
@@ -105,12 +107,15 @@ public struct Node: Sendable {
 
 /// Records trace events. The kernel's trace stamps them with virtual time; the live wire may log or drop them.
 public protocol TraceSink: Sendable {
+    /// Records `event` of the node or actor called `actor`, with its `fields` in the order given.
     func record(actor: String, event: String, fields: [(String, String)])
 }
 
 /// A trace sink that drops everything (live wire default).
 public struct DiscardingTraceSink: TraceSink {
+    /// A sink that keeps nothing.
     public init() {}
+    /// Drops the event.
     public func record(actor: String, event: String, fields: [(String, String)]) {}
 }
 

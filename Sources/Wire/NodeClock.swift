@@ -17,11 +17,15 @@ public protocol TimeSource: Sendable {
 /// (JWT claims, job times). Calendar time includes the node's skew, which scenarios can change
 /// to model phones, hosts and servers that disagree about the time.
 public struct NodeClock: Clock, Sendable {
+    /// A point of the wiring's monotonic time, kept as uptime: the node's calendar skew does not move it.
     public struct Instant: InstantProtocol, Sendable {
         /// Monotonic time since the wiring started.
         public let uptime: Duration
+        /// The instant `uptime` after the wiring started.
         public init(uptime: Duration) { self.uptime = uptime }
+        /// The instant `duration` later (earlier when it is negative).
         public func advanced(by duration: Duration) -> Instant { Instant(uptime: uptime + duration) }
+        /// How long from this instant to `other`; negative when `other` is earlier.
         public func duration(to other: Instant) -> Duration { other.uptime - uptime }
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.uptime < rhs.uptime }
     }
@@ -29,14 +33,20 @@ public struct NodeClock: Clock, Sendable {
     let source: any TimeSource
     let skewBox: ClockSkew
 
+    /// A clock on `source`'s time whose calendar is off by `skew`, a box shared with whatever changes it (a scenario's
+    /// `clock NODE skew`).
     public init(source: any TimeSource, skew: ClockSkew = ClockSkew()) {
         self.source = source
         self.skewBox = skew
     }
 
+    /// The current instant: the wiring's uptime, virtual under simulation.
     public var now: Instant { Instant(uptime: source.uptime) }
+    /// One nanosecond: instants are kept to the nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
+    /// Suspends until `deadline` (virtual time under simulation); `tolerance` is ignored. Throws `CancellationError`
+    /// when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await source.sleep(untilUptime: deadline.uptime)
     }
@@ -54,10 +64,13 @@ public struct NodeClock: Clock, Sendable {
 /// A mutable clock offset shared by everything that reads one node's clock.
 public final class ClockSkew: Sendable {
     private let storage = Mutex<Duration>(.zero)
+    /// A skew of `initial`; none by default.
     public init(_ initial: Duration = .zero) { storage.withLock { $0 = initial } }
+    /// How far the node's calendar time is off (positive: ahead); its monotonic time is not affected.
     public var value: Duration {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
+    /// Sets the offset to `value`; every clock sharing this skew reads it at once.
     public func set(_ value: Duration) { storage.withLock { $0 = value } }
 }

@@ -8,6 +8,7 @@ import Synchronization
 public struct NodeTimer: Sendable {
     private let cancelling: @Sendable () -> Void
 
+    /// A timer that `cancel` stops: a ``TimeSource`` makes one for each timer it arms.
     public init(cancel: @escaping @Sendable () -> Void) { cancelling = cancel }
 
     /// Stops it from firing (nothing, once it has).

@@ -11,6 +11,7 @@ public struct PlantedBug: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// `system.what-goes-wrong`, e.g. `mig.status-ignored`.
     public let name: String
 
+    /// The bug called `name`; a module declares each of its bugs once, as a static constant.
     public init(_ name: String) { self.name = name }
 
     public var description: String { name }
@@ -20,8 +21,10 @@ public struct PlantedBug: Hashable, Sendable, Comparable, CustomStringConvertibl
 
 /// The planted bugs a run's nodes have: none, normally.
 public struct PlantedBugs: Sendable, Equatable, ExpressibleByArrayLiteral {
+    /// The bugs planted in the run; empty in every normal run.
     public let bugs: Set<PlantedBug>
 
+    /// The bugs in `bugs`, each once.
     public init(_ bugs: some Sequence<PlantedBug>) { self.bugs = Set(bugs) }
 
     public init(arrayLiteral bugs: PlantedBug...) { self.init(bugs) }
@@ -29,6 +32,7 @@ public struct PlantedBugs: Sendable, Equatable, ExpressibleByArrayLiteral {
     /// No bug: the behaviour of every normal run.
     public static let none = PlantedBugs([])
 
+    /// Whether `bug` is planted: what ``Node/planted(_:)`` asks.
     public func contains(_ bug: PlantedBug) -> Bool { !bugs.isEmpty && bugs.contains(bug) }
 }
 

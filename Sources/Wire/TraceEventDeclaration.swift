@@ -4,6 +4,7 @@
 /// next to the code that records them, e.g. `.event("job-created", fields: "job", "name")`, or
 /// `.event("job-state", fields: "job", values: ["state": JobState.allCases.map(\.rawValue)])`.
 public struct TraceEventDeclaration: Sendable, Equatable {
+    /// The event's kebab-case name, e.g. `job-created`: what the code records and a scenario's `expect trace` names.
     public let name: String
     /// Every key the event may carry (not all on every recording of it), those of `values` included.
     public let fields: Set<String>
@@ -11,6 +12,8 @@ public struct TraceEventDeclaration: Sendable, Equatable {
     /// message): any value may be looked for and recorded.
     public let values: [String: Set<String>]
 
+    /// The event `name` with the free keys `fields` and the closed keys `values`; ``TraceEventDeclaration/fields`` takes
+    /// the keys of `values` too.
     public init(_ name: String, fields: Set<String> = [], values: [String: Set<String>] = [:]) {
         self.name = name
         self.fields = fields.union(values.keys)
@@ -29,20 +32,25 @@ public struct TraceEventDeclaration: Sendable, Equatable {
 public struct TraceVocabulary: Sendable {
     /// What one event name may carry.
     public struct Entry: Sendable, Equatable {
+        /// Every key any declaration of the event gives, closed or free.
         public var fields: Set<String> = []
         /// The closed keys, with the values any declaration gives them; a key some declaration leaves free is not here.
         public var values: [String: Set<String>] = [:]
 
+        /// An entry with the keys `fields` and the closed keys' value sets `values`.
         public init(fields: Set<String> = [], values: [String: Set<String>] = [:]) {
             self.fields = fields
             self.values = values
         }
     }
 
+    /// What each declared event may carry, by event name.
     public let entries: [String: Entry]
     /// The keys each event may carry.
     public let fields: [String: Set<String>]
 
+    /// Merges `declarations` by event name: their keys add up, and a key stays closed only if every declaration that
+    /// gives it closes it (its values then add up too).
     public init(_ declarations: [TraceEventDeclaration]) {
         var entries: [String: Entry] = [:]
         var free: [String: Set<String>] = [:]
@@ -60,5 +68,6 @@ public struct TraceVocabulary: Sendable {
 
     /// The events' names.
     public var events: Set<String> { Set(entries.keys) }
+    /// Whether no event is declared at all.
     public var isEmpty: Bool { entries.isEmpty }
 }

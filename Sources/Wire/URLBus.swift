@@ -35,6 +35,7 @@ public final class URLBus: Sendable {
         /// `LSApplicationQueriesSchemes`: the schemes `canOpenURL` answers for (lowercased).
         public let queriesSchemes: [String]
 
+        /// An app's URL types and queried schemes, lowercased (schemes compare without case).
         public init(urlSchemes: [String], queriesSchemes: [String]) {
             self.urlSchemes = urlSchemes.map { $0.lowercased() }
             self.queriesSchemes = queriesSchemes.map { $0.lowercased() }
@@ -49,6 +50,7 @@ public final class URLBus: Sendable {
         case willResignActive = "will-resign-active"
     }
 
+    /// Receives an app's lifecycle events, on the loop given to ``URLBus/observeLifecycle(of:on:handler:)``.
     public typealias LifecycleHandler = @Sendable (LifecycleEvent) -> Void
 
     private struct Registration: Sendable {
@@ -88,6 +90,8 @@ public final class URLBus: Sendable {
     private let state = Mutex(State())
     private let tracer: any TraceSink
 
+    /// An empty bus (no app declared, no scheme registered, the home screen in front) that records its events to
+    /// `tracer` as `bus`.
     public init(tracer: any TraceSink) {
         self.tracer = tracer
     }
