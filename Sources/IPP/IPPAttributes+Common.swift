@@ -1,31 +1,65 @@
 /// Names of the attributes that print clients and servers use most, so that
 /// code spells them once (RFC 8011, PWG 5100.x).
 public enum IPPAttributeName {
+    /// `attributes-charset` (charset): the charset of the message's text and name values, the first operation attribute
+    /// of every request and response (RFC 8011 §4.1.4).
     public static let attributesCharset = "attributes-charset"
+    /// `attributes-natural-language` (naturalLanguage): the language of text and name values that carry none of their
+    /// own, the second operation attribute of every request and response (RFC 8011 §4.1.4).
     public static let attributesNaturalLanguage = "attributes-natural-language"
+    /// `printer-uri` (uri): the operation attribute naming the Printer a request is addressed to.
     public static let printerURI = "printer-uri"
+    /// `job-uri` (uri): the URI of a Job, as a request's target or among the Job's own attributes.
     public static let jobURI = "job-uri"
+    /// `job-id` (integer): the number a Printer gives a Job; with `printer-uri` it names the Job a request targets, and
+    /// a Job-creating response returns it.
     public static let jobID = "job-id"
+    /// `requesting-user-name` (name): the end user a client submits a request for, as the client knows them.
     public static let requestingUserName = "requesting-user-name"
+    /// `job-name` (name): the name a user gives a Job, for display (a Print-Job or Create-Job operation attribute).
     public static let jobName = "job-name"
+    /// `requested-attributes` (1setOf keyword): the attributes, or groups such as `all` and `job-template`, that a
+    /// Get-Printer-Attributes, Get-Job-Attributes or Get-Jobs request wants returned.
     public static let requestedAttributes = "requested-attributes"
+    /// `document-format` (mimeMediaType): the MIME media type of the document data, e.g. `application/pdf`.
     public static let documentFormat = "document-format"
+    /// `document-name` (name): the name of the document a Print-Job or Send-Document request carries.
     public static let documentName = "document-name"
+    /// `copies` (integer): the Job Template attribute saying how many copies of the Job to print.
     public static let copies = "copies"
+    /// `sides` (keyword): the Job Template attribute saying how pages go on the sheets: `one-sided`,
+    /// `two-sided-long-edge` or `two-sided-short-edge`.
     public static let sides = "sides"
+    /// `media` (keyword or name): the Job Template attribute naming the media to print on, e.g. `iso_a4_210x297mm`.
     public static let media = "media"
+    /// `media-col` (collection): the media to print on described by its properties (`media-size`, `media-type`,
+    /// `media-source`…), the alternative to `media` (PWG 5100.7).
     public static let mediaCol = "media-col"
+    /// `page-ranges` (1setOf rangeOfInteger): the Job Template attribute selecting the pages to print, numbered from 1.
     public static let pageRanges = "page-ranges"
+    /// `ipp-attribute-fidelity` (boolean): true asks the Printer to reject a Job whose attributes it cannot all honour;
+    /// false (the default) lets it ignore or substitute them.
     public static let ippAttributeFidelity = "ipp-attribute-fidelity"
+    /// `compression` (keyword): how the document data is compressed, e.g. `none`, `gzip` or `deflate`.
     public static let compression = "compression"
+    /// `last-document` (boolean): true in the Send-Document or Send-URI request that carries a Job's last document.
     public static let lastDocument = "last-document"
+    /// `which-jobs` (keyword): which Jobs a Get-Jobs request lists, e.g. `not-completed` (the default) or `completed`.
     public static let whichJobs = "which-jobs"
+    /// `my-jobs` (boolean): true asks Get-Jobs to list only the Jobs of the requesting user.
     public static let myJobs = "my-jobs"
+    /// `limit` (integer): the most Jobs a Get-Jobs response may return.
     public static let limit = "limit"
+    /// `status-message` (text): human-readable text in a response's operation group explaining its status-code.
     public static let statusMessage = "status-message"
+    /// `job-state` (enum): the state of a Job, from `pending` (3) to `completed` (9); see ``IPPJobState``.
     public static let jobState = "job-state"
+    /// `job-state-reasons` (1setOf keyword): details of a Job's state, e.g. `job-incoming` or
+    /// `job-completed-successfully`.
     public static let jobStateReasons = "job-state-reasons"
+    /// `printer-state` (enum): the state of a Printer: `idle` (3), `processing` (4) or `stopped` (5).
     public static let printerState = "printer-state"
+    /// `printer-state-reasons` (1setOf keyword): details of a Printer's state, e.g. `media-empty`, or `none`.
     public static let printerStateReasons = "printer-state-reasons"
 }
 

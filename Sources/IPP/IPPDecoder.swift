@@ -24,6 +24,8 @@ public struct IPPDecoder: Sendable {
         /// Bytes from the start of the message to the end-of-attributes tag, inclusive (document data not counted).
         public var maxMessageSize: Int
 
+        /// Creates limits; the ones not given keep the defaults (4096 attributes, depth 16, 32767-byte values, 1 MiB
+        /// messages).
         public init(
             maxAttributes: Int = 4096, maxCollectionDepth: Int = 16,
             maxValueLength: Int = 32767, maxMessageSize: Int = 1 << 20

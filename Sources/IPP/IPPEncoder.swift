@@ -5,6 +5,7 @@
 /// for a decoded message) are copied in one go. A decoded message therefore
 /// encodes back to exactly the bytes it was decoded from.
 public struct IPPEncoder: Sendable {
+    /// Creates an encoder; it has no settings and no state, so one can be shared freely.
     public init() {}
 
     /// Encodes a message.

@@ -9,6 +9,7 @@ public struct IPPFrameScanner: Sendable {
     /// Offset of the next attribute (or delimiter) not yet walked over.
     private var position = 8
 
+    /// Creates a scanner for one new message, to be given that message's bytes from its first byte (the header) on.
     public init() {}
 
     /// What the bytes received so far show.

@@ -6,6 +6,7 @@ public struct IPPRequestProblem: Error, Sendable, Hashable, CustomStringConverti
     /// A human-readable reason (fits `status-message`, ≤ 255 octets).
     public var message: String
 
+    /// Creates a problem to answer with the status-code `status`, and `message` as its `status-message`.
     public init(_ status: IPPStatus, _ message: String) {
         self.status = status
         self.message = message

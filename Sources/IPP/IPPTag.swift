@@ -6,16 +6,29 @@ public struct IPPGroupTag: RawRepresentable, Hashable, Sendable, CustomStringCon
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// `operation-attributes-tag` (0x01): starts the operation attributes, the first group of every request and
+    /// response.
     public static let operation = IPPGroupTag(rawValue: 0x01)
+    /// `job-attributes-tag` (0x02): starts a group of Job attributes: a request's Job Template attributes, or one Job's
+    /// attributes in a response (one group per Job in Get-Jobs).
     public static let job = IPPGroupTag(rawValue: 0x02)
     /// Ends the attribute section; never the tag of a group in a message.
     public static let endOfAttributes = IPPGroupTag(rawValue: 0x03)
+    /// `printer-attributes-tag` (0x04): starts a group of Printer attributes, as a Get-Printer-Attributes response
+    /// sends.
     public static let printer = IPPGroupTag(rawValue: 0x04)
+    /// `unsupported-attributes-tag` (0x05): starts the group in which a response returns the request's attributes or
+    /// values that the Printer does not support.
     public static let unsupported = IPPGroupTag(rawValue: 0x05)
+    /// `subscription-attributes-tag` (0x06): starts a group of Subscription attributes (RFC 3995, event notifications).
     public static let subscription = IPPGroupTag(rawValue: 0x06)
+    /// `event-notification-attributes-tag` (0x07): starts a group of Event Notification attributes (RFC 3995).
     public static let eventNotification = IPPGroupTag(rawValue: 0x07)
+    /// `resource-attributes-tag` (0x08): starts a group of Resource attributes (PWG 5100.22, IPP System Service).
     public static let resource = IPPGroupTag(rawValue: 0x08)
+    /// `document-attributes-tag` (0x09): starts a group of Document attributes (PWG 5100.5, IPP Document Object).
     public static let document = IPPGroupTag(rawValue: 0x09)
+    /// `system-attributes-tag` (0x0A): starts a group of System attributes (PWG 5100.22, IPP System Service).
     public static let system = IPPGroupTag(rawValue: 0x0A)
 
     /// Whether this tag may start a group in a message (0x01, 0x02, 0x04–0x0A).
@@ -61,38 +74,71 @@ public struct IPPValueTag: RawRepresentable, Hashable, Sendable, CustomStringCon
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     // MARK: Out-of-band
+    /// `unsupported` (0x10): out-of-band; the Printer does not support the attribute, as it says in the unsupported
+    /// attributes group of a response.
     public static let unsupported = IPPValueTag(rawValue: 0x10)
+    /// `default` (0x11): out-of-band; reserved for setting an attribute back to its default value.
     public static let `default` = IPPValueTag(rawValue: 0x11)
+    /// `unknown` (0x12): out-of-band; the attribute is supported but its value is not known at the moment.
     public static let unknown = IPPValueTag(rawValue: 0x12)
+    /// `no-value` (0x13): out-of-band; the attribute is supported but has no value assigned, e.g. a limit an
+    /// administrator has not configured.
     public static let noValue = IPPValueTag(rawValue: 0x13)
+    /// `not-settable` (0x15): out-of-band; the attribute cannot be set (RFC 3380, the Set operations).
     public static let notSettable = IPPValueTag(rawValue: 0x15)
+    /// `delete-attribute` (0x16): out-of-band; asks a Set operation to remove the attribute (RFC 3380).
     public static let deleteAttribute = IPPValueTag(rawValue: 0x16)
+    /// `admin-define` (0x17): out-of-band; the value is for an administrator to define (RFC 3380).
     public static let adminDefine = IPPValueTag(rawValue: 0x17)
 
     // MARK: Integer types
+    /// `integer` (0x21): a signed 32-bit integer in 4 octets, big-endian.
     public static let integer = IPPValueTag(rawValue: 0x21)
+    /// `boolean` (0x22): one octet, 0x00 for false and 0x01 for true.
     public static let boolean = IPPValueTag(rawValue: 0x22)
+    /// `enum` (0x23): a 32-bit code from an attribute's registered list, such as `printer-state` or `job-state`.
     public static let `enum` = IPPValueTag(rawValue: 0x23)
 
     // MARK: Octet-string types
+    /// `octetString` (0x30): octets in an unspecified format.
     public static let octetString = IPPValueTag(rawValue: 0x30)
+    /// `dateTime` (0x31): an RFC 2579 DateAndTime in 11 octets; see ``IPPDateTime``.
     public static let dateTime = IPPValueTag(rawValue: 0x31)
+    /// `resolution` (0x32): cross-feed and feed resolutions (two 32-bit integers) and a units octet, 9 octets; see
+    /// ``IPPResolution``.
     public static let resolution = IPPValueTag(rawValue: 0x32)
+    /// `rangeOfInteger` (0x33): a lower and an upper bound, two 32-bit integers; see ``IPPRange``.
     public static let rangeOfInteger = IPPValueTag(rawValue: 0x33)
+    /// `begCollection` (0x34): begins a `collection` value, whose members follow as `memberAttrName` items up to the
+    /// matching ``IPPValueTag/endCollection`` (RFC 8010 §3.1.6).
     public static let begCollection = IPPValueTag(rawValue: 0x34)
+    /// `textWithLanguage` (0x35): human-readable text with its own natural language, each length-prefixed, language
+    /// first.
     public static let textWithLanguage = IPPValueTag(rawValue: 0x35)
+    /// `nameWithLanguage` (0x36): a name with its own natural language, each length-prefixed, language first.
     public static let nameWithLanguage = IPPValueTag(rawValue: 0x36)
+    /// `endCollection` (0x37): ends the collection opened by the matching ``IPPValueTag/begCollection``; its value is
+    /// empty.
     public static let endCollection = IPPValueTag(rawValue: 0x37)
 
     // MARK: Character-string types
+    /// `textWithoutLanguage` (0x41): human-readable text in the message's `attributes-natural-language`.
     public static let textWithoutLanguage = IPPValueTag(rawValue: 0x41)
+    /// `nameWithoutLanguage` (0x42): a name (of a user, Job, document…) in the message's `attributes-natural-language`.
     public static let nameWithoutLanguage = IPPValueTag(rawValue: 0x42)
+    /// `keyword` (0x44): a registered or vendor identifier, e.g. `two-sided-long-edge`.
     public static let keyword = IPPValueTag(rawValue: 0x44)
+    /// `uri` (0x45): a URI, e.g. `ipp://printer.example/ipp/print`.
     public static let uri = IPPValueTag(rawValue: 0x45)
+    /// `uriScheme` (0x46): a URI scheme name, e.g. `ipps`.
     public static let uriScheme = IPPValueTag(rawValue: 0x46)
+    /// `charset` (0x47): an IANA charset name, e.g. `utf-8`.
     public static let charset = IPPValueTag(rawValue: 0x47)
+    /// `naturalLanguage` (0x48): a language tag, e.g. `en` or `fr-ca`.
     public static let naturalLanguage = IPPValueTag(rawValue: 0x48)
+    /// `mimeMediaType` (0x49): a MIME media type, e.g. `application/pdf`.
     public static let mimeMediaType = IPPValueTag(rawValue: 0x49)
+    /// `memberAttrName` (0x4A): inside a collection, an item whose value is the name of the member whose values follow.
     public static let memberAttrName = IPPValueTag(rawValue: 0x4A)
 
     /// The wire tag that announces a four-byte extension tag in the value.

@@ -43,6 +43,7 @@ public struct IPPStringSpan: ~Escapable {
 /// The bytes of an `octetString` or unknown-syntax value, in place.
 public struct IPPBytesSpan: ~Escapable {
     @usableFromInline let start: UnsafePointer<UInt8>
+    /// The number of bytes, clamped so that they lie within the message's buffer.
     public let count: Int
 
     @inlinable @_lifetime(immortal)
@@ -60,24 +61,48 @@ public struct IPPBytesSpan: ~Escapable {
 
 /// One attribute value read in place, with the cases of `IPPValueView`; valid while the attribute it came from is.
 public enum IPPValueSpan: ~Escapable {
+    /// An `integer` (tag 0x21): a signed 32-bit number, e.g. `copies` or `job-id`.
     case integer(Int32)
+    /// A `boolean` (tag 0x22), e.g. `ipp-attribute-fidelity`; a decoded octet other than 0 reads as true.
     case boolean(Bool)
     /// An `enum` value such as `printer-state` 3 (idle).
     case enumValue(Int32)
+    /// An `octetString` (tag 0x30): octets with no syntax of their own, read in place.
     case octetString(IPPBytesSpan)
+    /// A `dateTime` (tag 0x31), e.g. `date-time-at-creation`.
     case dateTime(IPPDateTime)
+    /// A `resolution` (tag 0x32), e.g. `printer-resolution` 600×600 dpi.
     case resolution(IPPResolution)
+    /// A `rangeOfInteger` (tag 0x33), e.g. one range of `page-ranges`.
     case rangeOfInteger(IPPRange)
+    /// A `textWithLanguage` (tag 0x35): text and the natural language it is in (instead of the message's), both as
+    /// UTF-8 bytes read in place.
     case textWithLanguage(IPPStringSpan, language: IPPStringSpan)
+    /// A `nameWithLanguage` (tag 0x36): a name and the natural language it is in (instead of the message's), both as
+    /// UTF-8 bytes read in place.
     case nameWithLanguage(IPPStringSpan, language: IPPStringSpan)
+    /// A `textWithoutLanguage` (tag 0x41): text in the message's natural language, e.g. `status-message`, as UTF-8
+    /// bytes read in place.
     case text(IPPStringSpan)
+    /// A `nameWithoutLanguage` (tag 0x42): a name in the message's natural language, e.g. `job-name`, as UTF-8 bytes
+    /// read in place.
     case name(IPPStringSpan)
+    /// A `keyword` (tag 0x44): an identifier such as `two-sided-long-edge`, as UTF-8 bytes read in place.
     case keyword(IPPStringSpan)
+    /// A `uri` (tag 0x45) such as `ipp://printer.example/ipp/print`, as UTF-8 bytes read in place.
     case uri(IPPStringSpan)
+    /// A `uriScheme` (tag 0x46): a scheme name such as `ipps`, as UTF-8 bytes read in place.
     case uriScheme(IPPStringSpan)
+    /// A `charset` (tag 0x47): a charset name such as `utf-8` in `attributes-charset`, as UTF-8 bytes read in place.
     case charset(IPPStringSpan)
+    /// A `naturalLanguage` (tag 0x48): a language tag such as `en` in `attributes-natural-language`, as UTF-8 bytes
+    /// read in place.
     case naturalLanguage(IPPStringSpan)
+    /// A `mimeMediaType` (tag 0x49): a media type such as `application/pdf` in `document-format`, as UTF-8 bytes read
+    /// in place.
     case mimeMediaType(IPPStringSpan)
+    /// A `collection` (`begCollection` 0x34 to `endCollection` 0x37), e.g. `media-col`: its members, read in place one
+    /// by one.
     case collection(IPPCollectionSpan)
     /// An out-of-band value: the tag is the whole meaning.
     case outOfBand(IPPValueTag)

@@ -58,12 +58,15 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
     }
 
     @inlinable
+    /// Whether `string`'s UTF-8 bytes are the view's, compared in place without making a `String`.
     public static func == (string: String, view: IPPStringView) -> Bool { view == string }
 
     @inlinable
+    /// Whether the view's bytes differ from `string`'s UTF-8 bytes, compared in place without making a `String`.
     public static func != (view: IPPStringView, string: String) -> Bool { !(view == string) }
 
     @inlinable
+    /// Whether `string`'s UTF-8 bytes differ from the view's, compared in place without making a `String`.
     public static func != (string: String, view: IPPStringView) -> Bool { !(view == string) }
 
     /// Views are equal when their bytes are, wherever they are.
@@ -120,24 +123,49 @@ public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollectio
 /// collections read in place. `owned` makes the `IPPValue`.
 // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public enum IPPValueView: @unchecked Sendable, Hashable {
+    /// An `integer` (tag 0x21): a signed 32-bit number, e.g. `copies` or `job-id`.
     case integer(Int32)
+    /// A `boolean` (tag 0x22), e.g. `ipp-attribute-fidelity`; a decoded octet other than 0 reads as true.
     case boolean(Bool)
     /// An `enum` value such as `printer-state` 3 (idle).
     case enumValue(Int32)
+    /// An `octetString` (tag 0x30): octets with no syntax of their own, a view of the message's buffer.
     case octetString(IPPBytesView)
+    /// A `dateTime` (tag 0x31), e.g. `date-time-at-creation`.
     case dateTime(IPPDateTime)
+    /// A `resolution` (tag 0x32), e.g. `printer-resolution` 600×600 dpi.
     case resolution(IPPResolution)
+    /// A `rangeOfInteger` (tag 0x33), e.g. one range of `page-ranges`.
     case rangeOfInteger(IPPRange)
+    /// A `textWithLanguage` (tag 0x35): text and the natural language it is in (instead of the message's), both as
+    /// UTF-8 bytes in the message's buffer.
     case textWithLanguage(IPPStringView, language: IPPStringView)
+    /// A `nameWithLanguage` (tag 0x36): a name and the natural language it is in (instead of the message's), both as
+    /// UTF-8 bytes in the message's buffer.
     case nameWithLanguage(IPPStringView, language: IPPStringView)
+    /// A `textWithoutLanguage` (tag 0x41): text in the message's natural language, e.g. `status-message`, as UTF-8
+    /// bytes in the message's buffer.
     case text(IPPStringView)
+    /// A `nameWithoutLanguage` (tag 0x42): a name in the message's natural language, e.g. `job-name`, as UTF-8 bytes in
+    /// the message's buffer.
     case name(IPPStringView)
+    /// A `keyword` (tag 0x44): an identifier such as `two-sided-long-edge`, as UTF-8 bytes in the message's buffer.
     case keyword(IPPStringView)
+    /// A `uri` (tag 0x45) such as `ipp://printer.example/ipp/print`, as UTF-8 bytes in the message's buffer.
     case uri(IPPStringView)
+    /// A `uriScheme` (tag 0x46): a scheme name such as `ipps`, as UTF-8 bytes in the message's buffer.
     case uriScheme(IPPStringView)
+    /// A `charset` (tag 0x47): a charset name such as `utf-8` in `attributes-charset`, as UTF-8 bytes in the message's
+    /// buffer.
     case charset(IPPStringView)
+    /// A `naturalLanguage` (tag 0x48): a language tag such as `en` in `attributes-natural-language`, as UTF-8 bytes in
+    /// the message's buffer.
     case naturalLanguage(IPPStringView)
+    /// A `mimeMediaType` (tag 0x49): a media type such as `application/pdf` in `document-format`, as UTF-8 bytes in the
+    /// message's buffer.
     case mimeMediaType(IPPStringView)
+    /// A `collection` (`begCollection` 0x34 to `endCollection` 0x37), e.g. `media-col`: its members, as views of the
+    /// message's buffer.
     case collection(IPPCollectionView)
     /// An out-of-band value: the tag is the whole meaning.
     case outOfBand(IPPValueTag)

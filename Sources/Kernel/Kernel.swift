@@ -46,6 +46,8 @@ public final class Kernel: @unchecked Sendable {
         bus.tearDown()
     }
 
+    /// Creates a world whose every random stream is derived from `seed`, whose virtual time zero is the calendar time
+    /// `epoch`, and whose nodes all have `plantedBugs`.
     public init(seed: UInt64, epoch: Duration = Kernel.defaultEpoch, plantedBugs: PlantedBugs = .none) {
         self.seed = seed
         self.epoch = epoch
@@ -76,13 +78,13 @@ public final class Kernel: @unchecked Sendable {
         return node
     }
 
-    /// The simulated disk of the node called `name` (the node is created on first use).
     /// The fault points every node's simulated disk checks (a write error, a read error, the fsync lie): a world's own,
     /// not an actor's, so a scenario may name them whatever it starts; the live wire has no simulated disk.
     public static let diskFaultPoints = SimulatedDisk.faultPoints
     /// The disk's "fsync lie": a sync that returns success and makes nothing durable.
     public static let fsyncLieFault = SimulatedDisk.fsyncLieFault
 
+    /// The simulated disk of the node called `name` (the node is created on first use).
     public func disk(of name: String) -> SimulatedDisk {
         if let disk = disks[name] { return disk }
         _ = node(name)
@@ -202,12 +204,15 @@ public final class Kernel: @unchecked Sendable {
 /// A handle on simulated async work.
 public final class SimulatedTask<T: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `result` is written by the task on the loop and read by the driver on the same thread.
+    /// The name the task was spawned with; the kernel's errors about the task quote it.
     public let name: String
+    /// The task's outcome, its value or the error it threw; nil while it has not finished.
     public internal(set) var result: Result<T, any Error>?
     var task: Task<Void, Never>?
 
     init(name: String) { self.name = name }
 
+    /// Whether the task has finished, returning or throwing (``SimulatedTask/result`` is set).
     public var isFinished: Bool { result != nil }
 
     func finish(_ result: Result<T, any Error>) { self.result = result }
@@ -218,8 +223,18 @@ public final class SimulatedTask<T: Sendable>: @unchecked Sendable {
 
 /// Why the kernel could not finish what it was asked to.
 public struct KernelError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable { case timedOut, stalled }
+    /// What kind of failure a ``KernelError`` reports.
+    public enum Kind: Sendable {
+        /// The task did not finish within its time limit of virtual time.
+        case timedOut
+        /// The task still waited when nothing was left to run: a deadlock, or work that escaped to a thread the kernel
+        /// does not drive.
+        case stalled
+    }
+    /// Whether the task timed out or stalled.
     public let kind: Kind
+    /// What happened, for people: the task's name, why it did not finish, and any determinism violations the loop
+    /// recorded (also the error's `description`).
     public let message: String
     init(_ kind: Kind, _ message: String) {
         self.kind = kind

@@ -49,6 +49,7 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
     private let lock = NIOLock()
     private var state = State()
 
+    /// Creates a loop at virtual time zero with no jobs, owned by the creating thread until a thread drives it.
     public init() {}
 
     // MARK: Driving
@@ -281,6 +282,8 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         }
     }
 
+    /// This loop as an unowned task executor, the form the runtime holds it in: a task that prefers this loop as its
+    /// executor runs its non-isolated code here (see ``Kernel/Kernel/spawn(_:_:)``).
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }

@@ -13,11 +13,19 @@ public final class Trace: TraceSink, @unchecked Sendable {
 
     /// One trace event.
     public struct Event: Sendable, Equatable {
+        /// When the event happened, in nanoseconds since the start of the run (virtual time in a simulated world); the
+        /// `t` of the canonical line.
         public let nanoseconds: Int64
+        /// Who recorded the event: a node's name, or a part of the world such as `net` or `bus`; the `actor` of the
+        /// canonical line.
         public let actor: String
+        /// What happened, as a short kebab-case name such as `open-rejected`; the `event` of the canonical line.
         public let event: String
+        /// The event's details as name–value pairs, in the order given; the canonical line sorts them by name.
         public let fields: [(String, String)]
 
+        /// Creates an event from its parts as given; ``Trace/record(actor:event:fields:)`` stamps its own with the time
+        /// now.
         public init(nanoseconds: Int64, actor: String, event: String, fields: [(String, String)]) {
             (self.nanoseconds, self.actor, self.event, self.fields) = (nanoseconds, actor, event, fields)
         }
@@ -50,6 +58,8 @@ public final class Trace: TraceSink, @unchecked Sendable {
         self.clock = clock
     }
 
+    /// Appends an event stamped with the clock's time now and hands it to every observer; a source path in a field's
+    /// value (" at /PATH:LINE") is cut to its file name, so the trace does not depend on the checkout.
     public func record(actor: String, event: String, fields: [(String, String)]) {
         let entry = Event(
             nanoseconds: clock(), actor: actor, event: event,
