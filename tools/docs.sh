@@ -2,7 +2,7 @@
 # The API documentation of the library products a team's own tests use (docs/library.md, "Documentation"): one DocC
 # archive per module, from its catalog (Sources/MODULE/MODULE.docc) and the public symbol graph of the debug build.
 #
-#   tools/docs.sh [MODULE…]      default: WorkbenchKit WorkbenchTesting NodeHTTP
+#   tools/docs.sh [MODULE…]      default: every library product's module
 #
 # Writes .build/docs/MODULE.doccarchive (static hosting: serve the folder, open /documentation/MODULE-lowercased/) and
 # .build/docs/MODULE.coverage.txt, and prints each module's warnings and its documentation coverage (docc's
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=("$@")
-[ ${#modules[@]} -gt 0 ] || modules=(WorkbenchKit WorkbenchTesting NodeHTTP)
+[ ${#modules[@]} -gt 0 ] || modules=(WorkbenchKit WorkbenchTesting NodeHTTP Wire Kernel IPP MiGClient SCPmsClient IMSSDK AppConnect SOCPrint)
 docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 [ -x "$docc" ] || docc="$(command -v docc)" || { echo "docs.sh: no docc beside swift or on PATH" >&2; exit 1; }
 
@@ -46,11 +46,22 @@ for module in "${modules[@]}"; do
   # docc's coverage table (types, members, globals: with an abstract, curated, with a code listing), then the module's
   # own symbols without a doc comment's abstract, by name: a public symbol without one is a defect.
   sed -n '/| Abstract/,/^Globals/p' "$log" | tee ".build/docs/$module.coverage.txt"
-  undocumented="$(python3 - ".build/docs/$module.doccarchive/documentation-coverage.json" <<'PY'
-import json, sys
-for entry in json.load(open(sys.argv[1])):
+  undocumented="$(python3 - ".build/docs/$module.doccarchive/documentation-coverage.json" "$module_graphs" "$module" <<'PY'
+import glob, json, re, sys
+coverage, graphs, module = sys.argv[1:4]
+# What the compiler declares by itself (an enum's init(rawValue:)) has no place in the source, so no comment can be
+# written for it: such symbols have no location in the symbol graph.
+implicit = set()
+for graph in glob.glob(graphs + "/*.symbols.json"):
+    for symbol in json.load(open(graph))["symbols"]:
+        if "location" not in symbol:
+            implicit.add("/".join([module] + symbol["pathComponents"]))
+for entry in json.load(open(coverage)):
     if entry["kind"]["isSymbol"] and not entry["hasAbstract"]:
-        print(entry["referencePath"].split("/documentation/", 1)[1])
+        path = entry["referencePath"].split("/documentation/", 1)[1]
+        # docc's disambiguation suffixes (Status-swift.enum, name-1x2y3) are not in the graph's path components.
+        if "/".join(re.sub(r"-(swift\.[a-z.]+|[0-9a-z]{4,5})$", "", part) for part in path.split("/")) not in implicit:
+            print(path)
 PY
 )"
   count="$(grep -c . <<< "$undocumented" || true)"
