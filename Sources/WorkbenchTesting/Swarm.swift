@@ -66,34 +66,50 @@ func swarm(
     seeds: ClosedRange<UInt64>, faults: SwarmFaults?, jobs: Int, environment: [String: String], sourceLocation: SourceLocation,
     _ body: @escaping @Sendable (Simulation) throws -> Void
 ) async -> SwarmOutcome {
-    if let problem = faults?.problem {
-        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
-        return SwarmOutcome(seedsRun: 0, failingSeeds: [])
-    }
-    let replay: SwarmReplay
-    do { replay = try SwarmReplay(environment: environment, faults: faults) } catch {
-        Issue.record(Comment(rawValue: error.message), sourceLocation: sourceLocation)
-        return SwarmOutcome(seedsRun: 0, failingSeeds: [])
-    }
-    let chosen = replay.seed.map { [$0] } ?? Array(seeds)
-    var failed: [FailingSeed] = []
-    await withTaskGroup(of: FailingSeed?.self) { group in
-        var pending = chosen.makeIterator()
-        for _ in 0..<max(1, jobs) {
-            guard let seed = pending.next() else { break }
-            group.addTask { FailingSeed(seed: seed, faults: faults, kept: replay.kept, body) }
+    let findings = await SwarmFindings(
+        seeds: seeds, faults: faults, jobs: jobs, environment: environment, replay: SwarmOutcome.replayCommand(), body)
+    for issue in findings.issues { Issue.record(Comment(rawValue: issue), sourceLocation: sourceLocation) }
+    return findings.outcome
+}
+
+/// What a swarm found, before a test framework hears of it: the issues to record (a plan or environment that cannot
+/// run, or one report a failing seed) and the outcome. Both faces, swift-testing's and XCTest's, record these.
+struct SwarmFindings {
+    let issues: [String]
+    let outcome: SwarmOutcome
+
+    /// Runs the swarm; `replay` is the command that runs the current test alone, which each failing seed's report
+    /// prefixes with its environment.
+    init(
+        seeds: ClosedRange<UInt64>, faults: SwarmFaults?, jobs: Int, environment: [String: String], replay: String,
+        _ body: @escaping @Sendable (Simulation) throws -> Void
+    ) async {
+        if let problem = faults?.problem {
+            (issues, outcome) = ([problem], SwarmOutcome(seedsRun: 0, failingSeeds: []))
+            return
         }
-        for await failing in group {
-            if let failing { failed.append(failing) }
-            if let seed = pending.next() { group.addTask { FailingSeed(seed: seed, faults: faults, kept: replay.kept, body) } }
+        let chosen: SwarmReplay
+        do { chosen = try SwarmReplay(environment: environment, faults: faults) } catch {
+            (issues, outcome) = ([error.message], SwarmOutcome(seedsRun: 0, failingSeeds: []))
+            return
         }
+        let run = chosen.seed.map { [$0] } ?? Array(seeds)
+        var failed: [FailingSeed] = []
+        await withTaskGroup(of: FailingSeed?.self) { group in
+            var pending = run.makeIterator()
+            for _ in 0..<max(1, jobs) {
+                guard let seed = pending.next() else { break }
+                group.addTask { FailingSeed(seed: seed, faults: faults, kept: chosen.kept, body) }
+            }
+            for await failing in group {
+                if let failing { failed.append(failing) }
+                if let seed = pending.next() { group.addTask { FailingSeed(seed: seed, faults: faults, kept: chosen.kept, body) } }
+            }
+        }
+        failed.sort { $0.seed < $1.seed }
+        issues = failed.map { $0.report(replay: replay) }
+        outcome = SwarmOutcome(seedsRun: run.count, failingSeeds: failed.map(\.seed))
     }
-    failed.sort { $0.seed < $1.seed }
-    let command = SwarmOutcome.replayCommand()
-    for seed in failed {
-        Issue.record(Comment(rawValue: seed.report(replay: command)), sourceLocation: sourceLocation)
-    }
-    return SwarmOutcome(seedsRun: chosen.count, failingSeeds: failed.map(\.seed))
 }
 
 /// Runs `body` in a fresh `Simulation` under `seed` and records one swift-testing issue for each of its
