@@ -12,7 +12,7 @@ public protocol AppConnectDelegate: AnyObject, Sendable {
 /// The AppConnect library inside one app: its view of the Ivanti client's state, learned over the bus.
 ///
 /// The real library is a singleton that reads the process's environment; here an app holds one instance
-/// for its ``Wire/Node`` (the simulated phone app), because the workbench runs many apps in one process and
+/// for its `Node` (the simulated phone app), because the workbench runs many apps in one process and
 /// keeps no globals. ``start()`` registers the app's AppConnect scheme and sends
 /// `appconnect://register?scheme=…`; the Ivanti client answers with `<scheme>://state?…` now and on every
 /// change. Everything else goes through URLs on the bus: this module never sees the Ivanti client's code.
@@ -43,6 +43,9 @@ public final class AppConnect: Sendable {
     /// How long ``certificate(serialNumber:tag:)`` waits for the Ivanti client's answer.
     public static let replyTimeout: TimeAmount = .seconds(5)
 
+    /// The library of the app on `node`, receiving AppConnect messages on `scheme` (kept lowercased); it does
+    /// nothing until ``start()``.
+    ///
     /// - returns: `nil` when `scheme` is not a URL scheme.
     public init?(node: Node, scheme: String) {
         guard BusURL.isScheme(scheme) else { return nil }
@@ -210,6 +213,7 @@ public final class AppConnect: Sendable {
 /// A failure of an AppConnect call that is not a derived-credential send (those throw
 /// ``DerivedCredentialServiceError``).
 public struct AppConnectError: Error, CustomStringConvertible, Sendable {
+    /// What failed, in words, e.g. `denied: …` when the Ivanti client refused a certificate.
     public let description: String
     /// An error that `description` explains, e.g. `denied: …` when the Ivanti client refused a certificate.
     public init(_ description: String) { self.description = description }

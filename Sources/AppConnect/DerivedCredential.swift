@@ -17,7 +17,7 @@ public enum DerivedCredentialSupport: Int, Sendable, CaseIterable {
 public struct DerivedCredential: Sendable, Equatable {
     /// One entry of the certificates array (the `Tag` / `Cert` / `PrivateKey` dictionary of the SDK).
     public struct Certificate: Sendable, Equatable {
-        /// A ``DerivedCredential/CredentialTag`` raw value; any text is accepted here and refused by `send`.
+        /// A `CredentialTag` raw value; any text is accepted here and refused by `send`.
         public let tag: String
         /// The DER-encoded certificate.
         public let certificate: [UInt8]
@@ -50,8 +50,13 @@ public struct DerivedCredential: Sendable, Equatable {
 
     /// `initWithName:serialNumber:expirationDate:certificates:`.
     ///
-    /// - parameter appConnect: the app's AppConnect library, whose device console the reason for a `nil` goes
-    ///   to (the real library is a process-wide singleton; the workbench runs many apps in one process).
+    /// - parameters:
+    ///   - name: the credential's name.
+    ///   - serialNumber: the serial number the app reads a certificate back by.
+    ///   - expirationDate: when the credential expires.
+    ///   - certificates: the credential's certificates, each with its tag and private key.
+    ///   - appConnect: the app's AppConnect library, whose device console the reason for a `nil` goes
+    ///     to (the real library is a process-wide singleton; the workbench runs many apps in one process).
     /// - returns: `nil` when the name or serial number is missing or empty, the date is missing, or the
     ///   certificates are missing or empty — the original initializer's cases — after logging which to the device's console.
     ///   Other problems (tags, key material, sizes) are reported by ``DerivedCredentialService/send(_:)`` as

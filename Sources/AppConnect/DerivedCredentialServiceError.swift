@@ -39,5 +39,6 @@ public struct DerivedCredentialServiceError: Error, Sendable, Equatable, CustomS
         self.message = message
     }
 
+    /// The code's number and name, then the message, e.g. `-1001 invalid: …`.
     public var description: String { "\(code.rawValue) \(code.word): \(message)" }
 }

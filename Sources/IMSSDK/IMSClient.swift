@@ -67,7 +67,12 @@ public final class IMSClient: Sendable {
     /// IMS through the configured stack, or why `imsURL` is unusable (thrown by the first request, as before).
     private let transport: Result<any HTTPTransport, IMSSDKError>
 
-    /// - parameter tokenSignerFactory: as in the original SDK's `initialize(…, tokenSignerFactory:)`.
+    /// The SDK initialised for `configuration`'s user and IMS, on `node`; it holds no session until it starts one.
+    ///
+    /// - parameters:
+    ///   - node: the phone the SDK runs on (see ``node``).
+    ///   - configuration: the user, IMS URL and token settings; an unusable `imsURL` is thrown by the first request.
+    ///   - tokenSignerFactory: as in the original SDK's `initialize(…, tokenSignerFactory:)`; called once, here.
     public init(node: Node, configuration: Configuration, tokenSignerFactory: () -> any TokenSigner) {
         self.node = node
         self.configuration = configuration
@@ -196,6 +201,7 @@ public struct IMSSDKError: Error, CustomStringConvertible, Sendable {
         self.status = status
     }
 
+    /// The ``message``.
     public var description: String { message }
 }
 

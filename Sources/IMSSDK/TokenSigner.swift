@@ -41,6 +41,7 @@ public struct TokenSigningError: Error, CustomStringConvertible, Sendable, Equat
         self.message = message
     }
 
+    /// The ``message``, in the original signer's words.
     public var description: String { message }
 
     /// Whether asking again may help: the back end was unreachable or failed on its side.

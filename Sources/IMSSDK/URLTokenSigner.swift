@@ -48,10 +48,14 @@ public struct URLTokenSigner: TokenSigner {
     /// The back end through the chosen stack, with the chosen trust.
     private let transport: any HTTPTransport
 
+    /// A signer that posts each prototype to the back end at `url`, from `node`.
+    ///
     /// - parameters:
+    ///   - node: the node the signing requests go out from; the outcome is reported on its event loop.
     ///   - url: `https://host[:port]/path` of the back end's signing endpoint (`http://` for a back end
     ///     without TLS).
     ///   - appAuthorization: the token that authenticates the app's user to its host (not an IMS token).
+    ///   - timeout: how long one signing request may take; past it the signing fails as `.transport`.
     ///   - trust: the roots the back end's certificate must chain to (https only).
     ///   - contentTypes: which answers count as a token (default: any, as the original signer).
     ///   - stack: the project's NIO client (both wirings) or `URLSession` (live only; for `https://`, only with

@@ -7,7 +7,9 @@ public struct IPPAttributeGroups: @unchecked Sendable, RandomAccessCollection {
     @usableFromInline
     init(box: IPPStorageBox) { self.box = box }
 
+    /// The position of the first group: always 0.
     @inlinable public var startIndex: Int { 0 }
+    /// The position after the last group: the number of groups in the message.
     @inlinable public var endIndex: Int { box.head.pointee.groupCount }
 
     /// The group at a position in the message.
@@ -39,7 +41,9 @@ public struct IPPAttributeGroup: @unchecked Sendable, RandomAccessCollection {
     /// The group's delimiter tag.
     public var tag: IPPGroupTag { IPPGroupTag(rawValue: storage.groups[index].tag) }
 
+    /// The position of the first attribute: always 0.
     @inlinable public var startIndex: Int { 0 }
+    /// The position after the last attribute: the number of attributes in the group.
     @inlinable public var endIndex: Int { Int(storage.groups[index].attributeCount) }
 
     /// The attribute at a position in the group.

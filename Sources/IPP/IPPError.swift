@@ -21,6 +21,7 @@ public struct IPPError: Error, CustomStringConvertible, Sendable, Hashable {
         /// A value given to a builder cannot be represented on the wire.
         public static let unencodable = Kind(base: .unencodable)
 
+        /// The kind in words: `truncated`, `limit exceeded`, `malformed` or `unencodable`.
         public var description: String {
             switch base {
             case .truncated: "truncated"
@@ -52,17 +53,20 @@ public struct IPPError: Error, CustomStringConvertible, Sendable, Hashable {
         self.bytesNeeded = bytesNeeded
     }
 
+    /// Whether two errors have the same kind, offset and message.
     // bytesNeeded is bookkeeping for `decodePrefix`, not part of what the error says.
     public static func == (lhs: IPPError, rhs: IPPError) -> Bool {
         lhs.kind == rhs.kind && lhs.offset == rhs.offset && lhs.message == rhs.message
     }
 
+    /// Hashes the kind, offset and message, the parts `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(offset)
         hasher.combine(message)
     }
 
+    /// The error as a message, e.g. `IPP decode error at byte 37: …` (`IPP encode error` for `.unencodable`).
     public var description: String {
         if kind == .unencodable {
             return "IPP encode error at byte \(offset): \(message)"

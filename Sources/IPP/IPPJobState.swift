@@ -33,5 +33,6 @@ public enum IPPJobState: Int32, Sendable, CaseIterable, CustomStringConvertible 
         }
     }
 
+    /// The state's RFC 8011 keyword (``keyword``), e.g. `pending-held`.
     public var description: String { keyword }
 }

@@ -12,6 +12,7 @@ public struct IPPRequestProblem: Error, Sendable, Hashable, CustomStringConverti
         self.message = message
     }
 
+    /// The status's name and the message, e.g. `client-error-bad-request: …`.
     public var description: String { "\(status): \(message)" }
 }
 

@@ -88,30 +88,40 @@ public struct IPPMessage: @unchecked Sendable {
 
 /// An IPP version number such as 2.0.
 public struct IPPVersion: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The major version number, the first byte of a message (2 in 2.0).
     public var major: UInt8
+    /// The minor version number, the second byte of a message (0 in 2.0).
     public var minor: UInt8
 
+    /// The version `major.minor`, supported or not.
     public init(major: UInt8, minor: UInt8) {
         self.major = major
         self.minor = minor
     }
 
     // The versions as RFC 8011 writes them (1.0 … 2.2), which lowerCamelCase would blur.
+    /// IPP/1.0 (RFC 2566).
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v1_0 = IPPVersion(major: 1, minor: 0)
+    /// IPP/1.1 (RFC 8011).
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v1_1 = IPPVersion(major: 1, minor: 1)
+    /// IPP/2.0 (PWG 5100.12), the default of new messages.
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v2_0 = IPPVersion(major: 2, minor: 0)
+    /// IPP/2.1 (PWG 5100.12).
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v2_1 = IPPVersion(major: 2, minor: 1)
+    /// IPP/2.2 (PWG 5100.12).
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v2_2 = IPPVersion(major: 2, minor: 2)
 
+    /// Whether `lhs` is an earlier version: by major, then minor number.
     public static func < (lhs: IPPVersion, rhs: IPPVersion) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
     }
 
+    /// The version as `major.minor`, e.g. `2.0`.
     public var description: String { "\(major).\(minor)" }
 }
 

@@ -2,7 +2,9 @@
 ///
 /// A struct so that unregistered codes read from the wire stay representable.
 public struct IPPOperation: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The operation-id as it is on the wire, e.g. 0x0002 for Print-Job.
     public var rawValue: UInt16
+    /// The operation with this operation-id, registered or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Print-Job (0x0002)
@@ -472,5 +474,7 @@ public struct IPPOperation: RawRepresentable, Hashable, Sendable, CustomStringCo
         self = found
     }
 
+    /// The operation's registered name, e.g. `Print-Job`; for an unregistered one the code in hex, e.g.
+    /// `operation-0x4F00`.
     public var description: String { name ?? "operation-\(ippHex(rawValue, digits: 4))" }
 }

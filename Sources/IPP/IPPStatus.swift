@@ -3,7 +3,9 @@
 ///
 /// A struct so that unregistered codes read from the wire stay representable.
 public struct IPPStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The status-code as it is on the wire, e.g. 0x0406 for client-error-not-found.
     public var rawValue: UInt16
+    /// The status with this code, registered or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// successful-ok (0x0000)
@@ -232,5 +234,7 @@ public struct IPPStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// server-error-* codes (0x0500–0x05FF).
     public var isServerError: Bool { rawValue >= 0x0500 && rawValue <= 0x05FF }
 
+    /// The status as RFC 8011 names it, e.g. `successful-ok`; for an unregistered one the code in hex, e.g.
+    /// `status-0x0FFF`.
     public var description: String { name ?? "status-\(ippHex(rawValue, digits: 4))" }
 }

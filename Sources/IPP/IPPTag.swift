@@ -3,7 +3,9 @@
 /// A struct rather than an enum so that any byte read from the wire can be
 /// represented; the registered tags are static members with their RFC names.
 public struct IPPGroupTag: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The tag's byte on the wire, e.g. 0x01 for `operation-attributes-tag`.
     public var rawValue: UInt8
+    /// The group tag with this byte, registered or not.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `operation-attributes-tag` (0x01): starts the operation attributes, the first group of every request and
@@ -64,13 +66,17 @@ public struct IPPGroupTag: RawRepresentable, Hashable, Sendable, CustomStringCon
         return nil
     }
 
+    /// The tag's registered name, e.g. `job-attributes-tag`; for an unregistered one the byte in hex, e.g.
+    /// `group-tag-0x0F`.
     public var description: String { name ?? "group-tag-\(ippHex(rawValue))" }
 }
 
 /// The syntax tag of an attribute value (RFC 8010 §3.5.2), including
 /// out-of-band tags and extension tags carried by 0x7F (up to 0x7FFFFFFF).
 public struct IPPValueTag: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The tag's value: the byte on the wire, or the extension tag's 32-bit value after 0x7F.
     public var rawValue: UInt32
+    /// The value tag with this value, registered or not.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     // MARK: Out-of-band
@@ -199,5 +205,6 @@ public struct IPPValueTag: RawRepresentable, Hashable, Sendable, CustomStringCon
         return nil
     }
 
+    /// The tag's registered name, e.g. `keyword`; for an unregistered one the value in hex, e.g. `tag-0x20`.
     public var description: String { name ?? "tag-\(ippHex(rawValue))" }
 }

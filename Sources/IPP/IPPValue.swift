@@ -151,8 +151,11 @@ public struct IPPCollection: Hashable, Sendable, RandomAccessCollection {
         members.first(where: { $0.name == name })?.values
     }
 
+    /// The position of the first member: always 0.
     public var startIndex: Int { members.startIndex }
+    /// The position after the last member: the number of members.
     public var endIndex: Int { members.endIndex }
+    /// The member at a position, in the order they were added (the wire order).
     public subscript(position: Int) -> Member { members[position] }
 }
 
@@ -202,7 +205,9 @@ public struct IPPDateTime: Hashable, Sendable {
 public struct IPPResolution: Hashable, Sendable {
     /// Units of a resolution: 3 = dots per inch, 4 = dots per centimetre.
     public struct Units: RawRepresentable, Hashable, Sendable {
+        /// The units value on the wire: 3 or 4.
         public var rawValue: UInt8
+        /// The units with this value on the wire, registered or not.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Dots per inch: units value 3.
         public static let dotsPerInch = Units(rawValue: 3)

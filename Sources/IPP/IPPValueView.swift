@@ -40,6 +40,7 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
     /// The string, made now (the interned literal for a registered name or keyword).
     public var string: String { box.internedString(from: start, count: utf8Count) }
 
+    /// The string, made now, as ``string``.
     public var description: String { string }
 
     /// The string, made now without looking it up among the interned ones (for text, names and URIs, which are
@@ -57,16 +58,16 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
         }
     }
 
-    @inlinable
     /// Whether `string`'s UTF-8 bytes are the view's, compared in place without making a `String`.
+    @inlinable
     public static func == (string: String, view: IPPStringView) -> Bool { view == string }
 
-    @inlinable
     /// Whether the view's bytes differ from `string`'s UTF-8 bytes, compared in place without making a `String`.
+    @inlinable
     public static func != (view: IPPStringView, string: String) -> Bool { !(view == string) }
 
-    @inlinable
     /// Whether `string`'s UTF-8 bytes differ from the view's, compared in place without making a `String`.
+    @inlinable
     public static func != (string: String, view: IPPStringView) -> Bool { !(view == string) }
 
     /// Views are equal when their bytes are, wherever they are.
@@ -74,6 +75,7 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
         lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
     }
 
+    /// Hashes the bytes, so views with the same bytes hash alike wherever they are.
     public func hash(into hasher: inout Hasher) {
         withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
@@ -84,6 +86,7 @@ public struct IPPStringView: @unchecked Sendable, Hashable, CustomStringConverti
 public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollection {
     @usableFromInline let box: IPPStorageBox
     @usableFromInline let start: Int
+    /// The number of bytes.
     public let count: Int
 
     /// The bytes `start..<start + count`, clamped to the buffer's bytes so that reading never goes past them.
@@ -96,9 +99,12 @@ public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollectio
         self.count = Swift.min(Swift.max(count, 0), limit - first)
     }
 
+    /// The position of the first byte: always 0.
     public var startIndex: Int { 0 }
+    /// The position after the last byte: ``count``.
     public var endIndex: Int { count }
 
+    /// The byte at a position, counted from the view's first byte.
     public subscript(position: Int) -> UInt8 {
         // The bytes are read through an unchecked pointer: a position outside the view traps here, as an array's would.
         precondition(position >= 0 && position < count, "IPPBytesView index out of range")
@@ -110,10 +116,12 @@ public struct IPPBytesView: @unchecked Sendable, Hashable, RandomAccessCollectio
         try body(UnsafeBufferPointer(start: box.bytePointer + start, count: count))
     }
 
+    /// Views are equal when their bytes are, wherever they are.
     public static func == (lhs: IPPBytesView, rhs: IPPBytesView) -> Bool {
         lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in left.elementsEqual(right) } }
     }
 
+    /// Hashes the bytes, so views with the same bytes hash alike wherever they are.
     public func hash(into hasher: inout Hasher) {
         withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
@@ -270,7 +278,9 @@ public enum IPPValueView: @unchecked Sendable, Hashable {
 // Unchecked: the buffer is never changed while a view of it exists (see `IPPStorageBox`).
 public struct IPPValueViews: @unchecked Sendable, Collection {
     @usableFromInline let box: IPPStorageBox
+    /// The item of the first value.
     public let startIndex: Int
+    /// The item after the last value (after its endCollection, for a collection).
     public let endIndex: Int
 
     @inlinable
@@ -280,9 +290,11 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
         self.endIndex = end
     }
 
+    /// The item of the next value: one on, or past a collection's members.
     @inlinable
     public func index(after position: Int) -> Int { box.nextValue(after: position, end: endIndex) }
 
+    /// The value starting at a position (an item index from this collection's indices).
     public subscript(position: Int) -> IPPValueView {
         precondition(position >= startIndex && position < endIndex, "IPPValueViews index out of range")
         return box.valueView(item: position, end: endIndex).view
@@ -301,6 +313,7 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
             self.end = end
         }
 
+        /// The next value, or nil after the last.
         @inlinable
         public mutating func next() -> IPPValueView? {
             guard position < end else { return nil }
@@ -310,6 +323,7 @@ public struct IPPValueViews: @unchecked Sendable, Collection {
         }
     }
 
+    /// An iterator over the values from the first.
     @inlinable
     public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
 }
@@ -366,9 +380,11 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
         self.endIndex = end
     }
 
+    /// The memberAttrName item of the next member, past this member's values.
     @inlinable
     public func index(after position: Int) -> Int { box.nextMember(after: position, end: endIndex) }
 
+    /// The member starting at a position (an item index from this collection's indices).
     public subscript(position: Int) -> Member {
         precondition(position >= startIndex && position < endIndex, "IPPCollectionView index out of range")
         return Member(box: box, position: position, next: index(after: position))
@@ -387,6 +403,7 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
             self.end = end
         }
 
+        /// The next member, or nil after the last.
         @inlinable
         public mutating func next() -> Member? {
             guard position < end else { return nil }
@@ -396,6 +413,7 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
         }
     }
 
+    /// An iterator over the members from the first.
     @inlinable
     public func makeIterator() -> Iterator { Iterator(box: box, position: startIndex, end: endIndex) }
 
@@ -423,6 +441,7 @@ public struct IPPCollectionView: @unchecked Sendable, Hashable, Collection {
         return true
     }
 
+    /// Hashes the members' tags and bytes, the parts `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(endIndex - startIndex)
         for item in box.items[startIndex..<endIndex] {

@@ -96,7 +96,7 @@ public final class Kernel: @unchecked Sendable {
     /// stop themselves first (see the scenario's `crash`): the kernel cannot tell their work from the others'.
     ///
     /// - returns: how many files with unsynced changes lost them (or vanished, never synced) and how many had their last
-    ///   write torn (``SimulatedDisk/crash()`` says which), and how many connections were reset.
+    ///   write torn (`SimulatedDisk.crash()` says which), and how many connections were reset.
     @discardableResult
     public func crash(node name: String) -> (lost: Int, torn: Int, connections: Int) {
         let files = disk(of: name).crash()
@@ -240,5 +240,6 @@ public struct KernelError: Error, CustomStringConvertible, Sendable {
         self.kind = kind
         self.message = message
     }
+    /// The ``message``: the task's name, why it did not finish, and the loop's determinism violations.
     public var description: String { message }
 }

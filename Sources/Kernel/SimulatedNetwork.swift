@@ -102,7 +102,7 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
     /// Gives a host a fixed IP address, as seen by the peers it connects to (a phone on a carrier network, say, for
     /// an actor that filters by address). Connections made afterwards carry it.
     ///
-    /// - throws: ``WireError`` when `address` is not an IPv4 or IPv6 address.
+    /// - throws: `WireError` when `address` is not an IPv4 or IPv6 address.
     public func setAddress(_ address: String, of host: String) throws {
         guard let parsed = try? SocketAddress(ipAddress: address, port: 0) else {
             throw WireError(.unknownHost, "'\(address)' is not an IPv4 or IPv6 address")
@@ -264,6 +264,9 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
 
     // MARK: Network
 
+    /// Accepts connections to `port` of host `host` (0 picks a free port), running `childInitializer` on each accepted
+    /// channel; the future fails with `WireError` `.addressInUse` when a listener already holds the port. Every
+    /// simulated channel runs on the kernel's loop, whatever `eventLoop` and `connections` say.
     public func listen(
         as host: String, port: Int, on eventLoop: any EventLoop, connections: ConnectionLoops,
         childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
@@ -288,6 +291,9 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
         trace("unlisten", [("address", address)])
     }
 
+    /// Opens a connection from host `from` to `host:port`, running `initializer` on the client channel first; the
+    /// future fails with `WireError` (`.unknownHost`, `.refused`, `.timedOut` once `timeout` of virtual time passed)
+    /// or the initializer's error. The channel runs on the kernel's loop, whatever `eventLoop` says.
     public func connect(
         from: String, host: String, port: Int, timeout: TimeAmount, on eventLoop: any EventLoop,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>

@@ -194,8 +194,10 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         lock.withLock { pthread_equal(state.owner, pthread_self()) != 0 }
     }
 
+    /// The virtual time now (``nanoseconds``) as a NIO deadline.
     public var now: NIODeadline { .uptimeNanoseconds(UInt64(nanoseconds)) }
 
+    /// Queues `task` to run at the current virtual instant, after the work already due then.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         schedule(at: nanoseconds, task)
     }
@@ -204,11 +206,15 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         schedule(at: nanoseconds, task)
     }
 
+    /// Runs `task` when virtual time reaches `deadline` (at once if it has passed); its result or error completes the
+    /// returned `Scheduled`'s future, which fails with `EventLoopError.shutdown` after
+    /// ``shutdownGracefully(queue:_:)``.
     @discardableResult
     public func scheduleTask<T>(deadline: NIODeadline, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
         _scheduleTaskIsolatedUnsafeUnchecked(deadline: deadline, task)
     }
 
+    /// Runs `task` once `delay` of virtual time has passed; see ``scheduleTask(deadline:_:)``.
     @discardableResult
     public func scheduleTask<T>(in delay: TimeAmount, _ task: @escaping @Sendable () throws -> T) -> Scheduled<T> {
         _scheduleTaskIsolatedUnsafeUnchecked(deadline: now + delay, task)
@@ -238,6 +244,7 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         _scheduleTaskIsolatedUnsafeUnchecked(deadline: now + delay, task)
     }
 
+    /// Calls `handler` once `amount` of virtual time has passed.
     @discardableResult
     public func scheduleCallback(
         in amount: TimeAmount, handler: some (NIOScheduledCallbackHandler & Sendable)
@@ -245,14 +252,18 @@ public final class SimulationLoop: EventLoop, NIOSerialEventLoopExecutor, TaskEx
         scheduleCallback(at: now + amount, handler: handler)
     }
 
+    /// Traps unless called on the loop's owner thread (see ``inEventLoop``).
     public func preconditionInEventLoop(file: StaticString, line: UInt) {
         precondition(inEventLoop, "not on the simulation loop's owner thread", file: file, line: line)
     }
 
+    /// Traps when called on the loop's owner thread (see ``inEventLoop``).
     public func preconditionNotInEventLoop(file: StaticString, line: UInt) {
         precondition(!inEventLoop, "on the simulation loop's owner thread", file: file, line: line)
     }
 
+    /// Makes the loop refuse new scheduled tasks (their futures fail with `EventLoopError.shutdown`), then calls
+    /// `callback` on `queue` without an error; jobs already queued stay queued.
     public func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable (Error?) -> Void) {
         lock.withLock { state.shutDown = true }
         queue.async { callback(nil) }

@@ -30,6 +30,7 @@ public final class Trace: TraceSink, @unchecked Sendable {
             (self.nanoseconds, self.actor, self.event, self.fields) = (nanoseconds, actor, event, fields)
         }
 
+        /// Whether two events have the same time, actor, event name and fields in the same order.
         public static func == (lhs: Event, rhs: Event) -> Bool {
             lhs.nanoseconds == rhs.nanoseconds && lhs.actor == rhs.actor && lhs.event == rhs.event
                 && lhs.fields.elementsEqual(rhs.fields, by: { $0 == $1 })
@@ -53,6 +54,8 @@ public final class Trace: TraceSink, @unchecked Sendable {
     private let clock: @Sendable () -> Int64
     private var observers: [@Sendable (Event) -> Void] = []
 
+    /// An empty trace that stamps the events it records with `clock`'s time.
+    ///
     /// - parameter clock: virtual nanoseconds now (the kernel's loop).
     public init(clock: @escaping @Sendable () -> Int64) {
         self.clock = clock

@@ -28,6 +28,8 @@ public final class MiGClient: Sendable {
     /// Largest response read (a big printer's attributes are ~12 KB; a job list a few hundred KB).
     static let maxResponseBytes = 4 << 20
 
+    /// A client that reaches MiG as `configuration` says, from `node`; it connects only when an operation runs.
+    ///
     /// - throws: `.clientCertificate` when the PKCS#12 file is missing or the password is wrong;
     ///   `.invalidConfiguration` for unusable TLS settings.
     public init(configuration: Configuration, node: Node) throws(MiGError) {
@@ -68,6 +70,9 @@ public final class MiGClient: Sendable {
     /// Prints a document (Print-Job) and returns the job MiG created.
     ///
     /// - parameters:
+    ///   - document: the document to print; its name is the job name unless the options give one.
+    ///   - options: the job's attributes (copies, sides, media, …) and how the document is sent (format, framing,
+    ///     compression).
     ///   - progress: called as document bytes go out (on the node's loop), with the total size.
     /// - throws: `MiGError`; a busy printer or a dropped connection is retried first (`.retriesExhausted`).
     public func print(
@@ -140,9 +145,11 @@ public final class MiGClient: Sendable {
 
     /// Get-Job-Attributes: the job's state and reasons, and the impressions printed so far.
     ///
-    /// - parameter countingSheets: also asks for `job-media-sheets-completed` (``JobStatus/mediaSheetsCompleted``),
-    ///   a longer request and answer; without it the request is the one this client has always sent, so the bytes on
-    ///   the wire (and a simulated run's trace) stay as they were.
+    /// - parameters:
+    ///   - jobID: the job's `job-id`, as ``SubmittedJob/id`` gives it.
+    ///   - countingSheets: also asks for `job-media-sheets-completed` (``JobStatus/mediaSheetsCompleted``),
+    ///     a longer request and answer; without it the request is the one this client has always sent, so the bytes
+    ///     on the wire (and a simulated run's trace) stay as they were.
     public func jobAttributes(_ jobID: Int32, countingSheets: Bool = false) async throws(MiGError) -> JobStatus {
         try await jobAttributes(jobID, countingSheets: countingSheets, timeLimit: nil)
     }
@@ -169,6 +176,9 @@ public final class MiGClient: Sendable {
     /// Polls Get-Job-Attributes every `pollInterval` (node clock) until the job is completed, aborted or canceled.
     ///
     /// - parameters:
+    ///   - jobID: the job's `job-id`, as ``SubmittedJob/id`` gives it.
+    ///   - pollInterval: how long to wait after each answer before the next poll, on the node's clock.
+    ///   - timeout: how long to wait in all for a final state, on the node's clock.
     ///   - countingSheets: each poll also asks for `job-media-sheets-completed` (see ``jobAttributes(_:countingSheets:)``).
     ///   - onChange: called with each new state or set of reasons (e.g. `media-empty` while the printer waits).
     /// - returns: the final status; check `state` for completed versus aborted or canceled.

@@ -25,9 +25,16 @@ extension MiGClient {
         /// How Print-Job answers and lost answers are read: ``AnswerPolicy/standard`` unless the workbench's swarm says.
         public var answers = AnswerPolicy.standard
 
+        /// A configuration for the printer at `url`, with the default user agent and answer policy.
+        ///
         /// - parameters:
         ///   - url: the printer URL, e.g. `https://safeq:8050/ipp/print` or `ipps://user:pass@host:8050/ipp/print`.
-        ///   - user, password: Basic credentials; when nil, those in the URL's userinfo (if any) are used.
+        ///   - user: the Basic user; when nil, the credentials in the URL's userinfo (if any) are used.
+        ///   - password: the Basic password of `user` (empty when nil); ignored without `user`.
+        ///   - trust: which server certificates to accept (only used for ipps/https).
+        ///   - clientIdentity: a client certificate to present, if the server asks for one.
+        ///   - retry: when to try again after a busy printer or a dropped connection.
+        ///   - timeouts: how long each exchange may wait, on the node's clock.
         /// - throws: `.invalidConfiguration` for a URL that is not a printer URL.
         public init(
             url: String, user: String? = nil, password: String? = nil, trust: ServerTrust = .systemDefault,

@@ -93,6 +93,7 @@ public struct MiGEndpoint: Sendable, Equatable, CustomStringConvertible {
         host.contains(":") || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
     }
 
+    /// Whether two endpoints have the same host, port, path, scheme and userinfo credentials.
     public static func == (lhs: MiGEndpoint, rhs: MiGEndpoint) -> Bool {
         lhs.host == rhs.host && lhs.port == rhs.port && lhs.path == rhs.path && lhs.usesTLS == rhs.usesTLS
             && lhs.credentials?.user == rhs.credentials?.user && lhs.credentials?.password == rhs.credentials?.password

@@ -60,6 +60,7 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
         /// An in-memory identity's certificate or key is not DER, or the key is not the certificate's.
         case unusable(String)
 
+        /// The problem as the end of a sentence that starts with the file, e.g. `the password is wrong (…)`.
         public var description: String {
             switch self {
             case .unreadable(let reason): "cannot be read: \(reason)"
@@ -84,6 +85,7 @@ public enum MiGError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The error as a message for people, saying what failed and, where it helps, what to check.
     public var description: String {
         switch self {
         case .invalidConfiguration(let text): "invalid MiG client configuration: \(text)"

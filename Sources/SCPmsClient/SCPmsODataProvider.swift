@@ -154,6 +154,8 @@ public struct SCPmsODataError: Error, Equatable, CustomStringConvertible, Sendab
         self.odataCode = odataCode
     }
 
+    /// The error as a message: the code's raw value (e.g. `ODataError`), the HTTP status and the OData `error.code`
+    /// when known, then the message.
     public var description: String {
         "\(code.rawValue)\(httpStatus.map { " (HTTP \($0))" } ?? "")\(odataCode.map { " \($0)" } ?? ""): \(message)"
     }

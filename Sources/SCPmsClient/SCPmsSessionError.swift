@@ -33,6 +33,8 @@ public struct SCPmsSessionError: Error, Equatable, CustomStringConvertible, Send
         self.detail = detail
     }
 
+    /// The error as the original spells it, the code's raw value, then the HTTP status when known and the detail,
+    /// e.g. `EndpointNotFound (HTTP 404): …`.
     public var description: String {
         "\(code.rawValue)\(httpStatus.map { " (HTTP \($0))" } ?? ""): \(detail)"
     }
@@ -74,6 +76,7 @@ public enum SCPmsLogUploadError: Error, Equatable, CustomStringConvertible, Send
         }
     }
 
+    /// The case's ``name``, the HTTP status when there was one, and what happened in words.
     public var description: String {
         switch self {
         case .emptyLogFiles: "emptyLogFiles: no log lines to upload"

@@ -140,6 +140,10 @@ public final class SCPmsSessionManager: Sendable {
         var ended = false
     }
 
+    /// A session manager for `configuration`'s application on `node`, keeping the registration in `store` and
+    /// telling `delegate` (held weakly) how each check, registration and upload ends; it sends nothing until a
+    /// session starts.
+    ///
     /// - throws: ``SCPmsSessionError`` `.endpointNotFound` when `backendURL` is not an `http(s)://` URL,
     ///   `.unknownNetworkError` when the trusted CA cannot be loaded, or when `URLSession` is asked to trust other
     ///   than the system's roots.

@@ -15,6 +15,7 @@ public struct Alert: Error, Sendable, Equatable, CustomStringConvertible {
         self.buttons = buttons
     }
 
+    /// The title, then `: ` and the message unless the message is empty.
     public var description: String { message.isEmpty ? title : "\(title): \(message)" }
 
     // The app's texts, word for word.

@@ -60,7 +60,12 @@ public final class PrintOperation: Sendable {
     /// slower than the uploads (so intermediate byte counts may be skipped, never a row's final state). One reader.
     public let progress: AsyncStream<[PrintRow]>
 
+    /// A print of `request`, not started yet: ``run()`` logs in and works through the rows.
+    ///
     /// - parameters:
+    ///   - connectivity: the SSH connection to the print host; ``run()`` logs in on it and closes it at the end.
+    ///   - request: what to print: the document, printer, pages per sheet and page range.
+    ///   - converters: the converter jars to upload when the host's copies are missing or differ, with their digests.
     ///   - transport: SCP as the iOS app (libssh2), SFTP as the Android app (JSch).
     ///   - network: the phone's network; on mobile data the converter upload asks first.
     ///   - ask: answers the mobile-data prompt and the cancel confirmation.

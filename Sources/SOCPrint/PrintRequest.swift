@@ -128,9 +128,10 @@ public enum PrintPaths {
         return ("java -jar \(manifest.nUp.remotePath) \(input) \(output) \(perSheet.rawValue)", output)
     }
 
-    /// `socPrint/"<name>.ps"`: the app puts the name inside double quotes unescaped. Names with `"`, `$`, `` ` `` or
-    /// `\` would break out of those quotes (or expand) on the host, so for them — and only them — this quotes the
-    /// whole word in single quotes instead; every other name goes on the wire exactly as the app sends it.
+    /// `socPrint/"<name>.ps"`: the app puts the name inside double quotes unescaped. Names with a double quote,
+    /// `$`, a backtick or `\` would break out of those quotes (or expand) on the host, so for them — and only them —
+    /// this quotes the whole word in single quotes instead; every other name goes on the wire exactly as the app
+    /// sends it.
     public static func postScriptPath(_ fileName: String) -> String {
         let name = baseName(fileName) + ".ps"
         if name.contains(where: { "\"$`\\".contains($0) }) {

@@ -102,6 +102,7 @@ public final class SOCPrintApp: Sendable {
         public let url: String
         /// Why it was not opened, e.g. "no such file in Documents/Inbox".
         public let reason: String
+        /// The URL and the reason, e.g. `Open In refused file:///…: no such file in Documents/Inbox`.
         public var description: String { "Open In refused \(url): \(reason)" }
     }
 

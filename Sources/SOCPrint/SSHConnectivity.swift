@@ -3,7 +3,7 @@ import NIOSSH
 import Wire
 
 /// The app's `SSHConnectivity`: one SSH connection to the print host with password authentication, then one exec
-/// channel per command, one after another — over a ``Wire/Node``, so it runs on the simulated wire and live.
+/// channel per command, one after another — over a `Node`, so it runs on the simulated wire and live.
 ///
 /// **The host key is not checked** by default, exactly as the app (NMSSH / JSch) did: anyone who can answer on the
 /// host's address sees the password. Pass ``HostKeyPolicy/pinned(_:)`` with the host's key to refuse impostors.
@@ -41,6 +41,7 @@ public final class SSHConnectivity: @unchecked Sendable {
         /// The channel of the command given closed before the server reported its exit status.
         case closedWithoutExitStatus(String)
 
+        /// The failure in words, naming the user or command concerned.
         public var description: String {
             switch self {
             case .notConnected: "not connected to the server"
@@ -142,8 +143,9 @@ public final class SSHConnectivity: @unchecked Sendable {
     /// Runs `command` on its own exec channel and returns stdout, stderr and the exit status.
     ///
     /// - parameters:
+    ///   - command: the command line to run; with `subsystem`, the subsystem's name.
     ///   - input: bytes for the command's standard input (then end of input), like `ssh host cmd < file`.
-    ///   - subsystem: run this subsystem (e.g. `sftp`) instead of a command line, like `ssh -s`.
+    ///   - subsystem: run `command` as a subsystem (e.g. `sftp`) instead of a command line, like `ssh -s`.
     public func execute(_ command: String, input: [UInt8] = [], subsystem: Bool = false) async throws -> ExecResult {
         let done = node.eventLoop.makePromise(of: ExecResult.self)
         do {

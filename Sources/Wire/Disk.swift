@@ -73,6 +73,7 @@ public struct DiskError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// What went wrong, as a case a store can switch on; `description` says it in words.
     public let kind: Kind
+    /// The failure in words, naming the file and the node, for messages.
     public let description: String
 
     /// A failure of `kind`; `description` names the file and the node, for messages.

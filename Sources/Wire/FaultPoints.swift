@@ -18,6 +18,7 @@ public final class FaultPoints: Sendable {
         /// Stays quiet for `n` checks, then fires every time.
         case after(Int)
 
+        /// The mode in words: `off`, `on`, `once`, `times 3`, `chance 0.2`, `after 5`.
         public var description: String {
             switch self {
             case .off: "off"
@@ -44,6 +45,8 @@ public final class FaultPoints: Sendable {
     private let points = Mutex<[String: Point]>([:])
     private let random: RandomStream
 
+    /// No points known yet; each is declared, off, by its first check or `declare`.
+    ///
     /// - parameter random: the stream `chance` draws from.
     public init(random: RandomStream) {
         self.random = random

@@ -18,6 +18,7 @@ public struct LinkConditions: Sendable, Equatable, CustomStringConvertible {
         self.bandwidth = bandwidth
     }
 
+    /// The conditions in words, e.g. `latency 20ms, bandwidth 100000 B/s`; no bandwidth part when unlimited.
     public var description: String {
         "latency \(latency)" + (bandwidth.map { ", bandwidth \($0) B/s" } ?? "")
     }
@@ -52,6 +53,8 @@ public enum Latency: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The distribution in words: the delay alone when fixed, else e.g. `uniform 10ms..30ms`, `normal 20ms±5ms`,
+    /// `exponential 20ms`.
     public var description: String {
         switch self {
         case .fixed(let v): Duration.nanoseconds(v).workbenchText

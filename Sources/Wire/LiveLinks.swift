@@ -6,7 +6,7 @@ import Synchronization
 #endif
 
 /// The live wire's links: the conditions a scenario sets between a client and a served actor (`link`, `partition`,
-/// `hold`, `reset`), applied to real connections by a ``LinkHandler`` at the front of each accepted connection, in
+/// `hold`, `reset`), applied to real connections by a `LinkHandler` at the front of each accepted connection, in
 /// process (no root, no tc/netem), to open and new connections alike.
 ///
 /// Nodes, live: each served actor is the node it runs on (`mig`, `scpms`, …); a client is the node named by its address
@@ -35,6 +35,8 @@ public final class LiveLinks: LinkControl {
     private let nextID = Atomic<Int>(1)
     let random: RandomStream
 
+    /// Links with every direction at its defaults, nothing set yet.
+    ///
     /// - parameter random: the stream latency distributions draw from.
     public init(random: RandomStream) { self.random = random }
 

@@ -31,9 +31,14 @@ public final class LiveWire: Sendable {
     private let loops = Mutex<[String: any EventLoop]>([:])
     private let skews = Mutex<[String: ClockSkew]>([:])
 
+    /// A live wire: nodes on real NIO event loops and real sockets, actors listening on `bindHost`.
+    ///
     /// - parameters:
     ///   - seed: seeds the nodes' random streams; `nil` draws one from the system.
+    ///   - threads: how many event loop threads the nodes share (at least one), and the size of the thread pool
+    ///     that runs blocking work (at least two).
     ///   - bindHost: the address actors listen on.
+    ///   - tracer: where the nodes' trace events go; by default they are dropped.
     ///   - ephemeralPorts: every listener takes a free port the system picks, whatever port it asks for; connecting to
     ///     a node by the port it asked for still reaches it, and the listener names itself so, `NODE:PORT` (several runs
     ///     side by side, no port taken by another; only the wire's own clients, which resolve node names, reach it).

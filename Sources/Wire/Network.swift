@@ -66,5 +66,6 @@ public struct WireError: Error, Hashable, CustomStringConvertible, Sendable {
         self.detail = detail
     }
 
+    /// The failure as a message: the kind's words, then the detail, e.g. `connection refused: mig:631`.
     public var description: String { "\(kind.rawValue): \(detail)" }
 }

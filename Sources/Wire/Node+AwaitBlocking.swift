@@ -8,7 +8,7 @@ extension Node {
     /// caller's next trace events would move behind other actors' and the digest would change with nothing else.
     /// `nonisolated(nonsending)` for the same reason: a plain `nonisolated` async function is entered with a hop
     /// off the simulation loop's isolation and back. Live, the caller resumes on its task's executor (the node's
-    /// loop, for work started by ``task(_:)``).
+    /// loop, for work started by ``task(on:_:)``).
     public nonisolated(nonsending) func awaitBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         guard blockingWork.isThreaded else { return try body() }
         return try await blocking(body).get()

@@ -78,8 +78,13 @@ public struct Node: Sendable {
 
     /// Connects to `host:port` as this node, running `initializer` on the new channel before it becomes active.
     ///
-    /// - parameter loop: the loop the connection runs on: by default the node's; a proxy relaying a connection
-    ///   accepted on another loop (``ConnectionLoops/every``) passes that one, so both ends share a loop.
+    /// - parameters:
+    ///   - host: the node name or address to connect to.
+    ///   - port: the port to connect to.
+    ///   - timeout: how long the connection attempt may take before the future fails.
+    ///   - loop: the loop the connection runs on: by default the node's; a proxy relaying a connection
+    ///     accepted on another loop (``ConnectionLoops/every``) passes that one, so both ends share a loop.
+    ///   - initializer: sets up the new channel's pipeline before it becomes active; by default nothing.
     public func connect(
         host: String, port: Int, timeout: TimeAmount = .seconds(10), on loop: (any EventLoop)? = nil,
         initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
@@ -90,8 +95,10 @@ public struct Node: Sendable {
     /// Listens on `port` of this node (on the live wire: on loopback; port 0 picks a free one).
     ///
     /// - parameters:
+    ///   - port: the port to listen on; 0 picks a free one.
     ///   - connections: the loops accepted connections run on; `.every` only for handlers that reach the
     ///     actor's state through its loop (see ``ConnectionLoops``).
+    ///   - childInitializer: sets up each accepted connection's pipeline before it becomes active.
     public func listen(
         port: Int, connections: ConnectionLoops = .home, childInitializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
     ) -> EventLoopFuture<any Listener> {
@@ -128,8 +135,10 @@ extension Node {
     /// use this to answer with async code (a database, a client call). Keep such work free of Swift `actor`s:
     /// hopping to an actor's own executor would leave the loop (and, simulated, the kernel's schedule).
     ///
-    /// - parameter loop: where the work runs: the node's loop by default; a connection's loop for work that
-    ///   touches no loop-confined state (a request handler over a database and locks).
+    /// - parameters:
+    ///   - loop: where the work runs: the node's loop by default; a connection's loop for work that
+    ///     touches no loop-confined state (a request handler over a database and locks).
+    ///   - body: the work; its result or error completes the returned future on `loop`.
     public func task<T: Sendable>(on loop: (any EventLoop)? = nil, _ body: @escaping @Sendable () async throws -> T) -> EventLoopFuture<T> {
         let loop = loop ?? eventLoop
         let promise = loop.makePromise(of: T.self)

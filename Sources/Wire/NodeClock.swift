@@ -27,6 +27,7 @@ public struct NodeClock: Clock, Sendable {
         public func advanced(by duration: Duration) -> Instant { Instant(uptime: uptime + duration) }
         /// How long from this instant to `other`; negative when `other` is earlier.
         public func duration(to other: Instant) -> Duration { other.uptime - uptime }
+        /// Whether `lhs` comes before `rhs` in monotonic time.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.uptime < rhs.uptime }
     }
 

@@ -14,8 +14,10 @@ public struct PlantedBug: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// The bug called `name`; a module declares each of its bugs once, as a static constant.
     public init(_ name: String) { self.name = name }
 
+    /// The bug's name, e.g. `mig.status-ignored`.
     public var description: String { name }
 
+    /// Orders bugs by name, so lists of them read the same in every run.
     public static func < (a: PlantedBug, b: PlantedBug) -> Bool { a.name < b.name }
 }
 
@@ -27,6 +29,7 @@ public struct PlantedBugs: Sendable, Equatable, ExpressibleByArrayLiteral {
     /// The bugs in `bugs`, each once.
     public init(_ bugs: some Sequence<PlantedBug>) { self.bugs = Set(bugs) }
 
+    /// The bugs listed, each once: `[.someBug, .otherBug]`.
     public init(arrayLiteral bugs: PlantedBug...) { self.init(bugs) }
 
     /// No bug: the behaviour of every normal run.

@@ -201,9 +201,12 @@ public final class URLBus: Sendable {
 
     /// Opens `url` on behalf of `sender`.
     ///
-    /// - parameter activating: `true` (iOS's `open`) brings the receiver to the front; `false` delivers without
-    ///   an app switch — for messages the real system carries without one (AppConnect's background exchange
-    ///   with the Ivanti client), which the workbench also sends as URLs.
+    /// - parameters:
+    ///   - url: the URL to open; its scheme picks the receiving app.
+    ///   - sender: the app that opens it.
+    ///   - activating: `true` (iOS's `open`) brings the receiver to the front; `false` delivers without
+    ///     an app switch — for messages the real system carries without one (AppConnect's background exchange
+    ///     with the Ivanti client), which the workbench also sends as URLs.
     /// - returns: whether an app will receive it; delivery itself happens asynchronously.
     @discardableResult
     public func open(_ url: String, from sender: String, activating: Bool = true) -> Bool {
