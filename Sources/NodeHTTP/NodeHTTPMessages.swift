@@ -143,15 +143,18 @@ public struct NodeHTTPBasicCredentials: Sendable, Equatable {
     }
 }
 
-/// What a ``NodeHTTPServer``'s handler answers: the status, the header fields and the whole body (bodies are not
-/// streamed). The server writes `Content-Length` itself, and `Connection: close` when the client asked for it.
+/// What a ``NodeHTTPServer``'s handler answers: the status, the header fields and the whole body, or a body written as
+/// it is produced (``streamed(status:headers:_:)``). The server writes `Content-Length` (or `Transfer-Encoding:
+/// chunked`) itself, and `Connection: close` when the client asked for it.
 public struct NodeHTTPResponse: Sendable {
     /// The status code, 200 to 999 (a `1xx` is no final answer; the server answers `500` for one outside that range).
     public var status: Int
-    /// The header fields; `Content-Length` is the server's.
+    /// The header fields; `Content-Length` and `Transfer-Encoding` are the server's.
     public var headers: NodeHTTPHeaders
-    /// The whole body.
+    /// The whole body (not sent by a streamed answer).
     public var body: Data
+    /// A streamed answer's producer of its body.
+    var producer: (@Sendable (NodeHTTPBodyWriter) async throws -> Void)?
 
     /// An answer with `status`, `headers` and `body`.
     public init(status: Int = 200, headers: NodeHTTPHeaders = [:], body: Data = Data()) {

@@ -18,8 +18,11 @@ import WireHTTP
 /// - `500 Internal Server Error` with the error's description when the handler throws (or answers a status outside
 ///   200…999); the server goes on serving.
 ///
-/// What it does not: bodies are not streamed either way (a request's body is read whole, up to the limit, before the
-/// handler runs; a response's body is written whole), no HTTP/2, no client certificates. The handler runs on the
+/// An answer's body is written whole, or as the handler produces it (``NodeHTTPResponse/streamed(status:headers:_:)``,
+/// chunked, at the client's pace).
+///
+/// What it does not: a request's body is not streamed (it is read whole, up to the limit, before the handler runs),
+/// no HTTP/2, no client certificates. The handler runs on the
 /// node's own event loop, one request at a time per connection: under simulation that keeps it in the kernel's order;
 /// it must not block (no sleeping, no synchronous file or socket work) — await instead.
 public final class NodeHTTPServer: Sendable {
@@ -142,8 +145,11 @@ public final class NodeHTTPServer: Sendable {
         guard (200...999).contains(response.status) else {
             return failed(on: node, "the handler answered status \(response.status), outside 200…999")
         }
-        return HTTPResponse(
-            status: HTTPResponseStatus(statusCode: response.status), headers: response.headers.nio, body: ByteBuffer(bytes: response.body))
+        let status = HTTPResponseStatus(statusCode: response.status)
+        if let produce = response.producer {
+            return .streamed(status, headers: response.headers.nio) { writer in try await produce(NodeHTTPBodyWriter(writer: writer)) }
+        }
+        return HTTPResponse(status: status, headers: response.headers.nio, body: ByteBuffer(bytes: response.body))
     }
 
     /// Records `reason` in the node's trace (WireHTTP's `http-error`) and answers `500` with it.

@@ -19,10 +19,13 @@ import WireHTTP
 /// `HTTPURLResponse` with the headers (repeated ones joined with `, `), a Basic challenge answered through the
 /// ``NodeURLSessionDelegate`` once, and `URLError`s for what fails before an answer.
 ///
+/// An answer's body is read whole by ``data(for:)``, or as it arrives by ``bytes(for:)`` (URLSession's shape on Apple's
+/// platforms), where `timeoutInterval` is an idle timeout.
+///
 /// What it does not: one connection per request (no keep-alive, no HTTP/2), no cookies, cache, redirects or
-/// credential storage, no `httpBodyStream`, no proxy; credentials in the URL (`user:password@`) are not sent. The
-/// `timeoutInterval` bounds each exchange from connect to the last byte (URLSession's bounds the idle time between
-/// packets). A task cancelled while it waits does not end the exchange early: the timeout does.
+/// credential storage, no `httpBodyStream` (a request's body is sent whole), no proxy; credentials in the URL
+/// (`user:password@`) are not sent. For ``data(for:)`` the `timeoutInterval` bounds each exchange from connect to the
+/// last byte (URLSession's bounds the idle time between packets). A task cancelled while it waits does not end the exchange early: the timeout does.
 public struct NodeURLSession: HTTPDataLoading {
     /// Whom an `https` request trusts.
     public enum Trust: Sendable, Equatable {
@@ -38,7 +41,7 @@ public struct NodeURLSession: HTTPDataLoading {
     public let delegate: (any NodeURLSessionDelegate)?
     /// The largest response body taken; a larger one fails the request with `URLError(.dataLengthExceedsMaximum)`.
     public let maxResponseBytes: Int
-    private let tls: NIOSSLContext
+    let tls: NIOSSLContext
 
     /// The default bound on a response body: 64 MiB.
     public static let defaultMaxResponseBytes = 64 << 20

@@ -64,16 +64,19 @@ struct OutgoingRequest {
     /// joined with `, `.
     ///
     /// - throws: `URLError(.badServerResponse)` for a status code Foundation refuses (the server's, not ours).
-    func response(_ answer: HTTPResponse) throws -> HTTPURLResponse {
+    func response(_ answer: HTTPResponse) throws -> HTTPURLResponse { try response(status: answer.status, headers: answer.headers) }
+
+    /// The head of an answer as URLSession gives it (see ``response(_:)``).
+    func response(status: HTTPResponseStatus, headers: HTTPHeaders) throws -> HTTPURLResponse {
         var fields: [String: String] = [:]
         var names: [String: String] = [:]  // lowercased name → the spelling first seen
-        for (name, value) in answer.headers {
+        for (name, value) in headers {
             let key = names[name.lowercased(), default: name]
             names[name.lowercased()] = key
             fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }
-        guard let response = HTTPURLResponse(url: url, statusCode: Int(answer.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
-        else { throw error(.badServerResponse, "\(url.absoluteString): the server answered with status code \(answer.status.code)") }
+        guard let response = HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+        else { throw error(.badServerResponse, "\(url.absoluteString): the server answered with status code \(status.code)") }
         return response
     }
 
@@ -84,7 +87,7 @@ struct OutgoingRequest {
     func error(for underlying: any Error, after elapsed: Duration) -> URLError {
         let text = "\(underlying)"
         let code: URLError.Code
-        if elapsed >= .nanoseconds(timeout.nanoseconds) {
+        if elapsed >= .nanoseconds(timeout.nanoseconds) || (underlying as? HTTPClientError)?.kind == .timedOut {
             code = .timedOut
         } else if let wire = underlying as? WireError {
             switch wire.kind {

@@ -24,16 +24,26 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// A complete HTTP/1.1 response.
+/// A complete HTTP/1.1 response, or (a server's, with ``producer``) one whose body is written as it is produced.
 public struct HTTPResponse: Sendable {
     public var status: HTTPResponseStatus
     public var headers: HTTPHeaders
     public var body: ByteBuffer
+    /// A server's streamed body: when set, ``HTTPServer`` writes the head at once and the body chunked as this produces
+    /// it (``body`` is not sent).
+    public var producer: HTTPBodyProducer?
 
     public init(status: HTTPResponseStatus, headers: HTTPHeaders = [:], body: ByteBuffer = ByteBuffer()) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A server's answer whose body `producer` writes part by part, sent chunked as it comes.
+    public static func streamed(_ status: HTTPResponseStatus, headers: HTTPHeaders = [:], producer: @escaping HTTPBodyProducer) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: headers)
+        response.producer = producer
+        return response
     }
 
     /// The body as UTF-8 text.
@@ -46,6 +56,8 @@ public struct HTTPClientError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
         /// The response's body was larger than the client takes.
         case responseTooLarge
+        /// No answer, or no more of a streamed body, within the timeout.
+        case timedOut
         /// Anything else: the message says what.
         case other
     }
@@ -75,17 +87,7 @@ public enum HTTPClient {
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
     ) async throws -> HTTPResponse {
         let promise = node.eventLoop.makePromise(of: HTTPResponse.self)
-        var request = request
-        if !request.headers.contains(name: "Host") { request.headers.add(name: "Host", value: port == 80 ? host : "\(host):\(port)") }
-        if request.chunked {
-            request.headers.remove(name: "Content-Length")
-            request.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
-        } else if let body = request.body {
-            request.headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")
-        } else if request.method == .POST || request.method == .PUT {
-            request.headers.replaceOrAdd(name: "Content-Length", value: "0")
-        }
-        let finalRequest = request
+        let finalRequest = framed(request, host: host, port: port)
         let channel: any Channel
         do {
             channel = try await node.connect(host: host, port: port, timeout: timeout) { channel in
@@ -99,17 +101,74 @@ public enum HTTPClient {
             throw error
         }
         let timer = channel.eventLoop.scheduleTask(in: timeout) {
-            promise.fail(HTTPClientError("no complete response within \(timeout)"))
+            promise.fail(HTTPClientError("no complete response within \(timeout)", kind: .timedOut))
             channel.close(promise: nil)
         }
-        let head = HTTPRequestHead(version: .http1_1, method: finalRequest.method, uri: finalRequest.target, headers: finalRequest.headers)
+        write(finalRequest, to: channel)
+        defer { timer.cancel() }
+        return try await promise.futureResult.get()
+    }
+
+    /// Sends `request` to `host:port` and returns as soon as the head of the answer arrived: its body is read part by
+    /// part as the caller iterates it, never held whole (a download, a feed of events, a long answer shown as it comes).
+    ///
+    /// - parameters:
+    ///   - setup: extra handlers to put in front of HTTP (TLS, for example), added first.
+    ///   - timeout: how long the head may take to arrive, and then each part of the body, on the node's clock (an idle
+    ///     timeout, as URLSession's `timeoutInterval`: a body may take as long as it keeps coming).
+    /// - throws: ``WireError`` for connection failures, ``HTTPClientError`` for a connection closed or a timeout before
+    ///   the head.
+    public static func open(
+        _ request: HTTPRequest, host: String, port: Int, on node: Node, timeout: TimeAmount = .seconds(30),
+        setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
+    ) async throws -> HTTPStreamedResponse {
+        let head = node.eventLoop.makePromise(of: (HTTPResponseHead, NIOLoopBound<StreamedResponseReader>).self)
+        let finalRequest = framed(request, host: host, port: port)
+        let channel: any Channel
+        do {
+            channel = try await node.connect(host: host, port: port, timeout: timeout) { channel in
+                setup(channel).flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(StreamedResponseReader(head: head, timeout: timeout))
+                }
+            }.get()
+        } catch {
+            head.fail(error)
+            throw error
+        }
+        let timer = channel.eventLoop.scheduleTask(in: timeout) {
+            head.fail(HTTPClientError("no answer within \(timeout.workbenchText)", kind: .timedOut))
+            channel.close(promise: nil)
+        }
+        write(finalRequest, to: channel)
+        defer { timer.cancel() }
+        let (answer, reader) = try await head.futureResult.get()
+        return HTTPStreamedResponse(
+            status: answer.status, headers: answer.headers, body: HTTPBodyParts(stream: StreamedBody(reader: reader, channel: channel)))
+    }
+
+    /// `request` with the headers its framing needs: `Host`, and `Content-Length` or `Transfer-Encoding: chunked`.
+    private static func framed(_ request: HTTPRequest, host: String, port: Int) -> HTTPRequest {
+        var request = request
+        if !request.headers.contains(name: "Host") { request.headers.add(name: "Host", value: port == 80 ? host : "\(host):\(port)") }
+        if request.chunked {
+            request.headers.remove(name: "Content-Length")
+            request.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+        } else if let body = request.body {
+            request.headers.replaceOrAdd(name: "Content-Length", value: "\(body.readableBytes)")
+        } else if request.method == .POST || request.method == .PUT {
+            request.headers.replaceOrAdd(name: "Content-Length", value: "0")
+        }
+        return request
+    }
+
+    private static func write(_ request: HTTPRequest, to channel: any Channel) {
+        let head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.target, headers: request.headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        if let body = finalRequest.body, body.readableBytes > 0 {
+        if let body = request.body, body.readableBytes > 0 {
             channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
         }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        defer { timer.cancel() }
-        return try await promise.futureResult.get()
     }
 }
 

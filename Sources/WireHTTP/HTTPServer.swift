@@ -119,7 +119,7 @@ public final class HTTPServer: Sendable {
     /// own handler) gives to a request it cannot parse.
     public static let traceEvents: [TraceEventDeclaration] = [
         .event("http-request", fields: "bytes", "from", "method", "path"),
-        .event("http-response", fields: "from", "status"),
+        .event("http-response", fields: "from", "status", "streamed"),
         .event("http-rejected", fields: "from", "reason", "status"),
         .event("http-error", fields: "error"),
         .event("http-bad-request", fields: "from", "reason", values: ["status": ["400"]]),
@@ -285,6 +285,10 @@ private final class RequestHandler: ChannelDuplexHandler {
 
     private func write(context: ChannelHandlerContext, _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool) {
         guard context.channel.isActive else { return }
+        if let producer = response.producer {
+            stream(context: context, response, producer: producer, version: version, keepAlive: keepAlive)
+            return
+        }
         var headers = response.headers
         headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.readableBytes)")
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
@@ -293,6 +297,46 @@ private final class RequestHandler: ChannelDuplexHandler {
         if response.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
         }
+        finish(context: context, keepAlive: keepAlive)
+    }
+
+    /// Writes the head at once and the body as `producer` writes it: chunked to an HTTP/1.1 client, to the connection's
+    /// close for an HTTP/1.0 one (which knows no chunks). The next request on the connection waits until the body
+    /// ended; a producer that throws closes the connection, so the client sees an incomplete body, never a short one.
+    private func stream(
+        context: ChannelHandlerContext, _ response: HTTPResponse, producer: @escaping HTTPBodyProducer, version: HTTPVersion, keepAlive: Bool
+    ) {
+        let chunked = version.minor >= 1
+        let keepAlive = keepAlive && chunked
+        var headers = response.headers
+        headers.remove(name: "Content-Length")
+        if chunked { headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked") }
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        node.trace("http-response", [("from", context.channel.peerText), ("status", "\(response.status.code)"), ("streamed", "true")])
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        let writer = HTTPBodyWriter { part in
+            try await loop.flatSubmit {
+                let (this, context) = loopBound.value
+                return context.writeAndFlush(this.wrapOutboundOut(.body(.byteBuffer(part))))
+            }.get()
+        }
+        node.task(on: loop) { try await producer(writer) }.whenComplete { result in
+            let (this, context) = loopBound.value
+            switch result {
+            case .success:
+                this.finish(context: context, keepAlive: keepAlive)
+            case .failure(let error):
+                this.node.trace("http-error", [("error", "the streamed body failed: \(error)")])
+                this.state = .discarding
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Ends the response, then waits for the next request or closes.
+    private func finish(context: ChannelHandlerContext, keepAlive: Bool) {
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if keepAlive {
             state = .idle

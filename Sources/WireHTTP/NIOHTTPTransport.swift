@@ -33,14 +33,22 @@ public struct NIOHTTPTransport: HTTPTransport {
         return try await exchange(request)
     }
 
+    /// Sends `request` and returns once the answer's head arrived, its body to be read part by part
+    /// (``HTTPClient/open(_:host:port:on:timeout:setup:)``; ``timeout`` bounds the head and each wait for a part).
+    public func open(_ request: HTTPRequest) async throws -> HTTPStreamedResponse {
+        try await HTTPClient.open(request, host: origin.host, port: origin.port, on: node, timeout: timeout, setup: setup)
+    }
+
     private func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let tls else {
-            return try await HTTPClient.send(request, host: origin.host, port: origin.port, on: node, timeout: timeout, maxBodyBytes: maxBodyBytes)
-        }
+        try await HTTPClient.send(
+            request, host: origin.host, port: origin.port, on: node, timeout: timeout, maxBodyBytes: maxBodyBytes, setup: setup)
+    }
+
+    /// TLS in front of HTTP for an `https` origin; nothing for `http`.
+    private var setup: @Sendable (any Channel) -> EventLoopFuture<Void> {
+        guard let tls else { return { $0.eventLoop.makeSucceededVoidFuture() } }
         let serverName = origin.hostIsIPAddress ? nil : origin.host
-        return try await HTTPClient.send(
-            request, host: origin.host, port: origin.port, on: node, timeout: timeout, maxBodyBytes: maxBodyBytes
-        ) { channel in
+        return { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
             }
