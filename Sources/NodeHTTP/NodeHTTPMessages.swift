@@ -39,7 +39,8 @@ public struct NodeHTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLitera
 }
 
 /// A request as a ``NodeHTTPServer`` hands it to its handler: the head and the whole body (the server reads the
-/// body completely, up to its limit, before the handler runs; bodies are not streamed).
+/// body completely, up to its limit, before the handler runs), or, on a server that streams request bodies, the body
+/// to read as it arrives (``bodyParts``).
 public struct NodeHTTPRequest: Sendable {
     /// The method as sent, e.g. `GET`, `POST`.
     public let method: String
@@ -51,8 +52,10 @@ public struct NodeHTTPRequest: Sendable {
     public let query: [(name: String, value: String)]
     /// The header fields as sent.
     public let headers: NodeHTTPHeaders
-    /// The whole body; empty when there is none.
+    /// The whole body; empty when there is none, or when it streams (``bodyParts``).
     public let body: Data
+    /// The body as it arrives, on a server started with `streamsRequestBodies` (nil otherwise): read it once.
+    public let bodyParts: NodeHTTPRequestBody?
     /// The Authorization header, kept for the credential readers (one parser each, WireHTTP's).
     private let authorization: String?
 
@@ -74,6 +77,7 @@ public struct NodeHTTPRequest: Sendable {
         query = request.query
         headers = NodeHTTPHeaders(request.headers)
         body = Data(request.body.readableBytesView)
+        bodyParts = request.bodyParts.map(NodeHTTPRequestBody.init)
         authorization = request.headers.first(name: "Authorization")
     }
 

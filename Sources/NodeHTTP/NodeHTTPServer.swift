@@ -21,8 +21,10 @@ import WireHTTP
 /// An answer's body is written whole, or as the handler produces it (``NodeHTTPResponse/streamed(status:headers:_:)``,
 /// chunked, at the client's pace).
 ///
-/// What it does not: a request's body is not streamed (it is read whole, up to the limit, before the handler runs),
-/// no HTTP/2, no client certificates. The handler runs on the
+/// A request's body is read whole, up to the limit, before the handler runs; or, with `streamsRequestBodies`, the
+/// handler runs at the request's head and reads the body as it arrives (``NodeHTTPRequest/bodyParts``).
+///
+/// What it does not: HTTP/2, client certificates. The handler runs on the
 /// node's own event loop, one request at a time per connection: under simulation that keeps it in the kernel's order;
 /// it must not block (no sleeping, no synchronous file or socket work) — await instead.
 public final class NodeHTTPServer: Sendable {
@@ -94,11 +96,15 @@ public final class NodeHTTPServer: Sendable {
     ///   - port: the port; 0 picks a free one (read it from ``port`` or ``url``).
     ///   - tls: the certificate and key to serve `https` with; nil serves plain `http`.
     ///   - limits: the bounds on what a client may send.
+    ///   - streamsRequestBodies: run the handler as soon as a request's head arrived, its body to read as it comes
+    ///     (``NodeHTTPRequest/bodyParts``; an upload of any size within ``Limits/maxBodyBytes``, never held whole).
+    ///     ``Limits/requestTimeout`` then bounds the wait for each part rather than the whole request.
     ///   - handler: answers each request.
     /// - returns: the server, listening.
     /// - throws: `WireError` (`.addressInUse`) when the port is taken.
     public static func start(
-        on node: Node, port: Int, tls: TLS? = nil, limits: Limits = Limits(), handler: @escaping Handler
+        on node: Node, port: Int, tls: TLS? = nil, limits: Limits = Limits(), streamsRequestBodies: Bool = false,
+        handler: @escaping Handler
     ) async throws -> NodeHTTPServer {
         let context = tls?.context
         let server = try await HTTPServer.start(
@@ -108,7 +114,7 @@ public final class NodeHTTPServer: Sendable {
                     if let context { try channel.pipeline.syncOperations.addTLSServerHandler(NIOSSLServerHandler(context: context), node: node) }
                 }
             },
-            handler: { request in await answer(request, with: handler, on: node) }
+            streamsRequestBodies: streamsRequestBodies, handler: { request in await answer(request, with: handler, on: node) }
         ).get()
         return NodeHTTPServer(node: node, usesTLS: tls != nil, server: server)
     }

@@ -7,8 +7,9 @@ import WireHTTP
     import FoundationNetworking
 #endif
 
-// Streamed bodies on both sides: a handler's answer written as it is produced, and a client reading an answer as it
-// arrives (URLSession's `bytes(for:)` shape), neither held whole.
+// Streamed bodies, both ways on both sides: a handler's answer written as it is produced and read by the client as it
+// arrives (URLSession's `bytes(for:)` shape); a client's upload sent as it is produced and read by the handler as it
+// arrives. Neither is held whole; each side reads the connection only as its reader asks.
 
 /// Writes the parts of a streamed answer (``NodeHTTPResponse/streamed(status:headers:_:)``).
 public struct NodeHTTPBodyWriter: Sendable {
@@ -147,5 +148,58 @@ public struct NodeHTTPBytes: AsyncSequence, Sendable {
                 }
             }
         }
+    }
+}
+
+/// A request's body as it arrives (``NodeHTTPRequest/bodyParts``): its parts in order, as the network delivered them.
+/// The server reads the connection only as the handler takes the parts. Iterate it once.
+public struct NodeHTTPRequestBody: AsyncSequence, Sendable {
+    /// One part of the body.
+    public typealias Element = Data
+
+    let parts: HTTPBodyParts
+
+    /// Iterates the parts.
+    public func makeAsyncIterator() -> Iterator { Iterator(parts: parts.makeAsyncIterator()) }
+
+    /// Waits for each next part.
+    public struct Iterator: AsyncIteratorProtocol {
+        var parts: HTTPBodyParts.Iterator
+
+        /// The next part, or nil after the last.
+        /// - throws: ``NodeHTTPServerError`` when the body went over the server's limit (the client is answered
+        ///   `413`), stopped coming within its time (`408`), or the connection ended before the body did.
+        public mutating func next() async throws -> Data? {
+            do {
+                return try await parts.next().map { Data($0.readableBytesView) }
+            } catch {
+                throw NodeHTTPServerError("the request body did not arrive whole: \(error)")
+            }
+        }
+    }
+}
+
+extension NodeURLSession {
+    /// Sends `request` with the body `parts` produces, each part sent as it comes (chunked), and returns the answer as
+    /// ``data(for:)`` does: an upload that is never held whole (a file read a block at a time, a recording as it is
+    /// made). The request's `httpBody` is not sent.
+    ///
+    /// A part is sent once the connection took the one before, so a slow network slows the reading of `parts`. A
+    /// Basic challenge is not answered with the body sent again (it was consumed): send credentials up front.
+    /// - returns: the body and the head of the answer.
+    /// - throws: `URLError` as ``data(for:)`` throws it; what iterating `parts` throws ends the upload with that error.
+    public func upload<Parts: AsyncSequence & Sendable>(for request: URLRequest, streaming parts: Parts) async throws -> (Data, URLResponse)
+    where Parts.Element == Data {
+        let outgoing = try OutgoingRequest(request)
+        let transport = NIOHTTPTransport(
+            node: node, origin: outgoing.origin, tls: outgoing.origin.usesTLS ? tls : nil, timeout: outgoing.timeout,
+            maxBodyBytes: maxResponseBytes)
+        var http = outgoing.http
+        http.body = nil
+        http.producer = { writer in
+            for try await part in parts { try await writer.write(ByteBuffer(bytes: part)) }
+        }
+        let answer = try await exchange(http, on: transport, for: outgoing)
+        return (Data(answer.body.readableBytesView), try outgoing.response(answer))
     }
 }

@@ -23,7 +23,7 @@ import WireHTTP
 /// platforms), where `timeoutInterval` is an idle timeout.
 ///
 /// What it does not: one connection per request (no keep-alive, no HTTP/2), no cookies, cache, redirects or
-/// credential storage, no `httpBodyStream` (a request's body is sent whole), no proxy; credentials in the URL
+/// credential storage, no `httpBodyStream` (``upload(for:streaming:)`` streams an upload instead), no proxy; credentials in the URL
 /// (`user:password@`) are not sent. For ``data(for:)`` the `timeoutInterval` bounds each exchange from connect to the
 /// last byte (URLSession's bounds the idle time between packets). A task cancelled while it waits does not end the exchange early: the timeout does.
 public struct NodeURLSession: HTTPDataLoading {
@@ -117,7 +117,7 @@ public struct NodeURLSession: HTTPDataLoading {
     }
 
     /// One exchange on the transport, its failures as URLSession reports them.
-    private func exchange(_ request: HTTPRequest, on transport: NIOHTTPTransport, for outgoing: OutgoingRequest) async throws -> HTTPResponse {
+    func exchange(_ request: HTTPRequest, on transport: NIOHTTPTransport, for outgoing: OutgoingRequest) async throws -> HTTPResponse {
         let started = node.clock.now
         do {
             return try await transport.send(request)

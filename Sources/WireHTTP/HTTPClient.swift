@@ -11,6 +11,9 @@ public struct HTTPRequest: Sendable {
     public var body: ByteBuffer?
     /// Send the body with `Transfer-Encoding: chunked` instead of `Content-Length`.
     public var chunked: Bool
+    /// A streamed body: when set, the body is what this writes, sent chunked part by part as it is written (``body``
+    /// is not sent); what it throws ends the exchange with that error.
+    public var producer: HTTPBodyProducer?
 
     public init(
         method: HTTPMethod = .GET, target: String = "/", headers: HTTPHeaders = [:],
@@ -104,7 +107,7 @@ public enum HTTPClient {
             promise.fail(HTTPClientError("no complete response within \(timeout)", kind: .timedOut))
             channel.close(promise: nil)
         }
-        write(finalRequest, to: channel)
+        write(finalRequest, to: channel, on: node) { promise.fail($0) }
         defer { timer.cancel() }
         return try await promise.futureResult.get()
     }
@@ -122,7 +125,7 @@ public enum HTTPClient {
         _ request: HTTPRequest, host: String, port: Int, on node: Node, timeout: TimeAmount = .seconds(30),
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
     ) async throws -> HTTPStreamedResponse {
-        let head = node.eventLoop.makePromise(of: (HTTPResponseHead, NIOLoopBound<StreamedResponseReader>).self)
+        let head = node.eventLoop.makePromise(of: (HTTPResponseHead, NIOLoopBound<BodyPartQueue>).self)
         let finalRequest = framed(request, host: host, port: port)
         let channel: any Channel
         do {
@@ -140,18 +143,18 @@ public enum HTTPClient {
             head.fail(HTTPClientError("no answer within \(timeout.workbenchText)", kind: .timedOut))
             channel.close(promise: nil)
         }
-        write(finalRequest, to: channel)
+        write(finalRequest, to: channel, on: node) { head.fail($0) }
         defer { timer.cancel() }
-        let (answer, reader) = try await head.futureResult.get()
+        let (answer, queue) = try await head.futureResult.get()
         return HTTPStreamedResponse(
-            status: answer.status, headers: answer.headers, body: HTTPBodyParts(stream: StreamedBody(reader: reader, channel: channel)))
+            status: answer.status, headers: answer.headers, body: HTTPBodyParts(stream: StreamedBody(queue: queue, closingWhenDropped: channel)))
     }
 
     /// `request` with the headers its framing needs: `Host`, and `Content-Length` or `Transfer-Encoding: chunked`.
     private static func framed(_ request: HTTPRequest, host: String, port: Int) -> HTTPRequest {
         var request = request
         if !request.headers.contains(name: "Host") { request.headers.add(name: "Host", value: port == 80 ? host : "\(host):\(port)") }
-        if request.chunked {
+        if request.chunked || request.producer != nil {
             request.headers.remove(name: "Content-Length")
             request.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
         } else if let body = request.body {
@@ -162,13 +165,29 @@ public enum HTTPClient {
         return request
     }
 
-    private static func write(_ request: HTTPRequest, to channel: any Channel) {
+    /// Writes `request`; a streamed body as its producer writes it, each part once the connection took the one before.
+    /// A producer that throws closes the connection, and `failed` gets its error.
+    private static func write(_ request: HTTPRequest, to channel: any Channel, on node: Node, failed: @escaping @Sendable (any Error) -> Void) {
         let head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.target, headers: request.headers)
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        if let body = request.body, body.readableBytes > 0 {
-            channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
+        guard let producer = request.producer else {
+            channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            if let body = request.body, body.readableBytes > 0 {
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
+            }
+            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+            return
         }
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.head(head), promise: nil)
+        let writer = HTTPBodyWriter { part in try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(part))).get() }
+        node.task(on: channel.eventLoop) { try await producer(writer) }.whenComplete { result in
+            switch result {
+            case .success:
+                channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+            case .failure(let error):
+                failed(error)
+                channel.close(promise: nil)
+            }
+        }
     }
 }
 

@@ -13,13 +13,18 @@ public struct HTTPServerRequest: Sendable {
     /// Query items in order, percent-decoded.
     public let query: [(name: String, value: String)]
     public let headers: HTTPHeaders
+    /// The whole body; empty when the body streams (``bodyParts``).
     public let body: ByteBuffer
+    /// The body as it arrives, on a server that streams request bodies (``HTTPServer/start(on:port:limits:setup:handlerLoop:streamsRequestBodies:handler:)``):
+    /// the handler runs once the head arrived, and the connection is read only as it takes the parts.
+    public let bodyParts: HTTPBodyParts?
 
-    public init(method: HTTPMethod, target: String, headers: HTTPHeaders, body: ByteBuffer) {
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders, body: ByteBuffer, bodyParts: HTTPBodyParts? = nil) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.bodyParts = bodyParts
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = String(parts[0])
         query =
@@ -165,16 +170,20 @@ public final class HTTPServer: Sendable {
     /// - parameters:
     ///   - setup: handlers to put in front of HTTP on each connection (TLS, for example).
     ///   - handlerLoop: where `handler` runs (the node's own loop unless its state is thread-safe).
+    ///   - streamsRequestBodies: run the handler once a request's head arrived, its body to read as it comes
+    ///     (``HTTPServerRequest/bodyParts``), the request's time limit then counting from each part; a body over
+    ///     ``Limits/maxBodyBytes`` still ends in `413`, and the handler's reading fails.
     public static func start(
         on node: Node, port: Int, limits: Limits = Limits(),
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() },
-        handlerLoop: HandlerLoop = .home, handler: @escaping Handler
+        handlerLoop: HandlerLoop = .home, streamsRequestBodies: Bool = false, handler: @escaping Handler
     ) -> EventLoopFuture<HTTPServer> {
         node.listen(port: port, connections: .every) { channel in
             setup(channel).flatMapThrowing {
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(answeringBadRequestsOf: node)
                 try channel.pipeline.syncOperations.addHandler(
-                    RequestHandler(node: node, limits: limits, handlerLoop: handlerLoop, handler: handler))
+                    RequestHandler(
+                        node: node, limits: limits, handlerLoop: handlerLoop, streamsRequestBodies: streamsRequestBodies, handler: handler))
             }
         }.map { HTTPServer(node: node, listener: $0) }
     }
@@ -195,6 +204,8 @@ private final class RequestHandler: ChannelDuplexHandler {
     private enum State {
         case idle
         case receiving(HTTPRequestHead, ByteBuffer)
+        /// The handler runs while the body arrives: its parts go to the queue the handler reads.
+        case streaming(HTTPRequestHead, BodyPartQueue, received: Int)
         /// The request was answered early (too large); the rest of its body is ignored.
         case discarding
         case handling
@@ -203,15 +214,20 @@ private final class RequestHandler: ChannelDuplexHandler {
     let node: Node
     let limits: HTTPServer.Limits
     let handlerLoop: HTTPServer.HandlerLoop
+    let streamsRequestBodies: Bool
     let handler: HTTPServer.Handler
     private var state = State.idle
     private var requestTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
 
-    init(node: Node, limits: HTTPServer.Limits, handlerLoop: HTTPServer.HandlerLoop, handler: @escaping HTTPServer.Handler) {
+    init(
+        node: Node, limits: HTTPServer.Limits, handlerLoop: HTTPServer.HandlerLoop, streamsRequestBodies: Bool,
+        handler: @escaping HTTPServer.Handler
+    ) {
         self.node = node
         self.limits = limits
         self.handlerLoop = handlerLoop
+        self.streamsRequestBodies = streamsRequestBodies
         self.handler = handler
     }
 
@@ -226,13 +242,7 @@ private final class RequestHandler: ChannelDuplexHandler {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), .idle):
             idleTimer?.cancel()
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            requestTimer = context.eventLoop.scheduleTask(in: limits.requestTimeout) {
-                let (handler, context) = loopBound.value
-                handler.reject(
-                    context: context, .requestTimeout,
-                    "the request did not arrive completely within \(handler.limits.requestTimeout.workbenchText)")
-            }
+            armRequestTimer(context: context)
             if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limits.maxBodyBytes {
                 reject(
                     context: context, .payloadTooLarge,
@@ -242,7 +252,30 @@ private final class RequestHandler: ChannelDuplexHandler {
             if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
-            state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
+            guard streamsRequestBodies else {
+                state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
+                return
+            }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let queue = BodyPartQueue(eventLoop: context.eventLoop, read: { bound.value.read() })
+            state = .streaming(head, queue, received: 0)
+            dispatch(
+                context: context, head: head, body: context.channel.allocator.buffer(capacity: 0),
+                parts: HTTPBodyParts(stream: StreamedBody(queue: NIOLoopBound(queue, eventLoop: context.eventLoop), closingWhenDropped: nil)))
+        case (.body(let chunk), .streaming(let head, let queue, let received)):
+            guard received + chunk.readableBytes <= limits.maxBodyBytes else {
+                let reason = "the request body exceeds the limit of \(limits.maxBodyBytes) bytes"
+                queue.finish(.failure(HTTPClientError(reason, kind: .responseTooLarge)))
+                reject(context: context, .payloadTooLarge, reason)
+                return
+            }
+            armRequestTimer(context: context)  // each part may take the request's time: an upload takes as long as it keeps coming
+            state = .streaming(head, queue, received: received + chunk.readableBytes)
+            queue.receive(chunk)
+        case (.end, .streaming(_, let queue, _)):
+            requestTimer?.cancel()
+            state = .handling
+            queue.finish(.success(()))
         case (.body(var chunk), .receiving(let head, var body)):
             guard body.readableBytes + chunk.readableBytes <= limits.maxBodyBytes else {
                 reject(
@@ -265,13 +298,29 @@ private final class RequestHandler: ChannelDuplexHandler {
         }
     }
 
-    private func dispatch(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer) {
-        let request = HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: body)
+    func read(context: ChannelHandlerContext) {
+        if case .streaming(_, let queue, _) = state, queue.holdsRead() { return }
+        context.read()
+    }
+
+    private func armRequestTimer(context: ChannelHandlerContext) {
+        requestTimer?.cancel()
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        requestTimer = context.eventLoop.scheduleTask(in: limits.requestTimeout) {
+            let (handler, context) = loopBound.value
+            let reason = "the request did not arrive completely within \(handler.limits.requestTimeout.workbenchText)"
+            if case .streaming(_, let queue, _) = handler.state { queue.finish(.failure(HTTPClientError(reason, kind: .timedOut))) }
+            handler.reject(context: context, .requestTimeout, reason)
+        }
+    }
+
+    private func dispatch(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer, parts: HTTPBodyParts? = nil) {
+        let request = HTTPServerRequest(method: head.method, target: head.uri, headers: head.headers, body: body, bodyParts: parts)
         node.trace(
             "http-request",
             [
-                ("bytes", "\(body.readableBytes)"), ("from", context.channel.peerText), ("method", "\(head.method)"),
-                ("path", request.path),
+                ("bytes", parts == nil ? "\(body.readableBytes)" : "streamed"), ("from", context.channel.peerText),
+                ("method", "\(head.method)"), ("path", request.path),
             ])
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let handler = self.handler
@@ -285,6 +334,16 @@ private final class RequestHandler: ChannelDuplexHandler {
 
     private func write(context: ChannelHandlerContext, _ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool) {
         guard context.channel.isActive else { return }
+        // A request whose body streamed may have been answered already (413, 408) while its handler ran.
+        if case .discarding = state { return }
+        // Answered before the body it streams ended (the handler did not need the rest): the rest is not read, and the
+        // connection closes after the answer, as a server that answers an upload early does.
+        var keepAlive = keepAlive
+        if case .streaming(_, let queue, _) = state {
+            requestTimer?.cancel()
+            queue.finish(.failure(HTTPClientError("the handler answered before the body ended")))
+            keepAlive = false
+        }
         if let producer = response.producer {
             stream(context: context, response, producer: producer, version: version, keepAlive: keepAlive)
             return

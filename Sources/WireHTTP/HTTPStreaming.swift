@@ -55,63 +55,148 @@ public struct HTTPBodyParts: AsyncSequence, Sendable {
     }
 }
 
-/// The reader's end of a streamed body: asks the connection's handler for each part on its event loop.
+/// The reader's end of a streamed body: asks its queue for each part on the queue's event loop.
 final class StreamedBody: Sendable {
-    private let reader: NIOLoopBound<StreamedResponseReader>
-    private let channel: any Channel
+    private let queue: NIOLoopBound<BodyPartQueue>
+    /// Closed when the body is dropped before its end (a client's answer: nothing else would read the connection); nil
+    /// for a server's request body, whose connection the server goes on with.
+    private let channel: (any Channel)?
 
-    init(reader: NIOLoopBound<StreamedResponseReader>, channel: any Channel) {
-        self.reader = reader
+    init(queue: NIOLoopBound<BodyPartQueue>, closingWhenDropped channel: (any Channel)?) {
+        self.queue = queue
         self.channel = channel
     }
 
     func next() async throws -> ByteBuffer? {
-        let reader = self.reader
-        return try await channel.eventLoop.flatSubmit { reader.value.next() }.get()
+        let queue = self.queue
+        return try await queue.eventLoop.flatSubmit { queue.value.next() }.get()
     }
 
-    /// A body dropped before its end must not hold its connection open.
-    deinit { channel.close(promise: nil) }
+    deinit { channel?.close(promise: nil) }
 }
 
-/// Reads one response: its head at once, then each body part only when asked (``next()``), holding the channel's
-/// reads while a part waits unread.
+/// The parts of a body received on one event loop and not taken yet, and the reader waiting for the next: while a
+/// part waits, the connection's reads are held (``holdsRead()``), so the sender goes at the reader's pace instead of
+/// filling memory.
+final class BodyPartQueue {
+    private let eventLoop: any EventLoop
+    /// Asks the connection for more bytes (its handler context's `read()`).
+    private let read: () -> Void
+    /// Told when a reader starts waiting for a part (true) and when it stops (false): a timeout's arming.
+    private let waiting: (Bool) -> Void
+    private var parts = CircularBuffer<ByteBuffer>()
+    /// How the body ended: nil while it is still arriving.
+    private(set) var ended: Result<Void, any Error>?
+    private var waiter: EventLoopPromise<ByteBuffer?>?
+    /// A read the connection asked for while a part waited unread: passed on once the reader takes it.
+    private var heldRead = false
+
+    init(eventLoop: any EventLoop, read: @escaping () -> Void, waiting: @escaping (Bool) -> Void = { _ in }) {
+        self.eventLoop = eventLoop
+        self.read = read
+        self.waiting = waiting
+    }
+
+    /// A part from the connection: to the waiting reader, or kept until it asks.
+    func receive(_ part: ByteBuffer) {
+        guard ended == nil else { return }
+        if let waiter {
+            self.waiter = nil
+            waiting(false)
+            waiter.succeed(part)
+        } else {
+            parts.append(part)
+        }
+    }
+
+    /// The body's end: the parts kept are still read before it, unless it failed.
+    func finish(_ result: Result<Void, any Error>) {
+        guard ended == nil else { return }
+        ended = result
+        if case .failure = result { parts.removeAll() }
+        releaseRead()
+        guard let waiter else { return }
+        self.waiter = nil
+        waiting(false)
+        switch result {
+        case .success: waiter.succeed(nil)
+        case .failure(let error): waiter.fail(error)
+        }
+    }
+
+    /// Whether the connection's read must wait because a part is not taken yet; it is passed on when it is.
+    func holdsRead() -> Bool {
+        guard !parts.isEmpty else { return false }
+        heldRead = true
+        return true
+    }
+
+    /// The next part: one kept, the end, or a promise kept when one arrives.
+    func next() -> EventLoopFuture<ByteBuffer?> {
+        if let part = parts.popFirst() {
+            if parts.isEmpty { releaseRead() }
+            return eventLoop.makeSucceededFuture(part)
+        }
+        switch ended {
+        case .success: return eventLoop.makeSucceededFuture(nil)
+        case .failure(let error): return eventLoop.makeFailedFuture(error)
+        case nil: break
+        }
+        let promise = eventLoop.makePromise(of: ByteBuffer?.self)
+        waiter = promise
+        waiting(true)
+        releaseRead()
+        return promise.futureResult
+    }
+
+    private func releaseRead() {
+        guard heldRead else { return }
+        heldRead = false
+        read()
+    }
+}
+
+/// Reads one response: its head at once, then each body part only when asked, with ``timeout`` for each wait.
 final class StreamedResponseReader: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart
 
-    private let head: EventLoopPromise<(HTTPResponseHead, NIOLoopBound<StreamedResponseReader>)>
+    private let head: EventLoopPromise<(HTTPResponseHead, NIOLoopBound<BodyPartQueue>)>
     private let timeout: TimeAmount
-    private var context: ChannelHandlerContext?
-    private var parts = CircularBuffer<ByteBuffer>()
-    /// How the body ended: nil while it is still arriving.
-    private var ended: Result<Void, any Error>?
-    private var waiter: EventLoopPromise<ByteBuffer?>?
+    private var queue: BodyPartQueue?
     private var waitTimer: Scheduled<Void>?
-    /// A read the channel asked for while a part waited unread: passed on once the reader takes it.
-    private var heldRead = false
 
-    init(head: EventLoopPromise<(HTTPResponseHead, NIOLoopBound<StreamedResponseReader>)>, timeout: TimeAmount) {
+    init(head: EventLoopPromise<(HTTPResponseHead, NIOLoopBound<BodyPartQueue>)>, timeout: TimeAmount) {
         self.head = head
         self.timeout = timeout
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let timeout = self.timeout
+        // Each wait for a part has `timeout`: a body may take as long as it keeps coming.
+        let waiting = { (waits: Bool) in
+            let (reader, context) = bound.value
+            reader.waitTimer?.cancel()
+            guard waits else { return }
+            reader.waitTimer = context.eventLoop.scheduleTask(in: timeout) {
+                let (reader, context) = bound.value
+                reader.end(.failure(HTTPClientError("no more of the response body within \(timeout.workbenchText)", kind: .timedOut)))
+                context.close(promise: nil)
+            }
+        }
+        queue = BodyPartQueue(eventLoop: context.eventLoop, read: { bound.value.1.read() }, waiting: waiting)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let queue else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             // 1xx answers (100 Continue) are interim; the real answer follows.
-            if head.status.code >= 200 { self.head.succeed((head, NIOLoopBound(self, eventLoop: context.eventLoop))) }
+            if head.status.code >= 200 { self.head.succeed((head, NIOLoopBound(queue, eventLoop: context.eventLoop))) }
         case .body(let part):
-            if let waiter {
-                self.waiter = nil
-                waitTimer?.cancel()
-                waiter.succeed(part)
-            } else {
-                parts.append(part)
-            }
+            queue.receive(part)
         case .end:
             end(.success(()))
             context.close(promise: nil)
@@ -119,51 +204,12 @@ final class StreamedResponseReader: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func read(context: ChannelHandlerContext) {
-        if parts.isEmpty { context.read() } else { heldRead = true }
-    }
-
-    /// The next part: one waiting, the end, or a promise kept when one arrives (or the timeout passes).
-    func next() -> EventLoopFuture<ByteBuffer?> {
-        guard let context else { preconditionFailure("next() before the reader was added to a channel") }
-        if let part = parts.popFirst() {
-            if parts.isEmpty { releaseRead(context) }
-            return context.eventLoop.makeSucceededFuture(part)
-        }
-        switch ended {
-        case .success: return context.eventLoop.makeSucceededFuture(nil)
-        case .failure(let error): return context.eventLoop.makeFailedFuture(error)
-        case nil: break
-        }
-        let promise = context.eventLoop.makePromise(of: ByteBuffer?.self)
-        waiter = promise
-        let timeout = self.timeout
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        waitTimer = context.eventLoop.scheduleTask(in: timeout) {
-            let (reader, context) = bound.value
-            reader.end(.failure(HTTPClientError("no more of the response body within \(timeout.workbenchText)", kind: .timedOut)))
-            context.close(promise: nil)
-        }
-        releaseRead(context)
-        return promise.futureResult
-    }
-
-    private func releaseRead(_ context: ChannelHandlerContext) {
-        guard heldRead else { return }
-        heldRead = false
-        context.read()
+        if queue?.holdsRead() != true { context.read() }
     }
 
     private func end(_ result: Result<Void, any Error>) {
-        guard ended == nil else { return }
-        ended = result
-        waitTimer?.cancel()
         if case .failure(let error) = result { head.fail(error) }
-        guard let waiter else { return }
-        self.waiter = nil
-        switch result {
-        case .success: waiter.succeed(nil)
-        case .failure(let error): waiter.fail(error)
-        }
+        queue?.finish(result)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -1,5 +1,6 @@
 import Foundation
 import NodeHTTP
+import Synchronization
 import TestSupport
 import Testing
 import Wire
@@ -126,6 +127,116 @@ import WorkbenchKit
         #expect(world.now - before < .seconds(3), "the wait ended at the timeout, not at the next part: \(world.now - before)")
     }
 
+    /// Parts `gap` apart on `clock`: an upload produced as it is sent.
+    struct Paced: AsyncSequence, Sendable {
+        typealias Element = Data
+        let clock: NodeClock
+        let parts: [Data]
+        let gap: Duration
+
+        func makeAsyncIterator() -> Iterator { Iterator(paced: self) }
+
+        struct Iterator: AsyncIteratorProtocol {
+            let paced: Paced
+            var index = 0
+
+            mutating func next() async throws -> Data? {
+                guard index < paced.parts.count else { return nil }
+                if index > 0 { try await paced.clock.sleep(for: paced.gap) }
+                defer { index += 1 }
+                return paced.parts[index]
+            }
+        }
+    }
+
+    /// What the streaming handler saw: each part's size and when it arrived, or how reading failed.
+    final class Seen: Sendable {
+        let log = Mutex<[String]>([])
+        func add(_ line: String) { log.withLock { $0.append(line) } }
+        var lines: [String] { log.withLock { $0 } }
+    }
+
+    /// A server that streams request bodies: `/count` reads the body part by part (noting each part's size and virtual
+    /// time) and answers the totals; `/early` answers without reading it.
+    static func startCounting(in world: Simulation, limit: Int = 1 << 20, seen: Seen) throws {
+        let backend = world.node("backend")
+        let start = backend.clock.now
+        _ = try world.perform("start the counter") {
+            try await NodeHTTPServer.start(on: backend, port: 8080, limits: .init(maxBodyBytes: limit), streamsRequestBodies: true) { request in
+                guard request.path == "/count" else { return .text("not read", status: 202) }
+                guard let parts = request.bodyParts, request.body.isEmpty else { return .text("no streamed body", status: 500) }
+                var (count, bytes) = (0, 0)
+                do {
+                    for try await part in parts {
+                        count += 1
+                        bytes += part.count
+                        seen.add("\(part.count) bytes at \(start.duration(to: backend.clock.now))")
+                    }
+                } catch {
+                    seen.add("failed: \(error)")
+                    throw error
+                }
+                return .text("\(count) parts, \(bytes) bytes")
+            }
+        }
+        try world.apply(.link(from: "phone", to: "backend", latency: .fixed(.milliseconds(20))))
+    }
+
+    static func upload(_ path: String, _ parts: [String], gap: Duration, in world: Simulation) throws -> (status: Int, text: String) {
+        let phone = world.node("phone")
+        let session = try NodeURLSession(node: phone)
+        let body = Paced(clock: phone.clock, parts: parts.map { Data($0.utf8) }, gap: gap)
+        return try world.perform("upload") {
+            do {
+                let (data, response) = try await session.upload(
+                    for: URLRequest(url: URL(string: "http://backend:8080" + path)!, timeoutInterval: 60), streaming: body)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+            } catch let error as URLError {
+                return (-error.code.rawValue, error.localizedDescription)
+            }
+        }
+    }
+
+    /// An upload produced a second a part reaches the handler a part at a time, a second apart, before it ended.
+    @Test func anUploadIsReadAsItArrives() throws {
+        let world = Simulation(seed: 45)
+        let seen = Seen()
+        try Self.startCounting(in: world, seen: seen)
+        let answer = try Self.upload("/count", ["first ", "second ", "third"], gap: .seconds(1), in: world)
+        #expect(answer.status == 200 && answer.text == "3 parts, 18 bytes\n", "\(answer)")
+        #expect(seen.lines.map { $0.prefix { $0 != " " } } == ["6", "7", "5"], "\(seen.lines)")
+        let times = seen.lines.compactMap { $0.split(separator: " at ").last }
+        // The connection's handshake and the head take 60 ms on a 20 ms link; then a part a second.
+        #expect(times == ["0.06 seconds", "1.06 seconds", "2.06 seconds"], "\(seen.lines)")
+        #expect(world.events.contains { $0.actor == "backend" && $0.name == "http-request" && $0["bytes"] == "streamed" })
+        world.finish()
+        #expect(world.failures.isEmpty, "\(world.failures)")
+    }
+
+    /// A streamed body over the limit is answered `413` as a whole one is, and the handler's reading fails; a handler
+    /// that answers without reading the body is answered, and the connection closes after it.
+    @Test func aStreamedUploadOverTheLimitIs413AndAnEarlyAnswerIsKept() throws {
+        let world = Simulation(seed: 46)
+        let seen = Seen()
+        try Self.startCounting(in: world, limit: 10, seen: seen)
+        let over = try Self.upload("/count", ["12345678", "12345678", "12345678"], gap: .milliseconds(100), in: world)
+        #expect(over.status == 413 && over.text == "the request body exceeds the limit of 10 bytes\n", "\(over)")
+        #expect(
+            seen.lines.first == "8 bytes at 0.06 seconds" && seen.lines.last?.hasPrefix("failed: the request body did not arrive whole") == true,
+            "\(seen.lines)")
+        let early = try Self.upload("/early", ["a", "b", "c"], gap: .milliseconds(100), in: world)
+        #expect(early.status == 202 && early.text == "not read\n", "\(early)")
+        #expect(try Self.upload("/count", ["1234", "5678"], gap: .milliseconds(10), in: world).text == "2 parts, 8 bytes\n")
+    }
+
+    /// A server that reads bodies whole takes a streamed upload whole.
+    @Test func aWholeBodyServerTakesAStreamedUpload() throws {
+        let world = Simulation(seed: 47)
+        _ = try NodeHTTPServerTests.start(in: world)
+        let answer = try Self.upload("/upload", ["abc", "defg", "hi"], gap: .milliseconds(500), in: world)
+        #expect(answer.status == 200 && answer.text == "9 bytes\n", "\(answer)")
+    }
+
     /// On the live wire: Foundation's URLSession reads the chunked answer whole, a NodeURLSession of another node
     /// reads it part by part.
     @Test func aStreamedAnswerOnTheLiveWire() async throws {
@@ -148,6 +259,29 @@ import WorkbenchKit
             return parts
         }
         #expect(parts == ["part 1\n", "part 2\n", "part 3\n"])
+        // Uploads to a server that streams request bodies: Foundation's, whole; NodeURLSession's, as produced.
+        let counter = try await NodeHTTPServer.start(on: backend, port: 0, streamsRequestBodies: true) { request in
+            var (count, bytes) = (0, 0)
+            for try await part in try #require(request.bodyParts) {
+                count += 1
+                bytes += part.count
+            }
+            return .text("\(bytes) bytes in \(count > 0 ? "parts" : "none")")
+        }
+        let upload = {
+            var upload = URLRequest(url: URL(string: counter.url.absoluteString + "count")!, timeoutInterval: 30)
+            upload.httpMethod = "POST"
+            return upload
+        }()
+        let phone = wire.node("phone")
+        let uploads = try await withDeadline(liveStepLimit, "uploads to the counter") {
+            let (whole, _) = try await session.upload(for: upload, from: Data(repeating: 65, count: 100_000))
+            let paced = Paced(clock: phone.clock, parts: Array(repeating: Data(repeating: 66, count: 50_000), count: 3), gap: .milliseconds(10))
+            let (streamed, _) = try await NodeURLSession(node: phone).upload(for: upload, streaming: paced)
+            return [whole, streamed].map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(uploads == ["100000 bytes in parts\n", "150000 bytes in parts\n"])
+        try await counter.stop()
         try await server.stop()
         try await wire.shutdown()
     }
