@@ -50,17 +50,29 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
     public let latency: Latency
     public let partitions: Partitions
     public let clock: Clock
+    /// How far a clock's step may go: the options' bound (minutes), or twelve times it (hours: a device set to another
+    /// time zone, a server whose clock was never synced). Only a step takes it; a drift or a wobble stays small.
+    public let clockReach: ClockReach
     let seed: UInt64
+
+    /// How far a clock's step may go (``clockReach``).
+    public enum ClockReach: String, Sendable, CaseIterable {
+        case minutes, hours
+
+        /// How much farther than the options' bound a step may go.
+        var factor: Int { self == .hours ? 12 : 1 }
+    }
 
     /// The mix every seed has without `--mix drawn`: the options as they are.
     public static func fixed(_ options: SwarmOptions) -> SwarmMix {
         SwarmMix(
             mode: .fixed, siteEnabledRate: options.siteEnabledRate, linkScale: 1, clockScale: 1, pointScale: 1, swizzleScale: 1,
-            crashScale: 1, systemRate: 1, latency: .any, partitions: .any, clock: .step, seed: 0)
+            crashScale: 1, systemRate: 1, latency: .any, partitions: .any, clock: .step, clockReach: .minutes, seed: 0)
     }
 
     /// The mix of `seed`: a class is off a quarter of the time and otherwise scaled by ½, 1, 2 or 4; sites are on with a
-    /// chance from ¼ to 1; systems with ½ or 1; one latency family or any, one partition direction or any, one clock shape.
+    /// chance from ¼ to 1; systems with ½ or 1; one latency family or any, one partition direction or any, one clock
+    /// shape, and how far a clock's step goes (minutes or hours, each half the time).
     public static func drawn(seed: UInt64) -> SwarmMix {
         let random = RandomStream(seed: seed, name: "swarm-mix")
         func scale() -> Double { [0, 0, 0.5, 1, 1, 2, 4, 0][random.int(in: 0...7)] }
@@ -70,11 +82,13 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
         let latency = Latency.allCases[random.int(in: 0...(Latency.allCases.count - 1))]
         let partitions = Partitions.allCases[random.int(in: 0...(Partitions.allCases.count - 1))]
         let clockShape = Clock.allCases[random.int(in: 0...(Clock.allCases.count - 1))]
-        // Drawn last: the crash class came after the others, and every earlier draw of a seed's mix stays what it was.
+        // Drawn last, in the order they came: each later axis leaves every earlier draw of a seed's mix what it was.
         let crash = scale()
+        let clockReach = ClockReach.allCases[random.int(in: 0...(ClockReach.allCases.count - 1))]
         return SwarmMix(
             mode: .drawn, siteEnabledRate: siteEnabledRate, linkScale: link, clockScale: clock, pointScale: point, swizzleScale: swizzle,
-            crashScale: crash, systemRate: systemRate, latency: latency, partitions: partitions, clock: clockShape, seed: seed)
+            crashScale: crash, systemRate: systemRate, latency: latency, partitions: partitions, clock: clockShape, clockReach: clockReach,
+            seed: seed)
     }
 
     /// The mix of `seed` in `mode`.
@@ -97,6 +111,7 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
         applied.pointRate *= pointScale
         applied.swizzleRate *= swizzleScale
         applied.crashRate *= crashScale
+        applied.clockSkewSeconds = options.clockSkewSeconds.lowerBound...(options.clockSkewSeconds.upperBound * clockReach.factor)
         return applied
     }
 
@@ -107,5 +122,6 @@ public struct SwarmMix: Sendable, Equatable, CustomStringConvertible {
         return "sites on \(String(format: "%.2f", siteEnabledRate)), link \(times(linkScale)) clock \(times(clockScale)) "
             + "point \(times(pointScale)) swizzle \(times(swizzleScale)) crash \(times(crashScale)), systems on \(systemRate == 1 ? "all" : "half"), "
             + "latency \(latency.rawValue), partitions \(partitions.rawValue), clock \(clock.rawValue)"
+            + (clock == .step ? " up to \(clockReach.rawValue)" : "")
     }
 }

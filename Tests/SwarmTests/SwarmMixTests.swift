@@ -43,10 +43,11 @@ import Wire
 
     /// A seed's faults keep within its mix: a class scaled to 0 never fires, points of a system that is off never do,
     /// links slow down with the mix's one latency family, partitions cut the one way it says, a drifting clock always
-    /// moves the same way.
+    /// moves the same way, a clock's step goes no farther than its reach (minutes: 10 min; hours: 2 h) and sometimes
+    /// beyond 10 min when it may.
     @Test func aSeedsFaultsKeepWithinItsMix() {
         let seeds = (1...80).map(UInt64.init)
-        var checked = (classOff: 0, systemOff: 0, latency: 0, partitions: 0, drift: 0)
+        var checked = (classOff: 0, systemOff: 0, latency: 0, partitions: 0, drift: 0, hours: 0)
         for seed in seeds {
             let mix = SwarmMix.drawn(seed: seed)
             let drawn = Self.lines(Self.busy(.drawn), seed: seed)
@@ -71,6 +72,12 @@ import Wire
                 checked.partitions += 1
             }
             let skews = drawn.map(\.line).filter { $0.hasPrefix("clock ") }
+            if mix.clock == .step {
+                let seconds = skews.compactMap { Int($0.split(separator: " ").last?.dropFirst().dropLast() ?? "") }
+                let bound = mix.clockReach == .hours ? 7200 : 600
+                #expect(seconds.allSatisfy { $0 <= bound }, "seed \(seed): \(mix): \(skews.prefix(3))")
+                if mix.clockReach == .hours, seconds.contains(where: { $0 > 600 }) { checked.hours += 1 }
+            }
             if mix.clock == .drift, !skews.isEmpty {
                 for host in Self.hosts {
                     let signs = Set(skews.filter { $0.hasPrefix("clock \(host) ") }.map { $0.contains("skew +") })
@@ -79,7 +86,9 @@ import Wire
                 checked.drift += 1
             }
         }
-        #expect(checked.classOff > 0 && checked.systemOff > 0 && checked.latency > 0 && checked.partitions > 0 && checked.drift > 0, "\(checked)")
+        #expect(
+            checked.classOff > 0 && checked.systemOff > 0 && checked.latency > 0 && checked.partitions > 0 && checked.drift > 0 && checked.hours > 0,
+            "\(checked)")
     }
 
     /// A failing seed of a drawn mix is printed with its mix, and its replay and shrink commands draw it again.
