@@ -6,7 +6,9 @@ import Kernel
 /// run worth mutating, and the statement it first appeared in says which of its faults to edit.
 public enum Behaviour {
     /// The fields that tell outcomes apart, in the order they are tried: only the first one an event has is kept.
-    static let telling = ["point", "reason", "state", "status", "outcome", "operation", "code", "step"]
+    /// `margin` is a value profile: how close a check came to failing, in buckets (`ims session-checked
+    /// margin=under-1m`), so the runs nearest a refusal are mutated first.
+    static let telling = ["point", "reason", "state", "status", "outcome", "operation", "code", "step", "margin"]
     /// Values longer than this are free text (an error message, a path), not an outcome: the event counts without it.
     static let longestValue = 48
 

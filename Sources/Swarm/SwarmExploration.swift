@@ -163,7 +163,7 @@ public struct SwarmExploration: Sendable {
         // within `aimWindow` statements before it. A reach point's mutants are not aimed: aimed, they reached the rare
         // points less often.
         let appeared = target.flatMap { parent.behaviours?[$0] }
-        var aimed = appeared.map { at in Array(faults.indices.filter { faults[$0].before <= at }.reversed()) } ?? []
+        var aimed = appeared.map { at in Self.likeliestCauses(of: target ?? "", among: faults, before: at) } ?? []
         // The statements before which a fault lands within the window (none when the target showed after `after heal`).
         var near = appeared.flatMap { at in healed > 0 && at - Self.aimWindow < healed ? max(0, at - Self.aimWindow)...min(at, healed - 1) : nil }
         let forecast = forecasts[parent.file] ?? .none
@@ -308,6 +308,19 @@ public struct SwarmExploration: Sendable {
 
     /// The budget mutant `number` (1, 2, …) is spent from: they take turns, so each gets half the mutants.
     public static func budget(of number: Int) -> Budget { number % 2 == 1 ? .reach : .behaviour }
+
+    /// The positions in `faults` of those that ran before statement `at`, likeliest cause of `behaviour` first: the
+    /// faults that touch the actor that showed it (its node's clock, its links, its fault points: `ims session-checked
+    /// margin=1-5m` is moved by `clock ims skew +306s` many statements back, not by the fault just before it), latest
+    /// first; then the others, latest first.
+    static func likeliestCauses(of behaviour: String, among faults: [ScheduledFault], before at: Int) -> [Int] {
+        let actor = String(behaviour.prefix { $0 != " " })
+        let touches = { (fault: ScheduledFault) in
+            fault.line.split(separator: " ").contains { $0 == actor || $0.hasPrefix(actor + ".") }
+        }
+        let before = Array(faults.indices.filter { faults[$0].before <= at }.reversed())
+        return before.filter { touches(faults[$0]) } + before.filter { !touches(faults[$0]) }
+    }
 
     /// The site `fault` was drawn from when it is a fault of its own, nil for one of a swizzle's holds (they belong
     /// together: neither drawn again nor tweaked alone) or a fault with no site.

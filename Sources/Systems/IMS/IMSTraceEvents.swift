@@ -15,6 +15,7 @@ extension WorkbenchSystem {
         .event("token-rejected", values: ["reason": ["bearer", IMSVerifier.replayed.rawValue] + JWTError.Code.all.map(\.rawValue)]),
         .event("session-started", fields: "exp", "jti", "nbf", "sub"),
         .event("session-expired", fields: "sub"),
+        .event("session-checked", fields: "sub", values: ["margin": IMSVerifier.margins]),
         // IMSSigningBackend
         .event(
             "sign-refused", fields: "status", values: ["reason": ["bearer", "content-type", "issuer", "subject"] + JWTError.Code.all.map(\.rawValue)]),
