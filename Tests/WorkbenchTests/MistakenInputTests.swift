@@ -252,7 +252,7 @@ import Testing
         #expect(session.handle("expect no trace job-created by mig user=secure") == .proceed)
         let keys = session.complete(line: "wait until trace job-created ", cursor: 29).candidates.filter { $0.hasSuffix("=") }
         #expect(keys == ["format=", "job=", "user="])
-        #expect(session.complete(line: "expect trace http-response st", cursor: 29).candidates == ["status="])
+        #expect(session.complete(line: "expect trace http-response st", cursor: 29).candidates == ["status=", "streamed="])
     }
 
     /// A closed field's value is checked as a file checks it; `help expect` lists the values, completion offers them

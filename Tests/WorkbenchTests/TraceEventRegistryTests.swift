@@ -71,6 +71,8 @@ import Wire
         "Sources/SunfireHost/Commands/ConverterCommands.swift: conversion tool": "tool",
         // A token's refusal: the JWT code, or the verifier's own.
         "Sources/IMSVerifier/IMSVerifier.swift: token-rejected reason": "error.code.rawValue",
+        // How close a session came to being refused: one of `IMSVerifier.margins`.
+        "Sources/IMSVerifier/IMSVerifier.swift: session-checked margin": "Self.margin(seconds: left)",
         // The code each refusal passes to `refuse(_:_:_:)`: its own literal, or the JWT code.
         "Sources/IMSSigningBackend/HostSigningBackend.swift: sign-refused reason": "code",
         // A refused URL's or credential's problem code.
