@@ -265,7 +265,7 @@ private final class RequestHandler: ChannelDuplexHandler {
         case (.body(let chunk), .streaming(let head, let queue, let received)):
             guard received + chunk.readableBytes <= limits.maxBodyBytes else {
                 let reason = "the request body exceeds the limit of \(limits.maxBodyBytes) bytes"
-                queue.finish(.failure(HTTPClientError(reason, kind: .responseTooLarge)))
+                queue.finish(.failure(HTTPClientError(reason)))
                 reject(context: context, .payloadTooLarge, reason)
                 return
             }
