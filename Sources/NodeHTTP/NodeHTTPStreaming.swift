@@ -51,23 +51,9 @@ extension NodeURLSession {
         let outgoing = try OutgoingRequest(request)
         let transport = NIOHTTPTransport(
             node: node, origin: outgoing.origin, tls: outgoing.origin.usesTLS ? tls : nil, timeout: outgoing.timeout)
-        var http = outgoing.http
-        var answer = try await open(http, on: transport, for: outgoing)
-        let head = HTTPResponse(status: answer.status, headers: answer.headers)
-        if head.isBasicChallenge, let delegate {
-            let challenge = try Self.challenge(head, for: outgoing)
-            let (disposition, credential) = await delegate.urlSession(self, didReceive: challenge)
-            switch disposition {
-            case .useCredential:
-                if let credential, let user = credential.user, let password = credential.password {
-                    http.headers.replaceOrAdd(name: "Authorization", value: BasicCredentials(user: user, password: password).headerValue)
-                    answer = try await open(http, on: transport, for: outgoing)
-                }
-            case .cancelAuthenticationChallenge:
-                throw outgoing.error(.cancelled, "the delegate cancelled the Basic challenge of \(outgoing.url.absoluteString)")
-            default:
-                break
-            }
+        var answer = try await open(outgoing.http, on: transport, for: outgoing)
+        if let again = try await retried(outgoing.http, after: HTTPResponse(status: answer.status, headers: answer.headers), for: outgoing) {
+            answer = try await open(again, on: transport, for: outgoing)
         }
         let response = try outgoing.response(status: answer.status, headers: answer.headers)
         return (NodeHTTPBytes(parts: answer.body, outgoing: outgoing, clock: node.clock), response)

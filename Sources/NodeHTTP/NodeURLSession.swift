@@ -96,22 +96,9 @@ public struct NodeURLSession: HTTPDataLoading {
         let transport = NIOHTTPTransport(
             node: node, origin: outgoing.origin, tls: outgoing.origin.usesTLS ? tls : nil, timeout: outgoing.timeout,
             maxBodyBytes: maxResponseBytes)
-        var http = outgoing.http
-        var answer = try await exchange(http, on: transport, for: outgoing)
-        if answer.isBasicChallenge, let delegate {
-            let challenge = try Self.challenge(answer, for: outgoing)
-            let (disposition, credential) = await delegate.urlSession(self, didReceive: challenge)
-            switch disposition {
-            case .useCredential:
-                if let credential, let user = credential.user, let password = credential.password {
-                    http.headers.replaceOrAdd(name: "Authorization", value: BasicCredentials(user: user, password: password).headerValue)
-                    answer = try await exchange(http, on: transport, for: outgoing)
-                }
-            case .cancelAuthenticationChallenge:
-                throw outgoing.error(.cancelled, "the delegate cancelled the Basic challenge of \(outgoing.url.absoluteString)")
-            default:
-                break
-            }
+        var answer = try await exchange(outgoing.http, on: transport, for: outgoing)
+        if let again = try await retried(outgoing.http, after: answer, for: outgoing) {
+            answer = try await exchange(again, on: transport, for: outgoing)
         }
         return (Data(answer.body.readableBytesView), try outgoing.response(answer))
     }

@@ -24,6 +24,26 @@ public protocol NodeURLSessionDelegate: AnyObject, Sendable {
 }
 
 extension NodeURLSession {
+    /// `request` to send again after `answer`, with the credential the ``delegate`` gives when `answer` is a Basic
+    /// challenge; nil when the answer stands (no challenge, no delegate, or no credential given).
+    ///
+    /// - throws: `URLError(.cancelled)` when the delegate cancels the challenge.
+    func retried(_ request: HTTPRequest, after answer: HTTPResponse, for outgoing: OutgoingRequest) async throws -> HTTPRequest? {
+        guard answer.isBasicChallenge, let delegate else { return nil }
+        let (disposition, credential) = await delegate.urlSession(self, didReceive: try Self.challenge(answer, for: outgoing))
+        switch disposition {
+        case .useCredential:
+            guard let credential, let user = credential.user, let password = credential.password else { return nil }
+            var again = request
+            again.headers.replaceOrAdd(name: "Authorization", value: BasicCredentials(user: user, password: password).headerValue)
+            return again
+        case .cancelAuthenticationChallenge:
+            throw outgoing.error(.cancelled, "the delegate cancelled the Basic challenge of \(outgoing.url.absoluteString)")
+        default:
+            return nil
+        }
+    }
+
     /// The challenge of a `401` Basic answer, as URLSession makes it: the protection space of the request's origin
     /// and the answer's realm.
     static func challenge(_ answer: HTTPResponse, for request: OutgoingRequest) throws -> URLAuthenticationChallenge {

@@ -90,26 +90,11 @@ public enum HTTPClient {
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
     ) async throws -> HTTPResponse {
         let promise = node.eventLoop.makePromise(of: HTTPResponse.self)
-        let finalRequest = framed(request, host: host, port: port)
-        let channel: any Channel
-        do {
-            channel = try await node.connect(host: host, port: port, timeout: timeout) { channel in
-                setup(channel).flatMapThrowing {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise, maxBodyBytes: maxBodyBytes))
-                }
-            }.get()
-        } catch {
-            promise.fail(error)
-            throw error
-        }
-        let timer = channel.eventLoop.scheduleTask(in: timeout) {
-            promise.fail(HTTPClientError("no complete response within \(timeout)", kind: .timedOut))
-            channel.close(promise: nil)
-        }
-        write(finalRequest, to: channel, on: node) { promise.fail($0) }
-        defer { timer.cancel() }
-        return try await promise.futureResult.get()
+        return try await exchange(
+            request, host: host, port: port, on: node, timeout: timeout, setup: setup, answer: promise,
+            reader: { ResponseCollector(promise: promise, maxBodyBytes: maxBodyBytes) },
+            timedOut: "no complete response within \(timeout)"
+        ).answer
     }
 
     /// Sends `request` to `host:port` and returns as soon as the head of the answer arrived: its body is read part by
@@ -126,28 +111,40 @@ public enum HTTPClient {
         setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void> = { $0.eventLoop.makeSucceededVoidFuture() }
     ) async throws -> HTTPStreamedResponse {
         let head = node.eventLoop.makePromise(of: (HTTPResponseHead, NIOLoopBound<BodyPartQueue>).self)
+        let ((answer, queue), channel) = try await exchange(
+            request, host: host, port: port, on: node, timeout: timeout, setup: setup, answer: head,
+            reader: { StreamedResponseReader(head: head, timeout: timeout) }, timedOut: "no answer within \(timeout.workbenchText)")
+        return HTTPStreamedResponse(
+            status: answer.status, headers: answer.headers, body: HTTPBodyParts(stream: StreamedBody(queue: queue, closingWhenDropped: channel)))
+    }
+
+    /// Connects, puts `reader` behind HTTP, writes `request`, and waits for `answer`, which the reader keeps; `timedOut`
+    /// fails it (and closes the connection) when it is not kept within `timeout`.
+    private static func exchange<Answer: Sendable>(
+        _ request: HTTPRequest, host: String, port: Int, on node: Node, timeout: TimeAmount,
+        setup: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>, answer: EventLoopPromise<Answer>,
+        reader: @escaping @Sendable () -> any ChannelHandler, timedOut: String
+    ) async throws -> (answer: Answer, channel: any Channel) {
         let finalRequest = framed(request, host: host, port: port)
         let channel: any Channel
         do {
             channel = try await node.connect(host: host, port: port, timeout: timeout) { channel in
                 setup(channel).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(StreamedResponseReader(head: head, timeout: timeout))
+                    try channel.pipeline.syncOperations.addHandler(reader())
                 }
             }.get()
         } catch {
-            head.fail(error)
+            answer.fail(error)
             throw error
         }
         let timer = channel.eventLoop.scheduleTask(in: timeout) {
-            head.fail(HTTPClientError("no answer within \(timeout.workbenchText)", kind: .timedOut))
+            answer.fail(HTTPClientError(timedOut, kind: .timedOut))
             channel.close(promise: nil)
         }
-        write(finalRequest, to: channel, on: node) { head.fail($0) }
+        write(finalRequest, to: channel, on: node) { answer.fail($0) }
         defer { timer.cancel() }
-        let (answer, queue) = try await head.futureResult.get()
-        return HTTPStreamedResponse(
-            status: answer.status, headers: answer.headers, body: HTTPBodyParts(stream: StreamedBody(queue: queue, closingWhenDropped: channel)))
+        return (try await answer.futureResult.get(), channel)
     }
 
     /// `request` with the headers its framing needs: `Host`, and `Content-Length` or `Transfer-Encoding: chunked`.

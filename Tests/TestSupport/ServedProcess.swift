@@ -179,24 +179,23 @@ private func sendSignal(_ process: Process, _ number: Int32) {
 public enum Ports {
     /// A port the kernel just handed out (bound to 0 on 127.0.0.1, read back, released).
     public static func free() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw ProcessFailure("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard let (fd, port) = boundSocket() else { throw ProcessFailure("cannot find a free port") }
+        close(fd)
+        return port
     }
 
     /// A port on 127.0.0.1 that refuses every connection until ``ClosedPort/release()``: bound and never listening, so
     /// no other test or process can take it between the test's choice and its connection (a port released by
     /// ``free()`` or by closing a listener can be handed to a parallel test at once, which then accepts).
     public static func closed() throws -> ClosedPort {
+        guard let (fd, port) = boundSocket() else { throw ProcessFailure("cannot bind a port to hold closed") }
+        return ClosedPort(descriptor: fd, port: port)
+    }
+
+    /// A TCP socket bound to a port the kernel chose on 127.0.0.1, not listening, and that port; nil when it cannot be.
+    private static func boundSocket() -> (descriptor: Int32, port: Int)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -204,11 +203,11 @@ public enum Ports {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard fd >= 0, bound else {
-            if fd >= 0 { close(fd) }
-            throw ProcessFailure("cannot bind a port to hold closed")
+        guard bound else {
+            close(fd)
+            return nil
         }
-        return ClosedPort(descriptor: fd, port: Int(UInt16(bigEndian: address.sin_port)))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now.
