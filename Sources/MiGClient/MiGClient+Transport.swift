@@ -24,6 +24,7 @@ extension MiGClient {
         let policy = configuration.retry
         let deadline = timeLimit.map { node.clock.now.uptime + .nanoseconds($0.nanoseconds) }
         var attempt = 0
+        var answeredBusy = false
         while true {
             attempt += 1
             var remaining: TimeAmount?
@@ -66,6 +67,7 @@ extension MiGClient {
                     let answer = try interpret(response, requestID: message.requestID)
                     node.trace("mig-client-response", [("http", "\(response.head.status.code)"), ("ipp", "\(answer.status)")])
                     if answer.status == .busy {
+                        answeredBusy = true
                         failure = .ipp(status: .busy, message: answer.statusMessage)
                     } else {
                         return Outcome(message: answer, attempts: attempt, documentBytesSent: response.documentBytesSent)
@@ -77,7 +79,7 @@ extension MiGClient {
             case .failure(let error):
                 failure = error
             }
-            guard failure.isRetryable || repeatsLostAnswer(failure) else {
+            guard failure.isRetryable || repeatsLostAnswer(failure, answeredBusyBefore: answeredBusy) else {
                 if case .answerLost = failure {
                     // The safe choice made visible: the request changes the spool, so it is not sent again.
                     node.trace("mig-client-not-repeated", [("attempt", "\(attempt)"), ("operation", "\(message.operation)")])
@@ -100,9 +102,9 @@ extension MiGClient {
 
     /// Whether a request that is unsafe to repeat (a print, which MiG may have queued already) is sent again after its
     /// answer was lost: never, unless the answer policy says so.
-    private func repeatsLostAnswer(_ failure: MiGError) -> Bool {
+    private func repeatsLostAnswer(_ failure: MiGError, answeredBusyBefore: Bool) -> Bool {
         guard case .answerLost = failure else { return false }
-        return configuration.answers.repeatsUnansweredChange
+        return configuration.answers.repeatsUnansweredChange(answeredBusyBefore)
     }
 
     /// Opens a connection, runs one exchange on it and maps every failure to a `MiGError`; with `timeLimit`, the

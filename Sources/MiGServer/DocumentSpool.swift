@@ -9,7 +9,8 @@ public struct SpooledDocument: Sendable {
     /// Bytes after decompression (what the printer prints).
     public var bytes: Int64
     /// Hex SHA-256 of those bytes, when the content itself is not kept (a stored file needs no fingerprint,
-    /// and hashing it would cost a fifth of the server's time per job).
+    /// and hashing it would cost a fifth of the server's time per job), or kept on a simulated disk (small documents,
+    /// which the invariants compare with what was acknowledged).
     public var digest: String?
     /// The spool file, if the content is kept.
     public var path: String?
@@ -44,10 +45,13 @@ public protocol DocumentSpool: Sendable {
     var keepsFiles: Bool { get }
     /// Removes finished documents' files (blocking work: on the node's blocking threads, inline under simulation).
     func remove(_ paths: [String])
+    /// Documents' files no job named when the spool was opened (a crash's leftovers), removed then.
+    var orphansRemoved: Int { get }
 }
 
 extension DocumentSpool {
     public var keepsFiles: Bool { false }
+    public var orphansRemoved: Int { 0 }
     public func remove(_ paths: [String]) { for path in paths { _ = unlink(path) } }
 }
 

@@ -39,6 +39,8 @@ final class MiGPrinter {
     static let anonymousOperations: Set<IPPOperation> = [.getPrinterAttributes, .validateJob]
     /// The multiple-operation-time-out timer of each job made by Create-Job that waits for its next document.
     var documentTimers: [Int64: NodeTimer] = [:]
+    /// The job created last, kept only under the planted bug that answers an upload with it (see `documentReceived`).
+    private var newestJob: Int64?
 
     init(node: Node, description: PrinterDescription, store: JobStore, spool: any DocumentSpool, preservesDocuments: Bool) {
         var description = description
@@ -145,6 +147,7 @@ final class MiGPrinter {
             node.trace("job-forgotten", [("job", "\(old.id)")])
             engine.removeForgottenDocument(of: &old)
         }
+        if node.planted(.migAnswerNamesNewestJob) { newestJob = job.id }
         return job
     }
 
@@ -233,8 +236,10 @@ final class MiGPrinter {
             if node.planted(.migBusyAfterQueueing), intake.request.operation == .printJob, node.fault(Self.busyFault) {
                 return Self.error(to: intake.request, .busy, "The printer is busy; try again later.")
             }
-            // The answer tells the job's state now: processing if the printer took it at once.
-            let current = store.job(id: received.id) ?? received
+            // The answer tells the job's state now: processing if the printer took it at once. (Planted bug: the job
+            // answered is the printer's newest, another client's when two uploads overlap.)
+            let answered = node.planted(.migAnswerNamesNewestJob) ? newestJob ?? received.id : received.id
+            let current = store.job(id: answered) ?? received
             let status: IPPStatus = intake.unsupported.isEmpty ? .successfulOK : .successfulOKIgnoredOrSubstitutedAttributes
             var response = IPPMessage.response(to: intake.request, status: status)
             addUnsupported(intake.unsupported, to: &response)
@@ -556,4 +561,7 @@ extension PlantedBug {
     /// MiG decides the printer is too busy only after it queued the Print-Job and took its document, and answers
     /// server-error-busy: the client retries, and the document prints twice.
     public static let migBusyAfterQueueing = PlantedBug("mig.busy-after-queueing")
+    /// MiG keeps the job it is receiving in one printer-wide field, as a printer with one input would, and answers an
+    /// upload with the job created last: when two clients' uploads overlap, the first is told the second's job.
+    public static let migAnswerNamesNewestJob = PlantedBug("mig.answer-names-newest-job")
 }

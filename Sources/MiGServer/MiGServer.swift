@@ -144,8 +144,14 @@ public final class MiGServer: @unchecked Sendable {
             // Read after the recovery, which only changes states: the files the records still name.
             let named = Set(store.jobs().compactMap { $0.documentPath.map { URL(fileURLWithPath: $0).lastPathComponent } })
             let documents: any DocumentSpool =
-                try configuration.spoolDirectory.map {
-                    try FileSpool(directory: $0, limit: limit, syncToDisk: configuration.syncToDisk, documents: named)
+                try configuration.spoolDirectory.map { directory -> any DocumentSpool in
+                    // A simulated node's documents go on its simulated disk, never the machine's.
+                    if let disk = node.disk {
+                        // Planted bug: the record is synced before the answer, the document file left to the OS.
+                        let syncs = configuration.syncToDisk && !node.planted(.migDocumentLeftUnsynced)
+                        return try DiskSpool(directory: directory, disk: disk, limit: limit, syncToDisk: syncs, documents: named)
+                    }
+                    return try FileSpool(directory: directory, limit: limit, syncToDisk: configuration.syncToDisk, documents: named)
                 } ?? DigestSpool(limit: limit)
             let check = try configuration.clientCAPath.map { try ClientCertificateCheck(caPEM: String(contentsOfFile: $0, encoding: .utf8)) }
             return Spool(store: store, accounts: accounts, recovered: recovered, documents: documents, certificateCheck: check)
@@ -153,7 +159,7 @@ public final class MiGServer: @unchecked Sendable {
     }
 
     private static func make(on node: Node, configuration: Configuration, spool: Spool) -> MiGServer {
-        let orphans = (spool.documents as? FileSpool)?.orphansRemoved ?? 0
+        let orphans = spool.documents.orphansRemoved
         if spool.recovered.requeued + spool.recovered.aborted + orphans > 0 {
             node.trace(
                 "spool-recovered",
@@ -293,6 +299,15 @@ public final class MiGServer: @unchecked Sendable {
 
     /// Jobs as the spool holds them (for scenarios and tests).
     public func jobs() throws -> [Job] { store.jobs() }
+
+    /// The hex SHA-256 of the document file `job` names, read back from the node's simulated disk: what a restart
+    /// would print. Nil when the spool keeps no such file there (digests only, the machine's files, or no document).
+    ///
+    /// - throws: `DiskError` when the record names a file the disk does not hold or cannot read.
+    public func documentDigestOnDisk(of job: Job) throws(DiskError) -> String? {
+        guard let spool = printer.spool as? DiskSpool, let path = job.documentPath else { return nil }
+        return try spool.digest(of: path)
+    }
 
     /// Stops listening and printing; the spool stays on disk. Completes once every change made before is committed,
     /// so the wire can shut down under it without a write in flight.

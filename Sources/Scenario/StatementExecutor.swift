@@ -75,7 +75,8 @@ public final class StatementExecutor {
     }
 
     /// The checks at the end of a run: the invariants and reach points over the last events; work spawned and never
-    /// joined recorded. Returns the invariants broken at the end.
+    /// joined recorded. Returns the invariants broken at the end (also in the context's violations, where a run reads them).
+    @discardableResult
     public func finish() -> [ScenarioContext.Violation] {
         let violations = watch.check(context, line: 0)
         context.reach?.check(context)

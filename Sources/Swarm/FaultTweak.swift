@@ -70,6 +70,22 @@ struct FaultTweak {
         return FaultTweak(line: (later.map { "later \($0) " } ?? "") + words.joined(separator: " "), field: chosen.name)
     }
 
+    /// `line`, a clock's step (`clock HOST skew ±Ns`), with the step drawn farther the same way: octave by octave
+    /// from just past its size up to the widest reach a mix allows (``SwarmMix/ClockReach/hours``). A behaviour that
+    /// tells how close a check came to refusing (`ims session-checked margin=1-5m`) was moved there by such a step, so
+    /// a longer one in the same direction is the likeliest to cross the edge — the value profile's comparison pushed,
+    /// as a fuzzer pushes an operand it saw compared. Nil for any other line.
+    static func farther(_ line: String, options: SwarmOptions, random: RandomStream) -> FaultTweak? {
+        var (later, words) = SeededFaultSchedule.words(of: line)
+        guard words.first == "clock", let skew = words.firstIndex(of: "skew"), skew + 1 < words.count,
+            let sign = words[skew + 1].first, sign == "+" || sign == "-", let seconds = Int(words[skew + 1].dropFirst().dropLast())
+        else { return nil }
+        let widest = options.clockSkewSeconds.upperBound * (SwarmMix.ClockReach.allCases.map(\.factor).max() ?? 1)
+        guard seconds < widest else { return nil }
+        words[skew + 1] = "\(sign)\(SeededFaultSchedule.octaveUniform(random, in: (seconds + 1)...widest))s"
+        return FaultTweak(line: (later.map { "later \($0) " } ?? "") + words.joined(separator: " "), field: "skew, farther")
+    }
+
     /// A value of `range` other than `old` (any value of it when `old` is none or outside it), each as likely.
     private static func other(than old: Int?, in range: ClosedRange<Int>, _ random: RandomStream) -> Int {
         guard let old, range.contains(old), range.count > 1 else { return random.int(in: range) }

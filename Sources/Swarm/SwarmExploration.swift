@@ -203,6 +203,15 @@ public struct SwarmExploration: Sendable {
                 let index = aimed[pick]
                 aimed = []
                 let fault = faults[index]
+                // A step of the clock of the actor that showed the target: half the time, the same step farther.
+                if Self.touches(fault, actor: Self.actor(of: target ?? "")), SeededFaultSchedule.words(of: fault.line).words.first == "clock",
+                    random.int(in: 0...1) == 0, let farther = FaultTweak.farther(fault.line, options: options, random: random)
+                {
+                    faults[index] = ScheduledFault(before: fault.before, line: farther.line, site: fault.site)
+                    edits.append(
+                        "step '\(fault.line)' before line \(line(fault.before)) farther, as it ran before the target: '\(farther.line)'")
+                    continue
+                }
                 let site = Self.ownSite(of: fault)
                 let tweak = site == nil ? nil : FaultTweak.tweak(fault.line, schedule: schedule, random: random)
                 let choices = ["drop", "shift"] + (site == nil ? [] : ["redraw"]) + (tweak == nil ? [] : ["tweak"])
@@ -314,12 +323,17 @@ public struct SwarmExploration: Sendable {
     /// margin=1-5m` is moved by `clock ims skew +306s` many statements back, not by the fault just before it), latest
     /// first; then the others, latest first.
     static func likeliestCauses(of behaviour: String, among faults: [ScheduledFault], before at: Int) -> [Int] {
-        let actor = String(behaviour.prefix { $0 != " " })
-        let touches = { (fault: ScheduledFault) in
-            fault.line.split(separator: " ").contains { $0 == actor || $0.hasPrefix(actor + ".") }
-        }
+        let actor = actor(of: behaviour)
         let before = Array(faults.indices.filter { faults[$0].before <= at }.reversed())
-        return before.filter { touches(faults[$0]) } + before.filter { !touches(faults[$0]) }
+        return before.filter { touches(faults[$0], actor: actor) } + before.filter { !touches(faults[$0], actor: actor) }
+    }
+
+    /// The actor a behaviour was shown by: its first word (`ims` of `ims session-checked margin=1-5m`).
+    static func actor(of behaviour: String) -> String { String(behaviour.prefix { $0 != " " }) }
+
+    /// Whether `fault` touches `actor`: names its node (a clock, a link) or one of its fault points.
+    static func touches(_ fault: ScheduledFault, actor: String) -> Bool {
+        !actor.isEmpty && fault.line.split(separator: " ").contains { $0 == actor || $0.hasPrefix(actor + ".") }
     }
 
     /// The site `fault` was drawn from when it is a fault of its own, nil for one of a swizzle's holds (they belong

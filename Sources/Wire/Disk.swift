@@ -37,6 +37,9 @@ public protocol Disk: AnyObject, Sendable {
     /// Whether a file is at `path`.
     func exists(_ path: String) -> Bool
 
+    /// Every file's path, sorted (a store opening after a crash looks for the leftovers of its last life).
+    var paths: [String] { get }
+
     /// Removes the file at `path` for the life `boot`, durably at once (its name leaves the folder's journal with it).
     ///
     /// - throws: ``DiskError`` `.notFound` when there is none, `.staleHandle` when the node has crashed since `boot`.

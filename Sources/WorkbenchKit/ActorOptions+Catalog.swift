@@ -64,7 +64,8 @@ public struct MigOptions: ActorStartOptions {
     /// `database`: SQLite file of the job spool (default in memory; simulated: on the node's simulated disk, which
     /// crash mig tests).
     public var database: String?
-    /// `spool`: directory for document files (default: digests only).
+    /// `spool`: directory for document files (default: digests only; simulated: on the node's simulated disk, which
+    /// crash mig tests).
     public var spool: String?
     /// `preserve-job-files`: true: keep a document in the spool after its job ended (cupsd's PreserveJobFiles Yes);
     /// default false: it is deleted once the job is completed, canceled or aborted.

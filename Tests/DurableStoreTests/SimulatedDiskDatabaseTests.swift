@@ -160,6 +160,7 @@ final class CrashingDisk: Disk {
     func read(_ file: DiskFile, at offset: Int, count: Int) throws(DiskError) -> [UInt8] { try inner.read(file, at: offset, count: count) }
     func size(of file: DiskFile) throws(DiskError) -> Int { try inner.size(of: file) }
     func exists(_ path: String) -> Bool { inner.exists(path) }
+    var paths: [String] { inner.paths }
 
     func write(_ file: DiskFile, at offset: Int, _ bytes: [UInt8]) throws(DiskError) {
         mutation()

@@ -16,9 +16,11 @@ import Wire
 @Suite(.serialized) struct PlantedBugTests {
     static let workload = "Simulations/ecosystem-swarm.scn"
 
-    func workload() throws -> Script {
-        let text = try String(contentsOfFile: Repository.root.appendingPathComponent(Self.workload).path, encoding: .utf8)
-        let (script, errors) = Catalog.language.parse(file: Self.workload, text: text)
+    func workload() throws -> Script { try parsed(Self.workload) }
+
+    func parsed(_ file: String) throws -> Script {
+        let text = try String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8)
+        let (script, errors) = Catalog.language.parse(file: file, text: text)
         try #require(errors.isEmpty, "\(errors.map(\.message))")
         return script
     }
@@ -42,6 +44,16 @@ import Wire
                 .migLostAnswerRepeated, [ScheduledFault(before: try statement("mig print url"), line: "reset proxy -> phone after 3500 bytes")],
                 "mig.one-print-per-submission"
             ),
+            // Two faults in this order: MiG answers the first attempt busy, then the second attempt's answer is cut
+            // (counted from 300 ms on, the 6,000th byte MiG's proxy sends the phone is in the second answer).
+            (
+                .migLostAnswerRepeatedAfterBusy,
+                [
+                    ScheduledFault(before: try statement("mig print url"), line: "fault mig.busy times 1"),
+                    ScheduledFault(before: try statement("mig print url"), line: "later 300ms reset proxy -> phone after 6000 bytes"),
+                ],
+                "mig.one-print-per-submission"
+            ),
             (.scpmsIDFromDevice, [], "scpms.deleted-id-never-reissued"),
             // Needs the internal error at the moment of the delete, twice (the delete and its retry): armed just before it.
             (
@@ -59,7 +71,16 @@ import Wire
         // A bug that needs a crash of a node whose store is on its disk has a scenario of its own: the workload keeps
         // every store in memory.
         let crashCases: [(bug: PlantedBug, file: String, invariant: String)] = [
-            (.migAcknowledgedBeforeDurable, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash")
+            (.migAcknowledgedBeforeDurable, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash"),
+            (.migDocumentLeftUnsynced, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash"),
+        ]
+        // A race between two clients has a workload of its own: a hold in the middle of the phone's upload makes it
+        // overlap the desk's, and the phone is told the desk's job.
+        let raceCases: [(bug: PlantedBug, file: String, before: String, fault: String, line: String)] = [
+            (
+                .migAnswerNamesNewestJob, "Simulations/mig-two-clients-swarm.scn", "advance 3s", "later 1s hold phone -> mig for 3s",
+                "expect \"${phonePrint.status}:${phonePrint.job}\" != \"ok:${deskPrint.job}\""
+            )
         ]
         // A bug that breaks only liveness is caught by the workload's last part, after every fault has healed: what
         // must work again does not (no invariant is broken on the way).
@@ -70,7 +91,7 @@ import Wire
             )
         ]
         #expect(
-            Set(cases.map(\.bug) + crashCases.map(\.bug) + livenessCases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)),
+            Set(cases.map(\.bug) + crashCases.map(\.bug) + livenessCases.map(\.bug) + raceCases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)),
             "every declared bug has its case")
         #expect(Set(Catalog.plantedBugs.map(\.system)) == Set(["MiG", "SCPms", "Ivanti", "IMS", "Sunfire"]), "at least one per system")
         let runner = SwarmScripts.runner
@@ -81,6 +102,17 @@ import Wire
             let clean = runner.run(script, seed: 1, faults: .explicit(faults)) { _ in }
             #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
         }
+        // The same two faults in the other order, the first answer lost and then MiG busy: the client reports the
+        // print unknown and sends nothing again, so the bug cannot show.
+        let reversed = [
+            ScheduledFault(before: try statement("mig print url"), line: "reset proxy -> phone after 3500 bytes"),
+            ScheduledFault(before: try statement("mig print url"), line: "later 300ms fault mig.busy times 1"),
+        ]
+        let afterBusy = ScenarioRunner(
+            language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [.migLostAnswerRepeatedAfterBusy])
+        let inReverse = afterBusy.run(script, seed: 1, faults: .explicit(reversed)) { _ in }
+        #expect(inReverse.passed, "\(inReverse.violations.map(\.message)) \(inReverse.failures.map { $0.failure ?? "" })")
+        #expect(inReverse.trace.contains("\"event\":\"mig-client-not-repeated\""), "the first answer was lost")
         for (bug, faults, line) in livenessCases {
             let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
             let failing = planted.run(script, seed: 1, faults: .explicit(faults)) { _ in }
@@ -91,10 +123,22 @@ import Wire
             let clean = runner.run(script, seed: 1, faults: .explicit(faults)) { _ in }
             #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
         }
+        for (bug, file, before, fault, line) in raceCases {
+            let raceScript = try parsed(file)
+            let at = try #require(raceScript.statements.firstIndex { $0.source.hasPrefix(before) })
+            let faults = [ScheduledFault(before: at, line: fault)]
+            let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
+            let failing = planted.run(raceScript, seed: 1, faults: .explicit(faults)) { _ in }
+            let failed = failing.failures.filter { $0.failure != nil }
+            let expected = try #require(raceScript.statements.first { $0.source == line }).line
+            #expect(failed.count == 1 && failed.first?.line == expected, "\(bug): \(failed.map { "\($0.line): \($0.text)" })")
+            let clean = runner.run(raceScript, seed: 1, faults: .explicit(faults)) { _ in }
+            #expect(clean.passed, "\(bug) off: \(clean.error ?? "") \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
+            // Without the hold the two uploads do not overlap: the race needs the fault.
+            #expect(planted.run(raceScript, seed: 1) { _ in }.passed, "\(bug) shows without a fault")
+        }
         for (bug, file, invariant) in crashCases {
-            let text = try String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8)
-            let (crashScript, errors) = Catalog.language.parse(file: file, text: text)
-            try #require(errors.isEmpty, "\(errors.map(\.message))")
+            let crashScript = try parsed(file)
             let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
             for seed: UInt64 in [1, 2, 3] {
                 let failing = planted.run(crashScript, seed: seed) { _ in }
@@ -121,10 +165,7 @@ import Wire
     /// itself, finds the bug and shrinks the seed to that one crash; no seed fails without the bug.
     @Test func theSwarmCrashesADurableMiGAndShrinksTheSeedToTheCrash() throws {
         let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migAcknowledgedBeforeDurable })
-        let file = try #require(entry.workload)
-        let text = try String(contentsOfFile: Repository.root.appendingPathComponent(file).path, encoding: .utf8)
-        let (script, errors) = Catalog.language.parse(file: file, text: text)
-        try #require(errors.isEmpty, "\(errors.map(\.message))")
+        let script = try parsed(try #require(entry.workload))
         let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
         let finding = try hunt.hunt(entry, scripts: [script], seeds: Array(1...60))
         #expect(finding.found && finding.failingWithoutBug.isEmpty, "\(finding.failingWithoutBug)")

@@ -26,7 +26,8 @@ extension ActorKind {
                 1...(1 << 30)),
             .creatable(
                 "database", "SQLite file of the job spool (default in memory; simulated: on the node's simulated disk, which crash mig tests)"),
-            .creatable("spool", "directory for document files (default: digests only)"),
+            .creatable(
+                "spool", "directory for document files (default: digests only; simulated: on the node's simulated disk, which crash mig tests)"),
             .flag(
                 "preserve-job-files",
                 "true: keep a document in the spool after its job ended (cupsd's PreserveJobFiles Yes); default false: it is deleted once the job is completed, canceled or aborted"

@@ -156,6 +156,17 @@ final class CrashedJobsChecker: InvariantChecker {
                             + (held.awaitingDocuments ? "an upload never answered (\(held.state))" : "document \(spooled)")
                             + ": the answer went out before the write it promised was durable")
                 }
+                // A spool on the simulated disk: the file itself must hold the bytes acknowledged, not only the record.
+                let onDisk: String?
+                do { onDisk = try mig.server.documentDigestOnDisk(of: held) } catch {
+                    return InvariantBreach(
+                        "\(node) acknowledged job \(job) before it crashed, and after the restart its document file is gone: \(error)")
+                }
+                if let onDisk, onDisk.prefix(16) != digest {
+                    return InvariantBreach(
+                        "\(node) acknowledged job \(job) (document \(digest)) before it crashed, and after the restart its document file "
+                            + "holds \(onDisk.prefix(16)): the answer went out before the file was durable")
+                }
             }
         }
         return nil

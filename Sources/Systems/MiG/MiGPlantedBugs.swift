@@ -18,13 +18,29 @@ extension PlantedBugEntry {
                 "the print client sends a Print-Job again after its answer was lost, as if it were a read: MiG may have queued it already, so it prints twice"
         ),
         PlantedBugEntry(
+            .migLostAnswerRepeatedAfterBusy, system: "MiG",
+            summary:
+                "once MiG answered server-error-busy, the print client takes the Print-Job's later attempts for refused ones too: an answer lost after the busy one is sent again, and the job prints twice (two faults, in that order)"
+        ),
+        PlantedBugEntry(
             .migBusyAfterQueueing, system: "MiG",
             summary: "MiG answers server-error-busy after it queued the job and took its document: the client's retry prints twice"),
+        PlantedBugEntry(
+            .migAnswerNamesNewestJob, system: "MiG",
+            summary:
+                "MiG answers an upload with the job it created last, kept printer-wide: when two clients' uploads overlap, the first client is told the second's job (two clients racing)",
+            // The default workload prints from one client at a time.
+            workload: "Simulations/mig-two-clients-swarm.scn"),
         PlantedBugEntry(
             .migAcknowledgedBeforeDurable, system: "MiG",
             summary:
                 "MiG acknowledges a job before the commit that holds it is synced, whatever sync-to-disk promises: a crash of its node right after the answer loses the job",
             // The default workload keeps MiG's spool in memory, so the swarm never crashes it there.
+            workload: "Simulations/mig-durable-swarm.scn"),
+        PlantedBugEntry(
+            .migDocumentLeftUnsynced, system: "MiG",
+            summary:
+                "with sync-to-disk, MiG syncs a job's record before it answers but leaves the document's file to the OS: a crash after the answer keeps a record naming a file the disk lost",
             workload: "Simulations/mig-durable-swarm.scn"),
         PlantedBugEntry(
             .migStoppedForGood, system: "MiG",
@@ -39,6 +55,9 @@ extension PlantedBug {
     static let migStatusIgnored = PlantedBug("mig.status-ignored")
     /// The print client sends a Print-Job again after its answer was lost, as if it were a read: a second job.
     static let migLostAnswerRepeated = PlantedBug("mig.lost-answer-repeated")
+    /// Once MiG answered a Print-Job server-error-busy, the print client takes every later attempt of it for one MiG
+    /// refused: a lost answer after the busy one is sent again, and MiG may have queued it.
+    static let migLostAnswerRepeatedAfterBusy = PlantedBug("mig.lost-answer-repeated-after-busy")
 }
 
 extension MiGClient.AnswerPolicy {
@@ -48,7 +67,11 @@ extension MiGClient.AnswerPolicy {
         if node.planted(.migStatusIgnored) {
             policy.acceptsUnsuccessfulPrintJob = { answer in answer.group(.job)?.jobID ?? answer.jobID != nil }
         }
-        if node.planted(.migLostAnswerRepeated) { policy.repeatsUnansweredChange = true }
+        if node.planted(.migLostAnswerRepeated) {
+            policy.repeatsUnansweredChange = { _ in true }
+        } else if node.planted(.migLostAnswerRepeatedAfterBusy) {
+            policy.repeatsUnansweredChange = { answeredBusyBefore in answeredBusyBefore }
+        }
         return policy
     }
 }

@@ -1,0 +1,119 @@
+import Crypto
+import NIOCore
+import Wire
+
+/// ``FileSpool`` on a simulated node: each document is a file in the spool directory of the node's simulated
+/// ``Wire/Disk``, never the machine's, so a scenario's `spool=DIR` writes nothing outside the run (two seeds of a
+/// swarm running side by side cannot meet in it), and a crash of the node keeps exactly what was synced.
+///
+/// The same steps as the file spool: each chunk written as it arrives, into the page cache; with `syncToDisk`, the
+/// file synced (its bytes and its name) before the job's record is committed and answered; a finished job's file
+/// deleted once its record no longer names it; at the start, every document file no record names is a crash's
+/// leftover and goes. A document's digest is kept beside its file (the simulated document is small, and the
+/// invariants compare what MiG acknowledged with what its disk holds). The page counter holds PDF and PostScript in
+/// memory, as with the digest spool: it reads no file.
+public struct DiskSpool: DocumentSpool {
+    public let directory: String
+    public let limit: Int64
+    public let syncToDisk: Bool
+    let disk: any Disk
+    /// Documents' files no job named when the spool was opened, removed then.
+    public let orphansRemoved: Int
+
+    /// Opens the spool on `disk`. `documents`, the file names the job records name: any other document file is a
+    /// crash's leftover (an upload it cut short, or a finished job's file not yet removed) and is removed.
+    public init(directory: String, disk: any Disk, limit: Int64, syncToDisk: Bool, documents: Set<String>) throws(SpoolError) {
+        self.directory = directory
+        self.disk = disk
+        self.limit = limit
+        self.syncToDisk = syncToDisk
+        var orphans = 0
+        for path in disk.paths where path.hasPrefix(directory + "/") {
+            let name = String(path.dropFirst(directory.count + 1))
+            guard FileSpool.isDocument(name), !documents.contains(name) else { continue }
+            do throws(DiskError) { try disk.delete(path, boot: disk.boot) } catch { throw .storage(error.description) }
+            orphans += 1
+        }
+        orphansRemoved = orphans
+    }
+
+    public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
+        DiskWriter(path: "\(directory)/job-\(jobID)-\(document).doc", disk: disk, limit: limit, syncToDisk: syncToDisk)
+    }
+
+    /// The hex SHA-256 of the document file at `path`, as a reader of the disk sees it now.
+    func digest(of path: String) throws(DiskError) -> String {
+        let file = try disk.open(path, create: false, boot: disk.boot)
+        let bytes = try disk.read(file, at: 0, count: try disk.size(of: file))
+        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Deletes the finished documents' files; one already gone (a crash took it) is no error.
+    public func remove(_ paths: [String]) {
+        let boot = disk.boot
+        for path in paths where disk.exists(path) { try? disk.delete(path, boot: boot) }
+    }
+}
+
+/// One document going into a ``DiskSpool`` file: appended chunk by chunk, hashed as it goes.
+final class DiskWriter: DocumentWriter {
+    let path: String
+    let disk: any Disk
+    let limit: Int64
+    let syncToDisk: Bool
+    /// The file, from the first write (or the finish of an empty document) on; opened in the node's life of then.
+    private var file: DiskFile?
+    private var count: Int64 = 0
+    private var hash = SHA256()
+
+    init(path: String, disk: any Disk, limit: Int64, syncToDisk: Bool) {
+        self.path = path
+        self.disk = disk
+        self.limit = limit
+        self.syncToDisk = syncToDisk
+    }
+
+    private func opened() throws(SpoolError) -> DiskFile {
+        if let file { return file }
+        do throws(DiskError) {
+            let opened = try disk.open(path, create: true, boot: disk.boot)
+            file = opened
+            return opened
+        } catch {
+            throw .storage(error.description)
+        }
+    }
+
+    func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+        let file = try opened()
+        for chunk in chunks {
+            guard count + Int64(chunk.readableBytes) <= limit else { throw .tooLarge(limit: limit) }
+            let bytes = Array(chunk.readableBytesView)
+            do throws(DiskError) { try disk.write(file, at: Int(count), bytes) } catch { throw .storage(error.description) }
+            count += Int64(bytes.count)
+            hash.update(data: bytes)
+        }
+    }
+
+    /// With sync-to-disk the file's bytes and name are durable before the job's record is committed and answered.
+    func finish() throws(SpoolError) -> SpooledDocument {
+        let file = try opened()  // an empty document is still a file
+        if syncToDisk {
+            do throws(DiskError) { try disk.sync(file) } catch { throw .storage(error.description) }
+        }
+        return SpooledDocument(bytes: count, digest: hash.finalize().map { String(format: "%02x", $0) }.joined(), path: path)
+    }
+
+    /// Deletes what was written, in the node's life it was written in (after a crash the file is no longer this
+    /// writer's to delete: the restart's orphan sweep owns it).
+    func discard() {
+        if let file, disk.exists(path) { try? disk.delete(path, boot: file.boot) }
+        file = nil
+    }
+}
+
+extension PlantedBug {
+    /// With sync-to-disk, MiG syncs a job's record before it answers but leaves the document's file to the OS: a crash
+    /// after the answer keeps a record that names a file the disk lost.
+    public static let migDocumentLeftUnsynced = PlantedBug("mig.document-left-unsynced")
+}
