@@ -13,8 +13,11 @@ import Wire
 /// invariants compare what MiG acknowledged with what its disk holds). The page counter holds PDF and PostScript in
 /// memory, as with the digest spool: it reads no file.
 public struct DiskSpool: DocumentSpool {
+    /// The spool's folder on the disk (`spool=DIR`): a prefix of its files' paths, nothing to create.
     public let directory: String
+    /// The largest document taken, in bytes: beyond it the upload is refused.
     public let limit: Int64
+    /// Whether each document's file is synced before its job is answered (`sync-to-disk=true`).
     public let syncToDisk: Bool
     let disk: any Disk
     /// Documents' files no job named when the spool was opened, removed then.
@@ -37,6 +40,7 @@ public struct DiskSpool: DocumentSpool {
         orphansRemoved = orphans
     }
 
+    /// The writer of document `document` of job `jobID`: its file, `job-ID-N.doc`, is made by the first write.
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
         DiskWriter(path: "\(directory)/job-\(jobID)-\(document).doc", disk: disk, limit: limit, syncToDisk: syncToDisk)
     }

@@ -50,7 +50,9 @@ public protocol DocumentSpool: Sendable {
 }
 
 extension DocumentSpool {
+    /// Documents are not kept as files the page counter can read, unless a spool says so.
     public var keepsFiles: Bool { false }
+    /// No leftovers, unless a spool that keeps files removed some when it was opened.
     public var orphansRemoved: Int { 0 }
     public func remove(_ paths: [String]) { for path in paths { _ = unlink(path) } }
 }

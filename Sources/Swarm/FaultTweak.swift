@@ -70,20 +70,19 @@ struct FaultTweak {
         return FaultTweak(line: (later.map { "later \($0) " } ?? "") + words.joined(separator: " "), field: chosen.name)
     }
 
-    /// `line`, a clock's step (`clock HOST skew ±Ns`), with the step drawn farther the same way: octave by octave
-    /// from just past its size up to the widest reach a mix allows (``SwarmMix/ClockReach/hours``). A behaviour that
-    /// tells how close a check came to refusing (`ims session-checked margin=1-5m`) was moved there by such a step, so
-    /// a longer one in the same direction is the likeliest to cross the edge — the value profile's comparison pushed,
-    /// as a fuzzer pushes an operand it saw compared. Nil for any other line.
-    static func farther(_ line: String, options: SwarmOptions, random: RandomStream) -> FaultTweak? {
-        var (later, words) = SeededFaultSchedule.words(of: line)
-        guard words.first == "clock", let skew = words.firstIndex(of: "skew"), skew + 1 < words.count,
-            let sign = words[skew + 1].first, sign == "+" || sign == "-", let seconds = Int(words[skew + 1].dropFirst().dropLast())
+    /// Another step of the clock `line` steps (`clock HOST skew ±Ns`), the same way, its size drawn octave by octave
+    /// from a second up to the widest reach a mix allows (``SwarmMix/ClockReach/hours``). A behaviour that tells how
+    /// close a check came to refusing (`ims session-checked margin=1-5m`) was moved there by such a step, so one more in
+    /// the same direction, just before the check, is the likeliest to cross the edge — the value profile's comparison
+    /// pushed, as a fuzzer pushes an operand it saw compared. Nil for any other line.
+    static func stepAgain(_ line: String, options: SwarmOptions, random: RandomStream) -> FaultTweak? {
+        let words = SeededFaultSchedule.words(of: line).words
+        guard words.count == 4, words[0] == "clock", words[2] == "skew", let sign = words[3].first, sign == "+" || sign == "-",
+            Int(words[3].dropFirst().dropLast()) != nil
         else { return nil }
         let widest = options.clockSkewSeconds.upperBound * (SwarmMix.ClockReach.allCases.map(\.factor).max() ?? 1)
-        guard seconds < widest else { return nil }
-        words[skew + 1] = "\(sign)\(SeededFaultSchedule.octaveUniform(random, in: (seconds + 1)...widest))s"
-        return FaultTweak(line: (later.map { "later \($0) " } ?? "") + words.joined(separator: " "), field: "skew, farther")
+        let seconds = SeededFaultSchedule.octaveUniform(random, in: 1...widest)
+        return FaultTweak(line: "clock \(words[1]) skew \(sign)\(seconds)s", field: "skew, again")
     }
 
     /// A value of `range` other than `old` (any value of it when `old` is none or outside it), each as likely.

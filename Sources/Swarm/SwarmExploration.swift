@@ -203,13 +203,16 @@ public struct SwarmExploration: Sendable {
                 let index = aimed[pick]
                 aimed = []
                 let fault = faults[index]
-                // A step of the clock of the actor that showed the target: half the time, the same step farther.
-                if Self.touches(fault, actor: Self.actor(of: target ?? "")), SeededFaultSchedule.words(of: fault.line).words.first == "clock",
-                    random.int(in: 0...1) == 0, let farther = FaultTweak.farther(fault.line, options: options, random: random)
+                // A step of the clock of the actor that showed the target: half the time, one more step of that clock
+                // the same way, just before the statement that showed it (the parent's step stays).
+                if let at = appeared, Self.touches(fault, actor: Self.actor(of: target ?? "")),
+                    SeededFaultSchedule.words(of: fault.line).words.first == "clock", random.int(in: 0...1) == 0,
+                    let again = FaultTweak.stepAgain(fault.line, options: options, random: random)
                 {
-                    faults[index] = ScheduledFault(before: fault.before, line: farther.line, site: fault.site)
+                    faults = inserted(ScheduledFault(before: at, line: again.line, site: fault.site), into: faults)
                     edits.append(
-                        "step '\(fault.line)' before line \(line(fault.before)) farther, as it ran before the target: '\(farther.line)'")
+                        "step the clock of '\(fault.line)' (before line \(line(fault.before))) again the same way before line \(line(at)), "
+                            + "where the target showed: '\(again.line)'")
                     continue
                 }
                 let site = Self.ownSite(of: fault)

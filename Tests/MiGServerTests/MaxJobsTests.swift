@@ -34,11 +34,12 @@ import Wire
 
         kernel.advance(by: .seconds(5))
         #expect(try server.jobs().allSatisfy { $0.state == .completed })
-        #expect(FileManager.default.fileExists(atPath: "\(spool)/job-1-1.doc"), "preserve-job-files kept it so far")
+        let disk = kernel.disk(of: "mig")  // the spool's files are on the node's simulated disk
+        #expect(disk.exists("\(spool)/job-1-1.doc"), "preserve-job-files kept it so far")
         #expect(try Self.print(kernel, phone, requestID: 4).status == .successfulOK)
         #expect(try server.jobs().map(\.id) == [2, 3], "job 1 made room for job 3; ids never go back")
         kernel.advance(by: .seconds(1))
-        #expect(!FileManager.default.fileExists(atPath: "\(spool)/job-1-1.doc"), "a forgotten job's document goes with it")
+        #expect(!disk.exists("\(spool)/job-1-1.doc"), "a forgotten job's document goes with it")
         #expect(kernel.trace.all.contains { $0.event == "job-forgotten" && $0.fields.contains { $0 == ("job", "1") } })
     }
 

@@ -247,10 +247,12 @@ import WireHTTP
             configuration.spoolDirectory = "\(directory)/spool"
         }
         let (kernel, phone, server) = try T.world(configure)
+        // The database and the spool's files are on the node's simulated disk.
+        let disk = kernel.disk(of: "mig")
         _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 1)))
         kernel.advance(by: .seconds(3))
         #expect(try server.jobs().first?.state == .completed)
-        #expect(!FileManager.default.fileExists(atPath: "\(directory)/spool/job-1-1.doc"), "a printed job's document is removed")
+        #expect(!disk.exists("\(directory)/spool/job-1-1.doc"), "a printed job's document is removed")
         _ = try T.post(kernel, phone, try T.printJob(document: TestDocuments.pdf(pages: 5)))
         kernel.advance(by: .seconds(2))
         #expect(try server.jobs().last?.state == .processing)
@@ -259,13 +261,15 @@ import WireHTTP
         // What a kill leaves: a finished job's file caught before it was removed (here put back by hand) and an upload
         // cut short, named by no record.
         for leftover in ["job-1-1.doc", "job-3-1.doc"] {
-            #expect(FileManager.default.createFile(atPath: "\(directory)/spool/\(leftover)", contents: Data("c".utf8)))
+            let file = try disk.open("\(directory)/spool/\(leftover)", create: true, boot: disk.boot)
+            try disk.write(file, at: 0, Array("c".utf8))
+            try disk.sync(file)
         }
         var configuration = MiGServer.Configuration()
         configure(&configuration)
         let node = kernel.node("mig")  // the database is on the node's simulated disk
         let restarted = try kernel.run("restart mig") { [configuration] in try await MiGServer.start(on: node, configuration: configuration).get() }
-        let names = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/spool").filter { !$0.hasPrefix("spare-") }
+        let names = disk.paths.filter { $0.hasPrefix("\(directory)/spool/") }.map { String($0.dropFirst(directory.count + 7)) }
         #expect(names == ["job-2-1.doc"], "only the document a job still prints is kept")
         #expect(
             kernel.trace.all.contains { $0.event == "spool-recovered" && $0.fields.contains { $0 == ("orphans-removed", "2") } },

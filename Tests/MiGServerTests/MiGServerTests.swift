@@ -88,12 +88,15 @@ import WireHTTP
         }
         let response = try Self.post(kernel, phone, try Self.printJob(document: try Self.document(150_000)))
         #expect(try Self.ipp(response).status == .successfulOK)
+        // Under simulation the spool's files are on the node's simulated disk (DiskSpool).
+        let disk = kernel.disk(of: "mig")
         let path = "\(spool)/job-1-1.doc"
-        #expect((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 150_000, "spooled whole before the answer")
+        #expect(disk.contents(of: path)?.count == 150_000, "spooled whole before the answer")
+        #expect(!FileManager.default.fileExists(atPath: spool), "nothing on the machine's disk")
         kernel.advance(by: .seconds(10))
         let job = try #require(try server.jobs().first)
         #expect(job.state == .completed)
-        #expect(FileManager.default.fileExists(atPath: path) == preserve)
+        #expect(disk.exists(path) == preserve)
         #expect((job.documentPath != nil) == preserve)
         #expect(kernel.loop.violations.isEmpty)
     }

@@ -53,4 +53,23 @@ import Wire
         let counts = Set(lines.compactMap { $0.hasPrefix("fault") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil })
         #expect(counts == [2, 3], "\(counts)")
     }
+
+    /// Another step of a clock keeps the direction of the one it follows, on every scale (octave by octave) up to the
+    /// hours reach a drawn mix allows; any other line has none.
+    @Test func aClockIsSteppedAgainTheSameWay() throws {
+        let options = SwarmOptions(faults: .all)
+        let widest = options.clockSkewSeconds.upperBound * SwarmMix.ClockReach.hours.factor
+        var pastFiveMinutes = 0
+        for draw in 0..<200 {
+            let random = RandomStream(seed: 1, name: "again \(draw)")
+            let again = try #require(FaultTweak.stepAgain("later 5ms clock ims skew +306s", options: options, random: random))
+            let seconds = try #require(Int(again.line.split(separator: " ").last!.dropFirst().dropLast()))
+            #expect(again.line.hasPrefix("clock ims skew +") && (1...widest).contains(seconds), "\(again.line)")
+            if seconds > 300 { pastFiveMinutes += 1 }
+            let behind = try #require(FaultTweak.stepAgain("clock phone skew -30s", options: options, random: random))
+            #expect(behind.line.hasPrefix("clock phone skew -"), "\(behind.line)")
+        }
+        #expect(pastFiveMinutes > 40 && pastFiveMinutes < 120, "\(pastFiveMinutes) of 200 past 5 minutes")
+        #expect(FaultTweak.stepAgain("hold a -> b for 4s", options: options, random: RandomStream(seed: 1, name: "x")) == nil)
+    }
 }
