@@ -9,7 +9,7 @@ import Wire
 /// The same steps as the file spool: each chunk written as it arrives, into the page cache; with `syncToDisk`, the
 /// file synced (its bytes and its name) before the job's record is committed and answered; a finished job's file
 /// deleted once its record no longer names it; at the start, every document file no record names is a crash's
-/// leftover and goes. A document's digest is kept beside its file (the simulated document is small, and the
+/// leftover and goes. The job's record keeps the document's digest too (a simulated document is small, and the
 /// invariants compare what MiG acknowledged with what its disk holds). The page counter holds PDF and PostScript in
 /// memory, as with the digest spool: it reads no file.
 public struct DiskSpool: DocumentSpool {
@@ -20,6 +20,9 @@ public struct DiskSpool: DocumentSpool {
     /// Whether each document's file is synced before its job is answered (`sync-to-disk=true`).
     public let syncToDisk: Bool
     let disk: any Disk
+    /// The node's life the spool was opened in: its files are opened and deleted for that life only, so nothing left
+    /// running from before a crash touches the files of the next (the disk refuses it as a stale handle).
+    let boot: Int
     /// Documents' files no job named when the spool was opened, removed then.
     public let orphansRemoved: Int
 
@@ -30,11 +33,12 @@ public struct DiskSpool: DocumentSpool {
         self.disk = disk
         self.limit = limit
         self.syncToDisk = syncToDisk
+        boot = disk.boot
         var orphans = 0
         for path in disk.paths where path.hasPrefix(directory + "/") {
             let name = String(path.dropFirst(directory.count + 1))
             guard FileSpool.isDocument(name), !documents.contains(name) else { continue }
-            do throws(DiskError) { try disk.delete(path, boot: disk.boot) } catch { throw .storage(error.description) }
+            do throws(DiskError) { try disk.delete(path, boot: boot) } catch { throw .storage(error.description) }
             orphans += 1
         }
         orphansRemoved = orphans
@@ -42,19 +46,18 @@ public struct DiskSpool: DocumentSpool {
 
     /// The writer of document `document` of job `jobID`: its file, `job-ID-N.doc`, is made by the first write.
     public func open(jobID: Int64, document: Int32) throws(SpoolError) -> any DocumentWriter {
-        DiskWriter(path: "\(directory)/job-\(jobID)-\(document).doc", disk: disk, limit: limit, syncToDisk: syncToDisk)
+        DiskWriter(path: "\(directory)/job-\(jobID)-\(document).doc", disk: disk, boot: boot, limit: limit, syncToDisk: syncToDisk)
     }
 
     /// The hex SHA-256 of the document file at `path`, as a reader of the disk sees it now.
     func digest(of path: String) throws(DiskError) -> String {
-        let file = try disk.open(path, create: false, boot: disk.boot)
+        let file = try disk.open(path, create: false, boot: boot)
         let bytes = try disk.read(file, at: 0, count: try disk.size(of: file))
         return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Deletes the finished documents' files; one already gone (a crash took it) is no error.
     public func remove(_ paths: [String]) {
-        let boot = disk.boot
         for path in paths where disk.exists(path) { try? disk.delete(path, boot: boot) }
     }
 }
@@ -63,16 +66,19 @@ public struct DiskSpool: DocumentSpool {
 final class DiskWriter: DocumentWriter {
     let path: String
     let disk: any Disk
+    /// The node's life the spool was opened in.
+    let boot: Int
     let limit: Int64
     let syncToDisk: Bool
-    /// The file, from the first write (or the finish of an empty document) on; opened in the node's life of then.
+    /// The file, from the first write (or the finish of an empty document) on.
     private var file: DiskFile?
     private var count: Int64 = 0
     private var hash = SHA256()
 
-    init(path: String, disk: any Disk, limit: Int64, syncToDisk: Bool) {
+    init(path: String, disk: any Disk, boot: Int, limit: Int64, syncToDisk: Bool) {
         self.path = path
         self.disk = disk
+        self.boot = boot
         self.limit = limit
         self.syncToDisk = syncToDisk
     }
@@ -80,7 +86,7 @@ final class DiskWriter: DocumentWriter {
     private func opened() throws(SpoolError) -> DiskFile {
         if let file { return file }
         do throws(DiskError) {
-            let opened = try disk.open(path, create: true, boot: disk.boot)
+            let opened = try disk.open(path, create: true, boot: boot)
             file = opened
             return opened
         } catch {
@@ -108,10 +114,9 @@ final class DiskWriter: DocumentWriter {
         return SpooledDocument(bytes: count, digest: hash.finalize().map { String(format: "%02x", $0) }.joined(), path: path)
     }
 
-    /// Deletes what was written, in the node's life it was written in (after a crash the file is no longer this
-    /// writer's to delete: the restart's orphan sweep owns it).
+    /// Deletes what was written (after a crash the file is no longer this writer's to delete: the disk refuses).
     func discard() {
-        if let file, disk.exists(path) { try? disk.delete(path, boot: file.boot) }
+        if file != nil, disk.exists(path) { try? disk.delete(path, boot: boot) }
         file = nil
     }
 }

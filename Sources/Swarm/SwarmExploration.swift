@@ -204,8 +204,8 @@ public struct SwarmExploration: Sendable {
                 aimed = []
                 let fault = faults[index]
                 // A step of the clock of the actor that showed the target: half the time, one more step of that clock
-                // the same way, just before the statement that showed it (the parent's step stays).
-                if let at = appeared, Self.touches(fault, actor: Self.actor(of: target ?? "")),
+                // the same way, just before the statement that showed it (the parent's step stays; none after the heal).
+                if let at = appeared, at < healed, Self.touches(fault, actor: Self.actor(of: target ?? "")),
                     SeededFaultSchedule.words(of: fault.line).words.first == "clock", random.int(in: 0...1) == 0,
                     let again = FaultTweak.stepAgain(fault.line, options: options, random: random)
                 {
