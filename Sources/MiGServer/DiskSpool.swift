@@ -53,7 +53,7 @@ public struct DiskSpool: DocumentSpool {
     func digest(of path: String) throws(DiskError) -> String {
         let file = try disk.open(path, create: false, boot: boot)
         let bytes = try disk.read(file, at: 0, count: try disk.size(of: file))
-        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        return hexString(SHA256.hash(data: bytes))
     }
 
     /// Deletes the finished documents' files; one already gone (a crash took it) is no error.
@@ -62,31 +62,27 @@ public struct DiskSpool: DocumentSpool {
     }
 }
 
-/// One document going into a ``DiskSpool`` file: appended chunk by chunk, hashed as it goes.
-final class DiskWriter: DocumentWriter {
-    let path: String
+/// One document going into a ``DiskSpool`` file: counted, limited and hashed as the digest writer does, and appended
+/// chunk by chunk.
+final class DiskWriter: DigestWriter {
     let disk: any Disk
     /// The node's life the spool was opened in.
     let boot: Int
-    let limit: Int64
     let syncToDisk: Bool
     /// The file, from the first write (or the finish of an empty document) on.
     private var file: DiskFile?
-    private var count: Int64 = 0
-    private var hash = SHA256()
 
     init(path: String, disk: any Disk, boot: Int, limit: Int64, syncToDisk: Bool) {
-        self.path = path
         self.disk = disk
         self.boot = boot
-        self.limit = limit
         self.syncToDisk = syncToDisk
+        super.init(limit: limit, path: path, hashes: true)
     }
 
     private func opened() throws(SpoolError) -> DiskFile {
         if let file { return file }
         do throws(DiskError) {
-            let opened = try disk.open(path, create: true, boot: boot)
+            let opened = try disk.open(path!, create: true, boot: boot)  // a disk writer always has its path (the init takes one)
             file = opened
             return opened
         } catch {
@@ -94,29 +90,28 @@ final class DiskWriter: DocumentWriter {
         }
     }
 
-    func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+    override func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
+        var offset = Int(count)
+        try super.write(chunks)
         let file = try opened()
         for chunk in chunks {
-            guard count + Int64(chunk.readableBytes) <= limit else { throw .tooLarge(limit: limit) }
-            let bytes = Array(chunk.readableBytesView)
-            do throws(DiskError) { try disk.write(file, at: Int(count), bytes) } catch { throw .storage(error.description) }
-            count += Int64(bytes.count)
-            hash.update(data: bytes)
+            do throws(DiskError) { try disk.write(file, at: offset, Array(chunk.readableBytesView)) } catch { throw .storage(error.description) }
+            offset += chunk.readableBytes
         }
     }
 
     /// With sync-to-disk the file's bytes and name are durable before the job's record is committed and answered.
-    func finish() throws(SpoolError) -> SpooledDocument {
+    override func finish() throws(SpoolError) -> SpooledDocument {
         let file = try opened()  // an empty document is still a file
         if syncToDisk {
             do throws(DiskError) { try disk.sync(file) } catch { throw .storage(error.description) }
         }
-        return SpooledDocument(bytes: count, digest: hash.finalize().map { String(format: "%02x", $0) }.joined(), path: path)
+        return try super.finish()
     }
 
     /// Deletes what was written (after a crash the file is no longer this writer's to delete: the disk refuses).
-    func discard() {
-        if file != nil, disk.exists(path) { try? disk.delete(path, boot: boot) }
+    override func discard() {
+        if file != nil, let path, disk.exists(path) { try? disk.delete(path, boot: boot) }
         file = nil
     }
 }

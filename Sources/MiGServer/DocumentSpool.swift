@@ -202,17 +202,20 @@ func syncDirectory(_ path: String) throws(SpoolError) {
     guard fsync(fd) == 0 else { throw .storage("fsync of directory \(path): \(String(cString: strerror(errno)))") }
 }
 
-/// Counts, and hashes when there is no file; the base of the file writer too.
+/// Lowercase hex of `bytes`: how a document's SHA-256 is written in the spool and the trace.
+func hexString(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+/// Counts, and hashes when there is no file (or when told to); the base of the file writers too.
 class DigestWriter: DocumentWriter {
     let limit: Int64
     let path: String?
     private(set) var count: Int64 = 0
     private var hash: SHA256?
 
-    init(limit: Int64, path: String?) {
+    init(limit: Int64, path: String?, hashes: Bool? = nil) {
         self.limit = limit
         self.path = path
-        hash = path == nil ? SHA256() : nil
+        hash = hashes ?? (path == nil) ? SHA256() : nil
     }
 
     func write(_ chunks: [ByteBuffer]) throws(SpoolError) {
@@ -224,7 +227,7 @@ class DigestWriter: DocumentWriter {
     }
 
     func finish() throws(SpoolError) -> SpooledDocument {
-        SpooledDocument(bytes: count, digest: hash.map { $0.finalize().map { String(format: "%02x", $0) }.joined() }, path: path)
+        SpooledDocument(bytes: count, digest: hash.map { hexString($0.finalize()) }, path: path)
     }
 
     func discard() {}
