@@ -113,6 +113,20 @@ public final class DurableDatabase: Sendable {
         var synchronous: String { self == .powerLoss ? "FULL" : "NORMAL" }
     }
 
+    /// How a commit on a simulated disk is undone when the power goes in its middle (the machine's file is always in
+    /// WAL mode, whose frames carry checksums).
+    public enum Journal: Sendable {
+        /// SQLite's rollback journal (`journal_mode = TRUNCATE`): the pages a commit changes are saved and synced
+        /// first, so a commit cut anywhere is rolled back at the next open.
+        case rollback
+        /// None (`journal_mode = OFF`): a commit writes its pages in place, two syncs fewer. A commit a power cut loses
+        /// whole leaves the file as it was; one whose last page it tears leaves the file half written, with nothing to
+        /// undo it. What an operator trading crash safety for speed chooses; here only a planted bug does.
+        case none
+
+        var mode: String { self == .rollback ? "truncate" : "off" }
+    }
+
     /// Opens the database (creating it and its folder's entry durably) and runs the schema's migrator; in memory,
     /// copies the schema's empty database (see ``DatabaseSchema``).
     ///
@@ -121,15 +135,18 @@ public final class DurableDatabase: Sendable {
     ///   - schema: the store's schema; migrated here, synchronously (start-up, before any request).
     ///   - durability: what a commit on disk survives (power loss by default).
     ///   - disk: the simulated disk `path` is on (a simulated node's ``Wire/Node/disk``); nil for the machine's.
+    ///   - journal: how a commit on `disk` is undone when the power goes in its middle (the rollback journal by default).
     /// - throws: GRDB's errors, or ``DurableDatabaseError`` when the folder cannot be synced.
-    public init(path: String?, schema: DatabaseSchema, durability: Durability = .powerLoss, disk: (any Disk)? = nil) throws {
+    public init(
+        path: String?, schema: DatabaseSchema, durability: Durability = .powerLoss, disk: (any Disk)? = nil, journal: Journal = .rollback
+    ) throws {
         self.path = path
         guard let path else {
             storage = .memory(try schema.emptyMemoryDatabase())
             return
         }
         if let disk {
-            storage = .simulatedDisk(try Self.open(path, on: disk, schema: schema, durability: durability))
+            storage = .simulatedDisk(try Self.open(path, on: disk, schema: schema, durability: durability, journal: journal))
             return
         }
         let pragma = "PRAGMA synchronous = \(durability.synchronous); PRAGMA cache_size = -\(Self.pageCacheKiB)"
@@ -161,14 +178,18 @@ public final class DurableDatabase: Sendable {
     }
 
     /// The connection of a database on a simulated disk, migrated.
-    private static func open(_ path: String, on disk: any Disk, schema: DatabaseSchema, durability: Durability) throws -> DatabaseQueue {
+    private static func open(
+        _ path: String, on disk: any Disk, schema: DatabaseSchema, durability: Durability, journal: Journal
+    ) throws -> DatabaseQueue {
         var configuration = Configuration()
         let pragma = "PRAGMA synchronous = \(durability.synchronous); PRAGMA temp_store = MEMORY; PRAGMA cache_size = -\(pageCacheKiB)"
         configuration.prepareDatabase { db in
             // TRUNCATE rather than DELETE: a commit ends by truncating the journal and (with FULL) syncing it, which the
             // disk models exactly; a deletion it makes durable at once, which would hide what NORMAL risks.
-            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = TRUNCATE")
-            guard mode == "truncate" else { throw DurableDatabaseError("journal_mode TRUNCATE refused on the simulated disk (\(mode ?? "none"))") }
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(journal.mode.uppercased())")
+            guard mode == journal.mode else {
+                throw DurableDatabaseError("journal_mode \(journal.mode.uppercased()) refused on the simulated disk (\(mode ?? "none"))")
+            }
             try db.execute(sql: pragma)
         }
         let queue = try DatabaseQueue(path: try SimulatedDiskVFS.uri(for: path, on: disk), configuration: configuration)

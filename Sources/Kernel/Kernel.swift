@@ -114,12 +114,15 @@ public final class Kernel: @unchecked Sendable {
     }
 
     /// Ends every fault of the world: every path healed and released with its default conditions
-    /// (``SimulatedNetwork/healAll()``), every node's clock back on time, every fault point off.
+    /// (``SimulatedNetwork/healAll()``), every node's clock back on time, every fault point off, every power cut still
+    /// waiting for its write disarmed.
     ///
     /// - returns: how many link directions and fault points it changed, and the nodes whose clocks it set right.
     @discardableResult
     public func healAll() -> (links: Int, clocks: [String], points: Int) {
         let links = network.healAll()
+        // A power cut still waiting for its write is a fault too.
+        for name in disks.keys.sorted() { disks[name]?.disarmPowerCut() }
         var clocks: [String] = []
         for name in skews.keys.sorted() where skews[name]?.value != .zero {
             skews[name]?.set(.zero)

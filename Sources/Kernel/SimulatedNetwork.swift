@@ -71,6 +71,9 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
     private var parked: [String: [Parked]] = [:]
     private var open: [Int: SimulatedChannel] = [:]
     private var nextConnectionID = 1
+    /// Hosts whose power was cut during a write (``silence(host:)``): nothing they send leaves them, no connection
+    /// reaches them, until their crash.
+    private var silenced: Set<String> = []
     /// The pairs of hosts a connection was ever opened between (either way), each as (A, B) with A < B, sorted: the
     /// links that carry the run's traffic, where a fault can matter. Kept as connections open, since a swarm's
     /// schedule asks before every statement.
@@ -208,6 +211,12 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
         return reset.count
     }
 
+    /// `host` has lost its power in the middle of a step: from now until its ``crash(host:)`` nothing it sends leaves
+    /// it (an answer it writes after the cut never goes out, a connection it opens never does) and nothing reaches it.
+    public func silence(host: String) {
+        silenced.insert(host)
+    }
+
     /// Ends every connection and listener of `host` at once, as its machine losing its power would: each open
     /// connection with one end on it is reset (both ends), and each of its ports stops listening (the actor's own later
     /// close of them does nothing).
@@ -225,6 +234,7 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
             reset.insert(channel.connectionID)
             resetConnection(channel, reason: "\(host) crashed")
         }
+        silenced.remove(host)
         return reset.count
     }
 
@@ -358,6 +368,8 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
     private func sendSyn(_ attempt: ConnectAttempt, number: Int) {
         guard !attempt.settled else { return }
         let client = attempt.client
+        // A host without power sends no SYN (its connect times out, if its crash does not end it first).
+        guard !silenced.contains(client.localHost) else { return }
         let path = link(client.localHost, client.remoteHost)
         if path.blocked {
             // Lost SYN: retry after 1 s, 2 s, 4 s… like a TCP stack, until the connect timeout.
@@ -375,6 +387,8 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
         guard !attempt.settled else { return }
         let client = attempt.client
         let port = client.remote.port ?? 0
+        // A host without power answers no SYN: the client tries again, as it would a lost one.
+        guard !silenced.contains(client.remoteHost) else { return }
         let back = link(client.remoteHost, client.localHost)
         guard let listener = listeners["\(client.remoteHost):\(port)"] else {
             var direction = Direction()
@@ -433,6 +447,7 @@ public final class SimulatedNetwork: Network, LinkControl, @unchecked Sendable {
 
     /// Sends one segment from `channel` to its peer, subject to the link's conditions and faults.
     func send(_ segment: Segment, from channel: SimulatedChannel) {
+        guard !silenced.contains(channel.localHost) else { return }
         let linkKey = key(channel.localHost, channel.remoteHost)
         var path = link(channel.localHost, channel.remoteHost)
         if path.blocked {

@@ -52,7 +52,9 @@ public final class JobStore: Sendable {
         self.maxJobs = maxJobs
         // The planted bug: the commits MiG answers after are left to the OS to sync, whatever sync-to-disk promised.
         let durable = syncToDisk && !node.planted(.migAcknowledgedBeforeDurable)
-        database = try DurableDatabase(path: path, schema: Self.schema, durability: durable ? .powerLoss : .processCrash, disk: node.disk)
+        database = try DurableDatabase(
+            path: path, schema: Self.schema, durability: durable ? .powerLoss : .processCrash, disk: node.disk,
+            journal: node.planted(.migCommitWithoutJournal) ? .none : .rollback)
         table = NIOLockedValueBox(JobTable())
     }
 
@@ -303,4 +305,7 @@ extension PlantedBug {
     /// MiG answers a job as soon as its commit returns, but with sync-to-disk on it does not sync that commit: the
     /// acknowledged job is only in the node's page cache, and a crash right after the answer loses it.
     public static let migAcknowledgedBeforeDurable = PlantedBug("mig.acknowledged-before-durable")
+    /// MiG's job database commits without SQLite's rollback journal, its pages written in place: a power cut during a
+    /// commit that tears its last page leaves the database half written (one that loses the commit whole does not).
+    public static let migCommitWithoutJournal = PlantedBug("mig.commit-without-journal")
 }

@@ -23,22 +23,29 @@ extension Directive {
             }
         },
         Directive(
-            "crash", usage: "crash NAME [for DURATION]",
+            "crash", usage: "crash NAME [at write N] [for DURATION]",
             summary: "crash an actor's node (simulated wire): the actor stops at once, its connections reset, its memory is gone, "
                 + "and its disk keeps only what was synced (the rest lost, or its last write torn, by a seeded choice); 'for D' "
                 + "restarts it D later on what is left, as restart NAME does; 'later D crash NAME' crashes it in the middle of "
-                + "whatever runs then",
-            defaults: "down until 'restart NAME' (no 'for')",
-            keywords: ["for"],
+                + "whatever runs then; 'at write N' cuts its power during its N-th disk write from now (1: the next), inside "
+                + "whatever step makes it (a commit half written): nothing it does after that write reaches its disk or the network",
+            defaults: "now (no 'at write'); down until 'restart NAME' (no 'for')",
+            keywords: ["at", "write", "for"],
             live: .refused("a crash needs the simulated disk: on the live wire kill the served process (tools/crash-campaign.sh)")
         ) { args throws(ScenarioError) in
             let name = try args.actor()
+            var atWrite: Int?
+            if args.accept("at") {
+                try args.expect("write", "after 'at' (crash NAME at write N)")
+                atWrite = try args.integer("the disk write the power is cut during", in: 1...1_000_000)
+            }
             var downtime: Template?
             if args.accept("for") { downtime = try args.duration(positive: true) }
             try args.end()
             // Without 'for', a crashed actor's endpoints are gone; with it, they come back at the restart.
             args.binds(name, fields: downtime == nil ? [] : nil)
             let lasting = downtime
+            let cutAt = atWrite
             return Run { context in
                 let period = try lasting.map { template throws -> Duration in
                     let duration = try template.duration(context)
@@ -46,7 +53,9 @@ extension Directive {
                     return duration
                 }
                 guard context.actor(named: name) != nil else { throw StepError("no running actor named '\(name)'") }
-                if context.isDeferred {
+                if let cutAt {
+                    cutPower(of: name, atWrite: cutAt, in: context, restartAfter: period)
+                } else if context.isDeferred {
                     // Deferred by `later`, inside the world's loop: nothing may wait here, so the crash runs as the
                     // world's own work, and its outcome is recorded.
                     _ = context.world.begin("crash \(name)") {
@@ -458,6 +467,25 @@ private func crash(_ name: String, in context: ScenarioContext, restartAfter dow
         _ = context.world.begin("restart \(name)") {
             do { try await restart(name, in: context) } catch {
                 context.world.record(actor: "scenario", event: "later-failed", fields: [("directive", "restart"), ("error", "\(error)")])
+            }
+        }
+    }
+}
+
+/// Arms a power cut of `name`'s node during its `write`-th disk write from now. When it falls (inside whatever step
+/// made that write) the node is silenced at once, so nothing it does for the rest of that step leaves it (an answer to
+/// a commit its disk never finished is never sent), and its crash runs as the world's next work, as a deferred `crash`.
+private func cutPower(of name: String, atWrite write: Int, in context: ScenarioContext, restartAfter downtime: Duration?) {
+    guard let node = context.launches[name]?.node else { return }
+    context.kernel.disk(of: node).cutPower(atChange: write) { path in
+        context.kernel.network.silence(host: node)
+        context.world.record(
+            actor: "scenario", event: "power-cut", fields: [("actor", name), ("file", path), ("node", node), ("write", String(write))])
+        _ = context.world.begin("crash \(name)") {
+            do { try await crash(name, in: context, restartAfter: downtime) } catch {
+                // The actor stopped since the cut was armed: its node still loses what the cut left unsynced.
+                context.kernel.crash(node: node)
+                context.world.record(actor: "scenario", event: "later-failed", fields: [("directive", "crash"), ("error", "\(error)")])
             }
         }
     }

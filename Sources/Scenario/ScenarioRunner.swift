@@ -215,6 +215,7 @@ public struct ScenarioRunner: Sendable {
         .event("unjoined", fields: "name"),
         .event("restarted", fields: "actor"),
         .event("crashed", fields: "actor", "connections-reset", "files-lost", "files-torn", "node"),
+        .event("power-cut", fields: "actor", "file", "node", "write"),
         .event("targeted", fields: "actor", "url"),
         .event("invariant-broken", fields: "invariant", "message", "trace-event"),
     ]

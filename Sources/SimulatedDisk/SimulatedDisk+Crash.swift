@@ -17,14 +17,20 @@ extension SimulatedDisk {
         public let fate: Fate
     }
 
-    /// The node loses its power: what was not synced is lost, or torn, by a seeded choice per file (in path order, so
-    /// the draws are the same for the same seed); every handle opened before is stale from now on.
+    /// The node loses its power (or, after a cut during a write, stops): what was not synced is lost, or torn, by a
+    /// seeded choice per file (in path order, so the draws are the same for the same seed); every handle opened before
+    /// is stale from now on. After a cut during a write, the files are those at the cut: nothing after it counts.
     ///
     /// - returns: what happened to each file that had unsynced changes, by path.
     @discardableResult
     public func crash() -> [CrashedFile] {
         mutate { state in
             state.boot += 1
+            state.armed = nil
+            if let atCut = state.atCut {
+                state.files = atCut
+                state.atCut = nil
+            }
             var crashed: [CrashedFile] = []
             for path in state.files.keys.sorted() {
                 let file = state.files[path]!

@@ -9,6 +9,11 @@ import Wire
 /// changes before it reached the platter, and of the last write a prefix of whole 512-byte sectors); a file never
 /// synced is gone. Every later call on a handle opened before the crash fails (``DiskError/Kind/staleHandle``).
 ///
+/// A power cut can also fall **during** a write (``cutPower(atChange:then:)``): the disk is then as it was when that
+/// write reached the page cache, whatever the node does until its crash; the crash loses or tears from there (the
+/// write the power went in is the last, the one a tear cuts). A crash between steps can never fall inside a commit,
+/// whose writes and syncs run in one step; this one can.
+///
 /// Faults, off unless a scenario switches them (see ``faultPoints``): a write error, a read error, and the "fsync
 /// lie" (a sync that returns success but makes nothing durable). The disk checks a point only once something has
 /// named it, so a world whose scenario names none never declares them, and a swarm never draws them by itself.
@@ -94,18 +99,23 @@ public final class SimulatedDisk: Disk {
             throw DiskError(.limit, "a write of \(bytes.count) bytes at \(offset) in \(file.path) passes \(Self.maximumFileBytes) bytes")
         }
         if fires(Self.writeErrorFault) { throw DiskError(.ioError, "write error in \(file.path) on \(node)'s disk") }
-        try state.withLock { state -> Result<Void, DiskError> in
-            state.change(file, on: node, .write(offset: offset, bytes: bytes))
-        }.get()
+        try change(file, .write(offset: offset, bytes: bytes))
     }
 
     public func truncate(_ file: DiskFile, to size: Int) throws(DiskError) {
         guard (0...Self.maximumFileBytes).contains(size) else {
             throw DiskError(.limit, "\(file.path) cannot be \(size) bytes (0 to \(Self.maximumFileBytes))")
         }
-        try state.withLock { state -> Result<Void, DiskError> in
-            state.change(file, on: node, .truncate(size: size))
+        try change(file, .truncate(size: size))
+    }
+
+    /// Makes `change` to `file`; when it is the change an armed power cut waits for, the cut falls on it (and its
+    /// continuation runs, outside the lock).
+    private func change(_ file: DiskFile, _ change: FileChange) throws(DiskError) {
+        let cut = try state.withLock { state -> Result<PowerCut?, DiskError> in
+            state.change(file, on: node, change).map { state.countChange(on: file.path) }
         }.get()
+        if let cut { cut.then(file.path) }
     }
 
     public func sync(_ file: DiskFile) throws(DiskError) {
@@ -137,6 +147,27 @@ public final class SimulatedDisk: Disk {
         }.get()
     }
 
+    // MARK: A power cut during a write
+
+    /// Arms a power cut: the node loses its power during its `change`th write or truncation from now (1: the next
+    /// one), whatever file it is of. That change reaches the page cache; from then on nothing the node does reaches the
+    /// disk (a crash keeps what was there at the cut). `then` runs once, just after the change, with the file's path:
+    /// the caller stops the node (silences it and crashes it). Arming again replaces an armed cut; a crash disarms it.
+    ///
+    /// - precondition: `change` is 1 or more.
+    public func cutPower(atChange change: Int, then: @escaping @Sendable (String) -> Void) {
+        precondition(change > 0, "a power cut falls on the first change from now or a later one")
+        state.withLock { $0.armed = PowerCut(changesLeft: change, then: then) }
+    }
+
+    /// Disarms a power cut still waiting for its write (`after heal`: every fault ends); one that fell stays.
+    public func disarmPowerCut() {
+        state.withLock { $0.armed = nil }
+    }
+
+    /// Whether the power has been cut during a write and the node has not crashed since.
+    public var isPowerCut: Bool { state.withLock { $0.atCut != nil } }
+
     // MARK: Looking at it
 
     /// Every file's path, sorted.
@@ -165,10 +196,34 @@ public final class SimulatedDisk: Disk {
     }
 }
 
+/// A power cut waiting for a change (``SimulatedDisk/cutPower(atChange:then:)``).
+struct PowerCut {
+    var changesLeft: Int
+    let then: @Sendable (String) -> Void
+}
+
 /// Every file of a disk, and how many crashes it has been through.
 struct DiskState {
     var files: [String: SimulatedFile] = [:]
     var boot = 0
+    /// A power cut waiting for its change, if one is armed.
+    var armed: PowerCut?
+    /// The files as they were when the power was cut during a write: what a crash starts from (nil: no cut, the
+    /// crash starts from `files`).
+    var atCut: [String: SimulatedFile]?
+
+    /// Counts a change just made to `path` against the armed cut; the cut when it falls on this change.
+    mutating func countChange(on path: String) -> PowerCut? {
+        guard atCut == nil, var cut = armed else { return nil }
+        cut.changesLeft -= 1
+        guard cut.changesLeft == 0 else {
+            armed = cut
+            return nil
+        }
+        armed = nil
+        atCut = files
+        return cut
+    }
 
     /// Runs `body` on the file `file` names, when the handle is of this life of the node and the file still exists.
     mutating func live<T>(_ file: DiskFile, on node: String, _ body: (inout SimulatedFile) -> T) -> Result<T, DiskError> {

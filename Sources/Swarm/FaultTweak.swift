@@ -1,7 +1,7 @@
 import Wire
 
 /// A neighbour of a fault: the same line with one of its fields drawn again (its direction turned round, its byte
-/// count, duration, skew, count or deferral drawn afresh within ``SwarmOptions``), the rest kept. Guided exploration
+/// count, duration, skew, count, deferral or the write a crash falls in drawn afresh within ``SwarmOptions``), the rest kept. Guided exploration
 /// edits a likely cause this way, as a fuzzer changes one field of a structured input: a cut that fell in the wrong
 /// message often needs only another byte count, or the other direction, to fall in the right one, where drawing the
 /// whole fault again from its site would keep its kind one time in five.
@@ -41,8 +41,11 @@ struct FaultTweak {
         if let span = words.firstIndex(of: "for"), span + 1 < words.count, words[span + 1].hasSuffix("s"), !words[span + 1].hasSuffix("ms"),
             let seconds = Int(words[span + 1].dropLast())
         {
-            let range = kind == "partition" ? options.partitionSeconds : options.holdSeconds
+            let range = kind == "partition" ? options.partitionSeconds : kind == "crash" ? options.crashDowntimeSeconds : options.holdSeconds
             field("duration") { $0[span + 1] = "\(Self.other(than: seconds, in: range, random))s" }
+        }
+        if kind == "crash", let at = words.firstIndex(of: "at"), at + 2 < words.count, words[at + 1] == "write", let write = Int(words[at + 2]) {
+            field("write") { $0[at + 2] = String(Self.other(than: write, in: options.crashWrites, random)) }
         }
         if kind == "clock", let skew = words.firstIndex(of: "skew"), skew + 1 < words.count, let sign = words[skew + 1].first,
             let seconds = Int(words[skew + 1].dropFirst().dropLast())

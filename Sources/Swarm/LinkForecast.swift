@@ -20,7 +20,7 @@ struct LinkForecast: Sendable {
     let sent: [Direction: [Sent]]
 
     /// One way of a link: what `from` sends `to`.
-    struct Direction: Hashable, Comparable, Sendable {
+    struct Direction: Hashable, Comparable, Codable, Sendable {
         let from: String
         let to: String
 
@@ -28,7 +28,7 @@ struct LinkForecast: Sendable {
     }
 
     /// One run of bytes sent: a message, or a part of one as large as the sender wrote at once.
-    struct Sent: Sendable, Equatable {
+    struct Sent: Codable, Sendable, Equatable {
         let statement: Int
         let bytes: Int
     }
@@ -49,11 +49,14 @@ struct LinkForecast: Sendable {
             let host = String(to[..<(to.lastIndex(of: ":") ?? to.endIndex)])
             return Self.name(from, host)
         }
-        var sent: [Direction: [Sent]] = [:]
-        for (record, statement) in zip(traffic, result.statements(at: traffic.map(\.position))) {
-            sent[Direction(from: record.from, to: record.to), default: []].append(Sent(statement: statement, bytes: record.bytes))
-        }
-        self.sent = sent
+        sent = LinkTraffic(result, records: traffic).sent
+    }
+
+    /// A forecast whose messages are those one run really sent (`traffic`): for a mutant of that run, exact until the
+    /// mutant's first changed fault changes what is said.
+    init(_ traffic: LinkTraffic) {
+        firstUse = [:]
+        sent = traffic.sent
     }
 
     /// The directions, as (from, to), that sent bytes during one of the statements of `window`, sorted.
@@ -97,6 +100,23 @@ struct LinkForecast: Sendable {
     }
 }
 
+/// What each direction of one run's links sent, each run of bytes with the statement it was sent in: an exploration's
+/// runs keep theirs, so a mutant's cut near its target aims at the messages its parent really sent (a retry's answer
+/// the run without faults never sent).
+struct LinkTraffic: Codable, Equatable, Sendable {
+    let sent: [LinkForecast.Direction: [LinkForecast.Sent]]
+
+    /// What `records` (recorded beside `result`'s trace) say each direction sent, each run of bytes in its statement.
+    init(_ result: ScenarioRunner.Result, records: [TrafficRecorder.Record]) {
+        var sent: [LinkForecast.Direction: [LinkForecast.Sent]] = [:]
+        for (record, statement) in zip(records, result.statements(at: records.map(\.position))) {
+            sent[LinkForecast.Direction(from: record.from, to: record.to), default: []].append(
+                LinkForecast.Sent(statement: statement, bytes: record.bytes))
+        }
+        self.sent = sent
+    }
+}
+
 /// The link forecasts of the workloads one swarm has run, by file, each made by one run without faults the first time
 /// the workload runs (in every worker alike: the run is the same everywhere, so are the draws).
 final class LinkForecasts: Sendable {
@@ -113,8 +133,9 @@ final class LinkForecasts: Sendable {
     }
 }
 
-/// A fault schedule that draws nothing and records, from the first statement on, every run of bytes the network sends
-/// (with the trace's length at that moment, which places it in its statement): how a forecast learns the messages.
+/// A fault schedule that records, from the first statement on, every run of bytes the network sends (with the trace's
+/// length at that moment, which places it in its statement), and runs the faults of the schedule it wraps (none for a
+/// forecast, which learns the messages of a run without faults; an exploration's run keeps its own).
 final class TrafficRecorder: FaultScheduler {
     struct Record: Sendable {
         let position: Int
@@ -124,16 +145,20 @@ final class TrafficRecorder: FaultScheduler {
     }
 
     private let recorded = Mutex<[Record]>([])
+    private let schedule: (any FaultScheduler)?
+
+    init(recording schedule: (any FaultScheduler)? = nil) { self.schedule = schedule }
 
     var records: [Record] { recorded.withLock { $0 } }
 
     func faults(before index: Int, in context: ScenarioContext) -> [ScheduledFault] {
-        guard index == 0 else { return [] }
-        let trace = context.kernel.trace
-        context.kernel.network.onData = { [self] from, to, bytes in
-            let position = trace.count
-            recorded.withLock { $0.append(Record(position: position, from: from, to: to, bytes: bytes)) }
+        if index == 0 {
+            let trace = context.kernel.trace
+            context.kernel.network.onData = { [self] from, to, bytes in
+                let position = trace.count
+                recorded.withLock { $0.append(Record(position: position, from: from, to: to, bytes: bytes)) }
+            }
         }
-        return []
+        return schedule?.faults(before: index, in: context) ?? []
     }
 }

@@ -90,8 +90,9 @@ public struct PlantedBugHunt: Sendable {
         func hunted(_ plan: SwarmPlanEntry, _ script: Script) -> SwarmRun {
             runs += 1
             if plan.mutation == nil, freshSeeds.insert(plan.seed).inserted { progress(plan.seed) }
-            let result = buggy.result(plan, script: script)
-            let run = SwarmRun(result, mutation: plan.mutation, behaviours: explore != nil)
+            // An exploration's runs keep what their links sent, where their mutants' cuts aim.
+            let (result, traffic) = explore == nil ? (buggy.result(plan, script: script), nil) : buggy.tracedResult(plan, script: script)
+            let run = SwarmRun(result, mutation: plan.mutation, behaviours: explore != nil, traffic: traffic)
             guard let signature = FailureSignature(result) else { return run }
             if FailureSignature(clean.result(plan, script: script)) != nil {
                 if !withoutBug.contains(plan.seed) { withoutBug.append(plan.seed) }

@@ -123,10 +123,14 @@ public struct SeededFaultSchedule: FaultScheduler {
         deferral(random) + "fault \(point) times \(random.int(in: options.faultPointTimes))"
     }
 
-    /// Always deferred, so the node loses its power in the middle of the next step (between an answer and the write it
-    /// promised, when the actor has that bug), and back by itself: the rest of the workload runs against the restart.
+    /// Half the time deferred, so the node loses its power between two steps (between an answer and the write it
+    /// promised, when the actor has that bug); else during one of its next disk writes, inside whatever step makes it
+    /// (a commit half written, which only a store that can undo it survives). Back by itself either way: the rest of
+    /// the workload runs against the restart.
     func crashFault(_ actor: String, _ random: RandomStream) -> String {
-        "later \(random.int(in: options.deferralMilliseconds))ms crash \(actor) for \(random.int(in: options.crashDowntimeSeconds))s"
+        let downtime = random.int(in: options.crashDowntimeSeconds)
+        if random.int(in: 0...1) == 0 { return "crash \(actor) at write \(random.int(in: options.crashWrites)) for \(downtime)s" }
+        return "later \(random.int(in: options.deferralMilliseconds))ms crash \(actor) for \(downtime)s"
     }
 
     func linkFault(_ a: String, _ b: String, _ random: RandomStream) -> String {

@@ -58,6 +58,9 @@ public struct SwarmOptions: Sendable, Equatable {
     public var swizzleSeconds: ClosedRange<Int>
     /// How long a crashed actor stays down before it restarts by itself (`crash NAME for D`), in seconds.
     public var crashDowntimeSeconds: ClosedRange<Int>
+    /// During which of its disk writes from the crash's statement on a node's power is cut, for the half of the
+    /// crashes that fall inside a write (`crash NAME at write N`): a print on a durable MiG makes about twenty.
+    public var crashWrites: ClosedRange<Int>
     /// Whether each seed draws its own mix of the knobs above (``SwarmMix``), or every seed runs with them as they are.
     public var mix: SwarmMix.Mode
 
@@ -86,6 +89,7 @@ public struct SwarmOptions: Sendable, Equatable {
         swizzleStaggerMilliseconds = 50...1_000
         swizzleSeconds = 1...10
         crashDowntimeSeconds = 1...20
+        crashWrites = 1...40
     }
 }
 
@@ -105,7 +109,7 @@ extension SwarmOptions: CustomStringConvertible {
             + "reset after \(span(resetAfterBytes, " bytes")), skew ±\(span(clockSkewSeconds, "s")), "
             + "fault points \(span(faultPointTimes, " times")), "
             + "swizzle \(span(swizzleLinks, " links")) every \(span(swizzleStaggerMilliseconds, "ms")) for \(span(swizzleSeconds, "s")), "
-            + "crashes down \(span(crashDowntimeSeconds, "s"))"
+            + "crashes down \(span(crashDowntimeSeconds, "s")), at write \(span(crashWrites, "")) (half)"
             + (mix == .drawn ? ", each seed drawing its mix of these (--mix drawn)" : "")
     }
 }

@@ -21,6 +21,9 @@ public struct SwarmRun: Codable, Equatable, Sendable {
     /// A planned run's ``Behaviour``s with the statement each first appeared in, which guided exploration steers by;
     /// nil once the exploration is over (see ``withoutBehaviours``) and for plain swarm runs, so results stay small.
     public let behaviours: [String: Int]?
+    /// A planned run's traffic (what each direction of its links sent), where its mutants' cuts near a target aim; nil
+    /// as ``behaviours`` is.
+    let traffic: LinkTraffic?
 
     /// A mutant's number, its parent, the point it was made for and its edits (its faults are ``faults``).
     public struct Mutant: Codable, Equatable, Sendable {
@@ -40,6 +43,11 @@ public struct SwarmRun: Codable, Equatable, Sendable {
 
     /// - parameter behaviours: whether to keep the run's behaviours (a planned run of an exploration).
     public init(_ result: ScenarioRunner.Result, mutation: SwarmMutation? = nil, behaviours: Bool = false) {
+        self.init(result, mutation: mutation, behaviours: behaviours, traffic: nil)
+    }
+
+    /// A planned run of an exploration, with its behaviours and `traffic`.
+    init(_ result: ScenarioRunner.Result, mutation: SwarmMutation?, behaviours: Bool, traffic: LinkTraffic?) {
         file = result.file
         seed = result.seed
         passed = result.passed
@@ -58,18 +66,19 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         reached = result.reached
         mutant = mutation.map { Mutant(number: $0.number, parent: $0.parent, target: $0.target, edits: $0.edits) }
         self.behaviours = behaviours ? result.behaviours : nil
+        self.traffic = traffic
     }
 
-    /// This run without its behaviours: what a finished exploration reports.
+    /// This run without its behaviours and traffic: what a finished exploration reports.
     public var withoutBehaviours: SwarmRun {
         SwarmRun(
             file: file, seed: seed, passed: passed, digest: digest, failure: failure, faults: faults, virtualNanoseconds: virtualNanoseconds,
-            traceEvents: traceEvents, signature: signature, reached: reached, mutant: mutant, behaviours: nil)
+            traceEvents: traceEvents, signature: signature, reached: reached, mutant: mutant, behaviours: nil, traffic: nil)
     }
 
     private init(
         file: String, seed: UInt64, passed: Bool, digest: String, failure: String?, faults: [ScheduledFault], virtualNanoseconds: Int64,
-        traceEvents: Int, signature: String?, reached: [String], mutant: Mutant?, behaviours: [String: Int]?
+        traceEvents: Int, signature: String?, reached: [String], mutant: Mutant?, behaviours: [String: Int]?, traffic: LinkTraffic?
     ) {
         self.file = file
         self.seed = seed
@@ -83,6 +92,7 @@ public struct SwarmRun: Codable, Equatable, Sendable {
         self.reached = reached
         self.mutant = mutant
         self.behaviours = behaviours
+        self.traffic = traffic
     }
 
     /// What failed and the commands that replay and shrink it (under `faults`, the swarm's fault class). The swarm

@@ -13,10 +13,7 @@ public struct SwarmRunner: Sendable {
     }
 
     /// `script` under `seed`, with the faults the seed draws as the run goes.
-    public func run(_ script: Script, seed: UInt64) -> ScenarioRunner.Result {
-        let schedule = SeededFaultSchedule(options: options, seed: seed, forecast: forecast(script))
-        return runner.run(script, seed: seed, faults: .drawn(schedule)) { _ in }
-    }
+    public func run(_ script: Script, seed: UInt64) -> ScenarioRunner.Result { result(SwarmPlanEntry(file: script.file, seed: seed), script: script) }
 
     /// The links `script`'s statements use, learnt once by a run without faults.
     func forecast(_ script: Script) -> LinkForecast { forecasts.forecast(script, runner: runner, options: options) }
@@ -34,16 +31,30 @@ public struct SwarmRunner: Sendable {
         return runs
     }
 
-    /// One planned run: a fresh seed with the faults it draws, or a mutant with its edited faults, under its seed.
+    /// One planned run: a fresh seed with the faults it draws, or a mutant with its edited faults, under its seed;
+    /// with its behaviours and what its links sent, which an exploration steers by.
     public func run(_ entry: SwarmPlanEntry, script: Script) -> SwarmRun {
-        SwarmRun(result(entry, script: script), mutation: entry.mutation, behaviours: true)
+        let (result, traffic) = tracedResult(entry, script: script)
+        return SwarmRun(result, mutation: entry.mutation, behaviours: true, traffic: traffic)
     }
 
     /// One planned run's whole result (with its trace).
     public func result(_ entry: SwarmPlanEntry, script: Script) -> ScenarioRunner.Result {
-        guard let mutation = entry.mutation else { return run(script, seed: entry.seed) }
-        let schedule = MutantSchedule(mutation: mutation, options: options, seed: entry.seed, forecast: forecast(script))
-        return runner.run(script, seed: entry.seed, faults: .drawn(schedule)) { _ in }
+        runner.run(script, seed: entry.seed, faults: .drawn(schedule(entry, script: script))) { _ in }
+    }
+
+    /// One planned run's whole result, and what each direction of its links sent (the same run as ``result(_:script:)``:
+    /// recording draws nothing).
+    func tracedResult(_ entry: SwarmPlanEntry, script: Script) -> (ScenarioRunner.Result, LinkTraffic) {
+        let recorder = TrafficRecorder(recording: schedule(entry, script: script))
+        let result = runner.run(script, seed: entry.seed, faults: .drawn(recorder)) { _ in }
+        return (result, LinkTraffic(result, records: recorder.records))
+    }
+
+    /// The faults a planned run runs: its seed's, or the mutant's.
+    private func schedule(_ entry: SwarmPlanEntry, script: Script) -> any FaultScheduler {
+        guard let mutation = entry.mutation else { return SeededFaultSchedule(options: options, seed: entry.seed, forecast: forecast(script)) }
+        return MutantSchedule(mutation: mutation, options: options, seed: entry.seed, forecast: forecast(script))
     }
 
     /// Planned runs in order, calling `each` as results come.

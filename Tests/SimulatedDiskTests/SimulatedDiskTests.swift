@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Wire
 
@@ -104,6 +105,68 @@ import Wire
                 }) == 0)
         #expect(pieces == 1)
         #expect(SimulatedDisk.tornPrefix(of: .truncate(size: 0), pieces: { _ in 1 }) == 0)
+    }
+
+    /// A power cut during a write: it falls on the change armed for, whatever file it is of; nothing after it reaches
+    /// the disk (not a later write, sync or deletion), though the node's reads see its writes until its crash; the crash
+    /// starts from the disk at the cut, so the write the power went in is the last one, the one a tear cuts.
+    @Test func aPowerCutDuringAWriteKeepsTheDiskAsItWasThen() throws {
+        var fates: Set<String> = []
+        for seed in UInt64(1)...20 {
+            let (disk, _) = Self.disk(seed: seed)
+            let journal = try disk.open("/db-journal", create: true, boot: disk.boot)
+            let database = try disk.open("/db", create: true, boot: disk.boot)
+            try disk.write(database, at: 0, Self.old)
+            try disk.sync(journal)
+            try disk.sync(database)
+            let cut = Mutex<[String]>([])
+            disk.cutPower(atChange: 2) { path in cut.withLock { $0.append(path) } }
+            try disk.write(journal, at: 0, Self.old)
+            #expect(!disk.isPowerCut && cut.withLock { $0 }.isEmpty, "the first change is not the one armed for")
+            try disk.write(database, at: 0, Self.new)
+            #expect(disk.isPowerCut && cut.withLock { $0 } == ["/db"], "the second change, in another file, is")
+            // What the node does before its crash: it reads its own writes, and none of it reaches the disk.
+            try disk.sync(database)
+            try disk.write(journal, at: 0, [9])
+            try disk.truncate(journal, to: 0)
+            try disk.sync(journal)
+            try disk.delete("/db-journal", boot: disk.boot)
+            let later = try disk.open("/later", create: true, boot: disk.boot)
+            try disk.sync(later)
+            #expect(try disk.read(database, at: 0, count: 1) == [0x42])
+            let crashed = disk.crash()
+            #expect(!disk.isPowerCut && disk.paths == ["/db", "/db-journal"], "the deletion and the new file came after the cut")
+            #expect(cut.withLock { $0 }.count == 1, "a cut falls once")
+            let journalAfter = try #require(disk.contents(of: "/db-journal"))
+            let databaseAfter = try #require(disk.contents(of: "/db"))
+            // The journal's write, before the cut, is lost or torn by its own draw: never whole, never the later ones.
+            #expect(journalAfter.count < Self.old.count && journalAfter == Array(Self.old.prefix(journalAfter.count)), "seed \(seed)")
+            switch crashed.first(where: { $0.path == "/db" })?.fate {
+            case .lost?:
+                fates.insert("lost")
+                #expect(databaseAfter == Self.old, "seed \(seed): every unsynced change lost")
+            case .torn(let kept)?:
+                fates.insert("torn")
+                #expect(kept % SimulatedDisk.sectorBytes == 0 && kept < Self.new.count, "seed \(seed): \(kept)")
+                #expect(databaseAfter == Array(Self.new.prefix(kept)) + Array(Self.old.dropFirst(kept)), "seed \(seed)")
+            default: Issue.record("seed \(seed): \(crashed)")
+            }
+        }
+        #expect(fates == ["lost", "torn"])
+    }
+
+    /// An armed cut waits for its write; disarmed (`after heal`) or crashed first, it never falls.
+    @Test func anArmedCutIsDisarmedByAHealOrACrash() throws {
+        let (disk, _) = Self.disk()
+        let file = try disk.open("/f", create: true, boot: disk.boot)
+        disk.cutPower(atChange: 1) { _ in Issue.record("disarmed") }
+        disk.disarmPowerCut()
+        try disk.write(file, at: 0, [1])
+        disk.cutPower(atChange: 1) { _ in Issue.record("crashed first") }
+        disk.crash()
+        let reopened = try disk.open("/g", create: true, boot: disk.boot)
+        try disk.write(reopened, at: 0, [1])
+        #expect(!disk.isPowerCut)
     }
 
     @Test func theFsyncLieReportsSuccessAndMakesNothingDurable() throws {

@@ -30,8 +30,8 @@ import Wire
         return options
     }
 
-    /// Crashes are actor faults, drawn only for the actors that survive one, always in the middle of the next step and
-    /// always back by themselves; other draws are the same with or without a crashable actor (each site its stream).
+    /// Crashes are actor faults, drawn only for the actors that survive one, in the middle of the next step or inside one
+    /// of the node's next disk writes, and always back by themselves; other draws are the same with or without a crashable actor (each site its stream).
     @Test func crashesAreDrawnForTheActorsThatSurviveThemAndEndByThemselves() throws {
         var options = always(.all)
         options.crashRate = 0.5
@@ -44,14 +44,31 @@ import Wire
             #expect(drawn.filter { !$0.site.hasPrefix("crash ") }.map(\.line) == without.map(\.line))
             crashes += drawn.filter { $0.site.hasPrefix("crash ") }.map(\.line)
         }
-        #expect(Set(crashes.compactMap { $0.split(separator: " ").dropFirst(3).first.map(String.init) }) == ["x", "y"], "\(crashes)")
+        var deferred = 0
+        var inWrites = 0
+        var actors: Set<String> = []
         for line in crashes {
             let words = line.split(separator: " ").map(String.init)
-            #expect(words.count == 6 && words[0] == "later" && words[2] == "crash" && words[4] == "for", "\(line)")
-            let delay = try #require(Int(words[1].dropLast(2)))
-            let downtime = try #require(Int(words[5].dropLast()))
-            #expect(options.deferralMilliseconds.contains(delay) && options.crashDowntimeSeconds.contains(downtime), "\(line)")
+            if words.first == "later" {
+                // Between two steps: `later Dms crash NAME for Ds`.
+                deferred += 1
+                #expect(words.count == 6 && words[2] == "crash" && words[4] == "for", "\(line)")
+                let delay = try #require(Int(words[1].dropLast(2)))
+                let downtime = try #require(Int(words[5].dropLast()))
+                #expect(options.deferralMilliseconds.contains(delay) && options.crashDowntimeSeconds.contains(downtime), "\(line)")
+                actors.insert(words[3])
+            } else {
+                // Inside a write: `crash NAME at write N for Ds`.
+                inWrites += 1
+                #expect(words.count == 7 && words[0] == "crash" && words[2] == "at" && words[3] == "write" && words[5] == "for", "\(line)")
+                let write = try #require(Int(words[4]))
+                let downtime = try #require(Int(words[6].dropLast()))
+                #expect(options.crashWrites.contains(write) && options.crashDowntimeSeconds.contains(downtime), "\(line)")
+                actors.insert(words[1])
+            }
         }
+        #expect(actors == ["x", "y"], "\(crashes)")
+        #expect(deferred > 0 && inWrites > 0, "both kinds of crash are drawn: \(crashes)")
         let network = SeededFaultSchedule(options: always(.network), seed: 4)
         let networkOnly = (0..<100).flatMap { _ in network.draw(links: Self.links, hosts: Self.hosts, points: Self.points, crashable: ["x"]) }
         #expect(!networkOnly.contains { $0.site.hasPrefix("crash ") }, "a crash is an actor fault")
@@ -63,7 +80,7 @@ import Wire
                 == "faults network, sites on 0.50, per statement link 0.30 clock 0.06 point 0.30 swizzle 0.04 crash 0.10, "
                 + "deferral 1-3000ms (half), latency uniform 0-50ms+1-500ms normal 1-200ms exponential 1-200ms, partition 1-30s, hold 1-20s, "
                 + "reset after 1-300000 bytes, skew ±1-600s, fault points 1-3 times, swizzle 2-4 links every 50-1000ms for 1-10s, "
-                + "crashes down 1-20s")
+                + "crashes down 1-20s, at write 1-40 (half)")
     }
 
     /// The options are the same for every seed of a swarm: the swarm prints them once, not with each seed.

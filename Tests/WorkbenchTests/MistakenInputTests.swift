@@ -95,6 +95,14 @@ import Testing
         ),
         ("crash of a misspelt actor, later", "start mig\nlater 1s crash mgi for 5s\n", 2, ":2:16: error: no actor 'mgi' (did you mean 'mig'?)"),
         (
+            "a power cut without its write", "start mig\ncrash mig at 3\n", 2,
+            ":2:14: error: expected 'write' after 'at' (crash NAME at write N), found '3'"
+        ),
+        (
+            "a power cut before any write", "start mig\ncrash mig at write 0\n", 2,
+            ":2:20: error: expected the disk write the power is cut during, a whole number from 1 to 1000000, found '0'"
+        ),
+        (
             "a fault that lasts no time", "start mig\ncrash mig for 0s\n", 2,
             ":2:15: error: expected a duration like 250ms or 2s, found '0s': it must last longer than 0s"
         ),

@@ -90,8 +90,14 @@ import Wire
                 "expect \"${handoutAfterDone.status}:${handoutAfterDone.state}\" == \"ok:completed\""
             )
         ]
+        // A bug only a torn write shows: the power cut during a commit (one that records a job's progress, in the durable
+        // workload), over seeds whose crash draws either fate for the file it was writing.
+        let tornCases: [(bug: PlantedBug, file: String, before: String, fault: String)] = [
+            (.migCommitWithoutJournal, "Simulations/mig-durable-swarm.scn", "advance 20s", "crash mig at write 19 for 17s")
+        ]
         #expect(
-            Set(cases.map(\.bug) + crashCases.map(\.bug) + livenessCases.map(\.bug) + raceCases.map(\.bug)) == Set(Catalog.plantedBugs.map(\.bug)),
+            Set(cases.map(\.bug) + crashCases.map(\.bug) + livenessCases.map(\.bug) + raceCases.map(\.bug) + tornCases.map(\.bug))
+                == Set(Catalog.plantedBugs.map(\.bug)),
             "every declared bug has its case")
         #expect(Set(Catalog.plantedBugs.map(\.system)) == Set(["MiG", "SCPms", "Ivanti", "IMS", "Sunfire"]), "at least one per system")
         let runner = SwarmScripts.runner
@@ -137,6 +143,27 @@ import Wire
             // Without the hold the two uploads do not overlap: the race needs the fault.
             #expect(planted.run(raceScript, seed: 1) { _ in }.passed, "\(bug) shows without a fault")
         }
+        for (bug, file, before, fault) in tornCases {
+            let tornScript = try parsed(file)
+            let at = try #require(tornScript.statements.firstIndex { $0.source.hasPrefix(before) })
+            let faults = [ScheduledFault(before: at, line: fault)]
+            let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
+            var failedTorn = 0
+            var passedLost = 0
+            for seed: UInt64 in 1...10 {
+                let run = planted.run(tornScript, seed: seed, faults: .explicit(faults)) { _ in }
+                let crashes = run.trace.split(separator: "\n").filter { $0.contains("\"event\":\"crashed\"") }
+                #expect(crashes.count == 1, "\(bug), seed \(seed): the power cut fell")
+                let tore = crashes.contains { !$0.contains("\"files-torn\":\"0\"") }
+                // A commit lost whole leaves the database as it was: only a tear breaks it.
+                #expect(run.passed || tore, "\(bug), seed \(seed): failed without a torn write: \(run.failures.map { $0.failure ?? "" })")
+                if tore, !run.passed { failedTorn += 1 }
+                if !tore, run.passed { passedLost += 1 }
+                let clean = runner.run(tornScript, seed: seed, faults: .explicit(faults)) { _ in }
+                #expect(clean.passed, "\(bug) off, seed \(seed): \(clean.failures.map { $0.failure ?? "" }) \(clean.violations.map(\.message))")
+            }
+            #expect(failedTorn > 0 && passedLost > 0, "\(bug): \(failedTorn) torn runs failed, \(passedLost) lost runs passed")
+        }
         for (bug, file, invariant) in crashCases {
             let crashScript = try parsed(file)
             let planted = ScenarioRunner(language: runner.language, catalog: runner.catalog, invariants: runner.invariants, plantedBugs: [bug])
@@ -162,7 +189,8 @@ import Wire
     }
 
     /// A bug that only a crash at a moment shows: in its own workload MiG survives crashes, so the swarm draws them
-    /// itself, finds the bug and shrinks the seed to that one crash; no seed fails without the bug.
+    /// itself, finds the bug and shrinks the seed to that crash (and what placed it just after the answer); no seed
+    /// fails without the bug.
     @Test func theSwarmCrashesADurableMiGAndShrinksTheSeedToTheCrash() throws {
         let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migAcknowledgedBeforeDurable })
         let script = try parsed(try #require(entry.workload))
@@ -170,7 +198,21 @@ import Wire
         let finding = try hunt.hunt(entry, scripts: [script], seeds: Array(1...60))
         #expect(finding.found && finding.failingWithoutBug.isEmpty, "\(finding.failingWithoutBug)")
         #expect(finding.failure?.hasPrefix("invariant mig.acknowledged-job-survives-crash broken") == true, "\(finding.failure ?? "")")
-        #expect(finding.shrunkFaults == 1 && finding.shrunk?.first?.contains("crash mig for") == true, "\(finding.shrunk ?? [])")
+        let shrunk = finding.shrunk ?? []
+        #expect((finding.shrunkFaults ?? 0) <= 2 && shrunk.contains { $0.contains("crash mig for") }, "\(shrunk)")
+    }
+
+    /// A bug that only a torn write shows: the swarm cuts MiG's power inside one of its writes (`crash mig at write N`),
+    /// and one such cut, inside a commit, whose crash tears the page being written, is the whole failure once shrunk; no
+    /// seed fails without the bug.
+    @Test func theSwarmCutsPowerInsideACommitAndShrinksTheSeedToTheCut() throws {
+        let entry = try #require(Catalog.plantedBugs.first { $0.bug == .migCommitWithoutJournal })
+        let script = try parsed(try #require(entry.workload))
+        let hunt = PlantedBugHunt(runner: SwarmScripts.runner, options: SwarmOptions(faults: .all))
+        let finding = try hunt.hunt(entry, scripts: [script], seeds: Array(1...60))
+        #expect(finding.found && finding.failingWithoutBug.isEmpty, "\(finding.failingWithoutBug)")
+        let shrunk = finding.shrunk ?? []
+        #expect(finding.shrunkFaults == 1 && shrunk.first?.contains("crash mig at write") == true, "\(shrunk)")
     }
 
     /// The hunt with `--explore`: the same budget (300 runs for 300 seeds), part of it mutants; what found the bug is

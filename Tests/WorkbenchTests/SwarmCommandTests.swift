@@ -1,10 +1,10 @@
 import Foundation
 import Scenario
-import Swarm
 import TestSupport
 import Testing
 
 @testable import IvantiSystem
+@testable import Swarm
 @testable import SystemKit
 @testable import Workbench
 
@@ -20,6 +20,26 @@ import Testing
 
     func plantedScript() throws -> Script {
         try script(String(contentsOfFile: Repository.root.appendingPathComponent(Self.planted).path, encoding: .utf8), file: Self.planted)
+    }
+
+    /// A planned run keeps what each direction of its links sent (where its mutants' cuts aim: a retry's answer the run
+    /// without faults never sent is there), recording changes nothing of the run, it travels with the run between
+    /// processes (`--jobs`), and a finished exploration's runs drop it.
+    @Test func aPlannedRunKeepsWhatItsLinksSent() throws {
+        let script = try plantedScript()
+        let swarm = SwarmRunner(runner: SwarmScripts.runner, options: SwarmOptions(faults: .network))
+        for seed: UInt64 in [4, 5] {
+            let entry = SwarmPlanEntry(file: script.file, seed: seed)
+            let run = swarm.run(entry, script: script)
+            #expect(run.digest == swarm.result(entry, script: script).digest, "recording draws nothing")
+            let traffic = try #require(run.traffic)
+            let sent = traffic.sent.values.flatMap { $0 }
+            #expect(!sent.isEmpty && sent.allSatisfy { $0.bytes > 0 && script.statements.indices.contains($0.statement) })
+            #expect(LinkForecast(traffic).sent == traffic.sent)
+            #expect(try JSONDecoder().decode(SwarmRun.self, from: JSONEncoder().encode(run)) == run)
+            #expect(run.withoutBehaviours.traffic == nil && run.withoutBehaviours.behaviours == nil)
+        }
+        #expect(SwarmRun(swarm.run(script, seed: 4)).traffic == nil, "a plain swarm's runs keep none")
     }
 
     @Test func aBrokenInvariantFailsTheRunWithItsNameAndPlace() throws {

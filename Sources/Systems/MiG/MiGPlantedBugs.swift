@@ -43,6 +43,11 @@ extension PlantedBugEntry {
                 "with sync-to-disk, MiG syncs a job's record before it answers but leaves the document's file to the OS: a crash after the answer keeps a record naming a file the disk lost",
             workload: "Simulations/mig-durable-swarm.scn"),
         PlantedBugEntry(
+            .migCommitWithoutJournal, system: "MiG",
+            summary:
+                "MiG's job database commits without SQLite's rollback journal, its pages written in place: a power cut during a commit that tears a page leaves the database half written (a commit lost whole leaves it as it was: only a torn write shows it)",
+            workload: "Simulations/mig-durable-swarm.scn"),
+        PlantedBugEntry(
             .migStoppedForGood, system: "MiG",
             summary:
                 "the printer re-arms its sensor poll only when it has just stopped: a device fault still there at its next look leaves it stopped for good, and no job prints after the faults heal"
