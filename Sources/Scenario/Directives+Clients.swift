@@ -445,14 +445,26 @@ struct HTTPTarget {
     }
 }
 
+/// A crash owed to an actor whose power was cut while a `restart` was starting it.
+struct PendingCrash {
+    /// How long it stays down (`crash NAME at write N for D`); nil: until `restart NAME`.
+    let downtime: Duration?
+}
+
 /// Crashes the actor `name`: it stops at once, its node's connections reset and its disk loses what was not synced;
 /// with `restartAfter`, it is started again that much later on what its disk kept (unless something restarted it
-/// first). Runs as the world's work, on its loop: a `crash` line waits for it, a deferred one does not.
-private func crash(_ name: String, in context: ScenarioContext, restartAfter downtime: Duration?) async throws {
-    guard let actor = context.actor(named: name), let launch = context.launches[name] else { throw StepError("no running actor named '\(name)'") }
-    try await actor.crash()
-    context.actors.removeAll { $0.name == name }
-    context.publish(name, [:])
+/// first). Runs as the world's work, on its loop: a `crash` line waits for it, a deferred one does not. With
+/// `evenIfNotRunning` an actor not running is no error: its node crashes all the same (a power cut during a stop, or
+/// during a start that failed).
+private func crash(_ name: String, in context: ScenarioContext, restartAfter downtime: Duration?, evenIfNotRunning: Bool = false) async throws {
+    guard let launch = context.launches[name] else { throw StepError("no actor named '\(name)' was started") }
+    if let actor = context.actor(named: name) {
+        try await actor.crash()
+        context.actors.removeAll { $0.name == name }
+        context.publish(name, [:])
+    } else if !evenIfNotRunning {
+        throw StepError("no running actor named '\(name)'")
+    }
     let crashed = context.kernel.crash(node: launch.node)
     context.world.record(
         actor: "scenario", event: "crashed",
@@ -482,9 +494,16 @@ private func cutPower(of name: String, atWrite write: Int, in context: ScenarioC
         context.world.record(
             actor: "scenario", event: "power-cut", fields: [("actor", name), ("file", path), ("node", node), ("write", String(write))])
         _ = context.world.begin("crash \(name)") {
-            do { try await crash(name, in: context, restartAfter: downtime) } catch {
-                // The actor stopped since the cut was armed: its node still loses what the cut left unsynced.
-                context.kernel.crash(node: node)
+            // Another crash of the node since the cut (one drawn for the same moment) has ended this life already.
+            guard context.kernel.disk(of: node).isPowerCut else { return }
+            if context.actor(named: name) == nil, context.starting.contains(name) {
+                // Cut during a restart's start (its recovery's writes): crashed as soon as the start ends.
+                context.crashOnceStarted[name] = PendingCrash(downtime: downtime)
+                return
+            }
+            // Running, or stopped since the cut was armed (a stopped actor stays down).
+            let running = context.actor(named: name) != nil
+            do { try await crash(name, in: context, restartAfter: running ? downtime : nil, evenIfNotRunning: true) } catch {
                 context.world.record(actor: "scenario", event: "later-failed", fields: [("directive", "crash"), ("error", "\(error)")])
             }
         }
@@ -499,8 +518,18 @@ private func restart(_ name: String, in context: ScenarioContext) async throws {
         try await actor.stop()
         context.actors.removeAll { $0.name == name }
     }
-    let actor = try await launch.kind.start(context.world.node(launch.node), launch.options)
-    context.actors.append((name, actor))
-    context.world.record(actor: "scenario", event: "restarted", fields: [("actor", name)])
-    context.publish(name, Dictionary(actor.endpoints.map { ($0.label, $0.url) }) { _, last in last })
+    context.starting.insert(name)
+    let started: Result<any RunningActor, any Error>
+    do { started = .success(try await launch.kind.start(context.world.node(launch.node), launch.options)) } catch { started = .failure(error) }
+    context.starting.remove(name)
+    if case .success(let actor) = started {
+        context.actors.append((name, actor))
+        context.world.record(actor: "scenario", event: "restarted", fields: [("actor", name)])
+        context.publish(name, Dictionary(actor.endpoints.map { ($0.label, $0.url) }) { _, last in last })
+    }
+    // The power was cut during the start: nothing it did after the cut counts, and the node crashes now.
+    if let pending = context.crashOnceStarted.removeValue(forKey: name) {
+        try await crash(name, in: context, restartAfter: pending.downtime, evenIfNotRunning: true)
+    }
+    _ = try started.get()
 }

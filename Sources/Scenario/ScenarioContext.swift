@@ -66,6 +66,10 @@ public final class ScenarioContext: @unchecked Sendable {
     var actors: [(name: String, actor: any RunningActor)] = []
     /// How each actor was started (kept after `stop`, so `restart` can start it again).
     var launches: [String: Launch] = [:]
+    /// The actors a `restart` is starting now, and those whose power was cut during that start (their recovery's
+    /// writes), with how long each stays down: crashed once the start ends.
+    var starting: Set<String> = []
+    var crashOnceStarted: [String: PendingCrash] = [:]
     var connections: [String: TCPConnection] = [:]
     var background: [String: Pending] = [:]
     var marks: [String: Duration] = [:]

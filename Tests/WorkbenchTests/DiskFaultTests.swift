@@ -54,4 +54,32 @@ import Testing
         let honest = try run(lie: false)
         #expect(honest.passed, "\(honest.error ?? "") \(honest.failures.map { $0.failure ?? "" }) \(honest.violations.map(\.message))")
     }
+
+    /// A power cut armed across a `restart` falls among the start's recovery writes: nothing the start did after it
+    /// counts, the node crashes once the start ends, and after its downtime the actor is back with what it acknowledged.
+    @Test func aPowerCutDuringARestartCrashesItOnceStartedAndItComesBack() throws {
+        let text = """
+            start mig database=/tmp/disk-fault-tests/cut.db spool=/tmp/disk-fault-tests/cut-spool sync-to-disk=true
+            mig print bytes 20000 name "held.pdf" hold as held
+            expect ${held.status} == ok
+            crash mig at write 1 for 3s
+            restart mig
+            advance 10s
+            mig job ${held.job} as back
+            expect ${back.state} == pending-held
+            mig print bytes 20000 name "after.pdf" as after
+            expect ${after.status} == ok
+            """
+        let (script, errors) = parse(text)
+        try #require(errors.isEmpty, "\(errors.map(\.message))")
+        for seed: UInt64 in 1...4 {
+            let result = SwarmScripts.runner.run(script, seed: seed) { _ in }
+            #expect(
+                result.passed, "seed \(seed): \(result.error ?? "") \(result.failures.map { $0.failure ?? "" }) \(result.violations.map(\.message))")
+            let events = result.trace.split(separator: "\n").compactMap { line in
+                ["power-cut", "crashed", "restarted"].first { line.contains("\"event\":\"\($0)\"") }
+            }
+            #expect(events == ["power-cut", "restarted", "crashed", "restarted"], "seed \(seed): \(events)")
+        }
+    }
 }
