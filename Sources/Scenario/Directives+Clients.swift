@@ -27,8 +27,9 @@ extension Directive {
             summary: "crash an actor's node (simulated wire): the actor stops at once, its connections reset, its memory is gone, "
                 + "and its disk keeps only what was synced (the rest lost, or its last write torn, by a seeded choice); 'for D' "
                 + "restarts it D later on what is left, as restart NAME does; 'later D crash NAME' crashes it in the middle of "
-                + "whatever runs then; 'at write N' cuts its power during its N-th disk write from now (1: the next), inside "
-                + "whatever step makes it (a commit half written): nothing it does after that write reaches its disk or the network",
+                + "whatever runs then; 'at write N' cuts its power during its N-th disk write from now (a write or truncation of "
+                + "any of its files; 1: the next), inside whatever step makes it (a commit half written): nothing it does after "
+                + "that write reaches its disk or the network",
             defaults: "now (no 'at write'); down until 'restart NAME' (no 'for')",
             keywords: ["at", "write", "for"],
             live: .refused("a crash needs the simulated disk: on the live wire kill the served process (tools/crash-campaign.sh)")

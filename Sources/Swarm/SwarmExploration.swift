@@ -45,8 +45,6 @@ public struct SwarmExploration: Sendable {
     public let scripts: [Script]
     public let seeds: [UInt64]
     public let options: SwarmOptions
-    /// Each script's links and messages, by file, learnt from its run without faults: where a cut can fall.
-    private let forecasts: [String: LinkForecast]
     public let share: Double
     /// How many of `seeds` run as fresh seeds (each over every script), and how many mutant runs the rest pay for.
     public let freshSeeds: Int
@@ -64,8 +62,7 @@ public struct SwarmExploration: Sendable {
     private var round = 0
     private var pending: [SwarmPlanEntry] = []
 
-    /// Explores `scripts` over `seeds` with `swarm`'s options; `swarm` also runs each script once without faults (or
-    /// has), to learn its links and messages.
+    /// Explores `scripts` over `seeds` with `swarm`'s options.
     ///
     /// - throws: ``SwarmError`` (`.argument`) if `share` is not between 0 and 1 (both excluded) or there are no scripts.
     public init(scripts: [Script], seeds: [UInt64], swarm: SwarmRunner, share: Double = defaultShare) throws {
@@ -74,7 +71,6 @@ public struct SwarmExploration: Sendable {
         self.scripts = scripts
         self.seeds = seeds
         options = swarm.options
-        forecasts = Dictionary(scripts.map { ($0.file, swarm.forecast($0)) }, uniquingKeysWith: { first, _ in first })
         self.share = share
         let mutantSeeds = Int((Double(seeds.count) * share).rounded(.down))
         freshSeeds = seeds.count - mutantSeeds
@@ -171,8 +167,8 @@ public struct SwarmExploration: Sendable {
         // The statements before which a fault lands within the window (none when the target showed after `after heal`).
         var near = appeared.flatMap { at in healed > 0 && at - Self.aimWindow < healed ? max(0, at - Self.aimWindow)...min(at, healed - 1) : nil }
         // The parent's own messages: the mutant says the same until its first changed fault (the run without faults
-        // never sent a retry's answer, nor anything after a fault changed the path).
-        let forecast = parent.traffic.map(LinkForecast.init) ?? forecasts[parent.file] ?? .none
+        // never sent a retry's answer, nor anything after a fault changed the path). None to cut without link faults.
+        let forecast = options.faults.network ? parent.traffic.map(LinkForecast.init) ?? .none : .none
         // A reset cutting one of the messages a direction sent during `window` (nil when none did), armed just before
         // the statement that sent it: the fault line, with what it cuts.
         let cut = { (window: ClosedRange<Int>) -> (fault: ScheduledFault, edit: String)? in

@@ -127,7 +127,7 @@ final class CrashedJobsChecker: InvariantChecker {
             switch (event.actor, event.event) {
             case (_, "document-received") where !cut.contains(event.actor):
                 if let job = event["job"], let digest = event["digest"] { acknowledged[event.actor, default: [:]][job] = digest }
-            case ("scenario", "power-cut"):
+            case (_, "power-cut") where event.actor == "scenario":
                 if let node = event["node"] { cut.insert(node) }
             case (_, "started"):
                 if let mig = Self.mig(on: event.actor, in: context) {
