@@ -221,7 +221,7 @@ final class ExchangeHandler: ChannelInboundHandler {
         phase = .bodySent
         // Only once the connection has taken the last byte can MiG have the whole request (and act on it).
         let written = context.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenSuccess { [weak self] in self?.requestWritten = true }
+        written.futureResult.assumeIsolated().whenSuccess { [self] in requestWritten = true }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
     }
 

@@ -114,11 +114,12 @@ extension MiGClient {
         let promise = node.eventLoop.makePromise(of: IncomingResponse.self)
         let tlsContext = self.tlsContext
         let serverName = configuration.serverName ?? (endpoint.hostIsIPAddress ? nil : endpoint.host)
-        var timeouts = configuration.timeouts
+        var limited = configuration.timeouts
         if let timeLimit {
-            timeouts.connect = min(timeouts.connect, timeLimit)
-            timeouts.total = min(timeouts.total ?? timeLimit, timeLimit)
+            limited.connect = min(limited.connect, timeLimit)
+            limited.total = min(limited.total ?? timeLimit, timeLimit)
         }
+        let timeouts = limited
         do {
             _ = try await node.connect(host: endpoint.host, port: endpoint.port, timeout: timeouts.connect) { channel in
                 channel.eventLoop.makeCompletedFuture {

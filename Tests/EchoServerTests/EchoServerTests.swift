@@ -17,7 +17,7 @@ final class TCPProbe: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var chunk = unwrapInboundIn(data)
-        received.withLockedValue { $0.writeBuffer(&chunk) }
+        received.withLockedValue { _ = $0.writeBuffer(&chunk) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
