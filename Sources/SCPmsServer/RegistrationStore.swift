@@ -50,7 +50,9 @@ public final class RegistrationStore: Sendable {
 
     /// Opens the store with its file on `disk` (a simulated disk), or on the machine's file system when nil.
     init(path: String?, node: Node, disk: (any Disk)?) throws {
-        database = try DurableDatabase(path: path, schema: Self.schema, disk: disk)
+        // The planted bug: registrations are answered once committed, but the commits are left to the OS to sync.
+        let durability: DurableDatabase.Durability = node.planted(.scpmsRegisteredBeforeDurable) ? .processCrash : .powerLoss
+        database = try DurableDatabase(path: path, schema: Self.schema, durability: durability, disk: disk)
         self.node = node
         hashing = path == nil ? .inMemory : .onDisk
     }
@@ -267,6 +269,11 @@ public final class RegistrationStore: Sendable {
         }
     }
 
+    /// Every registration's id, of every application, sorted (blocking: for checks and operators).
+    public func connectionIDs() throws -> [String] {
+        try database.readBlocking { db in try String.fetchAll(db, sql: "SELECT id FROM connection ORDER BY id") }
+    }
+
     /// How many registrations there are (of one application, or all).
     public func connectionCount(applicationId: String? = nil) throws -> Int {
         try database.readBlocking { db in
@@ -317,4 +324,10 @@ public final class RegistrationStore: Sendable {
             }
         }
     }
+}
+
+extension PlantedBug {
+    /// SCPms answers a registration 201 once its commit returns, but does not sync that commit: the registration is
+    /// only in the node's page cache, and a crash right after the answer loses it.
+    public static let scpmsRegisteredBeforeDurable = PlantedBug("scpms.registered-before-durable")
 }

@@ -73,6 +73,10 @@ import Wire
         let crashCases: [(bug: PlantedBug, file: String, invariant: String)] = [
             (.migAcknowledgedBeforeDurable, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash"),
             (.migDocumentLeftUnsynced, "Simulations/mig-crash-after-acknowledgement.scn", "mig.acknowledged-job-survives-crash"),
+            (
+                .scpmsRegisteredBeforeDurable, "Simulations/scpms-crash-after-registration.scn",
+                "scpms.acknowledged-registration-survives-crash"
+            ),
         ]
         // A race between two clients has a workload of its own: a hold in the middle of the phone's upload makes it
         // overlap the desk's, and the phone is told the desk's job.

@@ -1,8 +1,19 @@
+import Kernel
 import Scenario
 
 /// What SAP Mobile Services and the session manager promise in every run.
 extension Invariant {
-    static let scpmsInvariants: [Invariant] = [deletedRegistrationRefused, deletedIDNeverReissued, clientRegistrationExists]
+    static let scpmsInvariants: [Invariant] = [
+        deletedRegistrationRefused, deletedIDNeverReissued, clientRegistrationExists, acknowledgedRegistrationSurvivesCrash,
+    ]
+
+    /// SCPms answered 201 with its registrations in a database: a crash of its node does not take one back (the crash
+    /// campaign's "every registration answered 201 reads back", inside the simulation).
+    static let acknowledgedRegistrationSurvivesCrash = Invariant(
+        name: "scpms.acknowledged-registration-survives-crash",
+        promise: "a crash of its node loses no registration an SCPms with a database answered: after the restart each one not "
+            + "deleted is in its store"
+    ) { CrashedRegistrationsChecker() }
 
     /// An administrator's (or the device's own) DELETE ends a registration for good: its APPCID opens nothing after.
     static let deletedRegistrationRefused = Invariant.trace(
@@ -50,5 +61,65 @@ extension Invariant {
         default: break
         }
         return nil
+    }
+}
+
+/// Keeps, for each SCPms node that crashed, the registrations it answered before, when it keeps them in a database, and
+/// looks for them in the store of the SCPms restarted there.
+final class CrashedRegistrationsChecker: InvariantChecker {
+    /// SCPms node → the ids it answered since the node last started, not deleted since.
+    private var acknowledged: [String: Set<String>] = [:]
+    /// SCPms node → the ids answered before its last crash, by an SCPms that keeps them in a database.
+    private var promised: [String: Set<String>] = [:]
+    /// SCPms node → whether the SCPms started there has a database (noted when it starts).
+    private var durable: [String: Bool] = [:]
+    /// Nodes whose disk lied since their last crash (`disk.fsync-lie`): no store can keep a promise on such a disk.
+    private var lied: Set<String> = []
+    /// Nodes whose power was cut during a write and that have not crashed yet: what they trace until then never leaves.
+    private var cut: Set<String> = []
+
+    func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
+        for event in newEvents {
+            switch (event.actor, event.event) {
+            case (_, "registered") where !cut.contains(event.actor):
+                if let id = event["id"] { acknowledged[event.actor, default: []].insert(id) }
+            case (_, "registration-deleted") where event["found"] == "true":
+                if let id = event["id"] {
+                    acknowledged[event.actor]?.remove(id)
+                    promised[event.actor]?.remove(id)
+                }
+            case (_, "started"):
+                if let scpms = Self.scpms(on: event.actor, in: context) { durable[event.actor] = scpms.server.configuration.databasePath != nil }
+            case (_, "fault-fired") where event["point"] == Kernel.fsyncLieFault:
+                lied.insert(event.actor)
+            case (_, "power-cut") where event.actor == "scenario":
+                if let node = event["node"] { cut.insert(node) }
+            case (_, "crashed") where event.actor == "scenario":
+                guard let node = event["node"] else { break }
+                if durable[node] == true, !lied.contains(node) { promised[node, default: []].formUnion(acknowledged[node] ?? []) }
+                acknowledged[node] = nil
+                lied.remove(node)
+                cut.remove(node)
+            default: break
+            }
+        }
+        for (node, ids) in promised.sorted(by: { $0.key < $1.key }) {
+            guard let scpms = Self.scpms(on: node, in: context) else { continue }  // not restarted yet
+            promised[node] = nil
+            let held: Set<String>
+            do { held = Set(try scpms.server.store.connectionIDs()) } catch {
+                return InvariantBreach("\(node)'s registrations cannot be read after its restart: \(error)")
+            }
+            if let lost = ids.sorted().first(where: { !held.contains($0) }) {
+                return InvariantBreach(
+                    "\(node) answered registration \(lost) before it crashed, and the restarted store does not hold it: the answer went "
+                        + "out before the commit was durable")
+            }
+        }
+        return nil
+    }
+
+    private static func scpms(on node: String, in context: ScenarioContext) -> RunningSCPms? {
+        context.startedActors.lazy.compactMap { $0.actor as? RunningSCPms }.first { $0.server.node.name == node }
     }
 }
