@@ -1,6 +1,7 @@
 import Kernel
 import MiGServer
 import Scenario
+import SystemKit
 
 /// What MiG and its print client promise in every run.
 extension Invariant {
@@ -109,46 +110,24 @@ final class SpooledJobsChecker: InvariantChecker {
 /// Keeps, for each MiG node that crashed, the jobs it acknowledged before, when it promised they would survive a power
 /// loss (a database and sync-to-disk), and looks for them in the spool of the MiG restarted there.
 final class CrashedJobsChecker: InvariantChecker {
-    /// MiG node → job id → the digest prefix it acknowledged, since the node last started.
-    private var acknowledged: [String: [String: String]] = [:]
-    /// MiG node → the jobs acknowledged before its last crash, by a MiG that promised they would survive it.
-    private var promised: [String: [String: String]] = [:]
-    /// MiG node → whether the MiG started there promises power-loss durability (noted when it starts).
-    private var durable: [String: Bool] = [:]
-    /// MiG nodes whose disk lied since their last crash (`disk.fsync-lie` fired): a sync that did not sync voids the
-    /// promise, as no store can keep it on such a disk.
-    private var lied: Set<String> = []
-    /// MiG nodes whose power was cut during a write and that have not crashed yet: what they trace until then never
-    /// leaves them (their answers are not sent), so it promises nothing.
-    private var cut: Set<String> = []
+    /// Job id → the digest prefix acknowledged, by MiG node.
+    private var promises = CrashPromises()
 
     func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for event in newEvents {
-            switch (event.actor, event.event) {
-            case (_, "document-received") where !cut.contains(event.actor):
-                if let job = event["job"], let digest = event["digest"] { acknowledged[event.actor, default: [:]][job] = digest }
-            case (_, "power-cut") where event.actor == "scenario":
-                if let node = event["node"] { cut.insert(node) }
-            case (_, "started"):
+            switch event.event {
+            case "document-received":
+                if let job = event["job"], let digest = event["digest"] { promises.acknowledge(job, digest, on: event.actor) }
+            case "started":
                 if let mig = Self.mig(on: event.actor, in: context) {
-                    durable[event.actor] = mig.server.configuration.databasePath != nil && mig.server.configuration.syncToDisk
+                    promises.started(on: event.actor, durable: mig.server.configuration.databasePath != nil && mig.server.configuration.syncToDisk)
                 }
-            case (_, "fault-fired") where event["point"] == Kernel.fsyncLieFault:
-                lied.insert(event.actor)
-            case (_, "crashed") where event.actor == "scenario":
-                guard let node = event["node"] else { break }
-                if durable[node] == true, !lied.contains(node) {
-                    promised[node, default: [:]].merge(acknowledged[node] ?? [:]) { _, later in later }
-                }
-                acknowledged[node] = nil
-                lied.remove(node)
-                cut.remove(node)
-            default: break
+            default: promises.observe(event)
             }
         }
-        for (node, jobs) in promised.sorted(by: { $0.key < $1.key }) {
+        for node in promises.owing {
             guard let mig = Self.mig(on: node, in: context) else { continue }  // not restarted yet
-            promised[node] = nil
+            let jobs = promises.take(node)
             let spool: [Job]
             do { spool = try mig.server.jobs() } catch { return InvariantBreach("\(node)'s spool cannot be read after its restart: \(error)") }
             for (job, digest) in jobs.sorted(by: { $0.key < $1.key }) {

@@ -1,5 +1,6 @@
 import Kernel
 import Scenario
+import SystemKit
 
 /// What SAP Mobile Services and the session manager promise in every run.
 extension Invariant {
@@ -67,45 +68,26 @@ extension Invariant {
 /// Keeps, for each SCPms node that crashed, the registrations it answered before, when it keeps them in a database, and
 /// looks for them in the store of the SCPms restarted there.
 final class CrashedRegistrationsChecker: InvariantChecker {
-    /// SCPms node → the ids it answered since the node last started, not deleted since.
-    private var acknowledged: [String: Set<String>] = [:]
-    /// SCPms node → the ids answered before its last crash, by an SCPms that keeps them in a database.
-    private var promised: [String: Set<String>] = [:]
-    /// SCPms node → whether the SCPms started there has a database (noted when it starts).
-    private var durable: [String: Bool] = [:]
-    /// Nodes whose disk lied since their last crash (`disk.fsync-lie`): no store can keep a promise on such a disk.
-    private var lied: Set<String> = []
-    /// Nodes whose power was cut during a write and that have not crashed yet: what they trace until then never leaves.
-    private var cut: Set<String> = []
+    /// Registration ids answered (and not deleted), by SCPms node.
+    private var promises = CrashPromises()
 
     func check(_ newEvents: ArraySlice<Trace.Event>, in context: ScenarioContext) -> InvariantBreach? {
         for event in newEvents {
-            switch (event.actor, event.event) {
-            case (_, "registered") where !cut.contains(event.actor):
-                if let id = event["id"] { acknowledged[event.actor, default: []].insert(id) }
-            case (_, "registration-deleted") where event["found"] == "true":
-                if let id = event["id"] {
-                    acknowledged[event.actor]?.remove(id)
-                    promised[event.actor]?.remove(id)
+            switch event.event {
+            case "registered":
+                if let id = event["id"] { promises.acknowledge(id, id, on: event.actor) }
+            case "registration-deleted" where event["found"] == "true":
+                if let id = event["id"] { promises.withdraw(id, on: event.actor) }
+            case "started":
+                if let scpms = Self.scpms(on: event.actor, in: context) {
+                    promises.started(on: event.actor, durable: scpms.server.configuration.databasePath != nil)
                 }
-            case (_, "started"):
-                if let scpms = Self.scpms(on: event.actor, in: context) { durable[event.actor] = scpms.server.configuration.databasePath != nil }
-            case (_, "fault-fired") where event["point"] == Kernel.fsyncLieFault:
-                lied.insert(event.actor)
-            case (_, "power-cut") where event.actor == "scenario":
-                if let node = event["node"] { cut.insert(node) }
-            case (_, "crashed") where event.actor == "scenario":
-                guard let node = event["node"] else { break }
-                if durable[node] == true, !lied.contains(node) { promised[node, default: []].formUnion(acknowledged[node] ?? []) }
-                acknowledged[node] = nil
-                lied.remove(node)
-                cut.remove(node)
-            default: break
+            default: promises.observe(event)
             }
         }
-        for (node, ids) in promised.sorted(by: { $0.key < $1.key }) {
+        for node in promises.owing {
             guard let scpms = Self.scpms(on: node, in: context) else { continue }  // not restarted yet
-            promised[node] = nil
+            let ids = promises.take(node).keys
             let held: Set<String>
             do { held = Set(try scpms.server.store.connectionIDs()) } catch {
                 return InvariantBreach("\(node)'s registrations cannot be read after its restart: \(error)")
