@@ -49,10 +49,12 @@ public struct Arguments: Sendable {
         return true
     }
 
-    /// Requires the keyword `keyword` next.
+    /// Requires the keyword `keyword` next (a word a slip away from it is named: `wrte` … did you mean 'write'?).
     public mutating func expect(_ keyword: String, _ context: String = "") throws(ScenarioError) {
         guard accept(keyword) else {
-            throw error("expected '\(keyword)'\(context.isEmpty ? "" : " " + context), found \(found)")
+            throw error(
+                "expected '\(keyword)'\(context.isEmpty ? "" : " " + context), found \(found)"
+                    + (peek.map { didYouMean($0.text, among: [keyword]) } ?? ""))
         }
     }
 

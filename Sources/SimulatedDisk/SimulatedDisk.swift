@@ -149,15 +149,12 @@ public final class SimulatedDisk: Disk {
 
     // MARK: A power cut during a write
 
-    /// Arms a power cut: the node loses its power during its `change`th write or truncation from now (1: the next
-    /// one), whatever file it is of. That change reaches the page cache; from then on nothing the node does reaches the
+    /// Arms a power cut: the node loses its power during its `change`th write or truncation from now (1, or less: the
+    /// next one), whatever file it is of. That change reaches the page cache; from then on nothing the node does reaches the
     /// disk (a crash keeps what was there at the cut). `then` runs once, just after the change, with the file's path:
     /// the caller stops the node (silences it and crashes it). Arming again replaces an armed cut; a crash disarms it.
-    ///
-    /// - precondition: `change` is 1 or more.
     public func cutPower(atChange change: Int, then: @escaping @Sendable (String) -> Void) {
-        precondition(change > 0, "a power cut falls on the first change from now or a later one")
-        state.withLock { $0.armed = PowerCut(changesLeft: change, then: then) }
+        state.withLock { $0.armed = PowerCut(changesLeft: max(change, 1), then: then) }
     }
 
     /// Disarms a power cut still waiting for its write (`after heal`: every fault ends); one that fell stays.

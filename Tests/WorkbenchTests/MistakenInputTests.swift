@@ -99,6 +99,10 @@ import Testing
             ":2:14: error: expected 'write' after 'at' (crash NAME at write N), found '3'"
         ),
         (
+            "a power cut at a misspelt write", "start mig\ncrash mig at wrte 3\n", 2,
+            ":2:14: error: expected 'write' after 'at' (crash NAME at write N), found 'wrte' (did you mean 'write'?)"
+        ),
+        (
             "a power cut before any write", "start mig\ncrash mig at write 0\n", 2,
             ":2:20: error: expected the disk write the power is cut during, a whole number from 1 to 1000000, found '0'"
         ),
